@@ -1,0 +1,162 @@
+# dcbkit - plain GNU make. `make help` lists the targets.
+#
+#   make run                 bootstrap, build, run the main job
+#   make check               bootstrap, build, run every test
+#   make check SANITIZE=1    the same under ASan+UBSan
+#   make CC=clang            build with clang
+#   make bench | fuzz | install PREFIX=/usr/local | clean | ci-extra
+
+CC       ?= cc
+SANITIZE ?=
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+FUZZ_SECONDS ?= 20
+PKG_CONFIG ?= pkg-config
+
+CCNAME   := $(notdir $(firstword $(CC)))
+BUILD    ?= build/$(CCNAME)$(if $(SANITIZE),-san)
+
+VERSION  := $(shell git describe --always --dirty --tags 2>/dev/null || echo 0.1.0)
+
+# Libraries come in through pkg-config only.
+LIB_PKGS  :=
+TEST_PKGS := cmocka
+pkg_cflags = $(if $(1),$(shell $(PKG_CONFIG) --cflags $(1)))
+pkg_libs   = $(if $(1),$(shell $(PKG_CONFIG) --libs $(1)))
+
+# CFLAGS/LDFLAGS are the user's (optimisation, debug); the rest is always added.
+WARN      := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral -Wvla
+CFLAGS    ?= -O2 -g
+EXTRA_CFLAGS ?=
+SANITIZERS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_FLAGS := $(if $(SANITIZE),$(SANITIZERS))
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SAN_FLAGS) $(EXTRA_CFLAGS)
+ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -DDCBKIT_VERSION='"$(VERSION)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
+ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
+DEPFLAGS  = -MMD -MP
+LIBS      = $(call pkg_libs,$(LIB_PKGS)) -lm $(LDLIBS)
+
+# ---- sources -------------------------------------------------------------------------------
+LIB_SRCS  := $(sort $(wildcard lib/*.c decoders/*.c decoders/track/*.c collectors/*.c \
+                                collectors/*/*.c rules/*.c rules/*/*.c))
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LIBDCB    := $(BUILD)/libdcbkit.a
+
+DCBKIT_SRCS := $(sort $(wildcard cmd/dcbkit/*.c))
+DCBKIT_OBJS := $(DCBKIT_SRCS:%.c=$(BUILD)/obj/%.o)
+DCBKIT      := $(BUILD)/bin/dcbkit
+
+UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
+BENCH_SRCS := $(sort $(wildcard tests/bench/bench_*.c))
+BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/tests/bench/%)
+INTEG_TESTS := $(sort $(wildcard tests/integration/*.sh tests/integration/*.py))
+FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+BINS := $(DCBKIT)
+
+.PHONY: all run check check-unit check-integration bench fuzz fuzz-build fuzz-bins install \
+        uninstall clean ci-extra cppcheck bootstrap help build-tests
+.DEFAULT_GOAL := all
+
+all: $(BINS) $(BUILD)/dcbkit.1
+
+# ---- compile and link ----------------------------------------------------------------------
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(LIBDCB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(DCBKIT): $(DCBKIT_OBJS) $(LIBDCB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/dcbkit.1: $(DCBKIT)
+	$(DCBKIT) help --man > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/unit.h $(LIBDCB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) -Itests/unit $(call pkg_cflags,$(TEST_PKGS)) $(ALL_CFLAGS) $(DEPFLAGS) \
+	    $(ALL_LDFLAGS) -o $@ $< $(LIBDCB) $(call pkg_libs,$(TEST_PKGS)) $(LIBS)
+
+$(BUILD)/tests/bench/%: tests/bench/%.c tests/bench/bench.h $(LIBDCB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) -Itests/bench $(ALL_CFLAGS) $(DEPFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBDCB) $(LIBS)
+
+build-tests: $(UNIT_BINS) $(BENCH_BINS)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---- set-up, run, tests --------------------------------------------------------------------
+bootstrap:
+	@scripts/bootstrap
+
+run: bootstrap
+	@$(MAKE) --no-print-directory all
+	@echo "== dcbkit calc pause 65535 --link-speed 400G"
+	@$(DCBKIT) calc pause 65535 --link-speed 400G
+	@echo "== dcbkit calc pause 65535"
+	@$(DCBKIT) calc pause 65535
+
+check: bootstrap
+	@$(MAKE) --no-print-directory all build-tests
+	@DCBKIT=$(abspath $(DCBKIT)) BUILD=$(abspath $(BUILD)) tests/run $(UNIT_BINS) $(INTEG_TESTS)
+
+check-unit: build-tests
+	@tests/run $(UNIT_BINS)
+
+check-integration: all
+	@DCBKIT=$(abspath $(DCBKIT)) BUILD=$(abspath $(BUILD)) tests/run $(INTEG_TESTS)
+
+bench: $(BENCH_BINS)
+	@for b in $(BENCH_BINS); do echo "== $$(basename $$b)"; $$b || exit 1; done
+
+# libFuzzer targets: clang only, in their own build tree; each runs FUZZ_SECONDS on a copy of
+# its seed corpus (tests/fuzz/corpus/NAME). A crash leaves build/fuzz/NAME-crash-* and fails.
+FUZZ_BUILD := build/fuzz
+FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+FUZZ_BINS  := $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_BUILD)/bin/%)
+fuzz-build:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang SANITIZE= CFLAGS="-O1 -g" \
+	    EXTRA_CFLAGS="$(FUZZ_FLAGS)" fuzz-bins
+
+fuzz-bins: $(FUZZ_BINS)
+
+$(FUZZ_BUILD)/bin/%: tests/fuzz/%.c $(LIBDCB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) -std=gnu11 -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined $(DEPFLAGS) \
+	    -o $@ $< $(LIBDCB) $(LIBS)
+
+fuzz: fuzz-build
+	@tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_BUILD) $(FUZZ_BINS)
+
+CPPCHECK_FLAGS := --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
+    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem
+cppcheck:
+	cppcheck $(CPPCHECK_FLAGS) lib decoders collectors rules cmd tests/unit tests/bench tests/fuzz
+
+# What .ci/run adds after `make check`: the clang build, the ASan+UBSan unit tests, cppcheck,
+# and a short fuzz run of every target.
+ci-extra:
+	$(MAKE) --no-print-directory CC=clang all build-tests
+	$(MAKE) --no-print-directory CC=clang SANITIZE=1 check-unit
+	$(MAKE) --no-print-directory cppcheck
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=5
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 $(BUILD)/dcbkit.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/dcbkit $(DESTDIR)$(PREFIX)/share/man/man1/dcbkit.1
+
+clean:
+	rm -rf build
+
+help:
+	@sed -n '2,8p' Makefile | sed 's/^# \{0,1\}//'

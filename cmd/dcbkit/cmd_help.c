@@ -1,0 +1,61 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int help_run(struct cli_ctx *ctx, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "man", no_argument, NULL, 'm' },
+        CLI_COMMON_LONGOPTS,
+        { NULL, 0, NULL, 0 },
+    };
+    bool man = false;
+    int c;
+    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "m", longopts, NULL)) != -1) {
+        if (c == 'm') {
+            man = true;
+            continue;
+        }
+        int rc = cli_common_option(ctx, c, argv);
+        if (rc >= 0)
+            return rc;
+    }
+    if (man) {
+        cli_print_man(stdout);
+        return 0;
+    }
+    if (optind >= argc) {
+        cli_print_overview(stdout);
+        return 0;
+    }
+    if (argc - optind > 1)
+        return cli_usage_error(ctx, "takes one command name, got %d words", argc - optind);
+    const struct cli_command *cmd = cli_find_command(argv[optind]);
+    if (!cmd)
+        return cli_usage_error(ctx, "unknown command '%s'", argv[optind]);
+    cli_print_help(cmd, stdout);
+    return 0;
+}
+
+static const struct cli_option_doc help_options[] = {
+    { "--man", "Print the manual page for all commands, in roff (man -l - reads it)." },
+    { NULL, NULL },
+};
+
+static const struct cli_example help_examples[] = {
+    { "dcbkit help calc", "How to convert PFC quanta to time at a link speed." },
+    { "dcbkit help --man | man -l -", "Read the whole manual." },
+    { NULL, NULL },
+};
+
+const struct cli_command cmd_help = {
+    .name = "help",
+    .summary = "show the commands, or one command's options and examples",
+    .synopsis = "dcbkit help [COMMAND]\ndcbkit help --man",
+    .description = "Without a command, lists the commands. With one, prints its usage, options, "
+                   "JSON output and examples. --man prints the manual page.",
+    .options = help_options,
+    .examples = help_examples,
+    .run = help_run,
+};

@@ -1,0 +1,13 @@
+#include "cli.h"
+
+extern const struct cli_command cmd_calc;
+extern const struct cli_command cmd_help;
+extern const struct cli_command cmd_metrics;
+
+/* `dcbkit help` lists them in this order. */
+const struct cli_command *const cli_commands[] = {
+    &cmd_calc,
+    &cmd_metrics,
+    &cmd_help,
+    NULL,
+};

@@ -1,0 +1,55 @@
+/* Deltas of hardware counters that wrap (32-bit mlx5 Q-counters, 64-bit port counters) or reset
+ * (driver reload, link flap, `ethtool -S` clear, switch reboot).
+ *
+ * When a new reading is below the previous one, it is either a wrap or a reset:
+ *  - wrap: the distance forward through the top of the counter's range is plausible, that is at
+ *    most max_step (the largest increase the caller believes possible in one interval, e.g. the
+ *    link's byte rate times the interval), or, when the caller gives no bound, at most a quarter
+ *    of the range;
+ *  - reset: anything else. The delta is then the new reading (what was counted since the reset,
+ *    as Prometheus does), never a huge or negative number, and the caller emits counter_reset.
+ * A reading above the counter's width (a 32-bit counter reporting 2^32) is invalid input. */
+#ifndef DCB_COUNTER_H
+#define DCB_COUNTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum counter_delta_kind {
+    COUNTER_FIRST,    /* first reading: no delta yet */
+    COUNTER_OK,       /* plain increase (or no change) */
+    COUNTER_WRAPPED,  /* passed through the top of the range; delta is correct */
+    COUNTER_RESET,    /* went back to a smaller value; delta = the new reading */
+    COUNTER_INVALID,  /* the reading does not fit the counter's width; state unchanged */
+};
+
+struct counter_state {
+    uint64_t last;
+    int64_t last_time_ns;
+    bool primed;
+};
+
+struct counter_delta {
+    enum counter_delta_kind kind;
+    uint64_t delta;
+    int64_t interval_ns;   /* time since the previous reading; 0 on the first */
+    uint64_t previous;     /* the previous reading (for the counter_reset event's details) */
+};
+
+static inline void counter_state_init(struct counter_state *st)
+{
+    st->last = 0;
+    st->last_time_ns = 0;
+    st->primed = false;
+}
+
+/* width_bits is 32 or 64 (any 1..64 works). max_step 0 means "no bound known". */
+struct counter_delta counter_update(struct counter_state *st, uint64_t reading, int64_t time_ns,
+                                    unsigned width_bits, uint64_t max_step);
+
+/* Per-second rate of a delta; NaN when there is no interval (first reading or same time). */
+double counter_rate_per_sec(const struct counter_delta *d);
+
+const char *counter_delta_kind_name(enum counter_delta_kind kind);
+
+#endif

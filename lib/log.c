@@ -1,0 +1,62 @@
+#include "log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *log_progname = "dcbkit";
+static enum dcb_log_level log_level = DCB_LOG_WARN;
+
+static const char *const level_names[] = { "error", "warn", "info", "debug" };
+
+void dcb_log_init(const char *progname)
+{
+    if (progname && *progname) {
+        const char *slash = strrchr(progname, '/');
+        log_progname = slash ? slash + 1 : progname;
+    }
+    const char *env = getenv("DCBKIT_LOG");
+    if (!env)
+        return;
+    for (size_t i = 0; i < sizeof(level_names) / sizeof(level_names[0]); i++)
+        if (strcmp(env, level_names[i]) == 0)
+            log_level = (enum dcb_log_level)i;
+}
+
+void dcb_log_set_level(enum dcb_log_level level)
+{
+    log_level = level;
+}
+
+enum dcb_log_level dcb_log_get_level(void)
+{
+    return log_level;
+}
+
+const char *dcb_progname(void)
+{
+    return log_progname;
+}
+
+void dcb_log(enum dcb_log_level level, const char *fmt, ...)
+{
+    if (level > log_level)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: %s: ", log_progname, level_names[level]);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void dcb_cmd_error(const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: %s: ", log_progname, what);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}

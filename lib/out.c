@@ -1,0 +1,284 @@
+#include "out.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+void out_init(struct dcb_out *o, FILE *fp, enum out_format format)
+{
+    memset(o, 0, sizeof(*o));
+    o->fp = fp;
+    o->format = format;
+    o->first[0] = true;
+}
+
+int out_parse_format(const char *name, enum out_format *format)
+{
+    if (name && strcmp(name, "text") == 0)
+        *format = OUT_TEXT;
+    else if (name && strcmp(name, "json") == 0)
+        *format = OUT_JSON;
+    else
+        return -1;
+    return 0;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not valid. */
+static size_t utf8_seq_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t n;
+    uint32_t cp;
+    if (c >= 0xc2 && c <= 0xdf) { n = 2; cp = c & 0x1f; }
+    else if (c >= 0xe0 && c <= 0xef) { n = 3; cp = c & 0x0f; }
+    else if (c >= 0xf0 && c <= 0xf4) { n = 4; cp = c & 0x07; }
+    else return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+/* Appends to buf (bounded) and counts the full length, like snprintf. */
+struct sink {
+    char *buf;
+    size_t len, used;
+    FILE *fp;
+};
+
+static void sink_put(struct sink *k, const char *s, size_t n)
+{
+    if (k->fp) {
+        fwrite(s, 1, n, k->fp);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            if (k->used + i + 1 < k->len)
+                k->buf[k->used + i] = s[i];
+        }
+    }
+    k->used += n;
+}
+
+static void json_escape(struct sink *k, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    sink_put(k, "\"", 1);
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        unsigned char c = *p;
+        if (c == '"' || c == '\\') {
+            char esc[2] = { '\\', (char)c };
+            sink_put(k, esc, 2);
+            p++;
+        } else if (c < 0x20 || c == 0x7f) {
+            const char *named = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
+            if (named) {
+                sink_put(k, named, 2);
+            } else {
+                char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+                sink_put(k, esc, 6);
+            }
+            p++;
+        } else {
+            size_t n = utf8_seq_len(p);
+            if (n == 0) {
+                sink_put(k, "\xef\xbf\xbd", 3); /* U+FFFD */
+                p++;
+            } else {
+                sink_put(k, (const char *)p, n);
+                p += n;
+            }
+        }
+    }
+    sink_put(k, "\"", 1);
+}
+
+void out_json_string(FILE *fp, const char *s)
+{
+    struct sink k = { NULL, 0, 0, fp };
+    json_escape(&k, s);
+}
+
+size_t out_json_string_buf(char *buf, size_t len, const char *s)
+{
+    struct sink k = { buf, len, 0, NULL };
+    json_escape(&k, s);
+    if (len)
+        buf[k.used < len ? k.used : len - 1] = '\0';
+    return k.used;
+}
+
+/* Text mode: control bytes become \xNN; valid UTF-8 passes; invalid bytes become \xNN. */
+static void text_sanitize(char *dst, size_t len, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p && o + 5 < len) {
+        size_t n = (*p < 0x20 || *p == 0x7f) ? 0 : utf8_seq_len(p);
+        if (n == 0) {
+            dst[o++] = '\\';
+            dst[o++] = 'x';
+            dst[o++] = hex[*p >> 4];
+            dst[o++] = hex[*p & 15];
+            p++;
+        } else {
+            if (o + n + 1 >= len)
+                break;
+            memcpy(dst + o, p, n);
+            o += n;
+            p += n;
+        }
+    }
+    dst[o] = '\0';
+}
+
+/* Separator and key before a JSON member or array element. False for a keyless value inside
+ * an object, which is text-only and not emitted. */
+static bool json_member(struct dcb_out *o, const char *key)
+{
+    int d = o->depth;
+    if (d > 0 && !key && !o->array[d])
+        return false;
+    if (!o->first[d])
+        fputc(',', o->fp);
+    o->first[d] = false;
+    if (d > 0 && key) {
+        out_json_string(o->fp, key);
+        fputc(':', o->fp);
+    }
+    return true;
+}
+
+static void open_container(struct dcb_out *o, const char *key, char bracket)
+{
+    if (o->format != OUT_JSON)
+        return;
+    json_member(o, key);
+    fputc(bracket, o->fp);
+    if (o->depth + 1 < OUT_MAX_DEPTH)
+        o->depth++;
+    o->first[o->depth] = true;
+    o->array[o->depth] = bracket == '[';
+}
+
+static void close_container(struct dcb_out *o, char bracket)
+{
+    if (o->format != OUT_JSON)
+        return;
+    fputc(bracket, o->fp);
+    if (o->depth > 0)
+        o->depth--;
+    if (o->depth == 0) {
+        fputc('\n', o->fp);
+        o->first[0] = true;
+    }
+}
+
+void out_obj_open(struct dcb_out *o, const char *key) { open_container(o, key, '{'); }
+void out_obj_close(struct dcb_out *o) { close_container(o, '}'); }
+void out_arr_open(struct dcb_out *o, const char *key) { open_container(o, key, '['); }
+void out_arr_close(struct dcb_out *o) { close_container(o, ']'); }
+
+void out_str(struct dcb_out *o, const char *key, const char *text_fmt, const char *value)
+{
+    if (o->format == OUT_JSON) {
+        if (!json_member(o, key))
+            return;
+        if (value)
+            out_json_string(o->fp, value);
+        else
+            fputs("null", o->fp);
+    } else if (text_fmt) {
+        char safe[4096];
+        text_sanitize(safe, sizeof(safe), value ? value : "-");
+        fprintf(o->fp, text_fmt, safe);
+    }
+}
+
+void out_u64(struct dcb_out *o, const char *key, const char *text_fmt, uint64_t value)
+{
+    if (o->format == OUT_JSON) {
+        if (!json_member(o, key))
+            return;
+        fprintf(o->fp, "%" PRIu64, value);
+    } else if (text_fmt) {
+        fprintf(o->fp, text_fmt, value);
+    }
+}
+
+void out_i64(struct dcb_out *o, const char *key, const char *text_fmt, int64_t value)
+{
+    if (o->format == OUT_JSON) {
+        if (!json_member(o, key))
+            return;
+        fprintf(o->fp, "%" PRId64, value);
+    } else if (text_fmt) {
+        fprintf(o->fp, text_fmt, value);
+    }
+}
+
+void out_dbl(struct dcb_out *o, const char *key, const char *text_fmt, double value)
+{
+    if (o->format == OUT_JSON) {
+        if (!json_member(o, key))
+            return;
+        if (isfinite(value))
+            fprintf(o->fp, "%.15g", value);
+        else
+            fputs("null", o->fp);
+    } else if (text_fmt) {
+        fprintf(o->fp, text_fmt, value);
+    }
+}
+
+void out_bool(struct dcb_out *o, const char *key, const char *text_fmt, bool value)
+{
+    if (o->format == OUT_JSON) {
+        if (!json_member(o, key))
+            return;
+        fputs(value ? "true" : "false", o->fp);
+    } else if (text_fmt) {
+        fprintf(o->fp, text_fmt, value ? "yes" : "no");
+    }
+}
+
+void out_null(struct dcb_out *o, const char *key, const char *text)
+{
+    if (o->format == OUT_JSON) {
+        if (!json_member(o, key))
+            return;
+        fputs("null", o->fp);
+    } else if (text) {
+        fputs(text, o->fp);
+    }
+}
+
+void out_text(struct dcb_out *o, const char *fmt, ...)
+{
+    if (o->format != OUT_TEXT)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(o->fp, fmt, ap);
+    va_end(ap);
+}
+
+int out_finish(struct dcb_out *o)
+{
+    if (fflush(o->fp) != 0 || ferror(o->fp)) {
+        if (errno == 0)
+            errno = EIO;
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,64 @@
+# The dcbkit front door: version, help, usage errors (one line, exit 64), the man page.
+source "$(dirname "$0")/lib.bash"
+
+run_rc rc "$DCBKIT" --version
+expect_eq "--version exit" 0 "$rc"
+grep -Eq '^dcbkit [0-9a-g.]+' "$TMP/out" || fail "--version printed: $(cat "$TMP/out")"
+
+run_rc rc "$DCBKIT" help
+expect_eq "help exit" 0 "$rc"
+for c in calc metrics help; do
+    grep -Eq "^  $c " "$TMP/out" || fail "help does not list '$c'"
+done
+
+run_rc rc "$DCBKIT" help calc
+expect_eq "help calc exit" 0 "$rc"
+for section in Usage: Options: Examples: "JSON output"; do
+    grep -q "$section" "$TMP/out" || fail "help calc lacks $section"
+done
+run_rc rc "$DCBKIT" calc --help
+expect_eq "calc --help exit" 0 "$rc"
+grep -q "dcbkit calc pause QUANTA" "$TMP/out" || fail "calc --help lacks the synopsis"
+
+# No command: the overview on stderr, exit 64.
+run_rc rc "$DCBKIT"
+expect_eq "no command exit" 64 "$rc"
+
+# Usage errors: exit 64 and exactly one line on stderr, nothing on stdout.
+check_usage_error() {
+    local expect=$1
+    shift
+    run_rc rc "$DCBKIT" "$@"
+    expect_eq "'$*' exit" 64 "$rc"
+    expect_eq "'$*' stderr lines" 1 "$(wc -l <"$TMP/err")"
+    expect_eq "'$*' stdout" "" "$(cat "$TMP/out")"
+    expect_contains "'$*' message" "$expect" "$(cat "$TMP/err")"
+}
+check_usage_error "dcbkit: unknown command 'frobnicate'" frobnicate
+check_usage_error "dcbkit: unknown option '--frob'" --frob calc
+check_usage_error "dcbkit calc: unknown option '--frob'" calc pause 1 --frob
+check_usage_error "dcbkit calc: unknown option '-x'" calc pause 1 -x
+check_usage_error "needs a value" calc pause 1 --link-speed
+check_usage_error "unknown link speed unit 'X'" calc pause 1 --link-speed 400X
+check_usage_error "-T takes 'text' or 'json'" calc pause 1 -T yaml
+check_usage_error "unknown formula 'headroo'" calc headroo
+check_usage_error "unknown command 'nope'" help nope
+check_usage_error "unexpected argument 'extra'" metrics extra
+
+# Global options go before the command; -T json there applies to the command.
+run_rc rc "$DCBKIT" -T json calc pause 1 --link-speed 100G
+expect_eq "global -T exit" 0 "$rc"
+expect_eq "global -T json" "5.12" "$(json_get "$TMP/out" 'd["pauses"][0]["ns"]')"
+
+# The man page is roff with every command in it.
+run_rc rc "$DCBKIT" help --man
+expect_eq "help --man exit" 0 "$rc"
+head -1 "$TMP/out" | grep -q '^\.TH DCBKIT 1' || fail "man page lacks .TH"
+for c in calc metrics help; do
+    grep -q "^\.SS $c " "$TMP/out" || fail "man page lacks a section for $c"
+done
+if command -v groff >/dev/null 2>&1; then
+    groff -man -Tutf8 -ww -z "$TMP/out" 2>"$TMP/groff.err" || fail "groff rejects the man page"
+    [ ! -s "$TMP/groff.err" ] || fail "groff warns: $(head -3 "$TMP/groff.err")"
+fi
+echo "ok"

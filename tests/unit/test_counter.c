@@ -1,0 +1,157 @@
+#include "unit.h"
+
+#include <math.h>
+
+#include "counter.h"
+
+#define SEC 1000000000LL
+
+static void first_reading_has_no_delta(void **state)
+{
+    (void)state;
+    struct counter_state st;
+    counter_state_init(&st);
+    struct counter_delta d = counter_update(&st, 1234, 0, 64, 0);
+    assert_int_equal(d.kind, COUNTER_FIRST);
+    assert_int_equal(d.delta, 0);
+    assert_true(isnan(counter_rate_per_sec(&d)));
+}
+
+static void plain_increase(void **state)
+{
+    (void)state;
+    struct counter_state st;
+    counter_state_init(&st);
+    counter_update(&st, 100, 0, 64, 0);
+    struct counter_delta d = counter_update(&st, 350, 2 * SEC, 64, 0);
+    assert_int_equal(d.kind, COUNTER_OK);
+    assert_int_equal(d.delta, 250);
+    assert_int_equal(d.interval_ns, 2 * SEC);
+    assert_true(fabs(counter_rate_per_sec(&d) - 125.0) < 1e-9);
+    d = counter_update(&st, 350, 3 * SEC, 64, 0);
+    assert_int_equal(d.kind, COUNTER_OK);
+    assert_int_equal(d.delta, 0);
+}
+
+/* mlx5 Q-counters (out_of_sequence, packet_seq_err...) are 32-bit and wrap. */
+static void wrap_32bit(void **state)
+{
+    (void)state;
+    struct counter_state st;
+    counter_state_init(&st);
+    counter_update(&st, 4294967290u, 0, 32, 0);            /* 2^32 - 6 */
+    struct counter_delta d = counter_update(&st, 10, SEC, 32, 0);
+    assert_int_equal(d.kind, COUNTER_WRAPPED);
+    assert_int_equal(d.delta, 16);                          /* 6 to the top, then 0..10 */
+    assert_true(fabs(counter_rate_per_sec(&d) - 16.0) < 1e-9);
+}
+
+static void wrap_32bit_exactly_to_zero(void **state)
+{
+    (void)state;
+    struct counter_state st;
+    counter_state_init(&st);
+    counter_update(&st, 0xffffffffu, 0, 32, 0);
+    struct counter_delta d = counter_update(&st, 0, SEC, 32, 0);
+    assert_int_equal(d.kind, COUNTER_WRAPPED);
+    assert_int_equal(d.delta, 1);
+}
+
+static void wrap_64bit(void **state)
+{
+    (void)state;
+    struct counter_state st;
+    counter_state_init(&st);
+    counter_update(&st, UINT64_MAX - 99, 0, 64, 0);
+    struct counter_delta d = counter_update(&st, 900, SEC, 64, 0);
+    assert_int_equal(d.kind, COUNTER_WRAPPED);
+    assert_true(d.delta == 1000);                           /* 100 to the top, then 0..900 */
+}
+
+/* A driver reload: the counter starts again from a smaller value. */
+static void reset_to_smaller_value_64(void **state)
+{
+    (void)state;
+    struct counter_state st;
+    counter_state_init(&st);
+    counter_update(&st, 5000000000000ULL, 0, 64, 0);
+    struct counter_delta d = counter_update(&st, 42, SEC, 64, 0);
+    assert_int_equal(d.kind, COUNTER_RESET);
+    assert_true(d.delta == 42);                             /* counted since the reset */
+    assert_true(d.previous == 5000000000000ULL);
+    double rate = counter_rate_per_sec(&d);
+    assert_true(rate >= 0 && rate <= 42.0);                 /* never huge, never negative */
+    /* after a reset the counter continues normally */
+    d = counter_update(&st, 52, 2 * SEC, 64, 0);
+    assert_int_equal(d.kind, COUNTER_OK);
+    assert_int_equal(d.delta, 10);
+}
+
+static void reset_to_smaller_value_32(void **state)
+{
+    (void)state;
+    struct counter_state st;
+    counter_state_init(&st);
+    counter_update(&st, 1000000, 0, 32, 0);
+    struct counter_delta d = counter_update(&st, 7, SEC, 32, 0);
+    assert_int_equal(d.kind, COUNTER_RESET);
+    assert_int_equal(d.delta, 7);
+}
+
+/* A mid-range 32-bit counter that drops: through the top would be 1.3e9 in one second, which
+ * the caller's bound (the link's packet rate) rules out. */
+static void caller_bound_turns_wrap_into_reset(void **state)
+{
+    (void)state;
+    struct counter_state st;
+    counter_state_init(&st);
+    counter_update(&st, 3000000000u, 0, 32, 0);
+    struct counter_delta d = counter_update(&st, 5, SEC, 32, 0);
+    assert_int_equal(d.kind, COUNTER_RESET);                /* default bound: a quarter */
+    counter_state_init(&st);
+    counter_update(&st, 4294967000u, 0, 32, 1000);
+    d = counter_update(&st, 5, SEC, 32, 1000);
+    assert_int_equal(d.kind, COUNTER_WRAPPED);
+    assert_int_equal(d.delta, 301);
+    counter_state_init(&st);
+    counter_update(&st, 4294967000u, 0, 32, 100);
+    d = counter_update(&st, 5, SEC, 32, 100);
+    assert_int_equal(d.kind, COUNTER_RESET);
+}
+
+static void reading_wider_than_counter_is_invalid(void **state)
+{
+    (void)state;
+    struct counter_state st;
+    counter_state_init(&st);
+    counter_update(&st, 10, 0, 32, 0);
+    struct counter_delta d = counter_update(&st, 1ULL << 32, SEC, 32, 0);
+    assert_int_equal(d.kind, COUNTER_INVALID);
+    d = counter_update(&st, 20, 2 * SEC, 32, 0);             /* state untouched */
+    assert_int_equal(d.kind, COUNTER_OK);
+    assert_int_equal(d.delta, 10);
+}
+
+static void kind_names(void **state)
+{
+    (void)state;
+    assert_string_equal(counter_delta_kind_name(COUNTER_RESET), "reset");
+    assert_string_equal(counter_delta_kind_name(COUNTER_WRAPPED), "wrapped");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(first_reading_has_no_delta),
+        cmocka_unit_test(plain_increase),
+        cmocka_unit_test(wrap_32bit),
+        cmocka_unit_test(wrap_32bit_exactly_to_zero),
+        cmocka_unit_test(wrap_64bit),
+        cmocka_unit_test(reset_to_smaller_value_64),
+        cmocka_unit_test(reset_to_smaller_value_32),
+        cmocka_unit_test(caller_bound_turns_wrap_into_reset),
+        cmocka_unit_test(reading_wider_than_counter_is_invalid),
+        cmocka_unit_test(kind_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
