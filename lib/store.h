@@ -1,0 +1,130 @@
+/* The event store: one API, two back ends.
+ *
+ *  - SQLite (store_open_sqlite): the history. WAL mode, prepared statements, samples batched into
+ *    transactions that flush by count or by age, whichever comes first. A batch survives a
+ *    process crash once store_flush() (or a put that triggered a flush) returned success.
+ *  - The ring (store_open_ring): a bounded in-memory store for live views; nothing touches disk.
+ *
+ * Readers see only committed data, and each read is one consistent snapshot. Series are
+ * identified by (device, ifname, metric, prio, queue); prio/queue are -1 where they do not apply.
+ * Counter values are kept as raw readings; rate() and delta() use lib/counter.h, so wraps and
+ * resets inside a window are handled as everywhere else. */
+#ifndef DCB_STORE_H
+#define DCB_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "sample.h"
+
+#define STORE_ANY (-2)          /* filter value for prio/queue: match any */
+#define STORE_SCHEMA_VERSION 1
+
+struct dcb_store;
+
+struct store_options {
+    const char *path;           /* file path or ":memory:" */
+    bool readonly;              /* open for reading only; never creates */
+    bool durable;               /* synchronous=FULL: fsync every commit */
+    size_t batch_max_samples;   /* flush when this many are pending (0: 50000) */
+    int64_t batch_max_age_ns;   /* flush when the oldest pending is this old (0: 1 s) */
+};
+
+/* What to read. NULL strings and STORE_ANY indices match anything; t0/t1 bound time
+ * (inclusive; 0 and INT64_MAX for no bound). */
+struct store_filter {
+    const char *device;
+    const char *ifname;
+    const char *metric;
+    int prio;
+    int queue;
+    int64_t t0;
+    int64_t t1;
+};
+
+void store_filter_init(struct store_filter *f);
+
+struct store_info {
+    uint64_t series;
+    uint64_t samples;
+    uint64_t events;
+    uint64_t config_snapshots;
+    uint64_t findings;
+    uint64_t runs;
+    int64_t first_ns;           /* 0 when empty */
+    int64_t last_ns;
+    uint64_t size_bytes;        /* database file (+WAL) size; ring: memory in use */
+    int schema_version;
+    const char *backend;        /* "sqlite" or "ring" */
+};
+
+/* A config snapshot or a finding as stored: the key columns plus the JSON document. */
+struct store_config_row {
+    int64_t time_ns;
+    const char *device;
+    const char *ifname;
+    const char *source;         /* "dcbx", "dcbnl", "gnmi", "fabric" ... */
+    const char *json;
+};
+
+struct store_finding_row {
+    int64_t run_id;
+    int64_t time_ns;
+    const char *rule;
+    const char *severity;
+    const char *device;
+    const char *ifname;
+    int prio;
+    const char *json;
+};
+
+typedef int (*store_sample_cb)(const struct dcb_sample *s, void *arg);
+typedef int (*store_event_cb)(const struct dcb_event *e, void *arg);
+typedef int (*store_finding_cb)(const struct store_finding_row *f, void *arg);
+
+int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, struct dcb_err *err);
+/* capacity: samples kept (the oldest are overwritten); events likewise. */
+int store_open_ring(struct dcb_store **out, size_t sample_capacity, size_t event_capacity,
+                    struct dcb_err *err);
+/* Flushes what is pending; returns its error (the store is closed either way). */
+int store_close(struct dcb_store *st, struct dcb_err *err);
+
+/* Writes. Samples and events are queued and committed in batches; config, runs and findings are
+ * written at once. */
+int store_put_sample(struct dcb_store *st, const struct dcb_sample *s, struct dcb_err *err);
+int store_put_event(struct dcb_store *st, const struct dcb_event *e, struct dcb_err *err);
+/* Commits everything pending. Returns the number of samples committed, or a negative error. */
+int64_t store_flush(struct dcb_store *st, struct dcb_err *err);
+int64_t store_pending(const struct dcb_store *st);
+int store_put_config(struct dcb_store *st, const struct store_config_row *c, struct dcb_err *err);
+int store_begin_run(struct dcb_store *st, const char *command, const char *source, int64_t time_ns,
+                    int64_t *run_id, struct dcb_err *err);
+int store_end_run(struct dcb_store *st, int64_t run_id, int64_t time_ns, struct dcb_err *err);
+int store_put_finding(struct dcb_store *st, const struct store_finding_row *f, struct dcb_err *err);
+
+/* Reads. A callback returning non-zero stops the walk and that value is returned. */
+int store_latest(struct dcb_store *st, const struct store_filter *f, store_sample_cb cb, void *arg,
+                 struct dcb_err *err);
+/* Samples of every matching series with t0 <= time <= t1, in (series, time) order. */
+int store_range(struct dcb_store *st, const struct store_filter *f, store_sample_cb cb, void *arg,
+                struct dcb_err *err);
+int store_events(struct dcb_store *st, const struct store_filter *f, const char *kind,
+                 store_event_cb cb, void *arg, struct dcb_err *err);
+int store_findings(struct dcb_store *st, int64_t run_id, store_finding_cb cb, void *arg,
+                   struct dcb_err *err);
+int store_info(struct dcb_store *st, struct store_info *info, struct dcb_err *err);
+/* Deletes samples and events older than cutoff_ns. Returns rows deleted or a negative error. */
+int64_t store_prune(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err);
+
+/* The increase of one counter series over [t0, t1] (wraps and resets handled as in
+ * lib/counter.h), and the per-second rate over the same window. The filter must match exactly
+ * one series. NaN when fewer than two samples fall in the window. */
+int store_delta(struct dcb_store *st, const struct store_filter *f, unsigned width_bits,
+                double *delta, double *rate_per_sec, uint64_t *resets, struct dcb_err *err);
+
+/* $XDG_DATA_HOME/dcbkit/dcbkit.db, or ~/.local/share/dcbkit/dcbkit.db; creates the folder. */
+int store_default_path(char *buf, size_t len, struct dcb_err *err);
+
+#endif

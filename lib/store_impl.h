@@ -1,0 +1,58 @@
+/* Internal: the store's back-end interface and the series map both back ends share. */
+#ifndef DCB_STORE_IMPL_H
+#define DCB_STORE_IMPL_H
+
+#include "store.h"
+
+struct store_ops {
+    int (*close)(struct dcb_store *st, struct dcb_err *err);
+    int (*put_sample)(struct dcb_store *st, const struct dcb_sample *s, struct dcb_err *err);
+    int (*put_event)(struct dcb_store *st, const struct dcb_event *e, struct dcb_err *err);
+    int64_t (*flush)(struct dcb_store *st, struct dcb_err *err);
+    int64_t (*pending)(const struct dcb_store *st);
+    int (*put_config)(struct dcb_store *st, const struct store_config_row *c, struct dcb_err *err);
+    int (*begin_run)(struct dcb_store *st, const char *command, const char *source,
+                     int64_t time_ns, int64_t *run_id, struct dcb_err *err);
+    int (*end_run)(struct dcb_store *st, int64_t run_id, int64_t time_ns, struct dcb_err *err);
+    int (*put_finding)(struct dcb_store *st, const struct store_finding_row *f,
+                       struct dcb_err *err);
+    int (*latest)(struct dcb_store *st, const struct store_filter *f, store_sample_cb cb,
+                  void *arg, struct dcb_err *err);
+    int (*range)(struct dcb_store *st, const struct store_filter *f, store_sample_cb cb,
+                 void *arg, struct dcb_err *err);
+    int (*events)(struct dcb_store *st, const struct store_filter *f, const char *kind,
+                  store_event_cb cb, void *arg, struct dcb_err *err);
+    int (*findings)(struct dcb_store *st, int64_t run_id, store_finding_cb cb, void *arg,
+                    struct dcb_err *err);
+    int (*info)(struct dcb_store *st, struct store_info *info, struct dcb_err *err);
+    int64_t (*prune)(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err);
+};
+
+struct dcb_store {
+    const struct store_ops *ops;
+};
+
+/* Interning of series keys: (device, ifname, metric, prio, queue) -> a dense index 0..n-1.
+ * Open addressing; grows by doubling. */
+struct series_key {
+    char device[DCB_DEVICE_MAX];
+    char ifname[DCB_IFNAME_MAX];
+    enum metric_id metric;
+    int16_t prio;
+    int16_t queue;
+};
+
+struct series_map {
+    struct series_key *keys;    /* by index */
+    uint32_t *slots;            /* hash slots: index + 1, 0 = empty */
+    size_t count, key_cap, slot_cap;
+};
+
+void series_map_init(struct series_map *m);
+void series_map_free(struct series_map *m);
+/* Index of the sample's series, adding it if new (*added set). -1 on allocation failure. */
+int64_t series_map_intern(struct series_map *m, const struct dcb_sample *s, bool *added);
+bool series_key_matches(const struct series_key *k, const struct store_filter *f);
+void series_key_to_sample(const struct series_key *k, struct dcb_sample *s);
+
+#endif

@@ -1,0 +1,272 @@
+/* The in-memory back end: a bounded ring of samples and one of events, for live views that must
+ * not touch the disk (dcbtop). When full, the oldest entries are overwritten. Writes are
+ * visible at once; flush has nothing to do. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_impl.h"
+
+struct ring_entry {
+    uint32_t series;
+    int64_t ts;
+    uint64_t raw;               /* counter reading or gauge bits */
+};
+
+struct ring_latest {
+    int64_t ts;
+    uint64_t raw;
+    bool set;
+};
+
+struct ring_store {
+    struct dcb_store base;
+    struct series_map map;
+    struct ring_latest *latest;     /* by series index */
+    size_t latest_cap;
+    struct ring_entry *samples;
+    size_t sample_cap, sample_head, sample_count;
+    struct dcb_event *events;
+    size_t event_cap, event_head, event_count;
+};
+
+static const struct store_ops ring_ops;
+
+int store_open_ring(struct dcb_store **out, size_t sample_capacity, size_t event_capacity,
+                    struct dcb_err *err)
+{
+    *out = NULL;
+    struct ring_store *r = calloc(1, sizeof(*r));
+    if (!r)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for the live ring");
+    r->base.ops = &ring_ops;
+    series_map_init(&r->map);
+    r->sample_cap = sample_capacity ? sample_capacity : 1;
+    r->event_cap = event_capacity ? event_capacity : 1;
+    r->samples = calloc(r->sample_cap, sizeof(*r->samples));
+    r->events = calloc(r->event_cap, sizeof(*r->events));
+    if (!r->samples || !r->events) {
+        free(r->samples);
+        free(r->events);
+        free(r);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for a ring of %zu samples",
+                           sample_capacity);
+    }
+    *out = &r->base;
+    return 0;
+}
+
+static int ring_close(struct dcb_store *base, struct dcb_err *err)
+{
+    (void)err;
+    struct ring_store *r = (struct ring_store *)base;
+    series_map_free(&r->map);
+    free(r->latest);
+    free(r->samples);
+    free(r->events);
+    free(r);
+    return 0;
+}
+
+static uint64_t sample_raw(const struct dcb_sample *s)
+{
+    if (metric_info(s->metric)->kind == METRIC_COUNTER)
+        return s->value.counter;
+    uint64_t raw;
+    memcpy(&raw, &s->value.gauge, sizeof(raw));
+    return raw;
+}
+
+static void raw_to_sample(uint64_t raw, struct dcb_sample *s)
+{
+    if (metric_info(s->metric)->kind == METRIC_COUNTER)
+        s->value.counter = raw;
+    else
+        memcpy(&s->value.gauge, &raw, sizeof(raw));
+}
+
+static int ring_put_sample(struct dcb_store *base, const struct dcb_sample *s, struct dcb_err *err)
+{
+    struct ring_store *r = (struct ring_store *)base;
+    bool added;
+    int64_t idx = series_map_intern(&r->map, s, &added);
+    if (idx < 0)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+    if ((size_t)idx >= r->latest_cap) {
+        size_t cap = r->map.key_cap;
+        struct ring_latest *l = realloc(r->latest, cap * sizeof(*l));
+        if (!l)
+            return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+        memset(l + r->latest_cap, 0, (cap - r->latest_cap) * sizeof(*l));
+        r->latest = l;
+        r->latest_cap = cap;
+    }
+    uint64_t raw = sample_raw(s);
+    struct ring_latest *l = &r->latest[idx];
+    if (!l->set || s->time_ns >= l->ts) {
+        l->ts = s->time_ns;
+        l->raw = raw;
+        l->set = true;
+    }
+    struct ring_entry *e = &r->samples[r->sample_head];
+    e->series = (uint32_t)idx;
+    e->ts = s->time_ns;
+    e->raw = raw;
+    r->sample_head = (r->sample_head + 1) % r->sample_cap;
+    if (r->sample_count < r->sample_cap)
+        r->sample_count++;
+    return 0;
+}
+
+static int ring_put_event(struct dcb_store *base, const struct dcb_event *e, struct dcb_err *err)
+{
+    (void)err;
+    struct ring_store *r = (struct ring_store *)base;
+    r->events[r->event_head] = *e;
+    r->event_head = (r->event_head + 1) % r->event_cap;
+    if (r->event_count < r->event_cap)
+        r->event_count++;
+    return 0;
+}
+
+static int64_t ring_flush(struct dcb_store *base, struct dcb_err *err)
+{
+    (void)base;
+    (void)err;
+    return 0;
+}
+
+static int64_t ring_pending(const struct dcb_store *base)
+{
+    (void)base;
+    return 0;
+}
+
+static int ring_latest_read(struct dcb_store *base, const struct store_filter *f,
+                            store_sample_cb cb, void *arg, struct dcb_err *err)
+{
+    (void)err;
+    struct ring_store *r = (struct ring_store *)base;
+    for (size_t i = 0; i < r->map.count; i++) {
+        const struct ring_latest *l = &r->latest[i];
+        if (!l->set || l->ts < f->t0 || l->ts > f->t1 || !series_key_matches(&r->map.keys[i], f))
+            continue;
+        struct dcb_sample s;
+        series_key_to_sample(&r->map.keys[i], &s);
+        s.time_ns = l->ts;
+        raw_to_sample(l->raw, &s);
+        int rc = cb(&s, arg);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const struct ring_entry *x = a, *y = b;
+    if (x->series != y->series)
+        return x->series < y->series ? -1 : 1;
+    return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+static int ring_range(struct dcb_store *base, const struct store_filter *f, store_sample_cb cb,
+                      void *arg, struct dcb_err *err)
+{
+    struct ring_store *r = (struct ring_store *)base;
+    bool *match = calloc(r->map.count + 1, sizeof(bool));
+    struct ring_entry *hits = malloc((r->sample_count + 1) * sizeof(*hits));
+    if (!match || !hits) {
+        free(match);
+        free(hits);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory reading the ring");
+    }
+    for (size_t i = 0; i < r->map.count; i++)
+        match[i] = series_key_matches(&r->map.keys[i], f);
+    size_t n = 0;
+    size_t start = (r->sample_head + r->sample_cap - r->sample_count) % r->sample_cap;
+    for (size_t k = 0; k < r->sample_count; k++) {
+        const struct ring_entry *e = &r->samples[(start + k) % r->sample_cap];
+        if (match[e->series] && e->ts >= f->t0 && e->ts <= f->t1)
+            hits[n++] = *e;
+    }
+    qsort(hits, n, sizeof(*hits), cmp_entry);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        struct dcb_sample s;
+        series_key_to_sample(&r->map.keys[hits[i].series], &s);
+        s.time_ns = hits[i].ts;
+        raw_to_sample(hits[i].raw, &s);
+        rc = cb(&s, arg);
+    }
+    free(match);
+    free(hits);
+    return rc;
+}
+
+static int ring_events(struct dcb_store *base, const struct store_filter *f, const char *kind,
+                       store_event_cb cb, void *arg, struct dcb_err *err)
+{
+    (void)err;
+    struct ring_store *r = (struct ring_store *)base;
+    enum dcb_event_kind want = kind ? dcb_event_kind_lookup(kind) : EVENT_KIND_NONE;
+    if (kind && want == EVENT_KIND_NONE)
+        return 0;
+    size_t start = (r->event_head + r->event_cap - r->event_count) % r->event_cap;
+    for (size_t k = 0; k < r->event_count; k++) {
+        const struct dcb_event *e = &r->events[(start + k) % r->event_cap];
+        if (e->time_ns < f->t0 || e->time_ns > f->t1 || (kind && e->kind != want) ||
+            (f->device && strcmp(f->device, e->device) != 0) ||
+            (f->ifname && strcmp(f->ifname, e->ifname) != 0) ||
+            (f->prio != STORE_ANY && f->prio != e->prio))
+            continue;
+        int rc = cb(e, arg);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int ring_info(struct dcb_store *base, struct store_info *info, struct dcb_err *err)
+{
+    (void)err;
+    struct ring_store *r = (struct ring_store *)base;
+    info->backend = "ring";
+    info->series = r->map.count;
+    info->samples = r->sample_count;
+    info->events = r->event_count;
+    if (r->sample_count) {
+        size_t start = (r->sample_head + r->sample_cap - r->sample_count) % r->sample_cap;
+        info->first_ns = INT64_MAX;
+        for (size_t k = 0; k < r->sample_count; k++) {
+            int64_t ts = r->samples[(start + k) % r->sample_cap].ts;
+            if (ts < info->first_ns)
+                info->first_ns = ts;
+            if (ts > info->last_ns)
+                info->last_ns = ts;
+        }
+    }
+    info->size_bytes = r->sample_cap * sizeof(*r->samples) + r->event_cap * sizeof(*r->events) +
+                       r->map.key_cap * sizeof(*r->map.keys);
+    return 0;
+}
+
+static int64_t ring_prune(struct dcb_store *base, int64_t cutoff_ns, struct dcb_err *err)
+{
+    (void)base;
+    (void)cutoff_ns;
+    (void)err;
+    return 0;   /* the ring forgets by itself */
+}
+
+static const struct store_ops ring_ops = {
+    .close = ring_close,
+    .put_sample = ring_put_sample,
+    .put_event = ring_put_event,
+    .flush = ring_flush,
+    .pending = ring_pending,
+    .latest = ring_latest_read,
+    .range = ring_range,
+    .events = ring_events,
+    .info = ring_info,
+    .prune = ring_prune,
+};

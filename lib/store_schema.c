@@ -1,0 +1,53 @@
+/* The SQLite schema and its forward migrations. migrations[i] takes a database from
+ * user_version i to i + 1; a new version appends one entry, never edits an old one. */
+#include "store_schema.h"
+
+#include <stddef.h>
+
+static const char *const migrations[] = {
+    /* 0 -> 1 */
+    "PRAGMA application_id = 1145258571;"  /* 'DCBK' */
+    "CREATE TABLE series ("
+    "  id INTEGER PRIMARY KEY,"
+    "  device TEXT NOT NULL, ifname TEXT NOT NULL, metric TEXT NOT NULL,"
+    "  prio INTEGER NOT NULL, queue INTEGER NOT NULL,"
+    "  UNIQUE (device, ifname, metric, prio, queue));"
+    /* Clustered by (series, ts): a range of one series is one contiguous B-tree walk. Batches
+     * are sorted the same way before insertion. Counters are stored as integers (the raw
+     * reading, two's complement above 2^63), gauges as reals. */
+    "CREATE TABLE samples ("
+    "  series INTEGER NOT NULL, ts INTEGER NOT NULL, value,"
+    "  PRIMARY KEY (series, ts)) WITHOUT ROWID;"
+    /* The newest sample of each series, kept with every commit: the live view's one query. */
+    "CREATE TABLE latest ("
+    "  series INTEGER PRIMARY KEY, ts INTEGER NOT NULL, value);"
+    "CREATE TABLE events ("
+    "  id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, kind TEXT NOT NULL,"
+    "  device TEXT NOT NULL, ifname TEXT NOT NULL, prio INTEGER NOT NULL,"
+    "  details TEXT NOT NULL);"
+    "CREATE INDEX events_ts ON events (ts);"
+    "CREATE TABLE config_snapshots ("
+    "  id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, device TEXT NOT NULL,"
+    "  ifname TEXT NOT NULL, source TEXT NOT NULL, config TEXT NOT NULL);"
+    "CREATE INDEX config_snapshots_device ON config_snapshots (device, ifname, ts);"
+    "CREATE TABLE runs ("
+    "  id INTEGER PRIMARY KEY, started_ns INTEGER NOT NULL, ended_ns INTEGER,"
+    "  command TEXT NOT NULL, source TEXT NOT NULL, version TEXT NOT NULL, host TEXT);"
+    "CREATE TABLE findings ("
+    "  id INTEGER PRIMARY KEY, run INTEGER REFERENCES runs (id), ts INTEGER NOT NULL,"
+    "  rule TEXT NOT NULL, severity TEXT NOT NULL, device TEXT NOT NULL, ifname TEXT NOT NULL,"
+    "  prio INTEGER NOT NULL, finding TEXT NOT NULL);"
+    "CREATE INDEX findings_run ON findings (run);",
+};
+
+const char *store_schema_migration(int from_version)
+{
+    if (from_version < 0 || (size_t)from_version >= sizeof(migrations) / sizeof(migrations[0]))
+        return NULL;
+    return migrations[from_version];
+}
+
+int store_schema_latest(void)
+{
+    return (int)(sizeof(migrations) / sizeof(migrations[0]));
+}

@@ -1,0 +1,800 @@
+/* The SQLite back end of the store: history on disk. See store.h and store_schema.c. */
+#include <errno.h>
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store_impl.h"
+#include "store_schema.h"
+#include "version.h"
+
+#define DEFAULT_BATCH_SAMPLES 50000
+#define DEFAULT_BATCH_AGE_NS 1000000000LL
+
+struct pending_sample {
+    int64_t series_id;          /* database id */
+    int64_t ts;
+    uint64_t raw;               /* counter reading, or the bits of the gauge */
+    bool counter;
+};
+
+struct sqlite_store {
+    struct dcb_store base;
+    sqlite3 *db;
+    char path[4096];
+    bool readonly;
+    struct series_map map;
+    int64_t *db_ids;            /* by map index; 0 = not in the database yet */
+    size_t db_ids_cap;
+    struct pending_sample *pending;
+    size_t npending, pending_cap;
+    struct dcb_event *pending_events;
+    size_t nevents, events_cap;
+    int64_t oldest_pending_mono_ns;
+    size_t batch_max;
+    int64_t batch_age_ns;
+    sqlite3_stmt *ins_sample, *upsert_latest, *ins_series, *sel_series, *ins_event;
+};
+
+static const struct store_ops sqlite_ops;
+
+static int64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int sq_fail(struct sqlite_store *s, struct dcb_err *err, int rc, const char *what)
+{
+    int code = DCB_E_IO;
+    int primary = rc & 0xff;
+    if (primary == SQLITE_READONLY || primary == SQLITE_PERM || primary == SQLITE_AUTH)
+        code = DCB_E_PERM;
+    else if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
+        code = DCB_E_INVAL;
+    else if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
+        code = DCB_E_TIMEOUT;
+    else if (primary == SQLITE_CANTOPEN)
+        code = DCB_E_NOTFOUND;
+    const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
+    if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT)
+        return dcb_err_set(err, code, "%s: %s: not a readable dcbkit store (%s)", s->path, what,
+                           msg);
+    if (primary == SQLITE_CANTOPEN && s->readonly)
+        return dcb_err_set(err, code, "%s: no store there (%s)", s->path, msg);
+    return dcb_err_set(err, code, "%s: %s: %s", s->path, what, msg);
+}
+
+static int exec_sql(struct sqlite_store *s, const char *sql, const char *what, struct dcb_err *err)
+{
+    int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? 0 : sq_fail(s, err, rc, what);
+}
+
+static int pragma_int(struct sqlite_store *s, const char *sql, int64_t *value, struct dcb_err *err)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sq_fail(s, err, rc, "reading the schema");
+    rc = sqlite3_step(st);
+    *value = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sq_fail(s, err, rc, "reading the schema");
+    return 0;
+}
+
+static int prepare(struct sqlite_store *s, sqlite3_stmt **st, const char *sql, struct dcb_err *err)
+{
+    if (*st)
+        return 0;
+    int rc = sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
+    return rc == SQLITE_OK ? 0 : sq_fail(s, err, rc, "preparing a statement");
+}
+
+/* Brings the schema to the latest version, or refuses a database this dcbkit cannot read. */
+static int migrate(struct sqlite_store *s, struct dcb_err *err)
+{
+    int64_t version, app_id, tables;
+    int rc;
+    if ((rc = pragma_int(s, "PRAGMA user_version", &version, err)) < 0 ||
+        (rc = pragma_int(s, "PRAGMA application_id", &app_id, err)) < 0 ||
+        (rc = pragma_int(s, "SELECT count(*) FROM sqlite_master", &tables, err)) < 0)
+        return rc;
+    int latest = store_schema_latest();
+    if ((app_id != 0 && app_id != STORE_APPLICATION_ID) || (app_id == 0 && tables > 0))
+        return dcb_err_set(err, DCB_E_INVAL, "%s: an SQLite database, but not a dcbkit store",
+                           s->path);
+    if (version > latest)
+        return dcb_err_set(err, DCB_E_UNSUPP,
+                           "%s: store schema version %lld is newer than this dcbkit (%s) knows "
+                           "(%d); upgrade dcbkit",
+                           s->path, (long long)version, DCBKIT_VERSION, latest);
+    if (version == latest)
+        return 0;
+    if (s->readonly)
+        return dcb_err_set(err, DCB_E_UNSUPP,
+                           "%s: store schema version %lld needs upgrading to %d; open it once "
+                           "for writing",
+                           s->path, (long long)version, latest);
+    if ((rc = exec_sql(s, "BEGIN IMMEDIATE", "upgrading the schema", err)) < 0)
+        return rc;
+    for (int v = (int)version; v < latest; v++) {
+        char bump[64];
+        snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", v + 1);
+        if ((rc = exec_sql(s, store_schema_migration(v), "upgrading the schema", err)) < 0 ||
+            (rc = exec_sql(s, bump, "upgrading the schema", err)) < 0) {
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            return rc;
+        }
+    }
+    return exec_sql(s, "COMMIT", "upgrading the schema", err);
+}
+
+int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, struct dcb_err *err)
+{
+    *out = NULL;
+    struct sqlite_store *s = calloc(1, sizeof(*s));
+    if (!s)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory opening the store");
+    s->base.ops = &sqlite_ops;
+    snprintf(s->path, sizeof(s->path), "%s", opt->path ? opt->path : ":memory:");
+    s->readonly = opt->readonly;
+    s->batch_max = opt->batch_max_samples ? opt->batch_max_samples : DEFAULT_BATCH_SAMPLES;
+    s->batch_age_ns = opt->batch_max_age_ns ? opt->batch_max_age_ns : DEFAULT_BATCH_AGE_NS;
+    series_map_init(&s->map);
+
+    int flags = SQLITE_OPEN_NOMUTEX |
+                (s->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    int rc = sqlite3_open_v2(s->path, &s->db, flags, NULL);
+    int ret = 0;
+    if (rc != SQLITE_OK) {
+        ret = sq_fail(s, err, rc, "opening");
+        goto fail;
+    }
+    sqlite3_extended_result_codes(s->db, 1);
+    sqlite3_busy_timeout(s->db, 5000);
+    if (!s->readonly) {
+        /* WAL: readers never block the writer and see whole commits only. */
+        if ((ret = exec_sql(s, "PRAGMA journal_mode = WAL", "setting WAL mode", err)) < 0)
+            goto fail;
+        if ((ret = exec_sql(s, opt->durable ? "PRAGMA synchronous = FULL"
+                                            : "PRAGMA synchronous = NORMAL",
+                            "setting durability", err)) < 0)
+            goto fail;
+    }
+    if ((ret = exec_sql(s, "PRAGMA cache_size = -65536", "sizing the cache", err)) < 0)
+        goto fail;
+    if ((ret = migrate(s, err)) < 0)
+        goto fail;
+    *out = &s->base;
+    return 0;
+fail:
+    sqlite3_close(s->db);
+    series_map_free(&s->map);
+    free(s);
+    return ret;
+}
+
+static int64_t sqlite_flush(struct dcb_store *base, struct dcb_err *err);
+
+static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    int rc = 0;
+    if (!s->readonly && (s->npending || s->nevents)) {
+        int64_t f = sqlite_flush(base, err);
+        rc = f < 0 ? (int)f : 0;
+    }
+    sqlite3_stmt *stmts[] = { s->ins_sample, s->upsert_latest, s->ins_series, s->sel_series,
+                              s->ins_event };
+    for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
+        sqlite3_finalize(stmts[i]);
+    sqlite3_close(s->db);
+    series_map_free(&s->map);
+    free(s->db_ids);
+    free(s->pending);
+    free(s->pending_events);
+    free(s);
+    return rc;
+}
+
+static bool due_for_flush(struct sqlite_store *s)
+{
+    if (s->npending + s->nevents >= s->batch_max)
+        return true;
+    return mono_ns() - s->oldest_pending_mono_ns >= s->batch_age_ns;
+}
+
+static void note_first_pending(struct sqlite_store *s)
+{
+    if (s->npending == 0 && s->nevents == 0)
+        s->oldest_pending_mono_ns = mono_ns();
+}
+
+/* The database id of a series, creating the row if needed (inside the flush transaction). */
+static int64_t series_db_id(struct sqlite_store *s, size_t idx, struct dcb_err *err)
+{
+    if (s->db_ids[idx])
+        return s->db_ids[idx];
+    const struct series_key *k = &s->map.keys[idx];
+    int rc;
+    if ((rc = prepare(s, &s->ins_series,
+                      "INSERT OR IGNORE INTO series (device, ifname, metric, prio, queue) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5)",
+                      err)) < 0 ||
+        (rc = prepare(s, &s->sel_series,
+                      "SELECT id FROM series WHERE device = ?1 AND ifname = ?2 AND metric = ?3 "
+                      "AND prio = ?4 AND queue = ?5",
+                      err)) < 0)
+        return rc;
+    sqlite3_stmt *both[] = { s->ins_series, s->sel_series };
+    int64_t id = 0;
+    for (int i = 0; i < 2; i++) {
+        sqlite3_stmt *st = both[i];
+        sqlite3_bind_text(st, 1, k->device, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, k->ifname, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, metric_info(k->metric)->name, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 4, k->prio);
+        sqlite3_bind_int(st, 5, k->queue);
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW)
+            id = sqlite3_column_int64(st, 0);
+        sqlite3_reset(st);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            return sq_fail(s, err, rc, "adding a series");
+    }
+    if (id <= 0)
+        return dcb_err_set(err, DCB_E_IO, "%s: series row vanished", s->path);
+    s->db_ids[idx] = id;
+    return id;
+}
+
+static int sqlite_put_sample(struct dcb_store *base, const struct dcb_sample *smp,
+                             struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    if (s->readonly)
+        return dcb_err_set(err, DCB_E_PERM, "%s: store opened read-only", s->path);
+    bool added;
+    int64_t idx = series_map_intern(&s->map, smp, &added);
+    if (idx < 0)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+    if ((size_t)idx >= s->db_ids_cap) {
+        size_t cap = s->map.key_cap;
+        int64_t *ids = realloc(s->db_ids, cap * sizeof(*ids));
+        if (!ids)
+            return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+        memset(ids + s->db_ids_cap, 0, (cap - s->db_ids_cap) * sizeof(*ids));
+        s->db_ids = ids;
+        s->db_ids_cap = cap;
+    }
+    if (s->npending == s->pending_cap) {
+        size_t cap = s->pending_cap ? s->pending_cap * 2 : 4096;
+        struct pending_sample *p = realloc(s->pending, cap * sizeof(*p));
+        if (!p)
+            return dcb_err_set(err, DCB_E_NOMEM, "out of memory queueing samples");
+        s->pending = p;
+        s->pending_cap = cap;
+    }
+    note_first_pending(s);
+    struct pending_sample *p = &s->pending[s->npending++];
+    p->series_id = -(idx + 1);  /* map index until the flush knows the database id */
+    p->ts = smp->time_ns;
+    p->counter = metric_info(smp->metric)->kind == METRIC_COUNTER;
+    if (p->counter)
+        p->raw = smp->value.counter;
+    else
+        memcpy(&p->raw, &smp->value.gauge, sizeof(p->raw));
+    if (due_for_flush(s)) {
+        int64_t rc = sqlite_flush(base, err);
+        return rc < 0 ? (int)rc : 0;
+    }
+    return 0;
+}
+
+static int sqlite_put_event(struct dcb_store *base, const struct dcb_event *e, struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    if (s->readonly)
+        return dcb_err_set(err, DCB_E_PERM, "%s: store opened read-only", s->path);
+    if (s->nevents == s->events_cap) {
+        size_t cap = s->events_cap ? s->events_cap * 2 : 256;
+        struct dcb_event *p = realloc(s->pending_events, cap * sizeof(*p));
+        if (!p)
+            return dcb_err_set(err, DCB_E_NOMEM, "out of memory queueing events");
+        s->pending_events = p;
+        s->events_cap = cap;
+    }
+    note_first_pending(s);
+    s->pending_events[s->nevents++] = *e;
+    if (due_for_flush(s)) {
+        int64_t rc = sqlite_flush(base, err);
+        return rc < 0 ? (int)rc : 0;
+    }
+    return 0;
+}
+
+static int cmp_pending(const void *a, const void *b)
+{
+    const struct pending_sample *x = a, *y = b;
+    if (x->series_id != y->series_id)
+        return x->series_id < y->series_id ? -1 : 1;
+    return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+static void bind_value(sqlite3_stmt *st, int col, const struct pending_sample *p)
+{
+    if (p->counter) {
+        sqlite3_bind_int64(st, col, (sqlite3_int64)p->raw);
+    } else {
+        double d;
+        memcpy(&d, &p->raw, sizeof(d));
+        sqlite3_bind_double(st, col, d);
+    }
+}
+
+static int write_batch(struct sqlite_store *s, struct dcb_err *err)
+{
+    int rc;
+    if ((rc = prepare(s, &s->ins_sample,
+                      "INSERT OR REPLACE INTO samples (series, ts, value) VALUES (?1, ?2, ?3)",
+                      err)) < 0 ||
+        (rc = prepare(s, &s->upsert_latest,
+                      "INSERT INTO latest (series, ts, value) VALUES (?1, ?2, ?3) "
+                      "ON CONFLICT (series) DO UPDATE SET ts = excluded.ts, value = excluded.value "
+                      "WHERE excluded.ts >= latest.ts",
+                      err)) < 0 ||
+        (rc = prepare(s, &s->ins_event,
+                      "INSERT INTO events (ts, kind, device, ifname, prio, details) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                      err)) < 0)
+        return rc;
+    for (size_t i = 0; i < s->npending; i++) {
+        struct pending_sample *p = &s->pending[i];
+        if (p->series_id < 0) {
+            int64_t id = series_db_id(s, (size_t)(-p->series_id - 1), err);
+            if (id < 0)
+                return (int)id;
+            p->series_id = id;
+        }
+    }
+    /* Key order: every B-tree page is visited once, left to right. */
+    qsort(s->pending, s->npending, sizeof(*s->pending), cmp_pending);
+    for (size_t i = 0; i < s->npending; i++) {
+        const struct pending_sample *p = &s->pending[i];
+        sqlite3_bind_int64(s->ins_sample, 1, p->series_id);
+        sqlite3_bind_int64(s->ins_sample, 2, p->ts);
+        bind_value(s->ins_sample, 3, p);
+        rc = sqlite3_step(s->ins_sample);
+        sqlite3_reset(s->ins_sample);
+        if (rc != SQLITE_DONE)
+            return sq_fail(s, err, rc, "writing samples");
+        bool last_of_series = i + 1 == s->npending || s->pending[i + 1].series_id != p->series_id;
+        if (last_of_series) {
+            sqlite3_bind_int64(s->upsert_latest, 1, p->series_id);
+            sqlite3_bind_int64(s->upsert_latest, 2, p->ts);
+            bind_value(s->upsert_latest, 3, p);
+            rc = sqlite3_step(s->upsert_latest);
+            sqlite3_reset(s->upsert_latest);
+            if (rc != SQLITE_DONE)
+                return sq_fail(s, err, rc, "writing samples");
+        }
+    }
+    for (size_t i = 0; i < s->nevents; i++) {
+        const struct dcb_event *e = &s->pending_events[i];
+        sqlite3_stmt *st = s->ins_event;
+        sqlite3_bind_int64(st, 1, e->time_ns);
+        sqlite3_bind_text(st, 2, dcb_event_kind_name(e->kind), -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, e->device, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, e->ifname, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 5, e->prio);
+        sqlite3_bind_text(st, 6, e->details, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (rc != SQLITE_DONE)
+            return sq_fail(s, err, rc, "writing events");
+    }
+    return 0;
+}
+
+static int64_t sqlite_flush(struct dcb_store *base, struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    if (s->npending == 0 && s->nevents == 0)
+        return 0;
+    int rc = exec_sql(s, "BEGIN IMMEDIATE", "starting a batch", err);
+    if (rc < 0)
+        return rc;
+    /* Series rows created in a batch that rolls back are forgotten with it. */
+    size_t known_series = s->map.count;
+    int64_t *ids_before = malloc(known_series * sizeof(int64_t) + 1);
+    if (!ids_before) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory writing a batch");
+    }
+    memcpy(ids_before, s->db_ids, known_series * sizeof(int64_t));
+    struct pending_sample *before = malloc(s->npending * sizeof(*before) + 1);
+    if (before)
+        memcpy(before, s->pending, s->npending * sizeof(*before));
+    rc = before ? write_batch(s, err) : dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    if (rc == 0)
+        rc = exec_sql(s, "COMMIT", "committing a batch", err);
+    if (rc < 0) {
+        /* Nothing is lost: the batch stays pending, as it was, for a later flush. */
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        memcpy(s->db_ids, ids_before, known_series * sizeof(int64_t));
+        if (before)
+            memcpy(s->pending, before, s->npending * sizeof(*before));
+        free(ids_before);
+        free(before);
+        return rc;
+    }
+    free(ids_before);
+    free(before);
+    int64_t committed = (int64_t)s->npending;
+    s->npending = 0;
+    s->nevents = 0;
+    return committed;
+}
+
+static int64_t sqlite_pending(const struct dcb_store *base)
+{
+    const struct sqlite_store *s = (const struct sqlite_store *)base;
+    return (int64_t)(s->npending + s->nevents);
+}
+
+/* One-shot write: prepare, bind from an array of text/int values, step, finalize. */
+struct bind_value {
+    const char *text;   /* used when non-NULL */
+    int64_t num;
+    bool null;
+};
+
+static int exec_bound(struct sqlite_store *s, const char *sql, const struct bind_value *v, int n,
+                      const char *what, int64_t *rowid, struct dcb_err *err)
+{
+    if (s->readonly)
+        return dcb_err_set(err, DCB_E_PERM, "%s: store opened read-only", s->path);
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sq_fail(s, err, rc, what);
+    for (int i = 0; i < n; i++) {
+        if (v[i].null)
+            sqlite3_bind_null(st, i + 1);
+        else if (v[i].text)
+            sqlite3_bind_text(st, i + 1, v[i].text, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_int64(st, i + 1, v[i].num);
+    }
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return sq_fail(s, err, rc, what);
+    if (rowid)
+        *rowid = sqlite3_last_insert_rowid(s->db);
+    return 0;
+}
+
+static int sqlite_put_config(struct dcb_store *base, const struct store_config_row *c,
+                             struct dcb_err *err)
+{
+    struct bind_value v[] = {
+        { NULL, c->time_ns, false }, { c->device ? c->device : "", 0, false },
+        { c->ifname ? c->ifname : "", 0, false }, { c->source ? c->source : "", 0, false },
+        { c->json ? c->json : "{}", 0, false },
+    };
+    return exec_bound((struct sqlite_store *)base,
+                      "INSERT INTO config_snapshots (ts, device, ifname, source, config) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5)",
+                      v, 5, "writing a config snapshot", NULL, err);
+}
+
+static int sqlite_begin_run(struct dcb_store *base, const char *command, const char *source,
+                            int64_t time_ns, int64_t *run_id, struct dcb_err *err)
+{
+    char host[256] = "";
+    gethostname(host, sizeof(host) - 1);
+    struct bind_value v[] = {
+        { NULL, time_ns, false }, { command ? command : "", 0, false },
+        { source ? source : "", 0, false }, { DCBKIT_VERSION, 0, false }, { host, 0, false },
+    };
+    return exec_bound((struct sqlite_store *)base,
+                      "INSERT INTO runs (started_ns, command, source, version, host) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5)",
+                      v, 5, "recording a run", run_id, err);
+}
+
+static int sqlite_end_run(struct dcb_store *base, int64_t run_id, int64_t time_ns,
+                          struct dcb_err *err)
+{
+    struct bind_value v[] = { { NULL, time_ns, false }, { NULL, run_id, false } };
+    return exec_bound((struct sqlite_store *)base, "UPDATE runs SET ended_ns = ?1 WHERE id = ?2",
+                      v, 2, "recording a run", NULL, err);
+}
+
+static int sqlite_put_finding(struct dcb_store *base, const struct store_finding_row *f,
+                              struct dcb_err *err)
+{
+    struct bind_value v[] = {
+        { NULL, f->run_id, f->run_id <= 0 }, { NULL, f->time_ns, false },
+        { f->rule ? f->rule : "", 0, false }, { f->severity ? f->severity : "", 0, false },
+        { f->device ? f->device : "", 0, false }, { f->ifname ? f->ifname : "", 0, false },
+        { NULL, f->prio, false }, { f->json ? f->json : "{}", 0, false },
+    };
+    return exec_bound((struct sqlite_store *)base,
+                      "INSERT INTO findings (run, ts, rule, severity, device, ifname, prio, "
+                      "finding) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                      v, 8, "writing a finding", NULL, err);
+}
+
+/* ---- reads ---------------------------------------------------------------------------- */
+
+#define SERIES_FILTER_SQL                                                                   \
+    "(?1 IS NULL OR s.device = ?1) AND (?2 IS NULL OR s.ifname = ?2) AND "                \
+    "(?3 IS NULL OR s.metric = ?3) AND (?4 = -2 OR s.prio = ?4) AND (?5 = -2 OR s.queue = ?5)"
+
+static void bind_filter(sqlite3_stmt *st, const struct store_filter *f)
+{
+    if (f->device)
+        sqlite3_bind_text(st, 1, f->device, -1, SQLITE_STATIC);
+    if (f->ifname)
+        sqlite3_bind_text(st, 2, f->ifname, -1, SQLITE_STATIC);
+    if (f->metric)
+        sqlite3_bind_text(st, 3, f->metric, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, f->prio);
+    sqlite3_bind_int(st, 5, f->queue);
+}
+
+/* Columns: device, ifname, metric, prio, queue, ts, value. */
+static int walk_samples(struct sqlite_store *s, sqlite3_stmt *st, store_sample_cb cb, void *arg,
+                        struct dcb_err *err)
+{
+    int rc, ret = 0;
+    char last_metric[64] = "";
+    enum metric_id metric = METRIC_NONE;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *mname = (const char *)sqlite3_column_text(st, 2);
+        if (!mname)
+            continue;
+        if (strcmp(mname, last_metric) != 0) {
+            snprintf(last_metric, sizeof(last_metric), "%s", mname);
+            metric = metric_lookup(mname);
+        }
+        if (metric == METRIC_NONE)
+            continue;  /* written by a newer dcbkit; not ours to interpret */
+        struct dcb_sample smp;
+        dcb_sample_set(&smp, sqlite3_column_int64(st, 5), (const char *)sqlite3_column_text(st, 0),
+                       (const char *)sqlite3_column_text(st, 1), metric,
+                       sqlite3_column_int(st, 3), sqlite3_column_int(st, 4));
+        if (sqlite3_column_type(st, 6) == SQLITE_INTEGER)
+            smp.value.counter = (uint64_t)sqlite3_column_int64(st, 6);
+        else
+            smp.value.gauge = sqlite3_column_double(st, 6);
+        if (metric_info(metric)->kind == METRIC_GAUGE &&
+            sqlite3_column_type(st, 6) == SQLITE_INTEGER)
+            smp.value.gauge = (double)sqlite3_column_int64(st, 6);
+        if ((ret = cb(&smp, arg)) != 0)
+            break;
+    }
+    if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+        ret = sq_fail(s, err, rc, "reading samples");
+    sqlite3_finalize(st);
+    return ret;
+}
+
+static int sqlite_latest(struct dcb_store *base, const struct store_filter *f, store_sample_cb cb,
+                         void *arg, struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+                                "SELECT s.device, s.ifname, s.metric, s.prio, s.queue, l.ts, "
+                                "l.value FROM series s CROSS JOIN latest l ON l.series = s.id "
+                                "WHERE " SERIES_FILTER_SQL " AND l.ts BETWEEN ?6 AND ?7 "
+                                "ORDER BY s.device, s.ifname, s.metric, s.prio, s.queue",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sq_fail(s, err, rc, "reading latest values");
+    bind_filter(st, f);
+    sqlite3_bind_int64(st, 6, f->t0);
+    sqlite3_bind_int64(st, 7, f->t1);
+    return walk_samples(s, st, cb, arg, err);
+}
+
+static int sqlite_range(struct dcb_store *base, const struct store_filter *f, store_sample_cb cb,
+                        void *arg, struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+                                "SELECT s.device, s.ifname, s.metric, s.prio, s.queue, x.ts, "
+                                "x.value FROM series s CROSS JOIN samples x ON x.series = s.id "
+                                "AND x.ts BETWEEN ?6 AND ?7 WHERE " SERIES_FILTER_SQL
+                                " ORDER BY s.id, x.ts",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sq_fail(s, err, rc, "reading samples");
+    bind_filter(st, f);
+    sqlite3_bind_int64(st, 6, f->t0);
+    sqlite3_bind_int64(st, 7, f->t1);
+    return walk_samples(s, st, cb, arg, err);
+}
+
+static int sqlite_events(struct dcb_store *base, const struct store_filter *f, const char *kind,
+                         store_event_cb cb, void *arg, struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+                                "SELECT ts, kind, device, ifname, prio, details FROM events "
+                                "WHERE ts BETWEEN ?1 AND ?2 AND (?3 IS NULL OR kind = ?3) AND "
+                                "(?4 IS NULL OR device = ?4) AND (?5 IS NULL OR ifname = ?5) AND "
+                                "(?6 = -2 OR prio = ?6) ORDER BY ts, id",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sq_fail(s, err, rc, "reading events");
+    sqlite3_bind_int64(st, 1, f->t0);
+    sqlite3_bind_int64(st, 2, f->t1);
+    if (kind)
+        sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
+    if (f->device)
+        sqlite3_bind_text(st, 4, f->device, -1, SQLITE_STATIC);
+    if (f->ifname)
+        sqlite3_bind_text(st, 5, f->ifname, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 6, f->prio);
+    int ret = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct dcb_event e;
+        dcb_event_set(&e, sqlite3_column_int64(st, 0),
+                      dcb_event_kind_lookup((const char *)sqlite3_column_text(st, 1)),
+                      (const char *)sqlite3_column_text(st, 2),
+                      (const char *)sqlite3_column_text(st, 3), sqlite3_column_int(st, 4),
+                      (const char *)sqlite3_column_text(st, 5));
+        if ((ret = cb(&e, arg)) != 0)
+            break;
+    }
+    if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+        ret = sq_fail(s, err, rc, "reading events");
+    sqlite3_finalize(st);
+    return ret;
+}
+
+static int sqlite_findings(struct dcb_store *base, int64_t run_id, store_finding_cb cb, void *arg,
+                           struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+                                "SELECT run, ts, rule, severity, device, ifname, prio, finding "
+                                "FROM findings WHERE run = ?1 ORDER BY id",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sq_fail(s, err, rc, "reading findings");
+    sqlite3_bind_int64(st, 1, run_id);
+    int ret = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_finding_row f = {
+            sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+            (const char *)sqlite3_column_text(st, 2), (const char *)sqlite3_column_text(st, 3),
+            (const char *)sqlite3_column_text(st, 4), (const char *)sqlite3_column_text(st, 5),
+            sqlite3_column_int(st, 6), (const char *)sqlite3_column_text(st, 7),
+        };
+        if ((ret = cb(&f, arg)) != 0)
+            break;
+    }
+    if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+        ret = sq_fail(s, err, rc, "reading findings");
+    sqlite3_finalize(st);
+    return ret;
+}
+
+static int count_rows(struct sqlite_store *s, const char *sql, int64_t *out, struct dcb_err *err)
+{
+    return pragma_int(s, sql, out, err);
+}
+
+static int sqlite_info(struct dcb_store *base, struct store_info *info, struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    info->backend = "sqlite";
+    info->schema_version = store_schema_latest();
+    /* One read transaction, so the counts agree with each other. */
+    int rc = exec_sql(s, "BEGIN", "reading store info", err);
+    if (rc < 0)
+        return rc;
+    int64_t v[9];
+    const char *queries[] = {
+        "SELECT count(*) FROM series", "SELECT count(*) FROM samples",
+        "SELECT count(*) FROM events", "SELECT count(*) FROM config_snapshots",
+        "SELECT count(*) FROM findings", "SELECT count(*) FROM runs",
+        "SELECT min((SELECT ts FROM samples WHERE series = s.id ORDER BY ts LIMIT 1)) "
+        "FROM series s",
+        "SELECT max(ts) FROM latest",
+        "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size",
+    };
+    for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++) {
+        if ((rc = count_rows(s, queries[i], &v[i], err)) < 0) {
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            return rc;
+        }
+    }
+    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+    info->series = (uint64_t)v[0];
+    info->samples = (uint64_t)v[1];
+    info->events = (uint64_t)v[2];
+    info->config_snapshots = (uint64_t)v[3];
+    info->findings = (uint64_t)v[4];
+    info->runs = (uint64_t)v[5];
+    info->first_ns = v[6];
+    info->last_ns = v[7];
+    info->size_bytes = (uint64_t)v[8];
+    char wal[4096 + 8];
+    struct stat sb;
+    snprintf(wal, sizeof(wal), "%s-wal", s->path);
+    if (stat(wal, &sb) == 0)
+        info->size_bytes += (uint64_t)sb.st_size;
+    return 0;
+}
+
+static int64_t sqlite_prune(struct dcb_store *base, int64_t cutoff_ns, struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    if (s->readonly)
+        return dcb_err_set(err, DCB_E_PERM, "%s: store opened read-only", s->path);
+    int rc = exec_sql(s, "BEGIN IMMEDIATE", "pruning", err);
+    if (rc < 0)
+        return rc;
+    int64_t deleted = 0;
+    /* "series IN (...)" lets each delete walk a range of the (series, ts) key */
+    const char *sqls[] = {
+        "DELETE FROM samples WHERE series IN (SELECT id FROM series) AND ts < ?1",
+        "DELETE FROM latest WHERE ts < ?1",
+        "DELETE FROM events WHERE ts < ?1",
+        "DELETE FROM config_snapshots WHERE ts < ?1",
+    };
+    for (size_t i = 0; i < sizeof(sqls) / sizeof(sqls[0]); i++) {
+        sqlite3_stmt *st;
+        rc = sqlite3_prepare_v2(s->db, sqls[i], -1, &st, NULL);
+        if (rc == SQLITE_OK) {
+            sqlite3_bind_int64(st, 1, cutoff_ns);
+            rc = sqlite3_step(st);
+            sqlite3_finalize(st);
+        }
+        if (rc != SQLITE_DONE && rc != SQLITE_OK) {
+            int ret = sq_fail(s, err, rc, "pruning");
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            return ret;
+        }
+        if (i == 0 || i == 2)
+            deleted += sqlite3_changes(s->db);
+    }
+    rc = exec_sql(s, "COMMIT", "pruning", err);
+    return rc < 0 ? rc : deleted;
+}
+
+static const struct store_ops sqlite_ops = {
+    .close = sqlite_close,
+    .put_sample = sqlite_put_sample,
+    .put_event = sqlite_put_event,
+    .flush = sqlite_flush,
+    .pending = sqlite_pending,
+    .put_config = sqlite_put_config,
+    .begin_run = sqlite_begin_run,
+    .end_run = sqlite_end_run,
+    .put_finding = sqlite_put_finding,
+    .latest = sqlite_latest,
+    .range = sqlite_range,
+    .events = sqlite_events,
+    .findings = sqlite_findings,
+    .info = sqlite_info,
+    .prune = sqlite_prune,
+};

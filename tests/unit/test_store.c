@@ -1,0 +1,290 @@
+#include "unit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "store.h"
+
+#define SEC 1000000000LL
+
+static void put_counter(struct dcb_store *st, int64_t t, const char *ifname, int prio,
+                        uint64_t v)
+{
+    struct dcb_sample s;
+    dcb_sample_set(&s, t, "h1", ifname, METRIC_PFC_RX_PAUSE, prio, DCB_NO_INDEX);
+    s.value.counter = v;
+    struct dcb_err err;
+    assert_int_equal(store_put_sample(st, &s, &err), 0);
+}
+
+static void put_gauge(struct dcb_store *st, int64_t t, int queue, double v)
+{
+    struct dcb_sample s;
+    dcb_sample_set(&s, t, "leaf1", "Ethernet0", METRIC_QUEUE_DEPTH_BYTES, DCB_NO_INDEX, queue);
+    s.value.gauge = v;
+    assert_int_equal(store_put_sample(st, &s, NULL), 0);
+}
+
+struct collected {
+    int n;
+    struct dcb_sample s[64];
+};
+
+static int collect(const struct dcb_sample *s, void *arg)
+{
+    struct collected *c = arg;
+    if (c->n < 64)
+        c->s[c->n] = *s;
+    c->n++;
+    return 0;
+}
+
+/* The same checks on both back ends. */
+static void exercise(struct dcb_store *st, bool sqlite)
+{
+    struct dcb_err err;
+    for (int t = 0; t < 5; t++) {
+        put_counter(st, t * SEC, "eth0", 3, 100 + (uint64_t)t * 10);
+        put_counter(st, t * SEC, "eth0", 4, 7);
+        put_gauge(st, t * SEC, 3, 1000.5 * t);
+    }
+    if (sqlite)
+        assert_int_equal(store_pending(st), 15);
+    assert_true(store_flush(st, &err) >= 0);
+    assert_int_equal(store_pending(st), 0);
+
+    struct store_filter f;
+    store_filter_init(&f);
+    struct collected c = { 0 };
+    assert_int_equal(store_latest(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 3);
+    f.ifname = "eth0";
+    f.prio = 3;
+    c.n = 0;
+    assert_int_equal(store_latest(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 1);
+    assert_true(c.s[0].value.counter == 140);
+    assert_true(c.s[0].time_ns == 4 * SEC);
+    assert_string_equal(c.s[0].device, "h1");
+
+    /* range: in time order, bounded by t0/t1 */
+    f.t0 = 1 * SEC;
+    f.t1 = 3 * SEC;
+    c.n = 0;
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 3);
+    assert_true(c.s[0].value.counter == 110 && c.s[2].value.counter == 130);
+
+    double delta, rate;
+    uint64_t resets;
+    store_filter_init(&f);
+    f.ifname = "eth0";
+    f.metric = "pfc.rx_pause";
+    f.prio = 3;
+    assert_int_equal(store_delta(st, &f, 64, &delta, &rate, &resets, &err), 0);
+    assert_true(delta == 40.0);
+    assert_true(fabs(rate - 10.0) < 1e-9);
+    assert_int_equal(resets, 0);
+
+    /* the filter must name one series */
+    f.prio = STORE_ANY;
+    assert_int_equal(store_delta(st, &f, 64, &delta, &rate, &resets, &err), DCB_E_INVAL);
+
+    /* gauges come back as doubles */
+    store_filter_init(&f);
+    f.metric = "queue.depth_bytes";
+    c.n = 0;
+    assert_int_equal(store_latest(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 1);
+    assert_true(c.s[0].value.gauge == 4002.0);
+    assert_int_equal(c.s[0].queue, 3);
+
+    /* events */
+    struct dcb_event e;
+    dcb_event_set(&e, 2 * SEC, EVENT_PFC_XOFF, "h1", "eth0", 3, "{\"quanta\":65535}");
+    assert_int_equal(store_put_event(st, &e, &err), 0);
+    dcb_event_set(&e, 3 * SEC, EVENT_COUNTER_RESET, "h1", "eth1", -1, NULL);
+    assert_int_equal(store_put_event(st, &e, &err), 0);
+    assert_true(store_flush(st, &err) >= 0);
+    struct store_info info;
+    assert_int_equal(store_info(st, &info, &err), 0);
+    assert_int_equal(info.series, 3);
+    assert_int_equal(info.samples, 15);
+    assert_int_equal(info.events, 2);
+    assert_true(info.first_ns == 0 && info.last_ns == 4 * SEC);
+}
+
+static int count_event(const struct dcb_event *e, void *arg)
+{
+    int *n = arg;
+    (*n)++;
+    assert_true(e->kind == EVENT_PFC_XOFF);
+    assert_string_equal(e->details, "{\"quanta\":65535}");
+    return 0;
+}
+
+static void ring_backend(void **state)
+{
+    (void)state;
+    struct dcb_store *st;
+    assert_int_equal(store_open_ring(&st, 1000, 100, NULL), 0);
+    exercise(st, false);
+    struct store_filter f;
+    store_filter_init(&f);
+    int n = 0;
+    assert_int_equal(store_events(st, &f, "pfc_xoff", count_event, &n, NULL), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(store_put_finding(st, &(struct store_finding_row){ 0 }, NULL), DCB_E_UNSUPP);
+    store_close(st, NULL);
+}
+
+/* A ring forgets the oldest samples but keeps the latest value of each series. */
+static void ring_overwrites_oldest(void **state)
+{
+    (void)state;
+    struct dcb_store *st;
+    assert_int_equal(store_open_ring(&st, 4, 4, NULL), 0);
+    put_counter(st, 0, "eth9", 0, 1);
+    for (int t = 1; t <= 10; t++)
+        put_counter(st, t * SEC, "eth0", 3, (uint64_t)t);
+    struct store_filter f;
+    store_filter_init(&f);
+    struct collected c = { 0 };
+    store_range(st, &f, collect, &c, NULL);
+    assert_int_equal(c.n, 4);
+    assert_true(c.s[0].value.counter == 7 && c.s[3].value.counter == 10);
+    c.n = 0;
+    store_latest(st, &f, collect, &c, NULL);
+    assert_int_equal(c.n, 2);
+    store_close(st, NULL);
+}
+
+static void sqlite_backend(void **state)
+{
+    (void)state;
+    struct dcb_store *st;
+    struct store_options opt = { .path = ":memory:" };
+    struct dcb_err err;
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    exercise(st, true);
+    struct store_filter f;
+    store_filter_init(&f);
+    int n = 0;
+    assert_int_equal(store_events(st, &f, "pfc_xoff", count_event, &n, &err), 0);
+    assert_int_equal(n, 1);
+
+    int64_t run;
+    assert_int_equal(store_begin_run(st, "analyze", "x.pcap", 10 * SEC, &run, &err), 0);
+    assert_true(run > 0);
+    struct store_finding_row fr = { run, 11 * SEC, "pause-storm", "crit", "h1", "eth0", 3,
+                                    "{\"summary\":\"x\"}" };
+    assert_int_equal(store_put_finding(st, &fr, &err), 0);
+    assert_int_equal(store_end_run(st, run, 12 * SEC, &err), 0);
+    struct store_config_row cr = { 10 * SEC, "h1", "eth0", "dcbx", "{\"pfc\":{\"enabled\":8}}" };
+    assert_int_equal(store_put_config(st, &cr, &err), 0);
+    struct store_info info;
+    assert_int_equal(store_info(st, &info, &err), 0);
+    assert_int_equal(info.runs, 1);
+    assert_int_equal(info.findings, 1);
+    assert_int_equal(info.config_snapshots, 1);
+
+    /* prune drops samples and events before the cutoff, keeps the rest */
+    int64_t deleted = store_prune(st, 2 * SEC, &err);
+    assert_int_equal(deleted, 6);
+    assert_int_equal(store_info(st, &info, &err), 0);
+    assert_int_equal(info.samples, 9);
+    assert_int_equal(info.events, 2);
+    store_close(st, NULL);
+}
+
+/* Counter wraps and resets inside a window, through the stored values. */
+static void delta_over_wrap_and_reset(void **state)
+{
+    (void)state;
+    struct dcb_store *st;
+    struct store_options opt = { .path = ":memory:" };
+    assert_int_equal(store_open_sqlite(&st, &opt, NULL), 0);
+    put_counter(st, 0, "eth0", 3, UINT64_MAX - 4);
+    put_counter(st, 1 * SEC, "eth0", 3, 5);                 /* wrap: +10 */
+    put_counter(st, 2 * SEC, "eth0", 3, 25);                /* +20 */
+    put_counter(st, 3 * SEC, "eth0", 3, 3);                 /* reset: +3 */
+    assert_true(store_flush(st, NULL) == 4);
+    struct store_filter f;
+    store_filter_init(&f);
+    double delta, rate;
+    uint64_t resets;
+    assert_int_equal(store_delta(st, &f, 64, &delta, &rate, &resets, NULL), 0);
+    assert_true(delta == 33.0);
+    assert_true(fabs(rate - 11.0) < 1e-9);
+    assert_int_equal(resets, 1);
+    /* one sample: no delta */
+    f.t1 = 0;
+    assert_int_equal(store_delta(st, &f, 64, &delta, &rate, &resets, NULL), 0);
+    assert_true(isnan(delta));
+    store_close(st, NULL);
+}
+
+static void batches_flush_by_count(void **state)
+{
+    (void)state;
+    struct dcb_store *st;
+    struct store_options opt = { .path = ":memory:", .batch_max_samples = 10,
+                                 .batch_max_age_ns = 3600 * SEC };
+    assert_int_equal(store_open_sqlite(&st, &opt, NULL), 0);
+    for (int i = 0; i < 9; i++)
+        put_counter(st, i * SEC, "eth0", 3, (uint64_t)i);
+    assert_int_equal(store_pending(st), 9);
+    put_counter(st, 9 * SEC, "eth0", 3, 9);
+    assert_int_equal(store_pending(st), 0);
+    store_close(st, NULL);
+}
+
+static void schema_guards(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/dcbkit-store-test-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    struct dcb_store *st;
+    struct store_options opt = { .path = path };
+    struct dcb_err err;
+    /* an empty file becomes a store; reopening it works */
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    put_counter(st, 1, "eth0", 3, 1);
+    assert_int_equal(store_close(st, &err), 0);
+    opt.readonly = true;
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    assert_int_equal(store_put_sample(st, &(struct dcb_sample){ .metric = METRIC_PFC_RX_PAUSE },
+                                      &err),
+                     DCB_E_PERM);
+    store_close(st, NULL);
+    /* a file that is not SQLite */
+    FILE *fp = fopen(path, "w");
+    fputs("this is not a database, it is a shopping list. eggs. milk. more eggs.............", fp);
+    fclose(fp);
+    opt.readonly = false;
+    assert_int_not_equal(store_open_sqlite(&st, &opt, &err), 0);
+    assert_non_null(strstr(err.msg, "not a readable dcbkit store"));
+    unlink(path);
+    char wal[64];
+    snprintf(wal, sizeof(wal), "%s-wal", path);
+    unlink(wal);
+    snprintf(wal, sizeof(wal), "%s-shm", path);
+    unlink(wal);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(ring_backend),
+        cmocka_unit_test(ring_overwrites_oldest),
+        cmocka_unit_test(sqlite_backend),
+        cmocka_unit_test(delta_over_wrap_and_reset),
+        cmocka_unit_test(batches_flush_by_count),
+        cmocka_unit_test(schema_guards),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
