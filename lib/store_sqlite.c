@@ -13,7 +13,7 @@
 #include "store_schema.h"
 #include "version.h"
 
-#define DEFAULT_BATCH_SAMPLES 50000
+#define DEFAULT_BATCH_SAMPLES 500000
 #define DEFAULT_BATCH_AGE_NS 1000000000LL
 
 struct pending_sample {
