@@ -716,8 +716,8 @@ static int sqlite_info(struct dcb_store *base, struct store_info *info, struct d
         "SELECT count(*) FROM series", "SELECT count(*) FROM samples",
         "SELECT count(*) FROM events", "SELECT count(*) FROM config_snapshots",
         "SELECT count(*) FROM findings", "SELECT count(*) FROM runs",
-        "SELECT min((SELECT ts FROM samples WHERE series = s.id ORDER BY ts LIMIT 1)) "
-        "FROM series s",
+        ("SELECT min((SELECT ts FROM samples WHERE series = s.id ORDER BY ts LIMIT 1)) "
+         "FROM series s"),
         "SELECT max(ts) FROM latest",
         "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size",
     };

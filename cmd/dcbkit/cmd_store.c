@@ -277,6 +277,7 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
     uint64_t lineno = 0, imported = 0;
     struct dcb_err err;
     int status = 0;
+    bool store_failed = false;
     while (!stop_requested && (n = getline(&line, &cap, in)) >= 0) {
         lineno++;
         if (n > IMPORT_LINE_MAX) {
@@ -295,6 +296,7 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
         int64_t before = store_pending(st);
         if (store_put_sample(st, &s, &err) < 0) {
             status = cli_fail(1, "store import", "%s", err.msg);
+            store_failed = true;
             break;
         }
         imported++;
@@ -306,7 +308,7 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
     if (in != stdin)
         fclose(in);
     /* What was read before an error is still committed: nothing valid is lost. */
-    if (store_pending(st) > 0) {
+    if (!store_failed && store_pending(st) > 0) {
         if (store_flush(st, &err) < 0)
             status = cli_fail(1, "store import", "%s", err.msg);
         else

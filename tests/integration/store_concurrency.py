@@ -1,0 +1,64 @@
+"""A reader polls the latest values every 100 ms while a writer ingests at full speed. No poll
+fails with SQLITE_BUSY, none sees a torn batch (all series at the same timestamp, since each
+batch is one timestamp of every series), and every poll returns within 50 ms. Prints the worst
+case."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+from store_helpers import DCBKIT, fail, write_stream  # noqa: E402
+
+SERIES = 1000
+SECONDS = 600
+POLL_S = float(os.environ.get("POLL_INTERVAL", "0.1"))
+LIMIT_MS = 50.0
+
+tmp = tempfile.mkdtemp(prefix="dcbkit-conc-")
+db = os.path.join(tmp, "conc.db")
+stream = os.path.join(tmp, "in.jsonl")
+write_stream(stream, SECONDS, SERIES)
+# Create the store first so the first poll has a schema to read.
+subprocess.run([DCBKIT, "store", "info", "--store", db], capture_output=True)
+subprocess.run([DCBKIT, "store", "import", "--store", db, "-q", os.devnull], check=True)
+
+writer = subprocess.Popen([DCBKIT, "store", "import", "--store", db, "--batch", str(SERIES),
+                           stream], stderr=subprocess.PIPE)
+polls, worst, seen_ts = 0, 0.0, set()
+slow = []
+while writer.poll() is None:
+    t0 = time.monotonic()
+    r = subprocess.run([DCBKIT, "store", "query", "--store", db, "--latest", "-T", "json"],
+                       capture_output=True, text=True)
+    ms = (time.monotonic() - t0) * 1000
+    polls += 1
+    worst = max(worst, ms)
+    if ms > LIMIT_MS:
+        slow.append(ms)
+    if r.returncode != 0:
+        fail("poll %d failed (exit %d): %s" % (polls, r.returncode, r.stderr.strip()))
+    if "busy" in r.stderr.lower() or "locked" in r.stderr.lower():
+        fail("poll %d: %s" % (polls, r.stderr.strip()))
+    samples = json.loads(r.stdout)["samples"]
+    if samples:
+        stamps = {s["ts"] for s in samples}
+        if len(samples) != SERIES or len(stamps) != 1:
+            fail("poll %d: torn batch: %d series, timestamps %s" %
+                 (polls, len(samples), sorted(stamps)[:5]))
+        seen_ts |= stamps
+    time.sleep(max(0.0, POLL_S - (time.monotonic() - t0)))
+
+err = writer.stderr.read().decode()
+if writer.returncode != 0:
+    fail("writer failed: %s" % err.strip())
+print("polls: %d while the writer ingested %d samples; %d distinct batches seen; "
+      "worst poll %.1f ms (limit %.0f ms, process start included)" %
+      (polls, SERIES * SECONDS, len(seen_ts), worst, LIMIT_MS))
+if polls < 5 or len(seen_ts) < 3:
+    fail("the writer finished too fast to test anything (%d polls)" % polls)
+if slow:
+    fail("%d polls over %.0f ms: %s" % (len(slow), LIMIT_MS, ["%.1f" % x for x in slow[:5]]))
+subprocess.run(["rm", "-rf", tmp])
