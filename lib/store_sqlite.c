@@ -17,7 +17,7 @@
 #define DEFAULT_BATCH_AGE_NS 1000000000LL
 
 struct pending_sample {
-    int64_t series_id;          /* database id */
+    uint32_t series_idx;        /* index in the series map */
     int64_t ts;
     uint64_t raw;               /* counter reading, or the bits of the gauge */
     bool counter;
@@ -33,6 +33,8 @@ struct sqlite_store {
     size_t db_ids_cap;
     struct pending_sample *pending;
     size_t npending, pending_cap;
+    struct pending_sample *sorted;      /* the batch in key order, built at flush */
+    size_t sorted_cap;
     struct dcb_event *pending_events;
     size_t nevents, events_cap;
     int64_t oldest_pending_mono_ns;
@@ -151,6 +153,9 @@ int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, s
     s->batch_age_ns = opt->batch_max_age_ns ? opt->batch_max_age_ns : DEFAULT_BATCH_AGE_NS;
     series_map_init(&s->map);
 
+    /* Memory statistics cost a global mutex per allocation; dcbkit never reads them. Only
+     * possible before SQLite initialises, so later calls fail harmlessly. */
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     int flags = SQLITE_OPEN_NOMUTEX |
                 (s->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     int rc = sqlite3_open_v2(s->path, &s->db, flags, NULL);
@@ -201,6 +206,7 @@ static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
     series_map_free(&s->map);
     free(s->db_ids);
     free(s->pending);
+    free(s->sorted);
     free(s->pending_events);
     free(s);
     return rc;
@@ -208,9 +214,11 @@ static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
 
 static bool due_for_flush(struct sqlite_store *s)
 {
-    if (s->npending + s->nevents >= s->batch_max)
+    size_t n = s->npending + s->nevents;
+    if (n >= s->batch_max)
         return true;
-    return mono_ns() - s->oldest_pending_mono_ns >= s->batch_age_ns;
+    /* the clock is read every 64 puts: at collector rates that is well under a millisecond */
+    return (n & 63) == 0 && mono_ns() - s->oldest_pending_mono_ns >= s->batch_age_ns;
 }
 
 static void note_first_pending(struct sqlite_store *s)
@@ -286,7 +294,7 @@ static int sqlite_put_sample(struct dcb_store *base, const struct dcb_sample *sm
     }
     note_first_pending(s);
     struct pending_sample *p = &s->pending[s->npending++];
-    p->series_id = -(idx + 1);  /* map index until the flush knows the database id */
+    p->series_idx = (uint32_t)idx;
     p->ts = smp->time_ns;
     p->counter = metric_info(smp->metric)->kind == METRIC_COUNTER;
     if (p->counter)
@@ -322,12 +330,78 @@ static int sqlite_put_event(struct dcb_store *base, const struct dcb_event *e, s
     return 0;
 }
 
-static int cmp_pending(const void *a, const void *b)
+static int cmp_ts(const void *a, const void *b)
 {
     const struct pending_sample *x = a, *y = b;
-    if (x->series_id != y->series_id)
-        return x->series_id < y->series_id ? -1 : 1;
     return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+struct series_order {
+    uint32_t idx;
+    int64_t db_id;
+};
+
+static int cmp_db_id(const void *a, const void *b)
+{
+    const struct series_order *x = a, *y = b;
+    return (x->db_id > y->db_id) - (x->db_id < y->db_id);
+}
+
+/* Puts the batch in (series id, time) order in s->sorted, the order of the samples key, so
+ * every B-tree page is visited once, left to right. A stable counting sort by series: samples
+ * of one series arrive in time order from collectors, so groups rarely need sorting. */
+static int sort_batch(struct sqlite_store *s, struct dcb_err *err)
+{
+    size_t nseries = s->map.count;
+    size_t *start = calloc(nseries + 1, sizeof(*start));
+    struct series_order *order = malloc((nseries + 1) * sizeof(*order));
+    if (s->sorted_cap < s->npending) {
+        free(s->sorted);
+        s->sorted = malloc(s->npending * sizeof(*s->sorted));
+        s->sorted_cap = s->sorted ? s->npending : 0;
+    }
+    int rc = 0;
+    if (!start || !order || !s->sorted) {
+        rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory sorting a batch");
+        goto out;
+    }
+    for (size_t i = 0; i < s->npending; i++)
+        start[s->pending[i].series_idx]++;
+    size_t present = 0;
+    for (size_t idx = 0; idx < nseries; idx++) {
+        if (!start[idx])
+            continue;
+        int64_t id = series_db_id(s, idx, err);
+        if (id < 0) {
+            rc = (int)id;
+            goto out;
+        }
+        order[present].idx = (uint32_t)idx;
+        order[present++].db_id = id;
+    }
+    qsort(order, present, sizeof(*order), cmp_db_id);
+    size_t offset = 0;
+    for (size_t k = 0; k < present; k++) {
+        size_t count = start[order[k].idx];
+        start[order[k].idx] = offset;
+        offset += count;
+    }
+    for (size_t i = 0; i < s->npending; i++)
+        s->sorted[start[s->pending[i].series_idx]++] = s->pending[i];
+    for (size_t k = 0, first = 0; k < present; k++) {
+        size_t end = start[order[k].idx];
+        for (size_t i = first + 1; i < end; i++) {
+            if (s->sorted[i].ts < s->sorted[i - 1].ts) {
+                qsort(s->sorted + first, end - first, sizeof(*s->sorted), cmp_ts);
+                break;
+            }
+        }
+        first = end;
+    }
+out:
+    free(start);
+    free(order);
+    return rc;
 }
 
 static void bind_value(sqlite3_stmt *st, int col, const struct pending_sample *p)
@@ -357,29 +431,22 @@ static int write_batch(struct sqlite_store *s, struct dcb_err *err)
                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                       err)) < 0)
         return rc;
+    if ((rc = sort_batch(s, err)) < 0)
+        return rc;
+    const struct pending_sample *sorted = s->sorted;
     for (size_t i = 0; i < s->npending; i++) {
-        struct pending_sample *p = &s->pending[i];
-        if (p->series_id < 0) {
-            int64_t id = series_db_id(s, (size_t)(-p->series_id - 1), err);
-            if (id < 0)
-                return (int)id;
-            p->series_id = id;
-        }
-    }
-    /* Key order: every B-tree page is visited once, left to right. */
-    qsort(s->pending, s->npending, sizeof(*s->pending), cmp_pending);
-    for (size_t i = 0; i < s->npending; i++) {
-        const struct pending_sample *p = &s->pending[i];
-        sqlite3_bind_int64(s->ins_sample, 1, p->series_id);
+        const struct pending_sample *p = &sorted[i];
+        int64_t series_id = s->db_ids[p->series_idx];
+        sqlite3_bind_int64(s->ins_sample, 1, series_id);
         sqlite3_bind_int64(s->ins_sample, 2, p->ts);
         bind_value(s->ins_sample, 3, p);
         rc = sqlite3_step(s->ins_sample);
         sqlite3_reset(s->ins_sample);
         if (rc != SQLITE_DONE)
             return sq_fail(s, err, rc, "writing samples");
-        bool last_of_series = i + 1 == s->npending || s->pending[i + 1].series_id != p->series_id;
+        bool last_of_series = i + 1 == s->npending || sorted[i + 1].series_idx != p->series_idx;
         if (last_of_series) {
-            sqlite3_bind_int64(s->upsert_latest, 1, p->series_id);
+            sqlite3_bind_int64(s->upsert_latest, 1, series_id);
             sqlite3_bind_int64(s->upsert_latest, 2, p->ts);
             bind_value(s->upsert_latest, 3, p);
             rc = sqlite3_step(s->upsert_latest);
@@ -421,24 +488,17 @@ static int64_t sqlite_flush(struct dcb_store *base, struct dcb_err *err)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory writing a batch");
     }
     memcpy(ids_before, s->db_ids, known_series * sizeof(int64_t));
-    struct pending_sample *before = malloc(s->npending * sizeof(*before) + 1);
-    if (before)
-        memcpy(before, s->pending, s->npending * sizeof(*before));
-    rc = before ? write_batch(s, err) : dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    rc = write_batch(s, err);
     if (rc == 0)
         rc = exec_sql(s, "COMMIT", "committing a batch", err);
     if (rc < 0) {
-        /* Nothing is lost: the batch stays pending, as it was, for a later flush. */
+        /* Nothing is lost: the batch stays pending, untouched, for a later flush. */
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         memcpy(s->db_ids, ids_before, known_series * sizeof(int64_t));
-        if (before)
-            memcpy(s->pending, before, s->npending * sizeof(*before));
         free(ids_before);
-        free(before);
         return rc;
     }
     free(ids_before);
-    free(before);
     int64_t committed = (int64_t)s->npending;
     s->npending = 0;
     s->nevents = 0;

@@ -241,6 +241,34 @@ static void batches_flush_by_count(void **state)
     store_close(st, NULL);
 }
 
+/* Samples of one series that arrive out of order are stored in time order. */
+static void out_of_order_batch(void **state)
+{
+    (void)state;
+    struct dcb_store *st;
+    struct store_options opt = { .path = ":memory:" };
+    assert_int_equal(store_open_sqlite(&st, &opt, NULL), 0);
+    static const int order[] = { 3, 1, 4, 0, 2 };
+    for (int i = 0; i < 5; i++) {
+        put_counter(st, order[i] * SEC, "eth1", 0, (uint64_t)order[i]);
+        put_counter(st, order[i] * SEC, "eth0", 0, (uint64_t)order[i] * 10);
+    }
+    assert_true(store_flush(st, NULL) == 10);
+    struct store_filter f;
+    store_filter_init(&f);
+    struct collected c = { 0 };
+    assert_int_equal(store_range(st, &f, collect, &c, NULL), 0);
+    assert_int_equal(c.n, 10);
+    for (int i = 0; i < 10; i++) {
+        assert_string_equal(c.s[i].ifname, i < 5 ? "eth1" : "eth0");   /* creation order */
+        assert_true(c.s[i].time_ns == (i % 5) * SEC);
+    }
+    c.n = 0;
+    assert_int_equal(store_latest(st, &f, collect, &c, NULL), 0);
+    assert_true(c.s[0].time_ns == 4 * SEC && c.s[1].time_ns == 4 * SEC);
+    store_close(st, NULL);
+}
+
 static void schema_guards(void **state)
 {
     (void)state;
@@ -284,6 +312,7 @@ int main(void)
         cmocka_unit_test(sqlite_backend),
         cmocka_unit_test(delta_over_wrap_and_reset),
         cmocka_unit_test(batches_flush_by_count),
+        cmocka_unit_test(out_of_order_batch),
         cmocka_unit_test(schema_guards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
