@@ -1,5 +1,4 @@
 /* dcbkit store: look after the history database (info, query, export, import, prune). */
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -10,6 +9,7 @@
 
 #include "cli.h"
 #include "log.h"
+#include "sample_json.h"
 #include "store.h"
 #include "units.h"
 
@@ -209,51 +209,6 @@ static int cmd_export(struct cli_ctx *ctx, const struct store_args *a)
     return cli_finish_output(&o, rc > 0 ? 1 : 0);
 }
 
-/* One JSON Lines sample, as `store export` writes them. */
-static int parse_sample_line(const char *line, struct dcb_sample *s, char *why, size_t whylen)
-{
-    cJSON *j = cJSON_Parse(line);
-    if (!j) {
-        snprintf(why, whylen, "not JSON");
-        return -1;
-    }
-    int ret = -1;
-    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(j, "ts");
-    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
-    const cJSON *ifn = cJSON_GetObjectItemCaseSensitive(j, "ifname");
-    const cJSON *met = cJSON_GetObjectItemCaseSensitive(j, "metric");
-    const cJSON *prio = cJSON_GetObjectItemCaseSensitive(j, "prio");
-    const cJSON *queue = cJSON_GetObjectItemCaseSensitive(j, "queue");
-    const cJSON *val = cJSON_GetObjectItemCaseSensitive(j, "value");
-    enum metric_id m = cJSON_IsString(met) ? metric_lookup(met->valuestring) : METRIC_NONE;
-    if (!cJSON_IsNumber(ts) || !cJSON_IsString(dev) || !cJSON_IsString(ifn) ||
-        !cJSON_IsNumber(val)) {
-        snprintf(why, whylen, "needs ts, device, ifname, metric and value");
-    } else if (m == METRIC_NONE) {
-        snprintf(why, whylen, "unknown metric '%s' (see 'dcbkit metrics')",
-                 cJSON_IsString(met) ? met->valuestring : "");
-    } else {
-        int p = cJSON_IsNumber(prio) ? prio->valueint : -1;
-        int q = cJSON_IsNumber(queue) ? queue->valueint : -1;
-        dcb_sample_set(s, (int64_t)ts->valuedouble, dev->valuestring, ifn->valuestring, m, p, q);
-        if (metric_info(m)->kind == METRIC_COUNTER) {
-            if (val->valuedouble < 0) {
-                snprintf(why, whylen, "counter value is negative");
-                goto out;
-            }
-            /* cJSON keeps numbers as doubles: exact below 2^53, which counters reach only after
-             * years at line rate; strtoull on the text would need cJSON's raw token */
-            s->value.counter = (uint64_t)val->valuedouble;
-        } else {
-            s->value.gauge = val->valuedouble;
-        }
-        ret = 0;
-    }
-out:
-    cJSON_Delete(j);
-    return ret;
-}
-
 static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const char *file)
 {
     FILE *in = stdin;
@@ -289,7 +244,7 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
             continue;
         struct dcb_sample s;
         char why[128];
-        if (parse_sample_line(line, &s, why, sizeof(why)) < 0) {
+        if (dcb_sample_from_json(line, &s, why, sizeof(why)) < 0) {
             status = cli_fail(1, "store import", "line %" PRIu64 ": %s", lineno, why);
             break;
         }
