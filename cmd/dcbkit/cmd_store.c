@@ -275,6 +275,112 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
     return status;
 }
 
+static int print_event(const struct dcb_event *e, void *arg)
+{
+    struct dcb_out *o = arg;
+    out_obj_open(o, NULL);
+    out_i64(o, "ts", "%-20" PRId64 " ", e->time_ns);
+    out_str(o, "kind", "%-14s ", dcb_event_kind_name(e->kind));
+    out_str(o, "device", "%-12s ", e->device);
+    out_str(o, "ifname", "%-12s ", e->ifname);
+    out_i64(o, "prio", "%4" PRId64 " ", e->prio);
+    /* details are a JSON object already: embedded as is in JSON, printed raw in text */
+    if (out_is_json(o))
+        fprintf(o->fp, ",\"details\":%s", e->details);
+    else
+        out_str(o, NULL, "%s\n", e->details);
+    out_obj_close(o);
+    return 0;
+}
+
+static int cmd_events(struct cli_ctx *ctx, const struct store_args *a)
+{
+    struct dcb_store *st;
+    int rc = open_store(ctx, a, true, &st);
+    if (rc)
+        return rc;
+    struct dcb_out o;
+    out_init(&o, stdout, ctx->format);
+    out_obj_open(&o, NULL);
+    out_u64(&o, "schema", NULL, 1);
+    out_text(&o, "%-20s %-14s %-12s %-12s %4s %s\n", "TIME_NS", "KIND", "DEVICE", "IFNAME", "PRIO",
+             "DETAILS");
+    out_arr_open(&o, "events");
+    struct dcb_err err;
+    rc = store_events(st, &a->filter, a->kind, print_event, &o, &err);
+    out_arr_close(&o);
+    out_obj_close(&o);
+    store_close(st, NULL);
+    if (rc < 0)
+        return cli_fail(1, "store events", "%s", err.msg);
+    return cli_finish_output(&o, 0);
+}
+
+/* One row per matching counter series: its increase and rate over the window. */
+struct delta_ctx {
+    struct dcb_store *st;
+    struct dcb_out *o;
+    const struct store_filter *window;
+    int status;
+    struct dcb_err err;
+};
+
+static int print_delta(const struct dcb_sample *s, void *arg)
+{
+    struct delta_ctx *d = arg;
+    const struct metric_info *m = metric_info(s->metric);
+    struct store_filter one = *d->window;
+    one.device = s->device;
+    one.ifname = s->ifname;
+    one.metric = m->name;
+    one.prio = s->prio;
+    one.queue = s->queue;
+    double delta, rate;
+    uint64_t resets;
+    if (store_delta(d->st, &one, 64, &delta, &rate, &resets, &d->err) < 0) {
+        d->status = -1;
+        return 1;
+    }
+    out_obj_open(d->o, NULL);
+    out_str(d->o, "device", "%-12s ", s->device);
+    out_str(d->o, "ifname", "%-12s ", s->ifname);
+    out_str(d->o, "metric", "%-28s ", m->name);
+    out_i64(d->o, "prio", "%4" PRId64 " ", s->prio);
+    out_i64(d->o, "queue", "%5" PRId64 " ", s->queue);
+    out_dbl(d->o, "delta", "%14.6g ", delta);
+    out_dbl(d->o, "rate_per_sec", "%14.6g ", rate);
+    out_u64(d->o, "resets", "%6" PRIu64 "\n", resets);
+    out_obj_close(d->o);
+    return 0;
+}
+
+static int cmd_delta(struct cli_ctx *ctx, const struct store_args *a)
+{
+    struct dcb_store *st;
+    int rc = open_store(ctx, a, true, &st);
+    if (rc)
+        return rc;
+    struct dcb_out o;
+    out_init(&o, stdout, ctx->format);
+    struct delta_ctx d = { st, &o, &a->filter, 0, { 0, "" } };
+    out_obj_open(&o, NULL);
+    out_u64(&o, "schema", NULL, 1);
+    out_text(&o, "%-12s %-12s %-28s %4s %5s %14s %14s %6s\n", "DEVICE", "IFNAME", "METRIC", "PRIO",
+             "QUEUE", "DELTA", "RATE/S", "RESETS");
+    out_arr_open(&o, "series");
+    struct dcb_err err;
+    struct store_filter latest = a->filter;
+    rc = store_latest(st, &latest, print_delta, &d, &err);
+    out_arr_close(&o);
+    out_obj_close(&o);
+    store_close(st, NULL);
+    if (d.status < 0)
+        return cli_fail(1, "store delta", "%s", d.err.msg);
+    if (rc < 0)
+        return cli_fail(1, "store delta", "%s", err.msg);
+    return cli_finish_output(&o, 0);
+}
+
 static int cmd_prune(struct cli_ctx *ctx, const struct store_args *a)
 {
     if (!a->older_than_ns)
@@ -310,7 +416,7 @@ static int parse_index(const struct cli_ctx *ctx, const char *flag, const char *
 static int store_run(struct cli_ctx *ctx, int argc, char **argv)
 {
     enum { O_STORE = 256, O_DEVICE, O_IFNAME, O_METRIC, O_PRIO, O_QUEUE, O_SINCE, O_UNTIL,
-           O_LATEST, O_CSV, O_JSONL, O_OLDER, O_DURABLE, O_BATCH };
+           O_LATEST, O_CSV, O_JSONL, O_OLDER, O_DURABLE, O_BATCH, O_KIND };
     static const struct option longopts[] = {
         { "store", required_argument, NULL, O_STORE },
         { "device", required_argument, NULL, O_DEVICE },
@@ -321,6 +427,7 @@ static int store_run(struct cli_ctx *ctx, int argc, char **argv)
         { "since", required_argument, NULL, O_SINCE },
         { "until", required_argument, NULL, O_UNTIL },
         { "latest", no_argument, NULL, O_LATEST },
+        { "kind", required_argument, NULL, O_KIND },
         { "csv", no_argument, NULL, O_CSV },
         { "jsonl", no_argument, NULL, O_JSONL },
         { "older-than", required_argument, NULL, O_OLDER },
@@ -330,7 +437,7 @@ static int store_run(struct cli_ctx *ctx, int argc, char **argv)
         { NULL, 0, NULL, 0 },
     };
     if (argc < 2)
-        return cli_usage_error(ctx, "needs an action: info, query, export, import or prune");
+        return cli_usage_error(ctx, "needs an action: info, query, delta, events, export, import or prune");
     const char *action = argv[1];
     if (strcmp(action, "-h") == 0 || strcmp(action, "--help") == 0) {
         cli_print_help(ctx->cmd, stdout);
@@ -378,6 +485,11 @@ static int store_run(struct cli_ctx *ctx, int argc, char **argv)
                 a.older_than_ns = ns;
             break;
         case O_LATEST: a.latest_only = true; break;
+        case O_KIND:
+            if (dcb_event_kind_lookup(optarg) == EVENT_KIND_NONE)
+                return cli_usage_error(ctx, "unknown event kind '%s'", optarg);
+            a.kind = optarg;
+            break;
         case O_CSV: a.csv = true; break;
         case O_JSONL: a.csv = false; break;
         case O_DURABLE: a.durable = true; break;
@@ -412,9 +524,16 @@ static int store_run(struct cli_ctx *ctx, int argc, char **argv)
         return cmd_export(ctx, &a);
     if (strcmp(action, "import") == 0)
         return cmd_import(ctx, &a, file);
+    if (strcmp(action, "events") == 0)
+        return cmd_events(ctx, &a);
+    if (strcmp(action, "delta") == 0) {
+        if (a.filter.t0 == INT64_MIN)
+            return cli_usage_error(ctx, "delta needs a window: --since DURATION");
+        return cmd_delta(ctx, &a);
+    }
     if (strcmp(action, "prune") == 0)
         return cmd_prune(ctx, &a);
-    return cli_usage_error(ctx, "unknown action '%s' (info, query, export, import, prune)", action);
+    return cli_usage_error(ctx, "unknown action '%s' (info, query, delta, events, export, import, prune)", action);
 }
 
 static const struct cli_option_doc store_options[] = {
@@ -427,6 +546,8 @@ static const struct cli_option_doc store_options[] = {
       "Time window, as an age: --since 1h is the last hour. query without a window prints the "
       "latest value of each series." },
     { "--latest", "query: only the newest sample of each series, within the window." },
+    { "--kind KIND",
+      "events: only this kind (pfc_xoff, pfc_xon, pause_storm, counter_reset, finding ...)." },
     { "--csv, --jsonl", "export: CSV (the default) or JSON Lines, one sample per line." },
     { "--older-than DURATION", "prune: delete samples, events and config snapshots older than this." },
     { "--batch N", "import: samples per committed transaction (default 50000)." },
@@ -440,6 +561,10 @@ static const struct cli_example store_examples[] = {
     { "dcbkit store query --ifname eth2 --metric pfc.rx_pause", "Latest PFC frame counts on eth2." },
     { "dcbkit store query --metric pfc.rx_pause_us --prio 3 --since 10m -T json",
       "Ten minutes of pause time on priority 3, as JSON." },
+    { "dcbkit store delta --metric pfc.rx_pause --since 5m",
+      "PFC frames received per series in the last five minutes, and the rate; counter wraps "
+      "and resets inside the window are handled, and resets are counted." },
+    { "dcbkit store events --kind counter_reset --since 1d", "Which counters reset today." },
     { "dcbkit store export --since 24h > day.csv", "A day of samples for pandas or a spreadsheet." },
     { "dcbkit store export --jsonl | dcbkit store import --store copy.db -",
       "Copy samples between stores." },
@@ -452,6 +577,8 @@ const struct cli_command cmd_store = {
     .summary = "inspect, query, export, import and prune the history database",
     .synopsis = "dcbkit store info [--store PATH]\n"
                 "dcbkit store query [FILTER] [--since D] [--until D] [--latest] [-T json]\n"
+                "dcbkit store delta [FILTER] --since D [--until D] [-T json]\n"
+                "dcbkit store events [--kind K] [--device D] [--ifname I] [--since D] [-T json]\n"
                 "dcbkit store export [FILTER] [--since D] [--csv | --jsonl]\n"
                 "dcbkit store import [FILE | -] [--batch N] [--durable]\n"
                 "dcbkit store prune --older-than D",
@@ -472,7 +599,10 @@ const struct cli_command cmd_store = {
         "\"config_snapshots\", \"findings\", \"runs\", \"first_ns\", \"last_ns\", "
         "\"size_bytes\"}. query: {\"schema\":1, \"samples\":[{\"ts\" (ns), \"device\", "
         "\"ifname\", \"metric\", \"prio\", \"queue\", \"value\"}]}; counters are integers, "
-        "gauges numbers. export --jsonl: the same sample objects, one per line, no header; "
+        "gauges numbers. delta: {\"schema\":1, \"series\":[{\"device\", \"ifname\", \"metric\", "
+        "\"prio\", \"queue\", \"delta\", \"rate_per_sec\", \"resets\"}]} (null when the window "
+        "holds fewer than two samples). events: {\"schema\":1, \"events\":[{\"ts\", \"kind\", "
+        "\"device\", \"ifname\", \"prio\", \"details\" (an object)}]}. export --jsonl: the same sample objects, one per line, no header; "
         "import reads them back. prune: {\"schema\":1, \"deleted\":N}.",
     .run = store_run,
 };
