@@ -16,6 +16,10 @@ SERIES = 1000
 SECONDS = 600
 POLL_S = float(os.environ.get("POLL_INTERVAL", "0.1"))
 LIMIT_MS = 50.0
+# ASan+UBSan builds (make check SANITIZE=1 builds into build/*-san) run several times slower,
+# process start included; the 50 ms promise is for the release build.
+if os.environ.get("BUILD", "").endswith("-san"):
+    LIMIT_MS *= 4
 
 tmp = tempfile.mkdtemp(prefix="dcbkit-conc-")
 db = os.path.join(tmp, "conc.db")
