@@ -10,7 +10,7 @@ CC       ?= cc
 SANITIZE ?=
 PREFIX   ?= /usr/local
 DESTDIR  ?=
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 60
 PKG_CONFIG ?= pkg-config
 
 CCNAME   := $(notdir $(firstword $(CC)))
@@ -19,7 +19,7 @@ BUILD    ?= build/$(CCNAME)$(if $(SANITIZE),-san)
 VERSION  := $(shell git describe --always --dirty --tags 2>/dev/null || echo 0.1.0)
 
 # Libraries come in through pkg-config only.
-LIB_PKGS  := sqlite3 libcjson
+LIB_PKGS  := sqlite3 libcjson libpcap
 TEST_PKGS := cmocka
 pkg_cflags = $(if $(1),$(shell $(PKG_CONFIG) --cflags $(1)))
 pkg_libs   = $(if $(1),$(shell $(PKG_CONFIG) --libs $(1)))
@@ -31,7 +31,7 @@ EXTRA_CFLAGS ?=
 SANITIZERS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_FLAGS := $(if $(SANITIZE),$(SANITIZERS))
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SAN_FLAGS) $(EXTRA_CFLAGS)
-ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -DDCBKIT_VERSION='"$(VERSION)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
+ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -DDCBKIT_VERSION='"$(VERSION)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 DEPFLAGS  = -MMD -MP
 LIBS      = $(call pkg_libs,$(LIB_PKGS)) -lm $(LDLIBS)
@@ -135,7 +135,7 @@ fuzz: fuzz-build
 	@tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_BUILD) $(FUZZ_BINS)
 
 CPPCHECK_FLAGS := --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
-    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem
+    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders
 cppcheck:
 	cppcheck $(CPPCHECK_FLAGS) lib decoders collectors rules cmd tests/unit tests/bench tests/fuzz
 

@@ -252,6 +252,17 @@ void out_bool(struct dcb_out *o, const char *key, const char *text_fmt, bool val
     }
 }
 
+void out_number(struct dcb_out *o, const char *key, const char *text_fmt, const char *literal)
+{
+    if (o->format == OUT_JSON) {
+        if (!json_member(o, key))
+            return;
+        fputs(literal, o->fp);
+    } else if (text_fmt) {
+        fprintf(o->fp, text_fmt, literal);
+    }
+}
+
 void out_null(struct dcb_out *o, const char *key, const char *text)
 {
     if (o->format == OUT_JSON) {

@@ -46,6 +46,9 @@ void out_i64(struct dcb_out *o, const char *key, const char *text_fmt, int64_t v
 void out_dbl(struct dcb_out *o, const char *key, const char *text_fmt, double value);
 /* The text format of a bool takes %s: "yes" or "no". */
 void out_bool(struct dcb_out *o, const char *key, const char *text_fmt, bool value);
+/* A number already formatted (e.g. "1700000000.123456", which a double cannot carry exactly);
+ * the caller guarantees it is a valid JSON number. The text format takes %s. */
+void out_number(struct dcb_out *o, const char *key, const char *text_fmt, const char *literal);
 /* JSON null; in text mode text (if any) is printed as is. */
 void out_null(struct dcb_out *o, const char *key, const char *text);
 

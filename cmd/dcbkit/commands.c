@@ -1,6 +1,7 @@
 #include "cli.h"
 
 extern const struct cli_command cmd_calc;
+extern const struct cli_command cmd_decode;
 extern const struct cli_command cmd_help;
 extern const struct cli_command cmd_metrics;
 extern const struct cli_command cmd_store;
@@ -8,6 +9,7 @@ extern const struct cli_command cmd_store;
 /* `dcbkit help` lists them in this order. */
 const struct cli_command *const cli_commands[] = {
     &cmd_calc,
+    &cmd_decode,
     &cmd_metrics,
     &cmd_store,
     &cmd_help,

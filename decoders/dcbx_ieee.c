@@ -1,0 +1,98 @@
+/* IEEE 802.1Qaz DCBX TLVs (OUI 00-80-C2): ETS Configuration and Recommendation, PFC
+ * Configuration, Application Priority, and the 802.1Qau Congestion Notification TLV. */
+#include <stdio.h>
+
+#include "decode.h"
+
+enum ieee_subtype {
+    IEEE_CN = 8,
+    IEEE_ETS_CFG = 9,
+    IEEE_ETS_REC = 10,
+    IEEE_PFC = 11,
+    IEEE_APP = 12,
+};
+
+/* TLV info length, OUI and subtype included. */
+#define ETS_TLV_LEN 25
+#define PFC_TLV_LEN 6
+#define CN_TLV_LEN 6
+#define APP_TLV_MIN 5
+#define ORG_HEADER_LEN 4
+
+static bool wrong_length(struct dcb_frame *f, const char *name, size_t len, const char *want)
+{
+    char what[64];
+    snprintf(what, sizeof(what), "IEEE %s TLV", name);
+    return dcb_malformed_len(f, what, len, want);
+}
+
+static bool decode_ets(struct dcb_reader *body, bool config, struct dcb_ets *e,
+                       struct dcb_frame *f)
+{
+    size_t len = rd_remaining(body) + ORG_HEADER_LEN;
+    if (len != ETS_TLV_LEN)
+        return wrong_length(f, config ? "ETS Configuration" : "ETS Recommendation", len, "25");
+    uint8_t flags = rd_u8(body);
+    e->willing = config ? flags >> 7 : 0;
+    e->cbs = config ? flags >> 6 & 1 : 0;
+    e->max_tcs = config ? ((flags & 7) ? flags & 7 : 8) : 0;
+    dcb_read_nibbles8(body, e->prio_tc);
+    dcb_read_bytes8(body, e->tc_bw);
+    dcb_read_bytes8(body, e->tsa);
+    e->present = true;
+    return true;
+}
+
+static bool decode_app(struct dcb_reader *body, struct dcb_lldp *l, struct dcb_frame *f)
+{
+    size_t len = rd_remaining(body) + ORG_HEADER_LEN;
+    if (len < APP_TLV_MIN || (len - APP_TLV_MIN) % 3 != 0)
+        return wrong_length(f, "Application Priority", len, "5+3n");
+    rd_skip(body, 1);
+    l->has_app = true;
+    while (rd_remaining(body) >= 3) {
+        uint8_t first = rd_u8(body);
+        uint16_t proto = rd_be16(body);
+        if (l->napp == DCB_MAX_APP)
+            continue;
+        struct dcb_ieee_app *a = &l->app[l->napp++];
+        a->prio = first >> 5;
+        a->sel = first & 7;
+        a->proto = proto;
+    }
+    return true;
+}
+
+bool dcb_decode_ieee_dcbx(struct dcb_reader *body, uint8_t subtype, struct dcb_lldp *l,
+                          struct dcb_frame *f)
+{
+    size_t len = rd_remaining(body) + ORG_HEADER_LEN;
+    switch (subtype) {
+    case IEEE_ETS_CFG:
+        return decode_ets(body, true, &l->ets_cfg, f);
+    case IEEE_ETS_REC:
+        return decode_ets(body, false, &l->ets_rec, f);
+    case IEEE_PFC: {
+        if (len != PFC_TLV_LEN)
+            return wrong_length(f, "PFC Configuration", len, "6");
+        uint8_t flags = rd_u8(body);
+        l->pfc.willing = flags >> 7;
+        l->pfc.mbc = flags >> 6 & 1;
+        l->pfc.cap = flags & 0x0f;
+        l->pfc.enable = rd_u8(body);
+        l->pfc.present = true;
+        return true;
+    }
+    case IEEE_APP:
+        return decode_app(body, l, f);
+    case IEEE_CN:
+        if (len != CN_TLV_LEN)
+            return wrong_length(f, "Congestion Notification", len, "6");
+        l->cn.cnpv = rd_u8(body);
+        l->cn.ready = rd_u8(body);
+        l->cn.present = true;
+        return true;
+    default:
+        return true;
+    }
+}

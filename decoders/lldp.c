@@ -1,0 +1,118 @@
+/* LLDP (802.1AB): the TLV walk, the basic TLVs, and org TLVs handed to the DCBX decoders. */
+#include <stdio.h>
+#include <string.h>
+
+#include "decode.h"
+
+enum lldp_tlv {
+    TLV_END = 0,
+    TLV_CHASSIS_ID = 1,
+    TLV_PORT_ID = 2,
+    TLV_TTL = 3,
+    TLV_PORT_DESC = 4,
+    TLV_SYSNAME = 5,
+    TLV_MGMT_ADDR = 8,
+    TLV_ORG = 127,
+};
+
+#define OUI_IEEE_8021 0x0080c2u
+#define OUI_CEE 0x001b21u
+
+static struct dcb_bytes take_rest(struct dcb_reader *body)
+{
+    struct dcb_bytes b;
+    b.len = (uint16_t)rd_remaining(body);
+    b.ptr = rd_bytes(body, b.len);
+    return b;
+}
+
+static bool tlv_too_short(struct dcb_frame *f, const char *name, unsigned len)
+{
+    char why[64];
+    snprintf(why, sizeof(why), "LLDP %s TLV length %u is too short", name, len);
+    return dcb_malformed(f, why, NULL);
+}
+
+/* Chassis and port IDs: a subtype byte, then at least one byte of ID. */
+static bool decode_id(struct dcb_reader *body, unsigned len, const char *name, uint8_t *subtype,
+                      struct dcb_bytes *id, struct dcb_frame *f)
+{
+    if (len < 2)
+        return tlv_too_short(f, name, len);
+    *subtype = rd_u8(body);
+    *id = take_rest(body);
+    return true;
+}
+
+static bool decode_mgmt_addr(struct dcb_reader *body, unsigned len, struct dcb_lldp *l,
+                             struct dcb_frame *f)
+{
+    uint8_t addr_len = rd_u8(body);      /* counts the subtype byte */
+    if (len < 2 || addr_len < 2 || addr_len > 32)
+        return tlv_too_short(f, "management address", len);
+    l->mgmt_subtype = rd_u8(body);
+    l->mgmt_addr.len = (uint16_t)(addr_len - 1);
+    l->mgmt_addr.ptr = rd_bytes(body, l->mgmt_addr.len);
+    if (!rd_ok(body))
+        return dcb_malformed(f, "LLDP management address past its TLV", body);
+    return true;
+}
+
+static bool decode_org(struct dcb_reader *body, unsigned len, struct dcb_lldp *l,
+                       struct dcb_frame *f)
+{
+    if (len < 4)
+        return tlv_too_short(f, "organisation-specific", len);
+    uint32_t oui = rd_be24(body);
+    uint8_t subtype = rd_u8(body);
+    if (oui == OUI_IEEE_8021)
+        return dcb_decode_ieee_dcbx(body, subtype, l, f);
+    if (oui == OUI_CEE)
+        return dcb_decode_cee_dcbx(body, subtype, &l->cee, f);
+    return true;
+}
+
+static bool decode_tlv(unsigned type, unsigned len, struct dcb_reader *body, struct dcb_frame *f)
+{
+    struct dcb_lldp *l = &f->lldp;
+    switch (type) {
+    case TLV_CHASSIS_ID:
+        return decode_id(body, len, "chassis ID", &l->chassis_subtype, &l->chassis_id, f);
+    case TLV_PORT_ID:
+        return decode_id(body, len, "port ID", &l->port_subtype, &l->port_id, f);
+    case TLV_TTL:
+        if (len < 2)
+            return tlv_too_short(f, "TTL", len);
+        l->ttl = rd_be16(body);
+        l->has_ttl = true;
+        return true;
+    case TLV_PORT_DESC:
+        l->port_desc = take_rest(body);
+        return true;
+    case TLV_SYSNAME:
+        l->sysname = take_rest(body);
+        return true;
+    case TLV_MGMT_ADDR:
+        return decode_mgmt_addr(body, len, l, f);
+    case TLV_ORG:
+        return decode_org(body, len, l, f);
+    default:
+        return true;
+    }
+}
+
+bool dcb_decode_lldp(struct dcb_reader *r, struct dcb_frame *f)
+{
+    memset(&f->lldp, 0, sizeof(f->lldp));
+    f->layers |= DCB_L_LLDP;
+    struct dcb_reader body;
+    unsigned type;
+    int more;
+    while ((more = dcb_next_tlv(r, "LLDP TLV", &body, &type, f)) > 0) {
+        if (type == TLV_END)
+            return true;
+        if (!decode_tlv(type, (unsigned)rd_remaining(&body), &body, f))
+            return false;
+    }
+    return more == 0;
+}
