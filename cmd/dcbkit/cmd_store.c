@@ -108,21 +108,58 @@ static int cmd_info(struct cli_ctx *ctx, const struct store_args *a)
     return cli_finish_output(&o, 0);
 }
 
+/* A read-only listing: the store open, and a JSON document {"schema":1, KEY:[...]} (or a text
+ * table with its header) under way. */
+struct listing {
+    struct dcb_store *st;
+    struct dcb_out o;
+};
+
+static int listing_begin(struct cli_ctx *ctx, const struct store_args *a, struct listing *l,
+                         const char *array_key, const char *header)
+{
+    int rc = open_store(ctx, a, true, &l->st);
+    if (rc)
+        return rc;
+    out_init(&l->o, stdout, ctx->format);
+    out_obj_open(&l->o, NULL);
+    out_u64(&l->o, "schema", NULL, 1);
+    out_text(&l->o, "%s\n", header);
+    out_arr_open(&l->o, array_key);
+    return 0;
+}
+
+static int listing_end(struct listing *l, int rc, const struct dcb_err *err, const char *what)
+{
+    out_arr_close(&l->o);
+    out_obj_close(&l->o);
+    store_close(l->st, NULL);
+    if (rc < 0)
+        return cli_fail(1, what, "%s", err->msg);
+    return cli_finish_output(&l->o, 0);
+}
+
 struct print_state {
     struct dcb_out *o;
     bool csv;
     uint64_t rows;
 };
 
+/* device, ifname, metric, prio, queue: the identity of a series */
+static void series_fields(struct dcb_out *o, const struct dcb_sample *s)
+{
+    out_str(o, "device", "%-12s ", s->device);
+    out_str(o, "ifname", "%-12s ", s->ifname);
+    out_str(o, "metric", "%-28s ", metric_info(s->metric)->name);
+    out_i64(o, "prio", "%4" PRId64 " ", s->prio);
+    out_i64(o, "queue", "%5" PRId64 " ", s->queue);
+}
+
 static void sample_fields(struct dcb_out *o, const struct dcb_sample *s)
 {
     const struct metric_info *m = metric_info(s->metric);
     out_i64(o, "ts", "%-20" PRId64 " ", s->time_ns);
-    out_str(o, "device", "%-12s ", s->device);
-    out_str(o, "ifname", "%-12s ", s->ifname);
-    out_str(o, "metric", "%-28s ", m->name);
-    out_i64(o, "prio", "%4" PRId64 " ", s->prio);
-    out_i64(o, "queue", "%5" PRId64 " ", s->queue);
+    series_fields(o, s);
     if (m->kind == METRIC_COUNTER)
         out_u64(o, "value", "%" PRIu64 "\n", s->value.counter);
     else
@@ -166,27 +203,18 @@ static int print_sample(const struct dcb_sample *s, void *arg)
 
 static int cmd_query(struct cli_ctx *ctx, const struct store_args *a)
 {
-    struct dcb_store *st;
-    int rc = open_store(ctx, a, true, &st);
+    struct listing l;
+    char header[128];
+    snprintf(header, sizeof(header), "%-20s %-12s %-12s %-28s %4s %5s %s", "TIME_NS", "DEVICE",
+             "IFNAME", "METRIC", "PRIO", "QUEUE", "VALUE");
+    int rc = listing_begin(ctx, a, &l, "samples", header);
     if (rc)
         return rc;
-    struct dcb_out o;
-    out_init(&o, stdout, ctx->format);
-    struct print_state p = { &o, false, 0 };
-    out_obj_open(&o, NULL);
-    out_u64(&o, "schema", NULL, 1);
-    out_text(&o, "%-20s %-12s %-12s %-28s %4s %5s %s\n", "TIME_NS", "DEVICE", "IFNAME", "METRIC",
-             "PRIO", "QUEUE", "VALUE");
-    out_arr_open(&o, "samples");
+    struct print_state p = { &l.o, false, 0 };
     struct dcb_err err;
-    rc = a->latest_only ? store_latest(st, &a->filter, print_sample, &p, &err)
-                        : store_range(st, &a->filter, print_sample, &p, &err);
-    out_arr_close(&o);
-    out_obj_close(&o);
-    store_close(st, NULL);
-    if (rc < 0)
-        return cli_fail(1, "store query", "%s", err.msg);
-    return cli_finish_output(&o, 0);
+    rc = a->latest_only ? store_latest(l.st, &a->filter, print_sample, &p, &err)
+                        : store_range(l.st, &a->filter, print_sample, &p, &err);
+    return listing_end(&l, rc, &err, "store query");
 }
 
 static int cmd_export(struct cli_ctx *ctx, const struct store_args *a)
@@ -295,25 +323,16 @@ static int print_event(const struct dcb_event *e, void *arg)
 
 static int cmd_events(struct cli_ctx *ctx, const struct store_args *a)
 {
-    struct dcb_store *st;
-    int rc = open_store(ctx, a, true, &st);
+    struct listing l;
+    char header[128];
+    snprintf(header, sizeof(header), "%-20s %-14s %-12s %-12s %4s %s", "TIME_NS", "KIND", "DEVICE",
+             "IFNAME", "PRIO", "DETAILS");
+    int rc = listing_begin(ctx, a, &l, "events", header);
     if (rc)
         return rc;
-    struct dcb_out o;
-    out_init(&o, stdout, ctx->format);
-    out_obj_open(&o, NULL);
-    out_u64(&o, "schema", NULL, 1);
-    out_text(&o, "%-20s %-14s %-12s %-12s %4s %s\n", "TIME_NS", "KIND", "DEVICE", "IFNAME", "PRIO",
-             "DETAILS");
-    out_arr_open(&o, "events");
     struct dcb_err err;
-    rc = store_events(st, &a->filter, a->kind, print_event, &o, &err);
-    out_arr_close(&o);
-    out_obj_close(&o);
-    store_close(st, NULL);
-    if (rc < 0)
-        return cli_fail(1, "store events", "%s", err.msg);
-    return cli_finish_output(&o, 0);
+    rc = store_events(l.st, &a->filter, a->kind, print_event, &l.o, &err);
+    return listing_end(&l, rc, &err, "store events");
 }
 
 /* One row per matching counter series: its increase and rate over the window. */
@@ -342,11 +361,7 @@ static int print_delta(const struct dcb_sample *s, void *arg)
         return 1;
     }
     out_obj_open(d->o, NULL);
-    out_str(d->o, "device", "%-12s ", s->device);
-    out_str(d->o, "ifname", "%-12s ", s->ifname);
-    out_str(d->o, "metric", "%-28s ", m->name);
-    out_i64(d->o, "prio", "%4" PRId64 " ", s->prio);
-    out_i64(d->o, "queue", "%5" PRId64 " ", s->queue);
+    series_fields(d->o, s);
     out_dbl(d->o, "delta", "%14.6g ", delta);
     out_dbl(d->o, "rate_per_sec", "%14.6g ", rate);
     out_u64(d->o, "resets", "%6" PRIu64 "\n", resets);
@@ -356,29 +371,19 @@ static int print_delta(const struct dcb_sample *s, void *arg)
 
 static int cmd_delta(struct cli_ctx *ctx, const struct store_args *a)
 {
-    struct dcb_store *st;
-    int rc = open_store(ctx, a, true, &st);
+    struct listing l;
+    char header[128];
+    snprintf(header, sizeof(header), "%-12s %-12s %-28s %4s %5s %14s %14s %6s", "DEVICE", "IFNAME",
+             "METRIC", "PRIO", "QUEUE", "DELTA", "RATE/S", "RESETS");
+    int rc = listing_begin(ctx, a, &l, "series", header);
     if (rc)
         return rc;
-    struct dcb_out o;
-    out_init(&o, stdout, ctx->format);
-    struct delta_ctx d = { st, &o, &a->filter, 0, { 0, "" } };
-    out_obj_open(&o, NULL);
-    out_u64(&o, "schema", NULL, 1);
-    out_text(&o, "%-12s %-12s %-28s %4s %5s %14s %14s %6s\n", "DEVICE", "IFNAME", "METRIC", "PRIO",
-             "QUEUE", "DELTA", "RATE/S", "RESETS");
-    out_arr_open(&o, "series");
+    struct delta_ctx d = { l.st, &l.o, &a->filter, 0, { 0, "" } };
     struct dcb_err err;
-    struct store_filter latest = a->filter;
-    rc = store_latest(st, &latest, print_delta, &d, &err);
-    out_arr_close(&o);
-    out_obj_close(&o);
-    store_close(st, NULL);
+    rc = store_latest(l.st, &a->filter, print_delta, &d, &err);
     if (d.status < 0)
-        return cli_fail(1, "store delta", "%s", d.err.msg);
-    if (rc < 0)
-        return cli_fail(1, "store delta", "%s", err.msg);
-    return cli_finish_output(&o, 0);
+        return listing_end(&l, -1, &d.err, "store delta");
+    return listing_end(&l, rc, &err, "store delta");
 }
 
 static int cmd_prune(struct cli_ctx *ctx, const struct store_args *a)
