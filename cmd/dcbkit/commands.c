@@ -2,6 +2,7 @@
 
 extern const struct cli_command cmd_calc;
 extern const struct cli_command cmd_decode;
+extern const struct cli_command cmd_fabric;
 extern const struct cli_command cmd_help;
 extern const struct cli_command cmd_metrics;
 extern const struct cli_command cmd_store;
@@ -10,6 +11,7 @@ extern const struct cli_command cmd_store;
 const struct cli_command *const cli_commands[] = {
     &cmd_calc,
     &cmd_decode,
+    &cmd_fabric,
     &cmd_metrics,
     &cmd_store,
     &cmd_help,

@@ -1,0 +1,713 @@
+/* The fabric file: loading, validation and the effective config of an interface. */
+#include "fabric.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "qos_json.h"
+#include "units.h"
+
+void fabric_init(struct fabric *f)
+{
+    memset(f, 0, sizeof(*f));
+}
+
+void fabric_free(struct fabric *f)
+{
+    for (size_t i = 0; i < f->ndevices; i++)
+        free(f->devices[i].ifaces);
+    free(f->devices);
+    free(f->links);
+    memset(f, 0, sizeof(*f));
+}
+
+const char *fabric_role_name(enum fabric_role role)
+{
+    return role == FABRIC_SWITCH ? "switch" : "host";
+}
+
+const char *fabric_reach_name(enum fabric_reach reach)
+{
+    switch (reach) {
+    case REACH_LOCAL: return "local";
+    case REACH_GNMI: return "gnmi";
+    default: return "none";
+    }
+}
+
+struct fabric_device *fabric_add_device(struct fabric *f, const char *name, enum fabric_role role,
+                                        struct dcb_err *err)
+{
+    if (f->ndevices >= FABRIC_MAX_DEVICES) {
+        dcb_err_set(err, DCB_E_RANGE, "more than %d devices", FABRIC_MAX_DEVICES);
+        return NULL;
+    }
+    if (f->ndevices == f->devices_cap) {
+        size_t cap = f->devices_cap ? f->devices_cap * 2 : 16;
+        struct fabric_device *d = realloc(f->devices, cap * sizeof(*d));
+        if (!d) {
+            dcb_err_set(err, DCB_E_NOMEM, "out of memory for devices");
+            return NULL;
+        }
+        f->devices = d;
+        f->devices_cap = cap;
+    }
+    struct fabric_device *d = &f->devices[f->ndevices++];
+    memset(d, 0, sizeof(*d));
+    snprintf(d->name, sizeof(d->name), "%s", name);
+    d->role = role;
+    qos_config_init(&d->config);
+    return d;
+}
+
+struct fabric_link *fabric_add_link(struct fabric *f, struct dcb_err *err)
+{
+    if (f->nlinks >= FABRIC_MAX_LINKS) {
+        dcb_err_set(err, DCB_E_RANGE, "more than %d links", FABRIC_MAX_LINKS);
+        return NULL;
+    }
+    if (f->nlinks == f->links_cap) {
+        size_t cap = f->links_cap ? f->links_cap * 2 : 16;
+        struct fabric_link *l = realloc(f->links, cap * sizeof(*l));
+        if (!l) {
+            dcb_err_set(err, DCB_E_NOMEM, "out of memory for links");
+            return NULL;
+        }
+        f->links = l;
+        f->links_cap = cap;
+    }
+    struct fabric_link *l = &f->links[f->nlinks++];
+    memset(l, 0, sizeof(*l));
+    return l;
+}
+
+const struct fabric_device *fabric_find_device(const struct fabric *f, const char *name)
+{
+    for (size_t i = 0; i < f->ndevices; i++)
+        if (strcmp(f->devices[i].name, name) == 0)
+            return &f->devices[i];
+    return NULL;
+}
+
+static struct fabric_iface *find_iface(struct fabric_device *d, const char *name)
+{
+    for (size_t i = 0; i < d->nifaces; i++)
+        if (strcmp(d->ifaces[i].name, name) == 0)
+            return &d->ifaces[i];
+    return NULL;
+}
+
+static struct fabric_iface *add_iface(struct fabric_device *d, const char *name,
+                                      struct dcb_err *err)
+{
+    struct fabric_iface *i = find_iface(d, name);
+    if (i)
+        return i;
+    if (d->nifaces == d->ifaces_cap) {
+        size_t cap = d->ifaces_cap ? d->ifaces_cap * 2 : 4;
+        struct fabric_iface *n = realloc(d->ifaces, cap * sizeof(*n));
+        if (!n) {
+            dcb_err_set(err, DCB_E_NOMEM, "out of memory for interfaces");
+            return NULL;
+        }
+        d->ifaces = n;
+        d->ifaces_cap = cap;
+    }
+    i = &d->ifaces[d->nifaces++];
+    memset(i, 0, sizeof(*i));
+    snprintf(i->name, sizeof(i->name), "%s", name);
+    qos_config_init(&i->config);
+    return i;
+}
+
+const struct fabric_link *fabric_find_link(const struct fabric *f, const char *device,
+                                           const char *ifname, const struct fabric_end **peer)
+{
+    for (size_t i = 0; i < f->nlinks; i++) {
+        const struct fabric_link *l = &f->links[i];
+        if (!strcmp(l->a.device, device) && !strcmp(l->a.ifname, ifname)) {
+            if (peer)
+                *peer = &l->b;
+            return l;
+        }
+        if (!strcmp(l->b.device, device) && !strcmp(l->b.ifname, ifname)) {
+            if (peer)
+                *peer = &l->a;
+            return l;
+        }
+    }
+    return NULL;
+}
+
+int fabric_effective_config(const struct fabric *f, const char *device, const char *ifname,
+                            struct qos_config *out, struct dcb_err *err)
+{
+    const struct fabric_device *d = fabric_find_device(f, device);
+    if (!d)
+        return dcb_err_set(err, DCB_E_NOTFOUND, "no device \"%s\"", device);
+    *out = f->defaults;
+    qos_merge(out, &f->role_defaults[d->role]);
+    qos_merge(out, &d->config);
+    const struct fabric_iface *i = find_iface((struct fabric_device *)d, ifname);
+    if (i)
+        qos_merge(out, &i->config);
+    const struct fabric_link *l = fabric_find_link(f, device, ifname, NULL);
+    if (l && l->speed_bps) {
+        out->speed_bps.v = (int64_t)l->speed_bps;
+        out->speed_bps.set = true;
+    }
+    if (l && l->cable_set) {
+        out->cable_mm.v = (int64_t)l->cable_mm;
+        out->cable_mm.set = true;
+    }
+    return 0;
+}
+
+void fabric_each_iface(const struct fabric *f, const struct fabric_device *d,
+                       void (*fn)(const char *ifname, void *arg), void *arg)
+{
+    for (size_t i = 0; i < f->nlinks; i++) {
+        const struct fabric_link *l = &f->links[i];
+        if (!strcmp(l->a.device, d->name))
+            fn(l->a.ifname, arg);
+        if (!strcmp(l->b.device, d->name))
+            fn(l->b.ifname, arg);
+    }
+    for (size_t i = 0; i < d->nifaces; i++)
+        if (!fabric_find_link(f, d->name, d->ifaces[i].name, NULL))
+            fn(d->ifaces[i].name, arg);
+}
+
+/* ---- loading -------------------------------------------------------------------------- */
+
+static int check_keys(const cJSON *obj, const char *const *allowed, const char *where,
+                      struct dcb_err *err)
+{
+    const cJSON *item;
+    cJSON_ArrayForEach(item, obj) {
+        bool ok = false;
+        for (const char *const *a = allowed; *a; a++)
+            ok = ok || strcmp(item->string, *a) == 0;
+        if (!ok)
+            return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: unknown key", where, *where ? "." : "",
+                               item->string);
+    }
+    return 0;
+}
+
+/* A name usable as a device or interface: 1..max-1 printable characters, no ':' or spaces. */
+static int check_name(const cJSON *item, size_t max, const char *where, const char *what,
+                      struct dcb_err *err)
+{
+    if (!cJSON_IsString(item))
+        return dcb_err_set(err, DCB_E_INVAL, "%s: %s must be a string", where, what);
+    const char *s = item->valuestring;
+    size_t n = strlen(s);
+    if (n == 0 || n >= max)
+        return dcb_err_set(err, DCB_E_INVAL, "%s: %s must be 1 to %zu characters", where, what,
+                           max - 1);
+    for (const char *c = s; *c; c++)
+        if (*c == ':' || (unsigned char)*c <= ' ' || *c == 0x7f)
+            return dcb_err_set(err, DCB_E_INVAL, "%s: %s \"%s\" has a ':', a space or a control "
+                               "character", where, what, s);
+    return 0;
+}
+
+/* Speed as a number (bps) or text ("400G"); must be above zero. */
+static int parse_speed_item(const cJSON *item, const char *where, uint64_t *bps,
+                            struct dcb_err *err)
+{
+    struct dcb_err uerr;
+    if (cJSON_IsNumber(item)) {
+        if (item->valuedouble < 0)
+            return dcb_err_set(err, DCB_E_RANGE, "%s: %.17g is negative", where, item->valuedouble);
+        if (item->valuedouble >= 1.8e19)
+            return dcb_err_set(err, DCB_E_RANGE, "%s: %.17g is too large", where, item->valuedouble);
+        *bps = (uint64_t)item->valuedouble;
+    } else if (cJSON_IsString(item)) {
+        if (dcb_parse_speed(item->valuestring, bps, &uerr) < 0)
+            return dcb_err_set(err, uerr.code, "%s: %s", where, uerr.msg);
+    } else {
+        return dcb_err_set(err, DCB_E_INVAL, "%s: a speed such as \"400G\"", where);
+    }
+    if (*bps == 0)
+        return dcb_err_set(err, DCB_E_RANGE, "%s: must be above zero", where);
+    return 0;
+}
+
+static int parse_length_item(const cJSON *item, const char *where, uint64_t *mm,
+                             struct dcb_err *err)
+{
+    struct dcb_err uerr;
+    if (cJSON_IsNumber(item)) {
+        if (item->valuedouble < 0)
+            return dcb_err_set(err, DCB_E_RANGE, "%s: %.17g is negative", where, item->valuedouble);
+        if (item->valuedouble > 1e8)
+            return dcb_err_set(err, DCB_E_RANGE, "%s: %.17g m is too long", where,
+                               item->valuedouble);
+        *mm = (uint64_t)llround(item->valuedouble * 1000.0);
+        return 0;
+    }
+    if (cJSON_IsString(item)) {
+        if (dcb_parse_length(item->valuestring, mm, &uerr) < 0)
+            return dcb_err_set(err, uerr.code, "%s: %s", where, uerr.msg);
+        return 0;
+    }
+    return dcb_err_set(err, DCB_E_INVAL, "%s: a length in metres", where);
+}
+
+static int copy_string(const cJSON *obj, const char *key, char *dst, size_t len, const char *where,
+                       struct dcb_err *err)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!item)
+        return 0;
+    if (!cJSON_IsString(item) || strlen(item->valuestring) >= len)
+        return dcb_err_set(err, DCB_E_INVAL, "%s.%s: must be a string under %zu characters",
+                           where, key, len);
+    snprintf(dst, len, "%s", item->valuestring);
+    return 0;
+}
+
+static int load_reach(struct fabric_device *d, const cJSON *reach, const char *where,
+                      struct dcb_err *err)
+{
+    if (cJSON_IsString(reach)) {
+        if (!strcmp(reach->valuestring, "local"))
+            d->reach = REACH_LOCAL;
+        else if (!strcmp(reach->valuestring, "none"))
+            d->reach = REACH_NONE;
+        else
+            return dcb_err_set(err, DCB_E_INVAL,
+                               "%s: \"%s\" is not local, none or {\"gnmi\": {...}}", where,
+                               reach->valuestring);
+        return 0;
+    }
+    static const char *const reach_keys[] = { "gnmi", NULL };
+    static const char *const gnmi_keys[] = { "target", "tls", "insecure", "credentials", NULL };
+    static const char *const tls_keys[] = { "ca", "cert", "key", NULL };
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(reach, "gnmi");
+    int rc;
+    if (!cJSON_IsObject(reach) || !cJSON_IsObject(g))
+        return dcb_err_set(err, DCB_E_INVAL, "%s: \"local\", \"none\" or {\"gnmi\": {...}}",
+                           where);
+    if ((rc = check_keys(reach, reach_keys, where, err)) < 0)
+        return rc;
+    char gwhere[96];
+    snprintf(gwhere, sizeof(gwhere), "%s.gnmi", where);
+    if ((rc = check_keys(g, gnmi_keys, gwhere, err)) < 0)
+        return rc;
+    d->reach = REACH_GNMI;
+    struct fabric_gnmi *gn = &d->gnmi;
+    if ((rc = copy_string(g, "target", gn->target, sizeof(gn->target), gwhere, err)) < 0 ||
+        (rc = copy_string(g, "credentials", gn->credentials, sizeof(gn->credentials), gwhere,
+                          err)) < 0)
+        return rc;
+    if (!gn->target[0] || !strchr(gn->target, ':'))
+        return dcb_err_set(err, DCB_E_INVAL, "%s.target: needs \"host:port\"", gwhere);
+    const cJSON *insecure = cJSON_GetObjectItemCaseSensitive(g, "insecure");
+    if (insecure && !cJSON_IsBool(insecure))
+        return dcb_err_set(err, DCB_E_INVAL, "%s.insecure: must be true or false", gwhere);
+    gn->insecure = cJSON_IsTrue(insecure);
+    const cJSON *tls = cJSON_GetObjectItemCaseSensitive(g, "tls");
+    if (tls) {
+        char twhere[112];
+        snprintf(twhere, sizeof(twhere), "%s.tls", gwhere);
+        if (!cJSON_IsObject(tls))
+            return dcb_err_set(err, DCB_E_INVAL, "%s: must be an object", twhere);
+        if ((rc = check_keys(tls, tls_keys, twhere, err)) < 0 ||
+            (rc = copy_string(tls, "ca", gn->tls_ca, sizeof(gn->tls_ca), twhere, err)) < 0 ||
+            (rc = copy_string(tls, "cert", gn->tls_cert, sizeof(gn->tls_cert), twhere, err)) < 0 ||
+            (rc = copy_string(tls, "key", gn->tls_key, sizeof(gn->tls_key), twhere, err)) < 0)
+            return rc;
+        if (gn->insecure)
+            return dcb_err_set(err, DCB_E_INVAL, "%s: tls and insecure together", gwhere);
+    }
+    return 0;
+}
+
+/* An entry naming a generated device refines it (the caller has ruled out duplicates). */
+static int load_device(struct fabric *f, const cJSON *dj, int idx, struct dcb_err *err)
+{
+    static const char *const keys[] = { "name", "role", "reach", "config", "interfaces", NULL };
+    char where[48];
+    snprintf(where, sizeof(where), "devices[%d]", idx);
+    if (!cJSON_IsObject(dj))
+        return dcb_err_set(err, DCB_E_INVAL, "%s: must be an object", where);
+    int rc = check_keys(dj, keys, where, err);
+    if (rc < 0)
+        return rc;
+    char nwhere[64];
+    snprintf(nwhere, sizeof(nwhere), "%s.name", where);
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(dj, "name");
+    if (!name)
+        return dcb_err_set(err, DCB_E_INVAL, "%s: a device needs a name", where);
+    if ((rc = check_name(name, DCB_DEVICE_MAX, nwhere, "name", err)) < 0)
+        return rc;
+    const cJSON *role = cJSON_GetObjectItemCaseSensitive(dj, "role");
+    int role_value = -1;
+    if (role) {
+        if (cJSON_IsString(role) && !strcmp(role->valuestring, "host"))
+            role_value = FABRIC_HOST;
+        else if (cJSON_IsString(role) && !strcmp(role->valuestring, "switch"))
+            role_value = FABRIC_SWITCH;
+        else
+            return dcb_err_set(err, DCB_E_INVAL, "%s.role: must be \"host\" or \"switch\"", where);
+    }
+    struct fabric_device *d = (struct fabric_device *)fabric_find_device(f, name->valuestring);
+    if (d) {
+        if (role_value >= 0 && (enum fabric_role)role_value != d->role)
+            return dcb_err_set(err, DCB_E_INVAL, "%s.role: \"%s\" is generated as a %s", where,
+                               d->name, fabric_role_name(d->role));
+    } else {
+        if (role_value < 0)
+            return dcb_err_set(err, DCB_E_INVAL, "%s.role: missing (\"host\" or \"switch\")", where);
+        d = fabric_add_device(f, name->valuestring, (enum fabric_role)role_value, err);
+        if (!d)
+            return DCB_E_NOMEM;
+    }
+    const cJSON *reach = cJSON_GetObjectItemCaseSensitive(dj, "reach");
+    char rwhere[64];
+    snprintf(rwhere, sizeof(rwhere), "%s.reach", where);
+    if (reach && (rc = load_reach(d, reach, rwhere, err)) < 0)
+        return rc;
+    const cJSON *config = cJSON_GetObjectItemCaseSensitive(dj, "config");
+    char cwhere[64];
+    snprintf(cwhere, sizeof(cwhere), "%s.config.", where);
+    if (config && (rc = qos_from_json(&d->config, config, cwhere, err)) < 0)
+        return rc;
+    const cJSON *ifs = cJSON_GetObjectItemCaseSensitive(dj, "interfaces");
+    if (ifs) {
+        if (!cJSON_IsObject(ifs))
+            return dcb_err_set(err, DCB_E_INVAL, "%s.interfaces: must be an object of "
+                               "interface name -> config", where);
+        const cJSON *ic;
+        cJSON_ArrayForEach(ic, ifs) {
+            char iwhere[160];
+            snprintf(iwhere, sizeof(iwhere), "%s.interfaces.%.60s", where, ic->string);
+            cJSON key = { 0 };
+            key.type = cJSON_String;
+            key.valuestring = ic->string;
+            if ((rc = check_name(&key, DCB_IFNAME_MAX, iwhere, "interface name", err)) < 0)
+                return rc;
+            struct fabric_iface *fi = add_iface(d, ic->string, err);
+            if (!fi)
+                return DCB_E_NOMEM;
+            char pwhere[168];
+            snprintf(pwhere, sizeof(pwhere), "%s.", iwhere);
+            if ((rc = qos_from_json(&fi->config, ic, pwhere, err)) < 0)
+                return rc;
+            if ((rc = qos_validate(&fi->config, pwhere, err)) < 0)
+                return rc;
+        }
+    }
+    return qos_validate(&d->config, cwhere, err);
+}
+
+static int parse_end(const cJSON *item, const char *where, struct fabric_end *end,
+                     struct dcb_err *err)
+{
+    if (!cJSON_IsString(item))
+        return dcb_err_set(err, DCB_E_INVAL, "%s: expected \"device:interface\"", where);
+    const char *s = item->valuestring;
+    const char *colon = strchr(s, ':');
+    if (!colon || colon == s || !colon[1] || strchr(colon + 1, ':'))
+        return dcb_err_set(err, DCB_E_INVAL, "%s: \"%s\" is not \"device:interface\"", where, s);
+    size_t dn = (size_t)(colon - s);
+    if (dn >= sizeof(end->device) || strlen(colon + 1) >= sizeof(end->ifname))
+        return dcb_err_set(err, DCB_E_INVAL, "%s: \"%s\": name too long", where, s);
+    memcpy(end->device, s, dn);
+    end->device[dn] = '\0';
+    snprintf(end->ifname, sizeof(end->ifname), "%s", colon + 1);
+    return 0;
+}
+
+static int load_link(struct fabric *f, const cJSON *lj, int idx, struct dcb_err *err)
+{
+    static const char *const keys[] = { "a", "b", "speed", "cable_m", NULL };
+    char where[48], sub[64];
+    snprintf(where, sizeof(where), "links[%d]", idx);
+    if (!cJSON_IsObject(lj))
+        return dcb_err_set(err, DCB_E_INVAL, "%s: must be an object", where);
+    int rc = check_keys(lj, keys, where, err);
+    if (rc < 0)
+        return rc;
+    struct fabric_link l;
+    memset(&l, 0, sizeof(l));
+    const char *ends[2] = { "a", "b" };
+    struct fabric_end *pe[2] = { &l.a, &l.b };
+    for (int e = 0; e < 2; e++) {
+        snprintf(sub, sizeof(sub), "%s.%s", where, ends[e]);
+        const cJSON *item = cJSON_GetObjectItemCaseSensitive(lj, ends[e]);
+        if (!item)
+            return dcb_err_set(err, DCB_E_INVAL, "%s: missing", sub);
+        if ((rc = parse_end(item, sub, pe[e], err)) < 0)
+            return rc;
+        if (!fabric_find_device(f, pe[e]->device))
+            return dcb_err_set(err, DCB_E_NOTFOUND, "%s: no device \"%s\"", sub, pe[e]->device);
+    }
+    if (!strcmp(l.a.device, l.b.device) && !strcmp(l.a.ifname, l.b.ifname))
+        return dcb_err_set(err, DCB_E_INVAL, "%s: %s:%s is linked to itself", where, l.a.device,
+                           l.a.ifname);
+    for (int e = 0; e < 2; e++) {
+        for (size_t k = 0; k < f->nlinks; k++) {
+            const struct fabric_link *o = &f->links[k];
+            if ((!strcmp(o->a.device, pe[e]->device) && !strcmp(o->a.ifname, pe[e]->ifname)) ||
+                (!strcmp(o->b.device, pe[e]->device) && !strcmp(o->b.ifname, pe[e]->ifname)))
+                return dcb_err_set(err, DCB_E_INVAL, "%s.%s: %s:%s is already in links[%zu]",
+                                   where, ends[e], pe[e]->device, pe[e]->ifname, k);
+        }
+    }
+    const cJSON *speed = cJSON_GetObjectItemCaseSensitive(lj, "speed");
+    snprintf(sub, sizeof(sub), "%s.speed", where);
+    if (speed && (rc = parse_speed_item(speed, sub, &l.speed_bps, err)) < 0)
+        return rc;
+    const cJSON *cable = cJSON_GetObjectItemCaseSensitive(lj, "cable_m");
+    snprintf(sub, sizeof(sub), "%s.cable_m", where);
+    if (cable) {
+        if ((rc = parse_length_item(cable, sub, &l.cable_mm, err)) < 0)
+            return rc;
+        l.cable_set = true;
+    }
+    struct fabric_link *slot = fabric_add_link(f, err);
+    if (!slot)
+        return DCB_E_NOMEM;
+    *slot = l;
+    return 0;
+}
+
+static int get_int(const cJSON *obj, const char *key, int lo, int hi, int *out, const char *where,
+                   struct dcb_err *err)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!item)
+        return dcb_err_set(err, DCB_E_INVAL, "%s.%s: missing", where, key);
+    if (!cJSON_IsNumber(item) || item->valuedouble != floor(item->valuedouble) ||
+        item->valuedouble < lo || item->valuedouble > hi)
+        return dcb_err_set(err, DCB_E_RANGE, "%s.%s: must be a whole number from %d to %d", where,
+                           key, lo, hi);
+    *out = (int)item->valuedouble;
+    return 0;
+}
+
+static int load_generate(struct fabric *f, const cJSON *gj, struct dcb_err *err)
+{
+    static const char *const star_keys[] = { "type", "hosts", "speed", "cable_m", NULL };
+    static const char *const ls_keys[] = { "type", "leaves", "spines", "hosts_per_leaf", "speed",
+                                           "uplink_speed", "cable_m", "uplink_cable_m", NULL };
+    const char *where = "generate";
+    if (!cJSON_IsObject(gj))
+        return dcb_err_set(err, DCB_E_INVAL, "generate: must be an object");
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(gj, "type");
+    struct fabric_gen g;
+    memset(&g, 0, sizeof(g));
+    int rc;
+    if (cJSON_IsString(type) && !strcmp(type->valuestring, "star")) {
+        g.type = GEN_STAR;
+        if ((rc = check_keys(gj, star_keys, where, err)) < 0 ||
+            (rc = get_int(gj, "hosts", 1, 4096, &g.hosts, where, err)) < 0)
+            return rc;
+    } else if (cJSON_IsString(type) && !strcmp(type->valuestring, "leaf-spine")) {
+        g.type = GEN_LEAF_SPINE;
+        if ((rc = check_keys(gj, ls_keys, where, err)) < 0 ||
+            (rc = get_int(gj, "leaves", 1, 1024, &g.leaves, where, err)) < 0 ||
+            (rc = get_int(gj, "spines", 1, 256, &g.spines, where, err)) < 0 ||
+            (rc = get_int(gj, "hosts_per_leaf", 0, 512, &g.hosts_per_leaf, where, err)) < 0)
+            return rc;
+    } else {
+        return dcb_err_set(err, DCB_E_INVAL, "generate.type: must be \"star\" or \"leaf-spine\"");
+    }
+    const cJSON *item;
+    if ((item = cJSON_GetObjectItemCaseSensitive(gj, "speed")) &&
+        (rc = parse_speed_item(item, "generate.speed", &g.host_speed_bps, err)) < 0)
+        return rc;
+    if ((item = cJSON_GetObjectItemCaseSensitive(gj, "uplink_speed")) &&
+        (rc = parse_speed_item(item, "generate.uplink_speed", &g.uplink_speed_bps, err)) < 0)
+        return rc;
+    if ((item = cJSON_GetObjectItemCaseSensitive(gj, "cable_m"))) {
+        if ((rc = parse_length_item(item, "generate.cable_m", &g.host_cable_mm, err)) < 0)
+            return rc;
+        g.host_cable_set = true;
+    }
+    if ((item = cJSON_GetObjectItemCaseSensitive(gj, "uplink_cable_m"))) {
+        if ((rc = parse_length_item(item, "generate.uplink_cable_m", &g.uplink_cable_mm, err)) < 0)
+            return rc;
+        g.uplink_cable_set = true;
+    }
+    if (!g.uplink_speed_bps)
+        g.uplink_speed_bps = g.host_speed_bps;
+    if (!g.uplink_cable_set) {
+        g.uplink_cable_mm = g.host_cable_mm;
+        g.uplink_cable_set = g.host_cable_set;
+    }
+    return fabric_generate(f, &g, err);
+}
+
+int fabric_load_json(struct fabric *f, const cJSON *root, struct dcb_err *err)
+{
+    static const char *const keys[] = { "name", "defaults", "host_defaults", "switch_defaults",
+                                        "generate", "devices", "links", "workload", "comment",
+                                        NULL };
+    fabric_init(f);
+    if (!cJSON_IsObject(root))
+        return dcb_err_set(err, DCB_E_INVAL, "the fabric must be a JSON object");
+    int rc = check_keys(root, keys, "", err);
+    if (rc < 0)
+        return rc;
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
+    if (name) {
+        if (!cJSON_IsString(name) || strlen(name->valuestring) >= sizeof(f->name))
+            return dcb_err_set(err, DCB_E_INVAL, "name: must be a string under %zu characters",
+                               sizeof(f->name));
+        snprintf(f->name, sizeof(f->name), "%s", name->valuestring);
+    }
+    const cJSON *defaults = cJSON_GetObjectItemCaseSensitive(root, "defaults");
+    if (defaults && ((rc = qos_from_json(&f->defaults, defaults, "defaults.", err)) < 0 ||
+                     (rc = qos_validate(&f->defaults, "defaults.", err)) < 0))
+        return rc;
+    static const char *const role_keys[2] = { "host_defaults", "switch_defaults" };
+    for (int r = 0; r < 2; r++) {
+        const cJSON *rd = cJSON_GetObjectItemCaseSensitive(root, role_keys[r]);
+        char prefix[32];
+        snprintf(prefix, sizeof(prefix), "%s.", role_keys[r]);
+        if (rd && ((rc = qos_from_json(&f->role_defaults[r], rd, prefix, err)) < 0 ||
+                   (rc = qos_validate(&f->role_defaults[r], prefix, err)) < 0))
+            return rc;
+    }
+    const cJSON *gen = cJSON_GetObjectItemCaseSensitive(root, "generate");
+    if (gen && (rc = load_generate(f, gen, err)) < 0)
+        return rc;
+    size_t generated = f->ndevices;
+    const cJSON *devices = cJSON_GetObjectItemCaseSensitive(root, "devices");
+    if (devices && !cJSON_IsArray(devices))
+        return dcb_err_set(err, DCB_E_INVAL, "devices: must be an array");
+    const cJSON *dj;
+    int idx = 0;
+    cJSON_ArrayForEach(dj, devices) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(dj, "name");
+        /* an explicit entry may refine a generated device once, never repeat an explicit one */
+        if (cJSON_IsString(n)) {
+            const struct fabric_device *d = fabric_find_device(f, n->valuestring);
+            if (d && (size_t)(d - f->devices) >= generated)
+                return dcb_err_set(err, DCB_E_INVAL, "devices[%d].name: duplicate device \"%s\"",
+                                   idx, n->valuestring);
+            if (d) {
+                const cJSON *earlier;
+                int k = 0;
+                cJSON_ArrayForEach(earlier, devices) {
+                    if (k >= idx)
+                        break;
+                    const cJSON *en = cJSON_GetObjectItemCaseSensitive(earlier, "name");
+                    if (cJSON_IsString(en) && !strcmp(en->valuestring, n->valuestring))
+                        return dcb_err_set(err, DCB_E_INVAL,
+                                           "devices[%d].name: duplicate device \"%s\" (also "
+                                           "devices[%d])",
+                                           idx, n->valuestring, k);
+                    k++;
+                }
+            }
+        }
+        if ((rc = load_device(f, dj, idx, err)) < 0)
+            return rc;
+        idx++;
+    }
+    const cJSON *links = cJSON_GetObjectItemCaseSensitive(root, "links");
+    if (links && !cJSON_IsArray(links))
+        return dcb_err_set(err, DCB_E_INVAL, "links: must be an array");
+    const cJSON *lj;
+    idx = 0;
+    cJSON_ArrayForEach(lj, links) {
+        if ((rc = load_link(f, lj, idx++, err)) < 0)
+            return rc;
+    }
+    if (f->ndevices == 0)
+        return dcb_err_set(err, DCB_E_INVAL, "devices: the fabric has no devices (list some or "
+                           "\"generate\" them)");
+    return 0;
+}
+
+/* "file:LINE:COL" for a parse error at offset off. */
+static void position(const char *text, size_t off, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+int fabric_load_text(struct fabric *f, const char *text, size_t len, const char *source,
+                     struct dcb_err *err)
+{
+    fabric_init(f);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root) {
+        int line, col;
+        size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
+        position(text, off, &line, &col);
+        return dcb_err_set(err, DCB_E_INVAL, "%s:%d:%d: not valid JSON", source ? source : "fabric",
+                           line, col);
+    }
+    struct dcb_err inner;
+    int rc = fabric_load_json(f, root, &inner);
+    cJSON_Delete(root);
+    if (rc < 0) {
+        fabric_free(f);
+        return dcb_err_set(err, rc, "%s: %s", source ? source : "fabric", inner.msg);
+    }
+    return 0;
+}
+
+int fabric_load_file(struct fabric *f, const char *path, struct dcb_err *err)
+{
+    fabric_init(f);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return dcb_err_set(err, errno == EACCES ? DCB_E_PERM : DCB_E_NOTFOUND, "%s: %s", path,
+                           strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return dcb_err_set(err, DCB_E_INVAL, "%s: not a regular file", path);
+    }
+    if ((uint64_t)st.st_size > FABRIC_FILE_MAX) {
+        close(fd);
+        return dcb_err_set(err, DCB_E_RANGE, "%s: larger than %u MiB", path, FABRIC_FILE_MAX >> 20);
+    }
+    size_t size = (size_t)st.st_size;
+    char *buf = malloc(size + 1);
+    if (!buf) {
+        close(fd);
+        return dcb_err_set(err, DCB_E_NOMEM, "%s: out of memory", path);
+    }
+    size_t got = 0;
+    while (got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            int e = errno;
+            free(buf);
+            close(fd);
+            return dcb_err_set(err, DCB_E_IO, "%s: %s", path, n < 0 ? strerror(e) : "file shrank");
+        }
+        got += (size_t)n;
+    }
+    close(fd);
+    buf[size] = '\0';
+    int rc = fabric_load_text(f, buf, size, path, err);
+    free(buf);
+    return rc;
+}
