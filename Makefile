@@ -112,7 +112,7 @@ check-unit: build-tests
 check-integration: all
 	@DCBKIT=$(abspath $(DCBKIT)) BUILD=$(abspath $(BUILD)) tests/run $(INTEG_TESTS)
 
-bench: $(BENCH_BINS)
+bench: $(BENCH_BINS) $(DCBKIT)
 	@for b in $(BENCH_BINS); do echo "== $$(basename $$b)"; $$b || exit 1; done
 
 # libFuzzer targets: clang only, in their own build tree; each runs FUZZ_SECONDS on a copy of

@@ -29,11 +29,15 @@ struct decode_args {
 };
 
 static volatile sig_atomic_t stop_requested;
+static pcap_t *live_handle;
 
+/* pcap_breakloop wakes a capture blocked in poll (libpcap >= 1.10 uses an eventfd for it). */
 static void on_stop_signal(int sig)
 {
     (void)sig;
     stop_requested = 1;
+    if (live_handle)
+        pcap_breakloop(live_handle);
 }
 
 static int parse_count(const struct cli_ctx *ctx, const char *text, uint64_t *count)
@@ -204,6 +208,8 @@ static int decode_run(struct cli_ctx *ctx, int argc, char **argv)
         return rc;
     }
     if (a.iface) {
+        live_handle = p;
+        setvbuf(stdout, NULL, _IOLBF, 0);        /* a frame is seen as it arrives */
         struct sigaction sa = { .sa_handler = on_stop_signal };
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
@@ -224,6 +230,7 @@ static int decode_run(struct cli_ctx *ctx, int argc, char **argv)
         fprintf(stderr, "%" PRIu64 " frames decoded, %" PRIu64 " malformed, %u dropped by the "
                 "kernel\n", st.frames, st.malformed, ps.ps_drop);
     }
+    live_handle = NULL;
     pcap_close(p);
     return cli_finish_output(&o, status);
 }
