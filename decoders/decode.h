@@ -185,6 +185,7 @@ struct dcb_lldp {
 
 struct dcb_icrc {
     uint32_t wire, computed;
+    bool checked;         /* dcb_verify_icrc ran: computed and ok are set */
     bool ok;
 };
 
@@ -198,6 +199,7 @@ struct dcb_frame {
     struct dcb_pause pause;
     struct dcb_pfc pfc;
     struct dcb_ip ip;
+    uint32_t ip_offset;   /* where the IP header starts in the frame */
     struct dcb_udp udp;
     struct dcb_bth bth;
     struct dcb_reth reth;
@@ -217,6 +219,11 @@ struct dcb_frame {
  * with f->malformed set. */
 bool dcb_decode_frame(const uint8_t *data, uint32_t caplen, uint32_t wire_len,
                       struct dcb_frame *f);
+
+/* Checks the ICRC of a frame dcb_decode_frame found a complete RoCEv2 packet in (DCB_L_ICRC):
+ * sets f->icrc.checked, .computed and .ok and returns ok. Separate from dcb_decode_frame because
+ * it reads the whole payload, which consumers of the headers alone need not pay for. */
+bool dcb_verify_icrc(const uint8_t *data, struct dcb_frame *f);
 
 /* The per-protocol decoders, each reading from r positioned at its header. They set their layer
  * bits, and on failure set f->malformed and return false. */

@@ -1,4 +1,6 @@
 /* Ethernet II with up to two 802.1Q / 802.1ad tags. */
+#include <string.h>
+
 #include "decode.h"
 
 static bool is_vlan_tpid(uint16_t type)
@@ -9,11 +11,12 @@ static bool is_vlan_tpid(uint16_t type)
 bool dcb_decode_eth(struct dcb_reader *r, struct dcb_frame *f)
 {
     struct dcb_eth *e = &f->eth;
-    rd_copy(r, e->dst, 6);
-    rd_copy(r, e->src, 6);
+    const uint8_t *addrs = rd_bytes(r, 12);
     e->type = e->outer_type = rd_be16(r);
     if (!rd_ok(r))
         return dcb_malformed(f, "Ethernet header truncated", r);
+    memcpy(e->dst, addrs, 6);
+    memcpy(e->src, addrs + 6, 6);
     f->layers |= DCB_L_ETH;
     while (is_vlan_tpid(e->type)) {
         if (f->nvlan == DCB_MAX_VLAN)

@@ -17,9 +17,9 @@ bool dcb_malformed(struct dcb_frame *f, const char *what, const struct dcb_reade
     return false;
 }
 
-static bool decode_ip_and_above(struct dcb_reader *r, struct dcb_frame *f, const uint8_t *data)
+static bool decode_ip_and_above(struct dcb_reader *r, struct dcb_frame *f)
 {
-    size_t ip_off = rd_offset(r);
+    f->ip_offset = (uint32_t)rd_offset(r);
     struct dcb_reader l4;
     if (!dcb_decode_ip(r, f, &l4))
         return false;
@@ -29,16 +29,21 @@ static bool decode_ip_and_above(struct dcb_reader *r, struct dcb_frame *f, const
         return false;
     if (f->udp.dport != DCB_UDP_PORT_ROCEV2)
         return true;
-    if (!dcb_decode_roce(&l4, f))
+    return dcb_decode_roce(&l4, f);
+}
+
+bool dcb_verify_icrc(const uint8_t *data, struct dcb_frame *f)
+{
+    if (!(f->layers & DCB_L_ICRC))
         return false;
-    if (f->layers & DCB_L_ICRC) {
-        struct dcb_reader packet;
-        rd_init(&packet, data + ip_off, (size_t)f->ip.header_len + f->udp.len);
-        f->icrc.ok = dcb_icrc_compute(&packet, f->ip.version, f->ip.header_len,
-                                      &f->icrc.computed) &&
-                     f->icrc.computed == f->icrc.wire;
-    }
-    return true;
+    struct dcb_reader frame, packet;
+    rd_init(&frame, data, f->caplen);
+    rd_skip(&frame, f->ip_offset);
+    rd_sub(&frame, (size_t)f->ip.header_len + f->udp.len, &packet);
+    f->icrc.ok = dcb_icrc_compute(&packet, f->ip.version, f->ip.header_len, &f->icrc.computed) &&
+                 f->icrc.computed == f->icrc.wire;
+    f->icrc.checked = true;
+    return f->icrc.ok;
 }
 
 bool dcb_decode_frame(const uint8_t *data, uint32_t caplen, uint32_t wire_len,
@@ -47,6 +52,7 @@ bool dcb_decode_frame(const uint8_t *data, uint32_t caplen, uint32_t wire_len,
     f->layers = 0;
     f->nvlan = 0;
     f->malformed[0] = '\0';
+    f->icrc.checked = false;
     f->caplen = caplen;
     f->len = wire_len;
     struct dcb_reader r;
@@ -60,7 +66,7 @@ bool dcb_decode_frame(const uint8_t *data, uint32_t caplen, uint32_t wire_len,
         return dcb_decode_lldp(&r, f);
     case DCB_ETHERTYPE_IPV4:
     case DCB_ETHERTYPE_IPV6:
-        return decode_ip_and_above(&r, f, data);
+        return decode_ip_and_above(&r, f);
     default:
         return true;
     }

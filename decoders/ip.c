@@ -24,12 +24,13 @@ static bool decode_ipv4(struct dcb_reader *r, struct dcb_frame *f, struct dcb_re
     rd_skip(r, 1);                       /* TTL */
     ip->proto = rd_u8(r);
     rd_skip(r, 2);                       /* header checksum */
-    memset(ip->src, 0, sizeof(ip->src));
-    memset(ip->dst, 0, sizeof(ip->dst));
-    rd_copy(r, ip->src, 4);
-    rd_copy(r, ip->dst, 4);
+    const uint8_t *addrs = rd_bytes(r, 8);
     if (!rd_ok(r))
         return dcb_malformed(f, "IPv4 header truncated", r);
+    memset(ip->src, 0, sizeof(ip->src));
+    memset(ip->dst, 0, sizeof(ip->dst));
+    memcpy(ip->src, addrs, 4);
+    memcpy(ip->dst, addrs + 4, 4);
     ip->version = 4;
     ip->dscp = tos >> 2;
     ip->ecn = tos & 3;
@@ -55,10 +56,11 @@ static bool decode_ipv6(struct dcb_reader *r, struct dcb_frame *f, struct dcb_re
     uint16_t payload_len = rd_be16(r);
     ip->proto = rd_u8(r);
     rd_skip(r, 1);                       /* hop limit */
-    rd_copy(r, ip->src, 16);
-    rd_copy(r, ip->dst, 16);
+    const uint8_t *addrs = rd_bytes(r, 32);
     if (!rd_ok(r))
         return dcb_malformed(f, "IPv6 header truncated", r);
+    memcpy(ip->src, addrs, 16);
+    memcpy(ip->dst, addrs + 16, 16);
     uint8_t tclass = (uint8_t)(first >> 20);
     ip->version = 6;
     ip->dscp = tclass >> 2;

@@ -181,6 +181,7 @@ static int decode_loop(pcap_t *p, const struct decode_args *a, struct dcb_out *o
         if (m.ethernet) {
             if (!dcb_decode_frame(data, hdr->caplen, hdr->len, &frame))
                 st->malformed++;
+            dcb_verify_icrc(data, &frame);
         } else {
             frame.caplen = hdr->caplen;
             frame.len = hdr->len;

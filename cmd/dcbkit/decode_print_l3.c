@@ -109,6 +109,8 @@ void print_roce(struct dcb_out *o, const struct dcb_frame *f, bool verbose)
     if (f->layers & DCB_L_ICRC) {
         out_u64(o, "payload_len", verbose ? " payload %" PRIu64 : NULL, f->payload_len);
         out_u64(o, "icrc", verbose ? " icrc 0x%08" PRIx64 : NULL, f->icrc.wire);
+    }
+    if ((f->layers & DCB_L_ICRC) && f->icrc.checked) {
         out_bool(o, "icrc_ok", NULL, f->icrc.ok);
         if (!f->icrc.ok)
             out_text(o, " [bad ICRC, expected 0x%08x]", f->icrc.computed);

@@ -11,6 +11,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if ((f.layers & DCB_L_ICRC) && !(f.layers & DCB_L_BTH))
         abort();
+    if (dcb_verify_icrc(data, &f) && !f.icrc.checked)
+        abort();
     if (f.nvlan > DCB_MAX_VLAN || f.lldp.napp > DCB_MAX_APP || f.lldp.cee.napp > DCB_MAX_APP)
         abort();
     return 0;
