@@ -53,7 +53,7 @@ static void decode_app(struct dcb_reader *r, struct dcb_cee *c)
         uint8_t oui_sf = rd_u8(r);
         uint16_t oui_low = rd_be16(r);
         uint8_t prio_map = rd_u8(r);
-        if (c->napp == DCB_MAX_APP)
+        if (c->napp == DCB_MAX_CEE_APP)
             continue;
         struct dcb_cee_app *a = &c->app[c->napp++];
         a->proto = proto;

@@ -53,7 +53,7 @@ static bool decode_app(struct dcb_reader *body, struct dcb_lldp *l, struct dcb_f
     while (rd_remaining(body) >= 3) {
         uint8_t first = rd_u8(body);
         uint16_t proto = rd_be16(body);
-        if (l->napp == DCB_MAX_APP)
+        if (l->napp == DCB_MAX_IEEE_APP)
             continue;
         struct dcb_ieee_app *a = &l->app[l->napp++];
         a->prio = first >> 5;

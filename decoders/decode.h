@@ -23,7 +23,9 @@
 #define DCB_UDP_PORT_ROCEV2 4791
 
 #define DCB_MAX_VLAN 2
-#define DCB_MAX_APP 32
+/* As many App entries as one TLV can hold (a 511-byte TLV), so none is ever dropped. */
+#define DCB_MAX_IEEE_APP 168      /* (511 - 4 OUI/subtype - 1 reserved) / 3 */
+#define DCB_MAX_CEE_APP 83        /* (511 - 4 - 2 sub-TLV header - 4 feature header) / 6 */
 #define DCB_MALFORMED_MAX 120
 
 enum dcb_layer {
@@ -164,7 +166,7 @@ struct dcb_cee {
     uint8_t pgid[8], pg_bw[8], pg_num_tcs;
     uint8_t pfc_enable, pfc_num_tcs;
     uint8_t napp;
-    struct dcb_cee_app app[DCB_MAX_APP];
+    struct dcb_cee_app app[DCB_MAX_CEE_APP];
 };
 
 struct dcb_lldp {
@@ -179,7 +181,7 @@ struct dcb_lldp {
     struct dcb_ieee_cn cn;
     bool has_app;
     uint8_t napp;
-    struct dcb_ieee_app app[DCB_MAX_APP];
+    struct dcb_ieee_app app[DCB_MAX_IEEE_APP];
     struct dcb_cee cee;
 };
 

@@ -156,11 +156,11 @@ static bool json_member(struct dcb_out *o, const char *key)
     if (d > 0 && !key && !o->array[d])
         return false;
     if (!o->first[d])
-        fputc(',', o->fp);
+        putc_unlocked(',', o->fp);
     o->first[d] = false;
     if (d > 0 && key) {
         out_json_string(o->fp, key);
-        fputc(':', o->fp);
+        putc_unlocked(':', o->fp);
     }
     return true;
 }
@@ -211,12 +211,24 @@ void out_str(struct dcb_out *o, const char *key, const char *text_fmt, const cha
     }
 }
 
+/* Decimal digits without printf: per-frame JSON prints dozens of integers. */
+static void put_u64(FILE *fp, uint64_t value)
+{
+    char digits[20];
+    size_t n = sizeof(digits);
+    do {
+        digits[--n] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value);
+    fwrite_unlocked(digits + n, 1, sizeof(digits) - n, fp);
+}
+
 void out_u64(struct dcb_out *o, const char *key, const char *text_fmt, uint64_t value)
 {
     if (o->format == OUT_JSON) {
         if (!json_member(o, key))
             return;
-        fprintf(o->fp, "%" PRIu64, value);
+        put_u64(o->fp, value);
     } else if (text_fmt) {
         fprintf(o->fp, text_fmt, value);
     }

@@ -39,7 +39,8 @@ static void print_bth(struct dcb_out *o, const struct dcb_bth *b, bool verbose)
 {
     out_obj_open(o, "bth");
     out_u64(o, "opcode", ", RoCEv2 op %" PRIu64, b->opcode);
-    out_str(o, "transport", " %s", dcb_bth_transport_name(b->opcode));
+    /* The CNP transport and operation share one name: said once in text. */
+    out_str(o, "transport", b->opcode == 0x81 ? NULL : " %s", dcb_bth_transport_name(b->opcode));
     out_str(o, "name", " %s", dcb_bth_opcode_name(b->opcode));
     out_u64(o, "se", verbose ? " se %" PRIu64 : NULL, b->se);
     out_u64(o, "m", verbose ? " m %" PRIu64 : NULL, b->m);

@@ -13,7 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (dcb_verify_icrc(data, &f) && !f.icrc.checked)
         abort();
-    if (f.nvlan > DCB_MAX_VLAN || f.lldp.napp > DCB_MAX_APP || f.lldp.cee.napp > DCB_MAX_APP)
+    if (f.nvlan > DCB_MAX_VLAN || f.lldp.napp > DCB_MAX_IEEE_APP ||
+        f.lldp.cee.napp > DCB_MAX_CEE_APP)
         abort();
     return 0;
 }

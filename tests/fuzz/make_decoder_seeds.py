@@ -71,6 +71,8 @@ def main():
     for name, items in seeds().items():
         folder = os.path.join(HERE, "corpus", name)
         os.makedirs(folder, exist_ok=True)
+        for old in os.listdir(folder):          # the set is exactly what this run picks
+            os.unlink(os.path.join(folder, old))
         unique = {hashlib.sha1(x).hexdigest()[:16]: x for x in items}
         # A spread of the distinct inputs, the same every run.
         keys = sorted(unique)
