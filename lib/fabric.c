@@ -520,6 +520,12 @@ static int load_generate(struct fabric *f, const cJSON *gj, struct dcb_err *err)
             (rc = get_int(gj, "spines", 1, 256, &g.spines, where, err)) < 0 ||
             (rc = get_int(gj, "hosts_per_leaf", 0, 512, &g.hosts_per_leaf, where, err)) < 0)
             return rc;
+        /* link and interface lookups are linear for now: keep generated fabrics to a size
+         * that checks in seconds */
+        if (g.leaves * g.hosts_per_leaf > 16384)
+            return dcb_err_set(err, DCB_E_RANGE,
+                               "generate: %d leaves x %d hosts is more than 16384 hosts",
+                               g.leaves, g.hosts_per_leaf);
     } else {
         return dcb_err_set(err, DCB_E_INVAL, "generate.type: must be \"star\" or \"leaf-spine\"");
     }

@@ -1,0 +1,128 @@
+#include "unit.h"
+
+#include <stdio.h>
+
+#include "fabric.h"
+
+static void star_generator(void **state)
+{
+    (void)state;
+    struct fabric f;
+    fabric_init(&f);
+    struct fabric_gen g = { .type = GEN_STAR, .hosts = 3, .host_speed_bps = 100000000000ULL };
+    assert_int_equal(fabric_generate(&f, &g, NULL), 0);
+    assert_int_equal(f.ndevices, 4);
+    assert_int_equal(f.nlinks, 3);
+    assert_string_equal(f.devices[0].name, "switch1");
+    assert_int_equal(f.devices[0].role, FABRIC_SWITCH);
+    const struct fabric_end *peer;
+    const struct fabric_link *l = fabric_find_link(&f, "host3", "eth0", &peer);
+    assert_non_null(l);
+    assert_string_equal(peer->device, "switch1");
+    assert_string_equal(peer->ifname, "Ethernet2");
+    assert_true(l->speed_bps == 100000000000ULL);
+    fabric_free(&f);
+}
+
+static void leaf_spine_generator(void **state)
+{
+    (void)state;
+    struct fabric f;
+    fabric_init(&f);
+    struct fabric_gen g = { .type = GEN_LEAF_SPINE, .leaves = 4, .spines = 2, .hosts_per_leaf = 8,
+                            .host_speed_bps = 200000000000ULL, .uplink_speed_bps = 400000000000ULL,
+                            .uplink_cable_mm = 30000, .uplink_cable_set = true };
+    assert_int_equal(fabric_generate(&f, &g, NULL), 0);
+    assert_int_equal(f.ndevices, 2 + 4 + 32);
+    assert_int_equal(f.nlinks, 32 + 8);
+    const struct fabric_end *peer;
+    /* leaf3's first uplink (after its 8 host ports) goes to spine1's third port */
+    const struct fabric_link *l = fabric_find_link(&f, "leaf3", "Ethernet8", &peer);
+    assert_non_null(l);
+    assert_string_equal(peer->device, "spine1");
+    assert_string_equal(peer->ifname, "Ethernet2");
+    assert_true(l->speed_bps == 400000000000ULL && l->cable_mm == 30000);
+    l = fabric_find_link(&f, "host17", "eth0", &peer);
+    assert_string_equal(peer->device, "leaf3");
+    assert_string_equal(peer->ifname, "Ethernet0");
+    assert_false(l->cable_set);
+    /* a second generation cannot reuse the names */
+    struct dcb_err err;
+    assert_int_not_equal(fabric_generate(&f, &g, &err), 0);
+    assert_string_equal(err.msg, "generate: device \"spine1\" already exists");
+    fabric_free(&f);
+}
+
+/* defaults <- role defaults <- device <- interface <- link */
+static void effective_config_order(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"defaults\": {\"mtu\": 1500, \"pfc\": {\"enabled\": 8}, \"speed_bps\": \"10G\"},"
+        " \"switch_defaults\": {\"mtu\": 9216},"
+        " \"devices\": [{\"name\": \"sw\", \"role\": \"switch\", \"config\": {\"pfc\": {\"enabled\": 24}},"
+        "   \"interfaces\": {\"Ethernet1\": {\"pfc\": {\"enabled\": 16}}}},"
+        "  {\"name\": \"h\", \"role\": \"host\"}],"
+        " \"links\": [{\"a\": \"sw:Ethernet1\", \"b\": \"h:eth0\", \"speed\": \"400G\", \"cable_m\": 7}]}";
+    struct fabric f;
+    struct dcb_err err;
+    assert_int_equal(fabric_load_text(&f, text, sizeof(text) - 1, "t", &err), 0);
+    struct qos_config c;
+    char v[32];
+    assert_int_equal(fabric_effective_config(&f, "sw", "Ethernet1", &c, &err), 0);
+    qos_get(&c, "mtu", v, sizeof(v), NULL);
+    assert_string_equal(v, "9216");
+    qos_get(&c, "pfc.enabled", v, sizeof(v), NULL);
+    assert_string_equal(v, "0x10");
+    qos_get(&c, "speed_bps", v, sizeof(v), NULL);
+    assert_string_equal(v, "400G");
+    qos_get(&c, "cable_m", v, sizeof(v), NULL);
+    assert_string_equal(v, "7m");
+    assert_int_equal(fabric_effective_config(&f, "sw", "Ethernet9", &c, &err), 0);
+    qos_get(&c, "pfc.enabled", v, sizeof(v), NULL);
+    assert_string_equal(v, "0x18");
+    qos_get(&c, "speed_bps", v, sizeof(v), NULL);
+    assert_string_equal(v, "10G");
+    assert_int_equal(fabric_effective_config(&f, "h", "eth0", &c, &err), 0);
+    qos_get(&c, "mtu", v, sizeof(v), NULL);
+    assert_string_equal(v, "1500");
+    assert_int_equal(qos_get(&c, "cable_m", v, sizeof(v), NULL), 0);
+    assert_int_not_equal(fabric_effective_config(&f, "nope", "eth0", &c, &err), 0);
+    assert_string_equal(err.msg, "no device \"nope\"");
+    fabric_free(&f);
+}
+
+static void generated_devices_take_overrides(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"generate\": {\"type\": \"star\", \"hosts\": 2},"
+        " \"devices\": [{\"name\": \"host2\", \"reach\": \"local\", \"config\": {\"mtu\": 4200}}]}";
+    struct fabric f;
+    struct dcb_err err;
+    assert_int_equal(fabric_load_text(&f, text, sizeof(text) - 1, "t", &err), 0);
+    assert_int_equal(f.ndevices, 3);
+    const struct fabric_device *d = fabric_find_device(&f, "host2");
+    assert_int_equal(d->reach, REACH_LOCAL);
+    assert_true(d->config.mtu.set && d->config.mtu.v == 4200);
+    fabric_free(&f);
+    static const char wrong_role[] =
+        "{\"generate\": {\"type\": \"star\", \"hosts\": 2},"
+        " \"devices\": [{\"name\": \"host2\", \"role\": \"switch\"}]}";
+    assert_int_not_equal(fabric_load_text(&f, wrong_role, sizeof(wrong_role) - 1, "t", &err), 0);
+    assert_string_equal(err.msg, "t: devices[0].role: \"host2\" is generated as a host");
+    static const char empty[] = "{}";
+    assert_int_not_equal(fabric_load_text(&f, empty, 2, "t", &err), 0);
+    assert_string_equal(err.msg, "t: devices: the fabric has no devices (list some or \"generate\" them)");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(star_generator),
+        cmocka_unit_test(leaf_spine_generator),
+        cmocka_unit_test(effective_config_order),
+        cmocka_unit_test(generated_devices_take_overrides),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
