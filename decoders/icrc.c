@@ -26,12 +26,16 @@ static void mask_ip_header(uint8_t *h, uint8_t version)
 bool dcb_icrc_compute(struct dcb_reader *packet, uint8_t ip_version, uint16_t ip_header_len,
                       uint32_t *crc)
 {
-    static const uint8_t lrh_stand_in[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    /* CRC-32 of the eight 0xFF bytes that stand in for the LRH: the same for every packet. */
+    static const uint32_t lrh_stand_in_crc = 0x2144df1c;
     uint8_t headers[MAX_IP_HEADER + UDP_LEN + BTH_LEN];
     size_t headers_len = (size_t)ip_header_len + UDP_LEN + BTH_LEN;
     *crc = 0;
-    if (ip_header_len > MAX_IP_HEADER || !rd_copy(packet, headers, headers_len))
+    const uint8_t *wire_headers = ip_header_len <= MAX_IP_HEADER ?
+                                  rd_bytes(packet, headers_len) : NULL;
+    if (!wire_headers)
         return false;
+    memcpy(headers, wire_headers, headers_len);
     size_t rest = rd_remaining(packet);
     if (rest < ICRC_LEN)
         return false;
@@ -41,8 +45,7 @@ bool dcb_icrc_compute(struct dcb_reader *packet, uint8_t ip_version, uint16_t ip
     mask_ip_header(headers, ip_version);
     headers[ip_header_len + 6] = headers[ip_header_len + 7] = 0xff;   /* UDP checksum */
     headers[ip_header_len + UDP_LEN + 4] = 0xff;                      /* FECN, BECN, resv6 */
-    uint32_t c = dcb_crc32(0, lrh_stand_in, sizeof(lrh_stand_in));
-    c = dcb_crc32(c, headers, headers_len);
+    uint32_t c = dcb_crc32(lrh_stand_in_crc, headers, headers_len);
     *crc = dcb_crc32(c, body, rest - ICRC_LEN);
     return true;
 }

@@ -148,10 +148,10 @@ bool dcb_decode_roce(struct dcb_reader *r, struct dcb_frame *f)
         f->layers |= DCB_L_CNP;
     if (!decode_ext_headers(r, headers_for_opcode(f->bth.opcode), f))
         return false;
-    size_t left = stated - (rd_offset(r) < stated ? rd_offset(r) : stated);
-    if (left < ICRC_LEN || stated < rd_offset(r))
+    size_t headers_end = rd_offset(r);   /* never past stated: r is cut to it */
+    if (headers_end + ICRC_LEN > stated)
         return dcb_malformed(f, "no room for the ICRC after the RoCE headers", NULL);
-    f->payload_len = (uint32_t)(left - ICRC_LEN);
+    f->payload_len = (uint32_t)(stated - headers_end - ICRC_LEN);
     if (!complete)
         return true;                     /* captured short: the ICRC is not there to check */
     rd_skip(r, f->payload_len);

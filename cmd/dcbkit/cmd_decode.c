@@ -64,6 +64,9 @@ static int join_filter(const struct cli_ctx *ctx, int argc, char **argv, char *b
     return 0;
 }
 
+#define HELP_SHOWN (-1)
+
+/* 0, an exit status (usage error), or HELP_SHOWN. */
 static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct decode_args *a)
 {
     static const struct option longopts[] = {
@@ -92,10 +95,10 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct decode_
                 return cli_usage_error(ctx, "--link-speed must be above zero");
         } else {
             rc = cli_common_option(ctx, c, argv);
+            if (rc == 0)
+                return HELP_SHOWN;
             if (rc < 0)
                 rc = 0;
-            else
-                return rc == 0 ? -1 : rc;      /* -1: --help was printed */
         }
         if (rc)
             return rc;
@@ -196,7 +199,7 @@ static int decode_run(struct cli_ctx *ctx, int argc, char **argv)
     struct decode_args a = { 0 };
     int rc = parse_args(ctx, argc, argv, &a);
     if (rc)
-        return rc < 0 ? 0 : rc;
+        return rc == HELP_SHOWN ? 0 : rc;
     char errbuf[PCAP_ERRBUF_SIZE] = "";
     pcap_t *p = a.file ? pcap_open_offline(a.file, errbuf) : open_live(a.iface, errbuf);
     if (!p)
@@ -284,7 +287,8 @@ const struct cli_command cmd_decode = {
         "len}; bth {opcode, transport, name, se, m, pad, tver, pkey, fecn, becn, dqpn, ackreq, "
         "psn}; deth {qkey, srcqp}; reth {va, rkey, dmalen}; atomic {va, rkey, swap_add, compare}; "
         "aeth {syndrome, kind (ack, rnr_nak, reserved, nak), code, nak, msn}; atomic_ack; immdt; "
-        "ieth; cnp (true); payload_len, icrc, icrc_ok; lldp {chassis_subtype, chassis_id, "
+        "ieth; cnp (true); payload_len, icrc, icrc_ok (when the whole packet was captured); "
+        "lldp {chassis_subtype, chassis_id, "
         "port_subtype, port_id, ttl, port_desc, sysname, mgmt_addr, ieee {ets_cfg {willing, cbs, "
         "max_tcs, prio_tc[8], tc_bw[8], tsa[8]}, ets_rec {prio_tc, tc_bw, tsa}, pfc {willing, "
         "mbc, cap, enable}, app [{prio, sel, proto}], cn {cnpv, ready}}, cee {flavour (CEE or "
