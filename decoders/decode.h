@@ -47,7 +47,13 @@ enum dcb_layer {
     DCB_L_ICRC = 1u << 15,
     DCB_L_LLDP = 1u << 16,
     DCB_L_MACCTL = 1u << 17,   /* MAC Control with an opcode that is neither PAUSE nor PFC */
+    DCB_L_SLL = 1u << 18,      /* a Linux cooked header instead of Ethernet (eth.type is set) */
 };
+
+/* The link types dcb_decode_link_frame knows (pcap LINKTYPE_* = libpcap DLT_* for these). */
+#define DCB_LINKTYPE_ETHERNET 1
+#define DCB_LINKTYPE_LINUX_SLL 113
+#define DCB_LINKTYPE_LINUX_SLL2 276
 
 /* A view into the frame: not NUL-terminated. */
 struct dcb_bytes {
@@ -65,6 +71,15 @@ struct dcb_eth {
     uint8_t dst[6], src[6];
     uint16_t type;        /* the EtherType after any VLAN tags */
     uint16_t outer_type;  /* the first EtherType/TPID after the source address */
+};
+
+struct dcb_sll {
+    bool v2;
+    uint8_t pkttype;      /* 0 to us, 1 broadcast, 2 multicast, 3 to another host, 4 sent by us */
+    uint16_t hatype;
+    uint32_t ifindex;     /* SLL2 only */
+    bool has_src;
+    uint8_t src[6];
 };
 
 struct dcb_pause {
@@ -195,6 +210,7 @@ struct dcb_frame {
     uint32_t layers;      /* DCB_L_* */
     uint32_t caplen, len;
     struct dcb_eth eth;
+    struct dcb_sll sll;
     uint8_t nvlan;
     struct dcb_vlan_tag vlan[DCB_MAX_VLAN];
     uint16_t macctl_opcode;
@@ -216,6 +232,15 @@ struct dcb_frame {
     char malformed[DCB_MALFORMED_MAX];   /* "" when the frame decoded cleanly */
 };
 
+/* Decodes one frame of a link type above; false with f->malformed set for any other. */
+bool dcb_decode_link_frame(int linktype, const uint8_t *data, uint32_t caplen, uint32_t wire_len,
+                           struct dcb_frame *f);
+static inline bool dcb_linktype_known(int linktype)
+{
+    return linktype == DCB_LINKTYPE_ETHERNET || linktype == DCB_LINKTYPE_LINUX_SLL ||
+           linktype == DCB_LINKTYPE_LINUX_SLL2;
+}
+
 /* Decodes one Ethernet frame. caplen bytes at data are present; wire_len is the original length.
  * Always fills *f (resetting it first); returns false when the frame is malformed or truncated,
  * with f->malformed set. */
@@ -230,6 +255,9 @@ bool dcb_verify_icrc(const uint8_t *data, struct dcb_frame *f);
 /* The per-protocol decoders, each reading from r positioned at its header. They set their layer
  * bits, and on failure set f->malformed and return false. */
 bool dcb_decode_eth(struct dcb_reader *r, struct dcb_frame *f);
+bool dcb_decode_sll(struct dcb_reader *r, bool v2, struct dcb_frame *f);
+/* The VLAN tags while f->eth.type is a TPID; leaves f->eth.type at the inner EtherType. */
+bool dcb_decode_vlan_tags(struct dcb_reader *r, struct dcb_frame *f);
 bool dcb_decode_macctl(struct dcb_reader *r, struct dcb_frame *f);
 bool dcb_decode_lldp(struct dcb_reader *r, struct dcb_frame *f);
 bool dcb_decode_ieee_dcbx(struct dcb_reader *body, uint8_t subtype, struct dcb_lldp *l,

@@ -1,4 +1,5 @@
-/* Ethernet II with up to two 802.1Q / 802.1ad tags. */
+/* Ethernet II, and the up to two 802.1Q / 802.1ad tags after it (or after a Linux cooked
+ * header). */
 #include <string.h>
 
 #include "decode.h"
@@ -18,6 +19,12 @@ bool dcb_decode_eth(struct dcb_reader *r, struct dcb_frame *f)
     memcpy(e->dst, addrs, 6);
     memcpy(e->src, addrs + 6, 6);
     f->layers |= DCB_L_ETH;
+    return dcb_decode_vlan_tags(r, f);
+}
+
+bool dcb_decode_vlan_tags(struct dcb_reader *r, struct dcb_frame *f)
+{
+    struct dcb_eth *e = &f->eth;
     while (is_vlan_tpid(e->type)) {
         if (f->nvlan == DCB_MAX_VLAN)
             return dcb_malformed(f, "more than two VLAN tags", NULL);

@@ -46,8 +46,8 @@ bool dcb_verify_icrc(const uint8_t *data, struct dcb_frame *f)
     return f->icrc.ok;
 }
 
-bool dcb_decode_frame(const uint8_t *data, uint32_t caplen, uint32_t wire_len,
-                      struct dcb_frame *f)
+bool dcb_decode_link_frame(int linktype, const uint8_t *data, uint32_t caplen, uint32_t wire_len,
+                           struct dcb_frame *f)
 {
     f->layers = 0;
     f->nvlan = 0;
@@ -57,7 +57,14 @@ bool dcb_decode_frame(const uint8_t *data, uint32_t caplen, uint32_t wire_len,
     f->len = wire_len;
     struct dcb_reader r;
     rd_init(&r, data, caplen);
-    if (!dcb_decode_eth(&r, f))
+    bool link_ok;
+    if (linktype == DCB_LINKTYPE_ETHERNET)
+        link_ok = dcb_decode_eth(&r, f);
+    else if (linktype == DCB_LINKTYPE_LINUX_SLL || linktype == DCB_LINKTYPE_LINUX_SLL2)
+        link_ok = dcb_decode_sll(&r, linktype == DCB_LINKTYPE_LINUX_SLL2, f);
+    else
+        return dcb_malformed(f, "link type not decoded", NULL);
+    if (!link_ok)
         return false;
     switch (f->eth.type) {
     case DCB_ETHERTYPE_MACCTL:
@@ -70,4 +77,10 @@ bool dcb_decode_frame(const uint8_t *data, uint32_t caplen, uint32_t wire_len,
     default:
         return true;
     }
+}
+
+bool dcb_decode_frame(const uint8_t *data, uint32_t caplen, uint32_t wire_len,
+                      struct dcb_frame *f)
+{
+    return dcb_decode_link_frame(DCB_LINKTYPE_ETHERNET, data, caplen, wire_len, f);
 }

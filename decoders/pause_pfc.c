@@ -13,7 +13,9 @@ bool dcb_decode_macctl(struct dcb_reader *r, struct dcb_frame *f)
     f->macctl_opcode = rd_be16(r);
     if (!rd_ok(r))
         return dcb_malformed(f, "MAC Control opcode truncated", r);
-    bool bad_dst = memcmp(f->eth.dst, macctl_dst, sizeof(macctl_dst)) != 0;
+    /* A Linux cooked header carries no destination address: nothing to flag then. */
+    bool bad_dst = (f->layers & DCB_L_ETH) &&
+                   memcmp(f->eth.dst, macctl_dst, sizeof(macctl_dst)) != 0;
     if (f->macctl_opcode == MACCTL_OP_PAUSE) {
         f->pause.quanta = rd_be16(r);
         if (!rd_ok(r))

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "decode.h"
+#include "decode_pcapng.h"
 #include "decode_print.h"
 #include "units.h"
 
@@ -155,18 +156,56 @@ static int apply_filter(struct cli_ctx *ctx, pcap_t *p, const char *filter)
     return 0;
 }
 
-struct decode_stats {
+/* Everything one frame needs on its way to the output, whichever reader it came from. */
+struct decode_sink {
+    const struct decode_args *args;
+    struct dcb_out *out;
+    const struct decode_print_opts *opts;
     uint64_t frames, malformed;
 };
 
-static int decode_loop(pcap_t *p, const struct decode_args *a, struct dcb_out *o,
-                       const struct decode_print_opts *opts, struct decode_stats *st)
+static bool sink_wants_more(const struct decode_sink *s)
+{
+    return !stop_requested && (s->args->max_frames == 0 || s->frames < s->args->max_frames);
+}
+
+/* linktype is a libpcap DLT; pcapng link types agree with it for the ones decoded. */
+static void sink_frame(struct decode_sink *s, int linktype, int64_t sec, uint32_t usec,
+                       const uint8_t *data, uint32_t caplen, uint32_t len)
+{
+    static struct dcb_frame frame;
+    struct decode_frame_meta m = {
+        .number = ++s->frames,
+        .ts_sec = sec,
+        .ts_usec = usec,
+        .decoded = dcb_linktype_known(linktype),
+        .linktype = linktype,
+    };
+    if (m.decoded) {
+        if (!dcb_decode_link_frame(linktype, data, caplen, len, &frame))
+            s->malformed++;
+        dcb_verify_icrc(data, &frame);
+    } else {
+        frame.caplen = caplen;
+        frame.len = len;
+    }
+    decode_print_frame(s->out, &m, &frame, s->opts);
+}
+
+static bool sink_pcapng_packet(void *arg, const struct pcapng_packet *p)
+{
+    struct decode_sink *s = arg;
+    sink_frame(s, p->linktype, p->ts_sec, p->ts_usec, p->data, p->caplen, p->len);
+    return sink_wants_more(s);
+}
+
+/* 0 at the end (or when stopped), or libpcap's negative error. */
+static int decode_loop(pcap_t *p, struct decode_sink *s)
 {
     int linktype = pcap_datalink(p);
-    static struct dcb_frame frame;
     struct pcap_pkthdr *hdr;
     const u_char *data;
-    while (!stop_requested && (a->max_frames == 0 || st->frames < a->max_frames)) {
+    while (sink_wants_more(s)) {
         int rc = pcap_next_ex(p, &hdr, &data);
         if (rc == 0)
             continue;                    /* live: the read timeout expired */
@@ -174,24 +213,29 @@ static int decode_loop(pcap_t *p, const struct decode_args *a, struct dcb_out *o
             return 0;
         if (rc < 0)
             return rc;
-        struct decode_frame_meta m = {
-            .number = ++st->frames,
-            .ts_sec = hdr->ts.tv_sec,
-            .ts_usec = (uint32_t)hdr->ts.tv_usec,
-            .ethernet = linktype == DLT_EN10MB,
-            .linktype = linktype,
-        };
-        if (m.ethernet) {
-            if (!dcb_decode_frame(data, hdr->caplen, hdr->len, &frame))
-                st->malformed++;
-            dcb_verify_icrc(data, &frame);
-        } else {
-            frame.caplen = hdr->caplen;
-            frame.len = hdr->len;
-        }
-        decode_print_frame(o, &m, &frame, opts);
+        sink_frame(s, linktype, hdr->ts.tv_sec, (uint32_t)hdr->ts.tv_usec, data, hdr->caplen,
+                   hdr->len);
     }
     return 0;
+}
+
+/* libpcap stopped reading a file: a pcapng file that mixes link types goes on through
+ * collectors/pcapng; anything else is libpcap's error. Returns the exit status. */
+static int after_read_error(pcap_t *p, const struct decode_args *a, struct decode_sink *s)
+{
+    char why[PCAP_ERRBUF_SIZE + 1];
+    snprintf(why, sizeof(why), "%s", pcap_geterr(p));
+    if (a->file) {
+        struct dcb_err err;
+        int rc = decode_pcapng_rest(a->file, a->filter, sink_pcapng_packet, s, &err);
+        if (rc == 1)
+            return 0;
+        if (rc < 0)
+            snprintf(why, sizeof(why), "%s", err.msg);
+    }
+    fflush(stdout);
+    return cli_fail(1, a->file ? a->file : a->iface, "%s after %" PRIu64 " frames decoded", why,
+                    s->frames);
 }
 
 static int decode_run(struct cli_ctx *ctx, int argc, char **argv)
@@ -221,18 +265,15 @@ static int decode_run(struct cli_ctx *ctx, int argc, char **argv)
     struct dcb_out o;
     out_init(&o, stdout, ctx->format);
     struct decode_print_opts opts = { .link_bps = a.link_bps, .verbose = ctx->verbosity > 0 };
-    struct decode_stats st = { 0 };
+    struct decode_sink sink = { .args = &a, .out = &o, .opts = &opts };
     int status = 0;
-    if (decode_loop(p, &a, &o, &opts, &st) < 0) {
-        fflush(stdout);
-        status = cli_fail(1, a.file ? a.file : a.iface, "%s after %" PRIu64 " frames decoded",
-                          pcap_geterr(p), st.frames);
-    }
+    if (decode_loop(p, &sink) < 0)
+        status = after_read_error(p, &a, &sink);
     if (a.iface) {
         struct pcap_stat ps = { 0 };
         pcap_stats(p, &ps);
         fprintf(stderr, "%" PRIu64 " frames decoded, %" PRIu64 " malformed, %u dropped by the "
-                "kernel\n", st.frames, st.malformed, ps.ps_drop);
+                "kernel\n", sink.frames, sink.malformed, ps.ps_drop);
     }
     live_handle = NULL;
     pcap_close(p);
@@ -270,10 +311,13 @@ const struct cli_command cmd_decode = {
                 "dcbkit decode -i IFACE [-c N] [-T text|json] [--link-speed SPEED] [FILTER]",
     .description =
         "decode works like tcpdump -r: it reads pcap and pcapng files through libpcap, applies an "
-        "optional BPF filter, and decodes Ethernet with up to two VLAN tags, 802.3x PAUSE, PFC, "
+        "optional BPF filter, and decodes Ethernet or Linux cooked (SLL, SLL2) frames with up to "
+        "two VLAN tags, 802.3x PAUSE, PFC, "
         "LLDP with IEEE 802.1Qaz and CEE DCBX, IPv4 and IPv6 DSCP and ECN, and RoCEv2 (UDP port "
         "4791): BTH, RETH, AETH, DETH, ImmDt, IETH, the atomic headers and CNP, with the ICRC "
         "checked.\n\n"
+        "A pcapng file whose interfaces have different link types, which libpcap stops at, is "
+        "read on from that interface by dcbkit's own pcapng reader, with the same filter.\n\n"
         "A truncated or malformed frame is reported with the reason and decoding goes on with "
         "the next frame. A capture file that ends in the middle of a frame is an error (exit 1) "
         "after every frame before it has been printed.",
@@ -281,8 +325,10 @@ const struct cli_command cmd_decode = {
     .examples = decode_examples,
     .json_doc =
         "One object per frame (JSON Lines, no header). A key is present only when its layer is: "
-        "frame, ts, caplen, len; eth {src, dst, type}; vlan [{tpid, vid, pcp, dei}]; pause "
-        "{quanta, ns, dst_ok}; pfc {enable, quanta[8], ns[8], dst_ok, enable_reserved}; "
+        "frame, ts, caplen, len; eth {src, dst, type}, or for Linux cooked captures sll "
+        "{pkttype, src, ifindex (SLL2), type}; vlan [{tpid, vid, pcp, dei}]; pause "
+        "{quanta, ns, dst_ok}; pfc {enable, quanta[8], ns[8], dst_ok, enable_reserved} (dst_ok "
+        "only with an Ethernet header); "
         "macctl_opcode; ip {version, src, dst, dscp, ecn, ecn_name, proto}; udp {sport, dport, "
         "len}; bth {opcode, transport, name, se, m, pad, tver, pkey, fecn, becn, dqpn, ackreq, "
         "psn}; deth {qkey, srcqp}; reth {va, rkey, dmalen}; atomic {va, rkey, swap_add, compare}; "

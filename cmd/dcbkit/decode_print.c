@@ -15,10 +15,10 @@ void decode_print_frame(struct dcb_out *o, const struct decode_frame_meta *m,
     out_number(o, "ts", "%s", ts);
     out_u64(o, "caplen", NULL, f->caplen);
     out_u64(o, "len", NULL, f->len);
-    if (!m->ethernet) {
+    if (!m->decoded) {
         out_u64(o, "linktype", ", link type %" PRIu64 " not decoded", (uint64_t)m->linktype);
     } else {
-        if (f->layers & DCB_L_ETH)
+        if (f->layers & (DCB_L_ETH | DCB_L_SLL))
             print_eth(o, f, opts->verbose);
         if (f->layers & DCB_L_PAUSE)
             print_pause(o, f, opts->link_bps);

@@ -14,7 +14,7 @@ struct decode_frame_meta {
     uint64_t number;          /* 1-based */
     int64_t ts_sec;
     uint32_t ts_usec;
-    bool ethernet;            /* the link type is Ethernet: f holds a decode */
+    bool decoded;             /* a link type the decoders know: f holds a decode */
     int linktype;
 };
 

@@ -11,16 +11,37 @@ void fmt_mac(const uint8_t *mac, char *buf, size_t len)
              mac[5]);
 }
 
+static void print_sll(struct dcb_out *o, const struct dcb_frame *f, bool verbose)
+{
+    const struct dcb_sll *s = &f->sll;
+    char src[18];
+    out_obj_open(o, "sll");
+    out_text(o, s->v2 ? " SLL2" : " SLL");
+    out_u64(o, "pkttype", verbose ? " pkttype %" PRIu64 : NULL, s->pkttype);
+    if (s->has_src) {
+        fmt_mac(s->src, src, sizeof(src));
+        out_str(o, "src", " from %s", src);
+    }
+    if (s->v2)
+        out_u64(o, "ifindex", verbose ? " ifindex %" PRIu64 : NULL, s->ifindex);
+    out_u64(o, "type", verbose ? ", ethertype 0x%04" PRIx64 : NULL, f->eth.type);
+    out_obj_close(o);
+}
+
 void print_eth(struct dcb_out *o, const struct dcb_frame *f, bool verbose)
 {
     char src[18], dst[18];
-    fmt_mac(f->eth.src, src, sizeof(src));
-    fmt_mac(f->eth.dst, dst, sizeof(dst));
-    out_obj_open(o, "eth");
-    out_str(o, "src", " %s", src);
-    out_str(o, "dst", " > %s", dst);
-    out_u64(o, "type", verbose ? ", ethertype 0x%04" PRIx64 : NULL, f->eth.type);
-    out_obj_close(o);
+    if (f->layers & DCB_L_SLL) {
+        print_sll(o, f, verbose);
+    } else {
+        fmt_mac(f->eth.src, src, sizeof(src));
+        fmt_mac(f->eth.dst, dst, sizeof(dst));
+        out_obj_open(o, "eth");
+        out_str(o, "src", " %s", src);
+        out_str(o, "dst", " > %s", dst);
+        out_u64(o, "type", verbose ? ", ethertype 0x%04" PRIx64 : NULL, f->eth.type);
+        out_obj_close(o);
+    }
     if (!(f->layers & DCB_L_VLAN))
         return;
     out_arr_open(o, "vlan");
@@ -42,7 +63,8 @@ void print_pause(struct dcb_out *o, const struct dcb_frame *f, uint64_t link_bps
     out_text(o, ", PAUSE");
     out_u64(o, "quanta", " quanta %" PRIu64, f->pause.quanta);
     out_dbl(o, "ns", " (%.1f ns)", pfc_quanta_to_ns(f->pause.quanta, link_bps));
-    out_bool(o, "dst_ok", NULL, !f->pause.bad_dst);
+    if (f->layers & DCB_L_ETH)
+        out_bool(o, "dst_ok", NULL, !f->pause.bad_dst);
     if (f->pause.bad_dst)
         out_text(o, " [destination is not 01:80:c2:00:00:01]");
     out_obj_close(o);
@@ -65,7 +87,8 @@ void print_pfc(struct dcb_out *o, const struct dcb_frame *f, uint64_t link_bps)
         if (p->enable_vector >> prio & 1)
             out_text(o, " p%d=%u", prio, p->quanta[prio]);
     }
-    out_bool(o, "dst_ok", NULL, !p->bad_dst);
+    if (f->layers & DCB_L_ETH)
+        out_bool(o, "dst_ok", NULL, !p->bad_dst);
     out_bool(o, "enable_reserved", NULL, p->reserved_bits);
     if (p->bad_dst)
         out_text(o, " [destination is not 01:80:c2:00:00:01]");

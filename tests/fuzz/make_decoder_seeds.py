@@ -15,6 +15,8 @@ PER_TARGET = 24
 
 def frames(path):
     data = open(path, "rb").read()
+    if data[:4] == b"\x0a\x0d\x0d\x0a":
+        return                                  # pcapng: seeds fuzz_pcapng whole
     off = 24
     while off + 16 <= len(data):
         caplen = struct.unpack_from("<I", data, off + 8)[0]
@@ -43,8 +45,15 @@ def tlvs(data):
 
 def seeds():
     out = {name: [] for name in ("fuzz_frame", "fuzz_eth", "fuzz_pause_pfc", "fuzz_lldp",
-                                 "fuzz_dcbx_ieee", "fuzz_dcbx_cee", "fuzz_ip", "fuzz_udp_roce")}
+                                 "fuzz_dcbx_ieee", "fuzz_dcbx_cee", "fuzz_ip", "fuzz_udp_roce",
+                                 "fuzz_sll", "fuzz_pcapng")}
+    for path in sorted(glob.glob(os.path.join(FIXTURES, "*.pcapng"))):
+        out["fuzz_pcapng"].append(open(path, "rb").read())
     for path in sorted(glob.glob(os.path.join(FIXTURES, "*.pcap"))):
+        linktype = struct.unpack_from("<I", open(path, "rb").read(), 20)[0]
+        if linktype in (113, 276):
+            out["fuzz_sll"].extend(bytes([linktype == 276]) + f for f in frames(path))
+            continue
         for frame in frames(path):
             out["fuzz_frame"].append(frame)
             out["fuzz_eth"].append(frame[:22])

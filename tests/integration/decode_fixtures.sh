@@ -5,8 +5,8 @@ need_tool tshark
 
 mkdir "$TMP/gen"
 /usr/bin/python3 "$ROOT/fixtures/captures/make_captures.py" "$TMP/gen"
-committed=$(cd "$ROOT/fixtures/captures" && ls *.pcap)
-generated=$(cd "$TMP/gen" && ls *.pcap)
+committed=$(cd "$ROOT/fixtures/captures" && ls *.pcap *.pcapng)
+generated=$(cd "$TMP/gen" && ls *.pcap *.pcapng)
 expect_eq "the script makes the committed set of files" "$committed" "$generated"
 for f in $committed; do
     cmp "$ROOT/fixtures/captures/$f" "$TMP/gen/$f" || fail "$f differs from what make_captures.py writes"

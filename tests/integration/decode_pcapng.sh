@@ -1,6 +1,6 @@
-# pcapng through libpcap: several interfaces of the same link type decode frame by frame; a file
-# whose interfaces mix link types (which libpcap 1.10 cannot read) ends with one clear error
-# line after the frames before it; a link type dcbkit does not decode is said per frame.
+# pcapng: several interfaces of one link type (libpcap); interfaces of different link types,
+# which libpcap 1.10 refuses, go on through collectors/pcapng; Linux cooked (SLL, SLL2) frames
+# decode; a link type dcbkit does not decode is said per frame.
 source "$(dirname "$0")/lib.bash"
 F=$ROOT/fixtures/captures
 
@@ -27,8 +27,6 @@ ts = 1700000000 * 1000000
 with open(tmp + "/two-ifaces.pcapng", "wb") as out:
     out.write(shb + idb(1) + idb(1) + epb(0, ts, frame) + epb(1, ts + 1, frame) +
               epb(0, ts + 2, frame))
-with open(tmp + "/mixed.pcapng", "wb") as out:
-    out.write(shb + idb(1) + epb(0, ts, frame) + idb(113) + epb(1, ts + 1, bytes(16) + frame[12:]))
 with open(tmp + "/raw-ip.pcap", "wb") as out:              # LINKTYPE_RAW (101)
     ip = bytes.fromhex("4500001c000100004011000001020304050607080001000200080000")
     out.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 101))
@@ -48,11 +46,42 @@ PY
 # The BPF filter applies to pcapng as to pcap.
 expect_eq "filter on pcapng" 0 "$("$DCBKIT" decode -r "$TMP/two-ifaces.pcapng" 'ether proto 0x0800' | wc -l)"
 
-run_rc rc "$DCBKIT" decode -r "$TMP/mixed.pcapng" -T json
-expect_eq "mixed link types: exit" 1 "$rc"
-expect_eq "mixed link types: the frame before" 1 "$(wc -l <"$TMP/out")"
-expect_eq "mixed link types: one error line" 1 "$(wc -l <"$TMP/err")"
-expect_contains "mixed link types: counted" "after 1 frames decoded" "$(cat "$TMP/err")"
+# Mixed link types: libpcap 1.10 stops at the SLL interface, collectors/pcapng goes on from
+# there; every frame comes out once, in file order, and the SLL ones decode.
+"$DCBKIT" decode -r "$F/mixed-linktypes.pcapng" -T json >"$TMP/mixed.jsonl"
+/usr/bin/python3 - "$TMP/mixed.jsonl" <<'PY'
+import json, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+# make_captures.py: Ethernet PFC, Ethernet RoCE, SLL PAUSE, Ethernet ACK, SLL LLDP, SLL2 CNP.
+assert [f["frame"] for f in frames] == [1, 2, 3, 4, 5, 6], frames
+assert ["eth" in f for f in frames] == [True, True, False, True, False, False], frames
+assert frames[0]["pfc"]["quanta"][3] == 65535
+assert frames[1]["bth"]["opcode"] == 4 and frames[1]["icrc_ok"] is True
+assert frames[2]["sll"]["src"] == "02:00:00:00:00:01" and frames[2]["pause"]["quanta"] == 100
+assert "dst_ok" not in frames[2]["pause"]          # no destination address in SLL: unknown
+assert frames[3]["aeth"]["kind"] == "nak" and frames[3]["ip"]["version"] == 6
+assert frames[4]["lldp"]["sysname"] == "cooked"
+assert frames[5]["cnp"] is True and frames[5]["vlan"][0]["pcp"] == 6 and frames[5]["icrc_ok"]
+ts = [f["ts"] for f in frames]
+assert ts == sorted(ts), ts
+PY
+# Frames 2 and 4 (Ethernet, either side of the switch); frame 6 is VLAN-tagged, which a BPF
+# filter without "vlan" does not look into.
+expect_eq "mixed: the filter applies past the switch" 2 \
+    "$("$DCBKIT" decode -r "$F/mixed-linktypes.pcapng" 'udp dst port 4791' | wc -l)"
+expect_contains "mixed: a filter compiled for SLL" 'sysname "cooked"' \
+    "$("$DCBKIT" decode -r "$F/mixed-linktypes.pcapng" 'ether proto 0x88cc')"
+expect_eq "mixed: -c counts across the switch" 4 \
+    "$("$DCBKIT" decode -r "$F/mixed-linktypes.pcapng" -c 4 | wc -l)"
+
+# A pcapng file cut inside a block after the switch: the frames before it, then one error line.
+size=$(stat -c %s "$F/mixed-linktypes.pcapng")
+head -c $((size - 20)) "$F/mixed-linktypes.pcapng" >"$TMP/cut.pcapng"
+run_rc rc "$DCBKIT" decode -r "$TMP/cut.pcapng"
+expect_eq "cut pcapng: exit" 1 "$rc"
+expect_eq "cut pcapng: frames before" 5 "$(wc -l <"$TMP/out")"
+expect_eq "cut pcapng: one error line" 1 "$(wc -l <"$TMP/err")"
+expect_contains "cut pcapng: why" "ends inside a block" "$(cat "$TMP/err")"
 
 out=$("$DCBKIT" decode -r "$TMP/raw-ip.pcap")
 expect_contains "other link type" "link type 12 not decoded" "$out"     # DLT_RAW, as libpcap numbers it

@@ -1,0 +1,21 @@
+/* The rest of a pcapng file that libpcap 1.10 cannot read: it stops at the first interface whose
+ * link type differs from the first interface's. */
+#ifndef DCB_DECODE_PCAPNG_H
+#define DCB_DECODE_PCAPNG_H
+
+#include <stdbool.h>
+
+#include "err.h"
+#include "pcapng.h"
+
+/* Called per packet; false stops the reading. */
+typedef bool (*decode_packet_fn)(void *arg, const struct pcapng_packet *p);
+
+/* Reads path with collectors/pcapng and hands fn every packet from that interface on that
+ * passes the BPF filter (compiled per link type; "" passes all). Returns 1 when it did, 0 when
+ * the file has no such interface (so libpcap stopped for another reason), or a negative
+ * DCB_E_* code with err set. */
+int decode_pcapng_rest(const char *path, const char *filter, decode_packet_fn fn, void *arg,
+                       struct dcb_err *err);
+
+#endif
