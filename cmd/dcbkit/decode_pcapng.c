@@ -80,7 +80,7 @@ int decode_pcapng_rest(const char *path, const char *filter, decode_packet_fn fn
     free_filters(&fs);
     pcapng_close(&r);
     fclose(fp);
-    if (rc < 0)
-        return rc;
-    return reached ? 1 : 0;
+    if (!reached)
+        return 0;               /* not pcapng, or libpcap stopped earlier: its error stands */
+    return rc < 0 ? rc : 1;
 }

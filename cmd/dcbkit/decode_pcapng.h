@@ -13,8 +13,9 @@ typedef bool (*decode_packet_fn)(void *arg, const struct pcapng_packet *p);
 
 /* Reads path with collectors/pcapng and hands fn every packet from that interface on that
  * passes the BPF filter (compiled per link type; "" passes all). Returns 1 when it did, 0 when
- * the file has no such interface (so libpcap stopped for another reason), or a negative
- * DCB_E_* code with err set. */
+ * the file is not pcapng or has no such interface before the point where it fails (so libpcap
+ * stopped for another reason), or a negative DCB_E_* code with err set when the file fails
+ * after that interface. */
 int decode_pcapng_rest(const char *path, const char *filter, decode_packet_fn fn, void *arg,
                        struct dcb_err *err);
 

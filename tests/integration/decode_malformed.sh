@@ -52,6 +52,7 @@ expect_eq "cut file exit" 1 "$rc"
 expect_eq "frames before the cut" 11 "$(wc -l <"$TMP/out")"
 expect_eq "one error line" 1 "$(wc -l <"$TMP/err")"
 expect_contains "error counts frames" "after 11 frames decoded" "$(cat "$TMP/err")"
+expect_contains "libpcap's reason" "truncated dump file" "$(cat "$TMP/err")"
 expect_contains "error names the file" "dcbkit: $TMP/cut.pcap: " "$(cat "$TMP/err")"
 
 # Missing file and not a capture: one line, exit 1.
