@@ -48,8 +48,10 @@ static bool decode_mgmt_addr(struct dcb_reader *body, unsigned len, struct dcb_l
                              struct dcb_frame *f)
 {
     uint8_t addr_len = rd_u8(body);      /* counts the subtype byte */
-    if (len < 2 || addr_len < 2 || addr_len > 32)
+    if (len < 2)
         return tlv_too_short(f, "management address", len);
+    if (addr_len < 2 || addr_len > 32)
+        return dcb_malformed_len(f, "LLDP management address", addr_len, "2 to 32");
     l->mgmt_subtype = rd_u8(body);
     l->mgmt_addr.len = (uint16_t)(addr_len - 1);
     l->mgmt_addr.ptr = rd_bytes(body, l->mgmt_addr.len);
@@ -106,13 +108,26 @@ bool dcb_decode_lldp(struct dcb_reader *r, struct dcb_frame *f)
     memset(&f->lldp, 0, sizeof(f->lldp));
     f->layers |= DCB_L_LLDP;
     struct dcb_reader body;
-    unsigned type;
+    unsigned type, index = 0;
     int more;
     while ((more = dcb_next_tlv(r, "LLDP TLV", &body, &type, f)) > 0) {
         if (type == TLV_END)
-            return true;
+            break;
+        /* 802.1AB: an LLDPDU starts with Chassis ID, Port ID and TTL, in that order. The
+         * rest is still decoded; the frame is reported malformed at the end. */
+        if (index < TLV_TTL && type != index + 1 && !f->malformed[0]) {
+            static const char *const mandatory[] = { "Chassis ID", "Port ID", "TTL" };
+            char why[64];
+            snprintf(why, sizeof(why), "LLDPDU lacks the %s TLV in place", mandatory[index]);
+            dcb_malformed(f, why, NULL);
+        }
+        index++;
         if (!decode_tlv(type, (unsigned)rd_remaining(&body), &body, f))
             return false;
     }
-    return more == 0;
+    if (more < 0)
+        return false;
+    if (index < TLV_TTL && !f->malformed[0])
+        dcb_malformed(f, "LLDPDU ends before Chassis ID, Port ID and TTL", NULL);
+    return f->malformed[0] == '\0';
 }
