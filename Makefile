@@ -31,7 +31,8 @@ EXTRA_CFLAGS ?=
 SANITIZERS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_FLAGS := $(if $(SANITIZE),$(SANITIZERS))
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SAN_FLAGS) $(EXTRA_CFLAGS)
-ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Icollectors -DDCBKIT_VERSION='"$(VERSION)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
+ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Icollectors -DDCBKIT_VERSION='"$(VERSION)"' \
+    -DDCBKIT_SOURCE_MAPS='"$(abspath collectors/maps)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 DEPFLAGS  = -MMD -MP
 LIBS      = $(call pkg_libs,$(LIB_PKGS)) -lm $(LDLIBS)
@@ -151,9 +152,12 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 $(BUILD)/dcbkit.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/maps
+	install -m 0644 collectors/maps/*.json $(DESTDIR)$(PREFIX)/share/dcbkit/maps/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/dcbkit $(DESTDIR)$(PREFIX)/share/man/man1/dcbkit.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/dcbkit
 
 clean:
 	rm -rf build

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 extern const struct cli_command cmd_calc;
+extern const struct cli_command cmd_collect;
 extern const struct cli_command cmd_decode;
 extern const struct cli_command cmd_fabric;
 extern const struct cli_command cmd_help;
@@ -10,6 +11,7 @@ extern const struct cli_command cmd_store;
 /* `dcbkit help` lists them in this order. */
 const struct cli_command *const cli_commands[] = {
     &cmd_calc,
+    &cmd_collect,
     &cmd_decode,
     &cmd_fabric,
     &cmd_metrics,

@@ -1,0 +1,447 @@
+/* dcbkit collect: sample host interfaces (driver statistics, netdev, RDMA) into canonical
+ * samples and events, printed and/or written to the store. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "counter.h"
+#include "host.h"
+#include "log.h"
+#include "store.h"
+#include "units.h"
+
+#define MAX_IFACES 1024
+
+static volatile sig_atomic_t collect_stop;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    collect_stop = 1;
+}
+
+/* Counter state per (interface, source, name), in an open-addressing table. */
+struct tracked {
+    char key[IFNAMSIZ + 80];
+    struct counter_state state;
+    bool used;
+};
+
+struct tracker {
+    struct tracked *slots;
+    size_t cap, count;
+};
+
+static uint64_t hash_key(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+    return h;
+}
+
+static struct counter_state *track(struct tracker *t, const char *key)
+{
+    if ((t->count + 1) * 2 > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 4096;
+        struct tracked *slots = calloc(cap, sizeof(*slots));
+        if (!slots)
+            return NULL;
+        for (size_t i = 0; i < t->cap; i++) {
+            if (!t->slots[i].used)
+                continue;
+            size_t pos = hash_key(t->slots[i].key) & (cap - 1);
+            while (slots[pos].used)
+                pos = (pos + 1) & (cap - 1);
+            slots[pos] = t->slots[i];
+        }
+        free(t->slots);
+        t->slots = slots;
+        t->cap = cap;
+    }
+    size_t pos = hash_key(key) & (t->cap - 1);
+    while (t->slots[pos].used) {
+        if (!strcmp(t->slots[pos].key, key))
+            return &t->slots[pos].state;
+        pos = (pos + 1) & (t->cap - 1);
+    }
+    snprintf(t->slots[pos].key, sizeof(t->slots[pos].key), "%s", key);
+    t->slots[pos].used = true;
+    counter_state_init(&t->slots[pos].state);
+    t->count++;
+    return &t->slots[pos].state;
+}
+
+struct iface_status {
+    char name[IFNAMSIZ];
+    bool present;       /* read successfully at the last tick */
+    bool warned;
+};
+
+struct collect_run {
+    struct cli_ctx *ctx;
+    struct host_reader reader;
+    struct dcb_store *store;
+    struct dcb_out out;
+    struct tracker tracker;
+    struct iface_status ifaces[MAX_IFACES];
+    size_t nifaces;
+    const char *pattern;
+    char device[DCB_DEVICE_MAX];
+    uint64_t samples, events, failures;
+    int64_t interval_ns;
+};
+
+static int64_t realtime_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static struct iface_status *status_of(struct collect_run *run, const char *name)
+{
+    for (size_t i = 0; i < run->nifaces; i++)
+        if (!strcmp(run->ifaces[i].name, name))
+            return &run->ifaces[i];
+    if (run->nifaces == MAX_IFACES)
+        return NULL;
+    struct iface_status *s = &run->ifaces[run->nifaces++];
+    memset(s, 0, sizeof(*s));
+    snprintf(s->name, sizeof(s->name), "%s", name);
+    return s;
+}
+
+static void emit_event(struct collect_run *run, int64_t now, enum dcb_event_kind kind,
+                       const char *ifname, int prio, const char *details)
+{
+    struct dcb_event e;
+    dcb_event_set(&e, now, kind, run->device, ifname, prio, details);
+    run->events++;
+    if (run->store) {
+        struct dcb_err err;
+        if (store_put_event(run->store, &e, &err) < 0)
+            dcb_warn("collect: %s", err.msg);
+    }
+    if (out_is_json(&run->out)) {
+        struct dcb_out *o = &run->out;
+        out_obj_open(o, NULL);
+        out_i64(o, "ts", NULL, now);
+        out_str(o, "event", NULL, dcb_event_kind_name(kind));
+        out_str(o, "device", NULL, run->device);
+        out_str(o, "ifname", NULL, ifname);
+        out_i64(o, "prio", NULL, prio);
+        fprintf(o->fp, ",\"details\":%s", e.details);
+        out_obj_close(o);
+    } else {
+        fprintf(stdout, "event %s %s %s\n", dcb_event_kind_name(kind), ifname, e.details);
+    }
+}
+
+static void emit_counter(struct collect_run *run, int64_t now, const char *ifname,
+                         const struct host_counter *c)
+{
+    char key[IFNAMSIZ + 80];
+    snprintf(key, sizeof(key), "%s/%s/%s", ifname, c->source, c->raw);
+    struct counter_state *st = track(&run->tracker, key);
+    double rate = NAN;
+    if (st) {
+        struct counter_delta d = counter_update(st, c->value, now, c->mapped ? c->match.bits : 64, 0);
+        if (d.kind == COUNTER_RESET) {
+            char details[256];
+            snprintf(details, sizeof(details),
+                     "{\"source\":\"%s\",\"counter\":\"%s\",\"previous\":%" PRIu64 ",\"value\":%" PRIu64 "}",
+                     c->source, c->raw, d.previous, c->value);
+            emit_event(run, now, EVENT_COUNTER_RESET, ifname, c->mapped ? c->match.prio : -1,
+                       details);
+        }
+        rate = counter_rate_per_sec(&d);
+    }
+    run->samples++;
+    if (c->mapped && run->store) {
+        struct dcb_sample s;
+        dcb_sample_set(&s, now, run->device, ifname, c->match.metric, c->match.prio,
+                       c->match.queue);
+        s.value.counter = c->value;
+        struct dcb_err err;
+        if (store_put_sample(run->store, &s, &err) < 0)
+            dcb_warn("collect: %s", err.msg);
+    }
+    struct dcb_out *o = &run->out;
+    if (out_is_json(o)) {
+        out_obj_open(o, NULL);
+        out_i64(o, "ts", NULL, now);
+        out_str(o, "device", NULL, run->device);
+        out_str(o, "ifname", NULL, ifname);
+        out_str(o, "source", NULL, c->source);
+        out_str(o, "counter", NULL, c->raw);
+        if (c->mapped) {
+            out_str(o, "metric", NULL, metric_info(c->match.metric)->name);
+            out_i64(o, "prio", NULL, c->match.prio);
+            out_i64(o, "queue", NULL, c->match.queue);
+        } else {
+            out_null(o, "metric", NULL);
+        }
+        out_u64(o, "value", NULL, c->value);
+        out_dbl(o, "rate", NULL, rate);
+        out_obj_close(o);
+    } else if (c->mapped) {
+        char label[24] = "";
+        if (c->match.prio >= 0)
+            snprintf(label, sizeof(label), "prio=%d", c->match.prio);
+        else if (c->match.queue >= 0)
+            snprintf(label, sizeof(label), "queue=%d", c->match.queue);
+        printf("%-12s %-26s %-8s %20" PRIu64, ifname, metric_info(c->match.metric)->name, label,
+               c->value);
+        if (isfinite(rate))
+            printf(" %14.1f/s", rate);
+        printf("   (%s %s)\n", c->source, c->raw);
+    }
+}
+
+static bool has_wildcard(const char *p)
+{
+    return p && strpbrk(p, "*?[") != NULL;
+}
+
+/* One sampling pass. Returns how many interfaces were read. */
+static size_t collect_tick(struct collect_run *run, bool first)
+{
+    int64_t now = realtime_ns();
+    char names[MAX_IFACES][IFNAMSIZ];
+    size_t n = 0;
+    struct dcb_err err;
+    if (host_list_ifaces(&run->reader, run->pattern, names, MAX_IFACES, &n, &err) < 0) {
+        cli_fail(1, "collect", "%s", err.msg);
+        run->failures++;
+        return 0;
+    }
+    if (run->pattern && !has_wildcard(run->pattern) && n == 0) {
+        snprintf(names[0], IFNAMSIZ, "%s", run->pattern);  /* named: report it when absent */
+        n = 1;
+    }
+    /* interfaces seen before and not listed now are gone */
+    for (size_t i = 0; i < run->nifaces; i++) {
+        bool listed = false;
+        for (size_t k = 0; k < n && !listed; k++)
+            listed = !strcmp(names[k], run->ifaces[i].name);
+        if (!listed && run->ifaces[i].present) {
+            run->ifaces[i].present = false;
+            emit_event(run, now, EVENT_SOURCE_GAP, run->ifaces[i].name, -1,
+                       "{\"reason\":\"interface gone\"}");
+        }
+    }
+    size_t read = 0;
+    struct host_iface_reading reading = { 0 };
+    for (size_t k = 0; k < n; k++) {
+        struct iface_status *s = status_of(run, names[k]);
+        if (!s)
+            break;
+        int rc = host_read_iface(&run->reader, names[k], &reading, &err);
+        if (rc < 0) {
+            if (s->present) {
+                s->present = false;
+                emit_event(run, now, EVENT_SOURCE_GAP, names[k], -1,
+                           rc == DCB_E_NOTFOUND ? "{\"reason\":\"interface gone\"}"
+                                                : "{\"reason\":\"read failed\"}");
+            } else if (!s->warned || first) {
+                cli_fail(1, "collect", "%s", err.msg);
+            }
+            s->warned = true;
+            run->failures++;
+            continue;
+        }
+        if (!s->present && s->warned && !first)
+            dcb_info("collect: %s is back", names[k]);
+        s->present = true;
+        s->warned = false;
+        read++;
+        for (size_t i = 0; i < reading.n; i++)
+            emit_counter(run, now, names[k], &reading.counters[i]);
+    }
+    host_reading_free(&reading);
+    if (run->store) {
+        if (store_flush(run->store, &err) < 0) {
+            cli_fail(1, "collect", "%s", err.msg);
+            run->failures++;
+        }
+    }
+    fflush(stdout);
+    return read;
+}
+
+static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
+{
+    enum { O_LOCAL = 256, O_IFNAME, O_INTERVAL, O_COUNT, O_DURATION, O_ONCE, O_STORE, O_SYSFS,
+           O_MAPS, O_DEVICE };
+    static const struct option longopts[] = {
+        { "local", no_argument, NULL, O_LOCAL },
+        { "ifname", required_argument, NULL, O_IFNAME },
+        { "interval", required_argument, NULL, O_INTERVAL },
+        { "count", required_argument, NULL, O_COUNT },
+        { "duration", required_argument, NULL, O_DURATION },
+        { "once", no_argument, NULL, O_ONCE },
+        { "store", required_argument, NULL, O_STORE },
+        { "sysfs-root", required_argument, NULL, O_SYSFS },
+        { "maps", required_argument, NULL, O_MAPS },
+        { "device", required_argument, NULL, O_DEVICE },
+        CLI_COMMON_LONGOPTS,
+        { NULL, 0, NULL, 0 },
+    };
+    struct collect_run run;
+    memset(&run, 0, sizeof(run));
+    run.ctx = ctx;
+    run.interval_ns = 1000000000LL;
+    const char *store_path = NULL, *sysfs_root = "/sys", *maps_dir = NULL;
+    long count = 0;
+    int64_t duration = 0;
+    struct dcb_err err;
+    int c;
+    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+        switch (c) {
+        case O_LOCAL: break;
+        case O_IFNAME: run.pattern = optarg; break;
+        case O_INTERVAL:
+            if (dcb_parse_duration(optarg, &run.interval_ns, &err) < 0 || run.interval_ns < 1000000)
+                return cli_usage_error(ctx, "--interval: %s",
+                                       run.interval_ns < 1000000 ? "at least 1ms" : err.msg);
+            break;
+        case O_COUNT: {
+            char *end;
+            count = strtol(optarg, &end, 10);
+            if (*end || count < 1)
+                return cli_usage_error(ctx, "--count takes a positive number, not '%s'", optarg);
+            break;
+        }
+        case O_DURATION:
+            if (dcb_parse_duration(optarg, &duration, &err) < 0 || duration <= 0)
+                return cli_usage_error(ctx, "--duration: %s",
+                                       duration <= 0 ? "must be above zero" : err.msg);
+            break;
+        case O_ONCE: count = 1; break;
+        case O_STORE: store_path = optarg; break;
+        case O_SYSFS: sysfs_root = optarg; break;
+        case O_MAPS: maps_dir = optarg; break;
+        case O_DEVICE: snprintf(run.device, sizeof(run.device), "%s", optarg); break;
+        default: {
+            int rc = cli_common_option(ctx, c, argv);
+            if (rc >= 0)
+                return rc;
+        }
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
+    if (duration && !count)
+        count = (long)((duration + run.interval_ns - 1) / run.interval_ns);
+    if (!run.device[0] && gethostname(run.device, sizeof(run.device) - 1) < 0)
+        snprintf(run.device, sizeof(run.device), "localhost");
+
+    char maps_buf[4096];
+    if (!maps_dir) {
+        if (counter_maps_default_dir(maps_buf, sizeof(maps_buf)) < 0)
+            return cli_fail(1, "collect", "no counter maps found; set DCBKIT_MAPS or --maps");
+        maps_dir = maps_buf;
+    }
+    struct counter_maps maps;
+    if (counter_maps_load_dir(&maps, maps_dir, &err) < 0)
+        return cli_fail(1, "collect", "%s", err.msg);
+    if (host_reader_open(&run.reader, sysfs_root, &maps, &err) < 0) {
+        counter_maps_free(&maps);
+        return cli_fail(1, "collect", "%s", err.msg);
+    }
+    int status = 0;
+    if (store_path) {
+        struct store_options opt = { .path = store_path };
+        if (store_open_sqlite(&run.store, &opt, &err) < 0) {
+            status = cli_fail(1, "collect", "%s", err.msg);
+            goto out;
+        }
+    }
+    out_init(&run.out, stdout, ctx->format);
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
+    struct timespec next;
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    for (long tick = 0; !collect_stop && (count == 0 || tick < count); tick++) {
+        size_t read = collect_tick(&run, tick == 0);
+        if (tick == 0 && read == 0) {
+            status = 1;  /* nothing could be read at all: the error is already printed */
+            break;
+        }
+        if (count && tick + 1 >= count)
+            break;
+        next.tv_nsec += run.interval_ns % 1000000000LL;
+        next.tv_sec += run.interval_ns / 1000000000LL + next.tv_nsec / 1000000000LL;
+        next.tv_nsec %= 1000000000LL;
+        while (!collect_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+            ;
+    }
+    if (ctx->verbosity >= 0)
+        fprintf(stderr, "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
+                " read failures\n", run.samples, run.events, run.failures);
+    status = cli_finish_output(&run.out, status);
+out:
+    if (run.store && store_close(run.store, &err) < 0)
+        status = cli_fail(1, "collect", "%s", err.msg);
+    host_reader_close(&run.reader);
+    counter_maps_free(&maps);
+    free(run.tracker.slots);
+    return status;
+}
+
+static const struct cli_option_doc collect_options[] = {
+    { "--local", "Collect from this host (the default)." },
+    { "--ifname PATTERN", "Interfaces to sample, a shell pattern (default: all but lo)." },
+    { "--interval DURATION", "Time between samples (default 1s)." },
+    { "--count N, --duration DURATION, --once", "How long to run (default: until interrupted)." },
+    { "--store PATH", "Write canonical samples and events to this store, committed every interval." },
+    { "--device NAME", "The device name samples carry (default: the host name)." },
+    { "--sysfs-root DIR", "Read a sysfs tree saved elsewhere instead of /sys (no ioctl then)." },
+    { "--maps DIR", "Counter maps (default: $DCBKIT_MAPS or the installed maps)." },
+    CLI_COMMON_OPTION_DOCS,
+    { NULL, NULL },
+};
+
+static const struct cli_example collect_examples[] = {
+    { "dcbkit collect --ifname 'eth*' --interval 1s --store fabric.db",
+      "Sample every ethN each second into the store until interrupted." },
+    { "dcbkit collect --once -T json", "One sample of everything, as JSON Lines, for scripts." },
+    { "dcbkit collect --ifname enp1s0f0 --count 10 --interval 100ms",
+      "Ten fast samples of one port with rates." },
+    { NULL, NULL },
+};
+
+const struct cli_command cmd_collect = {
+    .name = "collect",
+    .summary = "sample NIC, netdev and RDMA counters into canonical metrics",
+    .synopsis = "dcbkit collect [--local] [--ifname PATTERN] [--interval 1s] "
+                "[--count N | --duration D | --once] [--store DB] [-T json]",
+    .description =
+        "Reads each interface's driver statistics through the SIOCETHTOOL ioctl (what ethtool -S "
+        "shows, without running ethtool), the netdev statistics every driver has, and the RDMA "
+        "hw_counters of the RDMA device on top of it, and maps driver names to canonical "
+        "metrics with the counter maps (collectors/maps). A counter no map names is still "
+        "reported under its raw name.\n\n"
+        "Rates survive 32-bit and 64-bit wraps; a counter that goes back (driver reload) gives "
+        "a counter_reset event. An interface that vanishes gives a source_gap event and is "
+        "picked up again when it returns; an interface that cannot be read is reported once "
+        "and the others are still collected.",
+    .options = collect_options,
+    .examples = collect_examples,
+    .json_doc =
+        "JSON Lines, one object per counter per sample: {\"ts\" (ns), \"device\", \"ifname\", "
+        "\"source\" (ethtool|netdev|rdma), \"counter\" (the driver's name), \"metric\" "
+        "(canonical name or null), \"prio\", \"queue\", \"value\", \"rate\" (per second; null "
+        "on the first sample)}; and events: {\"ts\", \"event\" (counter_reset|source_gap), "
+        "\"device\", \"ifname\", \"prio\", \"details\"}.",
+    .run = collect_run_cmd,
+};

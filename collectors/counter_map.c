@@ -1,0 +1,273 @@
+#include "counter_map.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAP_FILE_MAX (1u << 20)
+
+void counter_map_free(struct counter_map *m)
+{
+    for (size_t i = 0; i < m->nrules; i++)
+        regfree(&m->rules[i].re);
+    free(m->rules);
+    memset(m, 0, sizeof(*m));
+}
+
+void counter_maps_free(struct counter_maps *maps)
+{
+    for (size_t i = 0; i < maps->n; i++)
+        counter_map_free(&maps->maps[i]);
+    free(maps->maps);
+    memset(maps, 0, sizeof(*maps));
+}
+
+static int group_of(const cJSON *rule, const char *key, int ngroups, int *out, const char *where,
+                    struct dcb_err *err)
+{
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(rule, key);
+    *out = 0;
+    if (!g)
+        return 0;
+    if (!cJSON_IsNumber(g) || g->valuedouble < 1 || g->valuedouble > ngroups ||
+        g->valuedouble != (int)g->valuedouble)
+        return dcb_err_set(err, DCB_E_INVAL, "%s.%s: must name a capture group 1..%d", where, key,
+                           ngroups);
+    *out = (int)g->valuedouble;
+    return 0;
+}
+
+int counter_map_load_text(struct counter_map *m, const char *text, const char *name,
+                          struct dcb_err *err)
+{
+    memset(m, 0, sizeof(*m));
+    cJSON *root = cJSON_Parse(text);
+    if (!root)
+        return dcb_err_set(err, DCB_E_INVAL, "%s: not valid JSON", name);
+    int rc = 0;
+    const cJSON *driver = cJSON_GetObjectItemCaseSensitive(root, "driver");
+    const cJSON *source = cJSON_GetObjectItemCaseSensitive(root, "source");
+    const cJSON *counters = cJSON_GetObjectItemCaseSensitive(root, "counters");
+    if (!cJSON_IsString(driver) || strlen(driver->valuestring) >= sizeof(m->driver) ||
+        !cJSON_IsString(source) || strlen(source->valuestring) >= sizeof(m->source) ||
+        !cJSON_IsArray(counters)) {
+        rc = dcb_err_set(err, DCB_E_INVAL, "%s: needs \"driver\", \"source\" and \"counters\"",
+                         name);
+        goto out;
+    }
+    snprintf(m->driver, sizeof(m->driver), "%s", driver->valuestring);
+    snprintf(m->source, sizeof(m->source), "%s", source->valuestring);
+    size_t n = (size_t)cJSON_GetArraySize(counters);
+    m->rules = calloc(n + 1, sizeof(*m->rules));
+    if (!m->rules) {
+        rc = dcb_err_set(err, DCB_E_NOMEM, "%s: out of memory", name);
+        goto out;
+    }
+    const cJSON *rule;
+    int idx = 0;
+    cJSON_ArrayForEach(rule, counters) {
+        char where[64];
+        snprintf(where, sizeof(where), "counters[%d]", idx++);
+        const cJSON *match = cJSON_GetObjectItemCaseSensitive(rule, "match");
+        const cJSON *metric = cJSON_GetObjectItemCaseSensitive(rule, "metric");
+        const cJSON *bits = cJSON_GetObjectItemCaseSensitive(rule, "bits");
+        if (!cJSON_IsString(match) || !cJSON_IsString(metric)) {
+            rc = dcb_err_set(err, DCB_E_INVAL, "%s: %s: needs \"match\" and \"metric\"", name,
+                             where);
+            goto out;
+        }
+        struct counter_rule *r = &m->rules[m->nrules];
+        r->metric = metric_lookup(metric->valuestring);
+        if (r->metric == METRIC_NONE) {
+            rc = dcb_err_set(err, DCB_E_INVAL, "%s: %s.metric: unknown metric \"%s\"", name, where,
+                             metric->valuestring);
+            goto out;
+        }
+        char anchored[256];
+        if ((size_t)snprintf(anchored, sizeof(anchored), "^(%s)$", match->valuestring) >=
+            sizeof(anchored)) {
+            rc = dcb_err_set(err, DCB_E_INVAL, "%s: %s.match: too long", name, where);
+            goto out;
+        }
+        int rerr = regcomp(&r->re, anchored, REG_EXTENDED);
+        if (rerr) {
+            char msg[128];
+            regerror(rerr, &r->re, msg, sizeof(msg));
+            rc = dcb_err_set(err, DCB_E_INVAL, "%s: %s.match: %s", name, where, msg);
+            goto out;
+        }
+        m->nrules++;
+        /* group 1 is the whole anchored match, so the user's groups start at 2 */
+        int ngroups = (int)r->re.re_nsub - 1;
+        int pg, qg;
+        if ((rc = group_of(rule, "prio", ngroups, &pg, where, err)) < 0 ||
+            (rc = group_of(rule, "queue", ngroups, &qg, where, err)) < 0) {
+            char inner[DCB_ERR_MSG_MAX];
+            snprintf(inner, sizeof(inner), "%s", err ? err->msg : "");
+            rc = dcb_err_set(err, rc, "%s: %s", name, inner);
+            goto out;
+        }
+        r->prio_group = pg ? pg + 1 : 0;
+        r->queue_group = qg ? qg + 1 : 0;
+        r->bits = 64;
+        if (bits) {
+            if (!cJSON_IsNumber(bits) || (bits->valueint != 32 && bits->valueint != 64)) {
+                rc = dcb_err_set(err, DCB_E_INVAL, "%s: %s.bits: 32 or 64", name, where);
+                goto out;
+            }
+            r->bits = (unsigned)bits->valueint;
+        }
+        const struct metric_info *mi = metric_info(r->metric);
+        if ((mi->labels == LABELS_PRIO && !r->prio_group) ||
+            (mi->labels == LABELS_QUEUE && !r->queue_group)) {
+            rc = dcb_err_set(err, DCB_E_INVAL, "%s: %s: %s needs a %s group", name, where,
+                             mi->name, metric_labels_name(mi->labels));
+            goto out;
+        }
+    }
+out:
+    cJSON_Delete(root);
+    if (rc < 0)
+        counter_map_free(m);
+    return rc;
+}
+
+static char *read_small_file(const char *path, struct dcb_err *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        dcb_err_set(err, DCB_E_IO, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(MAP_FILE_MAX + 1);
+    size_t got = 0;
+    ssize_t n = 0;
+    while (buf && got < MAP_FILE_MAX && (n = read(fd, buf + got, MAP_FILE_MAX - got)) > 0)
+        got += (size_t)n;
+    close(fd);
+    if (!buf || n < 0 || got == MAP_FILE_MAX) {
+        free(buf);
+        dcb_err_set(err, DCB_E_IO, "%s: unreadable or larger than 1 MiB", path);
+        return NULL;
+    }
+    buf[got] = '\0';
+    return buf;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int counter_maps_load_dir(struct counter_maps *maps, const char *dir, struct dcb_err *err)
+{
+    memset(maps, 0, sizeof(*maps));
+    DIR *d = opendir(dir);
+    if (!d)
+        return dcb_err_set(err, DCB_E_NOTFOUND, "counter maps %s: %s", dir, strerror(errno));
+    char *names[256];
+    size_t nnames = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && nnames < 256) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && !strcmp(e->d_name + len - 5, ".json"))
+            names[nnames++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, nnames, sizeof(names[0]), by_name);
+    int rc = 0;
+    maps->maps = calloc(nnames + 1, sizeof(*maps->maps));
+    for (size_t i = 0; i < nnames; i++) {
+        if (rc == 0 && maps->maps && names[i]) {
+            char path[4096];
+            snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+            char *text = read_small_file(path, err);
+            if (!text)
+                rc = DCB_E_IO;
+            else if ((rc = counter_map_load_text(&maps->maps[maps->n], text, path, err)) == 0)
+                maps->n++;
+            free(text);
+        }
+        free(names[i]);
+    }
+    if (!maps->maps && rc == 0)
+        rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory loading counter maps");
+    if (rc < 0)
+        counter_maps_free(maps);
+    return rc;
+}
+
+const struct counter_map *counter_maps_find(const struct counter_maps *maps, const char *driver,
+                                            const char *source)
+{
+    for (size_t i = 0; i < maps->n; i++)
+        if (!strcmp(maps->maps[i].driver, driver) && !strcmp(maps->maps[i].source, source))
+            return &maps->maps[i];
+    return NULL;
+}
+
+static int group_number(const char *name, const regmatch_t *g)
+{
+    if (g->rm_so < 0)
+        return -1;
+    int v = 0;
+    for (regoff_t i = g->rm_so; i < g->rm_eo; i++) {
+        if (name[i] < '0' || name[i] > '9' || v > 100000)
+            return -1;
+        v = v * 10 + (name[i] - '0');
+    }
+    return v;
+}
+
+bool counter_map_match(const struct counter_map *m, const char *name, struct counter_match *out)
+{
+    regmatch_t groups[10];
+    for (size_t i = 0; m && i < m->nrules; i++) {
+        const struct counter_rule *r = &m->rules[i];
+        if (regexec(&r->re, name, 10, groups, 0) != 0)
+            continue;
+        out->metric = r->metric;
+        out->bits = r->bits;
+        out->prio = r->prio_group ? group_number(name, &groups[r->prio_group]) : -1;
+        out->queue = r->queue_group ? group_number(name, &groups[r->queue_group]) : -1;
+        if ((r->prio_group && (out->prio < 0 || out->prio > 7)) ||
+            (r->queue_group && out->queue < 0))
+            continue;
+        return true;
+    }
+    return false;
+}
+
+int counter_maps_default_dir(char *buf, size_t len)
+{
+    const char *env = getenv("DCBKIT_MAPS");
+    struct stat st;
+    if (env && *env) {
+        snprintf(buf, len, "%s", env);
+        return 0;
+    }
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(buf, len, "%s/../share/dcbkit/maps", exe);
+            if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+                return 0;
+        }
+    }
+#ifdef DCBKIT_SOURCE_MAPS
+    snprintf(buf, len, "%s", DCBKIT_SOURCE_MAPS);
+    return 0;
+#else
+    return -1;
+#endif
+}

@@ -1,0 +1,279 @@
+#include "host.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int host_reader_open(struct host_reader *r, const char *sysfs_root, const struct counter_maps *maps,
+                     struct dcb_err *err)
+{
+    memset(r, 0, sizeof(*r));
+    snprintf(r->sysfs_root, sizeof(r->sysfs_root), "%s", sysfs_root ? sysfs_root : "/sys");
+    r->live = strcmp(r->sysfs_root, "/sys") == 0;
+    r->maps = maps;
+    r->sock = -1;
+    if (r->live) {
+        r->sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (r->sock < 0)
+            return dcb_err_set(err, DCB_E_IO, "socket for SIOCETHTOOL: %s", strerror(errno));
+    }
+    return 0;
+}
+
+void host_reader_close(struct host_reader *r)
+{
+    if (r->sock >= 0)
+        close(r->sock);
+    for (size_t i = 0; i < r->ncaches; i++)
+        ethtool_strings_free(&r->caches[i].strings);
+    free(r->caches);
+    memset(r, 0, sizeof(*r));
+    r->sock = -1;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+int host_list_ifaces(struct host_reader *r, const char *pattern, char (*names)[IFNAMSIZ],
+                     size_t max, size_t *n, struct dcb_err *err)
+{
+    char dir[1100];
+    snprintf(dir, sizeof(dir), "%s/class/net", r->sysfs_root);
+    DIR *d = opendir(dir);
+    if (!d)
+        return dcb_err_set(err, errno == EACCES ? DCB_E_PERM : DCB_E_NOTFOUND, "%s: %s", dir,
+                           strerror(errno));
+    *n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && *n < max) {
+        if (e->d_name[0] == '.' || strlen(e->d_name) >= IFNAMSIZ)
+            continue;
+        if (pattern ? fnmatch(pattern, e->d_name, 0) != 0 : strcmp(e->d_name, "lo") == 0)
+            continue;
+        snprintf(names[(*n)++], IFNAMSIZ, "%s", e->d_name);
+    }
+    closedir(d);
+    qsort(names, *n, IFNAMSIZ, by_name);
+    return 0;
+}
+
+static bool read_u64_file(const char *path, uint64_t *v)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    char buf[64];
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(buf, &end, 10);
+    if (errno || end == buf || (*end && *end != '\n'))
+        return false;
+    *v = x;
+    return true;
+}
+
+static bool read_line_file(const char *path, char *out, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, out, len - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    out[n] = '\0';
+    out[strcspn(out, "\n")] = '\0';
+    return out[0] != '\0';
+}
+
+static void link_basename(const char *path, char *out, size_t len)
+{
+    char target[1024];
+    ssize_t n = readlink(path, target, sizeof(target) - 1);
+    out[0] = '\0';
+    if (n <= 0)
+        return;
+    target[n] = '\0';
+    const char *slash = strrchr(target, '/');
+    snprintf(out, len, "%.*s", (int)len - 1, slash ? slash + 1 : target);
+}
+
+static void add_counter(struct host_iface_reading *out, const struct counter_map *map,
+                        const char *source, const char *name, uint64_t value)
+{
+    if (out->n == out->cap) {
+        size_t cap = out->cap ? out->cap * 2 : 64;
+        struct host_counter *c = realloc(out->counters, cap * sizeof(*c));
+        if (!c)
+            return;
+        out->counters = c;
+        out->cap = cap;
+    }
+    struct host_counter *c = &out->counters[out->n++];
+    memset(c, 0, sizeof(*c));
+    c->source = source;
+    snprintf(c->raw, sizeof(c->raw), "%s", name);
+    c->value = value;
+    c->mapped = counter_map_match(map, name, &c->match);
+}
+
+struct ethtool_add {
+    struct host_iface_reading *out;
+    const struct counter_map *map;
+};
+
+static void add_ethtool_stat(const char *name, uint64_t value, void *arg)
+{
+    struct ethtool_add *a = arg;
+    add_counter(a->out, a->map, "ethtool", name, value);
+}
+
+static struct ethtool_strings *cache_for(struct host_reader *r, const char *ifname)
+{
+    for (size_t i = 0; i < r->ncaches; i++)
+        if (!strcmp(r->caches[i].ifname, ifname))
+            return &r->caches[i].strings;
+    struct host_ethtool_cache *c = realloc(r->caches, (r->ncaches + 1) * sizeof(*c));
+    if (!c)
+        return NULL;
+    r->caches = c;
+    memset(&c[r->ncaches], 0, sizeof(*c));
+    snprintf(c[r->ncaches].ifname, IFNAMSIZ, "%s", ifname);
+    return &c[r->ncaches++].strings;
+}
+
+/* The RDMA device whose port's first GID netdev is ifname, and its hw_counters. */
+static void read_rdma(struct host_reader *r, struct host_iface_reading *out)
+{
+    char dir[1100];
+    snprintf(dir, sizeof(dir), "%s/class/infiniband", r->sysfs_root);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        for (int port = 1; port <= 4; port++) {
+            char path[1400], ndev[IFNAMSIZ + 8];
+            snprintf(path, sizeof(path), "%s/%s/ports/%d/gid_attrs/ndevs/0", dir, e->d_name, port);
+            if (!read_line_file(path, ndev, sizeof(ndev)) || strcmp(ndev, out->ifname) != 0)
+                continue;
+            snprintf(out->rdma_device, sizeof(out->rdma_device), "%.50s/%d", e->d_name, port);
+            char driver[32];
+            snprintf(path, sizeof(path), "%s/%s/device/driver", dir, e->d_name);
+            link_basename(path, driver, sizeof(driver));
+            const struct counter_map *map = counter_maps_find(r->maps, driver, "rdma");
+            char hw[1400];
+            snprintf(hw, sizeof(hw), "%s/%s/ports/%d/hw_counters", dir, e->d_name, port);
+            DIR *h = opendir(hw);
+            struct dirent *c;
+            while (h && (c = readdir(h))) {
+                uint64_t v;
+                char file[1700];
+                if (c->d_name[0] == '.' || !strcmp(c->d_name, "lifespan"))
+                    continue;
+                snprintf(file, sizeof(file), "%s/%s", hw, c->d_name);
+                if (read_u64_file(file, &v))
+                    add_counter(out, map, "rdma", c->d_name, v);
+            }
+            if (h)
+                closedir(h);
+        }
+    }
+    closedir(d);
+}
+
+static int source_rank(const char *source)
+{
+    return !strcmp(source, "ethtool") ? 0 : !strcmp(source, "rdma") ? 1 : 2;
+}
+
+/* One canonical series per (metric, prio, queue): ethtool beats rdma beats netdev (mlx5's
+ * rx_bytes_phy counts RoCE; the netdev rx_bytes does not). The losers stay as raw counters. */
+static void resolve_duplicates(struct host_iface_reading *out)
+{
+    for (size_t i = 0; i < out->n; i++) {
+        struct host_counter *a = &out->counters[i];
+        for (size_t k = i + 1; a->mapped && k < out->n; k++) {
+            struct host_counter *b = &out->counters[k];
+            if (!b->mapped || a->match.metric != b->match.metric ||
+                a->match.prio != b->match.prio || a->match.queue != b->match.queue)
+                continue;
+            if (source_rank(b->source) < source_rank(a->source))
+                a->mapped = false;
+            else
+                b->mapped = false;
+        }
+    }
+}
+
+int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface_reading *out,
+                    struct dcb_err *err)
+{
+    out->n = 0;
+    out->driver[0] = '\0';
+    out->rdma_device[0] = '\0';
+    snprintf(out->ifname, sizeof(out->ifname), "%s", ifname);
+    char base[1100], path[1400];
+    snprintf(base, sizeof(base), "%s/class/net/%s", r->sysfs_root, ifname);
+    struct stat st;
+    if (stat(base, &st) < 0)
+        return dcb_err_set(err, errno == EACCES ? DCB_E_PERM : DCB_E_NOTFOUND,
+                           "%s: no such interface", ifname);
+    snprintf(path, sizeof(path), "%s/device/driver", base);
+    link_basename(path, out->driver, sizeof(out->driver));
+    int rc = 0;
+    if (r->live) {
+        if (!out->driver[0])
+            ethtool_driver(r->sock, ifname, out->driver, sizeof(out->driver), NULL);
+        struct ethtool_strings *cache = cache_for(r, ifname);
+        struct ethtool_add a = { out, counter_maps_find(r->maps, out->driver, "ethtool") };
+        if (cache)
+            rc = ethtool_read_stats(r->sock, ifname, cache, add_ethtool_stat, &a, err);
+        if (rc == DCB_E_UNSUPP)
+            rc = 0;  /* drivers without statistics still have netdev counters */
+        if (rc < 0)
+            return rc;
+    }
+    const struct counter_map *netdev = counter_maps_find(r->maps, "*", "netdev");
+    snprintf(path, sizeof(path), "%s/statistics", base);
+    DIR *d = opendir(path);
+    if (!d)
+        return dcb_err_set(err, errno == EACCES ? DCB_E_PERM : DCB_E_NOTFOUND, "%s: %s: %s",
+                           ifname, path, strerror(errno));
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char file[1700];
+        uint64_t v;
+        snprintf(file, sizeof(file), "%s/%s", path, e->d_name);
+        if (read_u64_file(file, &v))
+            add_counter(out, netdev, "netdev", e->d_name, v);
+    }
+    closedir(d);
+    read_rdma(r, out);
+    resolve_duplicates(out);
+    return 0;
+}
+
+void host_reading_free(struct host_iface_reading *out)
+{
+    free(out->counters);
+    memset(out, 0, sizeof(*out));
+}

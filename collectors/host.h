@@ -1,0 +1,55 @@
+/* One reading of a host interface from every local source: driver statistics (SIOCETHTOOL),
+ * the generic netdev statistics (sysfs), and RDMA hw_counters (sysfs), each name mapped through
+ * the counter maps. With a sysfs root other than /sys (fixture trees) the ioctl is not used. */
+#ifndef DCB_HOST_H
+#define DCB_HOST_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "counter_map.h"
+#include "ethtool.h"
+
+struct host_counter {
+    const char *source;          /* "ethtool", "rdma", "netdev" */
+    char raw[64];                /* the driver's own name */
+    bool mapped;
+    struct counter_match match;
+    uint64_t value;
+};
+
+struct host_iface_reading {
+    char ifname[IFNAMSIZ];
+    char driver[32];
+    char rdma_device[64];        /* "" when the interface has none */
+    struct host_counter *counters;
+    size_t n, cap;
+};
+
+struct host_ethtool_cache {
+    char ifname[IFNAMSIZ];
+    struct ethtool_strings strings;
+};
+
+struct host_reader {
+    char sysfs_root[1024];
+    bool live;                   /* real /sys: the ioctl is used too */
+    int sock;
+    const struct counter_maps *maps;
+    struct host_ethtool_cache *caches;
+    size_t ncaches;
+};
+
+int host_reader_open(struct host_reader *r, const char *sysfs_root, const struct counter_maps *maps,
+                     struct dcb_err *err);
+void host_reader_close(struct host_reader *r);
+/* Interfaces under <root>/class/net matching the fnmatch pattern (NULL: all but lo). */
+int host_list_ifaces(struct host_reader *r, const char *pattern, char (*names)[IFNAMSIZ],
+                     size_t max, size_t *n, struct dcb_err *err);
+/* DCB_E_NOTFOUND when the interface is gone. */
+int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface_reading *out,
+                    struct dcb_err *err);
+void host_reading_free(struct host_iface_reading *out);
+
+#endif
