@@ -66,9 +66,9 @@ int host_list_ifaces(struct host_reader *r, const char *pattern, char (*names)[I
     return 0;
 }
 
-static bool read_u64_file(const char *path, uint64_t *v)
+static bool read_u64_at(int dirfd, const char *path, uint64_t *v)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return false;
     char buf[64];
@@ -184,11 +184,9 @@ static void read_rdma(struct host_reader *r, struct host_iface_reading *out)
             struct dirent *c;
             while (h && (c = readdir(h))) {
                 uint64_t v;
-                char file[1700];
                 if (c->d_name[0] == '.' || !strcmp(c->d_name, "lifespan"))
                     continue;
-                snprintf(file, sizeof(file), "%s/%s", hw, c->d_name);
-                if (read_u64_file(file, &v))
+                if (read_u64_at(dirfd(h), c->d_name, &v))
                     add_counter(out, map, "rdma", c->d_name, v);
             }
             if (h)
@@ -258,12 +256,8 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
                            ifname, path, strerror(errno));
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char file[1700];
         uint64_t v;
-        snprintf(file, sizeof(file), "%s/%s", path, e->d_name);
-        if (read_u64_file(file, &v))
+        if (e->d_name[0] != '.' && read_u64_at(dirfd(d), e->d_name, &v))
             add_counter(out, netdev, "netdev", e->d_name, v);
     }
     closedir(d);
