@@ -1,0 +1,111 @@
+"""dcbkit collect on the fixture sysfs trees (fixtures/sysfs, from make_sysfs.py): two snapshots
+one interval apart, swapped under a running collector. Each driver's names become the same
+canonical metrics; the 32-bit Q-counter wraps into a small positive rate; the 64-bit counter
+that went back gives a counter_reset event and never a huge or negative rate; unmapped counters
+are kept under their raw names."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+from store_helpers import DCBKIT, ROOT, fail  # noqa: E402
+
+FIX = os.path.join(ROOT, "fixtures", "sysfs")
+
+# canonical metric -> increase between t0 and t1 (None: the counter reset, expect an event)
+COMMON = {"port.rx_bytes": 50 * 10**9, "port.tx_bytes": 25 * 10**9,
+          "port.rx_packets": 12500000, "port.tx_packets": 6250000, "link.fcs_errors": 0}
+EXPECT = {
+    "mlx5": ("ens1f0", {"roce.out_of_sequence": 16, "roce.packet_seq_err": 30,
+                        "roce.local_ack_timeout_err": 0, "cnp.sent": None, "cnp.handled": 900,
+                        "roce.ecn_marked_rx": 1800}, {"rx_write_requests", "rx_dropped"}),
+    "bnxt-re-old": ("enp65s0f0np0", {"roce.out_of_sequence": 16, "roce.packet_seq_err": 30,
+                                     "roce.local_ack_timeout_err": 0, "cnp.sent": None,
+                                     "cnp.handled": 900, "roce.ecn_marked_rx": 1800},
+                    {"active_qps"}),
+    "bnxt-re-new": ("enp65s0f0np0", {"roce.out_of_sequence": 16, "roce.packet_seq_err": 30,
+                                     "roce.local_ack_timeout_err": 0, "cnp.sent": None,
+                                     "cnp.handled": 900, "roce.ecn_marked_rx": 1800}, set()),
+    "irdma": ("ens2f0", {"cnp.sent": 16, "cnp.handled": 900, "roce.ecn_marked_rx": None,
+                         "roce.retransmits": 0}, {"ip4InOctets"}),
+}
+
+if not os.path.isdir(FIX):
+    fail("fixtures/sysfs missing")
+tmp = tempfile.mkdtemp(prefix="dcbkit-sysfs-")
+
+
+def snapshot(top):
+    """Every file and link under top, with its content or target."""
+    out = {}
+    for d, dirs, files in os.walk(top):
+        for name in dirs + files:
+            path = os.path.join(d, name)
+            rel = os.path.relpath(path, top)
+            if os.path.islink(path):
+                out[rel] = "-> " + os.readlink(path)
+            elif os.path.isfile(path):
+                out[rel] = open(path).read()
+    return out
+
+
+try:
+    # the committed trees are exactly what the generator writes
+    regen = os.path.join(tmp, "regen")
+    os.makedirs(regen)
+    shutil.copy(os.path.join(FIX, "make_sysfs.py"), regen)
+    subprocess.run(["/usr/bin/python3", os.path.join(regen, "make_sysfs.py")], check=True)
+    for tree in EXPECT:
+        if snapshot(os.path.join(FIX, tree)) != snapshot(os.path.join(regen, tree)):
+            fail("fixtures/sysfs/%s differs from make_sysfs.py output" % tree)
+
+    for tree, (ifname, metrics, raw_names) in EXPECT.items():
+        root = os.path.join(tmp, tree)
+        os.symlink(os.path.join(FIX, tree, "t0"), root)
+        p = subprocess.Popen([DCBKIT, "collect", "--sysfs-root", root, "--count", "2",
+                              "--interval", "1s", "-T", "json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.4)
+        nxt = root + ".new"
+        os.symlink(os.path.join(FIX, tree, "t1"), nxt)
+        os.replace(nxt, root)                  # atomic: the second sample sees t1 whole
+        out, err = p.communicate(timeout=30)
+        if p.returncode != 0:
+            fail("%s: collect failed: %s" % (tree, err.strip()))
+        rows = [json.loads(line) for line in out.splitlines()]
+        samples = [r for r in rows if "counter" in r]
+        events = [r for r in rows if "event" in r]
+        want = dict(COMMON, **metrics)
+        by_metric = {}
+        for r in samples:
+            if r["metric"]:
+                by_metric.setdefault(r["metric"], []).append(r)
+        for metric, increase in want.items():
+            got = by_metric.get(metric)
+            if not got or len(got) != 2:
+                fail("%s: %s: %d samples, expected 2" % (tree, metric, len(got or [])))
+            first, second = got
+            assert first["ifname"] == ifname and first["rate"] is None
+            dt = (second["ts"] - first["ts"]) / 1e9
+            if increase is None:
+                resets = [e for e in events if e["event"] == "counter_reset"
+                          and e["details"]["counter"] == second["counter"]]
+                if len(resets) != 1:
+                    fail("%s: %s went back without a counter_reset event" % (tree, metric))
+                if not (0 <= second["rate"] * dt <= second["value"] + 1e-6):
+                    fail("%s: %s: rate %s after a reset" % (tree, metric, second["rate"]))
+            elif abs(second["rate"] * dt - increase) > 1e-6 * max(1, increase):
+                fail("%s: %s: rate %s over %.3f s, expected an increase of %d" %
+                     (tree, metric, second["rate"], dt, increase))
+        raw = {r["counter"] for r in samples if r["metric"] is None}
+        if not raw_names <= raw:
+            fail("%s: raw counters %s missing from %s" % (tree, raw_names - raw, sorted(raw)))
+        print("%-12s %2d canonical metrics, %d raw counters, %d events" %
+              (tree, len(by_metric), len(raw), len(events)))
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+print("ok")
