@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "counter.h"
+#include "ethtool_dump.h"
 #include "host.h"
 #include "log.h"
 #include "store.h"
@@ -278,10 +279,81 @@ static size_t collect_tick(struct collect_run *run, bool first)
     return read;
 }
 
+#define MAX_DUMPS 64
+#define DUMP_FILE_MAX (16u << 20)
+
+struct dump_add {
+    struct collect_run *run;
+    const struct counter_map *map;
+    const char *ifname;
+    int64_t ts;
+};
+
+static void add_dump_stat(const char *name, uint64_t value, void *arg)
+{
+    struct dump_add *a = arg;
+    struct host_counter c;
+    memset(&c, 0, sizeof(c));
+    c.source = "ethtool";
+    snprintf(c.raw, sizeof(c.raw), "%s", name);
+    c.value = value;
+    c.mapped = counter_map_match(a->map, name, &c.match);
+    emit_counter(a->run, a->ts, a->ifname, &c);
+}
+
+static char *read_dump(const char *path, size_t *len, struct dcb_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        dcb_err_set(err, DCB_E_IO, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(DUMP_FILE_MAX + 1);
+    *len = buf ? fread(buf, 1, DUMP_FILE_MAX + 1, f) : 0;
+    bool failed = !buf || ferror(f) || *len > DUMP_FILE_MAX;
+    fclose(f);
+    if (failed) {
+        free(buf);
+        dcb_err_set(err, DCB_E_IO, "%s: unreadable or larger than 16 MiB", path);
+        return NULL;
+    }
+    buf[*len] = '\0';
+    return buf;
+}
+
+/* Saved `ethtool -S` dumps, taken one interval apart, through the same maps and counter logic
+ * as the live ioctl. */
+static int collect_dumps(struct collect_run *run, const struct counter_maps *maps,
+                         const char *const *dumps, int ndumps, const char *ifname,
+                         const char *driver)
+{
+    int64_t start = realtime_ns();
+    for (int i = 0; i < ndumps; i++) {
+        struct dcb_err err;
+        size_t len;
+        char *text = read_dump(dumps[i], &len, &err);
+        if (!text)
+            return cli_fail(1, "collect", "%s", err.msg);
+        const char *drv = driver ? driver : ethtool_dump_guess_driver(text, len);
+        struct dump_add a = { run, drv ? counter_maps_find(maps, drv, "ethtool") : NULL, ifname,
+                              start + i * run->interval_ns };
+        int rc = ethtool_dump_parse(text, len, add_dump_stat, &a, &err);
+        free(text);
+        if (rc < 0)
+            return cli_fail(1, "collect", "%s: %s", dumps[i], err.msg);
+        if (!a.map)
+            dcb_warn("collect: %s: no counter map for driver %s; counters stay raw (see --driver)",
+                     dumps[i], drv ? drv : "(not recognised)");
+        if (run->store && store_flush(run->store, &err) < 0)
+            return cli_fail(1, "collect", "%s", err.msg);
+    }
+    return 0;
+}
+
 static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
 {
     enum { O_LOCAL = 256, O_IFNAME, O_INTERVAL, O_COUNT, O_DURATION, O_ONCE, O_STORE, O_SYSFS,
-           O_MAPS, O_DEVICE };
+           O_MAPS, O_DEVICE, O_DUMP, O_DRIVER };
     static const struct option longopts[] = {
         { "local", no_argument, NULL, O_LOCAL },
         { "ifname", required_argument, NULL, O_IFNAME },
@@ -293,6 +365,8 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
         { "sysfs-root", required_argument, NULL, O_SYSFS },
         { "maps", required_argument, NULL, O_MAPS },
         { "device", required_argument, NULL, O_DEVICE },
+        { "from-ethtool-dump", required_argument, NULL, O_DUMP },
+        { "driver", required_argument, NULL, O_DRIVER },
         CLI_COMMON_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
@@ -303,6 +377,9 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     const char *store_path = NULL, *sysfs_root = "/sys", *maps_dir = NULL;
     long count = 0;
     int64_t duration = 0;
+    const char *dumps[MAX_DUMPS];
+    int ndumps = 0;
+    const char *driver = NULL;
     struct dcb_err err;
     int c;
     while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
@@ -331,6 +408,12 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
         case O_SYSFS: sysfs_root = optarg; break;
         case O_MAPS: maps_dir = optarg; break;
         case O_DEVICE: snprintf(run.device, sizeof(run.device), "%s", optarg); break;
+        case O_DUMP:
+            if (ndumps == MAX_DUMPS)
+                return cli_usage_error(ctx, "at most %d dumps", MAX_DUMPS);
+            dumps[ndumps++] = optarg;
+            break;
+        case O_DRIVER: driver = optarg; break;
         default: {
             int rc = cli_common_option(ctx, c, argv);
             if (rc >= 0)
@@ -340,6 +423,9 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
+    if (ndumps && (!run.pattern || has_wildcard(run.pattern)))
+        return cli_usage_error(ctx, "--from-ethtool-dump needs --ifname NAME (the interface it "
+                               "was taken on)");
     if (duration && !count)
         count = (long)((duration + run.interval_ns - 1) / run.interval_ns);
     if (!run.device[0] && gethostname(run.device, sizeof(run.device) - 1) < 0)
@@ -367,6 +453,11 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
         }
     }
     out_init(&run.out, stdout, ctx->format);
+    if (ndumps) {
+        status = collect_dumps(&run, &maps, dumps, ndumps, run.pattern, driver);
+        status = cli_finish_output(&run.out, status);
+        goto out;
+    }
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);
     struct timespec next;
@@ -407,6 +498,13 @@ static const struct cli_option_doc collect_options[] = {
     { "--device NAME", "The device name samples carry (default: the host name)." },
     { "--sysfs-root DIR", "Read a sysfs tree saved elsewhere instead of /sys (no ioctl then)." },
     { "--maps DIR", "Counter maps (default: $DCBKIT_MAPS or the installed maps)." },
+    { "--from-ethtool-dump FILE",
+      "Import saved `ethtool -S` text (from a support bundle) instead of reading the host; "
+      "repeat for dumps taken one --interval apart, which gives rates. Needs --ifname NAME; "
+      "--device names the host." },
+    { "--driver NAME",
+      "The driver whose map names the dump's counters (mlx5_core, bnxt_en, ice); guessed from "
+      "the names when omitted." },
     CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
@@ -417,6 +515,9 @@ static const struct cli_example collect_examples[] = {
     { "dcbkit collect --once -T json", "One sample of everything, as JSON Lines, for scripts." },
     { "dcbkit collect --ifname enp1s0f0 --count 10 --interval 100ms",
       "Ten fast samples of one port with rates." },
+    { "dcbkit collect --device gpu17 --ifname ens1f0 --from-ethtool-dump before.txt "
+      "--from-ethtool-dump after.txt --interval 60s --store case.db",
+      "Two dumps from a support bundle, a minute apart, into a store for the rules." },
     { NULL, NULL },
 };
 
