@@ -171,7 +171,7 @@ int counter_maps_load_dir(struct counter_maps *maps, const char *dir, struct dcb
     DIR *d = opendir(dir);
     if (!d)
         return dcb_err_set(err, DCB_E_NOTFOUND, "counter maps %s: %s", dir, strerror(errno));
-    char *names[256];
+    char *names[256] = { 0 };
     size_t nnames = 0;
     struct dirent *e;
     while ((e = readdir(d)) && nnames < 256) {

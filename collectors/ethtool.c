@@ -44,17 +44,17 @@ int ethtool_driver(int sock, const char *ifname, char *driver, size_t len, struc
 
 static int stats_count(int sock, const char *ifname, uint32_t *count, struct dcb_err *err)
 {
-    struct {
-        struct ethtool_sset_info hdr;
-        uint32_t data[1];
-    } sset;
-    memset(&sset, 0, sizeof(sset));
-    sset.hdr.cmd = ETHTOOL_GSSET_INFO;
-    sset.hdr.sset_mask = 1ULL << ETH_SS_STATS;
-    int rc = do_ioctl(sock, ifname, &sset, "statistics", err);
+    /* one data slot follows the header for the one set asked for */
+    struct ethtool_sset_info *sset = calloc(1, sizeof(*sset) + sizeof(uint32_t));
+    if (!sset)
+        return dcb_err_set(err, DCB_E_NOMEM, "%s: out of memory", ifname);
+    sset->cmd = ETHTOOL_GSSET_INFO;
+    sset->sset_mask = 1ULL << ETH_SS_STATS;
+    int rc = do_ioctl(sock, ifname, sset, "statistics", err);
+    *count = rc == 0 && (sset->sset_mask & (1ULL << ETH_SS_STATS)) ? sset->data[0] : 0;
+    free(sset);
     if (rc < 0)
         return rc;
-    *count = (sset.hdr.sset_mask & (1ULL << ETH_SS_STATS)) ? sset.data[0] : 0;
     if (*count > ETHTOOL_MAX_STATS)
         return dcb_err_set(err, DCB_E_RANGE, "%s: driver reports %u statistics", ifname, *count);
     return 0;
@@ -99,7 +99,7 @@ static int read_strings(int sock, const char *ifname, struct ethtool_strings *ca
 int ethtool_read_stats(int sock, const char *ifname, struct ethtool_strings *cache,
                        ethtool_stat_fn fn, void *arg, struct dcb_err *err)
 {
-    uint32_t count;
+    uint32_t count = 0;
     int rc = stats_count(sock, ifname, &count, err);
     if (rc < 0)
         return rc;
