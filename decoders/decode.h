@@ -275,6 +275,8 @@ bool dcb_icrc_compute(struct dcb_reader *packet, uint8_t ip_version, uint16_t ip
 
 /* Standard CRC-32 (IEEE 802.3, zlib): start with crc = 0. */
 uint32_t dcb_crc32(uint32_t crc, const void *data, size_t len);
+/* For tests and benchmarks: 1 uses the portable slicing-by-8 path only, 0 picks by CPU again. */
+void dcb_crc32_force_portable(int portable);
 
 /* Sets f->malformed to "<what>: needed N bytes at offset O, M left" (or just what) and returns
  * false; the first reason wins. */
