@@ -13,6 +13,8 @@
 
 #include "cli.h"
 #include "counter.h"
+#include "dcqcn_knobs.h"
+#include "qos_json.h"
 #include "ethtool_dump.h"
 #include "host.h"
 #include "log.h"
@@ -85,6 +87,7 @@ struct iface_status {
     char name[IFNAMSIZ];
     bool present;       /* read successfully at the last tick */
     bool warned;
+    struct qos_config *config;   /* the last config snapshot taken, NULL before the first */
 };
 
 struct collect_run {
@@ -145,6 +148,50 @@ static void emit_event(struct collect_run *run, int64_t now, enum dcb_event_kind
     } else {
         fprintf(stdout, "event %s %s %s\n", dcb_event_kind_name(kind), ifname, e.details);
     }
+}
+
+/* The interface's DCQCN knobs as QoS config: written (store and output) when they change. */
+static void snapshot_config(struct collect_run *run, int64_t now, struct iface_status *s)
+{
+    struct qos_config c;
+    qos_config_init(&c);
+    char source[32];
+    struct dcb_err err;
+    int rc = dcqcn_read(run->reader.sysfs_root, s->name, &c, source, sizeof(source), &err);
+    if (rc == DCB_E_NOTFOUND)
+        return;
+    if (rc < 0) {
+        dcb_warn("collect: %s", err.msg);
+        return;
+    }
+    if (s->config && qos_diff(s->config, &c, NULL, NULL) == 0)
+        return;
+    if (!s->config && !(s->config = malloc(sizeof(*s->config))))
+        return;
+    *s->config = c;
+    cJSON *j = qos_to_json(&c);
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    if (!text)
+        return;
+    if (run->store) {
+        struct store_config_row row = { now, run->device, s->name, source, text };
+        if (store_put_config(run->store, &row, &err) < 0)
+            dcb_warn("collect: %s", err.msg);
+    }
+    if (out_is_json(&run->out)) {
+        struct dcb_out *o = &run->out;
+        out_obj_open(o, NULL);
+        out_i64(o, "ts", NULL, now);
+        out_str(o, "device", NULL, run->device);
+        out_str(o, "ifname", NULL, s->name);
+        out_str(o, "config_source", NULL, source);
+        fprintf(o->fp, ",\"config\":%s", text);
+        out_obj_close(o);
+    } else {
+        printf("config %s (%s): %s\n", s->name, source, text);
+    }
+    free(text);
 }
 
 static void emit_counter(struct collect_run *run, int64_t now, const char *ifname,
@@ -267,6 +314,7 @@ static size_t collect_tick(struct collect_run *run, bool first)
         read++;
         for (size_t i = 0; i < reading.n; i++)
             emit_counter(run, now, names[k], &reading.counters[i]);
+        snapshot_config(run, now, s);
     }
     host_reading_free(&reading);
     if (run->store) {
@@ -486,6 +534,8 @@ out:
     host_reader_close(&run.reader);
     counter_maps_free(&maps);
     free(run.tracker.slots);
+    for (size_t i = 0; i < run.nifaces; i++)
+        free(run.ifaces[i].config);
     return status;
 }
 
@@ -542,7 +592,9 @@ const struct cli_command cmd_collect = {
         "JSON Lines, one object per counter per sample: {\"ts\" (ns), \"device\", \"ifname\", "
         "\"source\" (ethtool|netdev|rdma), \"counter\" (the driver's name), \"metric\" "
         "(canonical name or null), \"prio\", \"queue\", \"value\", \"rate\" (per second; null "
-        "on the first sample)}; and events: {\"ts\", \"event\" (counter_reset|source_gap), "
-        "\"device\", \"ifname\", \"prio\", \"details\"}.",
+        "on the first sample)}; events: {\"ts\", \"event\" (counter_reset|source_gap), "
+        "\"device\", \"ifname\", \"prio\", \"details\"}; and config snapshots when the DCQCN "
+        "knobs change: {\"ts\", \"device\", \"ifname\", \"config_source\" (\"mlnx_ofed sysfs\" or "
+        "\"mlx5 debugfs\"), \"config\" (QoS config JSON, as in docs/fabric.md)}.",
     .run = collect_run_cmd,
 };

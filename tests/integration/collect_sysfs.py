@@ -30,6 +30,10 @@ EXPECT = {
     "bnxt-re-new": ("enp65s0f0np0", {"roce.out_of_sequence": 16, "roce.packet_seq_err": 30,
                                      "roce.local_ack_timeout_err": 0, "cnp.sent": None,
                                      "cnp.handled": 900, "roce.ecn_marked_rx": 1800}, set()),
+    "mlx5-upstream": ("ens1f0", {"roce.out_of_sequence": 16, "roce.packet_seq_err": 30,
+                                  "roce.local_ack_timeout_err": 0, "cnp.sent": None,
+                                  "cnp.handled": 900, "roce.ecn_marked_rx": 1800},
+                      {"rx_write_requests", "rx_dropped"}),
     "irdma": ("ens2f0", {"cnp.sent": 16, "cnp.handled": 900, "roce.ecn_marked_rx": None,
                          "roce.retransmits": 0}, {"ip4InOctets"}),
 }
@@ -101,11 +105,26 @@ try:
             elif abs(second["rate"] * dt - increase) > 1e-6 * max(1, increase):
                 fail("%s: %s: rate %s over %.3f s, expected an increase of %d" %
                      (tree, metric, second["rate"], dt, increase))
+        # DCQCN knobs: a snapshot at t0 and another when rai changed, saying where they came from
+        configs = [r for r in rows if "config" in r]
+        if tree.startswith("mlx5"):
+            source = "mlnx_ofed sysfs" if tree == "mlx5" else "mlx5 debugfs"
+            rai = [c["config"]["nic"]["dcqcn"]["rai_mbps"] for c in configs]
+            if rai != [5, 10] or {c["config_source"] for c in configs} != {source}:
+                fail("%s: config snapshots %s" % (tree, configs))
+            first = configs[0]["config"]
+            if first["cnp"] != {"dscp": 48, "prio": 6}:
+                fail("%s: cnp %s" % (tree, first["cnp"]))
+            masks = first["nic"]["dcqcn"].get("np_enabled"), first["nic"]["dcqcn"].get("rp_enabled")
+            if masks != ((8, 8) if tree == "mlx5" else (None, None)):
+                fail("%s: enable masks %s (debugfs has none: they must stay unknown)" % (tree, masks))
+        elif configs:
+            fail("%s: config from nowhere: %s" % (tree, configs))
         raw = {r["counter"] for r in samples if r["metric"] is None}
         if not raw_names <= raw:
             fail("%s: raw counters %s missing from %s" % (tree, raw_names - raw, sorted(raw)))
-        print("%-12s %2d canonical metrics, %d raw counters, %d events" %
-              (tree, len(by_metric), len(raw), len(events)))
+        print("%-13s %2d canonical metrics, %d raw counters, %d events, %d config snapshots" %
+              (tree, len(by_metric), len(raw), len(events), len(configs)))
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 print("ok")
