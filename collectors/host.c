@@ -198,7 +198,27 @@ static void read_rdma(struct host_reader *r, struct host_iface_reading *out)
 
 static int source_rank(const char *source)
 {
-    return !strcmp(source, "ethtool") ? 0 : !strcmp(source, "rdma") ? 1 : 2;
+    static const char *const order[] = { "ethtool", "dcbnl", "rdma", "netdev" };
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(source, order[i]))
+            return i;
+    return 4;
+}
+
+/* The PFC requests (sent) and indications (received) dcbnl reports per priority. */
+static void add_dcbnl_pfc(struct host_iface_reading *out, const struct dcbnl_pfc_counters *pfc)
+{
+    for (int prio = 0; prio < 8; prio++) {
+        for (int dir = 0; dir < 2; dir++) {
+            char name[32];
+            snprintf(name, sizeof(name), "%s[%d]", dir ? "indications" : "requests", prio);
+            add_counter(out, NULL, "dcbnl", name, dir ? pfc->indications[prio] : pfc->requests[prio]);
+            struct host_counter *c = &out->counters[out->n - 1];
+            c->mapped = true;
+            c->match = (struct counter_match){ dir ? METRIC_PFC_RX_PAUSE : METRIC_PFC_TX_PAUSE,
+                                               prio, -1, 64 };
+        }
+    }
 }
 
 /* One canonical series per (metric, prio, queue): ethtool beats rdma beats netdev (mlx5's
@@ -224,6 +244,7 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
                     struct dcb_err *err)
 {
     out->n = 0;
+    out->dcb_status = DCB_E_UNSUPP;
     out->driver[0] = '\0';
     out->rdma_device[0] = '\0';
     snprintf(out->ifname, sizeof(out->ifname), "%s", ifname);
@@ -247,6 +268,11 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
             rc = 0;  /* drivers without statistics still have netdev counters */
         if (rc < 0)
             return rc;
+        struct dcbnl_pfc_counters pfc = { 0 };
+        qos_config_init(&out->dcb);
+        out->dcb_status = dcbnl_read(ifname, &out->dcb, &pfc, NULL);
+        if (out->dcb_status == 0 && pfc.present)
+            add_dcbnl_pfc(out, &pfc);
     }
     const struct counter_map *netdev = counter_maps_find(r->maps, "*", "netdev");
     snprintf(path, sizeof(path), "%s/statistics", base);

@@ -9,10 +9,11 @@
 #include <stdint.h>
 
 #include "counter_map.h"
+#include "dcbnl.h"
 #include "ethtool.h"
 
 struct host_counter {
-    const char *source;          /* "ethtool", "rdma", "netdev" */
+    const char *source;          /* "ethtool", "dcbnl", "rdma", "netdev" */
     char raw[64];                /* the driver's own name */
     bool mapped;
     struct counter_match match;
@@ -23,6 +24,8 @@ struct host_iface_reading {
     char ifname[IFNAMSIZ];
     char driver[32];
     char rdma_device[64];        /* "" when the interface has none */
+    struct qos_config dcb;       /* DCB config over netlink (live only) */
+    int dcb_status;              /* 0, or why it is missing (DCB_E_UNSUPP: driver has no DCB) */
     struct host_counter *counters;
     size_t n, cap;
 };

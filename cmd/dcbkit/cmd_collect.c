@@ -87,6 +87,7 @@ struct iface_status {
     char name[IFNAMSIZ];
     bool present;       /* read successfully at the last tick */
     bool warned;
+    bool dcb_warned;             /* "DCB not supported" said once */
     struct qos_config *config;   /* the last config snapshot taken, NULL before the first */
 };
 
@@ -151,19 +152,31 @@ static void emit_event(struct collect_run *run, int64_t now, enum dcb_event_kind
 }
 
 /* The interface's DCQCN knobs as QoS config: written (store and output) when they change. */
-static void snapshot_config(struct collect_run *run, int64_t now, struct iface_status *s)
+static void snapshot_config(struct collect_run *run, int64_t now, struct iface_status *s,
+                            const struct host_iface_reading *reading)
 {
     struct qos_config c;
     qos_config_init(&c);
-    char source[32];
+    char source[64] = "", knobs[32];
     struct dcb_err err;
-    int rc = dcqcn_read(run->reader.sysfs_root, s->name, &c, source, sizeof(source), &err);
-    if (rc == DCB_E_NOTFOUND)
-        return;
-    if (rc < 0) {
-        dcb_warn("collect: %s", err.msg);
-        return;
+    if (reading->dcb_status == 0) {
+        c = reading->dcb;
+        snprintf(source, sizeof(source), "dcbnl");
+    } else if (run->reader.live && !s->dcb_warned) {
+        s->dcb_warned = true;
+        dcb_warn("collect: %s: DCB config not available: %s", s->name,
+                 reading->dcb_status == DCB_E_UNSUPP ? "not supported by the driver" : "error");
+        if (reading->driver[0])
+            dcb_info("collect: %s uses %s", s->name, reading->driver);
     }
+    int rc = dcqcn_read(run->reader.sysfs_root, s->name, &c, knobs, sizeof(knobs), &err);
+    if (rc < 0 && rc != DCB_E_NOTFOUND)
+        dcb_warn("collect: %s", err.msg);
+    if (rc == 0)
+        snprintf(source + strlen(source), sizeof(source) - strlen(source), "%s%s",
+                 source[0] ? " + " : "", knobs);
+    if (!source[0])
+        return;
     if (s->config && qos_diff(s->config, &c, NULL, NULL) == 0)
         return;
     if (!s->config && !(s->config = malloc(sizeof(*s->config))))
@@ -314,7 +327,7 @@ static size_t collect_tick(struct collect_run *run, bool first)
         read++;
         for (size_t i = 0; i < reading.n; i++)
             emit_counter(run, now, names[k], &reading.counters[i]);
-        snapshot_config(run, now, s);
+        snapshot_config(run, now, s, &reading);
     }
     host_reading_free(&reading);
     if (run->store) {
