@@ -14,6 +14,8 @@
 #include "cli.h"
 #include "counter.h"
 #include "dcqcn_knobs.h"
+#include "lldp_listen.h"
+#include "lldp_peer.h"
 #include "qos_json.h"
 #include "ethtool_dump.h"
 #include "host.h"
@@ -89,6 +91,10 @@ struct iface_status {
     bool warned;
     bool dcb_warned;             /* "DCB not supported" said once */
     struct qos_config *config;   /* the last config snapshot taken, NULL before the first */
+    struct lldp_listener lldp;
+    bool lldp_tried;             /* opened, or failed and said so */
+    struct qos_config *peer;     /* what the link partner last advertised */
+    char peer_key[160];          /* "peer:port" it came from */
 };
 
 struct collect_run {
@@ -103,6 +109,8 @@ struct collect_run {
     char device[DCB_DEVICE_MAX];
     uint64_t samples, events, failures;
     int64_t interval_ns;
+    bool lldp;                   /* listen for LLDP neighbours (live only) */
+    bool lldp_perm_warned;
 };
 
 static int64_t realtime_ns(void)
@@ -268,6 +276,91 @@ static void emit_counter(struct collect_run *run, int64_t now, const char *ifnam
     }
 }
 
+struct lldp_seen {
+    struct collect_run *run;
+    struct iface_status *s;
+    int64_t now;
+};
+
+/* A neighbour's LLDP frame: a dcbx_seen event and the peer's advertised config, when new. */
+static void on_lldp(const struct dcb_frame *f, void *arg)
+{
+    struct lldp_seen *ls = arg;
+    struct collect_run *run = ls->run;
+    struct iface_status *s = ls->s;
+    struct qos_config c;
+    qos_config_init(&c);
+    char peer[DCB_DEVICE_MAX], port[DCB_IFNAME_MAX], key[sizeof(s->peer_key)];
+    const char *mode = lldp_peer_config(&f->lldp, &c, peer, sizeof(peer), port, sizeof(port));
+    snprintf(key, sizeof(key), "%s:%s", peer, port);
+    if (s->peer && !strcmp(key, s->peer_key) && qos_diff(s->peer, &c, NULL, NULL) == 0)
+        return;
+    if (!s->peer && !(s->peer = malloc(sizeof(*s->peer))))
+        return;
+    *s->peer = c;
+    snprintf(s->peer_key, sizeof(s->peer_key), "%s", key);
+    char details[DCB_DETAILS_MAX], qpeer[2 * DCB_DEVICE_MAX + 2], qport[2 * DCB_IFNAME_MAX + 2];
+    out_json_string_buf(qpeer, sizeof(qpeer), peer);
+    out_json_string_buf(qport, sizeof(qport), port);
+    snprintf(details, sizeof(details), "{\"peer\":%s,\"port\":%s,\"dcbx\":\"%s\"}", qpeer, qport,
+             mode);
+    emit_event(run, ls->now, EVENT_DCBX_SEEN, s->name, -1, details);
+    cJSON *j = qos_to_json(&c);
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    if (!text)
+        return;
+    struct dcb_err err;
+    if (run->store) {
+        struct store_config_row row = { ls->now, peer, port, "lldp", text };
+        if (store_put_config(run->store, &row, &err) < 0)
+            dcb_warn("collect: %s", err.msg);
+    }
+    if (out_is_json(&run->out)) {
+        struct dcb_out *o = &run->out;
+        out_obj_open(o, NULL);
+        out_i64(o, "ts", NULL, ls->now);
+        out_str(o, "device", NULL, peer);
+        out_str(o, "ifname", NULL, port);
+        out_str(o, "config_source", NULL, "lldp");
+        char seen[DCB_DEVICE_MAX + IFNAMSIZ + 2];
+        snprintf(seen, sizeof(seen), "%s:%s", run->device, s->name);
+        out_str(o, "seen_on", NULL, seen);
+        fprintf(o->fp, ",\"config\":%s", text);
+        out_obj_close(o);
+    } else {
+        printf("neighbour of %s: %s port %s (%s DCBX): %s\n", s->name, peer, port, mode, text);
+    }
+    free(text);
+}
+
+static void listen_lldp(struct collect_run *run, int64_t now, struct iface_status *s)
+{
+    struct dcb_err err;
+    if (!s->lldp.pcap && !s->lldp_tried) {
+        s->lldp_tried = true;
+        int rc = lldp_listen_open(&s->lldp, s->name, &err);
+        if (rc == DCB_E_PERM) {
+            if (!run->lldp_perm_warned)
+                dcb_warn("collect: %s; neighbours are not recorded, counters still are", err.msg);
+            run->lldp_perm_warned = true;
+        } else if (rc < 0) {
+            dcb_warn("collect: %s", err.msg);
+        }
+    }
+    struct lldp_seen ls = { run, s, now };
+    if (lldp_listen_poll(&s->lldp, on_lldp, &ls, &err) < 0) {
+        dcb_warn("collect: %s: %s", s->name, err.msg);
+        lldp_listen_close(&s->lldp);
+    }
+}
+
+static void stop_lldp(struct iface_status *s)
+{
+    lldp_listen_close(&s->lldp);
+    s->lldp_tried = false;      /* open again when the interface returns */
+}
+
 static bool has_wildcard(const char *p)
 {
     return p && strpbrk(p, "*?[") != NULL;
@@ -296,6 +389,7 @@ static size_t collect_tick(struct collect_run *run, bool first)
             listed = !strcmp(names[k], run->ifaces[i].name);
         if (!listed && run->ifaces[i].present) {
             run->ifaces[i].present = false;
+            stop_lldp(&run->ifaces[i]);
             emit_event(run, now, EVENT_SOURCE_GAP, run->ifaces[i].name, -1,
                        "{\"reason\":\"interface gone\"}");
         }
@@ -310,6 +404,7 @@ static size_t collect_tick(struct collect_run *run, bool first)
         if (rc < 0) {
             if (s->present) {
                 s->present = false;
+                stop_lldp(s);
                 emit_event(run, now, EVENT_SOURCE_GAP, names[k], -1,
                            rc == DCB_E_NOTFOUND ? "{\"reason\":\"interface gone\"}"
                                                 : "{\"reason\":\"read failed\"}");
@@ -328,6 +423,8 @@ static size_t collect_tick(struct collect_run *run, bool first)
         for (size_t i = 0; i < reading.n; i++)
             emit_counter(run, now, names[k], &reading.counters[i]);
         snapshot_config(run, now, s, &reading);
+        if (run->lldp && run->reader.live)
+            listen_lldp(run, now, s);
     }
     host_reading_free(&reading);
     if (run->store) {
@@ -414,7 +511,7 @@ static int collect_dumps(struct collect_run *run, const struct counter_maps *map
 static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
 {
     enum { O_LOCAL = 256, O_IFNAME, O_INTERVAL, O_COUNT, O_DURATION, O_ONCE, O_STORE, O_SYSFS,
-           O_MAPS, O_DEVICE, O_DUMP, O_DRIVER };
+           O_MAPS, O_DEVICE, O_DUMP, O_DRIVER, O_NO_LLDP };
     static const struct option longopts[] = {
         { "local", no_argument, NULL, O_LOCAL },
         { "ifname", required_argument, NULL, O_IFNAME },
@@ -428,6 +525,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
         { "device", required_argument, NULL, O_DEVICE },
         { "from-ethtool-dump", required_argument, NULL, O_DUMP },
         { "driver", required_argument, NULL, O_DRIVER },
+        { "no-lldp", no_argument, NULL, O_NO_LLDP },
         CLI_COMMON_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
@@ -435,6 +533,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     memset(&run, 0, sizeof(run));
     run.ctx = ctx;
     run.interval_ns = 1000000000LL;
+    run.lldp = true;
     const char *store_path = NULL, *sysfs_root = "/sys", *maps_dir = NULL;
     long count = 0;
     int64_t duration = 0;
@@ -475,6 +574,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
             dumps[ndumps++] = optarg;
             break;
         case O_DRIVER: driver = optarg; break;
+        case O_NO_LLDP: run.lldp = false; break;
         default: {
             int rc = cli_common_option(ctx, c, argv);
             if (rc >= 0)
@@ -547,8 +647,11 @@ out:
     host_reader_close(&run.reader);
     counter_maps_free(&maps);
     free(run.tracker.slots);
-    for (size_t i = 0; i < run.nifaces; i++)
+    for (size_t i = 0; i < run.nifaces; i++) {
         free(run.ifaces[i].config);
+        free(run.ifaces[i].peer);
+        lldp_listen_close(&run.ifaces[i].lldp);
+    }
     return status;
 }
 
@@ -559,6 +662,10 @@ static const struct cli_option_doc collect_options[] = {
     { "--count N, --duration DURATION, --once", "How long to run (default: until interrupted)." },
     { "--store PATH", "Write canonical samples and events to this store, committed every interval." },
     { "--device NAME", "The device name samples carry (default: the host name)." },
+    { "--no-lldp",
+      "Do not listen for LLDP neighbours. By default each interface's link partner and the "
+      "DCBX config it advertises are recorded (a dcbx_seen event and a config snapshot of the "
+      "peer); that needs CAP_NET_RAW, and without it collect says so once and goes on." },
     { "--sysfs-root DIR", "Read a sysfs tree saved elsewhere instead of /sys (no ioctl then)." },
     { "--maps DIR", "Counter maps (default: $DCBKIT_MAPS or the installed maps)." },
     { "--from-ethtool-dump FILE",
@@ -608,6 +715,8 @@ const struct cli_command cmd_collect = {
         "on the first sample)}; events: {\"ts\", \"event\" (counter_reset|source_gap), "
         "\"device\", \"ifname\", \"prio\", \"details\"}; and config snapshots when the DCQCN "
         "knobs change: {\"ts\", \"device\", \"ifname\", \"config_source\" (\"mlnx_ofed sysfs\" or "
-        "\"mlx5 debugfs\"), \"config\" (QoS config JSON, as in docs/fabric.md)}.",
+        "\"mlx5 debugfs\"), \"config\" (QoS config JSON, as in docs/fabric.md)}; a neighbour's advertised DCBX comes "
+        "the same way with \"config_source\":\"lldp\", the peer's name and port as device "
+        "and ifname, and \"seen_on\":\"device:ifname\", after a dcbx_seen event.",
     .run = collect_run_cmd,
 };

@@ -1,0 +1,68 @@
+# dcbkit collect listens for LLDP neighbours: a link partner in another namespace sends IEEE and
+# CEE DCBX frames (from fixtures/captures/lldp-dcbx.pcap) over a veth; collect records a
+# dcbx_seen event and the peer's advertised config once per change. Without CAP_NET_RAW it says
+# so once and still collects counters.
+source "$(dirname "$0")/lib.bash"
+need_tool ip
+need_tool setpriv
+[ "$(id -u)" -eq 0 ] || skip "needs root to create network namespaces (CI runs as root)"
+
+A=dcbk-la-$$ B=dcbk-lb-$$
+ip netns add "$A" || skip "cannot create network namespaces here"
+cleanup_hooks+=("ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null")
+ip netns add "$B"
+ip link add va netns "$A" type veth peer name vb netns "$B"
+ip -n "$A" link set va up
+ip -n "$B" link set vb up
+
+send_frames() {  # send_frames FRAME... : frames of the fixture, by number, out of vb
+    ip netns exec "$B" /usr/bin/python3 - "$ROOT/fixtures/captures/lldp-dcbx.pcap" "$@" <<'PY'
+import socket, struct, sys
+data = open(sys.argv[1], "rb").read()
+frames, off = [], 24
+while off + 16 <= len(data):
+    incl = struct.unpack("<IIII", data[off:off + 16])[2]
+    frames.append(data[off + 16:off + 16 + incl])
+    off += 16 + incl
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("vb", 0))
+for n in sys.argv[2:]:
+    s.send(frames[int(n) - 1])
+PY
+}
+
+ip netns exec "$A" "$DCBKIT" collect --ifname va --interval 200ms --count 12 -T json \
+    >"$TMP/out.jsonl" 2>"$TMP/err" &
+collector=$!
+sleep 0.6
+send_frames 1 1          # the same advertisement twice: one record
+sleep 0.6
+send_frames 3            # the partner switches to CEE
+wait $collector || fail "collect failed: $(cat "$TMP/err")"
+/usr/bin/python3 - "$TMP/out.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+seen = [r for r in rows if r.get("event") == "dcbx_seen"]
+peers = [r for r in rows if r.get("config_source") == "lldp"]
+assert [s["details"]["dcbx"] for s in seen] == ["ieee", "cee"], seen
+assert seen[0]["ifname"] == "va" and seen[0]["details"] == {"peer": "leaf-1", "port": "Ethernet1/1", "dcbx": "ieee"}
+assert len(peers) == 2, peers
+ieee = peers[0]
+assert ieee["device"] == "leaf-1" and ieee["ifname"] == "Ethernet1/1" and ieee["seen_on"].endswith(":va")
+c = ieee["config"]
+assert c["pfc"] == {"enabled": 8, "willing": True}, c["pfc"]
+assert c["dcbx"]["mode"] == "ieee"
+assert c["prio2tc"]["3"] == 3 and c["ets"]["bw"]["3"] == 40 and c["ets"]["tsa"]["7"] == "strict"
+cee = peers[1]["config"]
+assert peers[1]["device"] == "nexus" and cee["dcbx"]["mode"] == "cee" and cee["pfc"]["enabled"] == 8
+print("neighbour recorded: %s, then %s" % (ieee["device"], peers[1]["device"]))
+PY
+
+# Without CAP_NET_RAW: said once, counters still collected.
+chmod 755 "$TMP"
+run_rc rc ip netns exec "$A" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+    "$DCBKIT" collect --ifname va --interval 100ms --count 3 -T json
+expect_eq "unprivileged exit" 0 "$rc"
+expect_eq "said once" 1 "$(grep -c 'needs CAP_NET_RAW' "$TMP/err")"
+grep -q '"metric":"port.rx_bytes"' "$TMP/out" || fail "no counters without CAP_NET_RAW"
+echo ok
