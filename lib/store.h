@@ -1,7 +1,9 @@
 /* The event store: one API, two back ends.
  *
  *  - SQLite (store_open_sqlite): the history. WAL mode, prepared statements, samples batched into
- *    transactions that flush by count or by age, whichever comes first. A batch survives a
+ *    transactions that flush by count or by age, whichever comes first (the age is checked when
+ *    samples are put, so a writer that goes quiet calls store_flush() itself; collect does every
+ *    interval). A batch survives a
  *    process crash once store_flush() (or a put that triggered a flush) returned success.
  *  - The ring (store_open_ring): a bounded in-memory store for live views; nothing touches disk.
  *
