@@ -1,4 +1,5 @@
 #include "dcqcn_knobs.h"
+#include "sysfs_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,20 +38,6 @@ static const struct knob knobs[] = {
     { "np/cnp_802p_prio", "np_cnp_prio", "cnp.prio" },
 };
 
-static bool read_text(const char *path, char *buf, size_t len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    ssize_t n = read(fd, buf, len - 1);
-    close(fd);
-    if (n <= 0)
-        return false;
-    buf[n] = '\0';
-    buf[strcspn(buf, "\n")] = '\0';
-    return buf[0] != '\0';
-}
-
 static int set_knob(struct qos_config *c, const char *path, const char *text, const char *file,
                     struct dcb_err *err)
 {
@@ -68,7 +55,7 @@ static int read_ofed(const char *base, struct qos_config *c, struct dcb_err *err
         bool any = false;
         for (int prio = 0; prio < 8; prio++) {
             snprintf(path, sizeof(path), "%s/roce_%s/enable/%d", base, side ? "rp" : "np", prio);
-            if (read_text(path, text, sizeof(text))) {
+            if (sysfs_read_line(AT_FDCWD, path, text, sizeof(text))) {
                 any = true;
                 if (strcmp(text, "0") != 0)
                     mask |= 1u << prio;
@@ -84,7 +71,7 @@ static int read_ofed(const char *base, struct qos_config *c, struct dcb_err *err
     }
     for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
         snprintf(path, sizeof(path), "%s/roce_%s", base, knobs[i].ofed);
-        if (read_text(path, text, sizeof(text))) {
+        if (sysfs_read_line(AT_FDCWD, path, text, sizeof(text))) {
             int rc = set_knob(c, knobs[i].path, text, path, err);
             if (rc < 0)
                 return rc;
@@ -100,7 +87,7 @@ static int read_debugfs(const char *base, struct qos_config *c, struct dcb_err *
         if (!knobs[i].debugfs)
             continue;
         snprintf(path, sizeof(path), "%s/%s", base, knobs[i].debugfs);
-        if (read_text(path, text, sizeof(text))) {
+        if (sysfs_read_line(AT_FDCWD, path, text, sizeof(text))) {
             int rc = set_knob(c, knobs[i].path, text, path, err);
             if (rc < 0)
                 return rc;

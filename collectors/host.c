@@ -1,4 +1,5 @@
 #include "host.h"
+#include "sysfs_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -64,40 +65,6 @@ int host_list_ifaces(struct host_reader *r, const char *pattern, char (*names)[I
     closedir(d);
     qsort(names, *n, IFNAMSIZ, by_name);
     return 0;
-}
-
-static bool read_u64_at(int dirfd, const char *path, uint64_t *v)
-{
-    int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    char buf[64];
-    ssize_t n = read(fd, buf, sizeof(buf) - 1);
-    close(fd);
-    if (n <= 0)
-        return false;
-    buf[n] = '\0';
-    char *end;
-    errno = 0;
-    unsigned long long x = strtoull(buf, &end, 10);
-    if (errno || end == buf || (*end && *end != '\n'))
-        return false;
-    *v = x;
-    return true;
-}
-
-static bool read_line_file(const char *path, char *out, size_t len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    ssize_t n = read(fd, out, len - 1);
-    close(fd);
-    if (n <= 0)
-        return false;
-    out[n] = '\0';
-    out[strcspn(out, "\n")] = '\0';
-    return out[0] != '\0';
 }
 
 static void link_basename(const char *path, char *out, size_t len)
@@ -171,7 +138,7 @@ static void read_rdma(struct host_reader *r, struct host_iface_reading *out)
         for (int port = 1; port <= 4; port++) {
             char path[1400], ndev[IFNAMSIZ + 8];
             snprintf(path, sizeof(path), "%s/%s/ports/%d/gid_attrs/ndevs/0", dir, e->d_name, port);
-            if (!read_line_file(path, ndev, sizeof(ndev)) || strcmp(ndev, out->ifname) != 0)
+            if (!sysfs_read_line(AT_FDCWD, path, ndev, sizeof(ndev)) || strcmp(ndev, out->ifname) != 0)
                 continue;
             snprintf(out->rdma_device, sizeof(out->rdma_device), "%.50s/%d", e->d_name, port);
             char driver[32];
@@ -186,7 +153,7 @@ static void read_rdma(struct host_reader *r, struct host_iface_reading *out)
                 uint64_t v;
                 if (c->d_name[0] == '.' || !strcmp(c->d_name, "lifespan"))
                     continue;
-                if (read_u64_at(dirfd(h), c->d_name, &v))
+                if (sysfs_read_u64(dirfd(h), c->d_name, &v))
                     add_counter(out, map, "rdma", c->d_name, v);
             }
             if (h)
@@ -283,7 +250,7 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
     struct dirent *e;
     while ((e = readdir(d))) {
         uint64_t v;
-        if (e->d_name[0] != '.' && read_u64_at(dirfd(d), e->d_name, &v))
+        if (e->d_name[0] != '.' && sysfs_read_u64(dirfd(d), e->d_name, &v))
             add_counter(out, netdev, "netdev", e->d_name, v);
     }
     closedir(d);
