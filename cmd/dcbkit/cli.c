@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
@@ -23,6 +24,19 @@ int cli_usage_error(const struct cli_ctx *ctx, const char *fmt, ...)
     else
         fprintf(stderr, " (see '%s help')\n", dcb_progname());
     return EXIT_USAGE;
+}
+
+int cli_parse_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
+                   long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < min || v > max)
+        return cli_usage_error(ctx, "%s takes a whole number from %ld to %ld, not '%s'", flag, min,
+                               max, text);
+    *out = v;
+    return 0;
 }
 
 int cli_fail(int status, const char *what, const char *fmt, ...)

@@ -61,6 +61,11 @@ int cli_common_option(struct cli_ctx *ctx, int opt, char **argv);
 /* "dcbkit calc: <message> (see 'dcbkit help calc')" on stderr; returns 64. */
 int cli_usage_error(const struct cli_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A whole decimal number in [min, max] for option flag; 0, or 64 after a one-line usage error
+ * ("--count takes a whole number from 1 to 1000000, not 'x'"). */
+int cli_parse_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
+                   long max, long *out);
+
 /* "dcbkit: <what>: <why>" on stderr; returns status. */
 int cli_fail(int status, const char *what, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

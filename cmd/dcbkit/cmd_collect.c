@@ -552,10 +552,9 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
                                        run.interval_ns < 1000000 ? "at least 1ms" : err.msg);
             break;
         case O_COUNT: {
-            char *end;
-            count = strtol(optarg, &end, 10);
-            if (*end || count < 1)
-                return cli_usage_error(ctx, "--count takes a positive number, not '%s'", optarg);
+            int rc = cli_parse_long(ctx, "--count", optarg, 1, 1000000000L, &count);
+            if (rc)
+                return rc;
             break;
         }
         case O_DURATION:

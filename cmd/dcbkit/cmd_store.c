@@ -408,16 +408,6 @@ static int cmd_prune(struct cli_ctx *ctx, const struct store_args *a)
     return cli_finish_output(&o, 0);
 }
 
-static int parse_index(const struct cli_ctx *ctx, const char *flag, const char *text, int *out)
-{
-    char *end;
-    long v = strtol(text, &end, 10);
-    if (*end || end == text || v < -1 || v > 4095)
-        return cli_usage_error(ctx, "%s takes a number from -1 to 4095, not '%s'", flag, text);
-    *out = (int)v;
-    return 0;
-}
-
 static int store_run(struct cli_ctx *ctx, int argc, char **argv)
 {
     enum { O_STORE = 256, O_DEVICE, O_IFNAME, O_METRIC, O_PRIO, O_QUEUE, O_SINCE, O_UNTIL,
@@ -470,13 +460,13 @@ static int store_run(struct cli_ctx *ctx, int argc, char **argv)
             a.filter.metric = optarg;
             break;
         case O_PRIO:
-            if ((rc = parse_index(ctx, "--prio", optarg, &a.filter.prio)))
+        case O_QUEUE: {
+            long v;
+            if ((rc = cli_parse_long(ctx, c == O_PRIO ? "--prio" : "--queue", optarg, -1, 4095, &v)))
                 return rc;
+            *(c == O_PRIO ? &a.filter.prio : &a.filter.queue) = (int)v;
             break;
-        case O_QUEUE:
-            if ((rc = parse_index(ctx, "--queue", optarg, &a.filter.queue)))
-                return rc;
-            break;
+        }
         case O_SINCE:
         case O_UNTIL:
         case O_OLDER:
@@ -499,11 +489,9 @@ static int store_run(struct cli_ctx *ctx, int argc, char **argv)
         case O_JSONL: a.csv = false; break;
         case O_DURABLE: a.durable = true; break;
         case O_BATCH: {
-            char *end;
-            unsigned long long v = strtoull(optarg, &end, 10);
-            if (*end || v == 0 || v > 10000000)
-                return cli_usage_error(ctx, "--batch takes 1 to 10000000 samples, not '%s'",
-                                       optarg);
+            long v;
+            if ((rc = cli_parse_long(ctx, "--batch", optarg, 1, 10000000, &v)))
+                return rc;
             a.batch = (size_t)v;
             break;
         }
