@@ -3,14 +3,8 @@
 # dcbx_seen event and the peer's advertised config once per change. Without CAP_NET_RAW it says
 # so once and still collects counters.
 source "$(dirname "$0")/lib.bash"
-need_tool ip
 need_tool setpriv
-[ "$(id -u)" -eq 0 ] || skip "needs root to create network namespaces (CI runs as root)"
-
-A=dcbk-la-$$ B=dcbk-lb-$$
-ip netns add "$A" || skip "cannot create network namespaces here"
-cleanup_hooks+=("ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null")
-ip netns add "$B"
+netns_pair l
 ip link add va netns "$A" type veth peer name vb netns "$B"
 ip -n "$A" link set va up
 ip -n "$B" link set vb up

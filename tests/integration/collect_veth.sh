@@ -3,13 +3,7 @@
 # with rates that add up to the bytes sent (within 5%), and deleting and re-creating the veth
 # mid-run gives a source_gap event while the run goes on and picks the interface up again.
 source "$(dirname "$0")/lib.bash"
-need_tool ip
-[ "$(id -u)" -eq 0 ] || skip "needs root to create network namespaces (CI runs as root)"
-
-A=dcbk-a-$$ B=dcbk-b-$$
-ip netns add "$A" || skip "cannot create network namespaces here"
-cleanup_hooks+=("ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null")
-ip netns add "$B"
+netns_pair v
 make_veth() {
     ip link add va netns "$A" type veth peer name vb netns "$B"
     ip -n "$A" addr add 169.254.77.1/30 dev va

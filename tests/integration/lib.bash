@@ -53,3 +53,14 @@ run_rc() {
 json_get() {
     /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
+
+# netns_pair TAG: two network namespaces made for this test, named in $A and $B, deleted on
+# exit. Skips (exit 77) when not root or namespaces cannot be made here.
+netns_pair() {
+    need_tool ip
+    [ "$(id -u)" -eq 0 ] || skip "needs root to create network namespaces (CI runs as root)"
+    A=dcbk-$1a-$$ B=dcbk-$1b-$$
+    ip netns add "$A" || skip "cannot create network namespaces here"
+    cleanup_hooks+=("ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null")
+    ip netns add "$B"
+}
