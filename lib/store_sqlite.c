@@ -79,6 +79,7 @@ static int exec_sql(struct sqlite_store *s, const char *sql, const char *what, s
     return rc == SQLITE_OK ? 0 : sq_fail(s, err, rc, what);
 }
 
+/* The first column of the first row of sql (a PRAGMA or a count). */
 static int pragma_int(struct sqlite_store *s, const char *sql, int64_t *value, struct dcb_err *err)
 {
     sqlite3_stmt *st;
@@ -757,11 +758,6 @@ static int sqlite_findings(struct dcb_store *base, int64_t run_id, store_finding
     return ret;
 }
 
-static int count_rows(struct sqlite_store *s, const char *sql, int64_t *out, struct dcb_err *err)
-{
-    return pragma_int(s, sql, out, err);
-}
-
 static int sqlite_info(struct dcb_store *base, struct store_info *info, struct dcb_err *err)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
@@ -782,7 +778,7 @@ static int sqlite_info(struct dcb_store *base, struct store_info *info, struct d
         "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size",
     };
     for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++) {
-        if ((rc = count_rows(s, queries[i], &v[i], err)) < 0) {
+        if ((rc = pragma_int(s, queries[i], &v[i], err)) < 0) {
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
             return rc;
         }
