@@ -31,7 +31,7 @@ EXTRA_CFLAGS ?=
 SANITIZERS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_FLAGS := $(if $(SANITIZE),$(SANITIZERS))
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SAN_FLAGS) $(EXTRA_CFLAGS)
-ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Icollectors -DDCBKIT_VERSION='"$(VERSION)"' \
+ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Idecoders/track -Icollectors -DDCBKIT_VERSION='"$(VERSION)"' \
     -DDCBKIT_SOURCE_MAPS='"$(abspath collectors/maps)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 DEPFLAGS  = -MMD -MP
@@ -136,7 +136,7 @@ fuzz: fuzz-build
 	@tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_BUILD) $(FUZZ_BINS)
 
 CPPCHECK_FLAGS := --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
-    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Icollectors
+    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Idecoders/track -Icollectors
 cppcheck:
 	cppcheck $(CPPCHECK_FLAGS) lib decoders collectors rules cmd tests/unit tests/bench tests/fuzz
 

@@ -118,6 +118,7 @@ static void set_time(const struct pcapng_iface *i, uint64_t ticks, struct pcapng
     p->ts_sec = (int64_t)(ticks / i->ticks_per_sec);
     unsigned __int128 frac = ticks % i->ticks_per_sec;
     p->ts_usec = (uint32_t)(frac * USEC_PER_SEC / i->ticks_per_sec);
+    p->ts_nsec = (uint32_t)(frac * 1000000000u / i->ticks_per_sec);
 }
 
 static int parse_epb(struct pcapng_reader *r, struct dcb_reader *body, struct pcapng_packet *p,
@@ -157,6 +158,7 @@ static int parse_spb(struct pcapng_reader *r, struct dcb_reader *body, struct pc
     p->linktype = r->iface[0].linktype;
     p->ts_sec = 0;
     p->ts_usec = 0;
+    p->ts_nsec = 0;
     return 1;
 }
 

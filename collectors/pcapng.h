@@ -34,6 +34,7 @@ struct pcapng_packet {
     uint16_t linktype;
     int64_t ts_sec;
     uint32_t ts_usec;
+    uint32_t ts_nsec;         /* the same fraction of the second in nanoseconds */
     uint32_t caplen, len;
     const uint8_t *data;      /* valid until the next pcapng_next */
 };

@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "decode.h"
-#include "decode_pcapng.h"
+#include "pcapng_rest.h"
 #include "decode_print.h"
 #include "units.h"
 
@@ -227,7 +227,7 @@ static int after_read_error(pcap_t *p, const struct decode_args *a, struct decod
     snprintf(why, sizeof(why), "%s", pcap_geterr(p));
     if (a->file) {
         struct dcb_err err;
-        int rc = decode_pcapng_rest(a->file, a->filter, sink_pcapng_packet, s, &err);
+        int rc = pcapng_read_rest(a->file, a->filter, sink_pcapng_packet, s, &err);
         if (rc == 1)
             return 0;
         if (rc < 0)

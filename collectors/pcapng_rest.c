@@ -1,5 +1,5 @@
-/* Continues a pcapng file past the point where libpcap gave up; see decode_pcapng.h. */
-#include "decode_pcapng.h"
+/* Continues a pcapng file past the point where libpcap gave up; see pcapng_rest.h. */
+#include "pcapng_rest.h"
 
 #include <pcap/pcap.h>
 #include <stdio.h>
@@ -60,7 +60,7 @@ static bool past_mixed_interface(const struct pcapng_reader *r)
     return false;
 }
 
-int decode_pcapng_rest(const char *path, const char *filter, decode_packet_fn fn, void *arg,
+int pcapng_read_rest(const char *path, const char *filter, pcapng_packet_fn fn, void *arg,
                        struct dcb_err *err)
 {
     FILE *fp = fopen(path, "rb");
