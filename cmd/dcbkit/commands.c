@@ -1,5 +1,6 @@
 #include "cli.h"
 
+extern const struct cli_command cmd_analyze;
 extern const struct cli_command cmd_calc;
 extern const struct cli_command cmd_collect;
 extern const struct cli_command cmd_decode;
@@ -10,6 +11,7 @@ extern const struct cli_command cmd_store;
 
 /* `dcbkit help` lists them in this order. */
 const struct cli_command *const cli_commands[] = {
+    &cmd_analyze,
     &cmd_calc,
     &cmd_collect,
     &cmd_decode,
