@@ -6,10 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dcbx_track.h"
 #include "out.h"
-#include "pause_track.h"
-#include "qp_track.h"
+#include "track_set.h"
 
 #define ANALYZE_FINDINGS_MAX 64
 #define ANALYZE_SUMMARY_MAX 240
@@ -38,9 +36,7 @@ struct analysis {
     struct analyze_options opt;
     uint64_t frames, malformed, other_linktype;
     int64_t first_ns, last_ns;
-    struct pause_tracker pauses;
-    struct qp_tracker qps;
-    struct dcbx_tracker dcbx;
+    struct track_set t;
     /* filled by analyze_judge */
     int lossless_mask;        /* -1: unknown */
     const char *lossless_source;

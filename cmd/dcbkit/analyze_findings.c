@@ -50,7 +50,7 @@ static void add(struct analysis *a, enum analyze_severity sev, const char *kind,
 
 static void judge_pauses(struct analysis *a)
 {
-    const struct pause_tracker *p = &a->pauses;
+    const struct pause_tracker *p = &a->t.pauses;
     char mac[18], dur[DCB_UNIT_BUF], lossless[32];
     uint64_t lossy_frames = 0, lossy_classes = 0, pause_frames = 0;
     const struct pause_class *first_lossy = NULL, *first_pause = NULL;
@@ -120,8 +120,8 @@ static void judge_flows(struct analysis *a)
 {
     struct flow_tally no_cnp = { 0 }, non_ect = { 0 }, gaps = { 0 }, retx = { 0 }, naks = { 0 },
                       rnr = { 0 };
-    for (uint32_t i = 0; i < a->qps.nflows; i++) {
-        const struct qp_flow *q = &a->qps.flows[i];
+    for (uint32_t i = 0; i < a->t.qps.nflows; i++) {
+        const struct qp_flow *q = &a->t.qps.flows[i];
         tally(&no_cnp, q, q->cnps_received ? 0 : q->ecn[3]);
         tally(&non_ect, q, q->non_ect_data);
         tally(&gaps, q, q->psn_gaps);
@@ -162,24 +162,24 @@ static void judge_flows(struct analysis *a)
             "RNR NAKs: %" PRIu64 " on %" PRIu64 " flow%s (%s): the receiver had no receive "
             "buffer posted; raise the receive queue depth or min_rnr_timer", rnr.packets,
             rnr.flows, rnr.flows == 1 ? "" : "s", flow_name(rnr.example, name, sizeof(name)));
-    if (a->qps.untracked_packets)
-        add(a, SEV_WARNING, "qp_table_full", a->qps.untracked_packets,
+    if (a->t.qps.untracked_packets)
+        add(a, SEV_WARNING, "qp_table_full", a->t.qps.untracked_packets,
             "More QPs than --max-qps %u: %" PRIu64 " packets (%" PRIu64 " bytes) of later QPs "
-            "were counted but not tracked per QP", a->qps.max_qps, a->qps.untracked_packets,
-            a->qps.untracked_bytes);
+            "were counted but not tracked per QP", a->t.qps.max_qps, a->t.qps.untracked_packets,
+            a->t.qps.untracked_bytes);
 }
 
 /* A CNP whose DSCP the App table does not map, or maps to another priority than its PCP. */
 static void judge_cnp_class(struct analysis *a)
 {
-    if (!dcbx_tracker_has_dscp_app(&a->dcbx))
+    if (!dcbx_tracker_has_dscp_app(&a->t.dcbx))
         return;
-    for (uint32_t i = 0; i < a->qps.nflows; i++) {
-        const struct qp_flow *q = &a->qps.flows[i];
+    for (uint32_t i = 0; i < a->t.qps.nflows; i++) {
+        const struct qp_flow *q = &a->t.qps.flows[i];
         for (unsigned dscp = 0; q->cnps && dscp < 64; dscp++) {
             if (!(q->cnp_dscp_seen & (1ull << dscp)))
                 continue;
-            int prio = dcbx_tracker_dscp_prio(&a->dcbx, (uint8_t)dscp);
+            int prio = dcbx_tracker_dscp_prio(&a->t.dcbx, (uint8_t)dscp);
             char name[140], pcps[32];
             unsigned tagged = q->cnp_pcp_seen & 0xff;
             if (prio < 0)
@@ -199,9 +199,9 @@ static void judge_cnp_class(struct analysis *a)
 static void judge_dcbx(struct analysis *a)
 {
     char ca[2 * DCBX_ID_MAX + 1], cb[2 * DCBX_ID_MAX + 1];
-    for (size_t i = 0; i < a->dcbx.nlinks; i++) {
-        const struct dcbx_link *l = &a->dcbx.links[i];
-        const struct dcbx_neighbour *na = &a->dcbx.nb[l->a], *nb = &a->dcbx.nb[l->b];
+    for (size_t i = 0; i < a->t.dcbx.nlinks; i++) {
+        const struct dcbx_link *l = &a->t.dcbx.links[i];
+        const struct dcbx_neighbour *na = &a->t.dcbx.nb[l->a], *nb = &a->t.dcbx.nb[l->b];
         dcbx_id_str(na->chassis_subtype, false, na->chassis, na->chassis_len, ca);
         dcbx_id_str(nb->chassis_subtype, false, nb->chassis, nb->chassis_len, cb);
         if (l->mismatches) {
@@ -225,8 +225,8 @@ static void judge_dcbx(struct analysis *a)
                 "Both ends willing: %.60s and %.60s each wait for the other's config, so PFC "
                 "stays at its default; make the switch non-willing", ca, cb);
     }
-    if (a->dcbx.crowded_ifaces)
-        add(a, SEV_INFO, "dcbx_unpaired", a->dcbx.crowded_ifaces,
+    if (a->t.dcbx.crowded_ifaces)
+        add(a, SEV_INFO, "dcbx_unpaired", a->t.dcbx.crowded_ifaces,
             "More than two DCBX neighbours on one capture interface: not compared as links");
 }
 
@@ -237,8 +237,8 @@ void analyze_judge(struct analysis *a)
     if (a->opt.lossless_mask >= 0) {
         a->lossless_mask = a->opt.lossless_mask;
         a->lossless_source = "option";
-    } else if (a->dcbx.nnb && dcbx_tracker_pfc_union(&a->dcbx)) {
-        a->lossless_mask = dcbx_tracker_pfc_union(&a->dcbx);
+    } else if (a->t.dcbx.nnb && dcbx_tracker_pfc_union(&a->t.dcbx)) {
+        a->lossless_mask = dcbx_tracker_pfc_union(&a->t.dcbx);
         a->lossless_source = "dcbx";
     } else {
         a->lossless_mask = -1;

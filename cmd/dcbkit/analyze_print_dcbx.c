@@ -4,9 +4,18 @@
 
 #include "analyze.h"
 
+#define APP_SHOWN_IN_TEXT 12
+
+static const char *app_sel_name(uint8_t sel)
+{
+    static const char *const names[] = { "sel0", "ethertype", "tcp", "udp", "tcp/udp", "dscp",
+                                         "sel6", "sel7" };
+    return sel < 8 ? names[sel] : "cee-sel";
+}
+
 static void print_u8x8(struct dcb_out *o, const char *key, const char *label, const uint8_t v[8])
 {
-    out_text(o, " %s", label);
+    out_text(o, " %s ", label);
     out_arr_open(o, key);
     for (int i = 0; i < 8; i++)
         out_u64(o, NULL, i ? ",%" PRIu64 : "%" PRIu64, v[i]);
@@ -49,13 +58,20 @@ static void print_neighbour(struct dcb_out *o, const struct dcbx_neighbour *n)
     out_text(o, "\n    App:");
     out_arr_open(o, "app");
     for (uint16_t i = 0; i < c->napp; i++) {
+        const struct dcbx_app *app = &c->app[i];
+        bool shown = out_is_json(o) || i < APP_SHOWN_IN_TEXT;
         out_obj_open(o, NULL);
-        out_u64(o, "sel", " sel %" PRIu64, c->app[i].sel);
-        out_u64(o, "proto", " %" PRIu64, c->app[i].proto);
-        out_u64(o, "prio", "->%" PRIu64 ";", c->app[i].prio);
+        out_u64(o, "sel", NULL, app->sel);
+        out_u64(o, "proto", NULL, app->proto);
+        out_u64(o, "prio", NULL, app->prio);
+        if (shown)
+            out_text(o, app->sel == 1 ? " %s 0x%04x->%u" : " %s %u->%u", app_sel_name(app->sel),
+                     app->proto, app->prio);
         out_obj_close(o);
     }
     out_arr_close(o);
+    if (!out_is_json(o) && c->napp > APP_SHOWN_IN_TEXT)
+        out_text(o, " (+%u more; -T json lists all)", c->napp - APP_SHOWN_IN_TEXT);
     out_text(o, "%s\n", c->napp ? "" : " none");
     out_obj_close(o);
 }
@@ -86,7 +102,7 @@ static void print_link(struct dcb_out *o, const struct dcbx_tracker *t, const st
 
 void analyze_print_dcbx(struct dcb_out *o, const struct analysis *a)
 {
-    const struct dcbx_tracker *t = &a->dcbx;
+    const struct dcbx_tracker *t = &a->t.dcbx;
     out_obj_open(o, "dcbx");
     out_text(o, "\nDCBX\n");
     out_u64(o, "lldp_frames", "  %" PRIu64 " LLDP frames", t->lldp_frames);

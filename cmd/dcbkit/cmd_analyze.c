@@ -142,7 +142,7 @@ static void show_progress(struct analyze_run *run, bool done)
     }
     double s = (double)(now - run->started_ns) / 1e9;
     fprintf(stderr, "\ranalyze: %.1fM frames, %u QPs, %.1fM frames/s\033[K",
-            (double)run->a.frames / 1e6, run->a.qps.nflows,
+            (double)run->a.frames / 1e6, run->a.t.qps.nflows,
             s > 0 ? (double)run->a.frames / s / 1e6 : 0);
 }
 
@@ -162,12 +162,7 @@ static bool on_packet(void *arg, const struct capture_packet *p)
     }
     if (!dcb_decode_link_frame(p->linktype, p->data, p->caplen, p->len, &frame))
         a->malformed++;
-    if (frame.layers & (DCB_L_PFC | DCB_L_PAUSE))
-        pause_tracker_frame(&a->pauses, p->ts_ns, &frame);
-    else if (frame.layers & DCB_L_BTH)
-        qp_tracker_frame(&a->qps, p->ts_ns, &frame);
-    else if (frame.layers & DCB_L_LLDP)
-        dcbx_tracker_frame(&a->dcbx, p->ts_ns, p->iface, &frame);
+    track_set_frame(&a->t, p->ts_ns, p->iface, &frame);
     return true;
 }
 
@@ -227,13 +222,6 @@ static int close_store(struct analyze_run *run, const char *path, int64_t run_id
     return 0;
 }
 
-static void free_analysis(struct analysis *a)
-{
-    pause_tracker_free(&a->pauses);
-    qp_tracker_free(&a->qps);
-    dcbx_tracker_free(&a->dcbx);
-}
-
 static int analyze_run(struct cli_ctx *ctx, int argc, char **argv)
 {
     static struct analyze_run run;
@@ -249,9 +237,7 @@ static int analyze_run(struct cli_ctx *ctx, int argc, char **argv)
     struct track_events events = {
         .fn = run.store ? store_event : NULL, .arg = &run, .device = base_name(a->opt.file),
     };
-    pause_tracker_init(&a->pauses, a->opt.link_bps, a->opt.storm_ns, &events);
-    dcbx_tracker_init(&a->dcbx, &events);
-    if (qp_tracker_init(&a->qps, a->opt.max_qps, &events) < 0) {
+    if (track_set_init(&a->t, a->opt.link_bps, a->opt.storm_ns, a->opt.max_qps, &events) < 0) {
         if (run.store)
             store_close(run.store, NULL);
         return cli_fail(1, "analyze", "cannot allocate the QP table for --max-qps %u",
@@ -266,9 +252,8 @@ static int analyze_run(struct cli_ctx *ctx, int argc, char **argv)
     if (run.progress)
         show_progress(&run, true);
     if (a->frames || !status) {
-        pause_tracker_finish(&a->pauses);
-        dcbx_tracker_finish(&a->dcbx, a->last_ns);
-        if (a->pauses.nomem || a->qps.nomem || a->dcbx.nomem)
+        track_set_finish(&a->t, a->last_ns);
+        if (track_set_nomem(&a->t))
             dcb_warn("analyze: out of memory: some records were not kept (counted as untracked)");
         analyze_judge(a);
         struct rusage ru;
@@ -282,7 +267,7 @@ static int analyze_run(struct cli_ctx *ctx, int argc, char **argv)
     }
     if (run.store && close_store(&run, store_path, run_id))
         status = 1;
-    free_analysis(a);
+    track_set_free(&a->t);
     return status;
 }
 
