@@ -122,7 +122,12 @@ static bool config_from_frame(const struct dcb_lldp *l, struct dcbx_config *c)
         config_from_ieee(l, c);
     else
         return false;
-    qsort(c->app, c->napp, sizeof(c->app[0]), cmp_app);
+    for (uint16_t i = 1; i < c->napp; i++)      /* insertion sort: tables are short and */
+        for (uint16_t j = i; j > 0 && cmp_app(&c->app[j - 1], &c->app[j]) > 0; j--) {
+            struct dcbx_app tmp = c->app[j];      /* usually already in order */
+            c->app[j] = c->app[j - 1];
+            c->app[j - 1] = tmp;
+        }
     return true;
 }
 

@@ -182,6 +182,8 @@ static uint32_t data_peer(struct qp_tracker *t, uint32_t k, bool psn_known, uint
     struct qp_flow *back = &t->flows[k];
     if (back->peer != QP_NONE)
         return back->peer;
+    if (back->no_peer_at == t->nflows)
+        return QP_NONE;                     /* nothing ran the other way at the last look */
     uint32_t only = QP_NONE, by_psn = QP_NONE;
     int candidates = 0, psn_matches = 0;
     uint32_t i = pair_head(t, back->ipver, back->dst, back->src, NULL);
@@ -196,6 +198,8 @@ static uint32_t data_peer(struct qp_tracker *t, uint32_t k, bool psn_known, uint
             by_psn = i;
         }
     }
+    if (!candidates)
+        back->no_peer_at = t->nflows;
     uint32_t found = candidates == 1 ? only : psn_matches == 1 ? by_psn : QP_NONE;
     if (found != QP_NONE) {
         back->peer = found;

@@ -29,6 +29,7 @@ struct qp_flow {
     uint32_t dqpn;
     uint32_t next_in_pair;    /* the next flow with the same (src, dst) */
     uint32_t peer;            /* the reverse flow of the same QP pair, or QP_NONE */
+    uint32_t no_peer_at;      /* nflows when a search found no candidate (0: never searched) */
     uint64_t packets, bytes, goodput_bytes;
     int64_t first_ns, last_ns;
     uint8_t nops;
