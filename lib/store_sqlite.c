@@ -353,6 +353,8 @@ static int cmp_db_id(const void *a, const void *b)
  * of one series arrive in time order from collectors, so groups rarely need sorting. */
 static int sort_batch(struct sqlite_store *s, struct dcb_err *err)
 {
+    if (!s->npending)
+        return 0;                           /* a batch of events only */
     size_t nseries = s->map.count;
     size_t *start = calloc(nseries + 1, sizeof(*start));
     struct series_order *order = malloc((nseries + 1) * sizeof(*order));

@@ -242,6 +242,26 @@ static void batches_flush_by_count(void **state)
 }
 
 /* Samples of one series that arrive out of order are stored in time order. */
+/* A batch holding events and no samples (dcbkit analyze writes those) commits. */
+static void events_only_batch(void **state)
+{
+    (void)state;
+    struct dcb_store *st;
+    struct store_options opt = { .path = ":memory:" };
+    struct dcb_err err;
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    struct dcb_event e;
+    dcb_event_set(&e, SEC, EVENT_PFC_XOFF, "cap.pcap", "", 3, "{\"quanta\":65535}");
+    assert_int_equal(store_put_event(st, &e, &err), 0);
+    assert_true(store_flush(st, &err) == 0);
+    struct store_filter f;
+    store_filter_init(&f);
+    int n = 0;
+    assert_int_equal(store_events(st, &f, NULL, count_event, &n, &err), 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(store_close(st, &err), 0);
+}
+
 static void out_of_order_batch(void **state)
 {
     (void)state;
@@ -313,6 +333,7 @@ int main(void)
         cmocka_unit_test(delta_over_wrap_and_reset),
         cmocka_unit_test(batches_flush_by_count),
         cmocka_unit_test(out_of_order_batch),
+        cmocka_unit_test(events_only_batch),
         cmocka_unit_test(schema_guards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
