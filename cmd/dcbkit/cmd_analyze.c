@@ -260,6 +260,11 @@ static int analyze_run(struct cli_ctx *ctx, int argc, char **argv)
         getrusage(RUSAGE_SELF, &ru);
         a->peak_rss_kb = ru.ru_maxrss;
         a->elapsed_s = (double)(monotonic_ns() - run.started_ns) / 1e9;
+        if (ctx->verbosity > 0)
+            fprintf(stderr, "analyze: %" PRIu64 " frames in %.2f s (%.2fM frames/s), %u QPs "
+                    "tracked, peak RSS %ld KB\n", a->frames, a->elapsed_s,
+                    a->elapsed_s > 0 ? (double)a->frames / a->elapsed_s / 1e6 : 0,
+                    a->t.qps.nflows, a->peak_rss_kb);
         struct dcb_out o;
         out_init(&o, stdout, ctx->format);
         analyze_print(&o, a);
