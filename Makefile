@@ -98,10 +98,11 @@ bootstrap:
 
 run: bootstrap
 	@$(MAKE) --no-print-directory all
-	@echo "== dcbkit calc pause 65535 --link-speed 400G"
-	@$(DCBKIT) calc pause 65535 --link-speed 400G
-	@echo "== dcbkit calc pause 65535"
-	@$(DCBKIT) calc pause 65535
+	@echo "== dcbkit analyze fixtures/captures/analyze/pfc-storm.pcap --link-speed 100G --lossless 3"
+	@$(DCBKIT) analyze fixtures/captures/analyze/pfc-storm.pcap --link-speed 100G --lossless 3
+	@echo
+	@echo "== dcbkit analyze fixtures/captures/analyze/roce-ce-cnp.pcap --link-speed 100G"
+	@$(DCBKIT) analyze fixtures/captures/analyze/roce-ce-cnp.pcap --link-speed 100G
 
 check: bootstrap
 	@$(MAKE) --no-print-directory all build-tests

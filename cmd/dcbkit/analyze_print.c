@@ -62,7 +62,9 @@ static void print_capture(struct dcb_out *o, const struct analysis *a)
     out_text(o, "; lossless priorities %s",
              a->lossless_mask < 0 ? "unknown" :
              analyze_mask_str((unsigned)a->lossless_mask, 8, mask, sizeof(mask)));
-    out_str(o, "lossless_source", a->lossless_mask < 0 ? NULL : " (from %s)", a->lossless_source);
+    out_str(o, "lossless_source", a->lossless_mask < 0 ? NULL :
+            a->lossless_source[0] == 'o' ? " (--lossless)" : " (from the DCBX seen)",
+            a->lossless_source);
     out_i64(o, "storm_ms", "; storm above %" PRId64 " ms\n", a->opt.storm_ns / 1000000);
     out_obj_close(o);
 }

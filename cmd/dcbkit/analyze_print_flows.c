@@ -77,20 +77,24 @@ static void print_flow(struct dcb_out *o, struct analysis *a, struct qp_flow *q)
     out_i64(o, "last_ns", NULL, q->last_ns);
     int64_t dur = q->last_ns - q->first_ns;
     out_i64(o, "duration_ns", NULL, dur);
+    /* text: the PSN part only for flows that carry data (not for ACK/CNP-only return flows) */
+    bool data = q->data_packets > 0 || out_is_json(o);
     out_u64(o, "goodput_bytes", NULL, q->goodput_bytes);
     if (dur > 0) {
         double bps = (double)q->goodput_bytes * 8e9 / (double)dur;
         out_dbl(o, "goodput_bps", NULL, bps);
-        out_text(o, ", goodput %s", rate_str(bps, rate, sizeof(rate)));
+        if (data)
+            out_text(o, ", goodput %s", rate_str(bps, rate, sizeof(rate)));
     } else {
         out_null(o, "goodput_bps", NULL);
     }
     out_u64(o, "data_packets", NULL, q->data_packets);
-    out_u64(o, "psn_gaps", "; PSN gaps %" PRIu64, q->psn_gaps);
-    out_u64(o, "psn_missing", " (%" PRIu64 " missing)", q->psn_missing);
-    out_u64(o, "duplicates", ", dup %" PRIu64, q->duplicates);
-    out_u64(o, "retransmit_episodes", ", retx %" PRIu64, q->retransmit_episodes);
-    out_u64(o, "retransmitted_packets", " (%" PRIu64 " pkts)", q->retransmitted_packets);
+    out_u64(o, "psn_gaps", data ? "; PSN gaps %" PRIu64 : NULL, q->psn_gaps);
+    out_u64(o, "psn_missing", data ? " (%" PRIu64 " missing)" : NULL, q->psn_missing);
+    out_u64(o, "duplicates", data ? ", dup %" PRIu64 : NULL, q->duplicates);
+    out_u64(o, "retransmit_episodes", data ? ", retx %" PRIu64 : NULL, q->retransmit_episodes);
+    out_u64(o, "retransmitted_packets", data ? " (%" PRIu64 " pkts)" : NULL,
+            q->retransmitted_packets);
     out_u64(o, "acks", "; ACK %" PRIu64, q->acks);
     out_u64(o, "naks", " NAK %" PRIu64, q->naks);
     out_u64(o, "rnr_naks", " RNR %" PRIu64, q->rnr_naks);

@@ -72,7 +72,8 @@ void analyze_print_pauses(struct dcb_out *o, const struct analysis *a)
     out_u64(o, "total_paused_ns", NULL, p->total_paused_ns);
     out_text(o, ", paused %s in all",
              dcb_fmt_duration_ns((double)p->total_paused_ns, dur, sizeof(dur)));
-    out_u64(o, "storms", ", %" PRIu64 " storms", p->storms);
+    out_u64(o, "storms", p->storms == 1 ? ", %" PRIu64 " storm" : ", %" PRIu64 " storms",
+            p->storms);
     out_u64(o, "untracked_frames", NULL, p->untracked_frames);
     out_text(o, "\n");
     if (p->ncls)
