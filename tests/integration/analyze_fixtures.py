@@ -171,9 +171,6 @@ def main():
 
     if not os.access(DCBKIT, os.X_OK):
         fail("no dcbkit binary at %s (build first, or set DCBKIT)" % DCBKIT)
-    probe = subprocess.run([DCBKIT, "analyze", "--help"], capture_output=True, text=True)
-    if "unknown command" in probe.stdout + probe.stderr:
-        skip("this dcbkit has no analyze command yet")
 
     failed = []
     for name in expected_files:
