@@ -253,7 +253,7 @@ void analyze_judge(struct analysis *a)
             "%" PRIu64 " malformed or truncated frames (dcbkit decode -r FILE shows why)",
             a->malformed);
     /* worst first, keeping the order found within a severity */
-    struct analyze_finding sorted[ANALYZE_FINDINGS_MAX];
+    static struct analyze_finding sorted[ANALYZE_FINDINGS_MAX];
     unsigned n = 0;
     for (int sev = SEV_ERROR; sev >= SEV_INFO; sev--)
         for (unsigned i = 0; i < a->nfindings; i++)
