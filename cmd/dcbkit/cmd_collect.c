@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "counter.h"
 #include "dcqcn_knobs.h"
+#include "collect_capture.h"
 #include "lldp_listen.h"
 #include "lldp_peer.h"
 #include "qos_json.h"
@@ -508,10 +509,52 @@ static int collect_dumps(struct collect_run *run, const struct counter_maps *map
     return 0;
 }
 
+#define CAPTURE_FILTER_MAX 1024
+#define CAPTURE_DEFAULT_LINK_BPS 400000000000ULL
+
+/* The words after the options, joined by spaces (a BPF filter as tcpdump takes it). */
+static int join_words(struct cli_ctx *ctx, int n, char **words, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s", i ? " " : "", words[i]);
+        if (w < 0 || (size_t)w >= len - used)
+            return cli_usage_error(ctx, "the filter is longer than %zu bytes", len - 1);
+        used += (size_t)w;
+    }
+    return 0;
+}
+
+static int collect_capture_cmd(struct cli_ctx *ctx, struct collect_run *run,
+                               const char *store_path, const char *iface, const char *filter,
+                               long count, uint64_t link_bps)
+{
+    struct dcb_err err;
+    if (store_path) {
+        struct store_options opt = { .path = store_path };
+        if (store_open_sqlite(&run->store, &opt, &err) < 0)
+            return cli_fail(1, "collect", "%s", err.msg);
+    }
+    out_init(&run->out, stdout, ctx->format);
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
+    struct collect_capture_opts o = {
+        .iface = iface, .filter = filter, .device = run->device, .interval_ns = run->interval_ns,
+        .count = count, .link_bps = link_bps, .store = run->store, .out = &run->out,
+        .stop = &collect_stop, .verbosity = ctx->verbosity,
+    };
+    int status = collect_capture_run(&o);
+    status = cli_finish_output(&run->out, status);
+    if (run->store && store_close(run->store, &err) < 0)
+        status = cli_fail(1, "collect", "%s", err.msg);
+    return status;
+}
+
 static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
 {
     enum { O_LOCAL = 256, O_IFNAME, O_INTERVAL, O_COUNT, O_DURATION, O_ONCE, O_STORE, O_SYSFS,
-           O_MAPS, O_DEVICE, O_DUMP, O_DRIVER, O_NO_LLDP };
+           O_MAPS, O_DEVICE, O_DUMP, O_DRIVER, O_NO_LLDP, O_CAPTURE, O_LINK_SPEED };
     static const struct option longopts[] = {
         { "local", no_argument, NULL, O_LOCAL },
         { "ifname", required_argument, NULL, O_IFNAME },
@@ -526,6 +569,8 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
         { "from-ethtool-dump", required_argument, NULL, O_DUMP },
         { "driver", required_argument, NULL, O_DRIVER },
         { "no-lldp", no_argument, NULL, O_NO_LLDP },
+        { "capture", required_argument, NULL, O_CAPTURE },
+        { "link-speed", required_argument, NULL, O_LINK_SPEED },
         CLI_COMMON_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
@@ -539,7 +584,8 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     int64_t duration = 0;
     const char *dumps[MAX_DUMPS];
     int ndumps = 0;
-    const char *driver = NULL;
+    const char *driver = NULL, *capture_iface = NULL;
+    uint64_t link_bps = CAPTURE_DEFAULT_LINK_BPS;
     struct dcb_err err;
     int c;
     while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
@@ -574,6 +620,12 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
             break;
         case O_DRIVER: driver = optarg; break;
         case O_NO_LLDP: run.lldp = false; break;
+        case O_CAPTURE: capture_iface = optarg; break;
+        case O_LINK_SPEED:
+            if (dcb_parse_speed(optarg, &link_bps, &err) < 0 || !link_bps)
+                return cli_usage_error(ctx, "--link-speed: %s", link_bps ? err.msg :
+                                       "must be above zero");
+            break;
         default: {
             int rc = cli_common_option(ctx, c, argv);
             if (rc >= 0)
@@ -581,8 +633,13 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
         }
         }
     }
-    if (optind < argc)
+    char filter[CAPTURE_FILTER_MAX] = "";
+    if (capture_iface && join_words(ctx, argc - optind, argv + optind, filter, sizeof(filter)))
+        return EXIT_USAGE;
+    if (!capture_iface && optind < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
+    if (capture_iface && ndumps)
+        return cli_usage_error(ctx, "--capture and --from-ethtool-dump are separate runs");
     if (ndumps && (!run.pattern || has_wildcard(run.pattern)))
         return cli_usage_error(ctx, "--from-ethtool-dump needs --ifname NAME (the interface it "
                                "was taken on)");
@@ -590,6 +647,9 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
         count = (long)((duration + run.interval_ns - 1) / run.interval_ns);
     if (!run.device[0] && gethostname(run.device, sizeof(run.device) - 1) < 0)
         snprintf(run.device, sizeof(run.device), "localhost");
+    if (capture_iface)
+        return collect_capture_cmd(ctx, &run, store_path, capture_iface, filter, count,
+                                   link_bps);
 
     char maps_buf[4096];
     if (!maps_dir) {
@@ -674,6 +734,15 @@ static const struct cli_option_doc collect_options[] = {
     { "--driver NAME",
       "The driver whose map names the dump's counters (mlx5_core, bnxt_en, ice); guessed from "
       "the names when omitted." },
+    { "--capture IFACE [FILTER]",
+      "Instead of counters, run the decoders and the analyze trackers on live traffic on IFACE "
+      "(a mirror port, or a host port), with an optional BPF filter: pause intervals and storms, "
+      "PSN gaps, NAKs, retransmissions and DCBX changes become events as they happen, and "
+      "capture.* counters (PFC frames and paused time per priority, PAUSE frames, RoCE, CE, CNP, "
+      "gaps, NAKs, retransmissions, kernel drops) are written every --interval. Needs "
+      "CAP_NET_RAW." },
+    { "--link-speed SPEED", "With --capture: the link speed that turns pause quanta into time "
+      "(default 400G)." },
     CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
@@ -682,6 +751,9 @@ static const struct cli_example collect_examples[] = {
     { "dcbkit collect --ifname 'eth*' --interval 1s --store fabric.db",
       "Sample every ethN each second into the store until interrupted." },
     { "dcbkit collect --once -T json", "One sample of everything, as JSON Lines, for scripts." },
+    { "sudo dcbkit collect --capture span0 --link-speed 400G --store fabric.db "
+      "'ether proto 0x8808 or udp dst port 4791'",
+      "Pause frames and RoCE seen on a mirror port, as events and capture.* counters." },
     { "dcbkit collect --ifname enp1s0f0 --count 10 --interval 100ms",
       "Ten fast samples of one port with rates." },
     { "dcbkit collect --device gpu17 --ifname ens1f0 --from-ethtool-dump before.txt "
@@ -694,7 +766,9 @@ const struct cli_command cmd_collect = {
     .name = "collect",
     .summary = "sample NIC, netdev and RDMA counters into canonical metrics",
     .synopsis = "dcbkit collect [--local] [--ifname PATTERN] [--interval 1s] "
-                "[--count N | --duration D | --once] [--store DB] [-T json]",
+                "[--count N | --duration D | --once] [--store DB] [-T json]\n"
+                "dcbkit collect --capture IFACE [--link-speed SPEED] [--interval 1s] "
+                "[--count N | --duration D] [--store DB] [-T json] [FILTER]",
     .description =
         "Reads each interface's driver statistics through the SIOCETHTOOL ioctl (what ethtool -S "
         "shows, without running ethtool), the netdev statistics every driver has, and the RDMA "

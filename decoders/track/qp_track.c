@@ -253,7 +253,6 @@ static void on_cnp(struct qp_tracker *t, uint32_t k, int64_t ts_ns, const struct
     back->cnps++;
     back->cnp_dscp_seen |= 1ull << f->ip.dscp;
     back->cnp_pcp_seen |= f->nvlan ? 1u << f->vlan[0].pcp : UNTAGGED_BIT;
-    t->cnps++;
     uint32_t di = data_peer(t, k, false, 0);
     if (di == QP_NONE)
         di = cnp_guess(t, k);
@@ -283,10 +282,12 @@ static void on_ack(struct qp_tracker *t, uint32_t k, int64_t ts_ns, const struct
         break;
     case DCB_AETH_NAK:
         back->naks++;
+        t->naks++;
         emit(t, back, ts_ns, EVENT_NAK, extra);
         break;
     case DCB_AETH_RNR_NAK:
         back->rnr_naks++;
+        t->naks++;
         emit(t, back, ts_ns, EVENT_RNR_NAK, extra);
         break;
     default:
@@ -316,6 +317,7 @@ static void on_data(struct qp_tracker *t, struct qp_flow *q, int64_t ts_ns,
     bool duplicate = false;
     if (ahead != 0 && ahead < PSN_HALF) {
         q->psn_gaps++;
+        t->psn_gaps++;
         q->psn_missing += ahead;
         char extra[64];
         snprintf(extra, sizeof(extra), ",\"expected_psn\":%u,\"psn\":%u,\"missing\":%u",
@@ -328,6 +330,7 @@ static void on_data(struct qp_tracker *t, struct qp_flow *q, int64_t ts_ns,
         } else if (!q->in_episode) {
             q->in_episode = true;
             q->retransmit_episodes++;
+            t->retransmit_episodes++;
             char extra[48];
             snprintf(extra, sizeof(extra), ",\"from_psn\":%u,\"high_psn\":%u", psn, q->high_psn);
             emit(t, q, ts_ns, EVENT_RETRANSMIT, extra);
@@ -373,6 +376,10 @@ void qp_tracker_frame(struct qp_tracker *t, int64_t ts_ns, const struct dcb_fram
     size_t alen = f->ip.version == 6 ? 16 : 4;
     memcpy(k.src, f->ip.src, alen);
     memcpy(k.dst, f->ip.dst, alen);
+    if (f->ip.ecn == 3)
+        t->ce_packets++;
+    if (f->bth.opcode == OPCODE_CNP)
+        t->cnps++;
     uint32_t idx = find_flow(t, &k);
     if (idx == QP_NONE) {
         t->untracked_packets++;

@@ -69,6 +69,7 @@ struct qp_tracker {
     uint32_t last_hit;
     uint64_t roce_packets, untracked_packets, untracked_bytes;
     uint64_t cnps, cnps_unattributed;
+    uint64_t ce_packets, psn_gaps, naks, retransmit_episodes;   /* over all flows, untracked too */
     uint64_t latencies_kept, latencies_dropped;
     bool nomem;
 };
