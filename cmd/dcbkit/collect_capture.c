@@ -175,8 +175,9 @@ int collect_capture_run(const struct collect_capture_opts *o)
     memset(&r, 0, sizeof(r));
     r.o = o;
     struct dcb_err err;
-    if (capture_live_open(&r.cap, o->iface, o->filter, &err) < 0)
-        return cli_fail(1, "collect --capture", "%s", err.msg);
+    int rc = capture_live_open(&r.cap, o->iface, o->filter, &err);
+    if (rc < 0)    /* a filter that does not compile is a usage error */
+        return cli_fail(rc == DCB_E_INVAL ? EXIT_USAGE : 1, "collect --capture", "%s", err.msg);
     struct track_events ev = { .fn = on_event, .arg = &r, .device = o->device };
     if (track_set_init(&r.t, o->link_bps, CAPTURE_STORM_NS, 0, &ev) < 0) {
         capture_live_close(&r.cap);
