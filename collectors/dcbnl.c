@@ -15,6 +15,13 @@
 
 #define NL_BUF 16384
 
+/* Linux 6.3 added the APP trust table to the DCB_ATTR_IEEE nest (ieee_attrs 11). Each entry is a
+ * u8 selector, in trust order, carried as DCB_ATTR_IEEE_APP (1) for the IEEE selectors and as
+ * DCB_ATTR_DCB_APP (2) for DCB_APP_SEL_PCP (255); named here because older headers lack them. */
+#define DCBNL_ATTR_APP_TRUST_TABLE 11
+#define DCBNL_ATTR_DCB_APP 2
+#define DCBNL_APP_SEL_PCP 255
+
 static void set_val(struct qos_val *v, int64_t x)
 {
     v->v = x;
@@ -67,6 +74,24 @@ static int app_entry(uint16_t type, struct dcb_reader *p, void *arg)
     return 0;
 }
 
+/* The first trusted selector that classifies by a packet field: DSCP -> dscp, PCP -> pcp. */
+static int trust_entry(uint16_t type, struct dcb_reader *p, void *arg)
+{
+    struct qos_config *c = arg;
+    if (type != DCB_ATTR_IEEE_APP && type != DCBNL_ATTR_DCB_APP)
+        return 0;
+    if (rd_remaining(p) < 1)
+        return -1;
+    uint8_t selector = rd_u8(p);
+    if (c->trust.set)
+        return 0;
+    if (selector == IEEE_8021QAZ_APP_SEL_DSCP)
+        set_val(&c->trust, QOS_TRUST_DSCP);
+    else if (selector == DCBNL_APP_SEL_PCP)
+        set_val(&c->trust, QOS_TRUST_PCP);
+    return 0;
+}
+
 static int ieee_attr(uint16_t type, struct dcb_reader *p, void *arg)
 {
     struct ieee_ctx *x = arg;
@@ -98,6 +123,10 @@ static int ieee_attr(uint16_t type, struct dcb_reader *p, void *arg)
     } else if (type == DCB_ATTR_IEEE_APP_TABLE) {
         c->napp = 0;
         if (walk_attrs(p, app_entry, c) < 0)
+            return -1;
+    } else if (type == DCBNL_ATTR_APP_TRUST_TABLE) {
+        c->trust.set = false;
+        if (walk_attrs(p, trust_entry, c) < 0)
             return -1;
     }
     return 0;
