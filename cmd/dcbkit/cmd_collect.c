@@ -313,7 +313,9 @@ static void on_lldp(const struct dcb_frame *f, void *arg)
         return;
     struct dcb_err err;
     if (run->store) {
-        struct store_config_row row = { ls->now, peer, port, "lldp", text };
+        /* kept under this port: "the config its link partner advertises", which is what
+         * rules read as peer.* (the partner's own name is in the dcbx_seen event) */
+        struct store_config_row row = { ls->now, run->device, s->name, "peer:lldp", text };
         if (store_put_config(run->store, &row, &err) < 0)
             dcb_warn("collect: %s", err.msg);
     }
