@@ -40,6 +40,7 @@ const char *metric_unit_name(enum metric_unit unit)
     case UNIT_FRAMES: return "frames";
     case UNIT_EVENTS: return "events";
     case UNIT_MICROSECONDS: return "microseconds";
+    case UNIT_BITS_PER_SECOND: return "bits/s";
     }
     return "?";
 }
@@ -79,6 +80,10 @@ char *metric_prom_name(enum metric_id id, char *buf, size_t len)
         if (ends_with(base, blen, "_us"))
             base[blen - 3] = '\0';
         unit = "_seconds";
+    } else if (m->unit == UNIT_BITS_PER_SECOND) {
+        if (ends_with(base, blen, "_bps"))
+            base[blen - 4] = '\0';
+        unit = "_bytes_per_second";   /* promtool: "use base unit bytes instead of bits" */
     } else if (m->unit == UNIT_BYTES && !ends_with(base, blen, "_bytes")) {
         unit = "_bytes";
     }
@@ -89,5 +94,7 @@ char *metric_prom_name(enum metric_id id, char *buf, size_t len)
 double metric_prom_scale(enum metric_id id)
 {
     const struct metric_info *m = metric_info(id);
-    return m && m->unit == UNIT_MICROSECONDS ? 1e-6 : 1.0;
+    if (m && m->unit == UNIT_MICROSECONDS)
+        return 1e-6;
+    return m && m->unit == UNIT_BITS_PER_SECOND ? 0.125 : 1.0;
 }

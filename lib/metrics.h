@@ -14,6 +14,7 @@ enum metric_unit {
     UNIT_FRAMES,
     UNIT_EVENTS,
     UNIT_MICROSECONDS,
+    UNIT_BITS_PER_SECOND,    /* Prometheus has no bits: exported as bytes per second */
 };
 
 enum metric_labels { LABELS_NONE, LABELS_PRIO, LABELS_QUEUE };
@@ -46,7 +47,8 @@ const char *metric_labels_name(enum metric_labels labels);
  * pfc.rx_pause_us -> dcbkit_pfc_rx_pause_seconds_total, queue.depth_bytes ->
  * dcbkit_queue_depth_bytes. Returns buf. */
 char *metric_prom_name(enum metric_id id, char *buf, size_t len);
-/* Factor from the stored unit to the Prometheus base unit (1e-6 for microseconds). */
+/* Factor from the stored unit to the Prometheus base unit (1e-6 for microseconds, 1/8 for
+ * bits per second). */
 double metric_prom_scale(enum metric_id id);
 
 #endif

@@ -17,6 +17,8 @@ assert by["pfc.rx_pause_us"]["prometheus"] == "dcbkit_pfc_rx_pause_seconds_total
 assert by["queue.depth_bytes"]["kind"] == "gauge"
 assert by["pfc.rx_pause"]["labels"] == ["prio"]
 assert by["port.rx_bytes"]["labels"] == []
+assert by["link.speed_bps"]["kind"] == "gauge" and by["link.speed_bps"]["unit"] == "bits/s"
+assert by["link.speed_bps"]["prometheus"] == "dcbkit_link_speed_bytes_per_second"
 ok = re.compile(r"^[a-zA-Z_:][a-zA-Z0-9_:]*$")
 with open(sys.argv[2], "w") as f:
     for m in ms:

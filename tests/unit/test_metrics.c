@@ -61,6 +61,11 @@ static void prometheus_names_in_base_units(void **state)
     assert_string_equal(metric_prom_name(METRIC_QUEUE_DEPTH_BYTES, b, sizeof(b)),
                         "dcbkit_queue_depth_bytes");
     assert_true(metric_prom_scale(METRIC_QUEUE_DEPTH_BYTES) == 1.0);
+    assert_string_equal(metric_prom_name(METRIC_LINK_SPEED_BPS, b, sizeof(b)),
+                        "dcbkit_link_speed_bytes_per_second");
+    assert_true(metric_prom_scale(METRIC_LINK_SPEED_BPS) == 0.125);
+    assert_int_equal(metric_info(METRIC_LINK_SPEED_BPS)->kind, METRIC_GAUGE);
+    assert_string_equal(metric_unit_name(UNIT_BITS_PER_SECOND), "bits/s");
 }
 
 static void events_and_samples(void **state)
