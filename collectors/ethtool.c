@@ -132,3 +132,53 @@ void ethtool_strings_free(struct ethtool_strings *cache)
     cache->names = NULL;
     cache->count = 0;
 }
+
+#define LINK_MODE_WORDS_MAX 127   /* link_mode_masks_nwords is an s8 */
+
+/* ETHTOOL_GLINKSETTINGS: a first call with nwords 0 makes the kernel answer -(its nwords);
+ * the second call, with that many words, gets the settings. */
+static int glinksettings_speed(int sock, const char *ifname, uint32_t *mbps, struct dcb_err *err)
+{
+    struct {
+        struct ethtool_link_settings req;
+        uint32_t masks[3 * LINK_MODE_WORDS_MAX];
+    } ecmd;
+    memset(&ecmd, 0, sizeof(ecmd));
+    ecmd.req.cmd = ETHTOOL_GLINKSETTINGS;
+    int rc = do_ioctl(sock, ifname, &ecmd, "link settings", err);
+    if (rc < 0)
+        return rc;
+    int nwords = -ecmd.req.link_mode_masks_nwords;
+    if (ecmd.req.cmd != ETHTOOL_GLINKSETTINGS || nwords <= 0 || nwords > LINK_MODE_WORDS_MAX)
+        return dcb_err_set(err, DCB_E_UNSUPP, "%s: link settings: no handshake", ifname);
+    memset(&ecmd, 0, sizeof(ecmd));
+    ecmd.req.cmd = ETHTOOL_GLINKSETTINGS;
+    ecmd.req.link_mode_masks_nwords = (int8_t)nwords;
+    rc = do_ioctl(sock, ifname, &ecmd, "link settings", err);
+    if (rc < 0)
+        return rc;
+    if (ecmd.req.link_mode_masks_nwords <= 0)
+        return dcb_err_set(err, DCB_E_UNSUPP, "%s: link settings: no handshake", ifname);
+    *mbps = ecmd.req.speed;
+    return 0;
+}
+
+int ethtool_link_speed(int sock, const char *ifname, uint64_t *bps, struct dcb_err *err)
+{
+    uint32_t mbps = 0;
+    *bps = 0;
+    int rc = glinksettings_speed(sock, ifname, &mbps, err);
+    if (rc == DCB_E_UNSUPP) {
+        struct ethtool_cmd cmd;   /* the deprecated call older drivers still answer */
+        memset(&cmd, 0, sizeof(cmd));
+        cmd.cmd = ETHTOOL_GSET;
+        rc = do_ioctl(sock, ifname, &cmd, "link settings", err);
+        if (rc == 0)
+            mbps = ethtool_cmd_speed(&cmd);
+    }
+    if (rc < 0)
+        return rc;
+    if (mbps != (uint32_t)SPEED_UNKNOWN && mbps != 0)
+        *bps = (uint64_t)mbps * 1000000ULL;
+    return 0;
+}

@@ -24,5 +24,8 @@ typedef void (*ethtool_stat_fn)(const char *name, uint64_t value, void *arg);
 int ethtool_read_stats(int sock, const char *ifname, struct ethtool_strings *cache,
                        ethtool_stat_fn fn, void *arg, struct dcb_err *err);
 void ethtool_strings_free(struct ethtool_strings *cache);
+/* The link speed in bits per second, through ETHTOOL_GLINKSETTINGS or, on drivers (and
+ * kernels) without it, ETHTOOL_GSET; 0 when the driver does not know it (link down). */
+int ethtool_link_speed(int sock, const char *ifname, uint64_t *bps, struct dcb_err *err);
 
 #endif

@@ -1,4 +1,6 @@
 #include "host.h"
+#include "log.h"
+#include "proc_net_dev.h"
 #include "sysfs_file.h"
 
 #include <dirent.h>
@@ -18,6 +20,7 @@ int host_reader_open(struct host_reader *r, const char *sysfs_root, const struct
     memset(r, 0, sizeof(*r));
     snprintf(r->sysfs_root, sizeof(r->sysfs_root), "%s", sysfs_root ? sysfs_root : "/sys");
     r->live = strcmp(r->sysfs_root, "/sys") == 0;
+    snprintf(r->proc_root, sizeof(r->proc_root), "/proc");
     r->maps = maps;
     r->sock = -1;
     if (r->live) {
@@ -37,6 +40,11 @@ void host_reader_close(struct host_reader *r)
     free(r->caches);
     memset(r, 0, sizeof(*r));
     r->sock = -1;
+}
+
+void host_reader_set_proc_root(struct host_reader *r, const char *dir)
+{
+    snprintf(r->proc_root, sizeof(r->proc_root), "%s", dir ? dir : "/proc");
 }
 
 static int by_name(const void *a, const void *b)
@@ -207,6 +215,107 @@ static void resolve_duplicates(struct host_iface_reading *out)
     }
 }
 
+#define PROC_NET_DEV_MAX (4u << 20)
+
+/* The whole of path (a /proc file reports size 0: read until EOF), NUL-terminated. */
+static char *read_small_file(const char *path, size_t max, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t cap = 16384;
+    char *buf = malloc(cap + 1);
+    *len = 0;
+    while (buf) {
+        if (*len == cap) {
+            char *more = cap < max ? realloc(buf, cap * 2 + 1) : NULL;
+            if (cap >= max)
+                errno = EFBIG;
+            if (!more) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = more;
+            cap *= 2;
+        }
+        ssize_t n = read(fd, buf + *len, cap - *len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            free(buf);
+            buf = NULL;
+        } else if (n == 0) {
+            buf[*len] = '\0';
+            break;
+        } else {
+            *len += (size_t)n;
+        }
+    }
+    close(fd);
+    return buf;
+}
+
+struct proc_pick {
+    const char *ifname;
+    struct proc_net_dev_row row;
+    bool found;
+};
+
+static void pick_row(const struct proc_net_dev_row *row, void *arg)
+{
+    struct proc_pick *p = arg;
+    if (!strcmp(row->ifname, p->ifname)) {
+        p->row = *row;
+        p->found = true;
+    }
+}
+
+/* The interface's line of <proc>/net/dev, for an interface without a statistics directory. */
+static int read_proc_net_dev(struct host_reader *r, struct host_iface_reading *out,
+                             const struct counter_map *netdev, struct dcb_err *err)
+{
+    char path[1100];
+    snprintf(path, sizeof(path), "%s/net/dev", r->proc_root);
+    size_t len;
+    char *text = read_small_file(path, PROC_NET_DEV_MAX, &len);
+    if (!text)
+        return dcb_err_set(err, errno == EACCES ? DCB_E_PERM : DCB_E_NOTFOUND,
+                           "%s: no statistics directory, and %s: %s", out->ifname, path,
+                           strerror(errno));
+    struct proc_pick pick = { .ifname = out->ifname };
+    struct dcb_err perr;
+    int bad = proc_net_dev_parse(text, len, pick_row, &pick, &perr);
+    free(text);
+    if (bad && !r->proc_warned) {
+        r->proc_warned = true;
+        dcb_warn("collect: %s: %d malformed line%s skipped; %s", path, bad, bad == 1 ? "" : "s",
+                 perr.msg);
+    }
+    if (!pick.found)
+        return dcb_err_set(err, DCB_E_NOTFOUND, "%s: no statistics directory, and not in %s",
+                           out->ifname, path);
+    for (int i = 0; i < PROC_NET_DEV_FIELDS; i++)
+        add_counter(out, netdev, "netdev", proc_net_dev_names[i], pick.row.values[i]);
+    return 0;
+}
+
+/* Mb/s in class/net/<if>/speed; -1 (unknown), 0 or an unreadable file give no speed. */
+static void read_sysfs_speed(const char *net_dir, struct host_iface_reading *out)
+{
+    char path[1200], line[32];
+    snprintf(path, sizeof(path), "%s/speed", net_dir);
+    if (!sysfs_read_line(AT_FDCWD, path, line, sizeof(line)))
+        return;
+    char *end;
+    errno = 0;
+    long long mbps = strtoll(line, &end, 10);
+    if (errno || end == line || *end || mbps <= 0 || mbps > 100000000LL)
+        return;
+    out->speed_bps = (uint64_t)mbps * 1000000ULL;
+    out->speed_source = "sysfs";
+}
+
 int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface_reading *out,
                     struct dcb_err *err)
 {
@@ -214,6 +323,8 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
     out->dcb_status = DCB_E_UNSUPP;
     out->driver[0] = '\0';
     out->rdma_device[0] = '\0';
+    out->speed_bps = 0;
+    out->speed_source = NULL;
     snprintf(out->ifname, sizeof(out->ifname), "%s", ifname);
     char base[1100], path[1400];
     snprintf(base, sizeof(base), "%s/class/net/%s", r->sysfs_root, ifname);
@@ -240,20 +351,30 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
         out->dcb_status = dcbnl_read(ifname, &out->dcb, &pfc, NULL);
         if (out->dcb_status == 0 && pfc.present)
             add_dcbnl_pfc(out, &pfc);
+        if (ethtool_link_speed(r->sock, ifname, &out->speed_bps, NULL) == 0 && out->speed_bps)
+            out->speed_source = "ethtool";
+    } else {
+        read_sysfs_speed(base, out);
     }
     const struct counter_map *netdev = counter_maps_find(r->maps, "*", "netdev");
     snprintf(path, sizeof(path), "%s/statistics", base);
     DIR *d = opendir(path);
-    if (!d)
+    if (!d && errno == ENOENT) {
+        rc = read_proc_net_dev(r, out, netdev, err);
+        if (rc < 0)
+            return rc;
+    } else if (!d) {
         return dcb_err_set(err, errno == EACCES ? DCB_E_PERM : DCB_E_NOTFOUND, "%s: %s: %s",
                            ifname, path, strerror(errno));
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        uint64_t v;
-        if (e->d_name[0] != '.' && sysfs_read_u64(dirfd(d), e->d_name, &v))
-            add_counter(out, netdev, "netdev", e->d_name, v);
+    } else {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            uint64_t v;
+            if (e->d_name[0] != '.' && sysfs_read_u64(dirfd(d), e->d_name, &v))
+                add_counter(out, netdev, "netdev", e->d_name, v);
+        }
+        closedir(d);
     }
-    closedir(d);
     read_rdma(r, out);
     resolve_duplicates(out);
     return 0;

@@ -1,6 +1,8 @@
 /* One reading of a host interface from every local source: driver statistics (SIOCETHTOOL),
- * the generic netdev statistics (sysfs), and RDMA hw_counters (sysfs), each name mapped through
- * the counter maps. With a sysfs root other than /sys (fixture trees) the ioctl is not used. */
+ * the generic netdev statistics (sysfs, or /proc/net/dev for an interface without a
+ * statistics directory), RDMA hw_counters (sysfs) and the link speed, each name mapped through
+ * the counter maps. With a sysfs root other than /sys (fixture trees) the ioctl is not used:
+ * the speed comes from class/net/<if>/speed then. */
 #ifndef DCB_HOST_H
 #define DCB_HOST_H
 
@@ -26,6 +28,8 @@ struct host_iface_reading {
     char rdma_device[64];        /* "" when the interface has none */
     struct qos_config dcb;       /* DCB config over netlink (live only) */
     int dcb_status;              /* 0, or why it is missing (DCB_E_UNSUPP: driver has no DCB) */
+    uint64_t speed_bps;          /* 0: unknown (link down, or no source says) */
+    const char *speed_source;    /* "ethtool" or "sysfs" */
     struct host_counter *counters;
     size_t n, cap;
 };
@@ -37,6 +41,8 @@ struct host_ethtool_cache {
 
 struct host_reader {
     char sysfs_root[1024];
+    char proc_root[1024];        /* stands for /proc */
+    bool proc_warned;            /* a malformed /proc/net/dev line said once */
     bool live;                   /* real /sys: the ioctl is used too */
     int sock;
     const struct counter_maps *maps;
@@ -47,6 +53,8 @@ struct host_reader {
 int host_reader_open(struct host_reader *r, const char *sysfs_root, const struct counter_maps *maps,
                      struct dcb_err *err);
 void host_reader_close(struct host_reader *r);
+/* Read <dir>/net/dev instead of /proc/net/dev (fixture trees). */
+void host_reader_set_proc_root(struct host_reader *r, const char *dir);
 /* Interfaces under <root>/class/net matching the fnmatch pattern (NULL: all but lo). */
 int host_list_ifaces(struct host_reader *r, const char *pattern, char (*names)[IFNAMSIZ],
                      size_t max, size_t *n, struct dcb_err *err);

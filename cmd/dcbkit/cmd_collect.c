@@ -277,6 +277,42 @@ static void emit_counter(struct collect_run *run, int64_t now, const char *ifnam
     }
 }
 
+/* The link speed, a gauge: no rate, no counter state. */
+static void emit_link_speed(struct collect_run *run, int64_t now, const char *ifname,
+                            const struct host_iface_reading *reading)
+{
+    if (!reading->speed_bps)
+        return;
+    run->samples++;
+    if (run->store) {
+        struct dcb_sample s;
+        dcb_sample_set(&s, now, run->device, ifname, METRIC_LINK_SPEED_BPS, -1, -1);
+        s.value.gauge = (double)reading->speed_bps;
+        struct dcb_err err;
+        if (store_put_sample(run->store, &s, &err) < 0)
+            dcb_warn("collect: %s", err.msg);
+    }
+    struct dcb_out *o = &run->out;
+    if (out_is_json(o)) {
+        out_obj_open(o, NULL);
+        out_i64(o, "ts", NULL, now);
+        out_str(o, "device", NULL, run->device);
+        out_str(o, "ifname", NULL, ifname);
+        out_str(o, "source", NULL, reading->speed_source);
+        out_str(o, "counter", NULL, "speed");
+        out_str(o, "metric", NULL, metric_info(METRIC_LINK_SPEED_BPS)->name);
+        out_i64(o, "prio", NULL, -1);
+        out_i64(o, "queue", NULL, -1);
+        out_u64(o, "value", NULL, reading->speed_bps);
+        out_null(o, "rate", NULL);
+        out_obj_close(o);
+    } else {
+        printf("%-12s %-26s %-8s %20" PRIu64 "   (%s speed)\n", ifname,
+               metric_info(METRIC_LINK_SPEED_BPS)->name, "", reading->speed_bps,
+               reading->speed_source);
+    }
+}
+
 struct lldp_seen {
     struct collect_run *run;
     struct iface_status *s;
@@ -425,6 +461,7 @@ static size_t collect_tick(struct collect_run *run, bool first)
         read++;
         for (size_t i = 0; i < reading.n; i++)
             emit_counter(run, now, names[k], &reading.counters[i]);
+        emit_link_speed(run, now, names[k], &reading);
         snapshot_config(run, now, s, &reading);
         if (run->lldp && run->reader.live)
             listen_lldp(run, now, s);
@@ -556,7 +593,8 @@ static int collect_capture_cmd(struct cli_ctx *ctx, struct collect_run *run,
 static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
 {
     enum { O_LOCAL = 256, O_IFNAME, O_INTERVAL, O_COUNT, O_DURATION, O_ONCE, O_STORE, O_SYSFS,
-           O_MAPS, O_DEVICE, O_DUMP, O_DRIVER, O_NO_LLDP, O_CAPTURE, O_LINK_SPEED };
+           O_MAPS, O_DEVICE, O_DUMP, O_DRIVER, O_NO_LLDP, O_CAPTURE, O_LINK_SPEED,
+           O_PROC };
     static const struct option longopts[] = {
         { "local", no_argument, NULL, O_LOCAL },
         { "ifname", required_argument, NULL, O_IFNAME },
@@ -566,6 +604,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
         { "once", no_argument, NULL, O_ONCE },
         { "store", required_argument, NULL, O_STORE },
         { "sysfs-root", required_argument, NULL, O_SYSFS },
+        { "proc-root", required_argument, NULL, O_PROC },
         { "maps", required_argument, NULL, O_MAPS },
         { "device", required_argument, NULL, O_DEVICE },
         { "from-ethtool-dump", required_argument, NULL, O_DUMP },
@@ -582,6 +621,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     run.interval_ns = 1000000000LL;
     run.lldp = true;
     const char *store_path = NULL, *sysfs_root = "/sys", *maps_dir = NULL;
+    const char *proc_root = "/proc";
     long count = 0;
     int64_t duration = 0;
     const char *dumps[MAX_DUMPS];
@@ -613,6 +653,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
         case O_ONCE: count = 1; break;
         case O_STORE: store_path = optarg; break;
         case O_SYSFS: sysfs_root = optarg; break;
+        case O_PROC: proc_root = optarg; break;
         case O_MAPS: maps_dir = optarg; break;
         case O_DEVICE: snprintf(run.device, sizeof(run.device), "%s", optarg); break;
         case O_DUMP:
@@ -666,6 +707,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
         counter_maps_free(&maps);
         return cli_fail(1, "collect", "%s", err.msg);
     }
+    host_reader_set_proc_root(&run.reader, proc_root);
     int status = 0;
     if (store_path) {
         struct store_options opt = { .path = store_path };
@@ -727,7 +769,11 @@ static const struct cli_option_doc collect_options[] = {
       "Do not listen for LLDP neighbours. By default each interface's link partner and the "
       "DCBX config it advertises are recorded (a dcbx_seen event and a config snapshot of the "
       "peer); that needs CAP_NET_RAW, and without it collect says so once and goes on." },
-    { "--sysfs-root DIR", "Read a sysfs tree saved elsewhere instead of /sys (no ioctl then)." },
+    { "--sysfs-root DIR", "Read a sysfs tree saved elsewhere instead of /sys (no ioctl then: "
+      "the link speed comes from class/net/IF/speed)." },
+    { "--proc-root DIR",
+      "Read DIR/net/dev instead of /proc/net/dev: the netdev statistics of interfaces that "
+      "have no class/net/IF/statistics directory (default /proc)." },
     { "--maps DIR", "Counter maps (default: $DCBKIT_MAPS or the installed maps)." },
     { "--from-ethtool-dump FILE",
       "Import saved `ethtool -S` text (from a support bundle) instead of reading the host; "
@@ -773,8 +819,10 @@ const struct cli_command cmd_collect = {
                 "[--count N | --duration D] [--store DB] [-T json] [FILTER]",
     .description =
         "Reads each interface's driver statistics through the SIOCETHTOOL ioctl (what ethtool -S "
-        "shows, without running ethtool), the netdev statistics every driver has, and the RDMA "
-        "hw_counters of the RDMA device on top of it, and maps driver names to canonical "
+        "shows, without running ethtool), its link speed (link.speed_bps), the netdev "
+        "statistics every driver has (sysfs, or /proc/net/dev when sysfs has none), the DCB "
+        "config over DCB netlink (trust from the APP trust table where the kernel and driver "
+        "expose it), and the RDMA hw_counters of the RDMA device on top of it, and maps driver names to canonical "
         "metrics with the counter maps (collectors/maps). A counter no map names is still "
         "reported under its raw name.\n\n"
         "Rates survive 32-bit and 64-bit wraps; a counter that goes back (driver reload) gives "
@@ -787,7 +835,9 @@ const struct cli_command cmd_collect = {
         "JSON Lines, one object per counter per sample: {\"ts\" (ns), \"device\", \"ifname\", "
         "\"source\" (ethtool|netdev|rdma), \"counter\" (the driver's name), \"metric\" "
         "(canonical name or null), \"prio\", \"queue\", \"value\", \"rate\" (per second; null "
-        "on the first sample)}; events: {\"ts\", \"event\" (counter_reset|source_gap), "
+        "on the first sample)}; the link speed comes the same way as a gauge: \"source\" "
+        "(ethtool|sysfs), \"counter\":\"speed\", \"metric\":\"link.speed_bps\", \"value\" in bits "
+        "per second, \"rate\" null, and nothing while the speed is unknown; events: {\"ts\", \"event\" (counter_reset|source_gap), "
         "\"device\", \"ifname\", \"prio\", \"details\"}; and config snapshots when the DCQCN "
         "knobs change: {\"ts\", \"device\", \"ifname\", \"config_source\" (\"mlnx_ofed sysfs\" or "
         "\"mlx5 debugfs\"), \"config\" (QoS config JSON, as in docs/fabric.md)}; a neighbour's advertised DCBX comes "

@@ -2,7 +2,11 @@
 one interval apart, swapped under a running collector. Each driver's names become the same
 canonical metrics; the 32-bit Q-counter wraps into a small positive rate; the 64-bit counter
 that went back gives a counter_reset event and never a huge or negative rate; unmapped counters
-are kept under their raw names."""
+are kept under their raw names. Each tree's class/net/<if>/speed becomes a link.speed_bps gauge
+(Mb/s -> bits/s; -1, the kernel's "unknown", gives no sample). mlx5-pfc-off, the same NIC with
+PFC off everywhere, yields exactly its netdev and RDMA metrics: no pfc.* or pause.* series
+(those are ethtool-only; see fixtures/sysfs/make_sysfs.py) and loss-recovery rates well above
+the mlx5 tree's."""
 import json
 import os
 import shutil
@@ -34,9 +38,20 @@ EXPECT = {
                                   "roce.local_ack_timeout_err": 0, "cnp.sent": None,
                                   "cnp.handled": 900, "roce.ecn_marked_rx": 1800},
                       {"rx_write_requests", "rx_dropped"}),
+    "mlx5-pfc-off": ("ens1f0", {"roce.out_of_sequence": 600, "roce.packet_seq_err": 120,
+                                 "roce.implied_nak_seq_err": 25,
+                                 "roce.local_ack_timeout_err": 12, "roce.duplicate_request": 6,
+                                 "cnp.sent": None, "cnp.handled": 1400,
+                                 "roce.ecn_marked_rx": 2500},
+                     {"rx_write_requests", "rx_dropped"}),
     "irdma": ("ens2f0", {"cnp.sent": 16, "cnp.handled": 900, "roce.ecn_marked_rx": None,
                          "roce.retransmits": 0}, {"ip4InOctets"}),
 }
+
+# link.speed_bps at t0 and t1 (None: the tree says -1, no sample)
+SPEED = {"mlx5": (10**11, 10**11), "mlx5-upstream": (10**11, 10**11),
+         "mlx5-pfc-off": (10**11, 10**11), "bnxt-re-old": (2 * 10**11, 2 * 10**11),
+         "bnxt-re-new": (2 * 10**11, 2 * 10**11), "irdma": (10**11, None)}
 
 if not os.path.isdir(FIX):
     fail("fixtures/sysfs missing")
@@ -105,10 +120,22 @@ try:
             elif abs(second["rate"] * dt - increase) > 1e-6 * max(1, increase):
                 fail("%s: %s: rate %s over %.3f s, expected an increase of %d" %
                      (tree, metric, second["rate"], dt, increase))
+        speeds = [r for r in samples if r["metric"] == "link.speed_bps"]
+        want_speed = [v for v in SPEED[tree] if v is not None]
+        if ([r["value"] for r in speeds] != want_speed or
+                any(r["rate"] is not None or r["source"] != "sysfs" or r["ifname"] != ifname
+                    for r in speeds)):
+            fail("%s: link.speed_bps samples %s, expected values %s" % (tree, speeds, want_speed))
+        if tree == "mlx5-pfc-off":
+            # exactly the netdev and RDMA metrics: PFC off leaves no pfc.* / pause.* series
+            extra = set(by_metric) - set(want) - {"link.speed_bps"}
+            if extra:
+                fail("%s: unexpected canonical metrics %s" % (tree, sorted(extra)))
         # DCQCN knobs: a snapshot at t0 and another when rai changed, saying where they came from
         configs = [r for r in rows if "config" in r]
         if tree.startswith("mlx5"):
-            source = "mlnx_ofed sysfs" if tree == "mlx5" else "mlx5 debugfs"
+            ofed = tree in ("mlx5", "mlx5-pfc-off")
+            source = "mlnx_ofed sysfs" if ofed else "mlx5 debugfs"
             rai = [c["config"]["nic"]["dcqcn"]["rai_mbps"] for c in configs]
             if rai != [5, 10] or {c["config_source"] for c in configs} != {source}:
                 fail("%s: config snapshots %s" % (tree, configs))
@@ -116,7 +143,7 @@ try:
             if first["cnp"] != {"dscp": 48, "prio": 6}:
                 fail("%s: cnp %s" % (tree, first["cnp"]))
             masks = first["nic"]["dcqcn"].get("np_enabled"), first["nic"]["dcqcn"].get("rp_enabled")
-            if masks != ((8, 8) if tree == "mlx5" else (None, None)):
+            if masks != ((8, 8) if ofed else (None, None)):
                 fail("%s: enable masks %s (debugfs has none: they must stay unknown)" % (tree, masks))
         elif configs:
             fail("%s: config from nowhere: %s" % (tree, configs))
