@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "headroom.h"
 #include "pause_time.h"
 #include "units.h"
 
@@ -145,17 +146,258 @@ static int calc_pause(struct cli_ctx *ctx, int argc, char **argv)
     return cli_finish_output(&o, 0);
 }
 
+static int parse_link_speed(const struct cli_ctx *ctx, const char *text, uint64_t *bps)
+{
+    struct dcb_err err;
+    if (dcb_parse_speed(text, bps, &err) < 0)
+        return cli_usage_error(ctx, "--link-speed: %s", err.msg);
+    if (*bps == 0)
+        return cli_usage_error(ctx, "--link-speed must be above zero");
+    return 0;
+}
+
+static int parse_response_ns(const struct cli_ctx *ctx, const char *text, uint64_t *ns)
+{
+    /* a bare number is nanoseconds, as the option's synopsis says; "3us" works too */
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (!errno && end != text && !*end && text[0] != '-') {
+        *ns = v;
+        return 0;
+    }
+    struct dcb_err err;
+    int64_t d;
+    if (dcb_parse_duration(text, &d, &err) < 0)
+        return cli_usage_error(ctx, "--response-time: %s", err.msg);
+    *ns = (uint64_t)d;
+    return 0;
+}
+
+static int parse_medium(const struct cli_ctx *ctx, const char *text, enum cable_medium *m)
+{
+    if (strcmp(text, "fiber") == 0 || strcmp(text, "fibre") == 0)
+        *m = CABLE_FIBER;
+    else if (strcmp(text, "dac") == 0 || strcmp(text, "copper") == 0)
+        *m = CABLE_DAC;
+    else
+        return cli_usage_error(ctx, "--medium is fiber or dac, not '%s'", text);
+    return 0;
+}
+
+static int parse_formula(const struct cli_ctx *ctx, const char *text, enum headroom_formula *f)
+{
+    if (strcmp(text, "full") == 0)
+        *f = HEADROOM_FORMULA_FULL;
+    else if (strcmp(text, "simple") == 0)
+        *f = HEADROOM_FORMULA_SIMPLE;
+    else
+        return cli_usage_error(ctx, "--formula is full or simple, not '%s'", text);
+    return 0;
+}
+
+/* Up to three decimals, trailing zeros trimmed: 84, 82.031. */
+static char *fmt_trim3(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.3f", v);
+    char *e = buf + strlen(buf) - 1;
+    while (*e == '0')
+        *e-- = '\0';
+    if (*e == '.')
+        *e = '\0';
+    return buf;
+}
+
+static int calc_headroom(struct cli_ctx *ctx, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "link-speed", required_argument, NULL, 's' },
+        { "cable", required_argument, NULL, 'c' },
+        { "mtu", required_argument, NULL, 'm' },
+        { "medium", required_argument, NULL, 'M' },
+        { "response-time", required_argument, NULL, 'r' },
+        { "formula", required_argument, NULL, 'f' },
+        CLI_COMMON_LONGOPTS,
+        { NULL, 0, NULL, 0 },
+    };
+    struct headroom_input in = { .response_ns = HEADROOM_DEFAULT_RESPONSE_NS };
+    bool have_cable = false;
+    struct dcb_err err;
+    int c;
+    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+        int rc = 0;
+        if (c == 's') {
+            rc = parse_link_speed(ctx, optarg, &in.link_bps);
+        } else if (c == 'c') {
+            if (dcb_parse_length(optarg, &in.cable_mm, &err) < 0)
+                rc = cli_usage_error(ctx, "--cable: %s", err.msg);
+            have_cable = true;
+        } else if (c == 'm') {
+            if (dcb_parse_bytes(optarg, &in.mtu, &err) < 0)
+                rc = cli_usage_error(ctx, "--mtu: %s", err.msg);
+            else if (in.mtu < 68 || in.mtu > 65535)
+                rc = cli_usage_error(ctx, "--mtu takes 68 to 65535 bytes, not '%s'", optarg);
+        } else if (c == 'M') {
+            rc = parse_medium(ctx, optarg, &in.medium);
+        } else if (c == 'r') {
+            rc = parse_response_ns(ctx, optarg, &in.response_ns);
+        } else if (c == 'f') {
+            rc = parse_formula(ctx, optarg, &in.formula);
+        } else {
+            rc = cli_common_option(ctx, c, argv);
+            if (rc >= 0)
+                return rc;
+            rc = 0;
+        }
+        if (rc)
+            return rc;
+    }
+    if (optind < argc)
+        return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
+    if (!in.link_bps || !have_cable || !in.mtu)
+        return cli_usage_error(ctx, "headroom needs --link-speed, --cable and --mtu (%s is missing)",
+                               !in.link_bps ? "--link-speed" : !have_cable ? "--cable" : "--mtu");
+    struct headroom h;
+    if (headroom_required(&in, &h, &err) < 0)
+        return cli_usage_error(ctx, "%s", err.msg);
+
+    char speed[DCB_UNIT_BUF], len[DCB_UNIT_BUF], kb[DCB_UNIT_BUF], kib[DCB_UNIT_BUF];
+    dcb_fmt_speed(in.link_bps, speed, sizeof(speed));
+    dcb_fmt_length(in.cable_mm, len, sizeof(len));
+    struct dcb_out o;
+    out_init(&o, stdout, ctx->format);
+    out_obj_open(&o, NULL);
+    out_u64(&o, "schema", NULL, 1);
+    out_str(&o, "formula", NULL, headroom_formula_name(in.formula));
+    out_u64(&o, "link_speed_bps", NULL, in.link_bps);
+    out_str(&o, "link_speed", NULL, speed);
+    out_u64(&o, "cable_mm", NULL, in.cable_mm);
+    out_str(&o, "cable", NULL, len);
+    out_str(&o, "medium", NULL, cable_medium_name(in.medium));
+    out_u64(&o, "propagation_ps_per_m", NULL, h.propagation_ps_per_m);
+    out_u64(&o, "mtu", NULL, in.mtu);
+    out_u64(&o, "response_time_ns", NULL, in.response_ns);
+    out_text(&o, "PFC headroom (%s formula) for %s, %s of %s, MTU %" PRIu64 " B:\n",
+             headroom_formula_name(in.formula), speed, len, cable_medium_name(in.medium), in.mtu);
+    out_arr_open(&o, "terms");
+    for (size_t i = 0; i < h.nterms; i++) {
+        out_obj_open(&o, NULL);
+        out_str(&o, "name", "  %-15s", h.term[i].name);
+        out_u64(&o, "bytes", " %7" PRIu64 " B", h.term[i].bytes);
+        out_str(&o, "how", "  %s\n", h.term[i].how);
+        out_obj_close(&o);
+    }
+    out_arr_close(&o);
+    out_u64(&o, "total_bytes", "  total           %7" PRIu64 " B", h.total);
+    out_dbl(&o, "total_kb", NULL, (double)h.total / 1000.0);
+    out_dbl(&o, "total_kib", NULL, (double)h.total / 1024.0);
+    out_text(&o, "  = %s KB = %s KiB\n", fmt_trim3((double)h.total / 1000.0, kb, sizeof(kb)),
+             fmt_trim3((double)h.total / 1024.0, kib, sizeof(kib)));
+    out_obj_close(&o);
+    return cli_finish_output(&o, 0);
+}
+
+static void print_threshold(struct dcb_out *o, const char *name, uint64_t bytes, const char *why)
+{
+    char b[DCB_UNIT_BUF];
+    out_obj_open(o, NULL);
+    out_str(o, "name", "  %-5s", name);
+    out_u64(o, "bytes", " %9" PRIu64 " B", bytes);
+    out_str(o, NULL, "  %-8s", dcb_fmt_bytes(bytes, b, sizeof(b)));
+    out_str(o, "why", " %s\n", why);
+    out_obj_close(o);
+}
+
+static int calc_thresholds(struct cli_ctx *ctx, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "link-speed", required_argument, NULL, 's' },
+        { "buffer", required_argument, NULL, 'b' },
+        { "ports", required_argument, NULL, 'p' },
+        { "lossless-prios", required_argument, NULL, 'l' },
+        CLI_COMMON_LONGOPTS,
+        { NULL, 0, NULL, 0 },
+    };
+    struct threshold_plan_input in = { .lossless_prios = 1 };
+    struct dcb_err err;
+    long v = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+        int rc = 0;
+        if (c == 's') {
+            rc = parse_link_speed(ctx, optarg, &in.link_bps);
+        } else if (c == 'b') {
+            if (dcb_parse_bytes(optarg, &in.buffer_bytes, &err) < 0)
+                rc = cli_usage_error(ctx, "--buffer: %s", err.msg);
+            else if (in.buffer_bytes == 0)
+                rc = cli_usage_error(ctx, "--buffer must be above zero");
+        } else if (c == 'p') {
+            rc = cli_parse_long(ctx, "--ports", optarg, 1, 4096, &v);
+            in.ports = rc ? 0 : (uint32_t)v;
+        } else if (c == 'l') {
+            rc = cli_parse_long(ctx, "--lossless-prios", optarg, 1, 8, &v);
+            in.lossless_prios = rc ? 0 : (uint32_t)v;
+        } else {
+            rc = cli_common_option(ctx, c, argv);
+            if (rc >= 0)
+                return rc;
+            rc = 0;
+        }
+        if (rc)
+            return rc;
+    }
+    if (optind < argc)
+        return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
+    if (!in.link_bps || !in.buffer_bytes || !in.ports)
+        return cli_usage_error(ctx, "thresholds needs --link-speed, --buffer and --ports (%s is "
+                               "missing)",
+                               !in.link_bps ? "--link-speed" : !in.buffer_bytes ? "--buffer"
+                                                                                 : "--ports");
+    struct threshold_plan p;
+    if (threshold_plan(&in, &p, &err) < 0)
+        return cli_usage_error(ctx, "%s", err.msg);
+
+    char speed[DCB_UNIT_BUF], buf[DCB_UNIT_BUF];
+    dcb_fmt_speed(in.link_bps, speed, sizeof(speed));
+    struct dcb_out o;
+    out_init(&o, stdout, ctx->format);
+    out_obj_open(&o, NULL);
+    out_u64(&o, "schema", NULL, 1);
+    out_u64(&o, "link_speed_bps", NULL, in.link_bps);
+    out_u64(&o, "buffer_bytes", NULL, in.buffer_bytes);
+    out_u64(&o, "ports", NULL, in.ports);
+    out_u64(&o, "lossless_prios", NULL, in.lossless_prios);
+    out_bool(&o, "clamped", NULL, p.clamped);
+    out_text(&o, "Lossless queue thresholds for %s, %s buffer, %" PRIu32 " ports x %" PRIu32
+             " lossless prio%s (XON < Kmin < Kmax < XOFF):\n",
+             speed, dcb_fmt_bytes(in.buffer_bytes, buf, sizeof(buf)), in.ports,
+             in.lossless_prios, in.lossless_prios == 1 ? "" : "s");
+    out_arr_open(&o, "thresholds");
+    print_threshold(&o, "xon", p.v.xon, p.why_xon);
+    print_threshold(&o, "kmin", p.v.kmin, p.why_kmin);
+    print_threshold(&o, "kmax", p.v.kmax, p.why_kmax);
+    print_threshold(&o, "xoff", p.v.xoff, p.why_xoff);
+    out_arr_close(&o);
+    out_obj_close(&o);
+    return cli_finish_output(&o, 0);
+}
+
 static int calc_run(struct cli_ctx *ctx, int argc, char **argv)
 {
     if (argc < 2)
-        return cli_usage_error(ctx, "needs a formula: pause");
+        return cli_usage_error(ctx, "needs a formula: pause, headroom or thresholds");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         cli_print_help(ctx->cmd, stdout);
         return 0;
     }
     if (strcmp(argv[1], "pause") == 0)
         return calc_pause(ctx, argc - 1, argv + 1);
-    return cli_usage_error(ctx, "unknown formula '%s' (known: pause)", argv[1]);
+    if (strcmp(argv[1], "headroom") == 0)
+        return calc_headroom(ctx, argc - 1, argv + 1);
+    if (strcmp(argv[1], "thresholds") == 0)
+        return calc_thresholds(ctx, argc - 1, argv + 1);
+    return cli_usage_error(ctx, "unknown formula '%s' (known: pause, headroom, thresholds)",
+                           argv[1]);
 }
 
 static const struct cli_option_doc calc_options[] = {
@@ -165,6 +407,20 @@ static const struct cli_option_doc calc_options[] = {
     { "--time DURATION",
       "Instead of QUANTA: how many quanta cover this time at --link-speed (rounded up; units ns, "
       "us, ms, s)." },
+    { "--cable LENGTH", "headroom: cable length, in metres (100m, 2.5m, 1km; a bare number is "
+                        "metres)." },
+    { "--mtu BYTES", "headroom: the largest frame on the link, 68 to 65535 (9216, 9KiB)." },
+    { "--medium fiber|dac", "headroom: cable type (default fiber). Both are taken as 5 ns/m, "
+                            "the figure the background sources give for either." },
+    { "--response-time NS",
+      "headroom: time from the queue crossing XOFF to the PFC frame leaving, in ns or with a unit "
+      "(3us); default 3000." },
+    { "--formula full|simple",
+      "headroom: full (default) adds the PFC frame, the peer's response and a second MTU to the "
+      "simple cable + response + MTU sum." },
+    { "--buffer BYTES", "thresholds: the switch's shared buffer (64MB, 32MiB)." },
+    { "--ports N", "thresholds: ports sharing the buffer, 1 to 4096." },
+    { "--lossless-prios N", "thresholds: lossless priorities per port, 1 to 8 (default 1)." },
     CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
@@ -176,21 +432,42 @@ static const struct cli_example calc_examples[] = {
     { "dcbkit calc pause --time 50us --link-speed 100G",
       "The quanta a sender must put in a PFC frame to stop its peer for 50 us." },
     { "dcbkit calc pause 65535 --link-speed 400G -T json", "The same, as one JSON object." },
+    { "dcbkit calc headroom --link-speed 400G --cable 100m --mtu 9216",
+      "The PFC headroom of one lossless PG on a 400G link over 100 m of fiber, term by term." },
+    { "dcbkit calc headroom --link-speed 100G --cable 300m --mtu 9000 --formula simple",
+      "The textbook sum: 3 us cable round trip + 3 us response + one MTU = 84000 B (84 KB)." },
+    { "dcbkit calc thresholds --link-speed 400G --buffer 64MB --ports 64",
+      "XON, Kmin, Kmax and XOFF for a lossless queue, each with its reason." },
     { NULL, NULL },
 };
 
 const struct cli_command cmd_calc = {
     .name = "calc",
-    .summary = "fabric formulas: PFC pause quanta and time",
+    .summary = "fabric formulas: PFC pause quanta, PFC headroom, lossless queue thresholds",
     .synopsis = "dcbkit calc pause QUANTA [--link-speed SPEED] [-T json]\n"
-                "dcbkit calc pause --time DURATION --link-speed SPEED [-T json]",
+                "dcbkit calc pause --time DURATION --link-speed SPEED [-T json]\n"
+                "dcbkit calc headroom --link-speed SPEED --cable LENGTH --mtu BYTES "
+                "[--medium fiber|dac] [--response-time NS] [--formula full|simple] [-T json]\n"
+                "dcbkit calc thresholds --link-speed SPEED --buffer BYTES --ports N "
+                "[--lossless-prios N] [-T json]",
     .description =
         "pause converts PAUSE and PFC quanta to time. One quantum is 512 bit times (IEEE 802.3 "
         "Annex 31B), so the same quanta value means a shorter pause on a faster link: "
         "time = quanta x 512 / link speed. A PFC frame carries one 16-bit quanta value per "
         "priority, at most 65535; a receiver that keeps pausing must refresh its XOFF before the "
         "time runs out.\n\n"
-        "The decoders, the replay engine and the rules use the same formula from the library.",
+        "headroom is the buffer a lossless priority group needs above XOFF: the data that still "
+        "arrives while the PFC frame is produced, travels and is obeyed. The simple formula is "
+        "cable round trip (2 x length x 5 ns/m) + response time + one MTU, all at line rate. The "
+        "full formula, the default, adds the PFC frame's own 84 bytes on the wire, the time the "
+        "peer may take to obey (IEEE 802.3 Annex 31B: 905 quanta at 400G) and a second MTU, the "
+        "frame the receiver is sending when it has to send PFC. Each term is rounded up to whole "
+        "bytes; KB is 1000 bytes, KiB 1024.\n\n"
+        "thresholds proposes XON < Kmin < Kmax < XOFF for one lossless queue: Kmin and Kmax are "
+        "the DCQCN paper's 5 KB and 200 KB at 40G scaled with link speed, Kmax capped at 3/4 of "
+        "XOFF (Kmin scaled with it); XOFF is the buffer divided evenly among the lossless PGs; "
+        "XON is half of Kmin. Rule C06 checks the same order.\n\n"
+        "The decoders, the replay engine and the rules use the same formulas from the library.",
     .options = calc_options,
     .examples = calc_examples,
     .json_doc =
@@ -199,6 +476,15 @@ const struct cli_command cmd_calc = {
         "per link speed (one when --link-speed is given). "
         "calc pause --time: {\"schema\":1, \"time_ns\":N, \"link_speed_bps\":N, \"quanta\":N, "
         "\"quanta_ns\":X, \"capped\":bool}; capped is true when even 65535 quanta are shorter "
-        "than the time asked for.",
+        "than the time asked for. "
+        "calc headroom: {\"schema\":1, \"formula\":\"full\", \"link_speed_bps\":N, "
+        "\"link_speed\":\"400G\", \"cable_mm\":N, \"cable\":\"100m\", \"medium\":\"fiber\", "
+        "\"propagation_ps_per_m\":N, \"mtu\":N, \"response_time_ns\":N, \"terms\":[{\"name\":"
+        "\"cable_rtt\", \"bytes\":N, \"how\":\"...\"}, ...], \"total_bytes\":N, \"total_kb\":X, "
+        "\"total_kib\":X}; terms are cable_rtt, local_response, mtu, then (full) pfc_frame, "
+        "peer_response, mtu_peer, and total_bytes is their sum. "
+        "calc thresholds: {\"schema\":1, \"link_speed_bps\":N, \"buffer_bytes\":N, \"ports\":N, "
+        "\"lossless_prios\":N, \"clamped\":bool, \"thresholds\":[{\"name\":\"xon\", \"bytes\":N, "
+        "\"why\":\"...\"}, kmin, kmax, xoff]}, in that order, each larger than the one before.",
     .run = calc_run,
 };
