@@ -1,5 +1,5 @@
 # dcbkit collect on a real veth pair between two network namespaces made here: the SIOCETHTOOL
-# ioctl runs (veth's raw peer_ifindex counter is there), traffic shows in the netdev counters
+# ioctl runs (veth's raw peer_ifindex counter is there, and its 10 Gb/s link speed), traffic shows in the netdev counters
 # with rates that add up to the bytes sent (within 5%), and deleting and re-creating the veth
 # mid-run gives a source_gap event while the run goes on and picks the interface up again.
 source "$(dirname "$0")/lib.bash"
@@ -50,6 +50,11 @@ for what, got in (("rates", by_rates), ("delta", delta)):
     err = abs(got - sent) / sent
     print("%s: %.0f bytes vs %d sent (%.2f%%)" % (what, got, sent, 100 * err))
     assert err < 0.05, what
+# veth reports 10000 Mb/s through ETHTOOL_GLINKSETTINGS: one link.speed_bps gauge per sample
+speed = [r for r in rows if r.get("metric") == "link.speed_bps"]
+assert len(speed) == 16, len(speed)
+assert all(r["value"] == 10 * 10**9 and r["source"] == "ethtool" and r["rate"] is None
+           for r in speed), speed[:2]
 rx_metrics = {r["metric"] for r in rows if r.get("metric")}
 assert {"port.rx_bytes", "port.tx_packets", "port.rx_packets"} <= rx_metrics, rx_metrics
 PY
