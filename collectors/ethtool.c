@@ -139,28 +139,27 @@ void ethtool_strings_free(struct ethtool_strings *cache)
  * the second call, with that many words, gets the settings. */
 static int glinksettings_speed(int sock, const char *ifname, uint32_t *mbps, struct dcb_err *err)
 {
-    struct {
-        struct ethtool_link_settings req;
-        uint32_t masks[3 * LINK_MODE_WORDS_MAX];
-    } ecmd;
-    memset(&ecmd, 0, sizeof(ecmd));
-    ecmd.req.cmd = ETHTOOL_GLINKSETTINGS;
-    int rc = do_ioctl(sock, ifname, &ecmd, "link settings", err);
-    if (rc < 0)
-        return rc;
-    int nwords = -ecmd.req.link_mode_masks_nwords;
-    if (ecmd.req.cmd != ETHTOOL_GLINKSETTINGS || nwords <= 0 || nwords > LINK_MODE_WORDS_MAX)
-        return dcb_err_set(err, DCB_E_UNSUPP, "%s: link settings: no handshake", ifname);
-    memset(&ecmd, 0, sizeof(ecmd));
-    ecmd.req.cmd = ETHTOOL_GLINKSETTINGS;
-    ecmd.req.link_mode_masks_nwords = (int8_t)nwords;
-    rc = do_ioctl(sock, ifname, &ecmd, "link settings", err);
-    if (rc < 0)
-        return rc;
-    if (ecmd.req.link_mode_masks_nwords <= 0)
-        return dcb_err_set(err, DCB_E_UNSUPP, "%s: link settings: no handshake", ifname);
-    *mbps = ecmd.req.speed;
-    return 0;
+    size_t size = sizeof(struct ethtool_link_settings) + 3 * LINK_MODE_WORDS_MAX * sizeof(uint32_t);
+    struct ethtool_link_settings *req = calloc(1, size);
+    if (!req)
+        return dcb_err_set(err, DCB_E_NOMEM, "%s: out of memory", ifname);
+    req->cmd = ETHTOOL_GLINKSETTINGS;
+    int rc = do_ioctl(sock, ifname, req, "link settings", err);
+    int nwords = rc == 0 ? -req->link_mode_masks_nwords : 0;
+    if (rc == 0 && (req->cmd != ETHTOOL_GLINKSETTINGS || nwords <= 0 || nwords > LINK_MODE_WORDS_MAX))
+        rc = dcb_err_set(err, DCB_E_UNSUPP, "%s: link settings: no handshake", ifname);
+    if (rc == 0) {
+        memset(req, 0, size);
+        req->cmd = ETHTOOL_GLINKSETTINGS;
+        req->link_mode_masks_nwords = (int8_t)nwords;
+        rc = do_ioctl(sock, ifname, req, "link settings", err);
+    }
+    if (rc == 0 && req->link_mode_masks_nwords <= 0)
+        rc = dcb_err_set(err, DCB_E_UNSUPP, "%s: link settings: no handshake", ifname);
+    if (rc == 0)
+        *mbps = req->speed;
+    free(req);
+    return rc;
 }
 
 int ethtool_link_speed(int sock, const char *ifname, uint64_t *bps, struct dcb_err *err)
