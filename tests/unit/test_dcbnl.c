@@ -51,7 +51,7 @@ static size_t build_reply_trust(uint8_t *out, const uint8_t *trust, size_t ntrus
     put_attr(table, &t, DCB_ATTR_IEEE_APP, &udp, sizeof(udp));
     put_attr(inner, &n, DCB_ATTR_IEEE_APP_TABLE | NLA_F_NESTED, table, t);
     if (ntrust) {
-        uint8_t order[64];
+        uint8_t order[64] = { 0 };
         size_t o = 0;
         for (size_t i = 0; i < ntrust; i++)
             put_attr(order, &o, trust[i] == SEL_PCP ? DCB_APP_ATTR : DCB_ATTR_IEEE_APP, &trust[i], 1);
@@ -126,7 +126,7 @@ static void trust_table_gives_trust(void **state)
     /* a trust entry with no selector byte is malformed, not read past */
     uint8_t buf[256];
     size_t off = 0, n = 0, t = 0;
-    uint8_t inner[64], order[16];
+    uint8_t inner[64] = { 0 }, order[16] = { 0 };
     put_attr(order, &t, DCB_ATTR_IEEE_APP, "", 0);
     put_attr(inner, &n, TRUST_TABLE | NLA_F_NESTED, order, t);
     put_attr(buf, &off, DCB_ATTR_IEEE | NLA_F_NESTED, inner, n);
