@@ -31,8 +31,9 @@ EXTRA_CFLAGS ?=
 SANITIZERS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_FLAGS := $(if $(SANITIZE),$(SANITIZERS))
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SAN_FLAGS) $(EXTRA_CFLAGS)
-ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Idecoders/track -Icollectors -DDCBKIT_VERSION='"$(VERSION)"' \
-    -DDCBKIT_SOURCE_MAPS='"$(abspath collectors/maps)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
+ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Idecoders/track -Icollectors -Irules -DDCBKIT_VERSION='"$(VERSION)"' \
+    -DDCBKIT_SOURCE_MAPS='"$(abspath collectors/maps)"' \
+    -DDCBKIT_SOURCE_RULES='"$(abspath rules/catalog)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 DEPFLAGS  = -MMD -MP
 LIBS      = $(call pkg_libs,$(LIB_PKGS)) -lm $(LDLIBS)
@@ -137,7 +138,7 @@ fuzz: fuzz-build
 	@tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_BUILD) $(FUZZ_BINS)
 
 CPPCHECK_FLAGS := --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
-    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Idecoders/track -Icollectors
+    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Idecoders/track -Icollectors -Irules
 cppcheck:
 	cppcheck $(CPPCHECK_FLAGS) lib decoders collectors rules cmd tests/unit tests/bench tests/fuzz
 
@@ -155,6 +156,8 @@ install: all
 	install -m 0644 $(BUILD)/dcbkit.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/maps
 	install -m 0644 collectors/maps/*.json $(DESTDIR)$(PREFIX)/share/dcbkit/maps/
+	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/rules
+	install -m 0644 rules/catalog/*.rules $(DESTDIR)$(PREFIX)/share/dcbkit/rules/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/dcbkit $(DESTDIR)$(PREFIX)/share/man/man1/dcbkit.1

@@ -86,6 +86,29 @@ static const char *enum_name(const struct qos_field *f, int64_t v)
     return NULL;
 }
 
+const char *qos_enum_name(const struct qos_field *f, int64_t v)
+{
+    return enum_name(f, v);
+}
+
+const struct qos_val *qos_field_value(const struct qos_config *c, const struct qos_field *f,
+                                      int index)
+{
+    if (f->type == QF_APP)
+        return NULL;
+    return field_val((struct qos_config *)c, f, index);
+}
+
+const struct qos_field *qos_find_pattern(const char *pattern)
+{
+    for (size_t i = 0; i < qos_field_count; i++) {
+        const struct qos_field *f = &qos_fields[i];
+        if (!strcmp(f->pattern, pattern) || (f->alias && !strcmp(f->alias, pattern)))
+            return f;
+    }
+    return NULL;
+}
+
 static int parse_int(const char *text, int64_t *out)
 {
     char *end;

@@ -43,6 +43,13 @@ extern const size_t qos_field_count;
 
 const struct qos_field *qos_find_field(const char *path, int *index);
 void qos_field_path(const struct qos_field *f, int index, char *buf, size_t len);
+/* The stored value of field f at index (ignored for scalars); NULL for the APP table. */
+const struct qos_val *qos_field_value(const struct qos_config *c, const struct qos_field *f,
+                                      int index);
+/* The field whose canonical pattern or alias is exactly pattern ('#' for the index), or NULL. */
+const struct qos_field *qos_find_pattern(const char *pattern);
+/* The name of enum value v of field f, or NULL. */
+const char *qos_enum_name(const struct qos_field *f, int64_t v);
 void qos_format_value(const struct qos_field *f, int64_t v, char *buf, size_t len);
 
 #endif

@@ -94,6 +94,13 @@ int store_events(struct dcb_store *st, const struct store_filter *f, const char 
     return st->ops->events(st, f, kind, cb, arg, err);
 }
 
+int store_configs(struct dcb_store *st, const char *device, const char *ifname, int64_t t1,
+                  store_config_cb cb, void *arg, struct dcb_err *err)
+{
+    return st->ops->configs ? st->ops->configs(st, device, ifname, t1, cb, arg, err)
+                            : unsupported("config snapshots", err);
+}
+
 int store_findings(struct dcb_store *st, int64_t run_id, store_finding_cb cb, void *arg,
                    struct dcb_err *err)
 {

@@ -85,6 +85,7 @@ struct store_finding_row {
 typedef int (*store_sample_cb)(const struct dcb_sample *s, void *arg);
 typedef int (*store_event_cb)(const struct dcb_event *e, void *arg);
 typedef int (*store_finding_cb)(const struct store_finding_row *f, void *arg);
+typedef int (*store_config_cb)(const struct store_config_row *c, void *arg);
 
 int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, struct dcb_err *err);
 /* capacity: samples kept (the oldest are overwritten); events likewise. */
@@ -116,6 +117,11 @@ int store_events(struct dcb_store *st, const struct store_filter *f, const char 
                  store_event_cb cb, void *arg, struct dcb_err *err);
 int store_findings(struct dcb_store *st, int64_t run_id, store_finding_cb cb, void *arg,
                    struct dcb_err *err);
+/* The newest config snapshot of each (device, ifname, source) taken at or before t1, in
+ * (device, ifname, source) order; device/ifname NULL match any. The ring keeps only the newest
+ * snapshot of each, whatever t1. */
+int store_configs(struct dcb_store *st, const char *device, const char *ifname, int64_t t1,
+                  store_config_cb cb, void *arg, struct dcb_err *err);
 int store_info(struct dcb_store *st, struct store_info *info, struct dcb_err *err);
 /* Deletes samples and events older than cutoff_ns. Returns rows deleted or a negative error. */
 int64_t store_prune(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err);

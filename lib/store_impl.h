@@ -24,6 +24,8 @@ struct store_ops {
                   store_event_cb cb, void *arg, struct dcb_err *err);
     int (*findings)(struct dcb_store *st, int64_t run_id, store_finding_cb cb, void *arg,
                     struct dcb_err *err);
+    int (*configs)(struct dcb_store *st, const char *device, const char *ifname, int64_t t1,
+                   store_config_cb cb, void *arg, struct dcb_err *err);
     int (*info)(struct dcb_store *st, struct store_info *info, struct dcb_err *err);
     int64_t (*prune)(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err);
 };

@@ -18,8 +18,18 @@ struct ring_latest {
     bool set;
 };
 
+#define RING_CONFIGS_MAX 4096
+
+/* The newest config snapshot of one (device, ifname, source). */
+struct ring_config {
+    int64_t ts;
+    char *device, *ifname, *source, *json;
+};
+
 struct ring_store {
     struct dcb_store base;
+    struct ring_config *configs;
+    size_t nconfigs, configs_cap;
     struct series_map map;
     struct ring_latest *latest;     /* by series index */
     size_t latest_cap;
@@ -55,10 +65,99 @@ int store_open_ring(struct dcb_store **out, size_t sample_capacity, size_t event
     return 0;
 }
 
+static void free_config(struct ring_config *c)
+{
+    free(c->device);
+    free(c->ifname);
+    free(c->source);
+    free(c->json);
+}
+
+static int cmp_config(const struct ring_config *c, const char *device, const char *ifname,
+                      const char *source)
+{
+    int d = strcmp(c->device, device);
+    if (d)
+        return d;
+    d = strcmp(c->ifname, ifname);
+    return d ? d : strcmp(c->source, source);
+}
+
+/* Kept sorted by (device, ifname, source): a snapshot replaces the one with its key. */
+static int ring_put_config(struct dcb_store *base, const struct store_config_row *row,
+                           struct dcb_err *err)
+{
+    struct ring_store *r = (struct ring_store *)base;
+    const char *device = row->device ? row->device : "", *ifname = row->ifname ? row->ifname : "";
+    const char *source = row->source ? row->source : "", *json = row->json ? row->json : "{}";
+    size_t lo = 0, hi = r->nconfigs;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (cmp_config(&r->configs[mid], device, ifname, source) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    char *copy = strdup(json);
+    if (!copy)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for a config snapshot");
+    if (lo < r->nconfigs && !cmp_config(&r->configs[lo], device, ifname, source)) {
+        free(r->configs[lo].json);
+        r->configs[lo].json = copy;
+        r->configs[lo].ts = row->time_ns;
+        return 0;
+    }
+    if (r->nconfigs == RING_CONFIGS_MAX) {
+        free(copy);
+        return dcb_err_set(err, DCB_E_RANGE, "the live ring keeps at most %d config snapshots",
+                           RING_CONFIGS_MAX);
+    }
+    if (r->nconfigs == r->configs_cap) {
+        size_t cap = r->configs_cap ? r->configs_cap * 2 : 16;
+        struct ring_config *grown = realloc(r->configs, cap * sizeof(*grown));
+        if (!grown) {
+            free(copy);
+            return dcb_err_set(err, DCB_E_NOMEM, "out of memory for a config snapshot");
+        }
+        r->configs = grown;
+        r->configs_cap = cap;
+    }
+    struct ring_config c = { row->time_ns, strdup(device), strdup(ifname), strdup(source), copy };
+    if (!c.device || !c.ifname || !c.source) {
+        free_config(&c);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for a config snapshot");
+    }
+    memmove(&r->configs[lo + 1], &r->configs[lo], (r->nconfigs - lo) * sizeof(c));
+    r->configs[lo] = c;
+    r->nconfigs++;
+    return 0;
+}
+
+static int ring_configs(struct dcb_store *base, const char *device, const char *ifname,
+                        int64_t t1, store_config_cb cb, void *arg, struct dcb_err *err)
+{
+    (void)err;
+    (void)t1;
+    struct ring_store *r = (struct ring_store *)base;
+    for (size_t i = 0; i < r->nconfigs; i++) {
+        const struct ring_config *c = &r->configs[i];
+        if ((device && strcmp(device, c->device)) || (ifname && strcmp(ifname, c->ifname)))
+            continue;
+        struct store_config_row row = { c->ts, c->device, c->ifname, c->source, c->json };
+        int rc = cb(&row, arg);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 static int ring_close(struct dcb_store *base, struct dcb_err *err)
 {
     (void)err;
     struct ring_store *r = (struct ring_store *)base;
+    for (size_t i = 0; i < r->nconfigs; i++)
+        free_config(&r->configs[i]);
+    free(r->configs);
     series_map_free(&r->map);
     free(r->latest);
     free(r->samples);
@@ -247,6 +346,7 @@ static int ring_info(struct dcb_store *base, struct store_info *info, struct dcb
     }
     info->size_bytes = r->sample_cap * sizeof(*r->samples) + r->event_cap * sizeof(*r->events) +
                        r->map.key_cap * sizeof(*r->map.keys);
+    info->config_snapshots = r->nconfigs;
     return 0;
 }
 
@@ -267,6 +367,8 @@ static const struct store_ops ring_ops = {
     .latest = ring_latest_read,
     .range = ring_range,
     .events = ring_events,
+    .put_config = ring_put_config,
+    .configs = ring_configs,
     .info = ring_info,
     .prune = ring_prune,
 };

@@ -731,6 +731,51 @@ static int sqlite_events(struct dcb_store *base, const struct store_filter *f, c
     return ret;
 }
 
+static int sqlite_configs(struct dcb_store *base, const char *device, const char *ifname,
+                          int64_t t1, store_config_cb cb, void *arg, struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+                                "SELECT c.ts, c.device, c.ifname, c.source, c.config "
+                                "FROM config_snapshots c JOIN ("
+                                "  SELECT device, ifname, source, max(ts) AS ts "
+                                "  FROM config_snapshots WHERE ts <= ?1 AND "
+                                "  (?2 IS NULL OR device = ?2) AND (?3 IS NULL OR ifname = ?3) "
+                                "  GROUP BY device, ifname, source) n "
+                                "ON c.device = n.device AND c.ifname = n.ifname AND "
+                                "c.source = n.source AND c.ts = n.ts "
+                                "ORDER BY c.device, c.ifname, c.source, c.id DESC",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sq_fail(s, err, rc, "reading config snapshots");
+    sqlite3_bind_int64(st, 1, t1);
+    if (device)
+        sqlite3_bind_text(st, 2, device, -1, SQLITE_STATIC);
+    if (ifname)
+        sqlite3_bind_text(st, 3, ifname, -1, SQLITE_STATIC);
+    int ret = 0;
+    char last[3 * 256 + 3] = "";
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_config_row row = {
+            sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
+            (const char *)sqlite3_column_text(st, 2), (const char *)sqlite3_column_text(st, 3),
+            (const char *)sqlite3_column_text(st, 4),
+        };
+        char key[sizeof(last)];
+        snprintf(key, sizeof(key), "%.255s|%.255s|%.255s", row.device, row.ifname, row.source);
+        if (!strcmp(key, last))
+            continue;                       /* two snapshots in the same nanosecond */
+        memcpy(last, key, sizeof(last));
+        if ((ret = cb(&row, arg)) != 0)
+            break;
+    }
+    if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+        ret = sq_fail(s, err, rc, "reading config snapshots");
+    sqlite3_finalize(st);
+    return ret;
+}
+
 static int sqlite_findings(struct dcb_store *base, int64_t run_id, store_finding_cb cb, void *arg,
                            struct dcb_err *err)
 {
@@ -846,6 +891,7 @@ static const struct store_ops sqlite_ops = {
     .flush = sqlite_flush,
     .pending = sqlite_pending,
     .put_config = sqlite_put_config,
+    .configs = sqlite_configs,
     .begin_run = sqlite_begin_run,
     .end_run = sqlite_end_run,
     .put_finding = sqlite_put_finding,

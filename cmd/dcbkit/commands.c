@@ -4,6 +4,7 @@ extern const struct cli_command cmd_analyze;
 extern const struct cli_command cmd_calc;
 extern const struct cli_command cmd_collect;
 extern const struct cli_command cmd_decode;
+extern const struct cli_command cmd_diagnose;
 extern const struct cli_command cmd_fabric;
 extern const struct cli_command cmd_help;
 extern const struct cli_command cmd_metrics;
@@ -15,6 +16,7 @@ const struct cli_command *const cli_commands[] = {
     &cmd_calc,
     &cmd_collect,
     &cmd_decode,
+    &cmd_diagnose,
     &cmd_fabric,
     &cmd_metrics,
     &cmd_store,

@@ -1,0 +1,257 @@
+/* dcbkit diagnose: gather evidence (a fabric file, the store, a capture, or this host), run the
+ * rule catalog over it, and print the findings ranked by severity and confidence, each with
+ * its evidence, knob and proposed value. Exit status as monitoring plugins: 0 healthy, 1
+ * warnings, 2 critical, 3 could not decide, 64 usage. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "diagnose.h"
+#include "evidence_fabric.h"
+#include "evidence_store.h"
+#include "rules.h"
+#include "units.h"
+
+#define EXIT_UNDECIDED 3
+#define HELP_SHOWN (-1)
+
+struct diagnose_args {
+    const char *store, *pcap, *fabric;
+    bool local;
+    const char *rules_dirs[8];
+    int nrules;
+    const char *profile;
+    int64_t since_ns;
+    int64_t interval_ns;
+    uint64_t link_bps;
+};
+
+static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct diagnose_args *a)
+{
+    enum { O_STORE = 256, O_PCAP, O_FABRIC, O_LOCAL, O_RULES, O_PROFILE, O_SINCE, O_INTERVAL,
+           O_LINK_SPEED };
+    static const struct option longopts[] = {
+        { "store", required_argument, NULL, O_STORE },
+        { "pcap", required_argument, NULL, O_PCAP },
+        { "fabric", required_argument, NULL, O_FABRIC },
+        { "local", no_argument, NULL, O_LOCAL },
+        { "rules", required_argument, NULL, O_RULES },
+        { "profile", required_argument, NULL, O_PROFILE },
+        { "since", required_argument, NULL, O_SINCE },
+        { "interval", required_argument, NULL, O_INTERVAL },
+        { "link-speed", required_argument, NULL, O_LINK_SPEED },
+        CLI_COMMON_LONGOPTS,
+        { NULL, 0, NULL, 0 },
+    };
+    struct dcb_err err;
+    a->interval_ns = 1000000000LL;
+    a->link_bps = 400000000000ULL;
+    int c;
+    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
+        switch (c) {
+        case O_STORE: a->store = optarg; break;
+        case O_PCAP: a->pcap = optarg; break;
+        case O_FABRIC: a->fabric = optarg; break;
+        case O_LOCAL: a->local = true; break;
+        case O_RULES:
+            if (a->nrules == 8)
+                return cli_usage_error(ctx, "at most 8 --rules folders");
+            a->rules_dirs[a->nrules++] = optarg;
+            break;
+        case O_PROFILE:
+            if (strcmp(optarg, "pfc-only") != 0)
+                return cli_usage_error(ctx, "--profile: the profile is pfc-only, not '%s'",
+                                       optarg);
+            a->profile = optarg;
+            break;
+        case O_SINCE:
+            if (dcb_parse_duration(optarg, &a->since_ns, &err) < 0 || a->since_ns <= 0)
+                return cli_usage_error(ctx, "--since: %s", a->since_ns <= 0 && err.msg[0] == 0 ?
+                                       "must be above zero" : err.msg);
+            break;
+        case O_INTERVAL:
+            if (dcb_parse_duration(optarg, &a->interval_ns, &err) < 0 || a->interval_ns < 1000000)
+                return cli_usage_error(ctx, "--interval: %s", a->interval_ns < 1000000 ?
+                                       "at least 1ms" : err.msg);
+            break;
+        case O_LINK_SPEED:
+            if (dcb_parse_speed(optarg, &a->link_bps, &err) < 0 || !a->link_bps)
+                return cli_usage_error(ctx, "--link-speed: %s", a->link_bps ? err.msg :
+                                       "must be above zero");
+            break;
+        default: {
+            int rc = cli_common_option(ctx, c, argv);
+            if (rc == 0)
+                return HELP_SHOWN;
+            if (rc > 0)
+                return rc;
+        }
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
+    int sources = !!a->store + !!a->pcap + !!a->fabric + a->local;
+    if (sources != 1)
+        return cli_usage_error(ctx, "give one evidence source: --store DB, --pcap FILE, "
+                               "--fabric FILE or --local");
+    return 0;
+}
+
+static int load_rules(const struct diagnose_args *a, struct rule_set *rs, struct dcb_err *err)
+{
+    char dir[4096];
+    if (rules_default_dir(dir, sizeof(dir)) < 0)
+        return dcb_err_set(err, DCB_E_NOTFOUND, "no rule catalog found; set DCBKIT_RULES");
+    int rc = rule_set_load_dir(rs, dir, err);
+    for (int i = 0; i < a->nrules && rc == 0; i++)
+        rc = rule_set_load_dir(rs, a->rules_dirs[i], err);
+    return rc;
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The evaluation time of a store: its newest sample or event, so an old store reads as it was. */
+static int64_t store_end(struct dcb_store *st)
+{
+    struct store_info info;
+    struct dcb_err err;
+    if (store_info(st, &info, &err) < 0 || !info.last_ns)
+        return now_ns();
+    return info.last_ns;
+}
+
+static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
+{
+    struct diagnose_args a = { 0 };
+    int rc = parse_args(ctx, argc, argv, &a);
+    if (rc)
+        return rc == HELP_SHOWN ? 0 : rc;
+    struct dcb_err err;
+    struct rule_set rs;
+    rule_set_init(&rs);
+    if (load_rules(&a, &rs, &err) < 0) {
+        rule_set_free(&rs);
+        return cli_fail(EXIT_UNDECIDED, "diagnose", "%s", err.msg);
+    }
+    struct diagnose_report rep;
+    diagnose_report_init(&rep, ctx->verbosity > 0);
+    struct evidence ev = { 0 };
+    struct fabric fab;
+    fabric_init(&fab);
+    struct dcb_store *st = NULL;
+    int status = 0;
+    int64_t now = now_ns();
+    const char *source_kind = a.fabric ? "fabric" : a.store ? "store" : a.pcap ? "pcap" : "local";
+    const char *source_name = a.fabric ? a.fabric : a.store ? a.store : a.pcap ? a.pcap : "";
+    if (a.fabric) {
+        if (fabric_load_file(&fab, a.fabric, &err) < 0 ||
+            evidence_fabric_open(&ev, &fab, &err) < 0)
+            status = cli_fail(EXIT_UNDECIDED, "diagnose", "%s", err.msg);
+    } else if (a.store) {
+        struct store_options so = { .path = a.store, .readonly = true };
+        if (store_open_sqlite(&st, &so, &err) < 0) {
+            status = cli_fail(EXIT_UNDECIDED, a.store, "%s", err.msg);
+        } else {
+            now = store_end(st);
+            if (evidence_store_open(&ev, st, now, &err) < 0)
+                status = cli_fail(EXIT_UNDECIDED, a.store, "%s", err.msg);
+        }
+    } else {
+        struct diagnose_gather g = { .pcap = a.pcap, .interval_ns = a.interval_ns,
+                                     .link_bps = a.link_bps, .verbose = ctx->verbosity > 0 };
+        if (diagnose_gather_ring(&g, &st, &now, &err) < 0)
+            status = cli_fail(EXIT_UNDECIDED, source_kind, "%s", err.msg);
+        else if (evidence_store_open(&ev, st, now, &err) < 0)
+            status = cli_fail(EXIT_UNDECIDED, source_kind, "%s", err.msg);
+    }
+    if (!status) {
+        struct rule_run_options opt = {
+            .profile = a.profile, .now_ns = now, .on_finding = diagnose_report_add,
+            .on_undecided = ctx->verbosity > 0 ? diagnose_report_undecided : NULL, .arg = &rep,
+        };
+        struct rule_run_stats stats;
+        if (rule_set_run(&rs, &ev, &opt, &stats, &err) < 0) {
+            status = cli_fail(EXIT_UNDECIDED, "diagnose", "%s", err.msg);
+        } else {
+            struct dcb_out o;
+            out_init(&o, stdout, ctx->format);
+            diagnose_report_print(&o, &rep, source_kind, source_name, a.profile, rs.n, &stats);
+            status = cli_finish_output(&o, diagnose_report_status(&rep));
+            if (status == 1 && diagnose_report_status(&rep) != 1)
+                status = EXIT_UNDECIDED;       /* the output could not be written */
+        }
+    }
+    if (ev.ctx)
+        (a.fabric ? evidence_fabric_close : evidence_store_close)(&ev);
+    if (st)
+        store_close(st, NULL);
+    fabric_free(&fab);
+    diagnose_report_free(&rep);
+    rule_set_free(&rs);
+    return status;
+}
+
+static const struct cli_option_doc diagnose_options[] = {
+    { "--fabric FILE", "Check a fabric file's intended config (the configuration checks; "
+      "metrics and events are unknown there)." },
+    { "--store DB", "Evaluate over a store's history: samples, events and config snapshots "
+      "as of its newest data." },
+    { "--pcap FILE", "Analyse a capture (as dcbkit analyze does) and evaluate over its events "
+      "and the DCBX configs the link partners advertised." },
+    { "--local", "Read this host twice, --interval apart (counters, DCB config, DCQCN knobs), "
+      "and evaluate over that." },
+    { "--rules DIR", "Also load the *.rules files of DIR (repeatable); see rules/README.md." },
+    { "--profile pfc-only", "For sites that run PFC without DCQCN on purpose: rules that expect "
+      "DCQCN are skipped." },
+    { "--since DURATION", "Store: how far back windows may reach (default: as each rule says)." },
+    { "--interval DURATION", "--local: time between the two readings (default 1s)." },
+    { "--link-speed SPEED", "--pcap: link speed for pause quanta (default 400G)." },
+    CLI_COMMON_OPTION_DOCS,
+    { NULL, NULL },
+};
+
+static const struct cli_example diagnose_examples[] = {
+    { "dcbkit diagnose --fabric fabric.json", "Check the intended QoS config before a rollout." },
+    { "dcbkit diagnose --store fabric.db -T json", "Findings over the collected history." },
+    { "dcbkit diagnose --pcap link.pcap -v", "A capture, with what each rule could not decide." },
+    { "dcbkit diagnose --fabric fabric.json --profile pfc-only",
+      "A site that runs PFC without DCQCN by design." },
+    { NULL, NULL },
+};
+
+const struct cli_command cmd_diagnose = {
+    .name = "diagnose",
+    .summary = "run the rule catalog over a fabric file, the store, a capture or this host",
+    .synopsis = "dcbkit diagnose (--fabric FILE | --store DB | --pcap FILE | --local) "
+                "[--rules DIR] [--profile pfc-only] [--since D] [-T text|json] [-v]",
+    .description =
+        "diagnose gathers evidence through the same paths as analyze and collect, evaluates the "
+        "rule catalog (rules/catalog, or $DCBKIT_RULES) and any --rules folders, and prints the "
+        "findings ranked by severity and confidence. Each finding names the rule, where it "
+        "fired (device, interface, priority), what it saw (the evidence), the knob to turn, "
+        "which way, the proposed value and a reference.\n\n"
+        "A rule fires only when its condition is true: data a source does not have is unknown, "
+        "never zero, and a rule that meets unknown data does not fire. -v lists every rule "
+        "instance that could not decide and the data it lacked (division by zero included).\n\n"
+        "Exit status follows the monitoring convention: 0 no finding above info, 1 warnings, 2 "
+        "critical findings, 3 could not decide (the evidence or the rules could not be read), "
+        "64 usage error.",
+    .options = diagnose_options,
+    .examples = diagnose_examples,
+    .json_doc =
+        "One document: schema (1), source {kind (fabric, store, pcap, local), name}, profile, "
+        "verdict {level (ok, warn, crit), summary}, rules (how many were loaded), stats "
+        "{instances, fired, undecided}, findings [{rule, severity (crit, warn, info), "
+        "confidence, scope, device, ifname, prio (-1 when not per priority), summary, evidence "
+        "[{name, value}], knob, direction, proposed (null when none), reference}] ranked worst "
+        "first, and with -v undecided [{rule, device, ifname, prio, missing}].",
+    .run = diagnose_run,
+};

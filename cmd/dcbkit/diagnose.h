@@ -1,0 +1,45 @@
+/* dcbkit diagnose internals: the findings report (diagnose_report.c) and the evidence gathered
+ * into an in-memory store from a capture or this host (diagnose_gather.c). */
+#ifndef DCB_DIAGNOSE_H
+#define DCB_DIAGNOSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "out.h"
+#include "rules.h"
+#include "store.h"
+
+struct diagnose_report {
+    struct finding *findings;
+    size_t n, cap;
+    struct rule_undecided *undecided;
+    size_t nundecided, undecided_cap;
+    bool verbose;
+    bool nomem;
+};
+
+void diagnose_report_init(struct diagnose_report *r, bool verbose);
+void diagnose_report_free(struct diagnose_report *r);
+/* rule_set_run callbacks; arg is the report. */
+void diagnose_report_add(void *arg, const struct finding *f);
+void diagnose_report_undecided(void *arg, const struct rule_undecided *u);
+/* Ranks (severity, confidence, rule, place) and prints. */
+void diagnose_report_print(struct dcb_out *o, struct diagnose_report *r, const char *source_kind,
+                           const char *source_name, const char *profile, size_t nrules,
+                           const struct rule_run_stats *stats);
+/* 0 nothing above info, 1 warnings, 2 critical. */
+int diagnose_report_status(const struct diagnose_report *r);
+
+struct diagnose_gather {
+    const char *pcap;             /* a capture, or NULL for this host */
+    int64_t interval_ns;          /* this host: time between the two readings */
+    uint64_t link_bps;            /* a capture: pause quanta */
+    bool verbose;
+};
+
+/* Fills a new ring store with the evidence; *now_ns is the end of the evidence. */
+int diagnose_gather_ring(const struct diagnose_gather *g, struct dcb_store **st, int64_t *now_ns,
+                         struct dcb_err *err);
+
+#endif

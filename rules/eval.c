@@ -1,0 +1,293 @@
+/* Evaluating a checked expression for one instance (port, priority) over an evidence source,
+ * with unknown propagating; see rules.h. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rules_ast.h"
+#include "units.h"
+
+static struct value unknown(void)
+{
+    return (struct value){ .kind = V_UNKNOWN };
+}
+
+static struct value number(double v)
+{
+    return (struct value){ .kind = V_NUM, .num = v };
+}
+
+static struct value boolean(bool v)
+{
+    return (struct value){ .kind = V_BOOL, .num = v };
+}
+
+void eval_note_missing(struct eval_ctx *c, const char *what)
+{
+    size_t used = strlen(c->missing);
+    if (strstr(c->missing, what))
+        return;
+    if (used + strlen(what) + 3 < sizeof(c->missing))
+        snprintf(c->missing + used, sizeof(c->missing) - used, "%s%s", used ? ", " : "", what);
+}
+
+static void note_named(struct eval_ctx *c, const char *name, const struct rule_expr *e,
+                       struct value v)
+{
+    if (!c->evidence)
+        return;
+    for (size_t i = 0; i < c->nevidence; i++)
+        if (!strcmp(c->evidence[i].name, name))
+            return;
+    if (c->nevidence == c->evidence_max)
+        return;
+    struct finding_evidence *fe = &c->evidence[c->nevidence++];
+    snprintf(fe->name, sizeof(fe->name), "%s", name);
+    value_format(e, v, fe->value, sizeof(fe->value));
+}
+
+void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v)
+{
+    note_named(c, e->text, e, v);
+}
+
+void value_format(const struct rule_expr *e, struct value v, char *buf, size_t len)
+{
+    switch (v.kind) {
+    case V_UNKNOWN:
+        snprintf(buf, len, "unknown");
+        return;
+    case V_BOOL:
+        snprintf(buf, len, "%s", v.num ? "true" : "false");
+        return;
+    case V_STR:
+        snprintf(buf, len, "%s", v.str);
+        return;
+    case V_NUM:
+        break;
+    }
+    if (e && e->kind == N_CONFIG && e->field->type == QF_MASK) {
+        snprintf(buf, len, "0x%02x", (unsigned)v.num);
+    } else if (e && e->kind == N_CONFIG && e->field->type == QF_BYTES && v.num >= 0 &&
+               fmod(v.num, 1000) == 0 && v.num >= 1000) {
+        dcb_fmt_bytes((uint64_t)v.num, buf, len);   /* 180KB reads as written; 9216 stays */
+    } else if (e && e->kind == N_CONFIG && e->field->type == QF_SPEED && v.num >= 0) {
+        dcb_fmt_speed((uint64_t)v.num, buf, len);
+    } else if (fabs(v.num) >= 1e15 || v.num != floor(v.num)) {
+        snprintf(buf, len, "%.4g", v.num);
+    } else {
+        snprintf(buf, len, "%.0f", v.num);
+    }
+}
+
+static struct value index_value(const struct rule_expr *ix, struct eval_ctx *c, int count,
+                                int *out)
+{
+    struct value v = expr_eval(ix, c);
+    if (v.kind != V_NUM)
+        return v;
+    if (v.num < 0 || v.num >= count || v.num != floor(v.num)) {
+        eval_note_missing(c, "an index out of range");
+        return unknown();
+    }
+    *out = (int)v.num;
+    return v;
+}
+
+static struct value config_leaf(const struct rule_expr *e, struct eval_ctx *c)
+{
+    const struct qos_config *cfg = e->peer ? c->peer : c->cfg;
+    int index = -1;
+    if (e->index && index_value(e->index, c, e->field->count, &index).kind != V_NUM)
+        return unknown();
+    const struct qos_val *qv = cfg ? qos_field_value(cfg, e->field, index) : NULL;
+    char name[EXPR_TEXT_MAX + 16];             /* the concrete path: buffer.3, not buffer.$prio */
+    if (index >= 0 && e->index->kind != N_NUM) {
+        char path[QOS_PATH_MAX];
+        qos_field_path(e->field, index, path, sizeof(path));
+        snprintf(name, sizeof(name), "%s%s", e->peer ? "peer." : "", path);
+    } else {
+        snprintf(name, sizeof(name), "%s", e->text);
+    }
+    if (!qv || !qv->set) {
+        eval_note_missing(c, name);
+        return unknown();
+    }
+    struct value v;
+    switch (e->field->type) {
+    case QF_ENUM: {
+        const char *label = qos_enum_name(e->field, qv->v);
+        v = label ? (struct value){ .kind = V_STR, .str = label } : unknown();
+        break;
+    }
+    case QF_BOOL:
+        v = boolean(qv->v != 0);
+        break;
+    case QF_LENGTH:
+        v = number((double)qv->v / 1000.0);   /* stored in mm; rules speak metres */
+        break;
+    default:
+        v = number((double)qv->v);
+    }
+    note_named(c, name, e, v);
+    return v;
+}
+
+static bool label_value(const struct rule_expr *l, struct eval_ctx *c, int *out)
+{
+    if (!l) {
+        *out = -1;
+        return true;
+    }
+    struct value v = expr_eval(l, c);
+    if (v.kind != V_NUM)
+        return false;
+    *out = (int)v.num;
+    return true;
+}
+
+static struct value metric_leaf(const struct rule_expr *e, struct eval_ctx *c)
+{
+    int prio, queue;
+    if (!label_value(e->prio_e, c, &prio) || !label_value(e->queue_e, c, &queue))
+        return unknown();
+    if (!c->ev->ops->metric || !c->device) {
+        eval_note_missing(c, e->text);
+        return unknown();
+    }
+    int64_t t0 = e->window_ns ? c->now_ns - e->window_ns : 0;
+    double out;
+    int rc = c->ev->ops->metric(c->ev->ctx, c->device, c->ifname, e->metric, prio, queue,
+                                e->agg, t0, c->now_ns, &out, c->err);
+    if (rc < 0) {
+        c->error = rc;
+        return unknown();
+    }
+    if (rc == 0 || !isfinite(out)) {
+        char what[EXPR_TEXT_MAX + 16];
+        snprintf(what, sizeof(what), "%s(%s)", evidence_agg_name(e->agg), e->text);
+        eval_note_missing(c, what);
+        return unknown();
+    }
+    struct value v = number(out);
+    eval_note_evidence(c, e, v);
+    return v;
+}
+
+static struct value event_leaf(const struct rule_expr *e, struct eval_ctx *c)
+{
+    int prio;
+    if (!label_value(e->prio_e, c, &prio))
+        return unknown();
+    uint64_t n = 0;
+    int rc = c->ev->ops->event_count ?
+             c->ev->ops->event_count(c->ev->ctx, c->device, c->ifname, e->event, prio,
+                                     c->now_ns - e->window_ns, c->now_ns, &n, c->err) : 0;
+    if (rc < 0) {
+        c->error = rc;
+        return unknown();
+    }
+    if (rc == 0) {
+        eval_note_missing(c, e->text);
+        return unknown();
+    }
+    struct value v = number((double)n);
+    eval_note_evidence(c, e, v);
+    return v;
+}
+
+int eval_lossless_mask(const struct eval_ctx *c)
+{
+    if (c->cfg && c->cfg->pfc_enabled.set)
+        return (int)c->cfg->pfc_enabled.v;
+    if (c->peer && c->peer->pfc_enabled.set)
+        return (int)c->peer->pfc_enabled.v;
+    return -1;
+}
+
+static struct value compare(enum bin_op op, struct value a, struct value b)
+{
+    if (a.kind == V_STR) {
+        bool eq = !strcmp(a.str, b.str);
+        return boolean(op == OP_EQ ? eq : !eq);
+    }
+    switch (op) {
+    case OP_EQ: return boolean(a.num == b.num);
+    case OP_NE: return boolean(a.num != b.num);
+    case OP_LT: return boolean(a.num < b.num);
+    case OP_LE: return boolean(a.num <= b.num);
+    case OP_GT: return boolean(a.num > b.num);
+    default: return boolean(a.num >= b.num);
+    }
+}
+
+static struct value binary(const struct rule_expr *e, struct eval_ctx *c)
+{
+    struct value a = expr_eval(e->a, c);
+    if (e->op == OP_AND || e->op == OP_OR) {
+        bool short_value = e->op == OP_OR;       /* true decides an or, false an and */
+        if (a.kind == V_BOOL && (a.num != 0) == short_value)
+            return a;
+        struct value b = expr_eval(e->b, c);
+        if (b.kind == V_BOOL && (b.num != 0) == short_value)
+            return b;
+        if (a.kind == V_UNKNOWN || b.kind == V_UNKNOWN)
+            return unknown();
+        return boolean(!short_value);
+    }
+    struct value b = expr_eval(e->b, c);
+    if (a.kind == V_UNKNOWN || b.kind == V_UNKNOWN)
+        return unknown();
+    switch (e->op) {
+    case OP_ADD: return number(a.num + b.num);
+    case OP_SUB: return number(a.num - b.num);
+    case OP_MUL: return number(a.num * b.num);
+    case OP_DIV:
+    case OP_MOD:
+        if (b.num == 0) {
+            c->div_by_zero = true;
+            eval_note_missing(c, "division by zero");
+            return unknown();
+        }
+        return number(e->op == OP_DIV ? a.num / b.num : fmod(a.num, b.num));
+    default:
+        return compare(e->op, a, b);
+    }
+}
+
+struct value expr_eval(const struct rule_expr *e, struct eval_ctx *c)
+{
+    switch (e->kind) {
+    case N_NUM: return number(e->num);
+    case N_BOOL: return boolean(e->num != 0);
+    case N_STR: return (struct value){ .kind = V_STR, .str = e->str };
+    case N_PRIO: return c->prio >= 0 ? number(c->prio) : unknown();
+    case N_TC:
+        if (c->prio >= 0 && c->cfg && c->cfg->prio2tc[c->prio].set)
+            return number((double)c->cfg->prio2tc[c->prio].v);
+        eval_note_missing(c, "prio2tc.$prio");
+        return unknown();
+    case N_LOSSLESS: {
+        int mask = eval_lossless_mask(c);
+        if (mask < 0) {
+            eval_note_missing(c, "lossless (pfc.enabled here or on the partner)");
+            return unknown();
+        }
+        return number(mask);
+    }
+    case N_CONFIG: return config_leaf(e, c);
+    case N_METRIC: return metric_leaf(e, c);
+    case N_EVENT: return event_leaf(e, c);
+    case N_CALL: return func_call(e, c);
+    case N_NEG: {
+        struct value v = expr_eval(e->a, c);
+        return v.kind == V_NUM ? number(-v.num) : v;
+    }
+    case N_NOT: {
+        struct value v = expr_eval(e->a, c);
+        return v.kind == V_BOOL ? boolean(!v.num) : v;
+    }
+    case N_BIN: return binary(e, c);
+    }
+    return unknown();
+}

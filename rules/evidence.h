@@ -1,0 +1,46 @@
+/* Where rules get their data: an evidence source answers for one port (device, interface) at a
+ * time. The store answers from samples, events and config snapshots; a fabric file answers with
+ * its intended config only (metrics and events are unknown there). */
+#ifndef DCB_EVIDENCE_H
+#define DCB_EVIDENCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "metrics.h"
+#include "qos_config.h"
+#include "sample.h"
+
+enum evidence_agg { AGG_RATE, AGG_DELTA, AGG_AVG, AGG_MAX, AGG_MIN, AGG_LAST };
+
+typedef void (*evidence_port_fn)(void *arg, const char *device, const char *ifname);
+
+struct evidence_ops {
+    /* Calls fn for every port it knows, in a stable order. */
+    int (*each_port)(void *ctx, evidence_port_fn fn, void *arg, struct dcb_err *err);
+    /* The port's config and its link partner's; NULL when unknown. */
+    const struct qos_config *(*config)(void *ctx, const char *device, const char *ifname);
+    const struct qos_config *(*peer_config)(void *ctx, const char *device, const char *ifname);
+    /* "host", "switch" or NULL. */
+    const char *(*role)(void *ctx, const char *device);
+    /* The metric's aggregate over [t0, t1] on the port (prio/queue -1 when they do not apply):
+     * 1 with *out set, 0 when unknown, or a negative error. NULL when the source has none. */
+    int (*metric)(void *ctx, const char *device, const char *ifname, enum metric_id m, int prio,
+                  int queue, enum evidence_agg agg, int64_t t0, int64_t t1, double *out,
+                  struct dcb_err *err);
+    /* Events of kind in [t0, t1]; device/ifname NULL match any, prio -1 any. 1 with *out set, 0
+     * when the source keeps no events, or a negative error. NULL when the source has none. */
+    int (*event_count)(void *ctx, const char *device, const char *ifname,
+                       enum dcb_event_kind kind, int prio, int64_t t0, int64_t t1, uint64_t *out,
+                       struct dcb_err *err);
+};
+
+struct evidence {
+    const struct evidence_ops *ops;
+    void *ctx;
+};
+
+const char *evidence_agg_name(enum evidence_agg a);
+
+#endif

@@ -1,0 +1,209 @@
+/* The rule language's functions. Window functions (rate, delta, avg, max, min, last) and count
+ * read through the evidence source; the rest work on values. */
+#include <math.h>
+#include <string.h>
+
+#include "headroom.h"
+#include "rules_ast.h"
+
+static const struct func_info funcs[] = {
+    { "rate", F_RATE, 1, 1 },
+    { "delta", F_DELTA, 1, 1 },
+    { "avg", F_AVG, 1, 1 },
+    { "max", F_MAX, 1, 2 },
+    { "min", F_MIN, 1, 2 },
+    { "last", F_LAST, 1, 1 },
+    { "count", F_COUNT, 1, 1 },
+    { "headroom_required", F_HEADROOM, 3, 3 },
+    { "coalesce", F_COALESCE, 2, 4 },
+    { "defined", F_DEFINED, 1, 1 },
+    { "covers", F_COVERS, 2, 2 },
+    { "bit", F_BIT, 2, 2 },
+    { "popcount", F_POPCOUNT, 1, 1 },
+    { "abs", F_ABS, 1, 1 },
+    { "peer_diff", F_PEER_DIFF, 1, 1 },
+    { "peer_diff_first", F_PEER_DIFF_FIRST, 1, 1 },
+    { "ets_sum", F_ETS_SUM, 0, 0 },
+    { "role", F_ROLE, 0, 0 },
+};
+
+const struct func_info *func_lookup(const char *name)
+{
+    for (size_t i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
+        if (!strcmp(funcs[i].name, name))
+            return &funcs[i];
+    return NULL;
+}
+
+static struct value unknown(void)
+{
+    return (struct value){ .kind = V_UNKNOWN };
+}
+
+static struct value number(double v)
+{
+    return (struct value){ .kind = V_NUM, .num = v };
+}
+
+static struct value boolean(bool v)
+{
+    return (struct value){ .kind = V_BOOL, .num = v };
+}
+
+/* headroom_required(speed_bps, cable_m, mtu): the full formula of lib/headroom.c, fiber, with
+ * its default response time, in bytes. */
+static struct value headroom(double speed_bps, double cable_m, double mtu)
+{
+    if (speed_bps <= 0 || cable_m < 0 || mtu <= 0 || speed_bps > 1e13 || cable_m > 1e6 ||
+        mtu > 1e6)
+        return unknown();
+    struct headroom_input in = {
+        .link_bps = (uint64_t)speed_bps, .cable_mm = (uint64_t)(cable_m * 1000.0 + 0.5),
+        .medium = CABLE_FIBER, .mtu = (uint64_t)mtu, .response_ns = HEADROOM_DEFAULT_RESPONSE_NS,
+        .formula = HEADROOM_FORMULA_FULL,
+    };
+    struct headroom h;
+    if (headroom_required(&in, &h, NULL) < 0)
+        return unknown();
+    return number((double)h.total);
+}
+
+static unsigned popcount8(unsigned v)
+{
+    unsigned n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+/* peer_diff(array): how many indexes both ends know and disagree on; _first: the lowest one. */
+static struct value peer_diff(const struct rule_expr *arr, struct eval_ctx *c, bool first)
+{
+    if (!c->cfg || !c->peer) {
+        eval_note_missing(c, c->cfg ? "the link partner's config" : "this port's config");
+        return unknown();
+    }
+    int differ = 0, lowest = -1, compared = 0;
+    for (int i = 0; i < arr->field->count; i++) {
+        const struct qos_val *a = qos_field_value(c->cfg, arr->field, i);
+        const struct qos_val *b = qos_field_value(c->peer, arr->field, i);
+        if (!a || !b || !a->set || !b->set)
+            continue;
+        compared++;
+        if (a->v != b->v) {
+            differ++;
+            if (lowest < 0)
+                lowest = i;
+        }
+    }
+    if (!compared) {
+        eval_note_missing(c, arr->text);
+        return unknown();
+    }
+    if (first)
+        return lowest >= 0 ? number(lowest) : unknown();
+    return number(differ);
+}
+
+/* The ETS bandwidth of the traffic classes whose TSA is ets, summed. */
+static struct value ets_sum(struct eval_ctx *c)
+{
+    if (!c->cfg) {
+        eval_note_missing(c, "ets.bw");
+        return unknown();
+    }
+    double sum = 0;
+    bool any = false;
+    for (int tc = 0; tc < 8; tc++) {
+        const struct qos_val *tsa = &c->cfg->ets_tsa[tc], *bw = &c->cfg->ets_bw[tc];
+        if (!tsa->set) {
+            eval_note_missing(c, "ets.tsa");
+            return unknown();
+        }
+        if (tsa->v != QOS_TSA_ETS)
+            continue;
+        if (!bw->set) {
+            eval_note_missing(c, "ets.bw");
+            return unknown();
+        }
+        sum += (double)bw->v;
+        any = true;
+    }
+    return any ? number(sum) : unknown();
+}
+
+static struct value window_func(const struct rule_expr *e, struct eval_ctx *c)
+{
+    if (e->nargs == 2) {                           /* max(a, b), min(a, b) */
+        struct value a = expr_eval(e->args[0], c), b = expr_eval(e->args[1], c);
+        if (a.kind != V_NUM || b.kind != V_NUM)
+            return unknown();
+        return number(e->func == F_MAX ? fmax(a.num, b.num) : fmin(a.num, b.num));
+    }
+    return expr_eval(e->args[0], c);             /* the selector carries its aggregate */
+}
+
+struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
+{
+    struct rule_expr *const *a = e->args;
+    switch (e->func) {
+    case F_RATE: case F_DELTA: case F_AVG: case F_MAX: case F_MIN: case F_LAST:
+        return window_func(e, c);
+    case F_COUNT:
+        return expr_eval(a[0], c);
+    case F_DEFINED: {
+        char saved[sizeof(c->missing)];
+        memcpy(saved, c->missing, sizeof(saved));
+        struct value v = expr_eval(a[0], c);
+        memcpy(c->missing, saved, sizeof(saved));   /* asking is not lacking */
+        return boolean(v.kind != V_UNKNOWN);
+    }
+    case F_COALESCE:
+        for (int i = 0; i < e->nargs; i++) {
+            struct value v = expr_eval(a[i], c);
+            if (v.kind != V_UNKNOWN)
+                return v;
+        }
+        return unknown();
+    case F_PEER_DIFF:
+    case F_PEER_DIFF_FIRST:
+        return peer_diff(a[0], c, e->func == F_PEER_DIFF_FIRST);
+    case F_ETS_SUM:
+        return ets_sum(c);
+    case F_ROLE: {
+        const char *role = c->device && c->ev->ops->role ? c->ev->ops->role(c->ev->ctx, c->device)
+                                                         : NULL;
+        if (!role) {
+            eval_note_missing(c, "role()");
+            return unknown();
+        }
+        return (struct value){ .kind = V_STR, .str = role };
+    }
+    default:
+        break;
+    }
+    struct value v[EXPR_ARGS_MAX];
+    for (int i = 0; i < e->nargs; i++) {
+        v[i] = expr_eval(a[i], c);
+        if (v[i].kind != V_NUM)
+            return unknown();
+    }
+    switch (e->func) {
+    case F_COVERS: {
+        unsigned mask = (unsigned)v[0].num, sub = (unsigned)v[1].num;
+        return boolean((mask & sub) == sub);
+    }
+    case F_BIT:
+        if (v[1].num < 0 || v[1].num > 31)
+            return unknown();
+        return boolean(((unsigned)v[0].num >> (unsigned)v[1].num) & 1u);
+    case F_POPCOUNT:
+        return number(popcount8((unsigned)v[0].num));
+    case F_ABS:
+        return number(fabs(v[0].num));
+    case F_HEADROOM:
+        return headroom(v[0].num, v[1].num, v[2].num);
+    default:
+        return unknown();
+    }
+}

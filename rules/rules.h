@@ -1,0 +1,122 @@
+/* The rules engine: rule files (rules/README.md documents the language), loaded once and checked
+ * (names, functions, types) at load, then evaluated over an evidence source: the store's samples,
+ * events and config snapshots (SQLite or the live ring), or a fabric file's intended config.
+ *
+ * Values are three-valued: a number, a bool, a string, or unknown. Unknown propagates through
+ * arithmetic and comparisons; `false and unknown` is false, `true or unknown` is true. A rule
+ * fires only when its expression is true, never on unknown; what it lacked is kept for -v. */
+#ifndef DCB_RULES_H
+#define DCB_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "evidence.h"
+
+enum rule_severity { RULE_INFO, RULE_WARN, RULE_CRIT };
+enum rule_scope { SCOPE_FABRIC, SCOPE_DEVICE, SCOPE_PORT, SCOPE_PRIORITY, SCOPE_QP };
+
+struct rule_expr;   /* the checked expression tree (rules_ast.h) */
+
+#define RULE_ID_MAX 64
+#define RULE_PROFILES_MAX 4
+
+/* Text with {expr} placeholders, each parsed at load. */
+struct rule_template {
+    char *text;
+    struct rule_expr **exprs;
+    size_t n;
+};
+
+struct rule {
+    char id[RULE_ID_MAX];
+    enum rule_severity severity;
+    double confidence;            /* 0..1 */
+    enum rule_scope scope;
+    bool all_prios;               /* priority scope: every priority, not just the lossless ones */
+    struct rule_expr *when;
+    int64_t for_ns;
+    struct rule_template message;
+    struct rule_template knob;    /* a dotted config path; may hold $prio, $tc and {expr} */
+    char direction[64];
+    struct rule_expr *propose;    /* NULL when the rule proposes nothing */
+    char *reference;
+    char *unless_profile[RULE_PROFILES_MAX];   /* --profile names that switch it off */
+    char file[256];
+    int line;
+};
+
+struct rule_set {
+    struct rule *rules;
+    size_t n, cap;
+};
+
+void rule_set_init(struct rule_set *rs);
+void rule_set_free(struct rule_set *rs);
+/* Parses and checks rules; errors are "file:line:col: message" (DCB_E_INVAL). A rule id that is
+ * already loaded is an error too. */
+int rule_set_load_text(struct rule_set *rs, const char *text, size_t len, const char *name,
+                       struct dcb_err *err);
+int rule_set_load_file(struct rule_set *rs, const char *path, struct dcb_err *err);
+/* Every *.rules file of dir, in name order. */
+int rule_set_load_dir(struct rule_set *rs, const char *dir, struct dcb_err *err);
+/* The catalog: $DCBKIT_RULES, <bin>/../share/dcbkit/rules, or the source tree's rules/catalog.
+ * -1 when none is found. */
+int rules_default_dir(char *buf, size_t len);
+
+/* ---- evaluation ---------------------------------------------------------------------------- */
+
+#define FINDING_TEXT_MAX 512
+#define FINDING_EVIDENCE_MAX 12
+
+struct finding_evidence {
+    char name[96];
+    char value[64];
+};
+
+struct finding {
+    const struct rule *rule;
+    char device[64], ifname[64];
+    int prio;                     /* -1 when not per priority */
+    char summary[FINDING_TEXT_MAX];
+    char knob[64];
+    char proposed[64];            /* "" when the rule proposes nothing or it is unknown */
+    size_t nevidence;
+    struct finding_evidence evidence[FINDING_EVIDENCE_MAX];
+};
+
+/* What a rule could not decide on, for -v: the instance and the data it lacked. */
+struct rule_undecided {
+    const struct rule *rule;
+    char device[64], ifname[64];
+    int prio;
+    char missing[256];
+};
+
+typedef void (*finding_fn)(void *arg, const struct finding *f);
+typedef void (*undecided_fn)(void *arg, const struct rule_undecided *u);
+
+struct rule_run_options {
+    const char *profile;          /* NULL or e.g. "pfc-only" */
+    int64_t now_ns;               /* evaluation time: the end of every window */
+    finding_fn on_finding;
+    undecided_fn on_undecided;    /* NULL: not reported */
+    void *arg;
+};
+
+struct rule_run_stats {
+    uint64_t instances, fired, undecided;
+};
+
+/* Evaluates every rule of rs over ev; findings and undecided instances go to the callbacks in
+ * rule, then device/port/priority order. 0, or a negative error from the evidence source. */
+int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
+                 const struct rule_run_options *opt, struct rule_run_stats *stats,
+                 struct dcb_err *err);
+
+const char *rule_severity_name(enum rule_severity s);
+const char *rule_scope_name(enum rule_scope s);
+
+#endif

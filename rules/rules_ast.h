@@ -1,0 +1,124 @@
+/* Internal to rules/: the checked expression tree, its parser and its evaluator. */
+#ifndef DCB_RULES_AST_H
+#define DCB_RULES_AST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "evidence.h"
+#include "qos_fields.h"
+#include "rules.h"
+
+enum value_type { T_NUM, T_BOOL, T_STR };
+
+enum node_kind {
+    N_NUM, N_STR, N_BOOL,
+    N_PRIO,           /* $prio: the instance's priority */
+    N_TC,             /* $tc: the traffic class of $prio (prio2tc.$prio) */
+    N_LOSSLESS,       /* lossless: the port's lossless priority mask */
+    N_CONFIG,         /* a config field, here or on the link partner */
+    N_METRIC,         /* a metric selector; agg says how it is read */
+    N_EVENT,          /* an event kind with a window, inside count() */
+    N_CALL,
+    N_NEG, N_NOT,
+    N_BIN,
+};
+
+enum bin_op {
+    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD,
+    OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+    OP_AND, OP_OR,
+};
+
+enum func_id {
+    F_RATE, F_DELTA, F_AVG, F_MAX, F_MIN, F_LAST, F_COUNT,
+    F_HEADROOM, F_COALESCE, F_DEFINED, F_COVERS, F_BIT, F_POPCOUNT, F_ABS,
+    F_PEER_DIFF, F_PEER_DIFF_FIRST, F_ETS_SUM, F_ROLE,
+};
+
+#define EXPR_ARGS_MAX 4
+#define EXPR_TEXT_MAX 96
+
+struct rule_expr {
+    enum node_kind kind;
+    enum value_type type;
+    int line, col;
+    char text[EXPR_TEXT_MAX];     /* as written (names, for evidence and -v) */
+    double num;
+    char *str;
+    /* N_CONFIG */
+    const struct qos_field *field;
+    bool peer;
+    struct rule_expr *index;      /* NULL for a scalar, or a whole array (peer_diff) */
+    /* N_METRIC, N_EVENT */
+    enum metric_id metric;
+    enum dcb_event_kind event;
+    enum evidence_agg agg;
+    int64_t window_ns;            /* 0: no window written */
+    struct rule_expr *prio_e;     /* NULL: none given */
+    struct rule_expr *queue_e;
+    /* N_CALL */
+    enum func_id func;
+    int nargs;
+    struct rule_expr *args[EXPR_ARGS_MAX];
+    /* N_NEG, N_NOT, N_BIN */
+    enum bin_op op;
+    struct rule_expr *a, *b;
+};
+
+/* What the parser needs to know about the rule it is in. */
+struct parse_ctx {
+    const char *file;
+    int line, col;                /* where the text starts */
+    enum rule_scope scope;
+    bool uses_prio;               /* set when $prio, $tc or {prio=$lossless} appear */
+};
+
+/* Parses and checks text (one expression; NUL-terminated). On error: NULL with err set to
+ * "file:line:col: message". */
+struct rule_expr *expr_parse(const char *text, struct parse_ctx *pc, struct dcb_err *err);
+void expr_free(struct rule_expr *e);
+
+/* ---- evaluation ---------------------------------------------------------------------------- */
+
+enum value_kind { V_UNKNOWN, V_NUM, V_BOOL, V_STR };
+
+struct value {
+    enum value_kind kind;
+    double num;
+    const char *str;              /* static or owned by the tree / field table */
+};
+
+struct eval_ctx {
+    const struct evidence *ev;
+    const char *device, *ifname;  /* NULL above port scope */
+    int prio;                     /* -1 outside priority scope */
+    int64_t now_ns;
+    const struct qos_config *cfg, *peer;
+    int error;                    /* a negative code from the evidence source, 0 */
+    struct dcb_err *err;
+    /* what was looked at, for the finding's evidence, and what was missing, for -v */
+    struct finding_evidence *evidence;
+    size_t nevidence, evidence_max;
+    char missing[256];
+    bool div_by_zero;
+};
+
+struct value expr_eval(const struct rule_expr *e, struct eval_ctx *c);
+/* A value as text, formatted by the field's unit where e is a config leaf. */
+void value_format(const struct rule_expr *e, struct value v, char *buf, size_t len);
+/* The lossless priority mask of the context's port, or -1 when unknown. */
+int eval_lossless_mask(const struct eval_ctx *c);
+
+/* funcs.c: the function table and the calls. */
+struct func_info {
+    const char *name;
+    enum func_id id;
+    int min_args, max_args;
+};
+const struct func_info *func_lookup(const char *name);
+struct value func_call(const struct rule_expr *e, struct eval_ctx *c);
+void eval_note_missing(struct eval_ctx *c, const char *what);
+void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v);
+
+#endif

@@ -1,0 +1,243 @@
+/* Running a rule set over an evidence source: instances per scope, `for`, findings. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules_ast.h"
+
+#define FOR_STEPS 8
+
+struct port {
+    char device[64], ifname[64];
+};
+
+struct ports {
+    struct port *v;
+    size_t n, cap;
+    bool nomem;
+};
+
+static void add_port(void *arg, const char *device, const char *ifname)
+{
+    struct ports *ps = arg;
+    if (ps->n == ps->cap) {
+        size_t cap = ps->cap ? ps->cap * 2 : 64;
+        struct port *grown = realloc(ps->v, cap * sizeof(*grown));
+        if (!grown) {
+            ps->nomem = true;
+            return;
+        }
+        ps->v = grown;
+        ps->cap = cap;
+    }
+    snprintf(ps->v[ps->n].device, sizeof(ps->v[0].device), "%s", device);
+    snprintf(ps->v[ps->n].ifname, sizeof(ps->v[0].ifname), "%s", ifname ? ifname : "");
+    ps->n++;
+}
+
+struct instance {
+    const char *device, *ifname;    /* NULL above port scope */
+    int prio;
+};
+
+struct runner {
+    const struct evidence *ev;
+    const struct rule_run_options *opt;
+    struct rule_run_stats *stats;
+    struct dcb_err *err;
+    int error;
+};
+
+/* A template with each {expr} replaced by its value, and $prio / $tc by the instance's. */
+static void fill_template(const struct rule_template *t, struct eval_ctx *c, char *buf,
+                          size_t len)
+{
+    size_t o = 0, k = 0;
+    buf[0] = '\0';
+    for (const char *p = t->text; p && *p && o + 1 < len;) {
+        int n = 0;
+        if (*p == '{' && k < t->n) {
+            int depth = 0;
+            const char *q = p;
+            for (; *q; q++) {
+                depth += *q == '{' ? 1 : *q == '}' ? -1 : 0;
+                if (!depth)
+                    break;
+            }
+            char val[64];
+            const struct rule_expr *e = t->exprs[k++];
+            value_format(e, expr_eval(e, c), val, sizeof(val));
+            n = snprintf(buf + o, len - o, "%s", val);
+            p = *q ? q + 1 : q;
+        } else if ((!strncmp(p, "$prio", 5) || !strncmp(p, "$tc", 3)) && c->prio >= 0) {
+            int v = p[1] == 'p' ? c->prio : -1;
+            if (p[1] != 'p' && c->cfg && c->cfg->prio2tc[c->prio].set)
+                v = (int)c->cfg->prio2tc[c->prio].v;
+            n = v >= 0 ? snprintf(buf + o, len - o, "%d", v) :
+                snprintf(buf + o, len - o, "$tc");
+            p += p[1] == 'p' ? 5 : 3;
+        } else {
+            buf[o++] = *p == '\n' ? ' ' : *p;
+            if (*p == '\n')                /* a continuation line: one space, not its indent */
+                while (p[1] == ' ' || p[1] == '\t')
+                    p++;
+            p++;
+            continue;
+        }
+        o += n > 0 ? (size_t)n : 0;
+        if (o >= len)
+            o = len - 1;
+    }
+    buf[o] = '\0';
+}
+
+static void run_instance(struct runner *rn, const struct rule *r, const struct instance *in)
+{
+    const struct evidence *ev = rn->ev;
+    struct finding f;
+    memset(&f, 0, sizeof(f));
+    struct eval_ctx c = {
+        .ev = ev, .device = in->device, .ifname = in->ifname, .prio = in->prio,
+        .now_ns = rn->opt->now_ns, .err = rn->err,
+        .evidence = f.evidence, .evidence_max = FINDING_EVIDENCE_MAX,
+    };
+    if (in->device && in->ifname) {
+        c.cfg = ev->ops->config ? ev->ops->config(ev->ctx, in->device, in->ifname) : NULL;
+        c.peer = ev->ops->peer_config ? ev->ops->peer_config(ev->ctx, in->device, in->ifname)
+                                      : NULL;
+    }
+    rn->stats->instances++;
+    struct value v = expr_eval(r->when, &c);
+    /* `for`: the condition held over the whole period, looked at FOR_STEPS times */
+    for (int step = 1; r->for_ns > 0 && step <= FOR_STEPS && v.kind == V_BOOL && v.num; step++) {
+        c.now_ns = rn->opt->now_ns - r->for_ns * step / FOR_STEPS;
+        struct value earlier = expr_eval(r->when, &c);
+        if (earlier.kind != V_BOOL || !earlier.num)
+            v = earlier;
+    }
+    c.now_ns = rn->opt->now_ns;
+    if (c.error) {
+        rn->error = c.error;
+        return;
+    }
+    if (v.kind == V_BOOL && v.num) {
+        rn->stats->fired++;
+        f.rule = r;
+        snprintf(f.device, sizeof(f.device), "%s", in->device ? in->device : "");
+        snprintf(f.ifname, sizeof(f.ifname), "%s", in->ifname ? in->ifname : "");
+        f.prio = in->prio;
+        f.nevidence = c.nevidence;
+        c.evidence = NULL;                          /* the message adds no evidence */
+        fill_template(&r->message, &c, f.summary, sizeof(f.summary));
+        fill_template(&r->knob, &c, f.knob, sizeof(f.knob));
+        if (r->propose) {
+            struct value p = expr_eval(r->propose, &c);
+            if (p.kind != V_UNKNOWN)
+                value_format(r->propose, p, f.proposed, sizeof(f.proposed));
+        }
+        rn->opt->on_finding(rn->opt->arg, &f);
+    } else if (v.kind == V_UNKNOWN) {
+        rn->stats->undecided++;
+        if (rn->opt->on_undecided) {
+            struct rule_undecided u = { .rule = r, .prio = in->prio };
+            snprintf(u.device, sizeof(u.device), "%s", in->device ? in->device : "");
+            snprintf(u.ifname, sizeof(u.ifname), "%s", in->ifname ? in->ifname : "");
+            snprintf(u.missing, sizeof(u.missing), "%s", c.missing[0] ? c.missing : "unknown");
+            rn->opt->on_undecided(rn->opt->arg, &u);
+        }
+    }
+}
+
+static bool profile_skips(const struct rule *r, const char *profile)
+{
+    for (int i = 0; profile && i < RULE_PROFILES_MAX && r->unless_profile[i]; i++)
+        if (!strcmp(r->unless_profile[i], profile))
+            return true;
+    return false;
+}
+
+static void run_port_rule(struct runner *rn, const struct rule *r, const struct port *p)
+{
+    struct instance in = { p->device, p->ifname, -1 };
+    if (r->scope != SCOPE_PRIORITY) {
+        run_instance(rn, r, &in);
+        return;
+    }
+    int mask = 0xff;
+    if (!r->all_prios) {
+        const struct evidence *ev = rn->ev;
+        struct eval_ctx c = {
+            .cfg = ev->ops->config ? ev->ops->config(ev->ctx, p->device, p->ifname) : NULL,
+            .peer = ev->ops->peer_config ? ev->ops->peer_config(ev->ctx, p->device, p->ifname)
+                                         : NULL,
+        };
+        mask = eval_lossless_mask(&c);
+        if (mask < 0) {
+            rn->stats->undecided++;
+            if (rn->opt->on_undecided) {
+                struct rule_undecided u = { .rule = r, .prio = -1 };
+                snprintf(u.device, sizeof(u.device), "%s", p->device);
+                snprintf(u.ifname, sizeof(u.ifname), "%s", p->ifname);
+                snprintf(u.missing, sizeof(u.missing), "the lossless priorities (pfc.enabled)");
+                rn->opt->on_undecided(rn->opt->arg, &u);
+            }
+            return;
+        }
+    }
+    for (int prio = 0; prio < 8 && !rn->error; prio++)
+        if (mask & (1 << prio)) {
+            in.prio = prio;
+            run_instance(rn, r, &in);
+        }
+}
+
+int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
+                 const struct rule_run_options *opt, struct rule_run_stats *stats,
+                 struct dcb_err *err)
+{
+    struct rule_run_stats local = { 0 };
+    if (!stats)
+        stats = &local;
+    memset(stats, 0, sizeof(*stats));
+    struct ports ports = { 0 };
+    int rc = ev->ops->each_port(ev->ctx, add_port, &ports, err);
+    if (rc < 0) {
+        free(ports.v);
+        return rc;
+    }
+    if (ports.nomem) {
+        free(ports.v);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory listing ports");
+    }
+    struct runner rn = { .ev = ev, .opt = opt, .stats = stats, .err = err };
+    for (size_t i = 0; i < rs->n && !rn.error; i++) {
+        const struct rule *r = &rs->rules[i];
+        if (profile_skips(r, opt->profile))
+            continue;
+        if (r->scope == SCOPE_FABRIC) {
+            struct instance in = { NULL, NULL, -1 };
+            run_instance(&rn, r, &in);
+        } else if (r->scope == SCOPE_DEVICE) {
+            for (size_t p = 0; p < ports.n && !rn.error; p++) {
+                bool seen = false;
+                for (size_t q = 0; q < p && !seen; q++)
+                    seen = !strcmp(ports.v[q].device, ports.v[p].device);
+                if (!seen) {
+                    struct instance in = { ports.v[p].device, NULL, -1 };
+                    run_instance(&rn, r, &in);
+                }
+            }
+        } else {
+            for (size_t p = 0; p < ports.n && !rn.error; p++)
+                run_port_rule(&rn, r, &ports.v[p]);
+        }
+    }
+    free(ports.v);
+    return rn.error;
+}
+
+const char *evidence_agg_name(enum evidence_agg a)
+{
+    static const char *const names[] = { "rate", "delta", "avg", "max", "min", "last" };
+    return names[a];
+}
