@@ -46,6 +46,15 @@ static void note_named(struct eval_ctx *c, const char *name, const struct rule_e
     value_format(e, v, fe->value, sizeof(fe->value));
 }
 
+void eval_note_text(struct eval_ctx *c, const char *name, const char *value)
+{
+    if (!c->evidence || c->nevidence == c->evidence_max)
+        return;
+    struct finding_evidence *fe = &c->evidence[c->nevidence++];
+    snprintf(fe->name, sizeof(fe->name), "%s", name);
+    snprintf(fe->value, sizeof(fe->value), "%s", value);
+}
+
 void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v)
 {
     note_named(c, e->text, e, v);

@@ -1,6 +1,7 @@
 /* The rule language's functions. Window functions (rate, delta, avg, max, min, last) and count
  * read through the evidence source; the rest work on values. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "headroom.h"
@@ -83,22 +84,41 @@ static struct value peer_diff(const struct rule_expr *arr, struct eval_ctx *c, b
         eval_note_missing(c, c->cfg ? "the link partner's config" : "this port's config");
         return unknown();
     }
+    /* for a map to priorities (dscp2prio), the first entry that is lossless here matters most:
+     * that is the RoCE traffic changing class */
+    bool to_prio = !strcmp(arr->field->pattern, "dscp2prio.#");
+    int lossless = to_prio ? eval_lossless_mask(c) : -1;
     int differ = 0, lowest = -1, compared = 0;
+    bool lowest_lossless = false;
     for (int i = 0; i < arr->field->count; i++) {
         const struct qos_val *a = qos_field_value(c->cfg, arr->field, i);
         const struct qos_val *b = qos_field_value(c->peer, arr->field, i);
         if (!a || !b || !a->set || !b->set)
             continue;
         compared++;
-        if (a->v != b->v) {
-            differ++;
-            if (lowest < 0)
-                lowest = i;
+        if (a->v == b->v)
+            continue;
+        differ++;
+        bool is_lossless = lossless > 0 && a->v >= 0 && a->v < 8 && ((lossless >> a->v) & 1);
+        if (lowest < 0 || (is_lossless && !lowest_lossless)) {
+            lowest = i;
+            lowest_lossless = is_lossless;
         }
     }
     if (!compared) {
         eval_note_missing(c, arr->text);
         return unknown();
+    }
+    if (lowest >= 0 && !first) {
+        char name[QOS_PATH_MAX + 8], value[48];
+        qos_field_path(arr->field, lowest, name, sizeof(name));
+        snprintf(value, sizeof(value), "%lld here, %lld on the partner",
+                 (long long)qos_field_value(c->cfg, arr->field, lowest)->v,
+                 (long long)qos_field_value(c->peer, arr->field, lowest)->v);
+        eval_note_text(c, name, value);
+        snprintf(value, sizeof(value), "%d of %d", differ, compared);
+        snprintf(name, sizeof(name), "%.50s differing", arr->text);
+        eval_note_text(c, name, value);
     }
     if (first)
         return lowest >= 0 ? number(lowest) : unknown();

@@ -120,5 +120,7 @@ const struct func_info *func_lookup(const char *name);
 struct value func_call(const struct rule_expr *e, struct eval_ctx *c);
 void eval_note_missing(struct eval_ctx *c, const char *what);
 void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v);
+/* Evidence that is not one leaf's value (a function's finding). */
+void eval_note_text(struct eval_ctx *c, const char *name, const char *value);
 
 #endif

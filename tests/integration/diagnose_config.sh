@@ -1,0 +1,106 @@
+# dcbkit diagnose, the configuration checks: the healthy fixture fabric yields nothing above
+# info; each broken variant (fixtures/fabrics/make_fabrics.py) yields its own check first, with
+# the exit status of its severity; cfg-ets-sum, which a fabric file cannot carry, is checked on
+# config snapshots in a store, as are a PFC mismatch against the partner's advertised config and
+# a capture's DCBX. --profile pfc-only silences the DCQCN check.
+source "$(dirname "$0")/lib.bash"
+F=$ROOT/fixtures/fabrics
+
+run_rc rc "$DCBKIT" diagnose --fabric "$F/healthy.json" -T json
+expect_eq "healthy: exit status ($(cat "$TMP/err"))" 0 "$rc"
+expect_eq "healthy: findings above info" 0 \
+    "$(json_get "$TMP/out" 'len([f for f in d["findings"] if f["severity"] != "info"])')"
+expect_eq "healthy: verdict" ok "$(json_get "$TMP/out" 'd["verdict"]["level"]')"
+run_rc rc "$DCBKIT" diagnose --fabric "$F/healthy.json"
+head -1 "$TMP/out" | grep -q '^DIAGNOSIS ok: ' || fail "text starts with the verdict: $(head -1 "$TMP/out")"
+
+check_first() {  # FIXTURE RULE STATUS [ARGS...]: RULE ranks first, exit STATUS
+    local fixture=$1 rule=$2 want=$3
+    shift 3
+    run_rc rc "$DCBKIT" diagnose --fabric "$F/$fixture" -T json "$@"
+    expect_eq "$fixture: exit status ($(cat "$TMP/err"))" "$want" "$rc"
+    expect_eq "$fixture: first finding" "$rule" "$(json_get "$TMP/out" 'd["findings"][0]["rule"]')"
+    /usr/bin/python3 - "$TMP/out" <<'PY' || fail "$fixture: a finding lacks evidence, knob or summary"
+import json, sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    assert f["summary"] and f["evidence"] and f["knob"] and f["reference"], f
+    assert f["severity"] in ("crit", "warn", "info") and 0 <= f["confidence"] <= 1, f
+PY
+}
+check_first pfc-mismatch.json cfg-pfc-mask-mismatch 2
+check_first sonic-default-dscp.json cfg-dscp-map-mismatch 2
+check_first wred-above-xoff.json cfg-threshold-order 2
+check_first headroom-short.json cfg-headroom 2
+check_first trust-pcp.json cfg-trust 1
+check_first cnp-not-strict.json cfg-cnp-class 1
+check_first dcqcn-off.json cfg-dcqcn-disabled 1
+check_first pfcwd-slow.json cfg-pfcwd 1
+check_first mtu-small.json cfg-mtu 1
+check_first global-pause.json cfg-global-pause 1
+check_first switch-willing.json cfg-dcbx-roles 1
+check_first lossless-3.json cfg-lossless-budget 1
+
+# The proposals are the fix: the headroom the formula asks for, the partner's PFC mask.
+"$DCBKIT" diagnose --fabric "$F/headroom-short.json" -T json >"$TMP/h.json" || true
+expect_eq "headroom proposal at 400G/10m/9216" 231436 \
+    "$(json_get "$TMP/h.json" 'max(int(f["proposed"]) for f in d["findings"])')"
+expect_eq "headroom knob" switch.buffer.3.headroom "$(json_get "$TMP/h.json" 'd["findings"][0]["knob"]')"
+"$DCBKIT" diagnose --fabric "$F/pfc-mismatch.json" -T json >"$TMP/p.json" || true
+expect_eq "pfc proposal on host2" "0x08" \
+    "$(json_get "$TMP/p.json" '[f["proposed"] for f in d["findings"] if f["device"] == "host2" and f["rule"] == "cfg-pfc-mask-mismatch"][0]')"
+
+# --profile pfc-only: DCQCN off is expected there.
+run_rc rc "$DCBKIT" diagnose --fabric "$F/dcqcn-off.json" --profile pfc-only -T json
+expect_eq "dcqcn-off under pfc-only: exit" 0 "$rc"
+expect_eq "dcqcn-off under pfc-only: findings" 0 "$(json_get "$TMP/out" 'len(d["findings"])')"
+
+# Config snapshots in a store: the ETS shares add up to 90% on one port, and another port's
+# link partner advertises a different PFC mask (a peer:lldp snapshot, as collect writes it).
+"$DCBKIT" store import --store "$TMP/s.db" </dev/null >/dev/null
+/usr/bin/python3 - "$TMP/s.db" <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+def put(device, ifname, source, cfg):
+    db.execute("INSERT INTO config_snapshots (ts, device, ifname, source, config) VALUES (?,?,?,?,?)",
+               (1700000000 * 10**9, device, ifname, source, json.dumps(cfg)))
+ets = {"tsa": ["ets", "ets", "ets", "ets", "ets", "ets", "strict", "ets"],
+       "bw": [40, 0, 0, 50, 0, 0, 0, 0]}
+put("host1", "eth0", "dcbnl", {"ets": ets, "pfc": {"enabled": 8}})
+put("host2", "eth0", "dcbnl", {"pfc": {"enabled": 8}})
+put("host2", "eth0", "peer:lldp", {"pfc": {"enabled": 16}})
+db.commit()
+PY
+run_rc rc "$DCBKIT" diagnose --store "$TMP/s.db" -T json
+expect_eq "snapshots: exit status ($(cat "$TMP/err"))" 2 "$rc"
+/usr/bin/python3 - "$TMP/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+by = {(f["rule"], f["device"]) for f in d["findings"]}
+assert ("cfg-ets-sum", "host1") in by, by
+assert ("cfg-pfc-mask-mismatch", "host2") in by, by
+assert d["findings"][0]["rule"] == "cfg-pfc-mask-mismatch", d["findings"][0]
+ets = [f for f in d["findings"] if f["rule"] == "cfg-ets-sum"][0]
+assert "90%" in ets["summary"], ets
+assert len(d["findings"]) == 2, [f["rule"] for f in d["findings"]]
+PY
+
+# A capture: the two DCBX ends of dcbx-ieee-cee disagree on PFC and on the DCBX version.
+run_rc rc "$DCBKIT" diagnose --pcap "$ROOT/fixtures/captures/analyze/dcbx-ieee-cee.pcap" -T json
+expect_eq "pcap: exit status" 2 "$rc"
+expect_eq "pcap: rules fired" "['cfg-dcbx-roles', 'cfg-pfc-mask-mismatch']" \
+    "$(json_get "$TMP/out" 'sorted({f["rule"] for f in d["findings"]})')"
+
+# -v lists what could not be decided, and why.
+run_rc rc "$DCBKIT" diagnose --pcap "$ROOT/fixtures/captures/analyze/dcbx-willing.pcap" -v -T json
+expect_contains "undecided listed" "lacks" "$(json_get "$TMP/out" 'd["undecided"][0]["missing"]' | sed 's/^/lacks /')"
+
+# Usage: exactly one evidence source; a bad profile.
+run_rc rc "$DCBKIT" diagnose
+expect_eq "no source" 64 "$rc"
+run_rc rc "$DCBKIT" diagnose --fabric "$F/healthy.json" --store x.db
+expect_eq "two sources" 64 "$rc"
+run_rc rc "$DCBKIT" diagnose --fabric "$F/healthy.json" --profile nope
+expect_eq "bad profile" 64 "$rc"
+run_rc rc "$DCBKIT" diagnose --fabric "$TMP/missing.json"
+expect_eq "missing fabric: could not decide" 3 "$rc"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "missing fabric: one line, got $(cat "$TMP/err")"
