@@ -48,9 +48,12 @@ static const char *parse_line(struct dcb_reader *r, struct proc_net_dev_row *row
     skip_spaces(r);
     size_t n = 0;
     while (rd_has(r, 1) && rd_peek_u8(r, 0) != ':' && !is_space(rd_peek_u8(r, 0))) {
+        uint8_t c = rd_u8(r);
+        if (c < 0x21 || c == 0x7f || c == '/')   /* what dev_valid_name() refuses */
+            return "a byte no interface name has";
         if (n + 1 >= sizeof(row->ifname))
             return "interface name too long";
-        row->ifname[n++] = (char)rd_u8(r);
+        row->ifname[n++] = (char)c;
     }
     row->ifname[n] = '\0';
     if (n == 0)
