@@ -658,6 +658,10 @@ static struct rule_expr *parse_primary(struct parser *ps)
             return expr_free(e), NULL;
         return e;
     case TK_IDENT:
+        if (!strcmp(text, "and") || !strcmp(text, "or")) {
+            FAIL(ps, "expected a value, found '%s'", text);
+            return NULL;
+        }
         if (!strcmp(text, "true") || !strcmp(text, "false")) {
             e = node(ps, N_BOOL, T_BOOL, &at);
             if (e)
