@@ -9,4 +9,14 @@ make -s -C "$ROOT" install PREFIX="$TMP/prefix" BUILD="$build" >"$TMP/log" 2>&1 
 [ -s "$TMP/prefix/share/man/man1/dcbkit.1" ] || fail "no man page under PREFIX"
 "$TMP/prefix/bin/dcbkit" --version | grep -q '^dcbkit ' || fail "installed dcbkit does not run"
 head -1 "$TMP/prefix/share/man/man1/dcbkit.1" | grep -q '^\.TH DCBKIT' || fail "man page is not roff"
+# The rule catalog and counter maps come from PREFIX/share/dcbkit, not from the source tree.
+[ -s "$TMP/prefix/share/dcbkit/rules/config.rules" ] || fail "no rule catalog under PREFIX"
+[ -n "$(ls "$TMP/prefix/share/dcbkit/maps/"*.json 2>/dev/null)" ] || fail "no counter maps under PREFIX"
+cp "$ROOT/fixtures/fabrics/headroom-short.json" "$TMP/f.json"
+sed -i 's/^\[cfg-headroom\]/[cfg-headroom-installed]/' "$TMP/prefix/share/dcbkit/rules/config.rules"
+set +e
+"$TMP/prefix/bin/dcbkit" diagnose --fabric "$TMP/f.json" -T json >"$TMP/d.json" 2>"$TMP/d.err"
+set -e
+expect_eq "installed catalog is the one used" cfg-headroom-installed \
+    "$(json_get "$TMP/d.json" 'd["findings"][0]["rule"]')"
 echo ok
