@@ -22,6 +22,7 @@ int host_reader_open(struct host_reader *r, const char *sysfs_root, const struct
     r->live = strcmp(r->sysfs_root, "/sys") == 0;
     snprintf(r->proc_root, sizeof(r->proc_root), "/proc");
     r->maps = maps;
+    r->raw_every = HOST_RAW_EVERY;
     r->sock = -1;
     if (r->live) {
         r->sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -38,8 +39,19 @@ void host_reader_close(struct host_reader *r)
     for (size_t i = 0; i < r->ncaches; i++)
         ethtool_strings_free(&r->caches[i].strings);
     free(r->caches);
+    for (size_t i = 0; i < r->nstates; i++) {
+        counter_dir_close(&r->states[i].netdev);
+        counter_dir_close(&r->states[i].rdma);
+    }
+    free(r->states);
+    match_cache_free(&r->matches);
     memset(r, 0, sizeof(*r));
     r->sock = -1;
+}
+
+void host_reader_set_raw_every(struct host_reader *r, unsigned n)
+{
+    r->raw_every = n ? n : 1;
 }
 
 void host_reader_set_proc_root(struct host_reader *r, const char *dir)
@@ -87,8 +99,9 @@ static void link_basename(const char *path, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)len - 1, slash ? slash + 1 : target);
 }
 
-static void add_counter(struct host_iface_reading *out, const struct counter_map *map,
-                        const char *source, const char *name, uint64_t value)
+static void add_counter(struct host_reader *r, struct host_iface_reading *out,
+                        const struct counter_map *map, const char *source, const char *name,
+                        uint64_t value)
 {
     if (out->n == out->cap) {
         size_t cap = out->cap ? out->cap * 2 : 64;
@@ -99,22 +112,52 @@ static void add_counter(struct host_iface_reading *out, const struct counter_map
         out->cap = cap;
     }
     struct host_counter *c = &out->counters[out->n++];
-    memset(c, 0, sizeof(*c));
     c->source = source;
-    snprintf(c->raw, sizeof(c->raw), "%s", name);
+    size_t len = strnlen(name, sizeof(c->raw) - 1);   /* no snprintf: this runs per counter */
+    memcpy(c->raw, name, len);
+    c->raw[len] = '\0';
     c->value = value;
-    c->mapped = counter_map_match(map, name, &c->match);
+    c->match = (struct counter_match){ 0 };
+    c->mapped = r ? match_cache_lookup(&r->matches, map, name, &c->match)
+                  : counter_map_match(map, name, &c->match);
 }
 
-struct ethtool_add {
+struct counter_add {
+    struct host_reader *r;
     struct host_iface_reading *out;
     const struct counter_map *map;
+    const char *source;
 };
 
-static void add_ethtool_stat(const char *name, uint64_t value, void *arg)
+static void add_stat(const char *name, uint64_t value, void *arg)
 {
-    struct ethtool_add *a = arg;
-    add_counter(a->out, a->map, "ethtool", name, value);
+    struct counter_add *a = arg;
+    add_counter(a->r, a->out, a->map, a->source, name, value);
+}
+
+/* A counter file worth reading every sample: one the map turns into a canonical metric. */
+static bool is_mapped(const char *name, void *arg)
+{
+    struct counter_add *a = arg;
+    struct counter_match m;
+    return match_cache_lookup(&a->r->matches, a->map, name, &m);
+}
+
+static struct host_iface_state *state_for(struct host_reader *r, const char *ifname)
+{
+    for (size_t i = 0; i < r->nstates; i++)
+        if (!strcmp(r->states[i].ifname, ifname))
+            return &r->states[i];
+    struct host_iface_state *grown = realloc(r->states, (r->nstates + 1) * sizeof(*grown));
+    if (!grown)
+        return NULL;
+    r->states = grown;
+    struct host_iface_state *st = &r->states[r->nstates++];
+    memset(st, 0, sizeof(*st));
+    snprintf(st->ifname, sizeof(st->ifname), "%s", ifname);
+    counter_dir_init(&st->netdev);
+    counter_dir_init(&st->rdma);
+    return st;
 }
 
 static struct ethtool_strings *cache_for(struct host_reader *r, const char *ifname)
@@ -131,44 +174,57 @@ static struct ethtool_strings *cache_for(struct host_reader *r, const char *ifna
     return &c[r->ncaches++].strings;
 }
 
-/* The RDMA device whose port's first GID netdev is ifname, and its hw_counters. */
-static void read_rdma(struct host_reader *r, struct host_iface_reading *out)
+#define RDMA_SEARCH_EVERY 64   /* reads between looks for an RDMA device that was not there */
+
+/* The RDMA device whose port's first GID netdev is ifname: found by walking every device's
+ * ports, which costs a file per port, so it is remembered and looked for again only after
+ * RDMA_SEARCH_EVERY reads when there was none (a driver loaded later). */
+static void find_rdma(struct host_reader *r, struct host_iface_state *st)
 {
+    st->rdma_searched = true;
+    st->reads_since_search = 0;
+    st->rdma_device[0] = '\0';
     char dir[1100];
     snprintf(dir, sizeof(dir), "%s/class/infiniband", r->sysfs_root);
     DIR *d = opendir(dir);
     if (!d)
         return;
     struct dirent *e;
-    while ((e = readdir(d))) {
+    while ((e = readdir(d)) && !st->rdma_device[0]) {
         if (e->d_name[0] == '.')
             continue;
         for (int port = 1; port <= 4; port++) {
             char path[1400], ndev[IFNAMSIZ + 8];
             snprintf(path, sizeof(path), "%s/%s/ports/%d/gid_attrs/ndevs/0", dir, e->d_name, port);
-            if (!sysfs_read_line(AT_FDCWD, path, ndev, sizeof(ndev)) || strcmp(ndev, out->ifname) != 0)
+            if (!sysfs_read_line(AT_FDCWD, path, ndev, sizeof(ndev)) || strcmp(ndev, st->ifname))
                 continue;
-            snprintf(out->rdma_device, sizeof(out->rdma_device), "%.50s/%d", e->d_name, port);
-            char driver[32];
+            snprintf(st->rdma_device, sizeof(st->rdma_device), "%.50s/%d", e->d_name, port);
             snprintf(path, sizeof(path), "%s/%s/device/driver", dir, e->d_name);
-            link_basename(path, driver, sizeof(driver));
-            const struct counter_map *map = counter_maps_find(r->maps, driver, "rdma");
-            char hw[1400];
-            snprintf(hw, sizeof(hw), "%s/%s/ports/%d/hw_counters", dir, e->d_name, port);
-            DIR *h = opendir(hw);
-            struct dirent *c;
-            while (h && (c = readdir(h))) {
-                uint64_t v;
-                if (c->d_name[0] == '.' || !strcmp(c->d_name, "lifespan"))
-                    continue;
-                if (sysfs_read_u64(dirfd(h), c->d_name, &v))
-                    add_counter(out, map, "rdma", c->d_name, v);
-            }
-            if (h)
-                closedir(h);
+            link_basename(path, st->rdma_driver, sizeof(st->rdma_driver));
+            snprintf(st->rdma_counters, sizeof(st->rdma_counters), "%s/%s/ports/%d/hw_counters",
+                     dir, e->d_name, port);
+            break;
         }
     }
     closedir(d);
+}
+
+static void read_rdma(struct host_reader *r, struct host_iface_state *st,
+                      struct host_iface_reading *out)
+{
+    if (!st->rdma_searched || (!st->rdma_device[0] && ++st->reads_since_search >= RDMA_SEARCH_EVERY))
+        find_rdma(r, st);
+    if (!st->rdma_device[0])
+        return;
+    static const char *const skip[] = { "lifespan", NULL };
+    struct counter_add a = { r, out, counter_maps_find(r->maps, st->rdma_driver, "rdma"), "rdma" };
+    bool all = st->reads % r->raw_every == 0;
+    if (counter_dir_read_some(&st->rdma, st->rdma_counters, skip, all, is_mapped, add_stat,
+                              &a) < 0) {
+        st->rdma_searched = false;          /* the device went away: look again next time */
+        return;
+    }
+    snprintf(out->rdma_device, sizeof(out->rdma_device), "%s", st->rdma_device);
 }
 
 static int source_rank(const char *source)
@@ -187,7 +243,8 @@ static void add_dcbnl_pfc(struct host_iface_reading *out, const struct dcbnl_pfc
         for (int dir = 0; dir < 2; dir++) {
             char name[32];
             snprintf(name, sizeof(name), "%s[%d]", dir ? "indications" : "requests", prio);
-            add_counter(out, NULL, "dcbnl", name, dir ? pfc->indications[prio] : pfc->requests[prio]);
+            add_counter(NULL, out, NULL, "dcbnl", name,
+                        dir ? pfc->indications[prio] : pfc->requests[prio]);
             struct host_counter *c = &out->counters[out->n - 1];
             c->mapped = true;
             c->match = (struct counter_match){ dir ? METRIC_PFC_RX_PAUSE : METRIC_PFC_TX_PAUSE,
@@ -200,10 +257,15 @@ static void add_dcbnl_pfc(struct host_iface_reading *out, const struct dcbnl_pfc
  * rx_bytes_phy counts RoCE; the netdev rx_bytes does not). The losers stay as raw counters. */
 static void resolve_duplicates(struct host_iface_reading *out)
 {
-    for (size_t i = 0; i < out->n; i++) {
-        struct host_counter *a = &out->counters[i];
-        for (size_t k = i + 1; a->mapped && k < out->n; k++) {
-            struct host_counter *b = &out->counters[k];
+    /* only mapped counters can collide: gather them first (a few dozen of hundreds) */
+    size_t mapped[512], m = 0;
+    for (size_t i = 0; i < out->n && m < sizeof(mapped) / sizeof(mapped[0]); i++)
+        if (out->counters[i].mapped)
+            mapped[m++] = i;
+    for (size_t x = 0; x < m; x++) {
+        struct host_counter *a = &out->counters[mapped[x]];
+        for (size_t y = x + 1; a->mapped && y < m; y++) {
+            struct host_counter *b = &out->counters[mapped[y]];
             if (!b->mapped || a->match.metric != b->match.metric ||
                 a->match.prio != b->match.prio || a->match.queue != b->match.queue)
                 continue;
@@ -296,7 +358,7 @@ static int read_proc_net_dev(struct host_reader *r, struct host_iface_reading *o
         return dcb_err_set(err, DCB_E_NOTFOUND, "%s: no statistics directory, and not in %s",
                            out->ifname, path);
     for (int i = 0; i < PROC_NET_DEV_FIELDS; i++)
-        add_counter(out, netdev, "netdev", proc_net_dev_names[i], pick.row.values[i]);
+        add_counter(r, out, netdev, "netdev", proc_net_dev_names[i], pick.row.values[i]);
     return 0;
 }
 
@@ -339,9 +401,10 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
         if (!out->driver[0])
             ethtool_driver(r->sock, ifname, out->driver, sizeof(out->driver), NULL);
         struct ethtool_strings *cache = cache_for(r, ifname);
-        struct ethtool_add a = { out, counter_maps_find(r->maps, out->driver, "ethtool") };
+        struct counter_add a = { r, out, counter_maps_find(r->maps, out->driver, "ethtool"),
+                                 "ethtool" };
         if (cache)
-            rc = ethtool_read_stats(r->sock, ifname, cache, add_ethtool_stat, &a, err);
+            rc = ethtool_read_stats(r->sock, ifname, cache, add_stat, &a, err);
         if (rc == DCB_E_UNSUPP)
             rc = 0;  /* drivers without statistics still have netdev counters */
         if (rc < 0)
@@ -356,26 +419,24 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
     } else {
         read_sysfs_speed(base, out);
     }
+    struct host_iface_state *state = state_for(r, ifname);
+    if (!state)
+        return dcb_err_set(err, DCB_E_NOMEM, "%s: out of memory", ifname);
     const struct counter_map *netdev = counter_maps_find(r->maps, "*", "netdev");
     snprintf(path, sizeof(path), "%s/statistics", base);
-    DIR *d = opendir(path);
-    if (!d && errno == ENOENT) {
+    struct counter_add a = { r, out, netdev, "netdev" };
+    rc = counter_dir_read_some(&state->netdev, path, NULL, state->reads % r->raw_every == 0,
+                               is_mapped, add_stat, &a);
+    if (rc == -ENOENT) {
         rc = read_proc_net_dev(r, out, netdev, err);
         if (rc < 0)
             return rc;
-    } else if (!d) {
-        return dcb_err_set(err, errno == EACCES ? DCB_E_PERM : DCB_E_NOTFOUND, "%s: %s: %s",
-                           ifname, path, strerror(errno));
-    } else {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            uint64_t v;
-            if (e->d_name[0] != '.' && sysfs_read_u64(dirfd(d), e->d_name, &v))
-                add_counter(out, netdev, "netdev", e->d_name, v);
-        }
-        closedir(d);
+    } else if (rc < 0) {
+        return dcb_err_set(err, rc == -EACCES ? DCB_E_PERM : DCB_E_NOTFOUND, "%s: %s: %s",
+                           ifname, path, strerror(-rc));
     }
-    read_rdma(r, out);
+    read_rdma(r, state, out);
+    state->reads++;
     resolve_duplicates(out);
     return 0;
 }

@@ -10,9 +10,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "counter_dir.h"
 #include "counter_map.h"
 #include "dcbnl.h"
 #include "ethtool.h"
+#include "match_cache.h"
 
 struct host_counter {
     const char *source;          /* "ethtool", "dcbnl", "rdma", "netdev" */
@@ -39,6 +41,18 @@ struct host_ethtool_cache {
     struct ethtool_strings strings;
 };
 
+/* What the reader keeps about an interface between samples. */
+struct host_iface_state {
+    char ifname[IFNAMSIZ];
+    struct counter_dir netdev, rdma;
+    bool rdma_searched;          /* the RDMA device was looked for */
+    unsigned reads_since_search;
+    unsigned reads;              /* samples taken: raw counters are read on every raw_every-th */
+    char rdma_device[64];        /* "mlx5_0/1", "" when none */
+    char rdma_counters[1400];    /* its hw_counters folder */
+    char rdma_driver[32];
+};
+
 struct host_reader {
     char sysfs_root[1024];
     char proc_root[1024];        /* stands for /proc */
@@ -48,11 +62,19 @@ struct host_reader {
     const struct counter_maps *maps;
     struct host_ethtool_cache *caches;
     size_t ncaches;
+    struct match_cache matches;
+    unsigned raw_every;          /* read unmapped sysfs counters on every Nth sample (1: always) */
+    struct host_iface_state *states;
+    size_t nstates;
 };
 
 int host_reader_open(struct host_reader *r, const char *sysfs_root, const struct counter_maps *maps,
                      struct dcb_err *err);
 void host_reader_close(struct host_reader *r);
+/* Unmapped sysfs counters (netdev statistics, RDMA hw_counters) are read on the first sample and
+ * every n-th after it; mapped ones every sample. Default HOST_RAW_EVERY; 1 reads all always. */
+#define HOST_RAW_EVERY 10
+void host_reader_set_raw_every(struct host_reader *r, unsigned n);
 /* Read <dir>/net/dev instead of /proc/net/dev (fixture trees). */
 void host_reader_set_proc_root(struct host_reader *r, const char *dir);
 /* Interfaces under <root>/class/net matching the fnmatch pattern (NULL: all but lo). */

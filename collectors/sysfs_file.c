@@ -20,6 +20,24 @@ bool sysfs_read_line(int dirfd, const char *path, char *out, size_t len)
     return out[0] != '\0';
 }
 
+bool sysfs_parse_u64(const char *bytes, size_t len, uint64_t *value)
+{
+    /* by hand: this runs for every counter of every sample */
+    if (len && bytes[len - 1] == '\n')
+        len--;
+    if (!len || len > 20)
+        return false;
+    uint64_t x = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned d = (unsigned char)bytes[i] - '0';
+        if (d > 9 || x > (UINT64_MAX - d) / 10)
+            return false;
+        x = x * 10 + d;
+    }
+    *value = x;
+    return true;
+}
+
 bool sysfs_read_u64(int dirfd, const char *path, uint64_t *value)
 {
     char buf[64];

@@ -11,5 +11,7 @@
 bool sysfs_read_line(int dirfd, const char *path, char *out, size_t len);
 /* A file holding one unsigned decimal number. */
 bool sysfs_read_u64(int dirfd, const char *path, uint64_t *value);
+/* The same number from bytes already read (len of them): one decimal, an optional newline. */
+bool sysfs_parse_u64(const char *buf, size_t len, uint64_t *value);
 
 #endif
