@@ -1,0 +1,67 @@
+/* DCQCN (Zhu et al., "Congestion Control for Large-Scale RDMA Deployments", SIGCOMM 2015), the
+ * reaction point (RP) of one QP and the notification point's (NP) CNP pacing, as the replay
+ * engine runs them. Pure functions of the state and the time: the unit tests drive an RP through
+ * scripted CNPs and timers and compare Rc, Rt and alpha with values worked out by hand.
+ *
+ * The RP, per the paper's Algorithm 1 and the fluid model of its section 5:
+ *   on a CNP (at most one cut per rate_reduce_period):
+ *       Rt = Rc;  Rc = max(Rc * (1 - alpha / 2), Rc * min_dec, min_rate);  alpha = (1-g) alpha + g
+ *       and the increase counters (timer T_cnt, byte BC) restart;
+ *   every alpha_period without a CNP:  alpha = (1-g) alpha;
+ *   every T (timer) and every B bytes sent (byte counter), one increase event:
+ *       max(T_cnt, BC) < F             fast recovery:   Rc = (Rt + Rc) / 2
+ *       min(T_cnt, BC) > F             hyper increase:  Rt += i * R_HAI (i = min - F), then fast
+ *       otherwise                      additive:        Rt += R_AI, then fast
+ *   rates are capped at the line rate.
+ * mlx5 firmware differs in its defaults (presets below) and names (aliases in replay.c). */
+#ifndef DCB_DCQCN_H
+#define DCB_DCQCN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct dcqcn_params {
+    double line_bps;
+    double g;                     /* alpha gain, 0..1 */
+    double initial_alpha;
+    int64_t alpha_period_ns;      /* alpha decays when no CNP came for this long */
+    int64_t timer_ns;             /* T: time between increase events */
+    uint64_t byte_counter;        /* B: bytes between increase events */
+    unsigned fast_steps;          /* F */
+    double ai_bps, hai_bps;       /* R_AI, R_HAI */
+    double min_bps;
+    double first_cnp_bps;         /* rate on the first CNP; 0: cut from the line rate as usual */
+    double min_dec;               /* Rc never drops below Rc * min_dec in one cut (0..1) */
+    int64_t rate_reduce_period_ns;/* at most one cut per period; 0: every CNP cuts */
+    int64_t cnp_interval_ns;      /* NP: at most one CNP per QP per interval */
+};
+
+/* The DCQCN paper's parameters at line_bps (its 40G evaluation: g 1/256, T 55 us, B 10 MB, F 5,
+ * R_AI 40 Mb/s, R_HAI 200 Mb/s, CNP interval 50 us, alpha period 55 us). */
+void dcqcn_params_paper(struct dcqcn_params *p, double line_bps);
+/* ConnectX firmware defaults (rules.md / telemetry.md 1.3: dce_tcp_g 1019/1024, T 300 us,
+ * B 32767 B, F 1, R_AI 5 Mb/s, R_HAI 50 Mb/s, min_dec 50 %, monitor period 4 us, CNPs 4 us
+ * apart, alpha period 1 us, initial alpha 1023/1024). */
+void dcqcn_params_mlx5(struct dcqcn_params *p, double line_bps);
+
+struct dcqcn_rp {
+    double rc, rt, alpha;
+    unsigned t_cnt, b_cnt;        /* increase events since the last cut */
+    uint64_t bytes;               /* sent since the last byte-counter event */
+    bool cut_once;                /* a CNP has been handled */
+    int64_t last_cut_ns;
+    int64_t last_cnp_ns;          /* for the alpha timer */
+    uint64_t cnps, cuts, increases;
+};
+
+void dcqcn_rp_init(struct dcqcn_rp *rp, const struct dcqcn_params *p);
+/* A CNP arrived at now: true when it cut the rate (false inside rate_reduce_period). */
+bool dcqcn_rp_on_cnp(struct dcqcn_rp *rp, const struct dcqcn_params *p, int64_t now_ns);
+/* The alpha timer fired at now: alpha decays when no CNP came within the last period. */
+void dcqcn_rp_on_alpha_timer(struct dcqcn_rp *rp, const struct dcqcn_params *p, int64_t now_ns);
+/* The increase timer T fired. */
+void dcqcn_rp_on_timer(struct dcqcn_rp *rp, const struct dcqcn_params *p);
+/* bytes were sent; runs the byte-counter increase events they complete. */
+void dcqcn_rp_on_sent(struct dcqcn_rp *rp, const struct dcqcn_params *p, uint64_t bytes);
+
+#endif

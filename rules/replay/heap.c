@@ -1,0 +1,69 @@
+/* The event queue; see heap.h. */
+#include "heap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SEQ_MASK ((1ULL << 56) - 1)
+
+void heap_init(struct heap *h)
+{
+    memset(h, 0, sizeof(*h));
+}
+
+void heap_free(struct heap *h)
+{
+    free(h->v);
+    heap_init(h);
+}
+
+static inline bool before(const struct heap_event *x, const struct heap_event *y)
+{
+    return x->at < y->at || (x->at == y->at && (x->seq & SEQ_MASK) < (y->seq & SEQ_MASK));
+}
+
+bool heap_push(struct heap *h, int64_t at, unsigned kind, uint32_t a, uint32_t b)
+{
+    if (h->n == h->cap) {
+        uint32_t cap = h->cap ? h->cap * 2 : 1024;
+        struct heap_event *grown = realloc(h->v, (size_t)cap * sizeof(*grown));
+        if (!grown)
+            return false;
+        h->v = grown;
+        h->cap = cap;
+    }
+    struct heap_event e = { at, (uint64_t)kind << 56 | (h->next_seq++ & SEQ_MASK), a, b };
+    uint32_t i = h->n++;
+    while (i > 0) {
+        uint32_t parent = (i - 1) / 2;
+        if (!before(&e, &h->v[parent]))
+            break;
+        h->v[i] = h->v[parent];
+        i = parent;
+    }
+    h->v[i] = e;
+    return true;
+}
+
+bool heap_pop(struct heap *h, struct heap_event *out)
+{
+    if (!h->n)
+        return false;
+    *out = h->v[0];
+    struct heap_event last = h->v[--h->n];
+    uint32_t i = 0, n = h->n;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && before(&h->v[c + 1], &h->v[c]))
+            c++;
+        if (!before(&h->v[c], &last))
+            break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (n)
+        h->v[i] = last;
+    return true;
+}

@@ -1,0 +1,33 @@
+/* The simulator's event queue: a binary min-heap ordered by (time, insertion number), so equal
+ * times come out in the order they went in and a run is deterministic. */
+#ifndef DCB_REPLAY_HEAP_H
+#define DCB_REPLAY_HEAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct heap_event {
+    int64_t at;                   /* picoseconds */
+    uint64_t seq;                 /* insertion number; kind in the top byte */
+    uint32_t a, b;
+};
+
+struct heap {
+    struct heap_event *v;
+    uint32_t n, cap;
+    uint64_t next_seq;
+};
+
+void heap_init(struct heap *h);
+void heap_free(struct heap *h);
+/* false when out of memory. */
+bool heap_push(struct heap *h, int64_t at, unsigned kind, uint32_t a, uint32_t b);
+/* false when empty. */
+bool heap_pop(struct heap *h, struct heap_event *out);
+
+static inline unsigned heap_kind(const struct heap_event *e)
+{
+    return (unsigned)(e->seq >> 56);
+}
+
+#endif

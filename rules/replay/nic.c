@@ -1,0 +1,345 @@
+/* A host's NIC: per-QP senders paced at their DCQCN rate (the reaction point), go-back-N
+ * receivers that ACK, NAK and, as notification point, answer CE marks with at most one CNP per
+ * QP per interval, and a receive side that drains at a set rate and pauses its switch when it
+ * falls behind (the slow receiver). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sim.h"
+
+const struct dcqcn_params *flow_dcqcn(struct sim *s, const struct flow *fl)
+{
+    (void)s;
+    return &fl->dp;
+}
+
+static bool rp_enabled(const struct sim *s, const struct flow *fl)
+{
+    if (s->opt->dcqcn_off)
+        return false;
+    const struct qos_config *c = &s->ports[fl->src_port].cfg;
+    return !c->dcqcn.rp_enabled.set || ((c->dcqcn.rp_enabled.v >> fl->prio) & 1);
+}
+
+static bool np_enabled(const struct sim *s, uint32_t port, unsigned prio)
+{
+    if (s->opt->dcqcn_off)
+        return false;
+    const struct qos_config *c = &s->ports[port].cfg;
+    return !c->dcqcn.np_enabled.set || ((c->dcqcn.np_enabled.v >> prio) & 1);
+}
+
+static bool has_more(const struct flow *fl)
+{
+    return !fl->done && (fl->npackets == 0 || fl->next_psn < fl->npackets);
+}
+
+static void make_ready(struct sim *s, uint32_t f)
+{
+    struct flow *fl = &s->flows[f];
+    if (fl->ready || !has_more(fl))
+        return;
+    struct port *pt = &s->ports[fl->src_port];
+    if (pt->nready == pt->ready_cap) {
+        uint32_t cap = pt->ready_cap ? pt->ready_cap * 2 : 16;
+        uint32_t *grown = realloc(pt->ready, cap * sizeof(*grown));
+        if (!grown) {
+            s->oom = true;
+            return;
+        }
+        pt->ready = grown;
+        pt->ready_cap = cap;
+    }
+    pt->ready[pt->nready++] = f;
+    fl->ready = true;
+    port_kick(s, fl->src_port);
+}
+
+void nic_flow_send(struct sim *s, uint32_t f)
+{
+    struct flow *fl = &s->flows[f];
+    if (!fl->started) {
+        fl->started = true;
+        fl->next_send_ps = s->now_ps;
+    }
+    make_ready(s, f);
+}
+
+static void arm_rto(struct sim *s, uint32_t f)
+{
+    struct flow *fl = &s->flows[f];
+    fl->rto_gen++;
+    sim_at(s, s->now_ps + s->opt->retransmit_timeout_ns * REPLAY_PS_PER_NS, EV_RTO, f,
+           fl->rto_gen);
+}
+
+static uint32_t data_packet(struct sim *s, uint32_t f)
+{
+    struct flow *fl = &s->flows[f];
+    uint32_t p = pkt_alloc(s);
+    if (p == NO_INDEX)
+        return NO_INDEX;
+    struct packet *pk = &s->pkts[p];
+    uint32_t payload = fl->payload;
+    if (fl->npackets && fl->next_psn == fl->npackets - 1 && fl->bytes % fl->payload)
+        payload = (uint32_t)(fl->bytes % fl->payload);
+    pk->kind = PKT_DATA;
+    pk->flow = f;
+    pk->psn = fl->next_psn;
+    pk->payload = payload;
+    pk->bytes = payload + HEADER_BYTES;
+    pk->prio = fl->prio;
+    pk->dscp = fl->dscp;
+    pk->ect = true;
+    pk->dst = fl->dst;
+    if (fl->next_psn < fl->packets_sent && fl->packets_sent)
+        fl->retransmitted++;
+    fl->next_psn++;
+    fl->packets_sent++;
+    return p;
+}
+
+/* The next packet of the host's ready flows, round robin, skipping priorities its switch paused
+ * and flows whose pacing gap is not over. */
+uint32_t nic_next_packet(struct sim *s, uint32_t port)
+{
+    struct port *pt = &s->ports[port];
+    for (uint32_t k = 0; k < pt->nready; k++) {
+        uint32_t idx = (pt->ready_rr + k) % pt->nready;
+        uint32_t f = pt->ready[idx];
+        struct flow *fl = &s->flows[f];
+        if (pt->paused[fl->prio] || fl->next_send_ps > s->now_ps)
+            continue;
+        uint32_t p = data_packet(s, f);
+        if (p == NO_INDEX)
+            return NO_INDEX;
+        /* out of the ready list; back when its pacing gap is over */
+        pt->ready[idx] = pt->ready[--pt->nready];
+        pt->ready_rr = pt->nready ? (idx + 1) % pt->nready : 0;
+        fl->ready = false;
+        const struct dcqcn_params *dp = flow_dcqcn(s, fl);
+        double rate = rp_enabled(s, fl) ? fl->rp.rc : pt->bps;
+        if (rate > pt->bps)
+            rate = pt->bps;
+        int64_t gap = (int64_t)((double)(s->pkts[p].bytes + WIRE_OVERHEAD) * 8e12 / rate + 0.5);
+        fl->next_send_ps = s->now_ps + gap;
+        if (rp_enabled(s, fl))
+            dcqcn_rp_on_sent(&fl->rp, dp, s->pkts[p].bytes);
+        if (has_more(fl))
+            sim_at(s, fl->next_send_ps, EV_FLOW_SEND, f, 0);
+        else
+            arm_rto(s, f);
+        return p;
+    }
+    return NO_INDEX;
+}
+
+static void send_ctrl(struct sim *s, uint32_t port, enum pkt_kind kind, uint32_t f, uint32_t psn)
+{
+    uint32_t p = pkt_alloc(s);
+    if (p == NO_INDEX)
+        return;
+    struct flow *fl = &s->flows[f];
+    struct packet *pk = &s->pkts[p];
+    const struct qos_config *c = &s->ports[port].cfg;
+    pk->kind = (uint8_t)kind;
+    pk->flow = f;
+    pk->psn = psn;
+    pk->bytes = CTRL_BYTES;
+    pk->dst = fl->src;
+    pk->ect = false;
+    if (kind == PKT_CNP) {
+        pk->prio = c->cnp_prio.set ? (uint8_t)c->cnp_prio.v : 6;
+        pk->dscp = c->cnp_dscp.set ? (uint8_t)c->cnp_dscp.v : 48;
+    } else {
+        pk->prio = fl->prio;
+        pk->dscp = fl->dscp;
+    }
+    if (!pq_push(s, &s->ports[port].ctrl, p)) {
+        pkt_free(s, p);
+        return;
+    }
+    port_kick(s, port);
+}
+
+static double backlog_now(const struct sim *s, const struct port *pt)
+{
+    double drain = s->opt->host_drain_bps > 0 ? s->opt->host_drain_bps : pt->bps;
+    double gone = drain / 8.0 * (double)(s->now_ps - pt->rx_backlog_at_ps) / 1e12;
+    return pt->rx_backlog > gone ? pt->rx_backlog - gone : 0;
+}
+
+/* The slow receiver: the backlog grows when data arrives faster than the host drains it; above
+ * host_rx_xoff_bytes the NIC pauses its switch until it is down to half. */
+static void receive_backlog(struct sim *s, uint32_t port, unsigned prio, uint32_t bytes)
+{
+    struct port *pt = &s->ports[port];
+    if (s->opt->host_drain_bps <= 0 || !s->opt->host_rx_xoff_bytes)
+        return;
+    pt->rx_backlog = backlog_now(s, pt) + bytes;
+    pt->rx_backlog_at_ps = s->now_ps;
+    if (pt->rx_backlog > (double)s->opt->host_rx_xoff_bytes && !pt->rx_xoff[prio]) {
+        pt->rx_xoff[prio] = true;
+        port_send_pfc(s, port, prio, 0xffff);
+        sim_event(s, EVENT_PFC_XOFF, port, (int)prio, "{\"reason\":\"slow receiver\"}");
+        sim_at(s, s->now_ps + 1000000, EV_HOST_DRAIN, port, 0);
+    }
+}
+
+void nic_drain(struct sim *s, uint32_t port)
+{
+    struct port *pt = &s->ports[port];
+    double backlog = backlog_now(s, pt);
+    bool any = false;
+    for (unsigned prio = 0; prio < PRIOS; prio++) {
+        if (!pt->rx_xoff[prio])
+            continue;
+        if (backlog <= (double)s->opt->host_rx_xoff_bytes / 2) {
+            pt->rx_xoff[prio] = false;
+            port_send_pfc(s, port, prio, 0);
+            sim_event(s, EVENT_PFC_XON, port, (int)prio, "{\"reason\":\"drained\"}");
+        } else {
+            port_send_pfc(s, port, prio, 0xffff);    /* refresh */
+            any = true;
+        }
+    }
+    if (any)
+        sim_at(s, s->now_ps + 1000000, EV_HOST_DRAIN, port, 0);
+}
+
+static void receive_data(struct sim *s, uint32_t port, uint32_t p)
+{
+    struct packet *pk = &s->pkts[p];
+    uint32_t f = pk->flow;
+    struct flow *fl = &s->flows[f];
+    struct port *pt = &s->ports[port];
+    if (pk->ce) {
+        fl->ce_marked++;
+        pt->ce_received++;
+        const struct dcqcn_params *dp = flow_dcqcn(s, fl);
+        if (np_enabled(s, port, pk->prio) &&
+            s->now_ps - fl->last_cnp_ps >= dp->cnp_interval_ns * REPLAY_PS_PER_NS) {
+            fl->last_cnp_ps = s->now_ps;
+            pt->cnp_sent++;
+            s->cnps++;
+            send_ctrl(s, port, PKT_CNP, f, 0);
+        }
+    }
+    if (pk->psn == fl->expected) {
+        fl->expected++;
+        fl->nak_pending = false;
+        receive_backlog(s, port, pk->prio, pk->payload);
+        bool last = fl->npackets && fl->expected == fl->npackets;
+        if (++fl->since_ack >= s->opt->ack_every || last) {
+            fl->since_ack = 0;
+            send_ctrl(s, port, PKT_ACK, f, fl->expected - 1);
+        }
+    } else if (pk->psn > fl->expected) {
+        if (!fl->nak_pending) {
+            fl->nak_pending = true;
+            send_ctrl(s, port, PKT_NAK, f, fl->expected);
+        }
+    }
+    pkt_free(s, p);
+}
+
+static void acked(struct sim *s, uint32_t f, uint32_t through_psn)
+{
+    struct flow *fl = &s->flows[f];
+    if (through_psn + 1 <= fl->snd_una)
+        return;
+    fl->snd_una = through_psn + 1;
+    uint64_t bytes = (uint64_t)fl->snd_una * fl->payload;
+    fl->acked_bytes = fl->bytes && bytes > fl->bytes ? fl->bytes : bytes;
+    if (fl->npackets && fl->snd_una >= fl->npackets && !fl->done) {
+        fl->done = true;
+        fl->finish_ps = s->now_ps;
+        fl->rto_gen++;
+    } else {
+        arm_rto(s, f);
+    }
+}
+
+static void go_back(struct sim *s, uint32_t f, uint32_t psn)
+{
+    struct flow *fl = &s->flows[f];
+    if (fl->done || psn >= fl->next_psn)
+        return;
+    fl->next_psn = psn;
+    if (!fl->ready && fl->next_send_ps <= s->now_ps)
+        make_ready(s, f);
+    else if (!fl->ready)
+        sim_at(s, fl->next_send_ps, EV_FLOW_SEND, f, 0);
+}
+
+static void handle_cnp(struct sim *s, uint32_t port, uint32_t f)
+{
+    struct flow *fl = &s->flows[f];
+    s->ports[port].cnp_handled++;
+    if (!rp_enabled(s, fl))
+        return;
+    const struct dcqcn_params *dp = flow_dcqcn(s, fl);
+    /* alpha decays once per period without a CNP: done now, for the periods that passed */
+    if (dp->alpha_period_ns > 0 && fl->rp.cut_once) {
+        int64_t period = dp->alpha_period_ns * REPLAY_PS_PER_NS;
+        int64_t periods = (s->now_ps - fl->alpha_at_ps) / period;
+        if (periods > 0) {
+            fl->rp.alpha *= pow(1.0 - dp->g, (double)periods);
+            fl->alpha_at_ps += periods * period;
+        }
+    }
+    if (dcqcn_rp_on_cnp(&fl->rp, dp, s->now_ps / REPLAY_PS_PER_NS)) {
+        fl->alpha_at_ps = s->now_ps;
+        fl->timer_gen++;
+        sim_at(s, s->now_ps + dp->timer_ns * REPLAY_PS_PER_NS, EV_RP_TIMER, f, fl->timer_gen);
+    }
+}
+
+void nic_rp_timer(struct sim *s, uint32_t f, uint32_t gen)
+{
+    struct flow *fl = &s->flows[f];
+    if (gen != fl->timer_gen || fl->done)
+        return;
+    const struct dcqcn_params *dp = flow_dcqcn(s, fl);
+    dcqcn_rp_on_timer(&fl->rp, dp);
+    if (fl->rp.rc < dp->line_bps)
+        sim_at(s, s->now_ps + dp->timer_ns * REPLAY_PS_PER_NS, EV_RP_TIMER, f, gen);
+}
+
+void nic_rto(struct sim *s, uint32_t f, uint32_t gen)
+{
+    struct flow *fl = &s->flows[f];
+    if (gen != fl->rto_gen || fl->done || fl->snd_una >= fl->next_psn)
+        return;
+    go_back(s, f, fl->snd_una);
+    arm_rto(s, f);
+}
+
+void nic_receive(struct sim *s, uint32_t port, uint32_t p)
+{
+    struct packet *pk = &s->pkts[p];
+    struct port *pt = &s->ports[port];
+    pt->rx_bytes += pk->bytes;
+    pt->rx_packets++;
+    pt->prio_rx_bytes[pk->prio & 7] += pk->bytes;
+    switch (pk->kind) {
+    case PKT_DATA:
+        receive_data(s, port, p);
+        return;
+    case PKT_ACK:
+        acked(s, pk->flow, pk->psn);
+        break;
+    case PKT_NAK:
+        if (pk->psn > 0)
+            acked(s, pk->flow, pk->psn - 1);
+        go_back(s, pk->flow, pk->psn);
+        break;
+    case PKT_CNP:
+        handle_cnp(s, port, pk->flow);
+        break;
+    default:
+        break;
+    }
+    pkt_free(s, p);
+}

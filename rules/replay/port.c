@@ -1,0 +1,163 @@
+/* A port's transmit side, the same for switches and hosts: control frames first (PFC, and on
+ * hosts the ACKs, NAKs and CNPs the NIC makes), then data; a switch picks its egress queue by
+ * strict priority and then DWRR over the ETS weights, skipping traffic classes its peer paused;
+ * a host picks among its paced flows. PFC: a received PAUSE is obeyed after the response time
+ * for quanta x 512 bit times at the port's speed; quanta 0 resumes at once. */
+#include <stdio.h>
+
+#include "sim.h"
+
+int64_t serialize_ps(const struct port *pt, uint32_t bytes)
+{
+    return (int64_t)((double)(bytes + WIRE_OVERHEAD) * 8e12 / pt->bps + 0.5);
+}
+
+static bool tc_paused(const struct port *pt, unsigned tc)
+{
+    if (pt->wd_storm[tc])
+        return false;                   /* the watchdog ignores pauses on a stormed queue */
+    for (unsigned prio = 0; prio < PRIOS; prio++)
+        if (pt->paused[prio] && pt->tc_of[prio] == tc)
+            return true;
+    return false;
+}
+
+static uint32_t pick_switch_queue(struct sim *s, struct port *pt)
+{
+    for (int tc = PRIOS - 1; tc >= 0; tc--)
+        if (pt->strict[tc] && pt->q[tc].count && !tc_paused(pt, (unsigned)tc))
+            return pq_pop(s, &pt->q[tc]);
+    /* DWRR: each visit adds the TC's quantum; a TC sends while its deficit covers the head */
+    for (unsigned round = 0; round < 2 * PRIOS + 2; round++) {
+        bool any = false;
+        for (unsigned k = 0; k < PRIOS; k++) {
+            unsigned tc = (pt->dwrr_next + k) % PRIOS;
+            if (pt->strict[tc] || !pt->q[tc].count || tc_paused(pt, tc))
+                continue;
+            any = true;
+            const struct pkt_queue *q = &pt->q[tc];
+            uint32_t head = q->v[q->head];
+            if (pt->deficit[tc] >= (int64_t)s->pkts[head].bytes) {
+                pt->deficit[tc] -= s->pkts[head].bytes;
+                pt->dwrr_next = (uint8_t)tc;
+                return pq_pop(s, &pt->q[tc]);
+            }
+        }
+        if (!any)
+            return NO_INDEX;
+        for (unsigned tc = 0; tc < PRIOS; tc++)
+            if (!pt->strict[tc] && pt->q[tc].count && !tc_paused(pt, tc))
+                pt->deficit[tc] += pt->weight[tc];
+        pt->dwrr_next = (uint8_t)((pt->dwrr_next + 1) % PRIOS);
+    }
+    return NO_INDEX;
+}
+
+void port_kick(struct sim *s, uint32_t port)
+{
+    struct port *pt = &s->ports[port];
+    if (pt->busy || pt->peer == NO_INDEX)
+        return;
+    uint32_t p = pt->ctrl.count ? pq_pop(s, &pt->ctrl) : NO_INDEX;
+    bool is_switch = s->nodes[pt->node].is_switch;
+    if (p == NO_INDEX)
+        p = is_switch ? pick_switch_queue(s, pt) : nic_next_packet(s, port);
+    if (p == NO_INDEX)
+        return;
+    struct packet *pk = &s->pkts[p];
+    if (is_switch && pk->kind != PKT_PFC) {
+        switch_release(s, p);           /* dequeued: its buffer is free again */
+        if (pk->kind == PKT_CNP && s->now_ps - pk->enq_ps > s->cnp_max_wait_ps)
+            s->cnp_max_wait_ps = s->now_ps - pk->enq_ps;
+        if (s->opt->mark_on_dequeue && pk->kind == PKT_DATA)
+            switch_wred(s, pt, pt->tc_of[pk->prio & 7], pk);   /* marks; never drops here */
+    }
+    pt->busy = true;
+    pt->tx_pkt = p;
+    sim_at(s, s->now_ps + serialize_ps(pt, pk->bytes), EV_TX_DONE, port, 0);
+}
+
+void port_tx_done(struct sim *s, uint32_t port)
+{
+    struct port *pt = &s->ports[port];
+    uint32_t p = pt->tx_pkt;
+    struct packet *pk = &s->pkts[p];
+    pt->busy = false;
+    pt->tx_bytes += pk->bytes;
+    pt->tx_packets++;
+    if (pk->kind != PKT_PFC) {
+        pt->prio_tx_bytes[pk->prio & 7] += pk->bytes;
+        pt->q_tx_bytes[pt->tc_of[pk->prio & 7]] += pk->bytes;
+    }
+    s->hops++;
+    sim_at(s, s->now_ps + pt->prop_ps, EV_ARRIVE, pt->peer, p);
+    port_kick(s, port);
+}
+
+void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta)
+{
+    struct port *pt = &s->ports[port];
+    uint32_t p = pkt_alloc(s);
+    if (p == NO_INDEX)
+        return;
+    struct packet *pk = &s->pkts[p];
+    pk->kind = PKT_PFC;
+    pk->bytes = CTRL_BYTES;
+    pk->pfc_prio = (uint8_t)prio;
+    pk->quanta = quanta;
+    pk->prio = 7;
+    pt->pfc_tx[prio]++;
+    s->pfc_frames++;
+    if (!pq_push(s, &pt->ctrl, p)) {
+        pkt_free(s, p);
+        return;
+    }
+    port_kick(s, port);
+}
+
+static void pause_accounting(struct port *pt, int64_t now)
+{
+    bool any = false;
+    for (unsigned i = 0; i < PRIOS; i++)
+        any = any || pt->paused[i];
+    if (any && pt->paused_any_since_ps < 0)
+        pt->paused_any_since_ps = now;
+    else if (!any && pt->paused_any_since_ps >= 0) {
+        pt->paused_any_total_ps += now - pt->paused_any_since_ps;
+        pt->paused_any_since_ps = -1;
+    }
+}
+
+void port_pause_apply(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta)
+{
+    struct port *pt = &s->ports[port];
+    pt->wd_last_pause_ps[pt->tc_of[prio]] = s->now_ps;
+    if (quanta == 0) {
+        if (pt->paused[prio]) {
+            pt->paused[prio] = false;
+            pt->paused_total_ps[prio] += s->now_ps - pt->pause_start_ps[prio];
+        }
+        pause_accounting(pt, s->now_ps);
+        port_kick(s, port);
+        return;
+    }
+    int64_t until = s->now_ps + (int64_t)((double)quanta * 512.0 * 1e12 / pt->bps + 0.5);
+    if (!pt->paused[prio]) {
+        pt->paused[prio] = true;
+        pt->pause_start_ps[prio] = s->now_ps;
+    }
+    pt->paused_until_ps[prio] = until;
+    pause_accounting(pt, s->now_ps);
+    sim_at(s, until, EV_PAUSE_END, port, prio);
+}
+
+void port_pause_end(struct sim *s, uint32_t port, unsigned prio)
+{
+    struct port *pt = &s->ports[port];
+    if (!pt->paused[prio] || pt->paused_until_ps[prio] > s->now_ps)
+        return;                         /* refreshed, or already resumed by an XON */
+    pt->paused[prio] = false;
+    pt->paused_total_ps[prio] += s->now_ps - pt->pause_start_ps[prio];
+    pause_accounting(pt, s->now_ps);
+    port_kick(s, port);
+}

@@ -1,0 +1,94 @@
+/* The replay engine: a deterministic, packet-level discrete-event simulator of switches (shared
+ * buffer, PFC, WRED/ECN, strict + DWRR scheduling, the PFC watchdog) and DCQCN NICs, over a
+ * fabric from the models (lib/fabric.h) and a list of flows. It emits the same canonical samples
+ * and events as the real collectors, a summary, and time series.
+ *
+ * Time is fixed-point: picoseconds in an int64 (1/1000 ns, so a 1,082-byte frame at 40G is
+ * exactly 216,400 ps). Ties in the event queue break by insertion order, and every random draw
+ * comes from one generator seeded by the caller: a seed gives the same output bit for bit.
+ * Nothing here opens a file or reads a clock. */
+#ifndef DCB_REPLAY_H
+#define DCB_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dcqcn.h"
+#include "err.h"
+#include "fabric.h"
+#include "sample.h"
+
+#define REPLAY_PS_PER_NS 1000LL
+
+struct replay_flow {
+    const char *src, *dst;        /* host device names in the fabric */
+    uint64_t bytes;               /* 0: sends for the whole run */
+    int64_t start_ns;
+    uint8_t dscp;                 /* the class it is marked with (the NIC's dscp2prio gives prio) */
+    uint16_t sport;               /* UDP source port: ECMP entropy */
+    uint32_t payload;             /* bytes per packet (default 1000) */
+};
+
+enum replay_series_kind { SERIES_QUEUE_BYTES, SERIES_FLOW_RC, SERIES_FLOW_RT };
+
+struct replay_series_point {
+    enum replay_series_kind kind;
+    int64_t time_ns;
+    const char *device, *ifname;  /* queue: the egress port; rates: the sending host */
+    int index;                    /* queue: TC; rates: the flow */
+    double value;                 /* bytes, or bits per second */
+};
+
+struct replay_hooks {
+    void (*sample)(void *arg, const struct dcb_sample *s);
+    void (*event)(void *arg, const struct dcb_event *e);
+    void (*series)(void *arg, const struct replay_series_point *p);
+    void *arg;
+};
+
+enum replay_preset { DCQCN_PRESET_PAPER, DCQCN_PRESET_MLX5 };
+
+struct replay_options {
+    uint64_t seed;
+    int64_t duration_ns;
+    int64_t sample_interval_ns;   /* canonical samples; 0: none */
+    int64_t series_interval_ns;   /* queue depth / rate series; 0: none */
+    enum replay_preset preset;
+    struct dcqcn_params *dcqcn;   /* NULL: the preset at each host's speed */
+    bool dcqcn_off;               /* PFC only */
+    int64_t pfc_response_ns;      /* from the PAUSE's arrival to the sender obeying (default 500) */
+    int64_t retransmit_timeout_ns;/* go-back-N timeout (default 1 ms) */
+    double host_drain_bps;        /* receive drain rate of every host; 0: line rate */
+    uint64_t host_rx_xoff_bytes;  /* a host pauses its switch above this receive backlog */
+    bool mark_on_dequeue;         /* WRED/ECN decided at dequeue instead of enqueue */
+    uint32_t ack_every;           /* packets per ACK (default 16) */
+};
+
+struct replay_flow_result {
+    uint64_t bytes_acked, packets_sent, retransmitted;
+    int64_t start_ns, finish_ns;  /* finish 0: not finished */
+    double throughput_bps;        /* acked bytes over the flow's lifetime in the run */
+    uint64_t cnps, ce_marked;
+    double final_rc_bps;
+};
+
+struct replay_summary {
+    uint64_t events, packet_hops, packets, drops, pfc_frames, ecn_marks, cnps;
+    double jain;                  /* Jain fairness of the flows' throughput */
+    double pause_fraction_max;    /* the most paused egress port: paused time / run time */
+    double queue_p50_bytes, queue_p99_bytes, queue_max_bytes;   /* over all sampled queues */
+    double cnp_max_wait_ns;       /* the longest a CNP waited in a switch egress queue */
+    size_t nflows;
+    struct replay_flow_result *flows;   /* nflows, owned by the summary */
+};
+
+void replay_options_init(struct replay_options *o);
+/* Runs the simulation; 0, or a negative error (a flow naming an unknown host, no route, out of
+ * memory) with err set. */
+int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t nflows,
+               const struct replay_options *opt, const struct replay_hooks *hooks,
+               struct replay_summary *summary, struct dcb_err *err);
+void replay_summary_free(struct replay_summary *s);
+
+#endif

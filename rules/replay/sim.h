@@ -1,0 +1,212 @@
+/* Internal to rules/replay: the simulator's state. One struct sim holds everything; nodes,
+ * ports, flows and packets refer to each other by index. */
+#ifndef DCB_REPLAY_SIM_H
+#define DCB_REPLAY_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "heap.h"
+#include "qos_config.h"
+#include "replay.h"
+
+#define NO_INDEX UINT32_MAX
+#define PRIOS 8
+#define HEADER_BYTES 62u          /* Ethernet, IPv4, UDP, BTH, ICRC, FCS around a RoCE payload */
+#define WIRE_OVERHEAD 20u         /* preamble, start delimiter and inter-frame gap */
+#define CTRL_BYTES 64u            /* ACK, NAK, CNP and PFC frames */
+
+enum ev_kind {
+    EV_TX_DONE,       /* a: port */
+    EV_ARRIVE,        /* a: port it arrives at, b: packet */
+    EV_FLOW_SEND,     /* a: flow; the pacing gap is over */
+    EV_PAUSE_APPLY,   /* a: port that obeys, b: prio << 16 | quanta */
+    EV_PAUSE_END,     /* a: port, b: prio */
+    EV_PFC_CHECK,     /* a: port whose ingress PG may need an XOFF refresh or an XON, b: pg */
+    EV_RP_TIMER,      /* a: flow, b: timer generation */
+    EV_RTO,           /* a: flow, b: generation */
+    EV_HOST_DRAIN,    /* a: host port */
+    EV_SAMPLE,
+    EV_SERIES,
+    EV_WATCHDOG,
+    EV_PFC_SEND,      /* a: port that sends the frame, b: prio << 16 | quanta */
+};
+
+enum pkt_kind { PKT_DATA, PKT_ACK, PKT_NAK, PKT_CNP, PKT_PFC };
+
+struct packet {
+    uint8_t kind;
+    uint8_t prio;                 /* PCP as sent */
+    uint8_t dscp;
+    bool ce, ect;
+    uint32_t flow;
+    uint32_t psn;
+    uint32_t bytes;               /* frame bytes (buffer accounting); the wire adds WIRE_OVERHEAD */
+    uint32_t payload;
+    uint32_t ingress;             /* switch port it entered by, for buffer release; NO_INDEX */
+    uint8_t pg;                   /* the ingress priority group it is counted in */
+    uint16_t quanta;              /* PFC */
+    uint8_t pfc_prio;
+    bool in_headroom;
+    int64_t enq_ps;               /* when it entered its switch egress queue */
+    uint32_t dst;                 /* the node it is going to */
+    uint32_t next_free;
+};
+
+struct pkt_queue {                /* a FIFO ring of packet indexes */
+    uint32_t *v;
+    uint32_t head, count, cap;
+    uint64_t bytes;
+};
+
+struct ingress_pg {
+    uint64_t bytes;               /* counted in this PG, headroom included */
+    uint64_t headroom_used;
+    bool xoff_sent;
+    int64_t xoff_since_ps;
+    uint64_t watermark, headroom_watermark, drops;
+};
+
+struct port {
+    uint32_t node, peer;
+    char name[DCB_IFNAME_MAX];
+    struct qos_config cfg;        /* the interface's effective config */
+    double bps;
+    int64_t prop_ps;
+    bool busy;
+    uint32_t tx_pkt;              /* the packet on the wire */
+    uint8_t tc_of[PRIOS];         /* prio2tc, resolved */
+    bool strict[PRIOS];           /* by TC */
+    uint32_t weight[PRIOS];       /* DWRR, by TC */
+    int64_t last_drop_event_ps;
+    struct pkt_queue ctrl;        /* PFC, CNP, ACK: sent before data, never paused */
+    struct pkt_queue q[PRIOS];    /* egress queues by traffic class */
+    int64_t deficit[PRIOS];
+    uint8_t dwrr_next;
+    int64_t paused_until_ps[PRIOS];   /* by priority: the PFC received */
+    bool paused[PRIOS];
+    int64_t pause_start_ps[PRIOS];
+    int64_t paused_total_ps[PRIOS];
+    int64_t paused_any_since_ps;  /* any priority paused since, -1 */
+    int64_t paused_any_total_ps;
+    struct ingress_pg pg[PRIOS];
+    bool wd_storm[PRIOS];         /* PFC watchdog: this TC ignores pauses and drops */
+    int64_t wd_last_pause_ps[PRIOS];
+    /* hosts: the NIC's ready flows, and the receive backlog */
+    uint32_t *ready;
+    uint32_t nready, ready_cap, ready_rr;
+    double rx_backlog;
+    int64_t rx_backlog_at_ps;
+    bool rx_xoff[PRIOS];
+    /* counters */
+    uint64_t tx_bytes, rx_bytes, tx_packets, rx_packets;
+    uint64_t prio_tx_bytes[PRIOS], prio_rx_bytes[PRIOS];
+    uint64_t pfc_tx[PRIOS], pfc_rx[PRIOS];
+    uint64_t q_marked[PRIOS], q_drops[PRIOS], q_tx_bytes[PRIOS], q_watermark[PRIOS];
+    uint64_t cnp_sent, cnp_handled, ce_received;
+};
+
+struct node {
+    char name[DCB_DEVICE_MAX];
+    bool is_switch;
+    uint32_t first_port, nports;
+    uint64_t buffer_used;         /* switches: the shared buffer */
+};
+
+struct flow {
+    uint32_t src, dst;            /* nodes */
+    uint32_t src_port, dst_port;  /* the hosts' ports */
+    uint64_t bytes;               /* 0: unbounded */
+    uint32_t payload;
+    uint32_t npackets;            /* 0: unbounded */
+    uint8_t dscp, prio;
+    uint16_t sport;
+    int64_t start_ps, finish_ps;
+    bool started, done, ready;
+    uint32_t next_psn, snd_una;
+    int64_t next_send_ps;
+    struct dcqcn_rp rp;
+    struct dcqcn_params dp;
+    int64_t alpha_at_ps;          /* alpha decays lazily, from here */
+    uint32_t timer_gen, rto_gen;
+    int64_t rto_armed_ps;
+    /* receiver */
+    uint32_t expected;
+    bool nak_pending;
+    uint32_t since_ack;
+    int64_t last_cnp_ps;
+    /* results */
+    uint64_t packets_sent, retransmitted, acked_bytes, ce_marked;
+};
+
+struct sim {
+    const struct replay_options *opt;
+    const struct replay_hooks *hooks;
+    struct dcqcn_params dcqcn_default;
+    struct node *nodes;
+    uint32_t nnodes;
+    struct port *ports;
+    uint32_t nports;
+    struct flow *flows;
+    uint32_t nflows;
+    struct packet *pkts;
+    uint32_t npkts, pkts_cap, free_pkt;
+    struct heap heap;
+    int64_t now_ps, end_ps;
+    uint64_t rng;
+    /* routing: for switch s and destination host h, next hops [start, start + count) */
+    uint32_t *route_start;        /* nnodes * nnodes + 1 entries, switches only used */
+    uint16_t *route_count;
+    uint32_t *route_ports;
+    uint64_t switch_buffer;       /* bytes per switch */
+    int64_t pfc_gen_ps;           /* XOFF decision to the PFC frame queued */
+    int64_t pfc_response_ps;      /* PFC arrival to the sender obeying */
+    bool oom;
+    /* summary */
+    uint64_t events, hops, drops, pfc_frames, marks, cnps;
+    int64_t cnp_max_wait_ps;      /* the longest a CNP waited in a switch egress queue */
+    double *queue_samples;
+    size_t nqueue_samples, queue_samples_cap;
+};
+
+/* topo.c */
+int sim_build(struct sim *s, const struct fabric *f, const struct replay_flow *flows, size_t n,
+              struct dcb_err *err);
+void sim_free(struct sim *s);
+uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node);
+
+/* packets and queues (sim.c) */
+uint32_t pkt_alloc(struct sim *s);
+void pkt_free(struct sim *s, uint32_t p);
+bool pq_push(struct sim *s, struct pkt_queue *q, uint32_t p);
+uint32_t pq_pop(struct sim *s, struct pkt_queue *q);
+void sim_at(struct sim *s, int64_t at_ps, enum ev_kind kind, uint32_t a, uint32_t b);
+double sim_random(struct sim *s);
+void sim_event(struct sim *s, enum dcb_event_kind kind, uint32_t port, int prio,
+               const char *details);
+
+/* switch.c */
+void switch_receive(struct sim *s, uint32_t port, uint32_t p);
+void switch_release(struct sim *s, uint32_t p);
+bool switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk);
+void pfc_check(struct sim *s, uint32_t port, unsigned pg);
+void watchdog_tick(struct sim *s);
+
+/* port.c: transmission, shared by switches and hosts */
+void port_kick(struct sim *s, uint32_t port);
+void port_tx_done(struct sim *s, uint32_t port);
+void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta);
+void port_pause_apply(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta);
+void port_pause_end(struct sim *s, uint32_t port, unsigned prio);
+int64_t serialize_ps(const struct port *pt, uint32_t bytes);
+
+/* nic.c: hosts */
+void nic_flow_send(struct sim *s, uint32_t flow);
+void nic_receive(struct sim *s, uint32_t port, uint32_t p);
+void nic_rp_timer(struct sim *s, uint32_t flow, uint32_t gen);
+void nic_rto(struct sim *s, uint32_t flow, uint32_t gen);
+void nic_drain(struct sim *s, uint32_t port);
+uint32_t nic_next_packet(struct sim *s, uint32_t port);
+const struct dcqcn_params *flow_dcqcn(struct sim *s, const struct flow *fl);
+
+#endif

@@ -1,0 +1,265 @@
+/* A switch: classification (trust, dscp2prio, prio2tc), ingress accounting per port and priority
+ * group in a shared buffer (XOFF/XON, headroom, dynamic threshold alpha = 2^dynamic_th over the
+ * free buffer), drops when headroom overflows or a lossy group is over its limit, egress WRED/ECN
+ * per traffic class, ECMP routing, and the PFC watchdog. */
+#include <math.h>
+#include <stdio.h>
+
+#include "sim.h"
+
+#define DEFAULT_LOSSY_LIMIT (512u * 1024)
+#define PFC_QUANTA_MAX 0xffff
+
+static unsigned classify(const struct port *in, const struct packet *pk)
+{
+    const struct qos_config *c = &in->cfg;
+    bool by_dscp = !c->trust.set || c->trust.v == QOS_TRUST_DSCP;
+    if (by_dscp && c->dscp2prio[pk->dscp & 63].set)
+        return (unsigned)c->dscp2prio[pk->dscp & 63].v & 7;
+    return pk->prio & 7;
+}
+
+static bool lossless(const struct port *pt, unsigned prio)
+{
+    return pt->cfg.pfc_enabled.set && ((pt->cfg.pfc_enabled.v >> prio) & 1);
+}
+
+/* The XOFF threshold of a priority group: the configured xoff, lowered to alpha x free buffer
+ * when a dynamic threshold is set. */
+static uint64_t xoff_threshold(const struct sim *s, const struct port *in, unsigned pg)
+{
+    const struct qos_buffer *b = &in->cfg.buffer[pg];
+    const struct node *n = &s->nodes[in->node];
+    uint64_t free_bytes = s->switch_buffer > n->buffer_used ? s->switch_buffer - n->buffer_used : 0;
+    uint64_t th = b->xoff.set ? (uint64_t)b->xoff.v : UINT64_MAX;
+    if (b->dynamic_th.set) {
+        double alpha = ldexp(1.0, (int)b->dynamic_th.v);
+        uint64_t dyn = (uint64_t)(alpha * (double)free_bytes);
+        if (dyn < th)
+            th = dyn;
+    }
+    return th == UINT64_MAX ? free_bytes / 8 : th;
+}
+
+static uint64_t xon_threshold(const struct port *in, unsigned pg, uint64_t xoff)
+{
+    const struct qos_buffer *b = &in->cfg.buffer[pg];
+    return b->xon.set ? (uint64_t)b->xon.v : xoff / 2;
+}
+
+static void drop(struct sim *s, uint32_t port, uint32_t p, unsigned pg, bool ingress)
+{
+    struct port *pt = &s->ports[port];
+    if (ingress)
+        pt->pg[pg].drops++;
+    else
+        pt->q_drops[pt->tc_of[pg]]++;
+    s->drops++;
+    if (s->now_ps - pt->last_drop_event_ps > 1000000000LL || pt->last_drop_event_ps == 0) {
+        char details[96];
+        snprintf(details, sizeof(details), "{\"where\":\"%s\",\"pg\":%u}",
+                 ingress ? "headroom" : "egress", pg);
+        sim_event(s, EVENT_DROP, port, (int)pg, details);
+        pt->last_drop_event_ps = s->now_ps;
+    }
+    pkt_free(s, p);
+}
+
+/* The pause a refreshed XOFF asks for, and when to refresh it: at half its length. */
+static int64_t pause_ps(const struct port *pt)
+{
+    return (int64_t)((double)PFC_QUANTA_MAX * 512.0 * 1e12 / pt->bps);
+}
+
+static void xoff(struct sim *s, uint32_t port, unsigned pg)
+{
+    struct port *pt = &s->ports[port];
+    struct ingress_pg *g = &pt->pg[pg];
+    g->xoff_sent = true;
+    g->xoff_since_ps = s->now_ps;
+    sim_at(s, s->now_ps + s->pfc_gen_ps, EV_PFC_SEND, port, pg << 16 | PFC_QUANTA_MAX);
+    sim_at(s, s->now_ps + s->pfc_gen_ps + pause_ps(pt) / 2, EV_PFC_CHECK, port, pg);
+    sim_event(s, EVENT_PFC_XOFF, port, (int)pg, "{\"quanta\":65535}");
+}
+
+void pfc_check(struct sim *s, uint32_t port, unsigned pg)
+{
+    struct port *pt = &s->ports[port];
+    if (!pt->pg[pg].xoff_sent)
+        return;
+    sim_at(s, s->now_ps, EV_PFC_SEND, port, pg << 16 | PFC_QUANTA_MAX);   /* refresh */
+    sim_at(s, s->now_ps + pause_ps(pt) / 2, EV_PFC_CHECK, port, pg);
+}
+
+void switch_release(struct sim *s, uint32_t p)
+{
+    struct packet *pk = &s->pkts[p];
+    if (pk->ingress == NO_INDEX)
+        return;
+    struct port *in = &s->ports[pk->ingress];
+    struct ingress_pg *g = &in->pg[pk->pg];
+    g->bytes -= pk->bytes;
+    if (pk->in_headroom)
+        g->headroom_used -= pk->bytes;
+    s->nodes[in->node].buffer_used -= pk->bytes;
+    uint32_t port = pk->ingress;
+    pk->ingress = NO_INDEX;
+    if (g->xoff_sent) {
+        uint64_t th = xoff_threshold(s, in, pk->pg);
+        if (g->bytes <= xon_threshold(in, pk->pg, th)) {
+            g->xoff_sent = false;
+            sim_at(s, s->now_ps + s->pfc_gen_ps, EV_PFC_SEND, port, (uint32_t)pk->pg << 16);
+            char details[64];
+            snprintf(details, sizeof(details), "{\"paused_ns\":%lld}",
+                     (long long)((s->now_ps - g->xoff_since_ps) / REPLAY_PS_PER_NS));
+            sim_event(s, EVENT_PFC_XON, port, pk->pg, details);
+        }
+    }
+}
+
+/* WRED/ECN on the egress queue: true when the packet may go on (marked or not). */
+bool switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk)
+{
+    const struct qos_wred *w = &out->cfg.wred[tc];
+    if (!w->min_bytes.set || !w->max_bytes.set)
+        return true;
+    double q = (double)out->q[tc].bytes, lo = (double)w->min_bytes.v, hi = (double)w->max_bytes.v;
+    if (q <= lo)
+        return true;
+    double p = q >= hi ? 1.0 : (w->max_p.set ? (double)w->max_p.v / 100.0 : 0.01) *
+                                   (q - lo) / (hi - lo);
+    if (p < 1.0 && sim_random(s) >= p)
+        return true;
+    bool ecn = !w->ecn.set || w->ecn.v;
+    if (ecn && pk->ect) {
+        if (!pk->ce) {
+            pk->ce = true;
+            out->q_marked[tc]++;
+            s->marks++;
+        }
+        return true;
+    }
+    return false;
+}
+
+static uint32_t packet_destination(const struct sim *s, const struct packet *pk)
+{
+    return pk->dst < s->nnodes ? pk->dst : NO_INDEX;
+}
+
+void switch_receive(struct sim *s, uint32_t port, uint32_t p)
+{
+    struct port *in = &s->ports[port];
+    struct packet *pk = &s->pkts[p];
+    unsigned prio = classify(in, pk);
+    unsigned pg = prio;
+    pk->prio = (uint8_t)prio;           /* the switch rewrites the PCP it forwards with */
+    uint32_t dst = packet_destination(s, pk);
+    uint32_t out_port = dst == NO_INDEX ? NO_INDEX :
+                        sim_next_hop(s, in->node, &s->flows[pk->flow], dst);
+    if (out_port == NO_INDEX) {
+        drop(s, port, p, pg, false);
+        return;
+    }
+    struct ingress_pg *g = &in->pg[pg];
+    struct node *n = &s->nodes[in->node];
+    if (n->buffer_used + pk->bytes > s->switch_buffer) {
+        drop(s, port, p, pg, true);
+        return;
+    }
+    pk->in_headroom = false;
+    if (lossless(in, prio)) {
+        uint64_t th = xoff_threshold(s, in, pg);
+        if (g->bytes + pk->bytes > th) {
+            uint64_t headroom = in->cfg.buffer[pg].headroom.set ?
+                                (uint64_t)in->cfg.buffer[pg].headroom.v : 0;
+            if (g->headroom_used + pk->bytes > headroom) {
+                drop(s, port, p, pg, true);
+                if (!g->xoff_sent)
+                    xoff(s, port, pg);
+                return;
+            }
+            pk->in_headroom = true;
+            g->headroom_used += pk->bytes;
+            if (g->headroom_used > g->headroom_watermark)
+                g->headroom_watermark = g->headroom_used;
+        }
+        if (g->bytes + pk->bytes >= th && !g->xoff_sent)
+            xoff(s, port, pg);
+    } else {
+        uint64_t limit = in->cfg.buffer[pg].size.set ? (uint64_t)in->cfg.buffer[pg].size.v
+                                                     : DEFAULT_LOSSY_LIMIT;
+        if (g->bytes + pk->bytes > limit) {
+            drop(s, port, p, pg, false);
+            return;
+        }
+    }
+    struct port *out = &s->ports[out_port];
+    unsigned tc = out->tc_of[prio];
+    if (!s->opt->mark_on_dequeue && pk->kind == PKT_DATA && !switch_wred(s, out, tc, pk)) {
+        if (pk->in_headroom)
+            g->headroom_used -= pk->bytes;
+        drop(s, out_port, p, prio, false);
+        return;
+    }
+    if (out->wd_storm[tc] && lossless(in, prio)) {
+        if (pk->in_headroom)
+            g->headroom_used -= pk->bytes;
+        drop(s, out_port, p, prio, false);          /* the watchdog's drop action */
+        return;
+    }
+    if (!pq_push(s, &out->q[tc], p)) {
+        if (pk->in_headroom)
+            g->headroom_used -= pk->bytes;
+        pkt_free(s, p);
+        return;
+    }
+    pk->ingress = port;
+    pk->pg = (uint8_t)pg;
+    pk->enq_ps = s->now_ps;
+    g->bytes += pk->bytes;
+    n->buffer_used += pk->bytes;
+    if (g->bytes > g->watermark)
+        g->watermark = g->bytes;
+    if (out->q[tc].bytes > out->q_watermark[tc])
+        out->q_watermark[tc] = out->q[tc].bytes;
+    port_kick(s, out_port);
+}
+
+/* The PFC watchdog (SONiC's pfcwd): a lossless queue that stays paused with packets waiting for
+ * detect_ms is in a storm; with the drop action it ignores pauses and drops until no PAUSE came
+ * for restore_ms. */
+void watchdog_tick(struct sim *s)
+{
+    for (uint32_t i = 0; i < s->nports; i++) {
+        struct port *pt = &s->ports[i];
+        if (!s->nodes[pt->node].is_switch || !pt->cfg.pfcwd_detect_ms.set)
+            continue;
+        int64_t detect = pt->cfg.pfcwd_detect_ms.v * 1000000000LL;
+        int64_t restore = (pt->cfg.pfcwd_restore_ms.set ? pt->cfg.pfcwd_restore_ms.v :
+                           pt->cfg.pfcwd_detect_ms.v) * 1000000000LL;
+        bool drop_action = !pt->cfg.pfcwd_action.set || pt->cfg.pfcwd_action.v == QOS_PFCWD_DROP;
+        for (unsigned prio = 0; prio < PRIOS; prio++) {
+            unsigned tc = pt->tc_of[prio];
+            if (!pt->wd_storm[tc] && pt->paused[prio] && pt->q[tc].count &&
+                s->now_ps - pt->pause_start_ps[prio] >= detect) {
+                pt->wd_storm[tc] = drop_action;
+                char details[64];
+                snprintf(details, sizeof(details), "{\"state\":\"storm\",\"action\":\"%s\"}",
+                         drop_action ? "drop" : "alert");
+                sim_event(s, EVENT_WATCHDOG, i, (int)prio, details);
+                if (drop_action) {
+                    while (pt->q[tc].count) {
+                        uint32_t p = pq_pop(s, &pt->q[tc]);
+                        switch_release(s, p);
+                        drop(s, i, p, prio, false);
+                    }
+                    port_kick(s, i);
+                }
+            } else if (pt->wd_storm[tc] && s->now_ps - pt->wd_last_pause_ps[tc] >= restore) {
+                pt->wd_storm[tc] = false;
+                sim_event(s, EVENT_WATCHDOG, i, (int)prio, "{\"state\":\"restored\"}");
+            }
+        }
+    }
+}

@@ -1,0 +1,313 @@
+/* Building the simulated fabric from the fabric model: nodes, ports with their effective config,
+ * links (speed, cable_m x 5 ns/m of propagation), shortest-path routes with every equal-cost next
+ * hop kept for ECMP, and the flows. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define PROP_PS_PER_M 5000        /* 5 ns/m: light in fibre and copper alike (rules.md 1.5) */
+#define DEFAULT_BPS 100e9
+#define ECMP_MAX 64
+
+struct iface_list {
+    struct sim *s;
+    uint32_t node;
+};
+
+static void add_port(const char *ifname, void *arg)
+{
+    struct iface_list *il = arg;
+    struct sim *s = il->s;
+    struct port *grown = realloc(s->ports, (s->nports + 1) * sizeof(*grown));
+    if (!grown) {
+        s->oom = true;
+        return;
+    }
+    s->ports = grown;
+    struct port *pt = &s->ports[s->nports++];
+    memset(pt, 0, sizeof(*pt));
+    pt->node = il->node;
+    pt->peer = NO_INDEX;
+    snprintf(pt->name, sizeof(pt->name), "%s", ifname);
+    pt->paused_any_since_ps = -1;
+}
+
+static uint32_t find_node(const struct sim *s, const char *name)
+{
+    for (uint32_t i = 0; i < s->nnodes; i++)
+        if (!strcmp(s->nodes[i].name, name))
+            return i;
+    return NO_INDEX;
+}
+
+static uint32_t find_port(const struct sim *s, uint32_t node, const char *ifname)
+{
+    const struct node *n = &s->nodes[node];
+    for (uint32_t i = n->first_port; i < n->first_port + n->nports; i++)
+        if (!strcmp(s->ports[i].name, ifname))
+            return i;
+    return NO_INDEX;
+}
+
+static int build_nodes(struct sim *s, const struct fabric *f, struct dcb_err *err)
+{
+    s->nodes = calloc(f->ndevices ? f->ndevices : 1, sizeof(*s->nodes));
+    if (!s->nodes)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    for (size_t d = 0; d < f->ndevices; d++) {
+        struct node *n = &s->nodes[s->nnodes];
+        snprintf(n->name, sizeof(n->name), "%s", f->devices[d].name);
+        n->is_switch = f->devices[d].role == FABRIC_SWITCH;
+        n->first_port = s->nports;
+        struct iface_list il = { s, s->nnodes };
+        fabric_each_iface(f, &f->devices[d], add_port, &il);
+        if (s->oom)
+            return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+        n->nports = s->nports - n->first_port;
+        s->nnodes++;
+    }
+    for (uint32_t i = 0; i < s->nports; i++) {
+        struct port *pt = &s->ports[i];
+        int rc = fabric_effective_config(f, s->nodes[pt->node].name, pt->name, &pt->cfg, err);
+        if (rc < 0)
+            return rc;
+        pt->bps = pt->cfg.speed_bps.set && pt->cfg.speed_bps.v > 0 ? (double)pt->cfg.speed_bps.v
+                                                                   : DEFAULT_BPS;
+        pt->prop_ps = pt->cfg.cable_mm.set ? pt->cfg.cable_mm.v * PROP_PS_PER_M / 1000 : 0;
+        const struct fabric_end *peer = NULL;
+        if (fabric_find_link(f, s->nodes[pt->node].name, pt->name, &peer) && peer) {
+            uint32_t pn = find_node(s, peer->device);
+            if (pn != NO_INDEX)
+                pt->peer = find_port(s, pn, peer->ifname);
+        }
+    }
+    return 0;
+}
+
+/* Hop counts to dst through switches only (hosts do not forward), then next hops. */
+static int build_routes(struct sim *s, struct dcb_err *err)
+{
+    uint32_t n = s->nnodes;
+    s->route_start = calloc((size_t)n * n + 1, sizeof(*s->route_start));
+    s->route_count = calloc((size_t)n * n, sizeof(*s->route_count));
+    uint32_t *dist = malloc(n * sizeof(*dist)), *queue = malloc(n * sizeof(*queue));
+    size_t cap = 1024, used = 0;
+    s->route_ports = malloc(cap * sizeof(*s->route_ports));
+    if (!s->route_start || !s->route_count || !dist || !queue || !s->route_ports) {
+        free(dist);
+        free(queue);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for routes");
+    }
+    for (uint32_t dst = 0; dst < n; dst++) {
+        if (s->nodes[dst].is_switch)
+            continue;
+        for (uint32_t i = 0; i < n; i++)
+            dist[i] = UINT32_MAX;
+        uint32_t head = 0, tail = 0;
+        dist[dst] = 0;
+        queue[tail++] = dst;
+        while (head < tail) {
+            uint32_t u = queue[head++];
+            if (u != dst && !s->nodes[u].is_switch)
+                continue;
+            const struct node *nu = &s->nodes[u];
+            for (uint32_t p = nu->first_port; p < nu->first_port + nu->nports; p++) {
+                uint32_t peer = s->ports[p].peer;
+                if (peer == NO_INDEX)
+                    continue;
+                uint32_t v = s->ports[peer].node;
+                if (dist[v] == UINT32_MAX) {
+                    dist[v] = dist[u] + 1;
+                    queue[tail++] = v;
+                }
+            }
+        }
+        for (uint32_t sw = 0; sw < n; sw++) {
+            const struct node *ns = &s->nodes[sw];
+            size_t key = (size_t)sw * n + dst;
+            s->route_start[key] = (uint32_t)used;
+            if (!ns->is_switch || dist[sw] == UINT32_MAX)
+                continue;
+            for (uint32_t p = ns->first_port; p < ns->first_port + ns->nports; p++) {
+                uint32_t peer = s->ports[p].peer;
+                if (peer == NO_INDEX)
+                    continue;
+                uint32_t v = s->ports[peer].node;
+                if (dist[v] + 1 != dist[sw] || (!s->nodes[v].is_switch && v != dst) ||
+                    s->route_count[key] == ECMP_MAX)
+                    continue;
+                if (used == cap) {
+                    cap *= 2;
+                    uint32_t *grown = realloc(s->route_ports, cap * sizeof(*grown));
+                    if (!grown) {
+                        free(dist);
+                        free(queue);
+                        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for routes");
+                    }
+                    s->route_ports = grown;
+                }
+                s->route_ports[used++] = p;
+                s->route_count[key]++;
+            }
+        }
+    }
+    free(dist);
+    free(queue);
+    return 0;
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node)
+{
+    size_t key = (size_t)node * s->nnodes + dst_node;
+    uint16_t count = s->route_count[key];
+    if (!count)
+        return NO_INDEX;
+    if (count == 1)
+        return s->route_ports[s->route_start[key]];
+    /* the 5-tuple: addresses (the hosts), protocol, UDP source port and 4791 */
+    uint64_t h = mix((uint64_t)fl->src << 40 ^ (uint64_t)fl->dst << 16 ^ fl->sport ^
+                     (uint64_t)17 << 56 ^ (uint64_t)4791 << 24 ^ (uint64_t)node << 48);
+    return s->route_ports[s->route_start[key] + h % count];
+}
+
+static uint32_t host_port(const struct sim *s, uint32_t node)
+{
+    const struct node *n = &s->nodes[node];
+    for (uint32_t p = n->first_port; p < n->first_port + n->nports; p++)
+        if (s->ports[p].peer != NO_INDEX)
+            return p;
+    return NO_INDEX;
+}
+
+/* The flow's DCQCN parameters: the caller's, or the preset at the sender's speed with the
+ * sender's configured knobs (nic.dcqcn.*, mlx5 names) over it. */
+static void flow_params(struct sim *s, struct flow *fl)
+{
+    double bps = s->ports[fl->src_port].bps;
+    if (s->opt->dcqcn) {
+        fl->dp = *s->opt->dcqcn;
+        if (fl->dp.line_bps <= 0)
+            fl->dp.line_bps = bps;
+        return;
+    }
+    if (s->opt->preset == DCQCN_PRESET_MLX5)
+        dcqcn_params_mlx5(&fl->dp, bps);
+    else
+        dcqcn_params_paper(&fl->dp, bps);
+    const struct qos_dcqcn *k = &s->ports[fl->src_port].cfg.dcqcn;
+    struct dcqcn_params *d = &fl->dp;
+    if (k->rai_mbps.set)
+        d->ai_bps = (double)k->rai_mbps.v * 1e6;
+    if (k->rhai_mbps.set)
+        d->hai_bps = (double)k->rhai_mbps.v * 1e6;
+    if (k->min_rate_mbps.set)
+        d->min_bps = (double)k->min_rate_mbps.v * 1e6;
+    if (k->rate_on_first_cnp_mbps.set)
+        d->first_cnp_bps = (double)k->rate_on_first_cnp_mbps.v * 1e6;
+    if (k->g.set)
+        d->g = 1.0 - (double)k->g.v / 1024.0;          /* dce_tcp_g: 1 - g in 1/1024 */
+    if (k->initial_alpha.set)
+        d->initial_alpha = (double)k->initial_alpha.v / 1024.0;
+    if (k->min_dec_fac.set)
+        d->min_dec = 1.0 - (double)k->min_dec_fac.v / 100.0;
+    if (k->threshold.set)
+        d->fast_steps = (unsigned)k->threshold.v;
+    if (k->byte_reset.set)
+        d->byte_counter = (uint64_t)k->byte_reset.v;
+    if (k->alpha_update_us.set)
+        d->alpha_period_ns = k->alpha_update_us.v * 1000;
+    if (k->rate_reduce_period_us.set)
+        d->rate_reduce_period_ns = k->rate_reduce_period_us.v * 1000;
+    if (k->time_reset_us.set)
+        d->timer_ns = k->time_reset_us.v * 1000;
+    if (k->min_time_between_cnps_us.set)
+        d->cnp_interval_ns = k->min_time_between_cnps_us.v * 1000;
+}
+
+static int build_flows(struct sim *s, const struct replay_flow *flows, size_t n,
+                       struct dcb_err *err)
+{
+    s->flows = calloc(n ? n : 1, sizeof(*s->flows));
+    if (!s->flows)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const struct replay_flow *rf = &flows[i];
+        struct flow *fl = &s->flows[s->nflows];
+        fl->src = rf->src ? find_node(s, rf->src) : NO_INDEX;
+        fl->dst = rf->dst ? find_node(s, rf->dst) : NO_INDEX;
+        if (fl->src == NO_INDEX || fl->dst == NO_INDEX)
+            return dcb_err_set(err, DCB_E_INVAL, "flow %zu: no device '%s'", i,
+                               fl->src == NO_INDEX ? (rf->src ? rf->src : "") :
+                               (rf->dst ? rf->dst : ""));
+        if (s->nodes[fl->src].is_switch || s->nodes[fl->dst].is_switch || fl->src == fl->dst)
+            return dcb_err_set(err, DCB_E_INVAL, "flow %zu: runs between two different hosts",
+                               i);
+        fl->src_port = host_port(s, fl->src);
+        fl->dst_port = host_port(s, fl->dst);
+        if (fl->src_port == NO_INDEX || fl->dst_port == NO_INDEX)
+            return dcb_err_set(err, DCB_E_INVAL, "flow %zu: a host without a link", i);
+        uint32_t first = s->ports[fl->src_port].peer;
+        if (!s->nodes[s->ports[first].node].is_switch &&
+            s->ports[first].node != fl->dst)
+            return dcb_err_set(err, DCB_E_INVAL, "flow %zu: no route", i);
+        if (s->nodes[s->ports[first].node].is_switch &&
+            !s->route_count[(size_t)s->ports[first].node * s->nnodes + fl->dst])
+            return dcb_err_set(err, DCB_E_INVAL, "flow %zu: no route from %s to %s", i,
+                               rf->src, rf->dst);
+        fl->payload = rf->payload ? rf->payload : 1000;
+        fl->bytes = rf->bytes;
+        fl->npackets = rf->bytes ? (uint32_t)((rf->bytes + fl->payload - 1) / fl->payload) : 0;
+        fl->dscp = rf->dscp;
+        const struct qos_config *c = &s->ports[fl->src_port].cfg;
+        fl->prio = c->dscp2prio[rf->dscp & 63].set ? (uint8_t)c->dscp2prio[rf->dscp & 63].v : 0;
+        fl->sport = rf->sport;
+        fl->start_ps = rf->start_ns * REPLAY_PS_PER_NS;
+        fl->last_cnp_ps = INT64_MIN / 2;
+        flow_params(s, fl);
+        dcqcn_rp_init(&fl->rp, &fl->dp);
+        s->nflows++;
+    }
+    return 0;
+}
+
+int sim_build(struct sim *s, const struct fabric *f, const struct replay_flow *flows, size_t n,
+              struct dcb_err *err)
+{
+    int rc = build_nodes(s, f, err);
+    if (rc == 0)
+        rc = build_routes(s, err);
+    if (rc == 0)
+        rc = build_flows(s, flows, n, err);
+    return rc;
+}
+
+void sim_free(struct sim *s)
+{
+    for (uint32_t i = 0; i < s->nports; i++) {
+        struct port *pt = &s->ports[i];
+        free(pt->ctrl.v);
+        for (int q = 0; q < PRIOS; q++)
+            free(pt->q[q].v);
+        free(pt->ready);
+    }
+    free(s->ports);
+    free(s->nodes);
+    free(s->flows);
+    free(s->pkts);
+    free(s->route_start);
+    free(s->route_count);
+    free(s->route_ports);
+    free(s->queue_samples);
+    heap_free(&s->heap);
+}
