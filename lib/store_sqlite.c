@@ -490,14 +490,16 @@ static int64_t sqlite_flush(struct dcb_store *base, struct dcb_err *err)
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory writing a batch");
     }
-    memcpy(ids_before, s->db_ids, known_series * sizeof(int64_t));
+    if (known_series)                   /* db_ids is NULL before the first series */
+        memcpy(ids_before, s->db_ids, known_series * sizeof(int64_t));
     rc = write_batch(s, err);
     if (rc == 0)
         rc = exec_sql(s, "COMMIT", "committing a batch", err);
     if (rc < 0) {
         /* Nothing is lost: the batch stays pending, untouched, for a later flush. */
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-        memcpy(s->db_ids, ids_before, known_series * sizeof(int64_t));
+        if (known_series)
+            memcpy(s->db_ids, ids_before, known_series * sizeof(int64_t));
         free(ids_before);
         return rc;
     }
