@@ -47,7 +47,6 @@ struct packet {
     uint8_t pg;                   /* the ingress priority group it is counted in */
     uint16_t quanta;              /* PFC */
     uint8_t pfc_prio;
-    bool in_headroom;
     int64_t enq_ps;               /* when it entered its switch egress queue */
     uint32_t dst;                 /* the node it is going to */
     uint32_t next_free;
@@ -60,8 +59,7 @@ struct pkt_queue {                /* a FIFO ring of packet indexes */
 };
 
 struct ingress_pg {
-    uint64_t bytes;               /* counted in this PG, headroom included */
-    uint64_t headroom_used;
+    uint64_t bytes;               /* counted in this PG; above its XOFF threshold is headroom */
     bool xoff_sent;
     int64_t xoff_since_ps;
     uint64_t watermark, headroom_watermark, drops;

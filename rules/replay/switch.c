@@ -99,8 +99,6 @@ void switch_release(struct sim *s, uint32_t p)
     struct port *in = &s->ports[pk->ingress];
     struct ingress_pg *g = &in->pg[pk->pg];
     g->bytes -= pk->bytes;
-    if (pk->in_headroom)
-        g->headroom_used -= pk->bytes;
     s->nodes[in->node].buffer_used -= pk->bytes;
     uint32_t port = pk->ingress;
     pk->ingress = NO_INDEX;
@@ -167,24 +165,21 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
         drop(s, port, p, pg, true);
         return;
     }
-    pk->in_headroom = false;
     if (lossless(in, prio)) {
+        /* what the group holds above its XOFF threshold is headroom; beyond headroom, loss */
         uint64_t th = xoff_threshold(s, in, pg);
-        if (g->bytes + pk->bytes > th) {
-            uint64_t headroom = in->cfg.buffer[pg].headroom.set ?
-                                (uint64_t)in->cfg.buffer[pg].headroom.v : 0;
-            if (g->headroom_used + pk->bytes > headroom) {
-                drop(s, port, p, pg, true);
-                if (!g->xoff_sent)
-                    xoff(s, port, pg);
-                return;
-            }
-            pk->in_headroom = true;
-            g->headroom_used += pk->bytes;
-            if (g->headroom_used > g->headroom_watermark)
-                g->headroom_watermark = g->headroom_used;
+        uint64_t headroom = in->cfg.buffer[pg].headroom.set ?
+                            (uint64_t)in->cfg.buffer[pg].headroom.v : 0;
+        uint64_t after = g->bytes + pk->bytes;
+        if (after > th + headroom) {
+            drop(s, port, p, pg, true);
+            if (!g->xoff_sent)
+                xoff(s, port, pg);
+            return;
         }
-        if (g->bytes + pk->bytes >= th && !g->xoff_sent)
+        if (after > th && after - th > g->headroom_watermark)
+            g->headroom_watermark = after - th;
+        if (after >= th && !g->xoff_sent)
             xoff(s, port, pg);
     } else {
         uint64_t limit = in->cfg.buffer[pg].size.set ? (uint64_t)in->cfg.buffer[pg].size.v
@@ -197,20 +192,14 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
     struct port *out = &s->ports[out_port];
     unsigned tc = out->tc_of[prio];
     if (!s->opt->mark_on_dequeue && pk->kind == PKT_DATA && !switch_wred(s, out, tc, pk)) {
-        if (pk->in_headroom)
-            g->headroom_used -= pk->bytes;
         drop(s, out_port, p, prio, false);
         return;
     }
     if (out->wd_storm[tc] && lossless(in, prio)) {
-        if (pk->in_headroom)
-            g->headroom_used -= pk->bytes;
         drop(s, out_port, p, prio, false);          /* the watchdog's drop action */
         return;
     }
     if (!pq_push(s, &out->q[tc], p)) {
-        if (pk->in_headroom)
-            g->headroom_used -= pk->bytes;
         pkt_free(s, p);
         return;
     }
