@@ -1,4 +1,5 @@
-/* The event queue; see heap.h. */
+/* The event queue; see heap.h. Four children per node: half the depth of a binary heap, and
+ * the children of a node share a cache line or two. */
 #include "heap.h"
 
 #include <stdlib.h>
@@ -35,7 +36,7 @@ bool heap_push(struct heap *h, int64_t at, unsigned kind, uint32_t a, uint32_t b
     struct heap_event e = { at, (uint64_t)kind << 56 | (h->next_seq++ & SEQ_MASK), a, b };
     uint32_t i = h->n++;
     while (i > 0) {
-        uint32_t parent = (i - 1) / 2;
+        uint32_t parent = (i - 1) / 4;
         if (!before(&e, &h->v[parent]))
             break;
         h->v[i] = h->v[parent];
@@ -53,11 +54,13 @@ bool heap_pop(struct heap *h, struct heap_event *out)
     struct heap_event last = h->v[--h->n];
     uint32_t i = 0, n = h->n;
     for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= n)
+        uint32_t first = 4 * i + 1;
+        if (first >= n)
             break;
-        if (c + 1 < n && before(&h->v[c + 1], &h->v[c]))
-            c++;
+        uint32_t c = first, end = first + 4 < n ? first + 4 : n;
+        for (uint32_t k = first + 1; k < end; k++)
+            if (before(&h->v[k], &h->v[c]))
+                c = k;
         if (!before(&h->v[c], &last))
             break;
         h->v[i] = h->v[c];

@@ -1,4 +1,4 @@
-/* The simulator's event queue: a binary min-heap ordered by (time, insertion number), so equal
+/* The simulator's event queue: a 4-ary min-heap ordered by (time, insertion number), so equal
  * times come out in the order they went in and a run is deterministic. */
 #ifndef DCB_REPLAY_HEAP_H
 #define DCB_REPLAY_HEAP_H

@@ -66,12 +66,16 @@ void nic_flow_send(struct sim *s, uint32_t f)
     make_ready(s, f);
 }
 
+/* The retransmit timer moves on every ACK; rather than one queued event per move (millions of
+ * stale ones), one event waits and, when it fires early, sleeps again until the deadline. */
 static void arm_rto(struct sim *s, uint32_t f)
 {
     struct flow *fl = &s->flows[f];
-    fl->rto_gen++;
-    sim_at(s, s->now_ps + s->opt->retransmit_timeout_ns * REPLAY_PS_PER_NS, EV_RTO, f,
-           fl->rto_gen);
+    fl->rto_deadline_ps = s->now_ps + s->opt->retransmit_timeout_ns * REPLAY_PS_PER_NS;
+    if (!fl->rto_pending) {
+        fl->rto_pending = true;
+        sim_at(s, fl->rto_deadline_ps, EV_RTO, f, fl->rto_gen);
+    }
 }
 
 static uint32_t data_packet(struct sim *s, uint32_t f)
@@ -310,7 +314,15 @@ void nic_rp_timer(struct sim *s, uint32_t f, uint32_t gen)
 void nic_rto(struct sim *s, uint32_t f, uint32_t gen)
 {
     struct flow *fl = &s->flows[f];
-    if (gen != fl->rto_gen || fl->done || fl->snd_una >= fl->next_psn)
+    fl->rto_pending = false;
+    if (gen != fl->rto_gen || fl->done)
+        return;
+    if (s->now_ps < fl->rto_deadline_ps) {
+        fl->rto_pending = true;               /* moved on since: wait for the deadline */
+        sim_at(s, fl->rto_deadline_ps, EV_RTO, f, gen);
+        return;
+    }
+    if (fl->snd_una >= fl->next_psn)
         return;
     go_back(s, f, fl->snd_una);
     arm_rto(s, f);

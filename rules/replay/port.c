@@ -12,14 +12,18 @@ int64_t serialize_ps(const struct port *pt, uint32_t bytes)
     return (int64_t)((double)(bytes + WIRE_OVERHEAD) * 8e12 / pt->bps + 0.5);
 }
 
-static bool tc_paused(const struct port *pt, unsigned tc)
+static inline bool tc_paused(const struct port *pt, unsigned tc)
 {
-    if (pt->wd_storm[tc])
-        return false;                   /* the watchdog ignores pauses on a stormed queue */
+    return (pt->paused_tc >> tc) & 1;
+}
+
+void port_update_paused(struct port *pt)
+{
+    uint8_t mask = 0;
     for (unsigned prio = 0; prio < PRIOS; prio++)
-        if (pt->paused[prio] && pt->tc_of[prio] == tc)
-            return true;
-    return false;
+        if (pt->paused[prio] && !pt->wd_storm[pt->tc_of[prio]])
+            mask |= (uint8_t)(1u << pt->tc_of[prio]);   /* a stormed queue ignores pauses */
+    pt->paused_tc = mask;
 }
 
 static uint32_t pick_switch_queue(struct sim *s, struct port *pt)
@@ -117,6 +121,7 @@ void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta)
 
 static void pause_accounting(struct port *pt, int64_t now)
 {
+    port_update_paused(pt);
     bool any = false;
     for (unsigned i = 0; i < PRIOS; i++)
         any = any || pt->paused[i];

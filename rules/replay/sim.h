@@ -83,6 +83,7 @@ struct port {
     uint8_t dwrr_next;
     int64_t paused_until_ps[PRIOS];   /* by priority: the PFC received */
     bool paused[PRIOS];
+    uint8_t paused_tc;            /* traffic classes a pause holds (watchdog storms excepted) */
     int64_t pause_start_ps[PRIOS];
     int64_t paused_total_ps[PRIOS];
     int64_t paused_any_since_ps;  /* any priority paused since, -1 */
@@ -127,7 +128,8 @@ struct flow {
     struct dcqcn_params dp;
     int64_t alpha_at_ps;          /* alpha decays lazily, from here */
     uint32_t timer_gen, rto_gen;
-    int64_t rto_armed_ps;
+    int64_t rto_deadline_ps;
+    bool rto_pending;             /* an EV_RTO is queued */
     /* receiver */
     uint32_t expected;
     bool nak_pending;
@@ -197,6 +199,7 @@ void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta)
 void port_pause_apply(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta);
 void port_pause_end(struct sim *s, uint32_t port, unsigned prio);
 int64_t serialize_ps(const struct port *pt, uint32_t bytes);
+void port_update_paused(struct port *pt);
 
 /* nic.c: hosts */
 void nic_flow_send(struct sim *s, uint32_t flow);

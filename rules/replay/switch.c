@@ -233,6 +233,7 @@ void watchdog_tick(struct sim *s)
             if (!pt->wd_storm[tc] && pt->paused[prio] && pt->q[tc].count &&
                 s->now_ps - pt->pause_start_ps[prio] >= detect) {
                 pt->wd_storm[tc] = drop_action;
+                port_update_paused(pt);
                 char details[64];
                 snprintf(details, sizeof(details), "{\"state\":\"storm\",\"action\":\"%s\"}",
                          drop_action ? "drop" : "alert");
@@ -247,6 +248,7 @@ void watchdog_tick(struct sim *s)
                 }
             } else if (pt->wd_storm[tc] && s->now_ps - pt->wd_last_pause_ps[tc] >= restore) {
                 pt->wd_storm[tc] = false;
+                port_update_paused(pt);
                 sim_event(s, EVENT_WATCHDOG, i, (int)prio, "{\"state\":\"restored\"}");
             }
         }
