@@ -104,24 +104,39 @@ static uint32_t data_packet(struct sim *s, uint32_t f)
     return p;
 }
 
-/* The next packet of the host's ready flows, round robin, skipping priorities its switch paused
- * and flows whose pacing gap is not over. */
+static void deactivate(struct port *pt, struct flow *fl, uint32_t idx)
+{
+    pt->ready[idx] = pt->ready[--pt->nready];
+    fl->ready = false;
+}
+
+/* The next packet of the host's active flows, round robin, skipping priorities its switch
+ * paused and flows whose pacing gap is not over. Pacing needs no event per packet: when nothing
+ * may go now, one wake-up is set for the earliest flow (the event queue stays small). */
 uint32_t nic_next_packet(struct sim *s, uint32_t port)
 {
     struct port *pt = &s->ports[port];
-    for (uint32_t k = 0; k < pt->nready; k++) {
+    int64_t earliest = INT64_MAX;
+    uint32_t n = pt->nready;
+    for (uint32_t k = 0; k < n && pt->nready; k++) {
         uint32_t idx = (pt->ready_rr + k) % pt->nready;
         uint32_t f = pt->ready[idx];
         struct flow *fl = &s->flows[f];
-        if (pt->paused[fl->prio] || fl->next_send_ps > s->now_ps)
+        if (!has_more(fl)) {
+            deactivate(pt, fl, idx);
             continue;
+        }
+        if (pt->paused[fl->prio])
+            continue;
+        if (fl->next_send_ps > s->now_ps) {
+            if (fl->next_send_ps < earliest)
+                earliest = fl->next_send_ps;
+            continue;
+        }
         uint32_t p = data_packet(s, f);
         if (p == NO_INDEX)
             return NO_INDEX;
-        /* out of the ready list; back when its pacing gap is over */
-        pt->ready[idx] = pt->ready[--pt->nready];
-        pt->ready_rr = pt->nready ? (idx + 1) % pt->nready : 0;
-        fl->ready = false;
+        pt->ready_rr = idx + 1;
         const struct dcqcn_params *dp = flow_dcqcn(s, fl);
         double rate = rp_enabled(s, fl) ? fl->rp.rc : pt->bps;
         if (rate > pt->bps)
@@ -130,13 +145,25 @@ uint32_t nic_next_packet(struct sim *s, uint32_t port)
         fl->next_send_ps = s->now_ps + gap;
         if (rp_enabled(s, fl))
             dcqcn_rp_on_sent(&fl->rp, dp, s->pkts[p].bytes);
-        if (has_more(fl))
-            sim_at(s, fl->next_send_ps, EV_FLOW_SEND, f, 0);
-        else
+        if (!has_more(fl)) {
+            deactivate(pt, fl, idx);
             arm_rto(s, f);
+        }
         return p;
     }
+    if (earliest != INT64_MAX && (!pt->wake_ps || earliest < pt->wake_ps)) {
+        pt->wake_ps = earliest;
+        sim_at(s, earliest, EV_PORT_WAKE, port, 0);
+    }
     return NO_INDEX;
+}
+
+void nic_wake(struct sim *s, uint32_t port)
+{
+    struct port *pt = &s->ports[port];
+    if (pt->wake_ps && pt->wake_ps <= s->now_ps)
+        pt->wake_ps = 0;
+    port_kick(s, port);
 }
 
 static void send_ctrl(struct sim *s, uint32_t port, enum pkt_kind kind, uint32_t f, uint32_t psn)
@@ -271,10 +298,7 @@ static void go_back(struct sim *s, uint32_t f, uint32_t psn)
     if (fl->done || psn >= fl->next_psn)
         return;
     fl->next_psn = psn;
-    if (!fl->ready && fl->next_send_ps <= s->now_ps)
-        make_ready(s, f);
-    else if (!fl->ready)
-        sim_at(s, fl->next_send_ps, EV_FLOW_SEND, f, 0);
+    make_ready(s, f);
 }
 
 static void handle_cnp(struct sim *s, uint32_t port, uint32_t f)

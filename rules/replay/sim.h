@@ -19,7 +19,7 @@
 enum ev_kind {
     EV_TX_DONE,       /* a: port */
     EV_ARRIVE,        /* a: port it arrives at, b: packet */
-    EV_FLOW_SEND,     /* a: flow; the pacing gap is over */
+    EV_FLOW_SEND,     /* a: flow; it starts */
     EV_PAUSE_APPLY,   /* a: port that obeys, b: prio << 16 | quanta */
     EV_PAUSE_END,     /* a: port, b: prio */
     EV_PFC_CHECK,     /* a: port whose ingress PG may need an XOFF refresh or an XON, b: pg */
@@ -30,6 +30,7 @@ enum ev_kind {
     EV_SERIES,
     EV_WATCHDOG,
     EV_PFC_SEND,      /* a: port that sends the frame, b: prio << 16 | quanta */
+    EV_PORT_WAKE,     /* a: host port; its earliest paced flow may send */
 };
 
 enum pkt_kind { PKT_DATA, PKT_ACK, PKT_NAK, PKT_CNP, PKT_PFC };
@@ -92,8 +93,9 @@ struct port {
     bool wd_storm[PRIOS];         /* PFC watchdog: this TC ignores pauses and drops */
     int64_t wd_last_pause_ps[PRIOS];
     /* hosts: the NIC's ready flows, and the receive backlog */
-    uint32_t *ready;
+    uint32_t *ready;              /* the flows with data to send */
     uint32_t nready, ready_cap, ready_rr;
+    int64_t wake_ps;              /* a pending EV_PORT_WAKE, 0: none */
     double rx_backlog;
     int64_t rx_backlog_at_ps;
     bool rx_xoff[PRIOS];
@@ -203,6 +205,7 @@ void port_update_paused(struct port *pt);
 
 /* nic.c: hosts */
 void nic_flow_send(struct sim *s, uint32_t flow);
+void nic_wake(struct sim *s, uint32_t port);
 void nic_receive(struct sim *s, uint32_t port, uint32_t p);
 void nic_rp_timer(struct sim *s, uint32_t flow, uint32_t gen);
 void nic_rto(struct sim *s, uint32_t flow, uint32_t gen);

@@ -5,6 +5,7 @@
  *     ordered pair) for 20 ms.
  * Prints events/s and packet-hops per wall second (a packet crossing one link is one hop), and
  * peak memory. Target: at least 10 million events/s on one core. Never asserts on time. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,7 @@
             "\"buffer\":{\"3\":{\"xoff\":\"400KB\",\"xon\":\"200KB\",\"headroom\":\"400KB\"}}}}"
 
 static int run(const char *what, const char *text, struct replay_flow *flows, size_t n,
-               int64_t duration_ns)
+               int64_t duration_ns, bool dcqcn)
 {
     struct fabric f;
     fabric_init(&f);
@@ -36,6 +37,7 @@ static int run(const char *what, const char *text, struct replay_flow *flows, si
     replay_options_init(&o);
     o.duration_ns = duration_ns;
     o.sample_interval_ns = 1000000;
+    o.dcqcn_off = !dcqcn;
     struct replay_summary sum;
     int64_t t0 = bench_now_ns();
     int rc = replay_run(&f, flows, n, &o, NULL, &sum, &err);
@@ -70,7 +72,9 @@ int main(void)
         incast[i] = (struct replay_flow){ names[i], "host9", 0, 0, 26, (uint16_t)(1000 + i),
                                           1000 };
     }
-    if (run("8:1 incast, star, 40G", text, incast, 8, 5000000))
+    /* "every sender at line rate": PFC only, so the senders stay there */
+    if (run("8:1 incast, star, 40G, PFC only", text, incast, 8, 5000000, false) ||
+        run("8:1 incast, star, 40G, DCQCN (paper)", text, incast, 8, 5000000, true))
         return 1;
 
     snprintf(text, sizeof(text), "{\"generate\":{\"type\":\"leaf-spine\",\"leaves\":8,"
@@ -87,5 +91,6 @@ int main(void)
             if (s != d)
                 all[n++] = (struct replay_flow){ hosts[s], hosts[d], 0, 0, 26,
                                                  (uint16_t)(10000 + n % 50000), 1000 };
-    return run("all-to-all, 128-host leaf-spine, 100G", text, all, n, 20000000);
+    return run("all-to-all, 128-host leaf-spine, 100G, DCQCN (paper)", text, all, n, 20000000,
+               true);
 }
