@@ -88,9 +88,11 @@ int main(void)
         snprintf(hosts[i], sizeof(hosts[i]), "host%d", i + 1);
     for (int s = 0; s < HOSTS; s++)
         for (int d = 0; d < HOSTS; d++)
-            if (s != d)
-                all[n++] = (struct replay_flow){ hosts[s], hosts[d], 0, 0, 26,
-                                                 (uint16_t)(10000 + n % 50000), 1000 };
+            if (s != d) {
+                all[n] = (struct replay_flow){ hosts[s], hosts[d], 0, 0, 26,
+                                               (uint16_t)(10000 + n % 50000), 1000 };
+                n++;
+            }
     return run("all-to-all, 128-host leaf-spine, 100G, DCQCN (paper)", text, all, n, 20000000,
                true);
 }
