@@ -324,7 +324,8 @@ static bool parse_path_rest(struct parser *ps, struct path *p)
             } else {
                 return FAIL(ps, "expected a name after '.'");
             }
-        } else if (ps->tok.kind == TK_LBRACK && !metric_lookup_ok(p->text)) {
+        } else if (ps->tok.kind == TK_LBRACK && !metric_lookup_ok(p->text) &&
+                   dcb_event_kind_lookup(p->text) == EVENT_KIND_NONE) {
             next_token(ps);
             struct rule_expr *ix = parse_expr(ps);
             if (!ix || !need_type(ps, ix, T_NUM, "an index"))

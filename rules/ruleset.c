@@ -321,6 +321,7 @@ int rule_set_load_text(struct rule_set *rs, const char *text, size_t len, const 
                        struct dcb_err *err)
 {
     struct loader ld = { .name = name, .err = err, .rs = rs };
+    size_t loaded_before = rs->n;
     char *value = malloc(VALUE_MAX);
     if (!value)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
@@ -396,8 +397,11 @@ int rule_set_load_text(struct rule_set *rs, const char *text, size_t len, const 
     }
     if (!rc)
         rc = finish_rule(&ld, line);
-    if (rc)
+    if (rc) {
         drop_current(&ld);
+        while (rs->n > loaded_before)         /* all or nothing: no half-loaded file */
+            rule_free(&rs->rules[--rs->n]);
+    }
     free(value);
     return rc;
 }

@@ -1,0 +1,272 @@
+/* The rule language over a ring store: three-valued logic, precedence, the functions, config
+ * look-ups here and on the partner, metric windows and event counts with values worked out by
+ * hand, `for`, templates, profiles, and load errors with their line and column. */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "evidence_store.h"
+#include "rules.h"
+#include "store.h"
+
+#define SEC 1000000000LL
+#define NOW (1000 * SEC)
+
+struct outcome {
+    char fired[64][RULE_ID_MAX];
+    int nfired;
+    char undecided[64][RULE_ID_MAX];
+    char missing[64][256];
+    int nundecided;
+    struct finding last;
+    char last_id[RULE_ID_MAX];    /* the rule set is freed before the test looks */
+};
+
+static void on_finding(void *arg, const struct finding *f)
+{
+    struct outcome *o = arg;
+    if (o->nfired < 64)
+        snprintf(o->fired[o->nfired++], RULE_ID_MAX, "%s", f->rule->id);
+    o->last = *f;
+    snprintf(o->last_id, sizeof(o->last_id), "%s", f->rule->id);
+}
+
+static void on_undecided(void *arg, const struct rule_undecided *u)
+{
+    struct outcome *o = arg;
+    if (o->nundecided < 64) {
+        snprintf(o->undecided[o->nundecided], RULE_ID_MAX, "%s", u->rule->id);
+        snprintf(o->missing[o->nundecided++], 256, "%s", u->missing);
+    }
+}
+
+static bool fired(const struct outcome *o, const char *id)
+{
+    for (int i = 0; i < o->nfired; i++)
+        if (!strcmp(o->fired[i], id))
+            return true;
+    return false;
+}
+
+static const char *undecided(const struct outcome *o, const char *id)
+{
+    for (int i = 0; i < o->nundecided; i++)
+        if (!strcmp(o->undecided[i], id))
+            return o->missing[i];
+    return NULL;
+}
+
+static void put_counter(struct dcb_store *st, int64_t t, enum metric_id m, int prio, uint64_t v)
+{
+    struct dcb_sample s;
+    dcb_sample_set(&s, t, "h1", "eth0", m, prio, -1);
+    s.value.counter = v;
+    assert_int_equal(store_put_sample(st, &s, NULL), 0);
+}
+
+static void put_gauge(struct dcb_store *st, int64_t t, int queue, double v)
+{
+    struct dcb_sample s;
+    dcb_sample_set(&s, t, "h1", "eth0", METRIC_QUEUE_DEPTH_BYTES, -1, queue);
+    s.value.gauge = v;
+    assert_int_equal(store_put_sample(st, &s, NULL), 0);
+}
+
+/* One port, h1:eth0: PFC on prio 3, MTU 9000, CNP DSCP 48 -> prio 6; its partner has PFC 0x10.
+ * pfc.rx_pause{prio=3} counts 10 a second; queue 3's depth is 0 until 10 s ago, then 1..10;
+ * two pause storms in the last 5 minutes and one before. */
+static struct dcb_store *evidence_store(void)
+{
+    struct dcb_store *st;
+    assert_int_equal(store_open_ring(&st, 100000, 1000, NULL), 0);
+    struct store_config_row here = { NOW, "h1", "eth0", "dcbnl",
+        "{\"pfc\":{\"enabled\":8},\"mtu\":9000,\"cnp\":{\"dscp\":48},"
+        "\"dscp2prio\":{\"48\":6,\"26\":3},\"prio2tc\":[0,1,2,3,4,5,6,7],"
+        "\"switch\":{\"buffer\":{\"3\":{\"xoff\":\"100KB\"}}}}" };
+    struct store_config_row peer = { NOW, "h1", "eth0", "peer:lldp", "{\"pfc\":{\"enabled\":16}}" };
+    assert_int_equal(store_put_config(st, &here, NULL), 0);
+    assert_int_equal(store_put_config(st, &peer, NULL), 0);
+    for (int t = 0; t <= 100; t++)
+        put_counter(st, NOW - (100 - t) * SEC, METRIC_PFC_RX_PAUSE, 3, (uint64_t)(10 * t));
+    for (int t = 20; t >= 0; t--)
+        put_gauge(st, NOW - t * SEC, 3, t >= 10 ? 0 : (double)(10 - t));
+    const int64_t storms[3] = { NOW - 10 * SEC, NOW - 200 * SEC, NOW - 400 * SEC };
+    for (int i = 0; i < 3; i++) {
+        struct dcb_event e;
+        dcb_event_set(&e, storms[i], EVENT_PAUSE_STORM, "h1", "eth0", 3, "{}");
+        assert_int_equal(store_put_event(st, &e, NULL), 0);
+    }
+    return st;
+}
+
+static void run_rules(const char *text, const char *profile, struct outcome *o)
+{
+    memset(o, 0, sizeof(*o));
+    struct rule_set rs;
+    rule_set_init(&rs);
+    struct dcb_err err;
+    int rc = rule_set_load_text(&rs, text, strlen(text), "t.rules", &err);
+    if (rc) {
+        print_error("%s\n", err.msg);
+        fail();
+    }
+    struct dcb_store *st = evidence_store();
+    struct evidence ev;
+    assert_int_equal(evidence_store_open(&ev, st, NOW, &err), 0);
+    struct rule_run_options opt = { .profile = profile, .now_ns = NOW, .on_finding = on_finding,
+                                    .on_undecided = on_undecided, .arg = o };
+    assert_int_equal(rule_set_run(&rs, &ev, &opt, NULL, &err), 0);
+    evidence_store_close(&ev);
+    store_close(st, NULL);
+    rule_set_free(&rs);
+}
+
+#define RULE(id, when) "[" id "]\nseverity = warn\nscope = port\nwhen = " when "\nmessage = m\n"
+
+static void logic(void **state)
+{
+    (void)state;
+    struct outcome o;
+    run_rules(RULE("and-false", "false and pfc.willing")
+              RULE("or-true", "true or pfc.willing")
+              RULE("unknown", "pfc.willing")
+              RULE("cmp-unknown", "pfc.willing == true or pfc.willing == false")
+              RULE("precedence", "1 + 2 * 3 == 7 and not (2 > 3) and 10 - 4 - 3 == 3")
+              RULE("modulo", "7 % 4 == 3 and -2 < 0")
+              RULE("defined", "not defined(pfc.willing) and defined(mtu)")
+              RULE("coalesce", "coalesce(pfc.willing, true)")
+              RULE("covers", "covers(pfc.enabled, 8) and not bit(pfc.enabled, 4)")
+              RULE("popcount", "popcount(pfc.enabled) == 1 and abs(-3) == 3")
+              RULE("index", "dscp2prio[cnp.dscp] == 6 and dscp2prio.26 == 3")
+              RULE("peer", "peer.pfc.enabled == 16 and pfc.enabled != peer.pfc.enabled")
+              RULE("lossless", "lossless == 8")
+              RULE("units", "150KB == 150000 and 9KiB == 9216 and 400G == 400000000000")
+              RULE("div0", "mtu / (mtu - mtu) > 1")
+              RULE("string", "\"dscp\" != \"pcp\""),
+              NULL, &o);
+    assert_false(fired(&o, "and-false"));
+    assert_null(undecided(&o, "and-false"));       /* decided: false */
+    assert_true(fired(&o, "or-true"));
+    assert_false(fired(&o, "unknown"));
+    assert_non_null(strstr(undecided(&o, "unknown"), "pfc.willing"));
+    assert_non_null(undecided(&o, "cmp-unknown"));
+    const char *yes[] = { "precedence", "modulo", "defined", "coalesce", "covers", "popcount",
+                          "index", "peer", "lossless", "units", "string" };
+    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+        if (!fired(&o, yes[i])) {
+            print_error("%s did not fire (%s)\n", yes[i],
+                        undecided(&o, yes[i]) ? undecided(&o, yes[i]) : "false");
+            fail();
+        }
+    assert_false(fired(&o, "div0"));
+    assert_non_null(strstr(undecided(&o, "div0"), "division by zero"));
+}
+
+static void windows(void **state)
+{
+    (void)state;
+    struct outcome o;
+    run_rules(RULE("rate", "rate(pfc.rx_pause{prio=3}[60s]) == 10")
+              RULE("delta", "delta(pfc.rx_pause{prio=3}[60s]) == 600")
+              RULE("avg", "avg(queue.depth_bytes{queue=3}[9s]) == 5.5")
+              RULE("max-min", "max(queue.depth_bytes{queue=3}[9s]) == 10 and "
+                              "min(queue.depth_bytes{queue=3}[9s]) == 1")
+              RULE("last", "last(queue.depth_bytes{queue=3}) == 10")
+              RULE("count", "count(pause_storm[5m]) == 2 and count(pause_storm[10m]) == 3")
+              RULE("count-prio", "count(pause_storm{prio=4}[10m]) == 0")
+              RULE("no-data", "rate(pfc.rx_pause{prio=5}[60s]) > 0")
+              "[for-held]\nseverity = warn\nscope = port\nfor = 5s\n"
+              "when = max(queue.depth_bytes{queue=3}[2s]) > 0\nmessage = m\n"
+              "[for-broken]\nseverity = warn\nscope = port\nfor = 15s\n"
+              "when = max(queue.depth_bytes{queue=3}[2s]) > 0\nmessage = m\n",
+              NULL, &o);
+    const char *yes[] = { "rate", "delta", "avg", "max-min", "last", "count", "count-prio",
+                          "for-held" };
+    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+        if (!fired(&o, yes[i])) {
+            print_error("%s did not fire (%s)\n", yes[i],
+                        undecided(&o, yes[i]) ? undecided(&o, yes[i]) : "false");
+            fail();
+        }
+    assert_false(fired(&o, "no-data"));
+    assert_non_null(strstr(undecided(&o, "no-data"), "pfc.rx_pause"));
+    assert_false(fired(&o, "for-broken"));       /* 15 s ago the queue was empty */
+}
+
+static void templates_and_profiles(void **state)
+{
+    (void)state;
+    struct outcome o;
+    run_rules("[prio-rule]\nseverity = crit\nconfidence = 0.9\nscope = priority\n"
+              "when = switch.buffer.$prio.xoff < 200KB\n"
+              "message = priority {$prio}: XOFF {switch.buffer.$prio.xoff} with PFC\n"
+              "  {pfc.enabled}\n"
+              "knob = switch.buffer.$prio.xoff\npropose = switch.buffer.$prio.xoff * 2\n"
+              "[skipped]\nseverity = warn\nscope = port\nwhen = true\nmessage = m\n"
+              "unless_profile = pfc-only\n",
+              "pfc-only", &o);
+    assert_int_equal(o.nfired, 1);
+    assert_string_equal(o.last_id, "prio-rule");
+    assert_int_equal(o.last.prio, 3);              /* per lossless priority only */
+    assert_string_equal(o.last.summary, "priority 3: XOFF 100KB with PFC 0x08");
+    assert_string_equal(o.last.knob, "switch.buffer.3.xoff");
+    assert_string_equal(o.last.proposed, "200000");
+    assert_int_equal(o.last.nevidence, 1);
+    assert_string_equal(o.last.evidence[0].name, "switch.buffer.3.xoff");
+    assert_string_equal(o.last.evidence[0].value, "100KB");
+}
+
+static void load_error(const char *text, const char *where, const char *what)
+{
+    struct rule_set rs;
+    rule_set_init(&rs);
+    struct dcb_err err;
+    assert_int_equal(rule_set_load_text(&rs, text, strlen(text), "bad.rules", &err),
+                     DCB_E_INVAL);
+    if (strncmp(err.msg, where, strlen(where)) || !strstr(err.msg, what)) {
+        print_error("got '%s', want '%s... %s'\n", err.msg, where, what);
+        fail();
+    }
+    assert_int_equal(rs.n, 0);                    /* nothing half-loaded */
+    rule_set_free(&rs);
+}
+
+static void load_errors(void **state)
+{
+    (void)state;
+    load_error(RULE("r", "mtu >"), "bad.rules:4:13:", "expected a value");
+    load_error(RULE("r", "rate(pfc.rx_paws{prio=3}[1m]) > 0"), "bad.rules:4:13:",
+               "unknown name");
+    load_error(RULE("r", "ratee(mtu) > 1"), "bad.rules:4:8:", "unknown function");
+    load_error(RULE("r", "\"dscp\" + 1 > 0"), "bad.rules:4:8:", "type error");
+    load_error(RULE("r", "trust == 3"), "bad.rules:4:14:", "type error");
+    load_error(RULE("r", "mtu + 1"), "bad.rules:4:8:", "must be a condition");
+    load_error(RULE("r", "rate(queue.depth_bytes{queue=3}[1m]) > 0"), "bad.rules:4:8:",
+               "needs a counter");
+    load_error(RULE("r", "pfc.rx_pause > 0"), "bad.rules:4:8:", "per priority");
+    load_error("[r]\nseverity = warn\nscope = port\nwhen = mtu > 1\n", "bad.rules:1:1:",
+               "has no message");
+    load_error(RULE("r", "mtu > 1") RULE("r", "mtu > 2"), "bad.rules:6:2:",
+               "already defined");
+    load_error("[r]\nseverity = warn\nscope = port\nwhen = mtu > 1\nmessage = m\ncolour = red\n",
+               "bad.rules:6:1:", "unknown key");
+    load_error("[r]\nseverity = warn\nscope = port\nwhen = mtu > 1\nmessage = M {mtu +}\n",
+               "bad.rules:5:19:", "expected a value");
+    load_error("[r]\nseverity = warn\nscope = port\nwhen = mtu >\n   and mtu < 3\nmessage = m\n",
+               "bad.rules:5:4:", "expected a value");
+    load_error("[r]\nseverity = warn\nscope = port\nwhen = $prio == 3\nmessage = m\n",
+               "bad.rules:4:8:", "scope = priority");
+    load_error("severity = warn\n", "bad.rules:1:1:", "outside a rule");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(logic),
+        cmocka_unit_test(windows),
+        cmocka_unit_test(templates_and_profiles),
+        cmocka_unit_test(load_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
