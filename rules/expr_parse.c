@@ -318,7 +318,11 @@ static bool parse_path_rest(struct parser *ps, struct path *p)
                     return fail_at(ps, at.line, at.col, "unknown variable '%s' ($prio, $tc)",
                                    seg);
                 }
-                if (!ix || !path_append(ps, p, seg, true) || !set_index(ps, p, ix))
+                if (!ix)
+                    return false;
+                if (!path_append(ps, p, seg, true))
+                    return expr_free(ix), false;
+                if (!set_index(ps, p, ix))
                     return false;
                 snprintf(ix->text, sizeof(ix->text), "%s", seg);
             } else {
@@ -330,8 +334,9 @@ static bool parse_path_rest(struct parser *ps, struct path *p)
             struct rule_expr *ix = parse_expr(ps);
             if (!ix || !need_type(ps, ix, T_NUM, "an index"))
                 return expr_free(ix), false;
-            if (!expect(ps, TK_RBRACK, "']'") || !path_append(ps, p, "[]", true) ||
-                !set_index(ps, p, ix))
+            if (!expect(ps, TK_RBRACK, "']'") || !path_append(ps, p, "[]", true))
+                return expr_free(ix), false;
+            if (!set_index(ps, p, ix))       /* it frees ix when it refuses it */
                 return false;
             /* the text shows the index as [..]: keep it readable in evidence */
             size_t tl = strlen(p->text);
