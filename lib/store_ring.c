@@ -272,32 +272,64 @@ static int ring_range(struct dcb_store *base, const struct store_filter *f, stor
                       void *arg, struct dcb_err *err)
 {
     struct ring_store *r = (struct ring_store *)base;
-    bool *match = calloc(r->map.count + 1, sizeof(bool));
+    size_t nseries = r->map.count;
+    bool *match = calloc(nseries + 1, sizeof(bool));
+    size_t *start = calloc(nseries + 1, sizeof(size_t));
     struct ring_entry *hits = malloc((r->sample_count + 1) * sizeof(*hits));
-    if (!match || !hits) {
+    if (!match || !start || !hits) {
         free(match);
+        free(start);
         free(hits);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory reading the ring");
     }
-    for (size_t i = 0; i < r->map.count; i++)
+    for (size_t i = 0; i < nseries; i++)
         match[i] = series_key_matches(&r->map.keys[i], f);
-    size_t n = 0;
-    size_t start = (r->sample_head + r->sample_cap - r->sample_count) % r->sample_cap;
-    for (size_t k = 0; k < r->sample_count; k++) {
-        const struct ring_entry *e = &r->samples[(start + k) % r->sample_cap];
-        if (match[e->series] && e->ts >= f->t0 && e->ts <= f->t1)
-            hits[n++] = *e;
+    /* a counting sort by series, stable: the ring holds each series in arrival order, which is
+     * time order for every writer, so (series, time) order costs two passes, not a sort */
+    /* the ring in its two straight pieces, oldest first: no modulo per entry */
+    size_t first = (r->sample_head + r->sample_cap - r->sample_count) % r->sample_cap, n = 0;
+    size_t piece_len[2] = { r->sample_count, 0 };
+    if (first + r->sample_count > r->sample_cap) {
+        piece_len[0] = r->sample_cap - first;
+        piece_len[1] = r->sample_count - piece_len[0];
     }
-    qsort(hits, n, sizeof(*hits), cmp_entry);
+    const struct ring_entry *piece[2] = { r->samples + first, r->samples };
+    for (int pc = 0; pc < 2; pc++)
+        for (size_t k = 0; k < piece_len[pc]; k++) {
+            const struct ring_entry *e = &piece[pc][k];
+            if (match[e->series] && e->ts >= f->t0 && e->ts <= f->t1) {
+                start[e->series + 1]++;
+                n++;
+            }
+        }
+    for (size_t i = 0; i < nseries; i++)
+        start[i + 1] += start[i];
+    for (int pc = 0; pc < 2; pc++)
+        for (size_t k = 0; k < piece_len[pc]; k++) {
+            const struct ring_entry *e = &piece[pc][k];
+            if (match[e->series] && e->ts >= f->t0 && e->ts <= f->t1)
+                hits[start[e->series]++] = *e;
+        }
+    /* a writer that went back in time within a series: put that series in order */
+    for (size_t i = 1; i < n; i++)
+        if (hits[i].series == hits[i - 1].series && hits[i].ts < hits[i - 1].ts) {
+            qsort(hits, n, sizeof(*hits), cmp_entry);
+            break;
+        }
     int rc = 0;
+    struct dcb_sample s;
+    uint32_t keyed = UINT32_MAX;
     for (size_t i = 0; i < n && rc == 0; i++) {
-        struct dcb_sample s;
-        series_key_to_sample(&r->map.keys[hits[i].series], &s);
+        if (hits[i].series != keyed) {          /* the key's strings once per series */
+            series_key_to_sample(&r->map.keys[hits[i].series], &s);
+            keyed = hits[i].series;
+        }
         s.time_ns = hits[i].ts;
         raw_to_sample(hits[i].raw, &s);
         rc = cb(&s, arg);
     }
     free(match);
+    free(start);
     free(hits);
     return rc;
 }

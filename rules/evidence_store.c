@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counter.h"
 #include "qos_json.h"
 
 struct store_port {
@@ -15,8 +16,33 @@ struct store_port {
     bool has_cfg, has_peer;
 };
 
+/* A preloaded series: its samples, in time order, in the flat arrays below. */
+struct preload_series {
+    char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
+    enum metric_id metric;
+    int16_t prio, queue;
+    uint32_t start, count;
+};
+
+struct preload {
+    int64_t t0, t1;
+    struct preload_series *series;
+    size_t nseries, series_cap;
+    uint32_t *slots;              /* open addressing over series, index + 1 */
+    size_t nslots;
+    int64_t *ts;
+    double *value;                /* counters as doubles: exact below 2^53 */
+    uint64_t *raw;
+    size_t n, cap;
+    bool nomem;
+    enum metric_id last_metric;   /* the kind of the last sample's metric, remembered */
+    bool last_counter;
+};
+
 struct store_evidence {
     struct dcb_store *st;
+    struct preload *pre;
+    int64_t preload_t1;
     struct store_port *ports;
     size_t n, cap;
     size_t hint;
@@ -27,9 +53,12 @@ struct store_evidence {
 
 static long find_port(struct store_evidence *se, const char *device, const char *ifname)
 {
-    if (se->hint < se->n && !strcmp(se->ports[se->hint].device, device) &&
-        !strcmp(se->ports[se->hint].ifname, ifname))
-        return (long)se->hint;
+    /* rules walk the ports in order: the last one asked for, or the next */
+    for (size_t h = se->hint; h < se->hint + 2 && h < se->n; h++)
+        if (!strcmp(se->ports[h].device, device) && !strcmp(se->ports[h].ifname, ifname)) {
+            se->hint = h;
+            return (long)h;
+        }
     for (size_t i = 0; i < se->n; i++)
         if (!strcmp(se->ports[i].device, device) && !strcmp(se->ports[i].ifname, ifname)) {
             se->hint = i;
@@ -143,11 +172,207 @@ static int accumulate(const struct dcb_sample *s, void *arg)
     return 0;
 }
 
+static uint64_t series_hash(const char *device, const char *ifname, int metric, int prio,
+                            int queue)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *p = device; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    h = (h ^ 0xff) * 1099511628211ULL;
+    for (const char *p = ifname; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    h ^= (uint64_t)(unsigned)metric << 40 ^ (uint64_t)(uint16_t)prio << 20 ^ (uint16_t)queue;
+    return h * 0x9e3779b97f4a7c15ULL;
+}
+
+static struct preload_series *preload_find(const struct preload *pl, const char *device,
+                                           const char *ifname, enum metric_id m, int prio,
+                                           int queue)
+{
+    if (!pl->nslots)
+        return NULL;
+    size_t mask = pl->nslots - 1;
+    for (size_t i = series_hash(device, ifname, m, prio, queue) & mask;; i = (i + 1) & mask) {
+        uint32_t v = pl->slots[i];
+        if (!v)
+            return NULL;
+        struct preload_series *ps = &pl->series[v - 1];
+        if (ps->metric == m && ps->prio == prio && ps->queue == queue &&
+            !strcmp(ps->device, device) && !strcmp(ps->ifname, ifname))
+            return ps;
+    }
+}
+
+static int preload_sample(const struct dcb_sample *s, void *arg)
+{
+    struct preload *pl = arg;
+    if (pl->n == pl->cap) {
+        size_t cap = pl->cap ? pl->cap * 2 : 65536;
+        int64_t *ts = realloc(pl->ts, cap * sizeof(*ts));
+        if (ts)
+            pl->ts = ts;
+        double *value = realloc(pl->value, cap * sizeof(*value));
+        if (value)
+            pl->value = value;
+        uint64_t *raw = realloc(pl->raw, cap * sizeof(*raw));
+        if (raw)
+            pl->raw = raw;
+        if (!ts || !value || !raw) {
+            pl->nomem = true;
+            return 1;
+        }
+        pl->cap = cap;
+    }
+    /* store_range hands samples out series by series, each in time order: a series ends when
+     * its key changes (checked cheapest first) */
+    struct preload_series *last = pl->nseries ? &pl->series[pl->nseries - 1] : NULL;
+    if (!last || last->metric != s->metric || last->prio != s->prio || last->queue != s->queue ||
+        s->time_ns < pl->ts[pl->n - 1] || strcmp(last->ifname, s->ifname) ||
+        strcmp(last->device, s->device)) {
+        if (pl->nseries == pl->series_cap) {
+            size_t cap = pl->series_cap ? pl->series_cap * 2 : 1024;
+            struct preload_series *grown = realloc(pl->series, cap * sizeof(*grown));
+            if (!grown) {
+                pl->nomem = true;
+                return 1;
+            }
+            pl->series = grown;
+            pl->series_cap = cap;
+        }
+        last = &pl->series[pl->nseries++];
+        snprintf(last->device, sizeof(last->device), "%s", s->device);
+        snprintf(last->ifname, sizeof(last->ifname), "%s", s->ifname);
+        last->metric = s->metric;
+        last->prio = s->prio;
+        last->queue = s->queue;
+        last->start = (uint32_t)pl->n;
+        last->count = 0;
+    }
+    bool counter = pl->last_metric == s->metric ? pl->last_counter :
+                   metric_info(s->metric)->kind == METRIC_COUNTER;
+    pl->last_metric = s->metric;
+    pl->last_counter = counter;
+    pl->ts[pl->n] = s->time_ns;
+    pl->raw[pl->n] = counter ? s->value.counter : 0;
+    pl->value[pl->n] = counter ? (double)s->value.counter : s->value.gauge;
+    pl->n++;
+    last->count++;
+    return 0;
+}
+
+static void preload_free(struct preload *pl)
+{
+    if (!pl)
+        return;
+    free(pl->series);
+    free(pl->slots);
+    free(pl->ts);
+    free(pl->value);
+    free(pl->raw);
+    free(pl);
+}
+
+int evidence_store_preload(struct evidence *ev, int64_t t0, struct dcb_err *err)
+{
+    struct store_evidence *se = ev->ctx;
+    struct preload *pl = calloc(1, sizeof(*pl));
+    if (!pl)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    pl->last_metric = METRIC_NONE;
+    struct store_filter f;
+    store_filter_init(&f);
+    f.t0 = t0;
+    f.t1 = se->preload_t1;
+    pl->t0 = t0;
+    pl->t1 = se->preload_t1;
+    int rc = store_range(se->st, &f, preload_sample, pl, err);
+    if (rc == 0 && !pl->nomem) {
+        pl->nslots = 64;
+        while (pl->nslots < 2 * pl->nseries)
+            pl->nslots *= 2;
+        pl->slots = calloc(pl->nslots, sizeof(*pl->slots));
+        for (size_t i = 0; pl->slots && i < pl->nseries; i++) {
+            const struct preload_series *ps = &pl->series[i];
+            size_t mask = pl->nslots - 1, k = series_hash(ps->device, ps->ifname, ps->metric,
+                                                          ps->prio, ps->queue) & mask;
+            while (pl->slots[k])
+                k = (k + 1) & mask;
+            pl->slots[k] = (uint32_t)i + 1;
+        }
+        pl->nomem = !pl->slots;
+    }
+    if (rc < 0 || pl->nomem) {
+        preload_free(pl);
+        return rc < 0 ? rc : dcb_err_set(err, DCB_E_NOMEM, "out of memory preloading samples");
+    }
+    preload_free(se->pre);
+    se->pre = pl;
+    return 0;
+}
+
+/* A window from the preloaded samples: the same answers as the store's own queries. */
+static int preloaded_metric(const struct preload_series *ps, const struct preload *pl,
+                            enum evidence_agg agg, int64_t t0, int64_t t1, double *out)
+{
+    const int64_t *ts = pl->ts + ps->start;
+    uint32_t lo = 0, hi = ps->count;
+    while (lo < hi) {                             /* the first sample at or after t0 */
+        uint32_t mid = (lo + hi) / 2;
+        if (ts[mid] < t0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    uint32_t first = lo;
+    hi = ps->count;
+    while (lo < hi) {                             /* the first after t1 */
+        uint32_t mid = (lo + hi) / 2;
+        if (ts[mid] <= t1)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    uint32_t end = lo;
+    if (first >= end)
+        return 0;
+    const double *v = pl->value + ps->start;
+    if (agg == AGG_RATE || agg == AGG_DELTA) {
+        if (end - first < 2)
+            return 0;
+        struct counter_state state;
+        counter_state_init(&state);
+        double total = 0;
+        for (uint32_t i = first; i < end; i++) {
+            struct counter_delta d = counter_update(&state, pl->raw[ps->start + i], ts[i], 64, 0);
+            if (d.kind != COUNTER_FIRST && d.kind != COUNTER_INVALID)
+                total += (double)d.delta;
+        }
+        int64_t span = ts[end - 1] - ts[first];
+        if (agg == AGG_RATE && span <= 0)
+            return 0;
+        *out = agg == AGG_DELTA ? total : total * 1e9 / (double)span;
+        return 1;
+    }
+    double sum = 0, mn = v[first], mx = v[first];
+    for (uint32_t i = first; i < end; i++) {
+        sum += v[i];
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
+    }
+    *out = agg == AGG_AVG ? sum / (double)(end - first) : agg == AGG_MAX ? mx :
+           agg == AGG_MIN ? mn : v[end - 1];
+    return 1;
+}
+
 static int metric(void *ctx, const char *device, const char *ifname, enum metric_id m, int prio,
                   int queue, enum evidence_agg agg, int64_t t0, int64_t t1, double *out,
                   struct dcb_err *err)
 {
     struct store_evidence *se = ctx;
+    if (se->pre && t0 >= se->pre->t0 && t1 <= se->pre->t1) {
+        const struct preload_series *ps = preload_find(se->pre, device, ifname, m, prio, queue);
+        return ps ? preloaded_metric(ps, se->pre, agg, t0, t1, out) : 0;
+    }
     struct store_filter f;
     store_filter_init(&f);
     f.device = device;
@@ -220,6 +445,7 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1,
     if (!se)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     se->st = st;
+    se->preload_t1 = t1;
     struct store_filter f;
     store_filter_init(&f);
     f.t1 = t1;
@@ -242,6 +468,7 @@ void evidence_store_close(struct evidence *ev)
 {
     struct store_evidence *se = ev->ctx;
     if (se) {
+        preload_free(se->pre);
         free(se->ports);
         free(se);
     }

@@ -167,9 +167,9 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
     } else {
         struct diagnose_gather g = { .pcap = a.pcap, .interval_ns = a.interval_ns,
                                      .link_bps = a.link_bps, .verbose = ctx->verbosity > 0 };
-        if (diagnose_gather_ring(&g, &st, &now, &err) < 0)
-            status = cli_fail(EXIT_UNDECIDED, source_kind, "%s", err.msg);
-        else if (evidence_store_open(&ev, st, now, &err) < 0)
+        if (diagnose_gather_ring(&g, &st, &now, &err) < 0 ||
+            evidence_store_open(&ev, st, now, &err) < 0 ||
+            evidence_store_preload(&ev, 0, &err) < 0)   /* the ring is small: all of it */
             status = cli_fail(EXIT_UNDECIDED, source_kind, "%s", err.msg);
     }
     if (!status) {

@@ -100,7 +100,7 @@ static struct dcb_store *evidence_store(void)
     return st;
 }
 
-static void run_rules(const char *text, const char *profile, struct outcome *o)
+static void run_once(const char *text, const char *profile, struct outcome *o, bool preload)
 {
     memset(o, 0, sizeof(*o));
     struct rule_set rs;
@@ -114,12 +114,26 @@ static void run_rules(const char *text, const char *profile, struct outcome *o)
     struct dcb_store *st = evidence_store();
     struct evidence ev;
     assert_int_equal(evidence_store_open(&ev, st, NOW, &err), 0);
+    if (preload)
+        assert_int_equal(evidence_store_preload(&ev, 0, &err), 0);
     struct rule_run_options opt = { .profile = profile, .now_ns = NOW, .on_finding = on_finding,
                                     .on_undecided = on_undecided, .arg = o };
     assert_int_equal(rule_set_run(&rs, &ev, &opt, NULL, &err), 0);
     evidence_store_close(&ev);
     store_close(st, NULL);
     rule_set_free(&rs);
+}
+
+/* Twice: the store's own queries, then the preloaded windows; they must agree. */
+static void run_rules(const char *text, const char *profile, struct outcome *o)
+{
+    static struct outcome direct;
+    run_once(text, profile, &direct, false);
+    run_once(text, profile, o, true);
+    assert_int_equal(o->nfired, direct.nfired);
+    for (int i = 0; i < o->nfired; i++)
+        assert_string_equal(o->fired[i], direct.fired[i]);
+    assert_int_equal(o->nundecided, direct.nundecided);
 }
 
 #define RULE(id, when) "[" id "]\nseverity = warn\nscope = port\nwhen = " when "\nmessage = m\n"

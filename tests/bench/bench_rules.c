@@ -1,0 +1,212 @@
+/* The rules engine's speed, in two runs:
+ *   - the whole catalog (rules/catalog) plus tests/bench/bench_rules.rules (rates, deltas,
+ *     gauges over 30-60 s windows, event counts) over the live ring's latest 60 s for 1,000 ports
+ *     x 8 priorities (six series per priority, 1 s samples, 2.9 M samples, a config snapshot per
+ *     port with two lossless priorities). Target: under 100 ms. The ring is preloaded once
+ *     (evidence_store_preload) and the figure includes that.
+ *   - the same rule shapes with 24-hour windows once over a SQLite store holding 24 hours of 1 s
+ *     samples for 64 ports (four series each). Target: under 5 s.
+ * Prints figures; never asserts on time. BENCH_RULES_HOURS shortens the SQLite history. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "evidence_store.h"
+#include "rules.h"
+#include "store.h"
+
+#define SEC 1000000000LL
+#define NOW (1800000000LL * SEC)
+#define PORTS 1000
+#define PRIOS 8
+
+static unsigned fired;
+
+static void count_finding(void *arg, const struct finding *f)
+{
+    (void)arg;
+    (void)f;
+    fired++;
+}
+
+static int put(struct dcb_store *st, int64_t t, const char *dev, const char *ifn,
+               enum metric_id m, int prio, int queue, uint64_t counter, double gauge)
+{
+    struct dcb_sample s;
+    dcb_sample_set(&s, t, dev, ifn, m, prio, queue);
+    if (metric_info(m)->kind == METRIC_COUNTER)
+        s.value.counter = counter;
+    else
+        s.value.gauge = gauge;
+    return store_put_sample(st, &s, NULL);
+}
+
+static const char port_config[] =
+    "{\"pfc\":{\"enabled\":24},\"prio2tc\":[0,1,2,3,4,5,6,7],\"speed_bps\":400000000000,"
+    "\"switch\":{\"buffer\":{\"3\":{\"xoff\":\"180KB\",\"headroom\":\"240KB\"},"
+    "\"4\":{\"xoff\":\"180KB\",\"headroom\":\"240KB\"}}}}";
+
+static int load_rules(struct rule_set *rs, const char *extra)
+{
+    struct dcb_err err;
+    char dir[4096];
+    rule_set_init(rs);
+    if (rules_default_dir(dir, sizeof(dir)) < 0 || rule_set_load_dir(rs, dir, &err) < 0 ||
+        rule_set_load_file(rs, extra, &err) < 0) {
+        fprintf(stderr, "bench_rules: %s (run from the checkout: make bench)\n", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int ring_run(void)
+{
+    struct dcb_store *st;
+    struct dcb_err err;
+    if (store_open_ring(&st, 3u << 20, 4096, &err) < 0)
+        return -1;
+    int64_t t0 = bench_now_ns();
+    for (int p = 0; p < PORTS; p++) {
+        char dev[32], ifn[32];
+        snprintf(dev, sizeof(dev), "leaf%d", p / 64);
+        snprintf(ifn, sizeof(ifn), "Ethernet%d", p % 64);
+        struct store_config_row row = { NOW, dev, ifn, "gnmi", port_config };
+        store_put_config(st, &row, NULL);
+        for (int t = 0; t <= 60; t++) {
+            int64_t ts = NOW - (60 - t) * SEC;
+            for (int prio = 0; prio < PRIOS; prio++) {
+                put(st, ts, dev, ifn, METRIC_PFC_RX_PAUSE, prio, -1, (uint64_t)(t * (p % 7)), 0);
+                put(st, ts, dev, ifn, METRIC_PFC_RX_PAUSE_US, prio, -1, (uint64_t)(t * 1000), 0);
+                put(st, ts, dev, ifn, METRIC_PRIO_RX_BYTES, prio, -1, (uint64_t)t * 1000000000, 0);
+                put(st, ts, dev, ifn, METRIC_PG_DROPS, prio, -1, 0, 0);
+                put(st, ts, dev, ifn, METRIC_QUEUE_DEPTH_BYTES, -1, prio, 0, (double)(t * 1000));
+                put(st, ts, dev, ifn, METRIC_QUEUE_ECN_MARKED, -1, prio, (uint64_t)t, 0);
+            }
+        }
+    }
+    struct store_info info;
+    store_info(st, &info, NULL);
+    printf("ring: %llu samples of %d ports x %d priorities built in %.1f s\n",
+           (unsigned long long)info.samples, PORTS, PRIOS, (double)(bench_now_ns() - t0) / 1e9);
+    struct rule_set rs;
+    if (load_rules(&rs, "tests/bench/bench_rules.rules") < 0)
+        return -1;
+    int64_t start = bench_now_ns();
+    struct evidence ev;
+    if (evidence_store_open(&ev, st, NOW, &err) < 0 ||
+        evidence_store_preload(&ev, NOW - 60 * SEC, &err) < 0) {
+        fprintf(stderr, "bench_rules: %s\n", err.msg);
+        return -1;
+    }
+    int64_t loaded = bench_now_ns();
+    struct rule_run_options opt = { .now_ns = NOW, .on_finding = count_finding };
+    struct rule_run_stats stats;
+    fired = 0;
+    if (rule_set_run(&rs, &ev, &opt, &stats, &err) < 0) {
+        fprintf(stderr, "bench_rules: %s\n", err.msg);
+        return -1;
+    }
+    int64_t end = bench_now_ns();
+    printf("ring, latest 60 s: %zu rules, %llu instances, %u findings in %.1f ms (target 100; "
+           "preload %.1f ms, evaluation %.1f ms, %.1f M instances/s)\n", rs.n,
+           (unsigned long long)stats.instances, fired, (double)(end - start) / 1e6,
+           (double)(loaded - start) / 1e6, (double)(end - loaded) / 1e6,
+           (double)stats.instances / ((double)(end - loaded) / 1e9) / 1e6);
+    evidence_store_close(&ev);
+    rule_set_free(&rs);
+    store_close(st, NULL);
+    return 0;
+}
+
+static int sqlite_run(void)
+{
+    const char *env = getenv("BENCH_RULES_HOURS");
+    int hours = env ? atoi(env) : 24;
+    if (hours < 1)
+        hours = 1;
+    char path[64];
+    snprintf(path, sizeof(path), "/tmp/dcbkit-bench-rules.%d.db", (int)getpid());
+    struct dcb_store *st;
+    struct dcb_err err;
+    struct store_options so = { .path = path };
+    if (store_open_sqlite(&st, &so, &err) < 0) {
+        fprintf(stderr, "bench_rules: %s\n", err.msg);
+        return -1;
+    }
+    int64_t t0 = bench_now_ns();
+    int64_t span = (int64_t)hours * 3600;
+    for (int p = 0; p < 64; p++) {
+        char ifn[32];
+        snprintf(ifn, sizeof(ifn), "Ethernet%d", p);
+        struct store_config_row row = { NOW, "leaf1", ifn, "gnmi", port_config };
+        store_put_config(st, &row, NULL);
+    }
+    for (int64_t t = 0; t <= span; t++) {
+        int64_t ts = NOW - (span - t) * SEC;
+        for (int p = 0; p < 64; p++) {
+            char ifn[32];
+            snprintf(ifn, sizeof(ifn), "Ethernet%d", p);
+            put(st, ts, "leaf1", ifn, METRIC_PFC_RX_PAUSE, 3, -1, (uint64_t)t, 0);
+            put(st, ts, "leaf1", ifn, METRIC_PFC_RX_PAUSE_US, 3, -1, (uint64_t)t * 10, 0);
+            put(st, ts, "leaf1", ifn, METRIC_PRIO_RX_BYTES, 3, -1, (uint64_t)t * 1000000, 0);
+            put(st, ts, "leaf1", ifn, METRIC_QUEUE_DEPTH_BYTES, -1, 3, 0, (double)(t % 1000));
+        }
+    }
+    store_flush(st, NULL);
+    printf("sqlite: %d h x 64 ports x 4 series of 1 s samples built in %.1f s\n", hours,
+           (double)(bench_now_ns() - t0) / 1e9);
+    char rules[512];
+    snprintf(rules, sizeof(rules), "/tmp/dcbkit-bench-rules.%d.rules", (int)getpid());
+    FILE *fp = fopen(rules, "w");
+    if (!fp)
+        return -1;
+    fprintf(fp,
+            "[day-pfc]\nseverity = warn\nscope = priority\n"
+            "when = rate(pfc.rx_pause{prio=$prio}[%dh]) > 0.5\nmessage = m\n"
+            "[day-pause]\nseverity = warn\nscope = priority\n"
+            "when = delta(pfc.rx_pause_us{prio=$prio}[%dh]) > 0\nmessage = m\n"
+            "[day-bytes]\nseverity = info\nscope = priority\n"
+            "when = rate(prio.rx_bytes{prio=$prio}[%dh]) > 0\nmessage = m\n"
+            "[day-queue]\nseverity = info\nscope = priority\n"
+            "when = avg(queue.depth_bytes{queue=$tc}[%dh]) > 100 and "
+            "max(queue.depth_bytes{queue=$tc}[%dh]) < 1000\nmessage = m\n",
+            hours, hours, hours, hours, hours);
+    fclose(fp);
+    struct rule_set rs;
+    int rc = load_rules(&rs, rules);
+    unlink(rules);
+    if (rc < 0)
+        return -1;
+    int64_t start = bench_now_ns();
+    struct evidence ev;
+    struct rule_run_stats stats;
+    struct rule_run_options opt = { .now_ns = NOW, .on_finding = count_finding };
+    fired = 0;
+    if (evidence_store_open(&ev, st, NOW, &err) < 0 ||
+        rule_set_run(&rs, &ev, &opt, &stats, &err) < 0) {
+        fprintf(stderr, "bench_rules: %s\n", err.msg);
+        return -1;
+    }
+    printf("sqlite, %d-hour windows: %zu rules, %llu instances, %u findings in %.2f s "
+           "(target 5 s)\n", hours, rs.n, (unsigned long long)stats.instances, fired,
+           (double)(bench_now_ns() - start) / 1e9);
+    evidence_store_close(&ev);
+    rule_set_free(&rs);
+    store_close(st, NULL);
+    char wal[80], shm[80];
+    snprintf(wal, sizeof(wal), "%s-wal", path);
+    snprintf(shm, sizeof(shm), "%s-shm", path);
+    unlink(path);
+    unlink(wal);
+    unlink(shm);
+    return 0;
+}
+
+int main(void)
+{
+    if (ring_run() < 0)
+        return 1;
+    return sqlite_run() < 0 ? 1 : 0;
+}
