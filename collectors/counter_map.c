@@ -1,4 +1,5 @@
 #include "counter_map.h"
+#include "data_dir.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -246,28 +247,9 @@ bool counter_map_match(const struct counter_map *m, const char *name, struct cou
 
 int counter_maps_default_dir(char *buf, size_t len)
 {
-    const char *env = getenv("DCBKIT_MAPS");
-    struct stat st;
-    if (env && *env) {
-        snprintf(buf, len, "%s", env);
-        return 0;
-    }
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(buf, len, "%s/../share/dcbkit/maps", exe);
-            if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
-                return 0;
-        }
-    }
 #ifdef DCBKIT_SOURCE_MAPS
-    snprintf(buf, len, "%s", DCBKIT_SOURCE_MAPS);
-    return 0;
+    return dcb_data_dir("DCBKIT_MAPS", "maps", DCBKIT_SOURCE_MAPS, buf, len);
 #else
-    return -1;
+    return dcb_data_dir("DCBKIT_MAPS", "maps", NULL, buf, len);
 #endif
 }

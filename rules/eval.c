@@ -7,20 +7,6 @@
 #include "rules_ast.h"
 #include "units.h"
 
-static struct value unknown(void)
-{
-    return (struct value){ .kind = V_UNKNOWN };
-}
-
-static struct value number(double v)
-{
-    return (struct value){ .kind = V_NUM, .num = v };
-}
-
-static struct value boolean(bool v)
-{
-    return (struct value){ .kind = V_BOOL, .num = v };
-}
 
 void eval_note_missing(struct eval_ctx *c, const char *what)
 {
@@ -97,7 +83,7 @@ static struct value index_value(const struct rule_expr *ix, struct eval_ctx *c, 
         return v;
     if (v.num < 0 || v.num >= count || v.num != floor(v.num)) {
         eval_note_missing(c, "an index out of range");
-        return unknown();
+        return value_unknown();
     }
     *out = (int)v.num;
     return v;
@@ -108,7 +94,7 @@ static struct value config_leaf(const struct rule_expr *e, struct eval_ctx *c)
     const struct qos_config *cfg = e->peer ? c->peer : c->cfg;
     int index = -1;
     if (e->index && index_value(e->index, c, e->field->count, &index).kind != V_NUM)
-        return unknown();
+        return value_unknown();
     const struct qos_val *qv = cfg ? qos_field_value(cfg, e->field, index) : NULL;
     char name[EXPR_TEXT_MAX + 16];             /* the concrete path: buffer.3, not buffer.$prio */
     if (index >= 0 && e->index->kind != N_NUM) {
@@ -120,23 +106,23 @@ static struct value config_leaf(const struct rule_expr *e, struct eval_ctx *c)
     }
     if (!qv || !qv->set) {
         eval_note_missing(c, name);
-        return unknown();
+        return value_unknown();
     }
     struct value v;
     switch (e->field->type) {
     case QF_ENUM: {
         const char *label = qos_enum_name(e->field, qv->v);
-        v = label ? (struct value){ .kind = V_STR, .str = label } : unknown();
+        v = label ? (struct value){ .kind = V_STR, .str = label } : value_unknown();
         break;
     }
     case QF_BOOL:
-        v = boolean(qv->v != 0);
+        v = value_bool(qv->v != 0);
         break;
     case QF_LENGTH:
-        v = number((double)qv->v / 1000.0);   /* stored in mm; rules speak metres */
+        v = value_number((double)qv->v / 1000.0);   /* stored in mm; rules speak metres */
         break;
     default:
-        v = number((double)qv->v);
+        v = value_number((double)qv->v);
     }
     note_named(c, name, e, v);
     return v;
@@ -159,10 +145,10 @@ static struct value metric_leaf(const struct rule_expr *e, struct eval_ctx *c)
 {
     int prio, queue;
     if (!label_value(e->prio_e, c, &prio) || !label_value(e->queue_e, c, &queue))
-        return unknown();
+        return value_unknown();
     if (!c->ev->ops->metric || !c->device) {
         eval_note_missing(c, e->text);
-        return unknown();
+        return value_unknown();
     }
     int64_t t0 = e->window_ns ? c->now_ns - e->window_ns : 0;
     double out;
@@ -170,15 +156,15 @@ static struct value metric_leaf(const struct rule_expr *e, struct eval_ctx *c)
                                 e->agg, t0, c->now_ns, &out, c->err);
     if (rc < 0) {
         c->error = rc;
-        return unknown();
+        return value_unknown();
     }
     if (rc == 0 || !isfinite(out)) {
         char what[EXPR_TEXT_MAX + 16];
         snprintf(what, sizeof(what), "%s(%s)", evidence_agg_name(e->agg), e->text);
         eval_note_missing(c, what);
-        return unknown();
+        return value_unknown();
     }
-    struct value v = number(out);
+    struct value v = value_number(out);
     eval_note_evidence(c, e, v);
     return v;
 }
@@ -187,20 +173,20 @@ static struct value event_leaf(const struct rule_expr *e, struct eval_ctx *c)
 {
     int prio;
     if (!label_value(e->prio_e, c, &prio))
-        return unknown();
+        return value_unknown();
     uint64_t n = 0;
     int rc = c->ev->ops->event_count ?
              c->ev->ops->event_count(c->ev->ctx, c->device, c->ifname, e->event, prio,
                                      c->now_ns - e->window_ns, c->now_ns, &n, c->err) : 0;
     if (rc < 0) {
         c->error = rc;
-        return unknown();
+        return value_unknown();
     }
     if (rc == 0) {
         eval_note_missing(c, e->text);
-        return unknown();
+        return value_unknown();
     }
-    struct value v = number((double)n);
+    struct value v = value_number((double)n);
     eval_note_evidence(c, e, v);
     return v;
 }
@@ -218,15 +204,15 @@ static struct value compare(enum bin_op op, struct value a, struct value b)
 {
     if (a.kind == V_STR) {
         bool eq = !strcmp(a.str, b.str);
-        return boolean(op == OP_EQ ? eq : !eq);
+        return value_bool(op == OP_EQ ? eq : !eq);
     }
     switch (op) {
-    case OP_EQ: return boolean(a.num == b.num);
-    case OP_NE: return boolean(a.num != b.num);
-    case OP_LT: return boolean(a.num < b.num);
-    case OP_LE: return boolean(a.num <= b.num);
-    case OP_GT: return boolean(a.num > b.num);
-    default: return boolean(a.num >= b.num);
+    case OP_EQ: return value_bool(a.num == b.num);
+    case OP_NE: return value_bool(a.num != b.num);
+    case OP_LT: return value_bool(a.num < b.num);
+    case OP_LE: return value_bool(a.num <= b.num);
+    case OP_GT: return value_bool(a.num > b.num);
+    default: return value_bool(a.num >= b.num);
     }
 }
 
@@ -241,24 +227,24 @@ static struct value binary(const struct rule_expr *e, struct eval_ctx *c)
         if (b.kind == V_BOOL && (b.num != 0) == short_value)
             return b;
         if (a.kind == V_UNKNOWN || b.kind == V_UNKNOWN)
-            return unknown();
-        return boolean(!short_value);
+            return value_unknown();
+        return value_bool(!short_value);
     }
     struct value b = expr_eval(e->b, c);
     if (a.kind == V_UNKNOWN || b.kind == V_UNKNOWN)
-        return unknown();
+        return value_unknown();
     switch (e->op) {
-    case OP_ADD: return number(a.num + b.num);
-    case OP_SUB: return number(a.num - b.num);
-    case OP_MUL: return number(a.num * b.num);
+    case OP_ADD: return value_number(a.num + b.num);
+    case OP_SUB: return value_number(a.num - b.num);
+    case OP_MUL: return value_number(a.num * b.num);
     case OP_DIV:
     case OP_MOD:
         if (b.num == 0) {
             c->div_by_zero = true;
             eval_note_missing(c, "division by zero");
-            return unknown();
+            return value_unknown();
         }
-        return number(e->op == OP_DIV ? a.num / b.num : fmod(a.num, b.num));
+        return value_number(e->op == OP_DIV ? a.num / b.num : fmod(a.num, b.num));
     default:
         return compare(e->op, a, b);
     }
@@ -267,22 +253,22 @@ static struct value binary(const struct rule_expr *e, struct eval_ctx *c)
 struct value expr_eval(const struct rule_expr *e, struct eval_ctx *c)
 {
     switch (e->kind) {
-    case N_NUM: return number(e->num);
-    case N_BOOL: return boolean(e->num != 0);
+    case N_NUM: return value_number(e->num);
+    case N_BOOL: return value_bool(e->num != 0);
     case N_STR: return (struct value){ .kind = V_STR, .str = e->str };
-    case N_PRIO: return c->prio >= 0 ? number(c->prio) : unknown();
+    case N_PRIO: return c->prio >= 0 ? value_number(c->prio) : value_unknown();
     case N_TC:
         if (c->prio >= 0 && c->cfg && c->cfg->prio2tc[c->prio].set)
-            return number((double)c->cfg->prio2tc[c->prio].v);
+            return value_number((double)c->cfg->prio2tc[c->prio].v);
         eval_note_missing(c, "prio2tc.$prio");
-        return unknown();
+        return value_unknown();
     case N_LOSSLESS: {
         int mask = eval_lossless_mask(c);
         if (mask < 0) {
             eval_note_missing(c, "lossless (pfc.enabled here or on the partner)");
-            return unknown();
+            return value_unknown();
         }
-        return number(mask);
+        return value_number(mask);
     }
     case N_CONFIG: return config_leaf(e, c);
     case N_METRIC: return metric_leaf(e, c);
@@ -290,13 +276,13 @@ struct value expr_eval(const struct rule_expr *e, struct eval_ctx *c)
     case N_CALL: return func_call(e, c);
     case N_NEG: {
         struct value v = expr_eval(e->a, c);
-        return v.kind == V_NUM ? number(-v.num) : v;
+        return v.kind == V_NUM ? value_number(-v.num) : v;
     }
     case N_NOT: {
         struct value v = expr_eval(e->a, c);
-        return v.kind == V_BOOL ? boolean(!v.num) : v;
+        return v.kind == V_BOOL ? value_bool(!v.num) : v;
     }
     case N_BIN: return binary(e, c);
     }
-    return unknown();
+    return value_unknown();
 }

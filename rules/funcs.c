@@ -36,20 +36,6 @@ const struct func_info *func_lookup(const char *name)
     return NULL;
 }
 
-static struct value unknown(void)
-{
-    return (struct value){ .kind = V_UNKNOWN };
-}
-
-static struct value number(double v)
-{
-    return (struct value){ .kind = V_NUM, .num = v };
-}
-
-static struct value boolean(bool v)
-{
-    return (struct value){ .kind = V_BOOL, .num = v };
-}
 
 /* headroom_required(speed_bps, cable_m, mtu): the full formula of lib/headroom.c, fiber, with
  * its default response time, in bytes. */
@@ -57,7 +43,7 @@ static struct value headroom(double speed_bps, double cable_m, double mtu)
 {
     if (speed_bps <= 0 || cable_m < 0 || mtu <= 0 || speed_bps > 1e13 || cable_m > 1e6 ||
         mtu > 1e6)
-        return unknown();
+        return value_unknown();
     struct headroom_input in = {
         .link_bps = (uint64_t)speed_bps, .cable_mm = (uint64_t)(cable_m * 1000.0 + 0.5),
         .medium = CABLE_FIBER, .mtu = (uint64_t)mtu, .response_ns = HEADROOM_DEFAULT_RESPONSE_NS,
@@ -65,8 +51,8 @@ static struct value headroom(double speed_bps, double cable_m, double mtu)
     };
     struct headroom h;
     if (headroom_required(&in, &h, NULL) < 0)
-        return unknown();
-    return number((double)h.total);
+        return value_unknown();
+    return value_number((double)h.total);
 }
 
 static unsigned popcount8(unsigned v)
@@ -82,7 +68,7 @@ static struct value peer_diff(const struct rule_expr *arr, struct eval_ctx *c, b
 {
     if (!c->cfg || !c->peer) {
         eval_note_missing(c, c->cfg ? "the link partner's config" : "this port's config");
-        return unknown();
+        return value_unknown();
     }
     /* for a map to priorities (dscp2prio), the first entry that is lossless here matters most:
      * that is the RoCE traffic changing class */
@@ -107,7 +93,7 @@ static struct value peer_diff(const struct rule_expr *arr, struct eval_ctx *c, b
     }
     if (!compared) {
         eval_note_missing(c, arr->text);
-        return unknown();
+        return value_unknown();
     }
     if (lowest >= 0 && !first) {
         char name[QOS_PATH_MAX + 8], value[48];
@@ -121,8 +107,8 @@ static struct value peer_diff(const struct rule_expr *arr, struct eval_ctx *c, b
         eval_note_text(c, name, value);
     }
     if (first)
-        return lowest >= 0 ? number(lowest) : unknown();
-    return number(differ);
+        return lowest >= 0 ? value_number(lowest) : value_unknown();
+    return value_number(differ);
 }
 
 /* The ETS bandwidth of the traffic classes whose TSA is ets, summed. */
@@ -130,7 +116,7 @@ static struct value ets_sum(struct eval_ctx *c)
 {
     if (!c->cfg) {
         eval_note_missing(c, "ets.bw");
-        return unknown();
+        return value_unknown();
     }
     double sum = 0;
     bool any = false;
@@ -138,18 +124,18 @@ static struct value ets_sum(struct eval_ctx *c)
         const struct qos_val *tsa = &c->cfg->ets_tsa[tc], *bw = &c->cfg->ets_bw[tc];
         if (!tsa->set) {
             eval_note_missing(c, "ets.tsa");
-            return unknown();
+            return value_unknown();
         }
         if (tsa->v != QOS_TSA_ETS)
             continue;
         if (!bw->set) {
             eval_note_missing(c, "ets.bw");
-            return unknown();
+            return value_unknown();
         }
         sum += (double)bw->v;
         any = true;
     }
-    return any ? number(sum) : unknown();
+    return any ? value_number(sum) : value_unknown();
 }
 
 static struct value window_func(const struct rule_expr *e, struct eval_ctx *c)
@@ -157,8 +143,8 @@ static struct value window_func(const struct rule_expr *e, struct eval_ctx *c)
     if (e->nargs == 2) {                           /* max(a, b), min(a, b) */
         struct value a = expr_eval(e->args[0], c), b = expr_eval(e->args[1], c);
         if (a.kind != V_NUM || b.kind != V_NUM)
-            return unknown();
-        return number(e->func == F_MAX ? fmax(a.num, b.num) : fmin(a.num, b.num));
+            return value_unknown();
+        return value_number(e->func == F_MAX ? fmax(a.num, b.num) : fmin(a.num, b.num));
     }
     return expr_eval(e->args[0], c);             /* the selector carries its aggregate */
 }
@@ -176,7 +162,7 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
         memcpy(saved, c->missing, sizeof(saved));
         struct value v = expr_eval(a[0], c);
         memcpy(c->missing, saved, sizeof(saved));   /* asking is not lacking */
-        return boolean(v.kind != V_UNKNOWN);
+        return value_bool(v.kind != V_UNKNOWN);
     }
     case F_COALESCE:
         for (int i = 0; i < e->nargs; i++) {
@@ -184,7 +170,7 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
             if (v.kind != V_UNKNOWN)
                 return v;
         }
-        return unknown();
+        return value_unknown();
     case F_PEER_DIFF:
     case F_PEER_DIFF_FIRST:
         return peer_diff(a[0], c, e->func == F_PEER_DIFF_FIRST);
@@ -195,7 +181,7 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
                                                          : NULL;
         if (!role) {
             eval_note_missing(c, "role()");
-            return unknown();
+            return value_unknown();
         }
         return (struct value){ .kind = V_STR, .str = role };
     }
@@ -206,24 +192,24 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
     for (int i = 0; i < e->nargs; i++) {
         v[i] = expr_eval(a[i], c);
         if (v[i].kind != V_NUM)
-            return unknown();
+            return value_unknown();
     }
     switch (e->func) {
     case F_COVERS: {
         unsigned mask = (unsigned)v[0].num, sub = (unsigned)v[1].num;
-        return boolean((mask & sub) == sub);
+        return value_bool((mask & sub) == sub);
     }
     case F_BIT:
         if (v[1].num < 0 || v[1].num > 31)
-            return unknown();
-        return boolean(((unsigned)v[0].num >> (unsigned)v[1].num) & 1u);
+            return value_unknown();
+        return value_bool(((unsigned)v[0].num >> (unsigned)v[1].num) & 1u);
     case F_POPCOUNT:
-        return number(popcount8((unsigned)v[0].num));
+        return value_number(popcount8((unsigned)v[0].num));
     case F_ABS:
-        return number(fabs(v[0].num));
+        return value_number(fabs(v[0].num));
     case F_HEADROOM:
         return headroom(v[0].num, v[1].num, v[2].num);
     default:
-        return unknown();
+        return value_unknown();
     }
 }

@@ -89,6 +89,21 @@ struct value {
     const char *str;              /* static or owned by the tree / field table */
 };
 
+static inline struct value value_unknown(void)
+{
+    return (struct value){ .kind = V_UNKNOWN };
+}
+
+static inline struct value value_number(double v)
+{
+    return (struct value){ .kind = V_NUM, .num = v };
+}
+
+static inline struct value value_bool(bool v)
+{
+    return (struct value){ .kind = V_BOOL, .num = v };
+}
+
 struct eval_ctx {
     const struct evidence *ev;
     const char *device, *ifname;  /* NULL above port scope */

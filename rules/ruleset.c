@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "data_dir.h"
 #include "rules_ast.h"
 #include "units.h"
 
@@ -463,28 +464,9 @@ int rule_set_load_dir(struct rule_set *rs, const char *dir, struct dcb_err *err)
 
 int rules_default_dir(char *buf, size_t len)
 {
-    const char *env = getenv("DCBKIT_RULES");
-    struct stat st;
-    if (env && *env) {
-        snprintf(buf, len, "%s", env);
-        return 0;
-    }
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            snprintf(buf, len, "%s/../share/dcbkit/rules", exe);
-            if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
-                return 0;
-        }
-    }
 #ifdef DCBKIT_SOURCE_RULES
-    snprintf(buf, len, "%s", DCBKIT_SOURCE_RULES);
-    return 0;
+    return dcb_data_dir("DCBKIT_RULES", "rules", DCBKIT_SOURCE_RULES, buf, len);
 #else
-    return -1;
+    return dcb_data_dir("DCBKIT_RULES", "rules", NULL, buf, len);
 #endif
 }
