@@ -91,6 +91,22 @@ int64_t series_map_intern(struct series_map *m, const struct dcb_sample *s, bool
     return (int64_t)m->count++;
 }
 
+int64_t series_map_find(const struct series_map *m, const char *device, const char *ifname,
+                        enum metric_id metric, int prio, int queue)
+{
+    if (!m->slot_cap)
+        return -1;
+    size_t mask = m->slot_cap - 1;
+    for (size_t pos = hash_key(device, ifname, metric, prio, queue) & mask; m->slots[pos];
+         pos = (pos + 1) & mask) {
+        const struct series_key *k = &m->keys[m->slots[pos] - 1];
+        if (k->metric == metric && k->prio == prio && k->queue == queue &&
+            !strcmp(k->device, device) && !strcmp(k->ifname, ifname))
+            return m->slots[pos] - 1;
+    }
+    return -1;
+}
+
 bool series_key_matches(const struct series_key *k, const struct store_filter *f)
 {
     if (f->device && strcmp(f->device, k->device) != 0)

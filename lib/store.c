@@ -94,6 +94,15 @@ int store_events(struct dcb_store *st, const struct store_filter *f, const char 
     return st->ops->events(st, f, kind, cb, arg, err);
 }
 
+int store_aggregate(struct dcb_store *st, const struct store_filter *f, enum store_agg agg,
+                    double *out, struct dcb_err *err)
+{
+    if (!f->device || !f->ifname || !f->metric || f->prio == STORE_ANY || f->queue == STORE_ANY)
+        return dcb_err_set(err, DCB_E_INVAL, "an aggregate names one series");
+    return st->ops->aggregate ? st->ops->aggregate(st, f, agg, out, err)
+                              : unsupported("aggregates", err);
+}
+
 int store_configs(struct dcb_store *st, const char *device, const char *ifname, int64_t t1,
                   store_config_cb cb, void *arg, struct dcb_err *err)
 {

@@ -132,6 +132,17 @@ int64_t store_prune(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err
 int store_delta(struct dcb_store *st, const struct store_filter *f, unsigned width_bits,
                 double *delta, double *rate_per_sec, uint64_t *resets, struct dcb_err *err);
 
+enum store_agg { STORE_AGG_DELTA, STORE_AGG_RATE, STORE_AGG_AVG, STORE_AGG_MAX, STORE_AGG_MIN,
+                 STORE_AGG_LAST };
+
+/* One series' aggregate over [t0, t1]: the filter names it exactly (device, ifname, metric,
+ * prio, queue). Counters' delta and rate count 64-bit increases, a smaller reading being a reset
+ * (as store_delta does at width 64). 1 with *out set, 0 when the window holds too few samples
+ * (none; one for delta and rate) or no such series, or a negative error. The back ends answer it
+ * without handing out every sample: SQLite in SQL, the ring along its per-series chain. */
+int store_aggregate(struct dcb_store *st, const struct store_filter *f, enum store_agg agg,
+                    double *out, struct dcb_err *err);
+
 /* $XDG_DATA_HOME/dcbkit/dcbkit.db, or ~/.local/share/dcbkit/dcbkit.db; creates the folder. */
 int store_default_path(char *buf, size_t len, struct dcb_err *err);
 

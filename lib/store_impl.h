@@ -24,6 +24,8 @@ struct store_ops {
                   store_event_cb cb, void *arg, struct dcb_err *err);
     int (*findings)(struct dcb_store *st, int64_t run_id, store_finding_cb cb, void *arg,
                     struct dcb_err *err);
+    int (*aggregate)(struct dcb_store *st, const struct store_filter *f, enum store_agg agg,
+                     double *out, struct dcb_err *err);
     int (*configs)(struct dcb_store *st, const char *device, const char *ifname, int64_t t1,
                    store_config_cb cb, void *arg, struct dcb_err *err);
     int (*info)(struct dcb_store *st, struct store_info *info, struct dcb_err *err);
@@ -54,6 +56,9 @@ void series_map_init(struct series_map *m);
 void series_map_free(struct series_map *m);
 /* Index of the sample's series, adding it if new (*added set). -1 on allocation failure. */
 int64_t series_map_intern(struct series_map *m, const struct dcb_sample *s, bool *added);
+/* The index of an existing series, -1 when there is none. */
+int64_t series_map_find(const struct series_map *m, const char *device, const char *ifname,
+                        enum metric_id metric, int prio, int queue);
 bool series_key_matches(const struct series_key *k, const struct store_filter *f);
 void series_key_to_sample(const struct series_key *k, struct dcb_sample *s);
 

@@ -10,12 +10,15 @@ struct ring_entry {
     uint32_t series;
     int64_t ts;
     uint64_t raw;               /* counter reading or gauge bits */
+    uint64_t seq;               /* the write that made it: 1, 2, ... */
+    uint64_t prev_seq;          /* the series' previous write, 0 for none: the per-series chain */
 };
 
 struct ring_latest {
     int64_t ts;
     uint64_t raw;
     bool set;
+    uint64_t last_seq;          /* the series' newest write, the head of its chain */
 };
 
 #define RING_CONFIGS_MAX 4096
@@ -37,6 +40,9 @@ struct ring_store {
     size_t sample_cap, sample_head, sample_count;
     struct dcb_event *events;
     size_t event_cap, event_head, event_count;
+    uint64_t writes;
+    const char *metric_name;    /* the last metric name looked up, and its id */
+    enum metric_id metric_id;
 };
 
 static const struct store_ops ring_ops;
@@ -210,6 +216,9 @@ static int ring_put_sample(struct dcb_store *base, const struct dcb_sample *s, s
     e->series = (uint32_t)idx;
     e->ts = s->time_ns;
     e->raw = raw;
+    e->seq = ++r->writes;
+    e->prev_seq = l->last_seq;
+    l->last_seq = e->seq;
     r->sample_head = (r->sample_head + 1) % r->sample_cap;
     if (r->sample_count < r->sample_cap)
         r->sample_count++;
@@ -334,6 +343,77 @@ static int ring_range(struct dcb_store *base, const struct store_filter *f, stor
     return rc;
 }
 
+/* The entry write seq made, if the ring still holds it. */
+static const struct ring_entry *ring_at(const struct ring_store *r, uint64_t seq)
+{
+    if (!seq || seq + r->sample_count <= r->writes)
+        return NULL;
+    const struct ring_entry *e = &r->samples[(seq - 1) % r->sample_cap];
+    return e->seq == seq ? e : NULL;
+}
+
+/* Walks one series' chain back from its newest sample: O(samples in the window). */
+static int ring_aggregate(struct dcb_store *base, const struct store_filter *f,
+                          enum store_agg agg, double *out, struct dcb_err *err)
+{
+    (void)err;
+    struct ring_store *r = (struct ring_store *)base;
+    if (!r->metric_name || (f->metric != r->metric_name &&
+                            strcmp(f->metric, metric_info(r->metric_id)->name) != 0)) {
+        r->metric_name = f->metric;          /* the same metric as last time: no registry scan */
+        r->metric_id = metric_lookup(f->metric);
+    }
+    enum metric_id m = r->metric_id;
+    int64_t idx = m == METRIC_NONE ? -1 :
+                  series_map_find(&r->map, f->device, f->ifname, m, f->prio, f->queue);
+    if (idx < 0 || !r->latest[idx].set)
+        return 0;
+    bool counter = metric_info(m)->kind == METRIC_COUNTER;
+    uint64_t n = 0, newer = 0;
+    double sum = 0, mn = 0, mx = 0, last = 0, delta = 0;
+    int64_t first_ts = 0, last_ts = 0;
+    for (const struct ring_entry *e = ring_at(r, r->latest[idx].last_seq); e;
+         e = ring_at(r, e->prev_seq)) {
+        if (e->ts > f->t1)
+            continue;
+        if (e->ts < f->t0)
+            break;
+        double v;
+        if (counter) {
+            v = (double)e->raw;
+            if (n)                       /* newer is the reading after this one in time */
+                delta += newer >= e->raw ? (double)(newer - e->raw) : (double)newer;
+            newer = e->raw;
+        } else {
+            memcpy(&v, &e->raw, sizeof(v));
+        }
+        if (!n) {
+            last = mn = mx = v;
+            last_ts = e->ts;
+        }
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+        sum += v;
+        first_ts = e->ts;
+        n++;
+    }
+    if (!n)
+        return 0;
+    switch (agg) {
+    case STORE_AGG_DELTA:
+    case STORE_AGG_RATE:
+        if (n < 2 || (agg == STORE_AGG_RATE && last_ts <= first_ts))
+            return 0;
+        *out = agg == STORE_AGG_DELTA ? delta : delta * 1e9 / (double)(last_ts - first_ts);
+        return 1;
+    case STORE_AGG_AVG: *out = sum / (double)n; break;
+    case STORE_AGG_MAX: *out = mx; break;
+    case STORE_AGG_MIN: *out = mn; break;
+    case STORE_AGG_LAST: *out = last; break;
+    }
+    return 1;
+}
+
 static int ring_events(struct dcb_store *base, const struct store_filter *f, const char *kind,
                        store_event_cb cb, void *arg, struct dcb_err *err)
 {
@@ -400,6 +480,7 @@ static const struct store_ops ring_ops = {
     .range = ring_range,
     .events = ring_events,
     .put_config = ring_put_config,
+    .aggregate = ring_aggregate,
     .configs = ring_configs,
     .info = ring_info,
     .prune = ring_prune,

@@ -10,6 +10,8 @@
 
 void eval_note_missing(struct eval_ctx *c, const char *what)
 {
+    if (!c->want_missing)
+        return;
     size_t used = strlen(c->missing);
     if (strstr(c->missing, what))
         return;
@@ -17,33 +19,63 @@ void eval_note_missing(struct eval_ctx *c, const char *what)
         snprintf(c->missing + used, sizeof(c->missing) - used, "%s%s", used ? ", " : "", what);
 }
 
-static void note_named(struct eval_ctx *c, const char *name, const struct rule_expr *e,
-                       struct value v)
+static void note(struct eval_ctx *c, const struct rule_expr *e, int index, struct value v)
 {
-    if (!c->evidence)
+    if (!c->record)
         return;
-    for (size_t i = 0; i < c->nevidence; i++)
-        if (!strcmp(c->evidence[i].name, name))
+    for (size_t i = 0; i < c->npending; i++)
+        if (c->pending[i].e == e && c->pending[i].index == index)
             return;
-    if (c->nevidence == c->evidence_max)
+    if (c->npending == FINDING_EVIDENCE_MAX)
         return;
-    struct finding_evidence *fe = &c->evidence[c->nevidence++];
-    snprintf(fe->name, sizeof(fe->name), "%s", name);
-    value_format(e, v, fe->value, sizeof(fe->value));
+    c->pending[c->npending++] = (struct pending_evidence){ .e = e, .index = index, .v = v };
 }
 
 void eval_note_text(struct eval_ctx *c, const char *name, const char *value)
 {
-    if (!c->evidence || c->nevidence == c->evidence_max)
+    if (!c->record || c->npending == FINDING_EVIDENCE_MAX)
         return;
-    struct finding_evidence *fe = &c->evidence[c->nevidence++];
-    snprintf(fe->name, sizeof(fe->name), "%s", name);
-    snprintf(fe->value, sizeof(fe->value), "%s", value);
+    struct pending_evidence *pe = &c->pending[c->npending++];
+    memset(pe, 0, sizeof(*pe));
+    pe->index = -1;
+    snprintf(pe->name, sizeof(pe->name), "%s", name);
+    snprintf(pe->text, sizeof(pe->text), "%s", value);
 }
 
 void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v)
 {
-    note_named(c, e->text, e, v);
+    note(c, e, -1, v);
+}
+
+/* A config leaf's concrete path: switch.buffer.3.xoff, not switch.buffer.$prio.xoff. */
+static void leaf_name(const struct rule_expr *e, int index, char *buf, size_t len)
+{
+    if (index >= 0 && e->index && e->index->kind != N_NUM) {
+        char path[QOS_PATH_MAX];
+        qos_field_path(e->field, index, path, sizeof(path));
+        snprintf(buf, len, "%s%s", e->peer ? "peer." : "", path);
+    } else {
+        snprintf(buf, len, "%s", e->text);
+    }
+}
+
+size_t evidence_format(const struct eval_ctx *c, struct finding_evidence *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->npending && n < max; i++, n++) {
+        const struct pending_evidence *pe = &c->pending[i];
+        if (!pe->e) {
+            snprintf(out[n].name, sizeof(out[n].name), "%s", pe->name);
+            snprintf(out[n].value, sizeof(out[n].value), "%s", pe->text);
+            continue;
+        }
+        if (pe->e->kind == N_CONFIG)
+            leaf_name(pe->e, pe->index, out[n].name, sizeof(out[n].name));
+        else
+            snprintf(out[n].name, sizeof(out[n].name), "%s", pe->e->text);
+        value_format(pe->e, pe->v, out[n].value, sizeof(out[n].value));
+    }
+    return n;
 }
 
 void value_format(const struct rule_expr *e, struct value v, char *buf, size_t len)
@@ -96,15 +128,9 @@ static struct value config_leaf(const struct rule_expr *e, struct eval_ctx *c)
     if (e->index && index_value(e->index, c, e->field->count, &index).kind != V_NUM)
         return value_unknown();
     const struct qos_val *qv = cfg ? qos_field_value(cfg, e->field, index) : NULL;
-    char name[EXPR_TEXT_MAX + 16];             /* the concrete path: buffer.3, not buffer.$prio */
-    if (index >= 0 && e->index->kind != N_NUM) {
-        char path[QOS_PATH_MAX];
-        qos_field_path(e->field, index, path, sizeof(path));
-        snprintf(name, sizeof(name), "%s%s", e->peer ? "peer." : "", path);
-    } else {
-        snprintf(name, sizeof(name), "%s", e->text);
-    }
     if (!qv || !qv->set) {
+        char name[EXPR_TEXT_MAX + 16];
+        leaf_name(e, index, name, sizeof(name));
         eval_note_missing(c, name);
         return value_unknown();
     }
@@ -124,7 +150,7 @@ static struct value config_leaf(const struct rule_expr *e, struct eval_ctx *c)
     default:
         v = value_number((double)qv->v);
     }
-    note_named(c, name, e, v);
+    note(c, e, index, v);
     return v;
 }
 

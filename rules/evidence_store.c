@@ -151,27 +151,6 @@ static const struct qos_config *peer_config(void *ctx, const char *device, const
     return i >= 0 && se->ports[i].has_peer ? &se->ports[i].peer : NULL;
 }
 
-struct window_acc {
-    enum evidence_agg agg;
-    uint64_t n;
-    double sum, min, max, last;
-};
-
-static int accumulate(const struct dcb_sample *s, void *arg)
-{
-    struct window_acc *w = arg;
-    double v = metric_info(s->metric)->kind == METRIC_COUNTER ? (double)s->value.counter
-                                                               : s->value.gauge;
-    if (!w->n || v < w->min)
-        w->min = v;
-    if (!w->n || v > w->max)
-        w->max = v;
-    w->sum += v;
-    w->last = v;
-    w->n++;
-    return 0;
-}
-
 static uint64_t series_hash(const char *device, const char *ifname, int metric, int prio,
                             int queue)
 {
@@ -382,27 +361,11 @@ static int metric(void *ctx, const char *device, const char *ifname, enum metric
     f.queue = queue;
     f.t0 = t0;
     f.t1 = t1;
-    if (agg == AGG_RATE || agg == AGG_DELTA) {
-        double delta, rate;
-        uint64_t resets;
-        int rc = store_delta(se->st, &f, 64, &delta, &rate, &resets, err);
-        if (rc == DCB_E_NOTFOUND)
-            return 0;
-        if (rc < 0)
-            return rc;
-        *out = agg == AGG_RATE ? rate : delta;
-        return isfinite(*out) ? 1 : 0;
-    }
-    struct window_acc w = { .agg = agg };
-    int rc = agg == AGG_LAST ? store_latest(se->st, &f, accumulate, &w, err)
-                             : store_range(se->st, &f, accumulate, &w, err);
-    if (rc < 0)
-        return rc;
-    if (!w.n)
-        return 0;
-    *out = agg == AGG_AVG ? w.sum / (double)w.n : agg == AGG_MAX ? w.max :
-           agg == AGG_MIN ? w.min : w.last;
-    return 1;
+    static const enum store_agg to_store[] = {
+        [AGG_RATE] = STORE_AGG_RATE, [AGG_DELTA] = STORE_AGG_DELTA, [AGG_AVG] = STORE_AGG_AVG,
+        [AGG_MAX] = STORE_AGG_MAX, [AGG_MIN] = STORE_AGG_MIN, [AGG_LAST] = STORE_AGG_LAST,
+    };
+    return store_aggregate(se->st, &f, to_store[agg], out, err);
 }
 
 static int count_event(const struct dcb_event *e, void *arg)

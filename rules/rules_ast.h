@@ -104,6 +104,14 @@ static inline struct value value_bool(bool v)
     return (struct value){ .kind = V_BOOL, .num = v };
 }
 
+/* A value the rule read, kept raw: most instances do not fire, and formatting costs. */
+struct pending_evidence {
+    const struct rule_expr *e;    /* NULL: text below, from a function */
+    int index;                    /* the index an indexed config leaf had, -1 */
+    struct value v;
+    char name[64], text[48];
+};
+
 struct eval_ctx {
     const struct evidence *ev;
     const char *device, *ifname;  /* NULL above port scope */
@@ -112,10 +120,13 @@ struct eval_ctx {
     const struct qos_config *cfg, *peer;
     int error;                    /* a negative code from the evidence source, 0 */
     struct dcb_err *err;
-    /* what was looked at, for the finding's evidence, and what was missing, for -v */
-    struct finding_evidence *evidence;
-    size_t nevidence, evidence_max;
+    /* what was looked at, formatted only if the rule fires (evidence_format), and what was
+     * missing, for -v */
+    bool record;
+    size_t npending;
+    struct pending_evidence *pending;   /* FINDING_EVIDENCE_MAX of them, the caller's */
     char missing[256];
+    bool want_missing;            /* someone will read missing (-v): otherwise skip the text */
     bool div_by_zero;
 };
 
@@ -137,5 +148,7 @@ void eval_note_missing(struct eval_ctx *c, const char *what);
 void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v);
 /* Evidence that is not one leaf's value (a function's finding). */
 void eval_note_text(struct eval_ctx *c, const char *name, const char *value);
+/* The pending evidence as the finding shows it. */
+size_t evidence_format(const struct eval_ctx *c, struct finding_evidence *out, size_t max);
 
 #endif

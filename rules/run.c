@@ -94,12 +94,12 @@ static void fill_template(const struct rule_template *t, struct eval_ctx *c, cha
 static void run_instance(struct runner *rn, const struct rule *r, const struct instance *in)
 {
     const struct evidence *ev = rn->ev;
-    struct finding f;
-    memset(&f, 0, sizeof(f));
+    static struct finding f;                /* zeroed only when the rule fires */
+    static struct pending_evidence pending[FINDING_EVIDENCE_MAX];
     struct eval_ctx c = {
         .ev = ev, .device = in->device, .ifname = in->ifname, .prio = in->prio,
-        .now_ns = rn->opt->now_ns, .err = rn->err,
-        .evidence = f.evidence, .evidence_max = FINDING_EVIDENCE_MAX,
+        .now_ns = rn->opt->now_ns, .err = rn->err, .record = true, .pending = pending,
+        .want_missing = rn->opt->on_undecided != NULL,
     };
     if (in->device && in->ifname) {
         c.cfg = ev->ops->config ? ev->ops->config(ev->ctx, in->device, in->ifname) : NULL;
@@ -121,13 +121,14 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
         return;
     }
     if (v.kind == V_BOOL && v.num) {
+        memset(&f, 0, sizeof(f));
         rn->stats->fired++;
         f.rule = r;
         snprintf(f.device, sizeof(f.device), "%s", in->device ? in->device : "");
         snprintf(f.ifname, sizeof(f.ifname), "%s", in->ifname ? in->ifname : "");
         f.prio = in->prio;
-        f.nevidence = c.nevidence;
-        c.evidence = NULL;                          /* the message adds no evidence */
+        f.nevidence = evidence_format(&c, f.evidence, FINDING_EVIDENCE_MAX);
+        c.record = false;                           /* the message adds no evidence */
         fill_template(&r->message, &c, f.summary, sizeof(f.summary));
         fill_template(&r->knob, &c, f.knob, sizeof(f.knob));
         if (r->propose) {

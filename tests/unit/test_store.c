@@ -242,6 +242,85 @@ static void batches_flush_by_count(void **state)
 }
 
 /* Samples of one series that arrive out of order are stored in time order. */
+/* One series' aggregates, by both back ends: a counter 0, 10, 20, 5 (a reset), 15 at 1..5 s,
+ * and a gauge 4, 2, 6, 8 at 1..4 s; the window is [2 s, 5 s]. */
+static void check_aggregates(struct dcb_store *st)
+{
+    for (int i = 1; i <= 5; i++) {
+        static const uint64_t counter[] = { 0, 10, 20, 5, 15 };
+        struct dcb_sample c;
+        dcb_sample_set(&c, i * SEC, "h1", "eth0", METRIC_PFC_RX_PAUSE, 3, -1);
+        c.value.counter = counter[i - 1];
+        assert_int_equal(store_put_sample(st, &c, NULL), 0);
+        if (i <= 4) {
+            static const double gauge[] = { 4, 2, 6, 8 };
+            struct dcb_sample g;
+            dcb_sample_set(&g, i * SEC, "h1", "eth0", METRIC_QUEUE_DEPTH_BYTES, -1, 3);
+            g.value.gauge = gauge[i - 1];
+            assert_int_equal(store_put_sample(st, &g, NULL), 0);
+        }
+    }
+    assert_true(store_flush(st, NULL) >= 0);
+    struct store_filter f;
+    store_filter_init(&f);
+    f.device = "h1";
+    f.ifname = "eth0";
+    f.metric = "pfc.rx_pause";
+    f.prio = 3;
+    f.queue = -1;
+    f.t0 = 2 * SEC;
+    f.t1 = 5 * SEC;
+    double v;
+    /* 10 -> 20: +10; 20 -> 5: a reset, +5; 5 -> 15: +10 */
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_DELTA, &v, NULL), 1);
+    assert_true(v == 25);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_RATE, &v, NULL), 1);
+    assert_true(fabs(v - 25.0 / 3.0) < 1e-9);
+    f.metric = "queue.depth_bytes";
+    f.prio = -1;
+    f.queue = 3;
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_AVG, &v, NULL), 1);
+    assert_true(fabs(v - 16.0 / 3.0) < 1e-9);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_MAX, &v, NULL), 1);
+    assert_true(v == 8);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_MIN, &v, NULL), 1);
+    assert_true(v == 2);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_LAST, &v, NULL), 1);
+    assert_true(v == 8);
+    f.t0 = f.t1 = 10 * SEC;                      /* nothing in the window */
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_AVG, &v, NULL), 0);
+    f.ifname = "eth9";                           /* no such series */
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_AVG, &v, NULL), 0);
+}
+
+static void aggregates(void **state)
+{
+    (void)state;
+    struct dcb_store *st;
+    struct store_options opt = { .path = ":memory:" };
+    assert_int_equal(store_open_sqlite(&st, &opt, NULL), 0);
+    check_aggregates(st);
+    assert_int_equal(store_close(st, NULL), 0);
+    assert_int_equal(store_open_ring(&st, 1000, 10, NULL), 0);
+    check_aggregates(st);
+    store_close(st, NULL);
+    /* the ring's chains survive being overwritten: only what it still holds counts */
+    assert_int_equal(store_open_ring(&st, 4, 10, NULL), 0);
+    for (int i = 1; i <= 6; i++)
+        put_counter(st, i * SEC, "eth0", 3, (uint64_t)(i * 10));
+    struct store_filter f;
+    store_filter_init(&f);
+    f.device = "h1";
+    f.ifname = "eth0";
+    f.metric = "pfc.rx_pause";
+    f.prio = 3;
+    f.queue = -1;
+    double v;
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_DELTA, &v, NULL), 1);
+    assert_true(v == 30);                        /* 30 .. 60: the last four */
+    store_close(st, NULL);
+}
+
 /* A batch holding events and no samples (dcbkit analyze writes those) commits. */
 static void events_only_batch(void **state)
 {
@@ -334,6 +413,7 @@ int main(void)
         cmocka_unit_test(batches_flush_by_count),
         cmocka_unit_test(out_of_order_batch),
         cmocka_unit_test(events_only_batch),
+        cmocka_unit_test(aggregates),
         cmocka_unit_test(schema_guards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
