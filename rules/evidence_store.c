@@ -43,6 +43,7 @@ struct store_evidence {
     struct dcb_store *st;
     struct preload *pre;
     int64_t preload_t1;
+    int64_t limit_t0;             /* evidence_store_limit; 0: none */
     struct store_port *ports;
     size_t n, cap;
     size_t hint;
@@ -348,6 +349,8 @@ static int metric(void *ctx, const char *device, const char *ifname, enum metric
                   struct dcb_err *err)
 {
     struct store_evidence *se = ctx;
+    if (t0 < se->limit_t0)
+        t0 = se->limit_t0;
     if (se->pre && t0 >= se->pre->t0 && t1 <= se->pre->t1) {
         const struct preload_series *ps = preload_find(se->pre, device, ifname, m, prio, queue);
         return ps ? preloaded_metric(ps, se->pre, agg, t0, t1, out) : 0;
@@ -380,6 +383,8 @@ static int event_count(void *ctx, const char *device, const char *ifname,
                        struct dcb_err *err)
 {
     struct store_evidence *se = ctx;
+    if (t0 < se->limit_t0)
+        t0 = se->limit_t0;
     struct store_filter f;
     store_filter_init(&f);
     f.device = device;
@@ -425,6 +430,11 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1,
     ev->ops = &store_ops;
     ev->ctx = se;
     return 0;
+}
+
+void evidence_store_limit(struct evidence *ev, int64_t t0)
+{
+    ((struct store_evidence *)ev->ctx)->limit_t0 = t0;
 }
 
 void evidence_store_close(struct evidence *ev)

@@ -15,6 +15,8 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1,
  * there: one pass over the store instead of one per rule instance (the live ring keeps samples in
  * arrival order, so each query of its own would scan all of it). */
 int evidence_store_preload(struct evidence *ev, int64_t t0, struct dcb_err *err);
+/* No window reaches before t0 (diagnose --since): earlier samples and events are not evidence. */
+void evidence_store_limit(struct evidence *ev, int64_t t0);
 void evidence_store_close(struct evidence *ev);
 
 #endif

@@ -68,9 +68,10 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct diagnos
             a->profile = optarg;
             break;
         case O_SINCE:
-            if (dcb_parse_duration(optarg, &a->since_ns, &err) < 0 || a->since_ns <= 0)
-                return cli_usage_error(ctx, "--since: %s", a->since_ns <= 0 && err.msg[0] == 0 ?
-                                       "must be above zero" : err.msg);
+            if (dcb_parse_duration(optarg, &a->since_ns, &err) < 0)
+                return cli_usage_error(ctx, "--since: %s", err.msg);
+            if (a->since_ns <= 0)
+                return cli_usage_error(ctx, "--since must be above zero");
             break;
         case O_INTERVAL:
             if (dcb_parse_duration(optarg, &a->interval_ns, &err) < 0 || a->interval_ns < 1000000)
@@ -163,6 +164,8 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
             now = store_end(st);
             if (evidence_store_open(&ev, st, now, &err) < 0)
                 status = cli_fail(EXIT_UNDECIDED, a.store, "%s", err.msg);
+            else if (a.since_ns)
+                evidence_store_limit(&ev, now - a.since_ns);
         }
     } else {
         struct diagnose_gather g = { .pcap = a.pcap, .interval_ns = a.interval_ns,
@@ -211,7 +214,8 @@ static const struct cli_option_doc diagnose_options[] = {
     { "--rules DIR", "Also load the *.rules files of DIR (repeatable); see rules/README.md." },
     { "--profile pfc-only", "For sites that run PFC without DCQCN on purpose: rules that expect "
       "DCQCN are skipped." },
-    { "--since DURATION", "Store: how far back windows may reach (default: as each rule says)." },
+    { "--since DURATION", "Store: no evidence older than this before the store's newest data: "
+      "longer windows are cut there (default: as each rule says)." },
     { "--interval DURATION", "--local: time between the two readings (default 1s)." },
     { "--link-speed SPEED", "--pcap: link speed for pause quanta (default 400G)." },
     CLI_COMMON_OPTION_DOCS,

@@ -63,3 +63,34 @@ printf '[cfg-trust]\nseverity = warn\nscope = port\nwhen = mtu > 1\nmessage = m\
     bad duplicate 1:2 "already defined"
 printf '[r]\nseverity = warn\nscope = port\nwhen = mtu >\n   and trust == "dscp"\nmessage = m\n' |
     bad continuation 5:4 "expected a value"
+
+# --since: evidence older than the cut does not count. Two pause storms, 30 and 1 minutes before
+# the store's newest sample; a rule that wants two within the hour fires without --since and not
+# with --since 10m.
+mkdir "$TMP/since"
+cat >"$TMP/since/storms.rules" <<'R'
+[two-storms]
+severity = warn
+scope    = port
+when     = count(pause_storm[1h]) >= 2
+message  = {count(pause_storm[1h])} storms in the hour
+R
+now=1700003600000000000
+echo "{\"ts\":$now,\"device\":\"leaf1\",\"ifname\":\"Ethernet0\",\"metric\":\"port.rx_bytes\",\"prio\":-1,\"queue\":-1,\"value\":1}" |
+    "$DCBKIT" store import --store "$TMP/since.db" >/dev/null 2>&1
+/usr/bin/python3 - "$TMP/since.db" "$now" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1]); now = int(sys.argv[2])
+for ago in (30, 1):
+    db.execute("INSERT INTO events (ts, kind, device, ifname, prio, details) VALUES (?,?,?,?,?,?)",
+               (now - ago * 60 * 10**9, "pause_storm", "leaf1", "Ethernet0", 3, "{}"))
+db.commit()
+PY
+run_rc rc "$DCBKIT" diagnose --store "$TMP/since.db" --rules "$TMP/since" -T json
+expect_eq "--since: without it the rule fires" two-storms \
+    "$(json_get "$TMP/out" '",".join(f["rule"] for f in d["findings"] if f["rule"] == "two-storms")')"
+run_rc rc "$DCBKIT" diagnose --store "$TMP/since.db" --rules "$TMP/since" --since 10m -T json
+expect_eq "--since 10m: one storm left" "" \
+    "$(json_get "$TMP/out" '",".join(f["rule"] for f in d["findings"] if f["rule"] == "two-storms")')"
+run_rc rc "$DCBKIT" diagnose --store "$TMP/since.db" --since 0s
+expect_eq "--since 0s" 64 "$rc"
