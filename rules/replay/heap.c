@@ -25,6 +25,12 @@ static inline bool before(const struct heap_event *x, const struct heap_event *y
 
 bool heap_push(struct heap *h, int64_t at, unsigned kind, uint32_t a, uint32_t b)
 {
+    struct heap_event e = { at, (uint64_t)kind << 56 | (h->next_seq++ & SEQ_MASK), a, b };
+    return heap_insert(h, &e);
+}
+
+bool heap_insert(struct heap *h, const struct heap_event *ev)
+{
     if (h->n == h->cap) {
         uint32_t cap = h->cap ? h->cap * 2 : 1024;
         struct heap_event *grown = realloc(h->v, (size_t)cap * sizeof(*grown));
@@ -33,7 +39,7 @@ bool heap_push(struct heap *h, int64_t at, unsigned kind, uint32_t a, uint32_t b
         h->v = grown;
         h->cap = cap;
     }
-    struct heap_event e = { at, (uint64_t)kind << 56 | (h->next_seq++ & SEQ_MASK), a, b };
+    struct heap_event e = *ev;
     uint32_t i = h->n++;
     while (i > 0) {
         uint32_t parent = (i - 1) / 4;

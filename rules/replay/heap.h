@@ -24,6 +24,8 @@ void heap_free(struct heap *h);
 bool heap_push(struct heap *h, int64_t at, unsigned kind, uint32_t a, uint32_t b);
 /* false when empty. */
 bool heap_pop(struct heap *h, struct heap_event *out);
+/* An event made elsewhere (its insertion number kept). */
+bool heap_insert(struct heap *h, const struct heap_event *e);
 
 static inline unsigned heap_kind(const struct heap_event *e)
 {

@@ -91,7 +91,7 @@ void sim_at(struct sim *s, int64_t at_ps, enum ev_kind kind, uint32_t a, uint32_
 {
     if (at_ps > s->end_ps)
         return;                         /* after the end: never runs */
-    if (!heap_push(&s->heap, at_ps, kind, a, b))
+    if (!evq_push(&s->queue, at_ps, kind, a, b))
         s->oom = true;
 }
 
@@ -387,7 +387,7 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
     s->rng = opt->seed;
     s->end_ps = opt->duration_ns * REPLAY_PS_PER_NS;
     s->switch_buffer = SWITCH_BUFFER_DEFAULT;
-    heap_init(&s->heap);
+    evq_init(&s->queue);
     int rc = sim_build(s, f, flows, nflows, err);
     if (rc == 0) {
         setup_ports(s);
@@ -402,7 +402,7 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
             sim_at(s, 0, EV_SERIES, 0, 0);
         sim_at(s, WATCHDOG_PERIOD_PS, EV_WATCHDOG, 0, 0);
         struct heap_event e;
-        while (!s->oom && heap_pop(&s->heap, &e)) {
+        while (!s->oom && evq_pop(&s->queue, &e)) {
             s->now_ps = e.at;
             s->events++;
             dispatch(s, &e);

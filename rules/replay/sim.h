@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "heap.h"
+#include "evq.h"
 #include "qos_config.h"
 #include "replay.h"
 
@@ -153,7 +153,7 @@ struct sim {
     uint32_t nflows;
     struct packet *pkts;
     uint32_t npkts, pkts_cap, free_pkt;
-    struct heap heap;
+    struct evq queue;
     int64_t now_ps, end_ps;
     uint64_t rng;
     /* routing: for switch s and destination host h, next hops [start, start + count) */

@@ -309,5 +309,5 @@ void sim_free(struct sim *s)
     free(s->route_count);
     free(s->route_ports);
     free(s->queue_samples);
-    heap_free(&s->heap);
+    evq_free(&s->queue);
 }
