@@ -10,27 +10,6 @@
 #include "decode.h"
 #include "track_set.h"
 
-static double bare_loop(const char *path, uint64_t *frames_out)
-{
-    char errbuf[PCAP_ERRBUF_SIZE];
-    pcap_t *p = pcap_open_offline(path, errbuf);
-    if (!p)
-        return 0;
-    struct pcap_pkthdr *hdr;
-    const u_char *data;
-    uint64_t frames = 0, sum = 0;
-    int64_t start = bench_now_ns();
-    while (pcap_next_ex(p, &hdr, &data) == 1) {
-        frames++;
-        sum += hdr->caplen + data[hdr->caplen - 1];
-    }
-    int64_t ns = bench_now_ns() - start;
-    pcap_close(p);
-    bench_sink += sum;
-    *frames_out = frames;
-    return (double)frames * 1e9 / (double)ns;
-}
-
 struct tracked {
     struct track_set t;
     uint64_t frames;
@@ -73,8 +52,8 @@ int main(void)
     uint64_t nframes, frames = 0, qps = 0;
     if (bench_capture_make(path, sizeof(path), &nframes) < 0)
         return 1;
-    bare_loop(path, &frames);                         /* warm the page cache */
-    double bare = bare_loop(path, &frames);
+    bench_read_loop(path, BARE, &frames);                         /* warm the page cache */
+    double bare = bench_read_loop(path, BARE, &frames);
     double tracked = tracked_loop(path, &qps);
     char dcbkit[PATH_MAX], cmd[PATH_MAX + 256];
     find_dcbkit(dcbkit, sizeof(dcbkit));

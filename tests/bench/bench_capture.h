@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "decode.h"
 
 #define TSHARK_FRAMES 100000
 
@@ -112,6 +113,39 @@ static void find_dcbkit(char *buf, size_t len)
         used = 0;
     memcpy(buf, self, used);
     memcpy(buf + used, "/bin/dcbkit", sizeof("/bin/dcbkit"));
+}
+
+/* The bare libpcap loop (the ceiling), or it decoding each frame, with or without the ICRC. */
+enum loop_work { BARE, HEADERS, HEADERS_AND_ICRC };
+
+/* Frames per second over the whole file, reading each frame and doing `work` on it. */
+static double bench_read_loop(const char *path, enum loop_work work, uint64_t *frames_out)
+{
+    static struct dcb_frame frame;
+    char errbuf[PCAP_ERRBUF_SIZE];
+    pcap_t *p = pcap_open_offline(path, errbuf);
+    if (!p)
+        return 0;
+    struct pcap_pkthdr *hdr;
+    const u_char *data;
+    uint64_t frames = 0, sum = 0;
+    int64_t start = bench_now_ns();
+    while (pcap_next_ex(p, &hdr, &data) == 1) {
+        frames++;
+        if (work != BARE) {
+            dcb_decode_frame(data, hdr->caplen, hdr->len, &frame);
+            if (work == HEADERS_AND_ICRC)
+                dcb_verify_icrc(data, &frame);
+            sum += frame.layers + frame.icrc.ok;
+        } else {
+            sum += hdr->caplen + data[hdr->caplen - 1];
+        }
+    }
+    int64_t ns = bench_now_ns() - start;
+    pcap_close(p);
+    bench_sink += sum;
+    *frames_out = frames;
+    return (double)frames * 1e9 / (double)ns;
 }
 
 /* Writes the capture to a fresh /tmp path (in path) and says so; 0 or -1. */

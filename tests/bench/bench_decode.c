@@ -8,38 +8,6 @@
 #include "bench_capture.h"
 #include "decode.h"
 
-enum loop_work { BARE, HEADERS, HEADERS_AND_ICRC };
-
-/* Frames per second over the whole file, reading each frame and doing `work` on it. */
-static double read_loop(const char *path, enum loop_work work, uint64_t *frames_out)
-{
-    static struct dcb_frame frame;
-    char errbuf[PCAP_ERRBUF_SIZE];
-    pcap_t *p = pcap_open_offline(path, errbuf);
-    if (!p)
-        return 0;
-    struct pcap_pkthdr *hdr;
-    const u_char *data;
-    uint64_t frames = 0, sum = 0;
-    int64_t start = bench_now_ns();
-    while (pcap_next_ex(p, &hdr, &data) == 1) {
-        frames++;
-        if (work != BARE) {
-            dcb_decode_frame(data, hdr->caplen, hdr->len, &frame);
-            if (work == HEADERS_AND_ICRC)
-                dcb_verify_icrc(data, &frame);
-            sum += frame.layers + frame.icrc.ok;
-        } else {
-            sum += hdr->caplen + data[hdr->caplen - 1];
-        }
-    }
-    int64_t ns = bench_now_ns() - start;
-    pcap_close(p);
-    bench_sink += sum;
-    *frames_out = frames;
-    return (double)frames * 1e9 / (double)ns;
-}
-
 int main(void)
 {
     char path[64];
@@ -48,10 +16,10 @@ int main(void)
         return 1;
 
     uint64_t frames = 0;
-    read_loop(path, BARE, &frames);                       /* warm the page cache */
-    double bare = read_loop(path, BARE, &frames);
-    double headers = read_loop(path, HEADERS, &frames);
-    double decoded = read_loop(path, HEADERS_AND_ICRC, &frames);
+    bench_read_loop(path, BARE, &frames);                       /* warm the page cache */
+    double bare = bench_read_loop(path, BARE, &frames);
+    double headers = bench_read_loop(path, HEADERS, &frames);
+    double decoded = bench_read_loop(path, HEADERS_AND_ICRC, &frames);
 
     char dcbkit[PATH_MAX], cmd[2 * PATH_MAX + 512];
     find_dcbkit(dcbkit, sizeof(dcbkit));
