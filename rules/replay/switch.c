@@ -47,6 +47,11 @@ static uint64_t xon_threshold(const struct port *in, unsigned pg, uint64_t xoff)
     return b->xon.set ? (uint64_t)b->xon.v : xoff / 2;
 }
 
+static bool watchdog_drops(const struct port *pt)
+{
+    return !pt->cfg.pfcwd_action.set || pt->cfg.pfcwd_action.v == QOS_PFCWD_DROP;
+}
+
 static void drop(struct sim *s, uint32_t port, uint32_t p, unsigned pg, bool ingress)
 {
     struct port *pt = &s->ports[port];
@@ -195,7 +200,7 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
         drop(s, out_port, p, prio, false);
         return;
     }
-    if (out->wd_storm[tc] && lossless(in, prio)) {
+    if (out->wd_storm[tc] && lossless(in, prio) && watchdog_drops(out)) {
         drop(s, out_port, p, prio, false);          /* the watchdog's drop action */
         return;
     }
@@ -216,8 +221,8 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
 }
 
 /* The PFC watchdog (SONiC's pfcwd): a lossless queue that stays paused with packets waiting for
- * detect_ms is in a storm; with the drop action it ignores pauses and drops until no PAUSE came
- * for restore_ms. */
+ * detect_ms is in a storm; with the drop action it ignores pauses and drops, with forward it
+ * ignores pauses and sends on, until no PAUSE came for restore_ms; alert only reports. */
 void watchdog_tick(struct sim *s)
 {
     for (uint32_t i = 0; i < s->nports; i++) {
@@ -227,16 +232,17 @@ void watchdog_tick(struct sim *s)
         int64_t detect = pt->cfg.pfcwd_detect_ms.v * 1000000000LL;
         int64_t restore = (pt->cfg.pfcwd_restore_ms.set ? pt->cfg.pfcwd_restore_ms.v :
                            pt->cfg.pfcwd_detect_ms.v) * 1000000000LL;
-        bool drop_action = !pt->cfg.pfcwd_action.set || pt->cfg.pfcwd_action.v == QOS_PFCWD_DROP;
+        bool drop_action = watchdog_drops(pt);
+        bool acts = drop_action || pt->cfg.pfcwd_action.v == QOS_PFCWD_FORWARD;
         for (unsigned prio = 0; prio < PRIOS; prio++) {
             unsigned tc = pt->tc_of[prio];
             if (!pt->wd_storm[tc] && pt->paused[prio] && pt->q[tc].count &&
                 s->now_ps - pt->pause_start_ps[prio] >= detect) {
-                pt->wd_storm[tc] = drop_action;
+                pt->wd_storm[tc] = acts;
                 port_update_paused(pt);
                 char details[64];
                 snprintf(details, sizeof(details), "{\"state\":\"storm\",\"action\":\"%s\"}",
-                         drop_action ? "drop" : "alert");
+                         drop_action ? "drop" : acts ? "forward" : "alert");
                 sim_event(s, EVENT_WATCHDOG, i, (int)prio, details);
                 if (drop_action) {
                     while (pt->q[tc].count) {
