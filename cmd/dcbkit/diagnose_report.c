@@ -136,7 +136,8 @@ void diagnose_report_print(struct dcb_out *o, struct diagnose_report *r, const c
                            const char *source_name, const char *profile, size_t nrules,
                            const struct rule_run_stats *stats)
 {
-    qsort(r->findings, r->n, sizeof(*r->findings), rank);
+    if (r->n)                               /* findings is NULL when nothing fired */
+        qsort(r->findings, r->n, sizeof(*r->findings), rank);
     size_t counts[3] = { 0 };
     for (size_t i = 0; i < r->n; i++)
         counts[r->findings[i].rule->severity]++;
