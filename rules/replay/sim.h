@@ -15,6 +15,7 @@
 #define HEADER_BYTES 62u          /* Ethernet, IPv4, UDP, BTH, ICRC, FCS around a RoCE payload */
 #define WIRE_OVERHEAD 20u         /* preamble, start delimiter and inter-frame gap */
 #define CTRL_BYTES 64u            /* ACK, NAK, CNP and PFC frames */
+#define READY_GONE INT64_MIN
 
 enum ev_kind {
     EV_TX_DONE,       /* a: port */
@@ -94,6 +95,8 @@ struct port {
     int64_t wd_last_pause_ps[PRIOS];
     /* hosts: the NIC's ready flows, and the receive backlog */
     uint32_t *ready;              /* the flows with data to send */
+    int64_t *ready_at;            /* by ready slot: the flow's next_send_ps (the scan reads no
+                                     flow); READY_GONE: the flow finished while ready */
     uint32_t nready, ready_cap, ready_rr;
     int64_t wake_ps;              /* a pending EV_PORT_WAKE, 0: none */
     double rx_backlog;

@@ -300,6 +300,7 @@ void sim_free(struct sim *s)
         for (int q = 0; q < PRIOS; q++)
             free(pt->q[q].v);
         free(pt->ready);
+        free(pt->ready_at);
     }
     free(s->ports);
     free(s->nodes);
