@@ -84,6 +84,8 @@ uint32_t pq_pop(struct sim *s, struct pkt_queue *q)
     q->head = (q->head + 1) % q->cap;
     q->count--;
     q->bytes -= s->pkts[p].bytes;
+    if (q->count)                       /* the next head waited long: fetch it before its turn */
+        __builtin_prefetch(&s->pkts[q->v[q->head]]);
     return p;
 }
 
