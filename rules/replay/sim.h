@@ -52,7 +52,8 @@ struct packet {
     int64_t enq_ps;               /* when it entered its switch egress queue */
     uint32_t dst;                 /* the node it is going to */
     uint32_t next_free;
-};
+    uint64_t ecmp_key;            /* its flow's 5-tuple, for the switches' ECMP (flow_ecmp_key) */
+};                                /* 64 bytes, aligned: one cache line a packet */
 
 struct pkt_queue {                /* a FIFO ring of packet indexes */
     uint32_t *v;
@@ -179,6 +180,8 @@ int sim_build(struct sim *s, const struct fabric *f, const struct replay_flow *f
               struct dcb_err *err);
 void sim_free(struct sim *s);
 uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node);
+uint64_t flow_ecmp_key(const struct flow *fl);
+uint32_t sim_next_hop_key(struct sim *s, uint32_t node, uint64_t ecmp_key, uint32_t dst_node);
 
 /* packets and queues (sim.c) */
 uint32_t pkt_alloc(struct sim *s);

@@ -167,7 +167,15 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node)
+/* The 5-tuple: addresses (the hosts), protocol, UDP source port and 4791. Packets carry it, so
+ * a switch choosing among next hops need not read the flow. */
+uint64_t flow_ecmp_key(const struct flow *fl)
+{
+    return (uint64_t)fl->src << 40 ^ (uint64_t)fl->dst << 16 ^ fl->sport ^ (uint64_t)17 << 56 ^
+           (uint64_t)4791 << 24;
+}
+
+uint32_t sim_next_hop_key(struct sim *s, uint32_t node, uint64_t ecmp_key, uint32_t dst_node)
 {
     size_t key = (size_t)node * s->nnodes + dst_node;
     uint16_t count = s->route_count[key];
@@ -175,10 +183,13 @@ uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint3
         return NO_INDEX;
     if (count == 1)
         return s->route_ports[s->route_start[key]];
-    /* the 5-tuple: addresses (the hosts), protocol, UDP source port and 4791 */
-    uint64_t h = mix((uint64_t)fl->src << 40 ^ (uint64_t)fl->dst << 16 ^ fl->sport ^
-                     (uint64_t)17 << 56 ^ (uint64_t)4791 << 24 ^ (uint64_t)node << 48);
+    uint64_t h = mix(ecmp_key ^ (uint64_t)node << 48);
     return s->route_ports[s->route_start[key] + h % count];
+}
+
+uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node)
+{
+    return sim_next_hop_key(s, node, flow_ecmp_key(fl), dst_node);
 }
 
 static uint32_t host_port(const struct sim *s, uint32_t node)
