@@ -118,31 +118,31 @@ struct node {
     uint64_t buffer_used;         /* switches: the shared buffer */
 };
 
-struct flow {
-    uint32_t src, dst;            /* nodes */
-    uint32_t src_port, dst_port;  /* the hosts' ports */
-    uint64_t bytes;               /* 0: unbounded */
-    uint32_t payload;
+struct flow {                     /* hot fields first: a packet sent or received reads line 0 */
+    _Alignas(64) uint32_t src;    /* nodes */
+    uint32_t dst;
     uint32_t npackets;            /* 0: unbounded */
-    uint8_t dscp, prio;
-    uint16_t sport;
-    int64_t start_ps, finish_ps;
-    bool started, done, ready;
+    uint32_t payload;
     uint32_t next_psn, snd_una;
+    uint32_t expected;            /* receiver: the next PSN in order */
+    uint32_t since_ack;
+    uint16_t sport;
+    uint8_t dscp, prio;
+    bool started, done, ready;
+    bool nak_pending;             /* receiver */
+    bool rto_pending;             /* an EV_RTO is queued */
     int64_t next_send_ps;
+    uint32_t timer_gen, rto_gen;
+    uint64_t bytes;               /* 0: unbounded */
+    int64_t last_cnp_ps;          /* receiver */
+    int64_t rto_deadline_ps;
+    uint32_t src_port, dst_port;  /* the hosts' ports */
+    /* results */
+    uint64_t packets_sent, retransmitted, acked_bytes, ce_marked;
     struct dcqcn_rp rp;
     struct dcqcn_params dp;
     int64_t alpha_at_ps;          /* alpha decays lazily, from here */
-    uint32_t timer_gen, rto_gen;
-    int64_t rto_deadline_ps;
-    bool rto_pending;             /* an EV_RTO is queued */
-    /* receiver */
-    uint32_t expected;
-    bool nak_pending;
-    uint32_t since_ack;
-    int64_t last_cnp_ps;
-    /* results */
-    uint64_t packets_sent, retransmitted, acked_bytes, ce_marked;
+    int64_t start_ps, finish_ps;
 };
 
 struct sim {

@@ -249,9 +249,10 @@ static void flow_params(struct sim *s, struct flow *fl)
 static int build_flows(struct sim *s, const struct replay_flow *flows, size_t n,
                        struct dcb_err *err)
 {
-    s->flows = calloc(n ? n : 1, sizeof(*s->flows));
+    s->flows = aligned_alloc(_Alignof(struct flow), (n ? n : 1) * sizeof(*s->flows));
     if (!s->flows)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    memset(s->flows, 0, (n ? n : 1) * sizeof(*s->flows));
     for (size_t i = 0; i < n; i++) {
         const struct replay_flow *rf = &flows[i];
         struct flow *fl = &s->flows[s->nflows];
