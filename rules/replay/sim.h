@@ -68,32 +68,27 @@ struct ingress_pg {
     uint64_t watermark, headroom_watermark, drops;
 };
 
-struct port {
-    uint32_t node, peer;
-    char name[DCB_IFNAME_MAX];
-    struct qos_config cfg;        /* the interface's effective config */
+struct port {                     /* hot fields first; the config, names and rare state last */
+    _Alignas(64) uint32_t node;
+    uint32_t peer;
+    bool busy;
+    uint8_t paused_tc;            /* traffic classes a pause holds (watchdog storms excepted) */
+    uint8_t dwrr_next;
+    uint32_t tx_pkt;              /* the packet on the wire */
     double bps;
     int64_t prop_ps;
-    bool busy;
-    uint32_t tx_pkt;              /* the packet on the wire */
     uint8_t tc_of[PRIOS];         /* prio2tc, resolved */
     bool strict[PRIOS];           /* by TC */
-    uint32_t weight[PRIOS];       /* DWRR, by TC */
-    int64_t last_drop_event_ps;
+    bool paused[PRIOS];
+    bool wd_storm[PRIOS];         /* PFC watchdog: this TC ignores pauses and drops */
     struct pkt_queue ctrl;        /* PFC, CNP, ACK: sent before data, never paused */
+    uint64_t tx_bytes, rx_bytes, tx_packets, rx_packets;
     struct pkt_queue q[PRIOS];    /* egress queues by traffic class */
     int64_t deficit[PRIOS];
-    uint8_t dwrr_next;
-    int64_t paused_until_ps[PRIOS];   /* by priority: the PFC received */
-    bool paused[PRIOS];
-    uint8_t paused_tc;            /* traffic classes a pause holds (watchdog storms excepted) */
-    int64_t pause_start_ps[PRIOS];
-    int64_t paused_total_ps[PRIOS];
-    int64_t paused_any_since_ps;  /* any priority paused since, -1 */
-    int64_t paused_any_total_ps;
+    uint32_t weight[PRIOS];       /* DWRR, by TC */
+    uint64_t prio_tx_bytes[PRIOS], prio_rx_bytes[PRIOS];
+    uint64_t q_tx_bytes[PRIOS], q_watermark[PRIOS];
     struct ingress_pg pg[PRIOS];
-    bool wd_storm[PRIOS];         /* PFC watchdog: this TC ignores pauses and drops */
-    int64_t wd_last_pause_ps[PRIOS];
     /* hosts: the NIC's ready flows, and the receive backlog */
     uint32_t *ready;              /* the flows with data to send */
     int64_t *ready_at;            /* by ready slot: the flow's next_send_ps (the scan reads no
@@ -104,11 +99,18 @@ struct port {
     int64_t rx_backlog_at_ps;
     bool rx_xoff[PRIOS];
     /* counters */
-    uint64_t tx_bytes, rx_bytes, tx_packets, rx_packets;
-    uint64_t prio_tx_bytes[PRIOS], prio_rx_bytes[PRIOS];
+    uint64_t q_marked[PRIOS], q_drops[PRIOS];
     uint64_t pfc_tx[PRIOS], pfc_rx[PRIOS];
-    uint64_t q_marked[PRIOS], q_drops[PRIOS], q_tx_bytes[PRIOS], q_watermark[PRIOS];
     uint64_t cnp_sent, cnp_handled, ce_received;
+    int64_t last_drop_event_ps;
+    int64_t paused_until_ps[PRIOS];   /* by priority: the PFC received */
+    int64_t pause_start_ps[PRIOS];
+    int64_t paused_total_ps[PRIOS];
+    int64_t paused_any_since_ps;  /* any priority paused since, -1 */
+    int64_t paused_any_total_ps;
+    int64_t wd_last_pause_ps[PRIOS];
+    char name[DCB_IFNAME_MAX];
+    struct qos_config cfg;        /* the interface's effective config */
 };
 
 struct node {
@@ -151,8 +153,8 @@ struct sim {
     struct dcqcn_params dcqcn_default;
     struct node *nodes;
     uint32_t nnodes;
-    struct port *ports;
-    uint32_t nports;
+    struct port *ports;           /* line-aligned */
+    uint32_t nports, ports_cap;
     struct flow *flows;
     uint32_t nflows;
     struct packet *pkts;

@@ -20,12 +20,19 @@ static void add_port(const char *ifname, void *arg)
 {
     struct iface_list *il = arg;
     struct sim *s = il->s;
-    struct port *grown = realloc(s->ports, (s->nports + 1) * sizeof(*grown));
-    if (!grown) {
-        s->oom = true;
-        return;
+    if (s->nports == s->ports_cap) {
+        uint32_t cap = s->ports_cap ? s->ports_cap * 2 : 64;
+        struct port *grown = aligned_alloc(_Alignof(struct port), cap * sizeof(*grown));
+        if (!grown) {
+            s->oom = true;
+            return;
+        }
+        if (s->nports)
+            memcpy(grown, s->ports, s->nports * sizeof(*grown));
+        free(s->ports);
+        s->ports = grown;
+        s->ports_cap = cap;
     }
-    s->ports = grown;
     struct port *pt = &s->ports[s->nports++];
     memset(pt, 0, sizeof(*pt));
     pt->node = il->node;
