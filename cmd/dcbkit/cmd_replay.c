@@ -28,6 +28,7 @@ static void on_signal(int sig)
 struct replay_sink {
     struct dcb_store *store;
     FILE *stream;                 /* JSON Lines of samples and events, or NULL */
+    struct replay_plot_data *plot;
     uint64_t samples, events, store_errors;
     struct dcb_err store_err;
     struct dcb_out out;
@@ -60,6 +61,8 @@ static void sink_event(void *arg, const struct dcb_event *e)
 {
     struct replay_sink *k = arg;
     k->events++;
+    if (k->plot)
+        replay_plot_event(k->plot, e);
     if (k->store && store_put_event(k->store, e, &k->store_err) < 0)
         k->store_errors++;
     if (k->stream) {
@@ -73,6 +76,13 @@ static void sink_event(void *arg, const struct dcb_event *e)
         fprintf(o->fp, ",\"details\":%s", e->details);
         out_obj_close(o);
     }
+}
+
+static void sink_series(void *arg, const struct replay_series_point *p)
+{
+    struct replay_sink *k = arg;
+    if (k->plot)
+        replay_plot_series(k->plot, p);
 }
 
 static int64_t now_ns(void)
@@ -154,9 +164,6 @@ static int load(const struct replay_args *a, const char *const *sets, size_t nse
     return rc;
 }
 
-int replay_plot(const char *path, const struct scenario *sc, const struct scenario_result *r,
-                struct dcb_err *err);
-
 static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
 {
     struct scenario sc;
@@ -182,7 +189,13 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
         sink.stream = stdout;
         out_init(&sink.out, stdout, OUT_JSON);
     }
-    struct replay_hooks hooks = { sink_sample, sink_event, NULL, &sink };
+    if (a->plot_path && !(sink.plot = replay_plot_new(a->store_path ? t0 : 0))) {
+        if (sink.store)
+            store_close(sink.store, NULL);
+        scenario_free(&sc);
+        return cli_fail(1, "replay", "out of memory");
+    }
+    struct replay_hooks hooks = { sink_sample, sink_event, sink_series, &sink };
     struct scenario_run_options ro = {
         .duration_ns = a->duration_ns, .realtime = a->realtime, .speed = a->speed,
         .stop = &stop_flag, .wall_start_ns = a->store_path ? t0 : 0,
@@ -200,8 +213,10 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
         if (store_close(sink.store, &cerr) < 0 && !status)
             status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
     }
-    if (status == 0 && a->plot_path && replay_plot(a->plot_path, &sc, &res, &err) < 0)
+    if (rc == 0 && status == 0 && sink.plot &&
+        replay_plot_write(a->plot_path, sink.plot, &sc, &res, &err) < 0)
         status = cli_fail(1, "replay", "--plot %s: %s", a->plot_path, err.msg);
+    replay_plot_free(sink.plot);
     struct dcb_out o;
     out_init(&o, a->stream ? stderr : stdout, a->stream ? OUT_TEXT : ctx->format);
     if (rc == 0 && (!a->stream || ctx->verbosity > 0))
@@ -232,23 +247,33 @@ static int run_compare(struct cli_ctx *ctx, const struct replay_args *a)
     }
     struct scenario_run_options ro = { .duration_ns = a->duration_ns, .stop = &stop_flag };
     struct scenario_result rb, rv;
+    struct replay_sink sink;
+    memset(&sink, 0, sizeof(sink));
+    if (a->plot_path && !(sink.plot = replay_plot_new(0))) {
+        scenario_free(&base);
+        scenario_free(&var);
+        return cli_fail(1, "replay", "out of memory");
+    }
+    struct replay_hooks hooks = { NULL, sink_event, sink_series, &sink };
     int status = 0;
     if (scenario_run(&base, &ro, NULL, &rb, &err) < 0) {
         status = cli_fail(1, "replay", "baseline: %s", err.msg);
     } else {
-        if (scenario_run(&var, &ro, NULL, &rv, &err) < 0) {
+        if (scenario_run(&var, &ro, a->plot_path ? &hooks : NULL, &rv, &err) < 0) {
             status = cli_fail(1, "replay", "variant: %s", err.msg);
         } else {
             struct dcb_out o;
             out_init(&o, stdout, ctx->format);
             replay_print_compare(&o, &base, &rb, &var, &rv, a->compare, a->ncompare);
             status = cli_finish_output(&o, 0);
-            if (status == 0 && a->plot_path && replay_plot(a->plot_path, &var, &rv, &err) < 0)
+            if (status == 0 && sink.plot &&
+                replay_plot_write(a->plot_path, sink.plot, &var, &rv, &err) < 0)
                 status = cli_fail(1, "replay", "--plot %s: %s", a->plot_path, err.msg);
             scenario_result_free(&rv);
         }
         scenario_result_free(&rb);
     }
+    replay_plot_free(sink.plot);
     scenario_free(&base);
     scenario_free(&var);
     return status;
