@@ -30,6 +30,7 @@ struct replay_sink {
     FILE *stream;                 /* JSON Lines of samples and events, or NULL */
     struct replay_plot_data *plot;
     uint64_t samples, events, store_errors;
+    int64_t last_ts;              /* --stream: flushed when time moves on */
     struct dcb_err store_err;
     struct dcb_out out;
 };
@@ -42,6 +43,10 @@ static void sink_sample(void *arg, const struct dcb_sample *s)
         k->store_errors++;
     if (k->stream) {
         struct dcb_out *o = &k->out;
+        if (s->time_ns != k->last_ts) {
+            fflush(k->stream);        /* a reader sees each instant as soon as it is complete */
+            k->last_ts = s->time_ns;
+        }
         out_obj_open(o, NULL);
         out_i64(o, "ts", NULL, s->time_ns);
         out_str(o, "device", NULL, s->device);
