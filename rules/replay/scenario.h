@@ -52,8 +52,8 @@ int scenario_load_file(struct scenario *sc, const char *path, const char *const 
 int scenario_load_text(struct scenario *sc, const char *text, size_t len, const char *source,
                        const char *base_dir, const char *const *sets, size_t nsets,
                        struct dcb_err *err);
-/* The built-in demo: a 2-leaf, 2-spine fabric at 25G with a repeating 4->1 incast, a background
- * flow, and a slow receiver; it repeats, for live views. */
+/* The built-in demo: a 2-leaf, 2-spine fabric at 10G with a 5->1 incast and a flow into a slow
+ * receiver every 20 ms; it repeats, for live views. */
 int scenario_demo(struct scenario *sc, const char *const *sets, size_t nsets,
                   struct dcb_err *err);
 extern const char scenario_demo_json[];

@@ -22,10 +22,13 @@ def stream(args):
     p = subprocess.Popen([DCBKIT, "replay", "--demo", "--realtime", "--stream"] + args,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     rounds = []
+    last = None
     for line in p.stdout:
-        d = json.loads(line)
-        if "metric" in d and (not rounds or rounds[-1][0] != d["ts"]):
-            rounds.append((d["ts"], time.time()))
+        # the reader must keep up with ~70k lines/s on a loaded machine: no full JSON parse
+        ts = line[6:line.index(",")]
+        if ts != last and '"metric"' in line:
+            rounds.append((int(ts), time.time()))
+            last = ts
     p.wait(timeout=30)
     if p.returncode != 0:
         fail("replay %s: exit %d: %s" % (args, p.returncode, p.stderr.read()))
@@ -35,19 +38,25 @@ def stream(args):
 rounds, wall = stream(["--duration", "%gs" % RUN_S])
 ts_span = (rounds[-1][0] - rounds[0][0]) / 1e9
 arrival_span = rounds[-1][1] - rounds[0][1]
-if abs(ts_span - RUN_S) > TOLERANCE * RUN_S:
-    fail("timestamps span %.3f s for %.1f s of real time" % (ts_span, RUN_S))
-if abs(arrival_span - ts_span) > TOLERANCE * ts_span:
+# the timestamps advance as the wall clock did while they were written, within 5%
+if abs(ts_span - arrival_span) > TOLERANCE * arrival_span:
     fail("samples spanning %.3f s arrived over %.3f s of wall clock" % (ts_span, arrival_span))
-worst = max(abs(ts / 1e9 - at) for ts, at in rounds)
+if ts_span < RUN_S * (1 - TOLERANCE):
+    fail("timestamps span %.3f s for %.1f s of simulated time in real time" % (ts_span, RUN_S))
+# drift: how far the timestamps ran from the wall clock since the first instant
+ts0, at0 = rounds[0]
+worst = max(abs((ts - ts0) / 1e9 - (at - at0)) for ts, at in rounds)
 if worst > TOLERANCE * RUN_S:
-    fail("a sample's timestamp was %.3f s from the wall clock when it arrived" % worst)
+    fail("the timestamps drifted %.3f s from the wall clock" % worst)
+offset = abs(ts0 / 1e9 - at0)
+if offset > 1.0:
+    fail("the first timestamp is %.3f s from the Unix wall clock" % offset)
 if wall < RUN_S * (1 - TOLERANCE):
     fail("the run took %.3f s, less than real time" % wall)
 steps = sorted(b[0] - a[0] for a, b in zip(rounds, rounds[1:]))
-print("ok realtime: %d instants over %.3f s of timestamps, %.3f s of arrivals, worst skew %.1f ms,"
-      " median step %.1f ms" % (len(rounds), ts_span, arrival_span, worst * 1e3,
-                                steps[len(steps) // 2] / 1e6))
+print("ok realtime: %d instants over %.3f s of timestamps, %.3f s of arrivals, drift at most "
+      "%.1f ms, start %.1f ms off the wall clock, median step %.1f ms"
+      % (len(rounds), ts_span, arrival_span, worst * 1e3, offset * 1e3, steps[len(steps) // 2] / 1e6))
 
 rounds, wall = stream(["--duration", "500ms", "--replay-speed", "0.5"])
 ts_span = (rounds[-1][0] - rounds[0][0]) / 1e9
