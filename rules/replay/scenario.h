@@ -10,7 +10,10 @@
  *
  * Samples, events and series come through the hooks with times in nanoseconds from the start of
  * the run; with realtime, Unix wall-clock time instead (the start plus simulated time / speed).
- * Over repeated passes time keeps running and counters keep counting from where they were. */
+ * Over repeated passes time keeps running and counters keep counting from where they were.
+ * Each pass builds and frees a simulator: a long-running caller should keep glibc from giving
+ * the heap back between passes (mallopt M_TRIM_THRESHOLD / M_MMAP_THRESHOLD, as dcbkit replay
+ * does), which otherwise costs about half the CPU time of the demo in page faults. */
 #ifndef DCB_SCENARIO_H
 #define DCB_SCENARIO_H
 

@@ -397,7 +397,9 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
     if (r.realtime && opt.sample_interval_ns <= 0)
         opt.sample_interval_ns = 1000000;   /* pacing happens at samples */
     r.interval_ns = opt.sample_interval_ns;
-    struct replay_hooks mine = { on_sample, on_event, on_series, &r };
+    /* the series are only made for a caller that takes them (they can outnumber the events) */
+    struct replay_hooks mine = { on_sample, on_event, hooks && hooks->series ? on_series : NULL,
+                                 &r };
     double cpu0 = cpu_seconds();
     struct timespec w0, w1;
     clock_gettime(CLOCK_MONOTONIC, &w0);
