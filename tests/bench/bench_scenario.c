@@ -91,7 +91,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_scenario: %s: cannot open (run from the project root)\n", dir);
         return 1;
     }
-    char *names[64];
+    char *names[64] = { NULL };
     size_t n = 0;
     struct dirent *e;
     while ((e = readdir(d)) && n < 64) {
