@@ -401,8 +401,8 @@ static const struct cli_option_doc replay_options[] = {
       "output bit for bit." },
     { "--store DB", "Write the samples, events and each interface's config into the SQLite "
       "store DB as one run; times are the wall clock at the start plus simulated time." },
-    { "--plot FILE.svg", "Draw the bottleneck queue depth, every flow's Rc and Rt, and the "
-      "pause intervals on one time axis." },
+    { "--plot FILE.svg", "Draw the bottleneck queue's depth, the Rc and Rt of the first eight "
+      "flows, and the PFC pause intervals on one time axis." },
     { "--realtime", "Pace simulated time to the wall clock; samples and events carry wall-clock "
       "timestamps." },
     { "--replay-speed X", "With --realtime: X simulated seconds per wall second (0.1 slows a "
