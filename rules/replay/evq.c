@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEQ_MASK ((1ULL << 56) - 1)
-
 void evq_init(struct evq *q)
 {
     memset(q, 0, sizeof(*q));
@@ -53,7 +51,7 @@ static bool place(struct evq *q, const struct heap_event *e)
 
 bool evq_push(struct evq *q, int64_t at, unsigned kind, uint32_t a, uint32_t b)
 {
-    struct heap_event e = { at, (uint64_t)kind << 56 | (q->next_seq++ & SEQ_MASK), a, b };
+    struct heap_event e = { at, HEAP_SEQ(q->next_seq++, kind), a, b };
     if (!place(q, &e))
         return false;
     q->pending++;
