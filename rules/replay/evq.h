@@ -7,6 +7,7 @@
 #define DCB_REPLAY_EVQ_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "heap.h"
@@ -33,5 +34,11 @@ void evq_init(struct evq *q);
 void evq_free(struct evq *q);
 bool evq_push(struct evq *q, int64_t at, unsigned kind, uint32_t a, uint32_t b);
 bool evq_pop(struct evq *q, struct heap_event *out);
+
+/* The next event, when it is already in the heap (most often): NULL otherwise. */
+static inline const struct heap_event *evq_peek(const struct evq *q)
+{
+    return q->near.n ? &q->near.v[0] : NULL;
+}
 
 #endif
