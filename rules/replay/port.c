@@ -84,7 +84,7 @@ void port_kick(struct sim *s, uint32_t port)
     }
     pt->busy = true;
     pt->tx_pkt = p;
-    sim_at(s, s->now_ps + serialize_ps(pt, pk->bytes), EV_TX_DONE, port, 0);
+    sim_at(s, s->now_ps + serialize_ps(pt, pk->bytes), EV_TX_DONE, port, p);
 }
 
 void port_tx_done(struct sim *s, uint32_t port)
