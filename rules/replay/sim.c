@@ -317,7 +317,7 @@ static void prefetch_event(const struct sim *s, const struct heap_event *ev)
     }
 }
 
-static void prefetch_next(const struct sim *s)
+static void prefetch_next(struct sim *s)
 {
     const struct heap_event *next = evq_peek(&s->queue);
     if (next)
