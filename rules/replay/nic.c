@@ -128,6 +128,27 @@ static void deactivate(struct port *pt, struct flow *fl, uint32_t idx)
     fl->ready = false;
 }
 
+/* The flows the port will most likely pick for its next two packets (the next ones in round-robin
+ * order paced out by then), fetched now: a flow is far in memory, and one packet's time is not
+ * always long enough to bring it. */
+static void prefetch_next_senders(const struct sim *s, const struct port *pt, int64_t now,
+                                  int64_t frame_ps)
+{
+    uint32_t n = pt->nready, found = 0;
+    if (!n)
+        return;
+    uint32_t idx = pt->ready_rr % n;
+    for (uint32_t k = 0; k < n && k < 32; k++, idx = idx + 1 == n ? 0 : idx + 1) {
+        if (pt->ready_at[idx] <= now + (int64_t)(found + 1) * frame_ps) {
+            const struct flow *fl = &s->flows[pt->ready[idx]];
+            __builtin_prefetch(fl);
+            __builtin_prefetch(&fl->rp);
+            if (++found == 2)
+                return;
+        }
+    }
+}
+
 /* The next packet of the host's active flows, round robin, skipping priorities its switch
  * paused and flows whose pacing gap is not over. Pacing needs no event per packet: when nothing
  * may go now, one wake-up is set for the earliest flow (the event queue stays small). */
@@ -173,6 +194,7 @@ uint32_t nic_next_packet(struct sim *s, uint32_t port)
             deactivate(pt, fl, idx);
             arm_rto(s, f);
         }
+        prefetch_next_senders(s, pt, s->now_ps, serialize_ps(pt, s->pkts[p].bytes));
         return p;
     }
     if (earliest != INT64_MAX && (!pt->wake_ps || earliest < pt->wake_ps)) {

@@ -18,7 +18,7 @@
 #define READY_GONE INT64_MIN
 
 enum ev_kind {
-    EV_TX_DONE,       /* a: port */
+    EV_TX_DONE,       /* a: port, b: the packet (for prefetching; the port holds it) */
     EV_ARRIVE,        /* a: port it arrives at, b: packet */
     EV_FLOW_SEND,     /* a: flow; it starts */
     EV_PAUSE_APPLY,   /* a: port that obeys, b: prio << 16 | quanta */
