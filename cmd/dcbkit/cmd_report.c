@@ -166,6 +166,24 @@ static int write_file(const char *dir, const char *name, int (*write)(const cJSO
     return 0;
 }
 
+/* --format json: the stored document itself, as read (it was checked to be a report). */
+static const char *json_source;
+
+static int copy_source(const cJSON *model, FILE *out)
+{
+    (void)model;
+    FILE *in = fopen(json_source, "rb");
+    if (!in)
+        return -1;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+        fwrite(buf, 1, n, out);
+    int rc = ferror(in) || ferror(out) ? -1 : 0;
+    fclose(in);
+    return rc;
+}
+
 static int from_json(struct cli_ctx *ctx, const struct report_args *a)
 {
     (void)ctx;
@@ -173,8 +191,9 @@ static int from_json(struct cli_ctx *ctx, const struct report_args *a)
     cJSON *m = report_model_load(a->from_json, &err);
     if (!m)
         return cli_fail(FAIL, a->from_json, "%s", err.msg);
+    json_source = a->from_json;
     int (*render)(const cJSON *, FILE *) = !strcmp(a->format, "md") ? report_write_md :
-        !strcmp(a->format, "json") ? report_write_json : report_write_html;
+        !strcmp(a->format, "json") ? copy_source : report_write_html;
     int status = report_model_status(m);
     if (a->out) {
         char name[32];
