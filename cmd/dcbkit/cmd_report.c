@@ -360,8 +360,9 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
                                         "samples");
             bool have_data = samples > 0;
             const cJSON *d;
-            cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(model, "devices"))
+            cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(model, "devices")) {
                 have_data |= !strcmp(report_str(d, "status"), "ok");
+            }
             status = (int)report_verdict(model, have_data);
             progress("writing report.json, report.html, report.md");
             if (write_file(out, "report.json", report_write_json, model, &err) < 0 ||

@@ -150,10 +150,12 @@ static void changes(FILE *fp, const cJSON *m)
               "<th>where</th><th>summary</th></tr>\n", fp);
         const cJSON *f;
         int i = 0;
-        cJSON_ArrayForEach(f, findings)
+        cJSON_ArrayForEach(f, findings) {
             finding_row(fp, f, i++);
-        cJSON_ArrayForEach(f, get(cmp, "resolved_findings"))
+        }
+        cJSON_ArrayForEach(f, get(cmp, "resolved_findings")) {
             finding_row(fp, f, -1);
+        }
         fputs("</table>\n", fp);
     }
     fputs("</section>\n", fp);
@@ -237,8 +239,9 @@ static void heatmap(FILE *fp, const cJSON *m)
     }
     size_t c = 0;
     const cJSON *x;
-    cJSON_ArrayForEach(x, cols)
+    cJSON_ArrayForEach(x, cols) {
         svg_heatmap_col_label(hmap, c++, cJSON_IsString(x) ? x->valuestring : "");
+    }
     size_t r = 0;
     cJSON_ArrayForEach(x, rows) {
         char label[160];
@@ -246,8 +249,9 @@ static void heatmap(FILE *fp, const cJSON *m)
         svg_heatmap_row_label(hmap, r, label);
         c = 0;
         const cJSON *v;
-        cJSON_ArrayForEach(v, get(x, "values"))
+        cJSON_ArrayForEach(v, get(x, "values")) {
             svg_heatmap_set(hmap, r, c++, report_item_num(v));
+        }
         r++;
     }
     svg_heatmap_write(hmap, fp);

@@ -164,10 +164,13 @@ int main(int argc, char **argv)
         printf("store: reusing %s\n", db);
     }
 
+    fflush(stdout);
     int64_t t = bench_now_ns();
     double c0 = cpu_s(RUSAGE_CHILDREN);
     pid_t pid = fork();
     if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(127);
         execl(dcbkit, "dcbkit", "report", "--fabric", fabric, "--store", db, "--since", "24h",
               "--out", out, "-q", (char *)NULL);
         fprintf(stderr, "bench_report: %s: %s\n", dcbkit, strerror(errno));
