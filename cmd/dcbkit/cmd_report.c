@@ -329,7 +329,9 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
     if (!status) {
         struct store_options so = { .path = store, .readonly = true };
         if (store_open_sqlite(&st, &so, &err) < 0)
-            status = cli_fail(FAIL, "report", "%s", err.msg);
+            status = nfailed ? cli_fail(FAIL, "report", "%s; %s: %s", err.msg,
+                                        failed[nfailed - 1].device, failed[nfailed - 1].why)
+                             : cli_fail(FAIL, "report", "%s", err.msg);
     }
     cJSON *model = NULL, *baseline = NULL;
     if (!status) {

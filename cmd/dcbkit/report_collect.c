@@ -67,7 +67,7 @@ static void child_reason(FILE *err, int status, char *why, size_t len)
     }
     const char *text = strncmp(last, "dcbkit: ", 8) == 0 ? last + 8 : last;
     if (text[0])
-        snprintf(why, len, "collect: %.200s", text);
+        snprintf(why, len, "%s%.200s", strncmp(text, "collect", 7) ? "collect: " : "", text);
     else if (WIFSIGNALED(status))
         snprintf(why, len, "collect was killed by signal %d", WTERMSIG(status));
     else
