@@ -22,6 +22,7 @@
 #include "err.h"
 #include "fabric.h"
 #include "store.h"
+#include "svg_chart.h"
 
 #define REPORT_SCHEMA 1
 #define REPORT_CHART_BUCKETS 96      /* points per per-device chart over the window */
@@ -79,6 +80,7 @@ cJSON *report_model_new(const char *fabric_name, const char *fabric_file, const 
                         const struct report_window *w, int64_t generated_ns);
 /* A stored report.json: parsed and checked (schema 1). NULL with err set otherwise. */
 cJSON *report_model_load(const char *path, struct dcb_err *err);
+cJSON *report_model_parse(const char *text, size_t len, struct dcb_err *err);
 /* The status a model's verdict stands for. */
 enum report_status report_model_status(const cJSON *model);
 
@@ -86,7 +88,26 @@ int report_write_json(const cJSON *model, FILE *fp);
 int report_write_html(const cJSON *model, FILE *fp);
 int report_write_md(const cJSON *model, FILE *fp);
 
+/* The top-offender tables (report_tables.c): a column shows text or a number in a unit. */
+#define REPORT_TEXT (-1)
+struct report_column {
+    const char *title, *key;
+    int unit;                     /* enum svg_unit, or REPORT_TEXT */
+};
+struct report_table {
+    const char *title, *key;      /* key: under "top" */
+    const char *empty;            /* said when the table has no row */
+    const struct report_column *columns;   /* ends with a NULL title */
+};
+extern const struct report_table report_top_tables[];   /* ends with a NULL title */
+/* A cell as shown (a unit-scaled number, "–" when unknown), unescaped. */
+char *report_cell(const cJSON *row, const struct report_column *c, char *buf, size_t len);
+
 /* Helpers shared by the renderers. */
+static inline const cJSON *report_get(const cJSON *obj, const char *key)
+{
+    return obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
 const char *report_str(const cJSON *obj, const char *key);          /* "" when absent */
 double report_num(const cJSON *obj, const char *key);               /* NaN when absent */
 double report_item_num(const cJSON *v);                             /* NaN when not a number */

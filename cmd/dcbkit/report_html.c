@@ -33,11 +33,6 @@ static const char css[] =
     "svg{max-width:100%;height:auto;display:block;margin:6px 0}"
     ".muted{color:#888}";
 
-static const cJSON *get(const cJSON *o, const char *key)
-{
-    return o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-}
-
 static void h(FILE *fp, const char *s)
 {
     xml_escape(fp, s, 0);
@@ -46,14 +41,6 @@ static void h(FILE *fp, const char *s)
 static const char *sev_class(const char *s)
 {
     return !strcmp(s, "crit") ? "crit" : !strcmp(s, "warn") ? "warn" : "info";
-}
-
-static void td_value(FILE *fp, const cJSON *o, const char *key, enum svg_unit unit)
-{
-    double v = report_num(o, key);
-    char buf[64];
-    fprintf(fp, "<td class=\"n\">%s</td>", isfinite(v) ? svg_fmt_value(v, unit, buf, sizeof(buf))
-                                                       : "–");
 }
 
 static void td_text(FILE *fp, const char *s)
@@ -72,15 +59,15 @@ static void sev_badge(FILE *fp, const char *sev)
 
 static void header(FILE *fp, const cJSON *m)
 {
-    const cJSON *v = get(m, "verdict"), *w = get(m, "window"), *c = get(m, "counts");
+    const cJSON *v = report_get(m, "verdict"), *w = report_get(m, "window"), *c = report_get(m, "counts");
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", fp);
-    h(fp, report_str(get(m, "fabric"), "name"));
+    h(fp, report_str(report_get(m, "fabric"), "name"));
     fputs(" fabric health: ", fp);
     h(fp, report_str(v, "level"));
     fprintf(fp, "</title>\n<style>%s</style>\n</head>\n<body>\n<header>\n<h1>Fabric health "
             "report: ", css);
-    h(fp, report_str(get(m, "fabric"), "name"));
+    h(fp, report_str(report_get(m, "fabric"), "name"));
     fputs("</h1>\n<p class=\"meta\">Window ", fp);
     h(fp, report_str(w, "start"));
     fputs(" to ", fp);
@@ -90,7 +77,7 @@ static void header(FILE *fp, const cJSON *m)
     fputs(" by dcbkit ", fp);
     h(fp, report_str(m, "dcbkit_version"));
     fputs(" · fabric file ", fp);
-    h(fp, report_str(get(m, "fabric"), "file"));
+    h(fp, report_str(report_get(m, "fabric"), "file"));
     fputs("</p>\n</header>\n", fp);
 
     fprintf(fp, "<section id=\"verdict\" class=\"verdict %s\">\n<div class=\"level\">",
@@ -130,7 +117,7 @@ static void finding_row(FILE *fp, const cJSON *f, int index)
 
 static void changes(FILE *fp, const cJSON *m)
 {
-    const cJSON *cmp = get(m, "comparison");
+    const cJSON *cmp = report_get(m, "comparison");
     fputs("<section id=\"changes\">\n<h2>Since the previous report</h2>\n<p>", fp);
     if (!report_str(cmp, "baseline")[0]) {
         fputs("No previous report to compare with: every finding is listed as new.", fp);
@@ -144,8 +131,8 @@ static void changes(FILE *fp, const cJSON *m)
         fputs(").", fp);
     }
     fputs("</p>\n", fp);
-    const cJSON *findings = get(m, "findings");
-    if (cJSON_GetArraySize(findings) || cJSON_GetArraySize(get(cmp, "resolved_findings"))) {
+    const cJSON *findings = report_get(m, "findings");
+    if (cJSON_GetArraySize(findings) || cJSON_GetArraySize(report_get(cmp, "resolved_findings"))) {
         fputs("<table class=\"findings\"><tr><th>severity</th><th>status</th><th>rule</th>"
               "<th>where</th><th>summary</th></tr>\n", fp);
         const cJSON *f;
@@ -153,7 +140,7 @@ static void changes(FILE *fp, const cJSON *m)
         cJSON_ArrayForEach(f, findings) {
             finding_row(fp, f, i++);
         }
-        cJSON_ArrayForEach(f, get(cmp, "resolved_findings")) {
+        cJSON_ArrayForEach(f, report_get(cmp, "resolved_findings")) {
             finding_row(fp, f, -1);
         }
         fputs("</table>\n", fp);
@@ -163,66 +150,38 @@ static void changes(FILE *fp, const cJSON *m)
 
 static void top(FILE *fp, const cJSON *m)
 {
-    const cJSON *t = get(m, "top"), *r;
-    fputs("<section id=\"top\">\n<h2>Top offenders</h2>\n<h3>Most pause time</h3>\n", fp);
-    if (!cJSON_GetArraySize(get(t, "pause")))
-        fputs("<p class=\"muted\">No port paused in the window.</p>\n", fp);
-    else
-        fputs("<table><tr><th>device</th><th>port</th><th>pause time</th><th>paused (rx)</th>"
-              "<th>pausing (tx)</th><th>pause frames</th></tr>\n", fp);
-    cJSON_ArrayForEach(r, get(t, "pause")) {
-        fputs("<tr>", fp);
-        td_text(fp, report_str(r, "device"));
-        td_text(fp, report_str(r, "ifname"));
-        td_value(fp, r, "pause_ns", SVG_UNIT_NS);
-        td_value(fp, r, "paused_ns", SVG_UNIT_NS);
-        td_value(fp, r, "pausing_ns", SVG_UNIT_NS);
-        td_value(fp, r, "pause_frames", SVG_UNIT_NONE);
+    const cJSON *top = report_get(m, "top"), *r;
+    fputs("<section id=\"top\">\n<h2>Top offenders</h2>\n", fp);
+    for (const struct report_table *t = report_top_tables; t->title; t++) {
+        const cJSON *rows = report_get(top, t->key);
+        fprintf(fp, "<h3>%s</h3>\n", t->title);
+        if (!cJSON_GetArraySize(rows)) {
+            fprintf(fp, "<p class=\"muted\">%s</p>\n", t->empty);
+            continue;
+        }
+        fputs("<table><tr>", fp);
+        for (const struct report_column *c = t->columns; c->title; c++)
+            fprintf(fp, "<th>%s</th>", c->title);
         fputs("</tr>\n", fp);
-    }
-    if (cJSON_GetArraySize(get(t, "pause")))
+        cJSON_ArrayForEach(r, rows) {
+            fputs("<tr>", fp);
+            for (const struct report_column *c = t->columns; c->title; c++) {
+                char cell[256];
+                fputs(c->unit == REPORT_TEXT ? "<td>" : "<td class=\"n\">", fp);
+                h(fp, report_cell(r, c, cell, sizeof(cell)));
+                fputs("</td>", fp);
+            }
+            fputs("</tr>\n", fp);
+        }
         fputs("</table>\n", fp);
-    fputs("<h3>Most drops and ECN marks</h3>\n", fp);
-    if (!cJSON_GetArraySize(get(t, "marks_drops")))
-        fputs("<p class=\"muted\">No drops or marks in the window.</p>\n", fp);
-    else
-        fputs("<table><tr><th>device</th><th>port</th><th>drops</th><th>ECN marks</th></tr>\n",
-              fp);
-    cJSON_ArrayForEach(r, get(t, "marks_drops")) {
-        fputs("<tr>", fp);
-        td_text(fp, report_str(r, "device"));
-        td_text(fp, report_str(r, "ifname"));
-        td_value(fp, r, "drops", SVG_UNIT_NONE);
-        td_value(fp, r, "marks", SVG_UNIT_NONE);
-        fputs("</tr>\n", fp);
     }
-    if (cJSON_GetArraySize(get(t, "marks_drops")))
-        fputs("</table>\n", fp);
-    fputs("<h3>QPs with most retransmissions</h3>\n", fp);
-    if (!cJSON_GetArraySize(get(t, "retransmits")))
-        fputs("<p class=\"muted\">No analysed capture in the window (dcbkit analyze --store "
-              "puts one there).</p>\n", fp);
-    else
-        fputs("<table><tr><th>device</th><th>QP</th><th>retransmissions</th><th>PSN gaps</th>"
-              "<th>NAKs</th></tr>\n", fp);
-    cJSON_ArrayForEach(r, get(t, "retransmits")) {
-        fputs("<tr>", fp);
-        td_text(fp, report_str(r, "device"));
-        td_text(fp, report_str(r, "qp"));
-        td_value(fp, r, "retransmits", SVG_UNIT_NONE);
-        td_value(fp, r, "psn_gaps", SVG_UNIT_NONE);
-        td_value(fp, r, "naks", SVG_UNIT_NONE);
-        fputs("</tr>\n", fp);
-    }
-    if (cJSON_GetArraySize(get(t, "retransmits")))
-        fputs("</table>\n", fp);
     fputs("</section>\n", fp);
 }
 
 static void heatmap(FILE *fp, const cJSON *m)
 {
-    const cJSON *hm = get(m, "heatmap");
-    const cJSON *rows = get(hm, "rows"), *cols = get(hm, "columns");
+    const cJSON *hm = report_get(m, "heatmap");
+    const cJSON *rows = report_get(hm, "rows"), *cols = report_get(hm, "columns");
     fputs("<section id=\"heatmap\">\n<h2>Pause time per port and hour</h2>\n", fp);
     int nr = cJSON_GetArraySize(rows), nc = cJSON_GetArraySize(cols);
     if (!nr || !nc) {
@@ -249,7 +208,7 @@ static void heatmap(FILE *fp, const cJSON *m)
         svg_heatmap_row_label(hmap, r, label);
         c = 0;
         const cJSON *v;
-        cJSON_ArrayForEach(v, get(x, "values")) {
+        cJSON_ArrayForEach(v, report_get(x, "values")) {
             svg_heatmap_set(hmap, r, c++, report_item_num(v));
         }
         r++;
@@ -271,14 +230,14 @@ static const struct {
 
 static void device_chart(FILE *fp, const cJSON *d, const cJSON *m)
 {
-    const cJSON *charts = get(d, "charts"), *w = get(m, "window");
+    const cJSON *charts = report_get(d, "charts"), *w = report_get(m, "window");
     double t0 = report_num(w, "start_ns"), t1 = report_num(w, "end_ns");
     double bucket = report_num(charts, "bucket_ns");
     if (!(t1 > t0) || !(bucket > 0))
         return;
     int panels = 0;
     for (size_t i = 0; i < sizeof(chart_panels) / sizeof(chart_panels[0]); i++)
-        panels += cJSON_GetArraySize(get(charts, chart_panels[i].key)) > 0;
+        panels += cJSON_GetArraySize(report_get(charts, chart_panels[i].key)) > 0;
     if (!panels) {
         fputs("<p class=\"muted\">No pause, mark or drop counters from this device in the "
               "window.</p>\n", fp);
@@ -293,7 +252,7 @@ static void device_chart(FILE *fp, const cJSON *d, const cJSON *m)
     svg_chart_set_width(c, 1180);
     svg_chart_set_time_labels(c, SVG_TIME_UTC);
     for (size_t i = 0; i < sizeof(chart_panels) / sizeof(chart_panels[0]); i++) {
-        const cJSON *lines = get(charts, chart_panels[i].key), *line;
+        const cJSON *lines = report_get(charts, chart_panels[i].key), *line;
         if (!cJSON_GetArraySize(lines))
             continue;
         int p = svg_chart_panel(c, chart_panels[i].title, chart_panels[i].unit, "per interval");
@@ -304,7 +263,7 @@ static void device_chart(FILE *fp, const cJSON *d, const cJSON *m)
                 continue;
             int k = 0;
             const cJSON *v;
-            cJSON_ArrayForEach(v, get(line, "values")) {
+            cJSON_ArrayForEach(v, report_get(line, "values")) {
                 double x = report_item_num(v);
                 if (isfinite(x))
                     svg_series_point(s, (int64_t)(t0 + (k + 0.5) * bucket), x);
@@ -318,7 +277,7 @@ static void device_chart(FILE *fp, const cJSON *d, const cJSON *m)
 
 static void device_config(FILE *fp, const cJSON *d, const cJSON *m)
 {
-    const cJSON *cfg = get(d, "config"), *row;
+    const cJSON *cfg = report_get(d, "config"), *row;
     if (!cJSON_GetArraySize(cfg)) {
         fputs("<p class=\"muted\">No QoS config known for this device.</p>\n", fp);
         return;
@@ -334,7 +293,7 @@ static void device_config(FILE *fp, const cJSON *d, const cJSON *m)
         fputs("<td>", fp);
         const cJSON *fld;
         int k = 0;
-        cJSON_ArrayForEach(fld, get(row, "fields")) {
+        cJSON_ArrayForEach(fld, report_get(row, "fields")) {
             fputs(k++ ? " · " : "", fp);
             fputs("<code>", fp);
             h(fp, fld->string);
@@ -347,7 +306,7 @@ static void device_config(FILE *fp, const cJSON *d, const cJSON *m)
         /* the config checks that fired on this interface */
         const cJSON *f;
         int nf = 0, i = 0;
-        cJSON_ArrayForEach(f, get(m, "findings")) {
+        cJSON_ArrayForEach(f, report_get(m, "findings")) {
             if (!strcmp(report_str(f, "device"), dev) && !strcmp(report_str(f, "ifname"), ifname) &&
                 !strncmp(report_str(f, "rule"), "cfg-", 4)) {
                 fputs(nf++ ? " " : "", fp);
@@ -370,7 +329,7 @@ static void devices(FILE *fp, const cJSON *m)
     fputs("<section id=\"devices\">\n<h2>Devices</h2>\n", fp);
     const cJSON *d;
     int i = 0;
-    cJSON_ArrayForEach(d, get(m, "devices")) {
+    cJSON_ArrayForEach(d, report_get(m, "devices")) {
         fprintf(fp, "<article class=\"device\" id=\"dev-%d\">\n<h3>", i++);
         h(fp, report_str(d, "name"));
         fputs("</h3>\n<p class=\"meta\">", fp);
@@ -387,7 +346,7 @@ static void devices(FILE *fp, const cJSON *m)
         fprintf(fp, " · %.0f series, %.0f ports with pause/mark/drop counters</p>\n",
                 report_num(d, "series"), report_num(d, "ports"));
         device_chart(fp, d, m);
-        const cJSON *nb = get(d, "neighbours"), *n;
+        const cJSON *nb = report_get(d, "neighbours"), *n;
         if (cJSON_GetArraySize(nb)) {
             fputs("<table class=\"neighbours\"><tr><th>interface</th><th>LLDP neighbour</th>"
                   "<th>its port</th><th>DCBX</th></tr>\n", fp);
@@ -412,9 +371,9 @@ static void findings(FILE *fp, const cJSON *m)
     fputs("<section id=\"findings\">\n<h2>Findings: evidence and knobs</h2>\n", fp);
     const cJSON *f;
     int i = 0;
-    if (!cJSON_GetArraySize(get(m, "findings")))
+    if (!cJSON_GetArraySize(report_get(m, "findings")))
         fputs("<p>No findings.</p>\n", fp);
-    cJSON_ArrayForEach(f, get(m, "findings")) {
+    cJSON_ArrayForEach(f, report_get(m, "findings")) {
         char place[256];
         const char *sev = report_str(f, "severity");
         fprintf(fp, "<article class=\"finding %s\" id=\"f-%d\">\n<p>", sev_class(sev), i++);
@@ -431,9 +390,9 @@ static void findings(FILE *fp, const cJSON *m)
         h(fp, report_str(f, "summary"));
         fputs("</p>\n", fp);
         const cJSON *e;
-        if (cJSON_GetArraySize(get(f, "evidence"))) {
+        if (cJSON_GetArraySize(report_get(f, "evidence"))) {
             fputs("<table class=\"evidence\"><tr><th>evidence</th><th>value</th></tr>\n", fp);
-            cJSON_ArrayForEach(e, get(f, "evidence")) {
+            cJSON_ArrayForEach(e, report_get(f, "evidence")) {
                 fputs("<tr>", fp);
                 td_text(fp, report_str(e, "name"));
                 td_text(fp, report_str(e, "value"));
@@ -455,7 +414,7 @@ static void findings(FILE *fp, const cJSON *m)
             fputs("</p>\n", fp);
         }
         fputs("<p class=\"meta\">Replay verification: ", fp);
-        fputs(cJSON_IsObject(get(f, "verified")) ? "in report.json" : "not run", fp);
+        fputs(cJSON_IsObject(report_get(f, "verified")) ? "in report.json" : "not run", fp);
         if (report_str(f, "reference")[0]) {
             fputs(" · see ", fp);
             h(fp, report_str(f, "reference"));
@@ -467,9 +426,9 @@ static void findings(FILE *fp, const cJSON *m)
 
 static void raw(FILE *fp, const cJSON *m)
 {
-    const cJSON *r = get(m, "raw"), *x;
+    const cJSON *r = report_get(m, "raw"), *x;
     fputs("<section id=\"raw\">\n<h2>Raw data</h2>\n<ul>\n", fp);
-    cJSON_ArrayForEach(x, get(r, "files")) {
+    cJSON_ArrayForEach(x, report_get(r, "files")) {
         const char *name = cJSON_IsString(x) ? x->valuestring : "";
         /* links only to the files report writes beside this one */
         if (!strcmp(name, "report.json") || !strcmp(name, "report.md"))
@@ -483,7 +442,7 @@ static void raw(FILE *fp, const cJSON *m)
     fputs("<li>store: <code>", fp);
     h(fp, report_str(r, "store"));
     fputs("</code></li>\n", fp);
-    cJSON_ArrayForEach(x, get(r, "commands")) {
+    cJSON_ArrayForEach(x, report_get(r, "commands")) {
         fputs("<li><code>", fp);
         h(fp, cJSON_IsString(x) ? x->valuestring : "");
         fputs("</code></li>\n", fp);

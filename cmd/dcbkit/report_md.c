@@ -42,11 +42,6 @@ void md_escape(FILE *fp, const char *s)
     }
 }
 
-static const cJSON *get(const cJSON *o, const char *key)
-{
-    return o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-}
-
 static void md_value(FILE *fp, const cJSON *o, const char *key, enum svg_unit unit)
 {
     double v = report_num(o, key);
@@ -92,65 +87,37 @@ static void findings_table(FILE *fp, const cJSON *findings)
 
 static void top_tables(FILE *fp, const cJSON *top)
 {
-    const cJSON *r;
-    fputs("\n### Most pause time\n\n", fp);
-    if (!cJSON_GetArraySize(get(top, "pause")))
-        fputs("No port paused in the window.\n", fp);
-    else
-        fputs("| device | port | pause time | paused | pausing | pause frames |\n"
-              "|---|---|---|---|---|---|\n", fp);
-    cJSON_ArrayForEach(r, get(top, "pause")) {
-        fputs("| ", fp);
-        md_escape(fp, report_str(r, "device"));
-        fputs(" | ", fp);
-        md_escape(fp, report_str(r, "ifname"));
-        fputs(" | ", fp);
-        md_value(fp, r, "pause_ns", SVG_UNIT_NS);
-        fputs(" | ", fp);
-        md_value(fp, r, "paused_ns", SVG_UNIT_NS);
-        fputs(" | ", fp);
-        md_value(fp, r, "pausing_ns", SVG_UNIT_NS);
-        fputs(" | ", fp);
-        md_value(fp, r, "pause_frames", SVG_UNIT_NONE);
-        fputs(" |\n", fp);
-    }
-    fputs("\n### Most drops and ECN marks\n\n", fp);
-    if (!cJSON_GetArraySize(get(top, "marks_drops")))
-        fputs("No drops or marks in the window.\n", fp);
-    else
-        fputs("| device | port | drops | marks |\n|---|---|---|---|\n", fp);
-    cJSON_ArrayForEach(r, get(top, "marks_drops")) {
-        fputs("| ", fp);
-        md_escape(fp, report_str(r, "device"));
-        fputs(" | ", fp);
-        md_escape(fp, report_str(r, "ifname"));
-        fputs(" | ", fp);
-        md_value(fp, r, "drops", SVG_UNIT_NONE);
-        fputs(" | ", fp);
-        md_value(fp, r, "marks", SVG_UNIT_NONE);
-        fputs(" |\n", fp);
-    }
-    fputs("\n### QPs with most retransmissions\n\n", fp);
-    if (!cJSON_GetArraySize(get(top, "retransmits")))
-        fputs("No analysed capture in the window.\n", fp);
-    else
-        fputs("| device | QP | retransmissions | PSN gaps | NAKs |\n|---|---|---|---|---|\n", fp);
-    cJSON_ArrayForEach(r, get(top, "retransmits")) {
-        fputs("| ", fp);
-        md_escape(fp, report_str(r, "device"));
-        fputs(" | ", fp);
-        md_escape(fp, report_str(r, "qp"));
-        fprintf(fp, " | %.0f | %.0f | %.0f |\n", report_num(r, "retransmits"),
-                report_num(r, "psn_gaps"), report_num(r, "naks"));
+    for (const struct report_table *t = report_top_tables; t->title; t++) {
+        const cJSON *rows = report_get(top, t->key), *r;
+        fprintf(fp, "\n### %s\n\n", t->title);
+        if (!cJSON_GetArraySize(rows)) {
+            fprintf(fp, "%s\n", t->empty);
+            continue;
+        }
+        for (const struct report_column *c = t->columns; c->title; c++)
+            fprintf(fp, "| %s ", c->title);
+        fputs("|\n", fp);
+        for (const struct report_column *c = t->columns; c->title; c++)
+            fputs("|---", fp);
+        fputs("|\n", fp);
+        cJSON_ArrayForEach(r, rows) {
+            for (const struct report_column *c = t->columns; c->title; c++) {
+                char cell[256];
+                fputs("| ", fp);
+                md_escape(fp, report_cell(r, c, cell, sizeof(cell)));
+                fputc(' ', fp);
+            }
+            fputs("|\n", fp);
+        }
     }
 }
 
 int report_write_md(const cJSON *m, FILE *fp)
 {
-    const cJSON *v = get(m, "verdict"), *w = get(m, "window"), *c = get(m, "counts");
-    const cJSON *cmp = get(m, "comparison");
+    const cJSON *v = report_get(m, "verdict"), *w = report_get(m, "window"), *c = report_get(m, "counts");
+    const cJSON *cmp = report_get(m, "comparison");
     fputs("# Fabric health report: ", fp);
-    md_escape(fp, report_str(get(m, "fabric"), "name"));
+    md_escape(fp, report_str(report_get(m, "fabric"), "name"));
     fputs("\n\n**Verdict: ", fp);
     md_escape(fp, report_str(v, "level"));
     fputs("**: ", fp);
@@ -175,7 +142,7 @@ int report_write_md(const cJSON *m, FILE *fp)
         fputs(").\n", fp);
     }
     const cJSON *r;
-    cJSON_ArrayForEach(r, get(cmp, "resolved_findings")) {
+    cJSON_ArrayForEach(r, report_get(cmp, "resolved_findings")) {
         fputs("- resolved: ", fp);
         md_escape(fp, report_str(r, "rule"));
         fputs(" at ", fp);
@@ -186,19 +153,19 @@ int report_write_md(const cJSON *m, FILE *fp)
     }
 
     fputs("\n## Findings\n\n", fp);
-    if (!cJSON_GetArraySize(get(m, "findings")))
+    if (!cJSON_GetArraySize(report_get(m, "findings")))
         fputs("None.\n", fp);
     else
-        findings_table(fp, get(m, "findings"));
+        findings_table(fp, report_get(m, "findings"));
 
     fputs("\n## Top offenders\n", fp);
-    top_tables(fp, get(m, "top"));
+    top_tables(fp, report_get(m, "top"));
 
     fputs("\n## Devices\n\n| device | role | reach | status | ports | pause time | drops | marks |"
           "\n|---|---|---|---|---|---|---|---|\n", fp);
     const cJSON *d;
-    cJSON_ArrayForEach(d, get(m, "devices")) {
-        const cJSON *t = get(d, "totals");
+    cJSON_ArrayForEach(d, report_get(m, "devices")) {
+        const cJSON *t = report_get(d, "totals");
         fputs("| ", fp);
         md_escape(fp, report_str(d, "name"));
         fputs(" | ", fp);
@@ -215,7 +182,7 @@ int report_write_md(const cJSON *m, FILE *fp)
         md_value(fp, t, "marks", SVG_UNIT_NONE);
         fputs(" |\n", fp);
         const cJSON *n;
-        cJSON_ArrayForEach(n, get(d, "neighbours")) {
+        cJSON_ArrayForEach(n, report_get(d, "neighbours")) {
             fputs("|  ↳ ", fp);
             md_escape(fp, report_str(n, "ifname"));
             fputs(" | neighbour | ", fp);
@@ -229,7 +196,7 @@ int report_write_md(const cJSON *m, FILE *fp)
     fputs("\n## Evidence and knobs\n\n", fp);
     int i = 0;
     const cJSON *f;
-    cJSON_ArrayForEach(f, get(m, "findings")) {
+    cJSON_ArrayForEach(f, report_get(m, "findings")) {
         fprintf(fp, "%d. **", ++i);
         md_escape(fp, report_str(f, "rule"));
         fputs("** (", fp);
@@ -241,7 +208,7 @@ int report_write_md(const cJSON *m, FILE *fp)
         fputs("\n   - evidence:", fp);
         const cJSON *e;
         int k = 0;
-        cJSON_ArrayForEach(e, get(f, "evidence")) {
+        cJSON_ArrayForEach(e, report_get(f, "evidence")) {
             fputs(k++ ? "; " : " ", fp);
             md_escape(fp, report_str(e, "name"));
             fputs(" = ", fp);
@@ -263,22 +230,20 @@ int report_write_md(const cJSON *m, FILE *fp)
             fputc('\n', fp);
         }
         fputs("   - replay verification: ", fp);
-        fputs(cJSON_IsObject(get(f, "verified")) ? "see report.json\n" : "not run\n", fp);
+        fputs(cJSON_IsObject(report_get(f, "verified")) ? "see report.json\n" : "not run\n", fp);
     }
 
     fputs("\n## Raw data\n\n", fp);
-    const cJSON *raw = get(m, "raw"), *x;
-    cJSON_ArrayForEach(x, get(raw, "files")) {
+    const cJSON *raw = report_get(m, "raw"), *x;
+    cJSON_ArrayForEach(x, report_get(raw, "files")) {
         fputs("- ", fp);
         md_escape(fp, cJSON_IsString(x) ? x->valuestring : "");
         fputc('\n', fp);
     }
-    cJSON_ArrayForEach(x, get(raw, "commands")) {
-        fputs("- `", fp);
-        /* in a code span only the backtick needs care */
-        for (const char *p = cJSON_IsString(x) ? x->valuestring : ""; *p; p++)
-            fputc(*p == '`' ? '\'' : (unsigned char)*p < 0x20 ? ' ' : *p, fp);
-        fputs("`\n", fp);
+    cJSON_ArrayForEach(x, report_get(raw, "commands")) {
+        fputs("- ", fp);
+        md_escape(fp, cJSON_IsString(x) ? x->valuestring : "");
+        fputc('\n', fp);
     }
     return ferror(fp) ? -1 : 0;
 }

@@ -171,14 +171,21 @@ cJSON *report_model_load(const char *path, struct dcb_err *err)
         return NULL;
     }
     buf[len] = '\0';
+    cJSON *m = report_model_parse(buf, len, err);
+    free(buf);
+    return m;
+}
+
+cJSON *report_model_parse(const char *text, size_t len, struct dcb_err *err)
+{
     const char *end = NULL;
-    cJSON *m = cJSON_ParseWithLengthOpts(buf, len, &end, false);
+    cJSON *m = cJSON_ParseWithLengthOpts(text, len, &end, false);
     if (!m) {
-        dcb_err_set(err, DCB_E_INVAL, "not JSON (at byte %zu)", end ? (size_t)(end - buf) : 0);
-        free(buf);
+        const char *at = cJSON_GetErrorPtr();
+        size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : len;
+        dcb_err_set(err, DCB_E_INVAL, "not JSON (at byte %zu)", off);
         return NULL;
     }
-    free(buf);
     double schema = report_num(m, "schema");
     if (!cJSON_IsObject(m) || schema != REPORT_SCHEMA ||
         !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(m, "findings")) ||
