@@ -32,13 +32,35 @@ struct replay_sink {
     struct replay_plot_data *plot;
     uint64_t samples, events, store_errors;
     int64_t last_ts;              /* --stream: flushed when time moves on */
+    bool progress, shown;         /* stderr is a terminal: a progress line; one was shown */
+    int64_t progress_at, t0;      /* last progress line (monotonic), the times' origin */
     struct dcb_err store_err;
     struct dcb_out out;
 };
 
+static int64_t mono_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void show_progress(struct replay_sink *k, const struct dcb_sample *s)
+{
+    int64_t now = mono_now_ns();
+    if (now - k->progress_at < 500000000LL)
+        return;
+    k->progress_at = now;
+    k->shown = true;
+    fprintf(stderr, "\rreplay: %.3f s simulated, %" PRIu64 " samples, %" PRIu64 " events\033[K",
+            (double)(s->time_ns - k->t0) / 1e9, k->samples, k->events);
+}
+
 static void sink_sample(void *arg, const struct dcb_sample *s)
 {
     struct replay_sink *k = arg;
+    if (k->progress && (k->samples & 1023) == 0)
+        show_progress(k, s);
     k->samples++;
     if (k->store && store_put_sample(k->store, s, &k->store_err) < 0)
         k->store_errors++;
@@ -195,6 +217,9 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
         sink.stream = stdout;
         out_init(&sink.out, stdout, OUT_JSON);
     }
+    sink.progress = isatty(STDERR_FILENO) && !a->realtime && ctx->verbosity >= 0;
+    sink.progress_at = mono_now_ns();
+    sink.t0 = a->store_path ? t0 : 0;
     if (a->plot_path && !(sink.plot = replay_plot_new(a->store_path ? t0 : 0))) {
         if (sink.store)
             store_close(sink.store, NULL);
@@ -208,6 +233,8 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
     };
     struct scenario_result res;
     int rc = scenario_run(&sc, &ro, &hooks, &res, &err);
+    if (sink.shown)
+        fprintf(stderr, "\r\033[K");     /* the progress line goes */
     if (rc < 0)
         status = cli_fail(1, "replay", "%s: %s", sc.source, err.msg);
     if (sink.store) {

@@ -109,7 +109,7 @@ struct scenario_result {
     struct workload_iterations iterations;  /* ring all-reduce: over every pass */
     struct scenario_digest digest;
     uint64_t passes, events, packet_hops;
-    int64_t simulated_ns;
+    int64_t simulated_ns, last_pass_ns;     /* in all; the pass the summary is of */
     double wall_s, cpu_s;
     bool stopped;                           /* *stop ended it */
 };

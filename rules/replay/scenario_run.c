@@ -421,6 +421,7 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
         if (stopped && r.round_ns >= r.offset_ns)
             ran = r.round_ns - r.offset_ns;
         r.offset_ns += ran;
+        res->last_pass_ns = ran;
         carry_over(&r);
     }
     clock_gettime(CLOCK_MONOTONIC, &w1);
