@@ -26,7 +26,7 @@ void evq_free(struct evq *q)
 static bool bucket_add(struct evq_bucket *b, const struct heap_event *e)
 {
     if (b->n == b->cap) {
-        uint32_t cap = b->cap ? b->cap * 2 : 64;
+        uint32_t cap = b->cap ? b->cap * 2 : 8;     /* most buckets stay small */
         struct heap_event *grown = realloc(b->v, (size_t)cap * sizeof(*grown));
         if (!grown)
             return false;

@@ -16,18 +16,12 @@ const struct dcqcn_params *flow_dcqcn(struct sim *s, const struct flow *fl)
 
 static bool rp_enabled(const struct sim *s, const struct flow *fl)
 {
-    if (s->opt->dcqcn_off)
-        return false;
-    const struct qos_config *c = &s->ports[fl->src_port].cfg;
-    return !c->dcqcn.rp_enabled.set || ((c->dcqcn.rp_enabled.v >> fl->prio) & 1);
+    return !s->opt->dcqcn_off && ((s->ports[fl->src_port].rp_prios >> fl->prio) & 1);
 }
 
 static bool np_enabled(const struct sim *s, uint32_t port, unsigned prio)
 {
-    if (s->opt->dcqcn_off)
-        return false;
-    const struct qos_config *c = &s->ports[port].cfg;
-    return !c->dcqcn.np_enabled.set || ((c->dcqcn.np_enabled.v >> prio) & 1);
+    return !s->opt->dcqcn_off && ((s->ports[port].np_prios >> prio) & 1);
 }
 
 static bool has_more(const struct flow *fl)

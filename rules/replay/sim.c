@@ -251,7 +251,7 @@ static void arrive(struct sim *s, uint32_t port, uint32_t p)
         pkt_free(s, p);
         return;
     }
-    if (s->nodes[pt->node].is_switch) {
+    if (pt->is_switch) {
         pt->rx_bytes += pk->bytes;
         pt->rx_packets++;
         pt->prio_rx_bytes[pk->prio & 7] += pk->bytes;
@@ -329,20 +329,26 @@ static void prefetch_next(struct sim *s)
         prefetch_event(s, next);
 }
 
-/* Per port: traffic classes, strict or DWRR weight, from the port's config. */
-static void setup_ports(struct sim *s)
+/* Per port: traffic classes, strict or DWRR weight, classification and DCQCN priorities from the
+ * port's config, and whether it and its peer are switches. */
+void port_setup(struct sim *s, uint32_t port)
 {
-    for (uint32_t i = 0; i < s->nports; i++) {
-        struct port *pt = &s->ports[i];
-        for (unsigned prio = 0; prio < PRIOS; prio++)
-            pt->tc_of[prio] = pt->cfg.prio2tc[prio].set ? (uint8_t)(pt->cfg.prio2tc[prio].v & 7)
-                                                        : (uint8_t)prio;
-        for (unsigned tc = 0; tc < PRIOS; tc++) {
-            pt->strict[tc] = pt->cfg.ets_tsa[tc].set && pt->cfg.ets_tsa[tc].v == QOS_TSA_STRICT;
-            uint32_t bw = pt->cfg.ets_bw[tc].set ? (uint32_t)pt->cfg.ets_bw[tc].v : 0;
-            pt->weight[tc] = (bw ? bw : 1) * 1600;   /* a 1% share is one full frame a round */
-        }
+    struct port *pt = &s->ports[port];
+    const struct qos_config *c = &pt->cfg;
+    for (unsigned prio = 0; prio < PRIOS; prio++)
+        pt->tc_of[prio] = c->prio2tc[prio].set ? (uint8_t)(c->prio2tc[prio].v & 7) : (uint8_t)prio;
+    for (unsigned tc = 0; tc < PRIOS; tc++) {
+        pt->strict[tc] = c->ets_tsa[tc].set && c->ets_tsa[tc].v == QOS_TSA_STRICT;
+        uint32_t bw = c->ets_bw[tc].set ? (uint32_t)c->ets_bw[tc].v : 0;
+        pt->weight[tc] = (bw ? bw : 1) * 1600;   /* a 1% share is one full frame a round */
     }
+    bool by_dscp = !c->trust.set || c->trust.v == QOS_TRUST_DSCP;
+    for (unsigned d = 0; d < 64; d++)
+        pt->dscp_prio[d] = by_dscp && c->dscp2prio[d].set ? (int8_t)(c->dscp2prio[d].v & 7) : -1;
+    pt->rp_prios = c->dcqcn.rp_enabled.set ? (uint8_t)c->dcqcn.rp_enabled.v : 0xff;
+    pt->np_prios = c->dcqcn.np_enabled.set ? (uint8_t)c->dcqcn.np_enabled.v : 0xff;
+    pt->is_switch = s->nodes[pt->node].is_switch;
+    pt->peer_is_switch = pt->peer != NO_INDEX && s->nodes[s->ports[pt->peer].node].is_switch;
 }
 
 static int64_t default_response_ps(const struct sim *s)
@@ -441,7 +447,8 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
     if (rc == 0)
         rc = fault_resolve(s, err);
     if (rc == 0) {
-        setup_ports(s);
+        for (uint32_t i = 0; i < s->nports; i++)
+            port_setup(s, i);
         fault_setup(s);
         s->pfc_gen_ps = (int64_t)HEADROOM_DEFAULT_RESPONSE_NS * REPLAY_PS_PER_NS;
         s->pfc_response_ps = opt->pfc_response_ns >= 0 ? opt->pfc_response_ns * REPLAY_PS_PER_NS

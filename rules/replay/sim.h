@@ -86,6 +86,10 @@ struct port {                     /* hot fields first; the config, names and rar
     bool wd_storm[PRIOS];         /* PFC watchdog: this TC ignores pauses and drops */
     struct pkt_queue ctrl;        /* PFC, CNP, ACK: sent before data, never paused */
     uint64_t tx_bytes, rx_bytes, tx_packets, rx_packets;
+    /* derived from the config and the topology by port_setup() */
+    bool is_switch, peer_is_switch;
+    uint8_t rp_prios, np_prios;   /* hosts: priorities DCQCN's reaction / notification point runs on */
+    int8_t dscp_prio[64];         /* classification by DSCP (trust dscp, mapped); -1: keep the PCP */
     struct pkt_queue q[PRIOS];    /* egress queues by traffic class */
     int64_t deficit[PRIOS];
     uint32_t weight[PRIOS];       /* DWRR, by TC */
@@ -212,6 +216,10 @@ void switch_release(struct sim *s, uint32_t p);
 bool switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk);
 void pfc_check(struct sim *s, uint32_t port, unsigned pg);
 void watchdog_tick(struct sim *s);
+
+/* sim.c: a port's fields derived from its config (tc_of, strict, weight, dscp_prio, ...);
+ * run again after changing pt->cfg. */
+void port_setup(struct sim *s, uint32_t port);
 
 /* port.c: transmission, shared by switches and hosts */
 void port_kick(struct sim *s, uint32_t port);
