@@ -44,6 +44,13 @@ try:
     p = run(["report", "--fabric", HEALTHY, "--store", full, "--out", o, "--since", "2h"], expect=0)
     if not p.stdout.startswith("REPORT ok: healthy"):
         fail("healthy verdict line: %r" % p.stdout)
+    p = run(["report", "--fabric", HEALTHY, "--store", full, "--out", o, "--since", "2h",
+             "-T", "json"], expect=0)
+    summary = json.loads(p.stdout)
+    if (summary["schema"] != 1 or summary["verdict"]["level"] != "ok" or
+            summary["files"]["json"] != os.path.join(o, "report.json") or
+            set(summary["comparison"]) != {"new", "still_open", "resolved"}):
+        fail("-T json summary: %r" % summary)
 
     # one device silent -> a warning of its own; the PFC mismatch -> critical
     part = os.path.join(tmp, "part.db")
