@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "log.h"
 #include "report.h"
 #include "units.h"
 
@@ -207,39 +208,6 @@ static int from_json(struct cli_ctx *ctx, const struct report_args *a)
     return status;
 }
 
-/* The previous report: --baseline, else report.json already in the output folder when it
- * covers an earlier window (the same window again is not "previous": reports stay
- * reproducible). */
-static cJSON *load_baseline(const struct report_args *a, const char *out,
-                            const struct report_window *w, const char **name, int *status)
-{
-    struct dcb_err err;
-    char path[4096];
-    *name = NULL;
-    if (a->baseline) {
-        cJSON *b = report_model_load(a->baseline, &err);
-        if (!b)
-            *status = cli_fail(FAIL, a->baseline, "%s", err.msg);
-        *name = a->baseline;
-        return b;
-    }
-    snprintf(path, sizeof(path), "%s/report.json", out);
-    if (access(path, F_OK) != 0)
-        return NULL;
-    cJSON *b = report_model_load(path, &err);
-    if (!b) {
-        fprintf(stderr, "dcbkit: report: previous %s not used: %s\n", path, err.msg);
-        return NULL;
-    }
-    double end = report_num(cJSON_GetObjectItemCaseSensitive(b, "window"), "end_ns");
-    if (!(end < (double)w->t1)) {
-        cJSON_Delete(b);
-        return NULL;
-    }
-    *name = "report.json (previous run in the output folder)";
-    return b;
-}
-
 static void add_raw_links(cJSON *model, const struct report_args *a, const char *store)
 {
     cJSON *raw = cJSON_AddObjectToObject(model, "raw");
@@ -326,9 +294,17 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
             status = cli_fail(FAIL, "report --collect", "%s", err.msg);
     }
     struct dcb_store *st = NULL;
+    bool writable = false;
     if (!status) {
-        struct store_options so = { .path = store, .readonly = true };
-        if (store_open_sqlite(&st, &so, &err) < 0)
+        /* read-write to record this report for the next one; read-only will do otherwise */
+        struct store_options so = { .path = store };
+        if (access(store, F_OK) == 0 && store_open_sqlite(&st, &so, NULL) == 0) {
+            writable = true;
+        } else {
+            so.readonly = true;
+            st = NULL;
+        }
+        if (!writable && store_open_sqlite(&st, &so, &err) < 0)
             status = nfailed ? cli_fail(FAIL, "report", "%s; %s: %s", err.msg,
                                         failed[nfailed - 1].device, failed[nfailed - 1].why)
                              : cli_fail(FAIL, "report", "%s", err.msg);
@@ -352,11 +328,15 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
         };
         if (!status && report_findings(&in, model, &err) < 0)
             status = cli_fail(FAIL, "report", "%s", err.msg);
-        const char *baseline_name = NULL;
-        if (!status)
-            baseline = load_baseline(&a, out, &w, &baseline_name, &status);
+        char baseline_name[256] = "";
         if (!status) {
-            report_diff(model, baseline, baseline_name);
+            baseline = report_baseline(a.baseline, st, fab.name, out, &w, baseline_name,
+                                       sizeof(baseline_name), &err);
+            if (!baseline && a.baseline)
+                status = cli_fail(FAIL, a.baseline, "%s", err.msg);
+        }
+        if (!status) {
+            report_diff(model, baseline, baseline_name[0] ? baseline_name : NULL);
             add_raw_links(model, &a, store);
             double samples = report_num(cJSON_GetObjectItemCaseSensitive(model, "traffic"),
                                         "samples");
@@ -373,6 +353,11 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
                 status = cli_fail(FAIL, "report", "%s", err.msg);
             else
                 print_summary(ctx, model, out);
+            if (status != FAIL && !writable)
+                dcb_warn("report: %s is read-only here: this report is not recorded for the "
+                         "next one's comparison", store);
+            else if (status != FAIL && report_record(st, model, fab.name, &w, &err) < 0)
+                dcb_warn("report: not recorded in the store: %s", err.msg);
         }
     }
     cJSON_Delete(model);
@@ -395,8 +380,9 @@ static const struct cli_option_doc report_options[] = {
       "least 1s)." },
     { "--out DIR", "Where report.html, report.json and report.md go (default: the current "
       "folder; created if missing). Files are replaced atomically." },
-    { "--baseline FILE", "The previous report.json to compare with (default: report.json already "
-      "in --out, when it covers an earlier window)." },
+    { "--baseline FILE", "The previous report.json to compare with (default: the newest report of "
+      "this fabric recorded in the store before the window's end, else report.json already in "
+      "--out when it covers an earlier window)." },
     { "--rules DIR", "Also load the *.rules files of DIR (repeatable)." },
     { "--profile pfc-only", "Skip the rules that expect DCQCN." },
     { "--from-json FILE", "Re-render a stored report.json instead (no store is read)." },

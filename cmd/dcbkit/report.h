@@ -69,6 +69,16 @@ struct report_findings_input {
 };
 int report_findings(const struct report_findings_input *in, cJSON *model, struct dcb_err *err);
 
+/* The previous report (report_baseline.c): --baseline file, else the store's newest report of
+ * this fabric before the window's end, else report.json in out_dir when its window is earlier.
+ * NULL when there is none (name ""), or when file cannot be read (err set, name the file). */
+cJSON *report_baseline(const char *file, struct dcb_store *st, const char *fabric_name,
+                       const char *out_dir, const struct report_window *w, char *name,
+                       size_t name_len, struct dcb_err *err);
+/* Records this report's findings in the store as a run, for the next report's comparison. */
+int report_record(struct dcb_store *st, const cJSON *model, const char *fabric_name,
+                  const struct report_window *w, struct dcb_err *err);
+
 /* Marks each finding new or still-open against baseline (a previous report.json model, or
  * NULL) and adds "comparison" with the resolved ones. */
 void report_diff(cJSON *model, const cJSON *baseline, const char *baseline_name);

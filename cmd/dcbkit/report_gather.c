@@ -387,6 +387,8 @@ static int gather_store(struct gather *g, const struct fabric *fab, struct dcb_e
     static const char *const qp_kinds[] = { "retransmit", "psn_gap", "nak", "rnr_nak" };
     for (size_t i = 0; rc >= 0 && i < sizeof(qp_kinds) / sizeof(qp_kinds[0]); i++)
         rc = store_events(g->st, &f, qp_kinds[i], on_qp_event, g, err);
+    /* collect records a neighbour when it changes: the newest sighting, however old, stands */
+    f.t0 = 0;
     if (rc >= 0)
         rc = store_events(g->st, &f, "dcbx_seen", on_dcbx_seen, g, err);
     if (rc >= 0 && fab) {

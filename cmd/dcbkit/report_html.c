@@ -243,9 +243,9 @@ static void device_chart(FILE *fp, const cJSON *d, const cJSON *m)
               "window.</p>\n", fp);
         return;
     }
-    char title[160];
-    snprintf(title, sizeof(title), "%s: pauses, marks and drops per %.0f min",
-             report_str(d, "name"), bucket / 60e9);
+    char title[160], per[64];
+    snprintf(title, sizeof(title), "%s: pauses, marks and drops per %s", report_str(d, "name"),
+             svg_fmt_value(bucket, SVG_UNIT_NS, per, sizeof(per)));
     struct svg_chart *c = svg_chart_new(title, (int64_t)t0, (int64_t)t1);
     if (!c)
         return;

@@ -1,16 +1,18 @@
 """dcbkit report as cron runs it: exit codes 0/1/2/3 and 64; reproducible report.json (same
 store and window, byte-identical apart from "generated", in a new folder or the same one);
-comparison with the previous report (a fault fixed in between is listed as resolved, one that
-stays is still-open); --from-json re-renders the stored report byte for byte; bad input gives
+comparison with the previous report, from --baseline, the store (each report records itself
+there) or the folder (a fault fixed in between is listed as resolved, one that stays is
+still-open); a read-only store still gives a report; --from-json re-renders the stored report byte for byte; bad input gives
 one clear line."""
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
-from report_store import FABRICS, STEP, build, fail, run  # noqa: E402
+from report_store import DCBKIT, FABRICS, build, fail, run  # noqa: E402
 
 HEALTHY = os.path.join(FABRICS, "healthy.json")
 MISMATCH = os.path.join(FABRICS, "pfc-mismatch.json")
@@ -42,6 +44,13 @@ try:
     p = run(["report", "--fabric", HEALTHY, "--store", full, "--out", o, "--since", "2h"], expect=0)
     if not p.stdout.startswith("REPORT ok: healthy"):
         fail("healthy verdict line: %r" % p.stdout)
+    p = run(["report", "--fabric", HEALTHY, "--store", full, "--out", o, "--since", "2h",
+             "-T", "json"], expect=0)
+    summary = json.loads(p.stdout)
+    if (summary["schema"] != 1 or summary["verdict"]["level"] != "ok" or
+            summary["files"]["json"] != os.path.join(o, "report.json") or
+            set(summary["comparison"]) != {"new", "still_open", "resolved"}):
+        fail("-T json summary: %r" % summary)
 
     # one device silent -> a warning of its own; the PFC mismatch -> critical
     part = os.path.join(tmp, "part.db")
@@ -132,6 +141,38 @@ try:
     s3, r3, _ = statuses(n1)
     if not all(k in r3 for k in mism):
         fail("the report in --out was not used as the baseline: resolved %r" % r3)
+    # without --baseline the store has the previous report: every report records its findings
+    # there as a run of its fabric; night 2 in a new folder still sees night 1 resolved
+    st = os.path.join(tmp, "st.db")
+    build(st, devices=devs + ["host3"], minutes=60, storm=False, drops=False, qp=False)
+    run(["report", "--fabric", HEALTHY, "--store", st, "--out", os.path.join(tmp, "s1"),
+         "--since", "1h"], expect=1)
+    build(st, devices=devs + ["host3", "host4"], minutes=60, storm=False, drops=False, qp=False,
+          lldp=False, offset=24 * 3600 * 10**9)
+    s2dir = os.path.join(tmp, "s2")
+    run(["report", "--fabric", HEALTHY, "--store", st, "--out", s2dir, "--since", "1h"],
+        expect=0)
+    _, rs, ds = statuses(s2dir)
+    if rs != {"device-unreachable|host4||-1"} or "store" not in ds["comparison"]["baseline"]:
+        fail("the store's previous report was not the baseline: %r, %r" %
+             (rs, ds["comparison"]["baseline"]))
+    # and a store file that cannot be written still gives the report (with a warning); its
+    # folder stays writable, as SQLite's WAL readers need for their shared-memory file
+    if os.geteuid() == 0:
+        os.chmod(tmp, 0o755)
+        shared = os.path.join(tmp, "shared")
+        os.mkdir(shared)
+        os.chmod(shared, 0o777)
+        ro = os.path.join(shared, "st.db")
+        shutil.copy(st, ro)
+        os.chmod(ro, 0o444)
+        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", DCBKIT,
+                            "report", "--fabric", HEALTHY, "--store", ro, "--out",
+                            os.path.join(shared, "out"), "--since", "1h"],
+                           capture_output=True, text=True)
+        if p.returncode != 0 or "not recorded" not in p.stderr:
+            fail("read-only store: exit %d, %r" % (p.returncode, p.stderr))
+
     md = open(os.path.join(n2, "report.md"), encoding="utf-8").read()
     if "- resolved: cfg-pfc-mask-mismatch at " not in md:
         fail("report.md does not list the resolved finding")
