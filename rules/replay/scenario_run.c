@@ -154,6 +154,9 @@ static void on_sample(void *arg, const struct dcb_sample *s)
         r->round_ns = run_ns;
         pace(r, run_ns);
     }
+    /* a later pass starts at the instant the previous one ended, which was sampled already */
+    if (s->time_ns == 0 && r->offset_ns > 0)
+        return;
     struct slot *sl = find_slot(r, s);
     if (!sl)
         return;

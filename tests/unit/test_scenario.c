@@ -108,6 +108,7 @@ static void ring_allreduce(void **state)
 
 struct counting {
     uint64_t down_samples, last_tx, monotonic_breaks;
+    bool seen;
     uint64_t uplink_tx[2];            /* leaf1 Ethernet2, Ethernet3 */
     int64_t last_time;
 };
@@ -121,8 +122,10 @@ static void count_sample(void *arg, const struct dcb_sample *s)
         (!strcmp(s->ifname, "Ethernet2") || !strcmp(s->ifname, "Ethernet3")))
         c->uplink_tx[s->ifname[8] - '2'] = s->value.counter;
     if (s->metric == METRIC_PORT_TX_BYTES && !strcmp(s->device, "host1")) {
-        if (s->value.counter < c->last_tx || s->time_ns < c->last_time)
+        /* counters never go back, and an instant is never sampled twice (pass boundaries) */
+        if (c->seen && (s->value.counter < c->last_tx || s->time_ns <= c->last_time))
             c->monotonic_breaks++;
+        c->seen = true;
         c->last_tx = s->value.counter;
         c->last_time = s->time_ns;
     }
