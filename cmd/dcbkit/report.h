@@ -123,7 +123,7 @@ double report_num(const cJSON *obj, const char *key);               /* NaN when 
 double report_item_num(const cJSON *v);                             /* NaN when not a number */
 /* A whole number printed exactly (ns timestamps, totals); null when not finite. */
 cJSON *report_json_int(double v);
-char *report_fmt_time(int64_t ns, char *buf, size_t len);           /* 2026-11-23 16:00 UTC */
+char *report_fmt_time(int64_t ns, char *buf, size_t len);           /* 2026-11-23 16:00:00 UTC */
 char *report_place(const cJSON *finding, char *buf, size_t len);    /* leaf1:Ethernet4 prio 3 */
 /* Markdown: s with every character Markdown or HTML would act on escaped, on one line. */
 void md_escape(FILE *fp, const char *s);

@@ -523,14 +523,19 @@ static void add_heatmap(const struct gather *g, struct port **order, cJSON *mode
     cJSON_AddItemToObject(hm, "step_ns", report_json_int((double)g->hm_step));
     cJSON *cols = cJSON_AddArrayToObject(hm, "columns");
     for (size_t c = 0; c < g->hm_cols; c++) {
-        char label[64];
+        char label[64], col[72];
         int64_t t = g->hm_t0 + (int64_t)c * g->hm_step;
-        report_fmt_time(t, label, sizeof(label));
-        /* "2026-11-23 16:00 UTC" -> "16:00" */
-        char *sp = strchr(label, ' ');
-        char hhmm[8];
-        snprintf(hhmm, sizeof(hhmm), "%.5s", sp ? sp + 1 : label);
-        cJSON_AddItemToArray(cols, cJSON_CreateString(hhmm));
+        if (g->hm_step >= 60 * 1000000000LL) {
+            /* "2026-11-23 16:00:00 UTC" -> "16:00" */
+            report_fmt_time(t, label, sizeof(label));
+            char *sp = strchr(label, ' ');
+            snprintf(col, sizeof(col), "%.5s", sp ? sp + 1 : label);
+        } else {
+            /* short windows (a replay, a --collect minute): the offset into the window */
+            svg_fmt_value((double)(t - g->w->t0), SVG_UNIT_NS, label, sizeof(label));
+            snprintf(col, sizeof(col), "+%s", label);
+        }
+        cJSON_AddItemToArray(cols, cJSON_CreateString(col));
     }
     qsort(order, g->nports, sizeof(*order), by_pause);
     size_t with = 0;

@@ -188,8 +188,10 @@ static void heatmap(FILE *fp, const cJSON *m)
         fputs("<p class=\"muted\">No port has pause time in the window.</p>\n</section>\n", fp);
         return;
     }
-    fprintf(fp, "<p class=\"meta\">The %d ports with most pause time of %.0f that paused; UTC "
-            "hours.</p>\n", nr, report_num(hm, "ports_with_pause_time"));
+    char step[64];
+    fprintf(fp, "<p class=\"meta\">The %d ports with most pause time of %.0f that paused; a "
+            "column is %s (UTC).</p>\n", nr, report_num(hm, "ports_with_pause_time"),
+            svg_fmt_value(report_num(hm, "step_ns"), SVG_UNIT_NS, step, sizeof(step)));
     struct svg_heatmap *hmap = svg_heatmap_new("pause time per port and hour", (size_t)nr,
                                                (size_t)nc, SVG_UNIT_NS);
     if (!hmap) {

@@ -48,7 +48,7 @@ char *report_fmt_time(int64_t ns, char *buf, size_t len)
         snprintf(buf, len, "?");
         return buf;
     }
-    strftime(buf, len, "%Y-%m-%d %H:%M UTC", &tm);
+    strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm);
     return buf;
 }
 
