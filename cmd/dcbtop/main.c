@@ -155,7 +155,9 @@ int main(int argc, char **argv)
     bool batch = false;
     long iterations = 0;
     int prio = TOP_PRIO_LOSSLESS;
-    const char *store = NULL, *rules_dir = NULL, *unavailable = NULL;
+    const char *store = NULL, *rules_dir = NULL, *unavailable = NULL, *scenario = NULL;
+    bool replay = false;
+    double speed = 1;
     int64_t at_ns = 0, at_before_end = 0, window_ns = 0;
     struct top_local_options lo = { 0 };
     int c;
@@ -214,9 +216,17 @@ int main(int argc, char **argv)
         case O_MAPS: lo.maps_dir = optarg; break;
         case O_DEVICE: lo.device = optarg; break;
         case O_RULES: rules_dir = optarg; break;
-        case O_DEMO: unavailable = "--demo"; break;
-        case O_REPLAY: unavailable = "--replay"; break;
-        case O_REPLAY_SPEED: unavailable = "--replay-speed"; break;
+        case O_DEMO: replay = true; scenario = NULL; break;
+        case O_REPLAY: replay = true; scenario = optarg; break;
+        case O_REPLAY_SPEED: {
+            char *end;
+            errno = 0;
+            speed = strtod(optarg, &end);
+            if (end == optarg || *end || errno || !(speed >= 0.001 && speed <= 1000))
+                return usage_error("--replay-speed takes a factor from 0.001 to 1000, not '%s'",
+                                   optarg);
+            break;
+        }
         case O_GNMI: unavailable = "--gnmi"; break;
         case O_FABRIC: unavailable = "--fabric"; break;
         case O_MAN: top_print_man(stdout); return 0;
@@ -229,10 +239,12 @@ int main(int argc, char **argv)
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
     if (unavailable) {
-        fprintf(stderr, "dcbtop: %s: this source is not part of this build yet (the replay and "
-                "gNMI sources plug in later); use --local or --store\n", unavailable);
+        fprintf(stderr, "dcbtop: %s: this source is not part of this build yet (the gNMI "
+                "source plugs in later); use --local, --store or --demo\n", unavailable);
         return 1;
     }
+    if (store && replay)
+        return usage_error("%s", "give one source: --store or --replay/--demo");
     if ((at_ns || at_before_end) && !store)
         return usage_error("%s needs --store DB", "--at");
     if (!batch && !isatty(STDOUT_FILENO))
@@ -254,9 +266,11 @@ int main(int argc, char **argv)
     app.src.sink = model_sink(&app.model);
     app.src.interval_ns = app.interval_ns;
     int rc = store ? top_source_store_open(&app.src, store, at_ns, window_ns, &err)
-                   : top_source_local_open(&app.src, &lo, &err);
+             : replay ? top_source_replay_open(&app.src, scenario, speed, &err)
+                      : top_source_local_open(&app.src, &lo, &err);
     if (rc < 0) {
-        fprintf(stderr, "dcbtop: %s: %s\n", store ? store : "local", err.msg);
+        fprintf(stderr, "dcbtop: %s: %s\n",
+                store ? store : replay ? (scenario ? scenario : "--demo") : "local", err.msg);
         model_free(&app.model);
         return 1;
     }

@@ -306,7 +306,8 @@ static void on_sample(void *arg, const struct dcb_sample *s)
     i->seen[s->metric][slot] = true;
     struct counter_delta d = counter_update(&i->st[s->metric][slot], s->value.counter, s->time_ns,
                                             64, 0);
-    if (d.kind != COUNTER_INVALID && d.kind != COUNTER_FIRST)
+    /* a repeated reading of the same instant (a replay pass boundary) keeps the last rate */
+    if (d.kind != COUNTER_INVALID && d.kind != COUNTER_FIRST && d.interval_ns > 0)
         i->rate[s->metric][slot] = counter_rate_per_sec(&d);
 }
 
@@ -321,7 +322,7 @@ static void peer_from_details(struct top_iface *i, const char *details)
     if (cJSON_IsString(port))
         snprintf(i->peer_port, sizeof(i->peer_port), "%s", port->valuestring);
     if (cJSON_IsString(mode))
-        snprintf(i->dcbx_mode, sizeof(i->dcbx_mode), "%s", mode->valuestring);
+        snprintf(i->peer_via, sizeof(i->peer_via), "%.8s DCBX", mode->valuestring);
     cJSON_Delete(j);
 }
 
@@ -372,6 +373,18 @@ static void on_config(void *arg, const struct store_config_row *c)
     }
 }
 
+static void on_link(void *arg, const char *device, const char *ifname, const char *peer,
+                    const char *peer_port, const char *how)
+{
+    struct top_model *m = arg;
+    struct top_iface *i = iface_of(m, device, ifname);
+    if (!i)
+        return;
+    snprintf(i->peer_name, sizeof(i->peer_name), "%s", peer);
+    snprintf(i->peer_port, sizeof(i->peer_port), "%s", peer_port);
+    snprintf(i->peer_via, sizeof(i->peer_via), "%s", how);
+}
+
 static void on_reset(void *arg)
 {
     struct top_model *m = arg;
@@ -388,7 +401,7 @@ static void on_reset(void *arg)
 
 struct top_sink model_sink(struct top_model *m)
 {
-    return (struct top_sink){ on_sample, on_event, on_config, on_reset, m };
+    return (struct top_sink){ on_sample, on_event, on_config, on_link, on_reset, m };
 }
 
 /* ---- findings ----------------------------------------------------------------------------- */

@@ -60,7 +60,7 @@ struct top_iface {
     bool expanded;
     struct qos_config *config, *peer;         /* NULL: unknown */
     char config_source[64];
-    char peer_name[DCB_DEVICE_MAX], peer_port[DCB_IFNAME_MAX], dcbx_mode[8];
+    char peer_name[DCB_DEVICE_MAX], peer_port[DCB_IFNAME_MAX], peer_via[32];
 };
 
 struct top_model {

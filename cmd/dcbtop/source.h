@@ -21,6 +21,9 @@ struct top_sink {
     void (*sample)(void *arg, const struct dcb_sample *s);
     void (*event)(void *arg, const struct dcb_event *e);
     void (*config)(void *arg, const struct store_config_row *c);
+    /* device:ifname is linked to peer:peer_port; how says who says so ("fabric file"). */
+    void (*link)(void *arg, const char *device, const char *ifname, const char *peer,
+                 const char *peer_port, const char *how);
     /* The source starts over (a jump in time): forget everything it gave so far. */
     void (*reset)(void *arg);
     void *arg;
@@ -54,6 +57,10 @@ struct top_local_options {
 };
 int top_source_local_open(struct top_source *src, const struct top_local_options *opt,
                           struct dcb_err *err);
+
+/* --replay SCENARIO (NULL: the built-in demo), paced to the wall clock at speed (0: 1). */
+int top_source_replay_open(struct top_source *src, const char *scenario, double speed,
+                           struct dcb_err *err);
 
 /* --store DB [--at TIME]: at_ns 0 follows the store's newest data. */
 int top_source_store_open(struct top_source *src, const char *path, int64_t at_ns,

@@ -455,9 +455,9 @@ static void draw_qos(struct ui *u)
     put_net(u, 2, 0, COLS, line, false);
     attroff(A_BOLD);
     if (i->peer_name[0] || i->peer)
-        snprintf(line, sizeof(line), "link partner: %s port %s (%s DCBX)",
+        snprintf(line, sizeof(line), "link partner: %s port %s (%s)",
                  i->peer_name[0] ? i->peer_name : "?", i->peer_port[0] ? i->peer_port : "?",
-                 i->dcbx_mode[0] ? i->dcbx_mode : "?");
+                 i->peer_via[0] ? i->peer_via : "advertised config only");
     else
         snprintf(line, sizeof(line), "link partner: nothing advertised (no LLDP/DCBX seen)");
     put_net(u, 3, 0, COLS, line, false);
