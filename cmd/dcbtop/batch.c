@@ -125,7 +125,7 @@ static void frame_text(struct top_app *app, struct top_iface **rows, size_t n)
         view_sanitize(app->src.status, name, sizeof(name), utf8);
         printf("note: %s\n", name);
     }
-    printf("%-3s %-24s", "SEV", "INTERFACE");
+    printf("%-4s %-24s", "SEV", "INTERFACE");
     for (int c = 0; c < TOP_NCOLS; c++)
         printf(" %7s", top_cols[c].title);
     printf("\n");
@@ -134,7 +134,7 @@ static void frame_text(struct top_app *app, struct top_iface **rows, size_t n)
         char label[2 * DCB_DEVICE_MAX], safe[4 * sizeof(label)];
         snprintf(label, sizeof(label), "%s/%s", i->device, i->ifname);
         view_sanitize(label, safe, sizeof(safe), utf8);
-        printf("%-3s %-24s", i->severity >= 0 ?
+        printf("%-4s %-24s", i->severity >= 0 ?
                rule_severity_name((enum rule_severity)i->severity) : "-", safe);
         for (int c = 0; c < TOP_NCOLS; c++) {
             char v[32];

@@ -277,7 +277,7 @@ static int slot_of(const struct dcb_sample *s)
     return -1;
 }
 
-static void on_sample(void *arg, const struct dcb_sample *s)
+static void on_sample(void *arg, const struct dcb_sample *s, unsigned width_bits)
 {
     struct top_model *m = arg;
     struct dcb_err err;
@@ -305,7 +305,7 @@ static void on_sample(void *arg, const struct dcb_sample *s)
         return;
     i->seen[s->metric][slot] = true;
     struct counter_delta d = counter_update(&i->st[s->metric][slot], s->value.counter, s->time_ns,
-                                            64, 0);
+                                            width_bits ? width_bits : 64, 0);
     /* a repeated reading of the same instant (a replay pass boundary) keeps the last rate */
     if (d.kind != COUNTER_INVALID && d.kind != COUNTER_FIRST && d.interval_ns > 0)
         i->rate[s->metric][slot] = counter_rate_per_sec(&d);

@@ -18,7 +18,9 @@
 #include "store.h"
 
 struct top_sink {
-    void (*sample)(void *arg, const struct dcb_sample *s);
+    /* width_bits: the counter's width when the source knows it (32 for mlx5 Q-counters), so
+     * that a wrap is told from a reset as `dcbkit collect` tells it; 0: 64. */
+    void (*sample)(void *arg, const struct dcb_sample *s, unsigned width_bits);
     void (*event)(void *arg, const struct dcb_event *e);
     void (*config)(void *arg, const struct store_config_row *c);
     /* device:ifname is linked to peer:peer_port; how says who says so ("fabric file"). */

@@ -30,7 +30,7 @@ static void on_counter(void *arg, int64_t now, const char *ifname, const struct 
     enum metric_id m = c->match.metric;
     if (m == METRIC_PFC_RX_PAUSE || m == METRIC_PFC_TX_PAUSE || m == METRIC_PFC_RX_PAUSE_US)
         l->any_pfc = true;
-    l->src->sink.sample(l->src->sink.arg, &s);
+    l->src->sink.sample(l->src->sink.arg, &s, c->match.bits);
 }
 
 static void on_speed(void *arg, int64_t now, const char *ifname, uint64_t bps, const char *from)
@@ -40,7 +40,7 @@ static void on_speed(void *arg, int64_t now, const char *ifname, uint64_t bps, c
     struct dcb_sample s;
     dcb_sample_set(&s, now, l->hs.device, ifname, METRIC_LINK_SPEED_BPS, -1, -1);
     s.value.gauge = (double)bps;
-    l->src->sink.sample(l->src->sink.arg, &s);
+    l->src->sink.sample(l->src->sink.arg, &s, 0);
 }
 
 static void on_event(void *arg, const struct dcb_event *e)

@@ -111,7 +111,10 @@ static void child_event(void *arg, const struct dcb_event *e)
 static void run_child(const struct scenario *sc, int fd, int64_t every_ns, double speed)
 {
     prctl(PR_SET_PDEATHSIG, SIGTERM);
-    signal(SIGTERM, on_term);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_term;         /* no SA_RESTART: a blocked write returns */
+    sigaction(SIGTERM, &sa, NULL);
     signal(SIGINT, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
     int null = open("/dev/null", O_RDWR);
@@ -202,7 +205,7 @@ static void drain(struct replay_ctx *r, int wait_ms)
             off += sizeof(rec.kind) + len;
             if (rec.kind == REC_SAMPLE) {
                 r->got_data = true;
-                r->src->sink.sample(r->src->sink.arg, &rec.u.s);
+                r->src->sink.sample(r->src->sink.arg, &rec.u.s, 0);
             } else if (rec.kind == REC_EVENT) {
                 r->src->sink.event(r->src->sink.arg, &rec.u.e);
             }
@@ -237,11 +240,11 @@ static int replay_tick(struct top_source *src, int64_t now_ns, int64_t *data_ns,
 static void replay_close(struct top_source *src)
 {
     struct replay_ctx *r = src->ctx;
+    close(r->fd);                    /* a child blocked writing gets EPIPE */
     if (r->pid > 0) {
         kill(r->pid, SIGTERM);
         waitpid(r->pid, NULL, 0);
     }
-    close(r->fd);
     scenario_free(&r->sc);
     free(r);
     src->ctx = NULL;

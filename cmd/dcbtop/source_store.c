@@ -19,12 +19,52 @@ struct store_ctx {
     int64_t fed_ns;             /* samples up to here were given to the sink */
     int64_t window_ns;
     bool reload;                /* feed the window before at_ns again */
+    struct dcb_sample *samples; /* one feed's samples, put in time order */
+    size_t nsamples, samples_cap;
 };
 
-static int put_sample(const struct dcb_sample *s, void *arg)
+struct timed {
+    int64_t time_ns;
+    size_t seq;                 /* arrival order: a stable sort */
+};
+
+/* The store hands out samples series by series; the model takes them in time order, so that
+ * each interface's history builds up instant by instant. */
+static int keep_sample(const struct dcb_sample *s, void *arg)
 {
     struct store_ctx *c = arg;
-    c->src->sink.sample(c->src->sink.arg, s);
+    if (c->nsamples == c->samples_cap) {
+        size_t cap = c->samples_cap ? c->samples_cap * 2 : 4096;
+        struct dcb_sample *p = realloc(c->samples, cap * sizeof(*p));
+        if (!p)
+            return DCB_E_NOMEM;
+        c->samples = p;
+        c->samples_cap = cap;
+    }
+    c->samples[c->nsamples++] = *s;
+    return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const struct timed *x = a, *y = b;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int put_samples_in_time_order(struct store_ctx *c, struct dcb_err *err)
+{
+    struct timed *order = malloc((c->nsamples ? c->nsamples : 1) * sizeof(*order));
+    if (!order)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for %zu samples", c->nsamples);
+    for (size_t k = 0; k < c->nsamples; k++)
+        order[k] = (struct timed){ c->samples[k].time_ns, k };
+    qsort(order, c->nsamples, sizeof(*order), by_time);
+    for (size_t k = 0; k < c->nsamples; k++)
+        c->src->sink.sample(c->src->sink.arg, &c->samples[order[k].seq], 0);
+    free(order);
+    c->nsamples = 0;
     return 0;
 }
 
@@ -57,7 +97,11 @@ static int feed(struct store_ctx *c, int64_t t0, int64_t t1, struct dcb_err *err
     store_filter_init(&f);
     f.t0 = t0 + 1;
     f.t1 = t1;
-    if (store_range(c->st, &f, put_sample, c, err) < 0 ||
+    c->nsamples = 0;
+    int rc = store_range(c->st, &f, keep_sample, c, err);
+    if (rc == DCB_E_NOMEM)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for the window's samples");
+    if (rc < 0 || put_samples_in_time_order(c, err) < 0 ||
         store_events(c->st, &f, NULL, put_event, c, err) < 0 ||
         store_configs(c->st, NULL, NULL, t1, put_config, c, err) < 0)
         return -1;
@@ -117,6 +161,7 @@ static void store_close_src(struct top_source *src)
 {
     struct store_ctx *c = src->ctx;
     store_close(c->st, NULL);
+    free(c->samples);
     free(c);
     src->ctx = NULL;
 }

@@ -1,6 +1,7 @@
 /* The interactive loop, as htop runs it: draw, then wait for a key no longer than the time to
  * the next refresh (getch with a timeout), single-threaded. */
 #include <curses.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,14 @@
 #include <unistd.h>
 
 #include "ui.h"
+
+static volatile sig_atomic_t ui_stop;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    ui_stop = 1;                     /* leave through endwin(): the terminal is restored */
+}
 
 static int64_t mono_ns(void)
 {
@@ -258,10 +267,16 @@ int ui_run(struct top_app *app)
         init_pair(PAIR_SPARK, COLOR_GREEN, -1);
         init_pair(PAIR_MISMATCH, COLOR_WHITE, COLOR_RED);
     }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     if (top_step(app) < 0)
         snprintf(u.msg, sizeof(u.msg), "%s", app->error);
     int64_t next = mono_ns() + app->interval_ns;
-    for (;;) {
+    while (!ui_stop) {
         ui_build_rows(&u);
         ui_draw(&u);
         int64_t now = mono_ns();
