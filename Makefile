@@ -131,8 +131,11 @@ check-unit: build-tests
 check-integration: all
 	@DCBKIT=$(abspath $(DCBKIT)) DCBTOP=$(abspath $(DCBTOP)) BUILD=$(abspath $(BUILD)) tests/run $(INTEG_TESTS)
 
-bench: $(BENCH_BINS) $(DCBKIT)
+BENCH_SCRIPTS := $(sort $(wildcard tests/bench/bench_*.py))
+bench: $(BENCH_BINS) $(DCBKIT) $(DCBTOP)
 	@for b in $(BENCH_BINS); do echo "== $$(basename $$b)"; $$b || exit 1; done
+	@for b in $(BENCH_SCRIPTS); do echo "== $$(basename $$b .py)"; \
+	    DCBKIT=$(abspath $(DCBKIT)) DCBTOP=$(abspath $(DCBTOP)) /usr/bin/python3 $$b || exit 1; done
 
 # libFuzzer targets: clang only, in their own build tree; each runs FUZZ_SECONDS on a copy of
 # its seed corpus (tests/fuzz/corpus/NAME). A crash leaves build/fuzz/NAME-crash-* and fails.

@@ -271,6 +271,7 @@ int host_source_open(struct host_source *hs, const struct host_source_options *o
         hs->sink = *sink;
     hs->pattern = opt->pattern;
     hs->lldp = opt->lldp;
+    hs->config_every = opt->config_every ? opt->config_every : 1;
     snprintf(hs->device, sizeof(hs->device), "%s", opt->device ? opt->device : "localhost");
     hs->ifaces = calloc(MAX_IFACES, sizeof(*hs->ifaces));
     if (!hs->ifaces)
@@ -282,7 +283,8 @@ int host_source_open(struct host_source *hs, const struct host_source_options *o
         return rc;
     }
     host_reader_set_proc_root(&hs->reader, opt->proc_root);
-    host_reader_set_raw_every(&hs->reader, opt->raw_every ? opt->raw_every : HOST_RAW_EVERY);
+    host_reader_set_raw_every(&hs->reader, opt->mapped_only ? 0
+                                           : opt->raw_every ? opt->raw_every : HOST_RAW_EVERY);
     return 0;
 }
 
@@ -346,7 +348,8 @@ int host_source_tick(struct host_source *hs, int64_t now, struct dcb_err *err)
                 hs->sink.speed(hs->sink.arg, now, names[k], reading->speed_bps,
                                reading->speed_source);
         }
-        snapshot_config(hs, now, s, reading);
+        if ((hs->ticks - 1) % hs->config_every == 0)
+            snapshot_config(hs, now, s, reading);
         if (hs->lldp && hs->reader.live)
             listen_lldp(hs, now, s);
     }

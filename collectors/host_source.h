@@ -56,6 +56,8 @@ struct host_source_options {
     const char *device;          /* the device name samples carry */
     const struct counter_maps *maps;
     unsigned raw_every;          /* 0: HOST_RAW_EVERY */
+    bool mapped_only;            /* never read the counters no map names */
+    unsigned config_every;       /* read the DCB config and DCQCN knobs every Nth tick (0: 1) */
     bool lldp;                   /* listen for LLDP neighbours (live /sys only) */
 };
 
@@ -68,6 +70,7 @@ struct host_source {
     char device[DCB_DEVICE_MAX];
     const char *pattern;
     bool lldp, lldp_perm_warned;
+    unsigned config_every;
     struct host_source_iface *ifaces;
     size_t nifaces;
     struct host_counter_track *track;

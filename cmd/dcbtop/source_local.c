@@ -121,6 +121,8 @@ int top_source_local_open(struct top_source *src, const struct top_local_options
     struct host_source_options ho = {
         .sysfs_root = opt->sysfs_root, .proc_root = opt->proc_root, .pattern = opt->pattern,
         .device = opt->device ? opt->device : host, .maps = &l->maps, .lldp = true,
+        .mapped_only = true,         /* the view shows canonical metrics only */
+        .config_every = 10,          /* config changes rarely; the knobs are ~40 files a port */
     };
     struct host_source_sink sink = { on_counter, on_speed, on_event, on_config, on_message, l };
     if (host_source_open(&l->hs, &ho, &sink, err) < 0) {
