@@ -113,13 +113,11 @@ build-tests: $(UNIT_BINS) $(BENCH_BINS)
 bootstrap:
 	@scripts/bootstrap
 
+# The main job: dcbtop, on this host when it has PFC-capable interfaces, else on the replay demo;
+# interactive on a terminal, five batch frames otherwise.
 run: bootstrap
 	@$(MAKE) --no-print-directory all
-	@echo "== dcbkit analyze fixtures/captures/analyze/pfc-storm.pcap --link-speed 100G --lossless 3"
-	@$(DCBKIT) analyze fixtures/captures/analyze/pfc-storm.pcap --link-speed 100G --lossless 3
-	@echo
-	@echo "== dcbkit analyze fixtures/captures/analyze/roce-ce-cnp.pcap --link-speed 100G"
-	@$(DCBKIT) analyze fixtures/captures/analyze/roce-ce-cnp.pcap --link-speed 100G
+	@if [ -t 1 ]; then $(DCBTOP) --auto; else $(DCBTOP) --auto -b -n 5; fi
 
 check: bootstrap
 	@$(MAKE) --no-print-directory all build-tests

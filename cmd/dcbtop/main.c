@@ -118,7 +118,7 @@ int main(int argc, char **argv)
     setlocale(LC_ALL, "");
     dcb_log_init("dcbtop");
     enum { O_LOCAL = 256, O_STORE, O_AT, O_WINDOW, O_SYSFS, O_PROC, O_IFNAME, O_MAPS, O_RULES,
-           O_DEVICE, O_DEMO, O_REPLAY, O_REPLAY_SPEED, O_GNMI, O_FABRIC, O_MAN, O_SORT };
+           O_DEVICE, O_DEMO, O_REPLAY, O_REPLAY_SPEED, O_GNMI, O_FABRIC, O_MAN, O_SORT, O_AUTO };
     static const struct option longopts[] = {
         { "batch", no_argument, NULL, 'b' },
         { "iterations", required_argument, NULL, 'n' },
@@ -138,6 +138,7 @@ int main(int argc, char **argv)
         { "rules", required_argument, NULL, O_RULES },
         { "device", required_argument, NULL, O_DEVICE },
         { "demo", no_argument, NULL, O_DEMO },
+        { "auto", no_argument, NULL, O_AUTO },
         { "replay", required_argument, NULL, O_REPLAY },
         { "replay-speed", required_argument, NULL, O_REPLAY_SPEED },
         { "gnmi", required_argument, NULL, O_GNMI },
@@ -156,7 +157,7 @@ int main(int argc, char **argv)
     long iterations = 0;
     int prio = TOP_PRIO_LOSSLESS;
     const char *store = NULL, *rules_dir = NULL, *unavailable = NULL, *scenario = NULL;
-    bool replay = false;
+    bool replay = false, auto_source = false;
     double speed = 1;
     int64_t at_ns = 0, at_before_end = 0, window_ns = 0;
     struct top_local_options lo = { 0 };
@@ -217,6 +218,7 @@ int main(int argc, char **argv)
         case O_DEVICE: lo.device = optarg; break;
         case O_RULES: rules_dir = optarg; break;
         case O_DEMO: replay = true; scenario = NULL; break;
+        case O_AUTO: auto_source = true; break;
         case O_REPLAY: replay = true; scenario = optarg; break;
         case O_REPLAY_SPEED: {
             char *end;
@@ -265,7 +267,21 @@ int main(int argc, char **argv)
     }
     app.src.sink = model_sink(&app.model);
     app.src.interval_ns = app.interval_ns;
-    int rc = store ? top_source_store_open(&app.src, store, at_ns, window_ns, &err)
+    int rc;
+    if (auto_source && !store && !replay && top_source_local_open(&app.src, &lo, &err) == 0) {
+        /* this host when one of its interfaces has PFC counters, else the demo */
+        int64_t data_ns;
+        if (app.src.ops->tick(&app.src, top_now_ns(), &data_ns, &err) == 0 &&
+            top_source_local_has_pfc(&app.src)) {
+            app.model.data_ns = data_ns;
+            goto opened;
+        }
+        app.src.ops->close(&app.src);
+        app.src.sink.reset(app.src.sink.arg);
+        app.src.sink = model_sink(&app.model);
+        replay = true;
+    }
+    rc = store ? top_source_store_open(&app.src, store, at_ns, window_ns, &err)
              : replay ? top_source_replay_open(&app.src, scenario, speed, &err)
                       : top_source_local_open(&app.src, &lo, &err);
     if (rc < 0) {
@@ -274,6 +290,10 @@ int main(int argc, char **argv)
         model_free(&app.model);
         return 1;
     }
+    if (auto_source && replay)
+        snprintf(app.src.status, sizeof(app.src.status),
+                 "no interface here has PFC counters: showing the built-in demo");
+opened:
     if (at_before_end && app.src.ops->seek)
         top_source_store_at_before_end(&app.src, at_before_end);
     int status = 0;

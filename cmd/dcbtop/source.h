@@ -60,6 +60,9 @@ struct top_local_options {
 int top_source_local_open(struct top_source *src, const struct top_local_options *opt,
                           struct dcb_err *err);
 
+/* After a tick: whether some interface has PFC counters. */
+bool top_source_local_has_pfc(const struct top_source *src);
+
 /* --replay SCENARIO (NULL: the built-in demo), paced to the wall clock at speed (0: 1). */
 int top_source_replay_open(struct top_source *src, const char *scenario, double speed,
                            struct dcb_err *err);

@@ -93,6 +93,12 @@ static void local_close(struct top_source *src)
     src->ctx = NULL;
 }
 
+bool top_source_local_has_pfc(const struct top_source *src)
+{
+    const struct local_ctx *l = src->ctx;
+    return l->any_pfc;
+}
+
 static const struct top_source_ops local_ops = { local_tick, NULL, local_close };
 
 int top_source_local_open(struct top_source *src, const struct top_local_options *opt,

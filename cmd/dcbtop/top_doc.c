@@ -28,10 +28,13 @@ static const char description[] =
     "both print the same rates on the same host.\n\n"
     "Sources: --local (the default) reads this host's interfaces as dcbkit collect does "
     "(ethtool statistics, netdev and RDMA counters, DCB config, DCQCN knobs, LLDP neighbours "
-    "with CAP_NET_RAW); when none of them has PFC counters, the status line says so. --store "
+    "with CAP_NET_RAW); when none of them has PFC counters, the status line says so and offers "
+    "--demo. --store "
     "follows a dcbkit store (a collector writing it shows up live), or stands at --at TIME; "
-    "[ and ] move ten refresh intervals back and forth in time. The replay (--replay, --demo) "
-    "and switch (--gnmi, --fabric) sources are not part of this build yet.\n\n"
+    "[ and ] move ten refresh intervals back and forth in time. --replay and --demo run the "
+    "embedded simulator (rules/replay) in a child process paced to the wall clock, its fabric "
+    "file's intended config standing for each port's and its link partner's. The switch "
+    "sources (--gnmi, --fabric) are not part of this build yet.\n\n"
     "Views (Tab cycles): the interfaces; per-priority detail of the selected interface (bytes, "
     "pauses, pause time, marks, drops); its QoS config (trust, DSCP to priority, PFC, ETS, "
     "WRED and buffers, DCQCN) next to what the link partner advertises in DCBX, mismatches "
@@ -72,8 +75,16 @@ static const struct doc_item options[] = {
       "intervals, at least 1m)." },
     { "--rules DIR", "The rule catalog the findings come from (default: $DCBKIT_RULES or the "
       "installed catalog)." },
-    { "--demo, --replay SCENARIO, --replay-speed X, --gnmi HOST:PORT, --fabric FILE",
-      "Sources that are not part of this build yet: dcbtop says so and exits 1." },
+    { "--demo", "The built-in replay scenario, looping: a leaf-spine at 25G with a 5 to 1 incast "
+      "on priority 3 and a slow receiver, so that there is always something to see." },
+    { "--replay SCENARIO", "A replay scenario file (docs/scenario.md) run by the embedded "
+      "simulator, paced to the wall clock." },
+    { "--replay-speed X", "Simulated seconds per wall second (default 1; 0.1 is ten times "
+      "slower)." },
+    { "--auto", "This host when one of its interfaces has PFC counters, otherwise the demo "
+      "(what make run uses)." },
+    { "--gnmi HOST:PORT, --fabric FILE", "Switches over gNMI and whole fabrics: not part of "
+      "this build yet; dcbtop says so and exits 1." },
     { "--man", "Print this page as a man page." },
     { "-V, --version", "The version." },
     { "-h, --help", "This help." },
@@ -99,6 +110,7 @@ static const struct doc_item examples[] = {
     { "dcbtop", "This host, refreshed every second." },
     { "dcbtop --ifname 'ens*' -p 3", "The ens ports, priority 3 only." },
     { "dcbtop --store fabric.db --at -1h", "The fabric as it was an hour before the store's end." },
+    { "dcbtop --demo", "The built-in incast and slow-receiver scenario." },
     { "dcbtop -b -n 10 -d 1 -T json | jq .interfaces[0].pfc_rx_per_s",
       "Ten frames for a script." },
 };
