@@ -272,6 +272,7 @@ int host_source_open(struct host_source *hs, const struct host_source_options *o
     hs->pattern = opt->pattern;
     hs->lldp = opt->lldp;
     hs->config_every = opt->config_every ? opt->config_every : 1;
+    hs->config_delay = opt->config_delay;
     snprintf(hs->device, sizeof(hs->device), "%s", opt->device ? opt->device : "localhost");
     hs->ifaces = calloc(MAX_IFACES, sizeof(*hs->ifaces));
     if (!hs->ifaces)
@@ -348,7 +349,8 @@ int host_source_tick(struct host_source *hs, int64_t now, struct dcb_err *err)
                 hs->sink.speed(hs->sink.arg, now, names[k], reading->speed_bps,
                                reading->speed_source);
         }
-        if ((hs->ticks - 1) % hs->config_every == 0)
+        if (hs->ticks > hs->config_delay &&
+            (hs->ticks - 1 - hs->config_delay) % hs->config_every == 0)
             snapshot_config(hs, now, s, reading);
         if (hs->lldp && hs->reader.live)
             listen_lldp(hs, now, s);

@@ -58,6 +58,7 @@ struct host_source_options {
     unsigned raw_every;          /* 0: HOST_RAW_EVERY */
     bool mapped_only;            /* never read the counters no map names */
     unsigned config_every;       /* read the DCB config and DCQCN knobs every Nth tick (0: 1) */
+    unsigned config_delay;       /* ... starting after this many ticks (0: from the first) */
     bool lldp;                   /* listen for LLDP neighbours (live /sys only) */
 };
 
@@ -70,7 +71,7 @@ struct host_source {
     char device[DCB_DEVICE_MAX];
     const char *pattern;
     bool lldp, lldp_perm_warned;
-    unsigned config_every;
+    unsigned config_every, config_delay;
     struct host_source_iface *ifaces;
     size_t nifaces;
     struct host_counter_track *track;

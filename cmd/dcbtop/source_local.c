@@ -129,6 +129,8 @@ int top_source_local_open(struct top_source *src, const struct top_local_options
         .device = opt->device ? opt->device : host, .maps = &l->maps, .lldp = true,
         .mapped_only = true,         /* the view shows canonical metrics only */
         .config_every = 10,          /* config changes rarely; the knobs are ~40 files a port */
+        .config_delay = 1,           /* the first frame has no rates to show yet: it comes
+                                      * quickly, and the config with the second */
     };
     struct host_source_sink sink = { on_counter, on_speed, on_event, on_config, on_message, l };
     if (host_source_open(&l->hs, &ho, &sink, err) < 0) {

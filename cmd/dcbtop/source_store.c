@@ -9,6 +9,8 @@
 #include "source.h"
 
 #define SEEK_INTERVALS 10       /* [ and ] move by this many refresh intervals */
+#define FIRST_INTERVALS 10      /* the first frame loads this many intervals (or seconds, if
+                                 * more); the whole window follows on the next refresh */
 
 struct store_ctx {
     struct top_source *src;
@@ -19,8 +21,11 @@ struct store_ctx {
     int64_t fed_ns;             /* samples up to here were given to the sink */
     int64_t window_ns;
     bool reload;                /* feed the window before at_ns again */
+    bool partial;               /* only the end of the window is loaded yet */
+    bool loaded_once;
     struct dcb_sample *samples; /* one feed's samples, put in time order */
     size_t nsamples, samples_cap;
+    uint64_t total_samples;     /* in the store when opened: sizes the first window */
 };
 
 struct timed {
@@ -98,6 +103,15 @@ static int feed(struct store_ctx *c, int64_t t0, int64_t t1, struct dcb_err *err
     f.t0 = t0 + 1;
     f.t1 = t1;
     c->nsamples = 0;
+    if (!c->samples && c->last_ns > c->first_ns) {
+        /* the window's share of the store, so that the buffer grows once at most */
+        double share = (double)(t1 - t0) / (double)(c->last_ns - c->first_ns);
+        size_t want = (size_t)((double)c->total_samples * (share < 1 ? share : 1) * 1.1) + 1024;
+        if (want > (1u << 22))
+            want = 1u << 22;
+        c->samples = malloc(want * sizeof(*c->samples));
+        c->samples_cap = c->samples ? want : 0;
+    }
     int rc = store_range(c->st, &f, keep_sample, c, err);
     if (rc == DCB_E_NOMEM)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory for the window's samples");
@@ -117,6 +131,20 @@ static int store_tick(struct top_source *src, int64_t now_ns, int64_t *data_ns,
     int64_t window = c->window_ns;
     if (window < 60 * src->interval_ns)
         window = 60 * src->interval_ns;
+    /* the first frame comes from the window's last intervals (rates, findings); the next
+     * refresh starts over with the whole window (the history behind the sparklines) */
+    int64_t first = FIRST_INTERVALS * src->interval_ns;
+    if (first < FIRST_INTERVALS * 1000000000LL)
+        first = FIRST_INTERVALS * 1000000000LL;     /* a store sampled every second or so */
+    if (first > window)
+        first = window;
+    if (c->partial) {
+        c->partial = false;
+        c->reload = !!c->at_ns;
+        c->fed_ns = 0;
+        if (!c->at_ns)
+            src->sink.reset(src->sink.arg);
+    }
     if (c->at_ns) {
         *data_ns = c->at_ns;
         if (!c->reload)
@@ -125,6 +153,10 @@ static int store_tick(struct top_source *src, int64_t now_ns, int64_t *data_ns,
         src->sink.reset(src->sink.arg);
         snprintf(src->status, sizeof(src->status), "history: [ and ] move %d intervals",
                  SEEK_INTERVALS);
+        if (!c->loaded_once) {
+            c->loaded_once = c->partial = true;
+            return feed(c, c->at_ns - first, c->at_ns, err);
+        }
         return feed(c, c->at_ns - window, c->at_ns, err);
     }
     int64_t newest = 0;
@@ -135,6 +167,10 @@ static int store_tick(struct top_source *src, int64_t now_ns, int64_t *data_ns,
     if (newest > c->last_ns)
         c->last_ns = newest;
     *data_ns = c->last_ns;
+    if (!c->fed_ns && !c->loaded_once) {
+        c->loaded_once = c->partial = true;
+        return feed(c, c->last_ns - first, c->last_ns, err);
+    }
     if (!c->fed_ns)
         return feed(c, c->last_ns - window, c->last_ns, err);
     if (c->last_ns > c->fed_ns)
@@ -193,6 +229,7 @@ int top_source_store_open(struct top_source *src, const char *path, int64_t at_n
         return dcb_err_set(err, DCB_E_NOTFOUND, "%s: the store holds no samples", path);
     }
     c->first_ns = info.first_ns;
+    c->total_samples = info.samples;
     c->last_ns = info.last_ns;
     c->window_ns = window_ns;
     if (at_ns) {

@@ -71,13 +71,13 @@ try:
 finally:
     t.close()
 
-r = subprocess.run([DCBTOP, "--demo", "-b", "-n", "3", "-d", "0.5", "-T", "json"],
+r = subprocess.run([DCBTOP, "--demo", "-b", "-n", "6", "-d", "0.5", "-T", "json"],
                    capture_output=True, text=True, timeout=60)
 if r.returncode != 0:
     fail("batch demo: " + r.stderr)
 frames = [json.loads(x) for x in r.stdout.splitlines()]
 last = {i["device"] + "/" + i["ifname"]: i for i in frames[-1]["interfaces"]}
-if len(frames) != 3 or not any((i["pfc_rx_per_s"] or 0) > 0 for i in last.values()):
+if len(frames) != 6 or not any((i["pfc_rx_per_s"] or 0) > 0 for i in last.values()):
     fail("batch demo frames: %s" % [len(f["interfaces"]) for f in frames])
 if not any(f["rule"] == EXPECTED_RULE for f in frames[-1]["findings"]):
     fail("batch demo findings: %s" % {f["rule"] for f in frames[-1]["findings"]})
