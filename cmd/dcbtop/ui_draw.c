@@ -20,6 +20,7 @@ static void put(int y, int x, int width, const char *s, bool right)
     if (x + width > COLS)
         width = COLS - x;
     wchar_t w[512];
+    w[0] = L'\0';
     mbstate_t st;
     memset(&st, 0, sizeof(st));
     const char *p = s;
@@ -477,6 +478,12 @@ static void draw_qos(struct ui *u)
         char here[512], there[512];
         qos_text(&qos_rows[r], i->config, here, sizeof(here));
         qos_text(&qos_rows[r], i->peer, there, sizeof(there));
+        if (!strcmp(qos_rows[r].path ? qos_rows[r].path : "", "speed_bps") &&
+            !strcmp(here, "-") && isfinite(i->speed_bps)) {
+            view_format(here, sizeof(here), (struct top_val){ i->speed_bps, VAL_KNOWN },
+                        UNIT_BPS, u->app->view.utf8);
+            strncat(here, "b/s (measured)", sizeof(here) - strlen(here) - 1);
+        }
         bool mismatch = qos_rows[r].compare && strcmp(here, "-") && strcmp(there, "-") &&
                         strcmp(here, there);
         attr_t a = mismatch ? (u->colour ? COLOR_PAIR(PAIR_MISMATCH) | A_BOLD : A_REVERSE)

@@ -134,6 +134,20 @@ try:
     check("no colour codes", re.search(r"\x1b\[[0-9;]*3[0-7]m", e) is None, e)
     t2.keys("q")
     t2.wait_text("quit (vt100)", "DCBTOP-EXIT=0")
+    # a live source: the first frame has no rates ("…", not 0), and a host without PFC
+    # counters says so and offers the demo
+    fix = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "fixtures",
+                       "sysfs", "mlx5", "t0")
+    t3 = Tmux("local", "%s --sysfs-root %s --proc-root %s -d 30" %
+              (DCBTOP, fix, os.path.join(tmp, "noproc")), 100, 24)
+    sessions.append(t3)
+    s = t3.wait_text("local first frame", "+ens1f0")
+    row = [ln for ln in s.splitlines() if "+ens1f0" in ln][0]
+    check("rates wait for a second sample", row.split()[1:3] == ["\u2026", "\u2026"], s)
+    check("no PFC counters: the demo is offered",
+          "no interface here has PFC counters: try dcbtop --demo" in s.splitlines()[-1], s)
+    t3.keys("q")
+    t3.wait_text("quit (local)", "DCBTOP-EXIT=0")
 finally:
     for t in sessions:
         t.close()
