@@ -24,6 +24,8 @@ struct evidence_ops {
     const struct qos_config *(*peer_config)(void *ctx, const char *device, const char *ifname);
     /* "host", "switch" or NULL. */
     const char *(*role)(void *ctx, const char *device);
+    /* The role of the port's link partner's device: "host", "switch" or NULL when unknown. */
+    const char *(*peer_role)(void *ctx, const char *device, const char *ifname);
     /* The metric's aggregate over [t0, t1] on the port (prio/queue -1 when they do not apply):
      * 1 with *out set, 0 when unknown, or a negative error. NULL when the source has none. */
     int (*metric)(void *ctx, const char *device, const char *ifname, enum metric_id m, int prio,

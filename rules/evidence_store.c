@@ -14,6 +14,7 @@ struct store_port {
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
     struct qos_config cfg, peer;
     bool has_cfg, has_peer;
+    char role[8], peer_role[8];   /* from "topology" rows; "" when unknown */
 };
 
 /* A preloaded series: its samples, in time order, in the flat arrays below. */
@@ -100,6 +101,24 @@ static int add_sample_port(const struct dcb_sample *s, void *arg)
     return 0;
 }
 
+static void copy_role(char *dst, const cJSON *role)
+{
+    if (cJSON_IsString(role) && (!strcmp(role->valuestring, "host") ||
+                                 !strcmp(role->valuestring, "switch")))
+        snprintf(dst, 8, "%s", role->valuestring);
+}
+
+/* A "topology" row: {"role": "switch", "peer": {"device", "ifname", "role"}}, what a fabric file
+ * or LLDP knows of where the port sits (replay --store writes them from its fabric). */
+static void add_topology(struct store_port *p, const char *json)
+{
+    cJSON *j = cJSON_Parse(json);
+    copy_role(p->role, cJSON_GetObjectItemCaseSensitive(j, "role"));
+    copy_role(p->peer_role, cJSON_GetObjectItemCaseSensitive(
+                  cJSON_GetObjectItemCaseSensitive(j, "peer"), "role"));
+    cJSON_Delete(j);
+}
+
 /* Rows come in (device, ifname, source) order: "fabric" sorts before the measured sources
  * ("dcbnl", "sysfs ...") only by luck, so intent is merged first explicitly. */
 static int add_config(const struct store_config_row *row, void *arg)
@@ -108,6 +127,10 @@ static int add_config(const struct store_config_row *row, void *arg)
     struct store_port *p = port_of(se, row->device, row->ifname);
     if (!p)
         return 0;
+    if (!strcmp(row->source, "topology")) {
+        add_topology(p, row->json);
+        return 0;
+    }
     cJSON *j = cJSON_Parse(row->json);
     struct qos_config c;
     qos_config_init(&c);
@@ -150,6 +173,23 @@ static const struct qos_config *peer_config(void *ctx, const char *device, const
     struct store_evidence *se = ctx;
     long i = find_port(se, device, ifname);
     return i >= 0 && se->ports[i].has_peer ? &se->ports[i].peer : NULL;
+}
+
+/* A device's role: what any of its ports' topology rows says. */
+static const char *role(void *ctx, const char *device)
+{
+    struct store_evidence *se = ctx;
+    for (size_t i = 0; i < se->n; i++)
+        if (se->ports[i].role[0] && !strcmp(se->ports[i].device, device))
+            return se->ports[i].role;
+    return NULL;
+}
+
+static const char *peer_role(void *ctx, const char *device, const char *ifname)
+{
+    struct store_evidence *se = ctx;
+    long i = find_port(se, device, ifname);
+    return i >= 0 && se->ports[i].peer_role[0] ? se->ports[i].peer_role : NULL;
 }
 
 static uint64_t series_hash(const char *device, const char *ifname, int metric, int prio,
@@ -402,6 +442,8 @@ static const struct evidence_ops store_ops = {
     .each_port = each_port,
     .config = config,
     .peer_config = peer_config,
+    .role = role,
+    .peer_role = peer_role,
     .metric = metric,
     .event_count = event_count,
 };

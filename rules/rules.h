@@ -36,6 +36,8 @@ struct rule {
     double confidence;            /* 0..1 */
     enum rule_scope scope;
     bool all_prios;               /* priority scope: every priority, not just the lossless ones */
+    bool fabric_prios;            /* fabric scope using $prio: one instance per priority that
+                                   * is lossless on some port (every one with all_prios) */
     struct rule_expr *when;
     int64_t for_ns;
     struct rule_template message;

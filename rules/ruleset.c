@@ -201,8 +201,10 @@ static int set_key(struct loader *ld, enum rule_key k, const char *value, int li
         if (r->when->type != T_BOOL)
             return fail(ld, line, col, "type error: 'when' must be a condition, '%s' is not",
                         r->when->text);
-        if (uses && r->scope != SCOPE_PRIORITY)
-            return fail(ld, line, col, "$prio, $tc and $lossless need scope = priority");
+        if (uses && r->scope != SCOPE_PRIORITY && r->scope != SCOPE_FABRIC)
+            return fail(ld, line, col, "$prio, $tc and $lossless need scope = priority "
+                        "(or fabric: once per lossless priority)");
+        r->fabric_prios = uses && r->scope == SCOPE_FABRIC;
         return 0;
     }
     case K_FOR:
