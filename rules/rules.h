@@ -78,8 +78,27 @@ struct finding_evidence {
     char value[64];
 };
 
+/* What the replay engine measured with and without a finding's proposed change. */
+struct finding_figures {
+    double pause_us;              /* PFC pause time, every port and priority */
+    double marks, drops;          /* ECN marks; packets dropped (headroom, queues, WRED) */
+    double throughput_bps;        /* the flows' goodput, summed */
+    double fct_p99_ns;            /* -1: no flow finished */
+    double iter_p99_ns;           /* ring all-reduce iterations; -1: none */
+};
+
+struct finding_verified {
+    bool done;                    /* replayed with and without the change */
+    bool improved;                /* false: the advice was demoted */
+    bool cached;                  /* both runs came from the replay cache */
+    char change[128];             /* knob=value, as the replay applied it */
+    char note[320];               /* the verdict, or why the finding could not be verified */
+    struct finding_figures before, after;
+};
+
 struct finding {
     const struct rule *rule;
+    enum rule_severity severity;  /* the rule's, one lower when replay shows no improvement */
     char device[64], ifname[64];
     int prio;                     /* -1 when not per priority */
     char summary[FINDING_TEXT_MAX];
@@ -87,6 +106,7 @@ struct finding {
     char proposed[64];            /* "" when the rule proposes nothing or it is unknown */
     size_t nevidence;
     struct finding_evidence evidence[FINDING_EVIDENCE_MAX];
+    struct finding_verified verified;   /* diagnose --verify; done false otherwise */
 };
 
 /* What a rule could not decide on, for -v: the instance and the data it lacked. */

@@ -122,6 +122,7 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
         memset(&f, 0, sizeof(f));
         rn->stats->fired++;
         f.rule = r;
+        f.severity = r->severity;
         snprintf(f.device, sizeof(f.device), "%s", in->device ? in->device : "");
         snprintf(f.ifname, sizeof(f.ifname), "%s", in->ifname ? in->ifname : "");
         f.prio = in->prio;
