@@ -4,8 +4,8 @@
  * finding gets both sets of figures, and advice that shows no improvement loses one severity
  * level and says so.
  *
- * Runs are cached by what determines them: the scenario as run (fabric inlined, overrides and
- * seed applied, as scenario.h keeps it in doc) and the engine's version, hashed (FNV-1a, 64 bits)
+ * Runs are cached by what determines them: the scenario as run (fabric inlined, seed applied,
+ * as scenario.h keeps it in doc), the override, and the engine's version, hashed (FNV-1a, 64 bits)
  * into DIR/<hash>.json, DIR being --cache-dir, $DCBKIT_CACHE_DIR, $XDG_CACHE_HOME/dcbkit/replay
  * or ~/.cache/dcbkit/replay. A cache file that cannot be read is a miss; one that cannot be
  * written is skipped. */
@@ -195,6 +195,8 @@ static int replay_once(struct verify_ctx *vc, const char *change, struct finding
     uint64_t h = fnv(1469598103934665603ULL, DCBKIT_VERSION, strlen(DCBKIT_VERSION) + 1);
     h = doc ? fnv(h, doc, strlen(doc)) : h;
     free(doc);
+    /* the doc holds scenario-key overrides; QoS ones live in the fabric, so hash the change */
+    h = fnv(h, change ? change : "", change ? strlen(change) + 1 : 1);
     char key[17], path[4200];
     snprintf(key, sizeof(key), "%016" PRIx64, h);
     snprintf(path, sizeof(path), "%s/%s.json", vc->cache_dir, key);
