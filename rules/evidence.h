@@ -12,7 +12,9 @@
 #include "qos_config.h"
 #include "sample.h"
 
-enum evidence_agg { AGG_RATE, AGG_DELTA, AGG_AVG, AGG_MAX, AGG_MIN, AGG_LAST };
+/* AGG_BUSY_RATE: the per-second rate over the sample intervals in which the counter moved
+ * (what a link carries while it carries anything); unknown when it never moved. */
+enum evidence_agg { AGG_RATE, AGG_DELTA, AGG_AVG, AGG_MAX, AGG_MIN, AGG_LAST, AGG_BUSY_RATE };
 
 typedef void (*evidence_port_fn)(void *arg, const char *device, const char *ifname);
 

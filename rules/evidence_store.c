@@ -330,6 +330,43 @@ int evidence_store_preload(struct evidence *ev, int64_t t0, struct dcb_err *err)
     return 0;
 }
 
+/* busy_rate: counter increases over the time of the intervals that had one. */
+struct busy {
+    struct counter_state state;
+    int64_t prev_ts, busy_ns;
+    double total;
+};
+
+static void busy_init(struct busy *b)
+{
+    memset(b, 0, sizeof(*b));
+    counter_state_init(&b->state);
+}
+
+static void busy_add(struct busy *b, uint64_t raw, int64_t ts)
+{
+    struct counter_delta d = counter_update(&b->state, raw, ts, 64, 0);
+    if (d.kind != COUNTER_FIRST && d.kind != COUNTER_INVALID && d.delta > 0 && ts > b->prev_ts) {
+        b->total += (double)d.delta;
+        b->busy_ns += ts - b->prev_ts;
+    }
+    b->prev_ts = ts;
+}
+
+static int busy_result(const struct busy *b, double *out)
+{
+    if (b->busy_ns <= 0)
+        return 0;
+    *out = b->total * 1e9 / (double)b->busy_ns;
+    return 1;
+}
+
+static int busy_sample(const struct dcb_sample *s, void *arg)
+{
+    busy_add(arg, s->value.counter, s->time_ns);
+    return 0;
+}
+
 /* A window from the preloaded samples: the same answers as the store's own queries. */
 static int preloaded_metric(const struct preload_series *ps, const struct preload *pl,
                             enum evidence_agg agg, int64_t t0, int64_t t1, double *out)
@@ -356,6 +393,13 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
     if (first >= end)
         return 0;
     const double *v = pl->value + ps->start;
+    if (agg == AGG_BUSY_RATE) {
+        struct busy b;
+        busy_init(&b);
+        for (uint32_t i = first; i < end; i++)
+            busy_add(&b, pl->raw[ps->start + i], ts[i]);
+        return busy_result(&b, out);
+    }
     if (agg == AGG_RATE || agg == AGG_DELTA) {
         if (end - first < 2)
             return 0;
@@ -404,6 +448,12 @@ static int metric(void *ctx, const char *device, const char *ifname, enum metric
     f.queue = queue;
     f.t0 = t0;
     f.t1 = t1;
+    if (agg == AGG_BUSY_RATE) {
+        struct busy b;
+        busy_init(&b);
+        int rc = store_range(se->st, &f, busy_sample, &b, err);
+        return rc < 0 ? rc : busy_result(&b, out);
+    }
     static const enum store_agg to_store[] = {
         [AGG_RATE] = STORE_AGG_RATE, [AGG_DELTA] = STORE_AGG_DELTA, [AGG_AVG] = STORE_AGG_AVG,
         [AGG_MAX] = STORE_AGG_MAX, [AGG_MIN] = STORE_AGG_MIN, [AGG_LAST] = STORE_AGG_LAST,

@@ -536,7 +536,7 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
 {
     struct rule_expr **a = e->args;
     switch (e->func) {
-    case F_RATE: case F_DELTA: case F_AVG: case F_MAX: case F_MIN: case F_LAST:
+    case F_RATE: case F_DELTA: case F_AVG: case F_MAX: case F_MIN: case F_LAST: case F_BUSY_RATE:
         if (e->nargs == 2 && (e->func == F_MAX || e->func == F_MIN)) {
             /* max(a, b) and min(a, b) of two numbers */
             return need_type(ps, a[0], T_NUM, e->text) && need_type(ps, a[1], T_NUM, e->text);
@@ -547,11 +547,12 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
         if (e->func != F_LAST && !a[0]->window_ns)
             return fail_at(ps, e->line, e->col, "%s(%s) needs a window, such as [60s]", e->text,
                            a[0]->text);
-        if ((e->func == F_RATE || e->func == F_DELTA) &&
+        if ((e->func == F_RATE || e->func == F_DELTA || e->func == F_BUSY_RATE) &&
             metric_info(a[0]->metric)->kind != METRIC_COUNTER)
             return fail_at(ps, e->line, e->col, "type error: %s() needs a counter; %s is a "
                            "gauge (use avg, max, min or last)", e->text, a[0]->text);
-        a[0]->agg = e->func == F_RATE ? AGG_RATE : e->func == F_DELTA ? AGG_DELTA :
+        a[0]->agg = e->func == F_RATE ? AGG_RATE : e->func == F_BUSY_RATE ? AGG_BUSY_RATE :
+                    e->func == F_DELTA ? AGG_DELTA :
                     e->func == F_AVG ? AGG_AVG : e->func == F_MAX ? AGG_MAX :
                     e->func == F_MIN ? AGG_MIN : AGG_LAST;
         return true;

@@ -9,6 +9,7 @@
 
 static const struct func_info funcs[] = {
     { "rate", F_RATE, 1, 1 },
+    { "busy_rate", F_BUSY_RATE, 1, 1 },
     { "delta", F_DELTA, 1, 1 },
     { "avg", F_AVG, 1, 1 },
     { "max", F_MAX, 1, 2 },
@@ -213,7 +214,7 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
 {
     struct rule_expr *const *a = e->args;
     switch (e->func) {
-    case F_RATE: case F_DELTA: case F_AVG: case F_MAX: case F_MIN: case F_LAST:
+    case F_RATE: case F_DELTA: case F_AVG: case F_MAX: case F_MIN: case F_LAST: case F_BUSY_RATE:
         return window_func(e, c);
     case F_COUNT:
         return expr_eval(a[0], c);
