@@ -22,6 +22,7 @@ struct rule_expr;   /* the checked expression tree (rules_ast.h) */
 
 #define RULE_ID_MAX 64
 #define RULE_PROFILES_MAX 4
+#define RULE_ALSO_MAX 2               /* changes that go with the knob's (`also`) */
 
 /* Text with {expr} placeholders, each parsed at load. */
 struct rule_template {
@@ -42,8 +43,13 @@ struct rule {
     int64_t for_ns;
     struct rule_template message;
     struct rule_template knob;    /* a dotted config path; may hold $prio, $tc and {expr} */
-    char direction[64];
+    char direction[160];
     struct rule_expr *propose;    /* NULL when the rule proposes nothing */
+    struct {                      /* also = PATH = EXPR: set together with the knob */
+        struct rule_template knob;
+        struct rule_expr *propose;
+    } also[RULE_ALSO_MAX];
+    int nalso;
     char *reference;
     char *unless_profile[RULE_PROFILES_MAX];   /* --profile names that switch it off */
     char file[256];
@@ -90,8 +96,9 @@ struct finding_figures {
 struct finding_verified {
     bool done;                    /* replayed with and without the change */
     bool improved;                /* false: the advice was demoted */
+    bool tradeoff;                /* improved, but it costs drops, throughput or FCT */
     bool cached;                  /* both runs came from the replay cache */
-    char change[128];             /* knob=value, as the replay applied it */
+    char change[320];             /* knob=value [path=value...], as the replay applied them */
     char note[320];               /* the verdict, or why the finding could not be verified */
     struct finding_figures before, after;
 };
@@ -104,6 +111,7 @@ struct finding {
     char summary[FINDING_TEXT_MAX];
     char knob[64];
     char proposed[64];            /* "" when the rule proposes nothing or it is unknown */
+    char also[RULE_ALSO_MAX][128];   /* "path=value" changes that go with it; "" when unknown */
     size_t nevidence;
     struct finding_evidence evidence[FINDING_EVIDENCE_MAX];
     struct finding_verified verified;   /* diagnose --verify; done false otherwise */

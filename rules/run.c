@@ -135,6 +135,15 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
             if (p.kind != V_UNKNOWN)
                 value_format(r->propose, p, f.proposed, sizeof(f.proposed));
         }
+        for (int i = 0; i < r->nalso; i++) {
+            char path[64], val[64];
+            fill_template(&r->also[i].knob, &c, path, sizeof(path));
+            struct value p = expr_eval(r->also[i].propose, &c);
+            if (p.kind == V_UNKNOWN)
+                continue;
+            value_format(r->also[i].propose, p, val, sizeof(val));
+            snprintf(f.also[i], sizeof(f.also[i]), "%s=%s", path, val);
+        }
         rn->opt->on_finding(rn->opt->arg, &f);
     } else if (v.kind == V_UNKNOWN) {
         rn->stats->undecided++;

@@ -287,10 +287,12 @@ const struct cli_command cmd_diagnose = {
         "verdict {level (ok, warn, crit), summary}, rules (how many were loaded), stats "
         "{instances, fired, undecided}, findings [{rule, severity (crit, warn, info), "
         "confidence, scope, device, ifname, prio (-1 when not per priority), summary, evidence "
-        "[{name, value}], knob, direction, proposed (null when none), reference, verified}] "
+        "[{name, value}], knob, direction, proposed (null when none), also [\"path=value\"] "
+        "(changes that go with the knob's), reference, verified}] "
         "ranked worst first, and with -v undecided [{rule, device, ifname, prio, missing}]. "
-        "verified is null without --verify; with it {done, improved, cached, change "
-        "(knob=value), note, before and after {pause_us, marks, drops, throughput_bps, "
+        "verified is null without --verify; with it {done, improved, tradeoff (improved at a "
+        "cost in drops, throughput or FCT p99), cached, change (knob=value, and any path=value "
+        "the rule sets with it, space-separated), note, before and after {pause_us, marks, drops, throughput_bps, "
         "fct_p99_ns, iter_p99_ns (null when no flow or iteration finished)}} (before and after "
         "null when done is false); severity is then the one after demotion.",
     .run = diagnose_run,

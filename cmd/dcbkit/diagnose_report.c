@@ -128,6 +128,7 @@ static void print_verified(struct dcb_out *o, const struct finding *f, bool aske
     out_obj_open(o, "verified");
     out_bool(o, "done", NULL, v->done);
     out_bool(o, "improved", NULL, v->done && v->improved);
+    out_bool(o, "tradeoff", NULL, v->done && v->tradeoff);
     out_bool(o, "cached", NULL, v->cached);
     out_str(o, "change", NULL, v->change);
     out_str(o, "note", "      verified: %s", v->note);
@@ -171,6 +172,11 @@ static void print_finding(struct dcb_out *o, const struct finding *f, bool verif
         out_str(o, "proposed", " -> %s", f->proposed);
     else
         out_null(o, "proposed", NULL);
+    out_arr_open(o, "also");
+    for (int i = 0; i < RULE_ALSO_MAX; i++)
+        if (f->also[i][0])
+            out_str(o, NULL, i ? ", %s" : "; with %s", f->also[i]);
+    out_arr_close(o);
     out_text(o, "%s", f->knob[0] ? "\n" : "");
     out_str(o, "reference", r->reference ? "      see: %s\n" : NULL,
             r->reference ? r->reference : "");

@@ -1,6 +1,7 @@
 /* dcbkit diagnose --verify: each finding that proposes a value for a knob is checked on the
  * replay engine. The scenario (given with --scenario, or a built-in incast over the --fabric
- * file) runs once as it is and once with `knob=value` set on every interface it applies to; the
+ * file) runs once as it is and once with `knob=value` (and the rule's `also` changes) set on every
+ * interface it applies to; the
  * finding gets both sets of figures, and advice that shows no improvement loses one severity
  * level and says so.
  *
@@ -181,22 +182,22 @@ struct verify_ctx {
     unsigned runs, hits;
 };
 
-/* Loads the scenario with at most one override and runs it, or reads the cache. */
-static int replay_once(struct verify_ctx *vc, const char *change, struct finding_figures *f,
-                       bool *cached, struct dcb_err *err)
+/* Loads the scenario with the overrides (path=value each) and runs it, or reads the cache. */
+static int replay_once(struct verify_ctx *vc, const char *const *sets, size_t nsets,
+                       struct finding_figures *f, bool *cached, struct dcb_err *err)
 {
     struct scenario sc;
-    const char *sets[1] = { change };
     int rc = scenario_load_text(&sc, vc->text, vc->len, vc->v->scenario ? vc->v->scenario :
-                                "the fabric's incast", vc->base_dir, sets, change ? 1 : 0, err);
+                                "the fabric's incast", vc->base_dir, sets, nsets, err);
     if (rc < 0)
         return rc;
     char *doc = cJSON_PrintUnformatted(sc.doc);
     uint64_t h = fnv(1469598103934665603ULL, DCBKIT_VERSION, strlen(DCBKIT_VERSION) + 1);
     h = doc ? fnv(h, doc, strlen(doc)) : h;
     free(doc);
-    /* the doc holds scenario-key overrides; QoS ones live in the fabric, so hash the change */
-    h = fnv(h, change ? change : "", change ? strlen(change) + 1 : 1);
+    /* the doc holds scenario-key overrides; QoS ones live in the fabric, so hash the changes */
+    for (size_t i = 0; i < nsets; i++)
+        h = fnv(h, sets[i], strlen(sets[i]) + 1);
     char key[17], path[4200];
     snprintf(key, sizeof(key), "%016" PRIx64, h);
     snprintf(path, sizeof(path), "%s/%s.json", vc->cache_dir, key);
@@ -245,9 +246,11 @@ static void judge(struct finding *fd)
                 better(b->throughput_bps, a->throughput_bps, 0.05, false) ||
                 better(b->fct_p99_ns, a->fct_p99_ns, 0.05, true) ||
                 better(b->iter_p99_ns, a->iter_p99_ns, 0.05, true);
-    bool loss = a->drops > b->drops || a->throughput_bps < b->throughput_bps * 0.9;
-    vf->improved = gain && !loss;
-    char what[160];
+    bool loss = a->drops > b->drops || a->throughput_bps < b->throughput_bps * 0.9 ||
+                (b->fct_p99_ns > 0 && a->fct_p99_ns > b->fct_p99_ns * 1.1);
+    vf->improved = gain;
+    vf->tradeoff = gain && loss;
+    char what[200];
     size_t o = (size_t)snprintf(what, sizeof(what), "pause time %.0f -> %.0f us", b->pause_us,
                                 a->pause_us);
     if (b->pause_us > 0)
@@ -257,10 +260,18 @@ static void judge(struct finding *fd)
         o += (size_t)snprintf(what + o, sizeof(what) - o, ", drops %.0f -> %.0f", b->drops,
                               a->drops);
     if (b->throughput_bps > 0 && o < sizeof(what))
-        snprintf(what + o, sizeof(what) - o, ", throughput %+.1f%%",
-                 100.0 * (a->throughput_bps / b->throughput_bps - 1));
-    if (vf->improved) {
+        o += (size_t)snprintf(what + o, sizeof(what) - o, ", throughput %+.1f%%",
+                              100.0 * (a->throughput_bps / b->throughput_bps - 1));
+    if (b->fct_p99_ns > 0 && a->fct_p99_ns > 0 && o < sizeof(what))
+        snprintf(what + o, sizeof(what) - o, ", FCT p99 %+.0f%%",
+                 100.0 * (a->fct_p99_ns / b->fct_p99_ns - 1));
+    if (gain && !loss) {
         snprintf(vf->note, sizeof(vf->note), "replay: the change helps: %s", what);
+        return;
+    }
+    if (gain) {
+        snprintf(vf->note, sizeof(vf->note), "replay: the change helps at a cost (a trade-off "
+                 "to weigh): %s", what);
         return;
     }
     snprintf(vf->note, sizeof(vf->note), "replay shows no improvement%s (%s): demoted from %s",
@@ -334,7 +345,18 @@ int diagnose_verify(const struct diagnose_verify *v, struct diagnose_report *rep
             snprintf(vf->note, sizeof(vf->note), "not verified: the rule proposes no value");
             continue;
         }
-        snprintf(vf->change, sizeof(vf->change), "%s=%s", fd->knob, fd->proposed);
+        const char *sets[1 + RULE_ALSO_MAX];
+        char first[160];
+        snprintf(first, sizeof(first), "%s=%s", fd->knob, fd->proposed);
+        sets[0] = first;
+        size_t nsets = 1;
+        for (int k = 0; k < RULE_ALSO_MAX; k++)
+            if (fd->also[k][0])
+                sets[nsets++] = fd->also[k];
+        size_t used = 0;
+        for (size_t k = 0; k < nsets && used < sizeof(vf->change); k++)
+            used += (size_t)snprintf(vf->change + used, sizeof(vf->change) - used, "%s%s",
+                                     k ? " " : "", sets[k]);
         /* the same change proposed by another finding was replayed already */
         const struct finding *same = NULL;
         for (size_t k = 0; k < i && !same; k++)
@@ -350,13 +372,13 @@ int diagnose_verify(const struct diagnose_verify *v, struct diagnose_report *rep
             continue;
         }
         if (!have_base) {
-            if ((rc = replay_once(&vc, NULL, &base, &base_cached, err)) < 0)
+            if ((rc = replay_once(&vc, NULL, 0, &base, &base_cached, err)) < 0)
                 break;
             have_base = true;
         }
         struct dcb_err verr;
         bool cached = false;
-        if (replay_once(&vc, vf->change, &vf->after, &cached, &verr) < 0) {
+        if (replay_once(&vc, sets, nsets, &vf->after, &cached, &verr) < 0) {
             snprintf(vf->note, sizeof(vf->note), "not verified: %.170s", verr.msg);
             continue;
         }
