@@ -146,7 +146,10 @@ static void frame_text(struct top_app *app, struct top_iface **rows, size_t n)
     for (size_t f = 0; f < m->nfindings; f++) {
         const struct finding *fd = &m->findings[f];
         char place[160], summary[4 * FINDING_TEXT_MAX];
-        snprintf(place, sizeof(place), "%s/%s", fd->device, fd->ifname);
+        if (fd->device[0])
+            snprintf(place, sizeof(place), "%s/%s", fd->device, fd->ifname);
+        else
+            snprintf(place, sizeof(place), "fabric");
         view_sanitize(place, name, sizeof(name), utf8);
         view_sanitize(fd->summary, summary, sizeof(summary), utf8);
         printf("%s %s %s: %s", rule_severity_name(fd->rule->severity), fd->rule->id, name,

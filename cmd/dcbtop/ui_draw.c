@@ -525,7 +525,10 @@ static void draw_findings(struct ui *u)
         const struct finding *fd = &m->findings[f];
         attr_t a = severity_attr(u, (int)fd->rule->severity);
         char where[200];
-        snprintf(where, sizeof(where), "%s/%s%s", fd->device, fd->ifname, "");
+        if (fd->device[0])
+            snprintf(where, sizeof(where), "%s/%s", fd->device, fd->ifname);
+        else
+            snprintf(where, sizeof(where), "the fabric");
         if (fd->prio >= 0)
             snprintf(where + strlen(where), sizeof(where) - strlen(where), " prio %d", fd->prio);
         EMIT(a | A_BOLD, "%s %-5s %s  %s", sev_mark((int)fd->rule->severity),

@@ -40,14 +40,15 @@ def fixture_lines(device="gpu1", ifaces=None, seconds=30, interval_s=1):
             for (metric, prio), rate in rates.items():
                 yield {"ts": ts, "device": device, "ifname": ifname, "metric": metric,
                        "prio": prio, "queue": -1, "value": rate * t + 1000}
+    # event and config lines as `dcbkit store import` takes them (the objects `store events`
+    # prints, and config snapshots as the store keeps them: "peer:lldp" is the partner's)
     ts = BASE_NS + 10**9
-    yield {"ts": ts, "device": device, "ifname": "ens1f0", "config_source": "dcbnl",
+    yield {"ts": ts, "device": device, "ifname": "ens1f0", "source": "dcbnl",
            "config": {"trust": "dscp", "pfc": {"enabled": 8, "willing": False},
                       "dscp2prio": {"26": 3, "48": 6}, "prio2tc": [0, 0, 0, 3, 0, 0, 6, 0]}}
-    yield {"ts": ts, "event": "dcbx_seen", "device": device, "ifname": "ens1f0", "prio": -1,
+    yield {"ts": ts, "kind": "dcbx_seen", "device": device, "ifname": "ens1f0", "prio": -1,
            "details": {"peer": EVIL_PEER, "port": "Ethernet7", "dcbx": "ieee"}}
-    yield {"ts": ts, "device": EVIL_PEER, "ifname": "Ethernet7", "config_source": "lldp",
-           "seen_on": device + ":ens1f0",
+    yield {"ts": ts, "device": device, "ifname": "ens1f0", "source": "peer:lldp",
            "config": {"pfc": {"enabled": 16, "willing": True},
                       "prio2tc": [0, 0, 0, 3, 0, 0, 6, 0]}}
 
