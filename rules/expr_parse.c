@@ -605,8 +605,10 @@ static void call_text(struct rule_expr *e, const char *name, const char *from, c
         space = false;
         e->text[o++] = *p;
     }
-    if (o + 5 >= sizeof(e->text))
+    if (o + 5 >= sizeof(e->text)) {
+        o = sizeof(e->text) - 5;    /* a space and a character may both have gone in */
         memcpy(e->text + o, "...", 3), o += 3;
+    }
     e->text[o++] = ')';
     e->text[o] = '\0';
 }
