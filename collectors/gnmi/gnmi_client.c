@@ -28,6 +28,8 @@ struct gnmi_target {
     bool awaiting_sync;              /* a POLL asked and not yet answered */
     int64_t backoff_ns;
     long rounds;
+    long max_rounds;                 /* 0: unbounded */
+    int64_t interval_ns;             /* ONCE / POLL / Get repeat */
     bool down;                       /* an outage is open */
     int64_t down_since_ns;
     int64_t last_data_ns;
@@ -148,6 +150,8 @@ int gnmi_client_add(struct gnmi_client *c, const struct gnmi_target_conf *conf,
     for (size_t i = 0; i < conf->req.npaths && i < GNMI_MAX_PATHS; i++)
         t->req.paths[i] = keep(t, conf->req.paths[i]);
     t->use_get = conf->use_get;
+    t->max_rounds = c->o.max_rounds;
+    t->interval_ns = c->o.interval_ns;
     t->stats.using_get = conf->use_get;
     t->phase = PH_WAIT;
     t->next_ns = mono_ns();
@@ -330,7 +334,7 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
         t->deadline_ns = mono_ns() + c->o.timeout_ns;
         if (t->req.mode == GNMI_POLL) {
             t->awaiting_sync = true;   /* the initial data ends with a sync */
-            t->next_ns = mono_ns() + c->o.interval_ns;
+            t->next_ns = mono_ns() + t->interval_ns;
         }
     }
     free(buf);
@@ -350,7 +354,17 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
 
 static bool rounds_done(struct gnmi_target *t)
 {
-    return t->client->o.max_rounds && t->rounds >= t->client->o.max_rounds;
+    return t->max_rounds && t->rounds >= t->max_rounds;
+}
+
+void gnmi_target_config_interval(struct gnmi_target *t, int64_t interval_ns)
+{
+    if (interval_ns > 0) {
+        t->interval_ns = interval_ns;
+        t->max_rounds = 0;
+    } else {
+        t->max_rounds = 1;
+    }
 }
 
 static void call_finished(struct gnmi_target *t, CURLcode result)
@@ -377,7 +391,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
                 return;
             }
             t->phase = PH_WAIT;
-            t->next_ns = mono_ns() + t->client->o.interval_ns;
+            t->next_ns = mono_ns() + t->interval_ns;
             return;
         }
         /* a STREAM or POLL subscription the target ended cleanly: subscribe again */
@@ -443,9 +457,9 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
                     t->deadline_ns = now + c->o.timeout_ns;
                 }
                 free(buf);
-                t->next_ns += c->o.interval_ns;
+                t->next_ns += t->interval_ns;
                 if (t->next_ns < now)
-                    t->next_ns = now + c->o.interval_ns;
+                    t->next_ns = now + t->interval_ns;
             }
             if (t->req.mode == GNMI_POLL && t->awaiting_sync && now > t->deadline_ns) {
                 abort_call(t, "deadline exceeded waiting for the poll answer");

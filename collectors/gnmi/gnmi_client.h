@@ -76,6 +76,8 @@ struct gnmi_target_stats {
     bool failed;                     /* gave up (no reconnect) */
     char last_error[256];
 };
+/* Get / ONCE targets: repeat every interval_ns (> 0), or run once (0). */
+void gnmi_target_config_interval(struct gnmi_target *t, int64_t interval_ns);
 const struct gnmi_target_stats *gnmi_target_stats(const struct gnmi_target *t);
 size_t gnmi_client_ntargets(const struct gnmi_client *c);
 struct gnmi_target *gnmi_client_target(struct gnmi_client *c, size_t i);

@@ -233,7 +233,14 @@ int grpc_call_init(struct grpc_call *c, const struct grpc_endpoint *ep, const ch
     curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
     curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, ep->tls ? "https" : "http");
-    curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 0L);
+    if (!ep->tls) {
+        /* libcurl 7.88 (Debian 12) breaks a prior-knowledge h2c connection it reuses for a
+         * second stream ("Error in the HTTP2 framing layer", curl/curl#10634, fixed in 8.0 by
+         * #10643), so every cleartext call gets a connection of its own. TLS (ALPN h2) is not
+         * affected and shares connections. */
+        curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
+        curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
+    }
     int64_t cto = ep->connect_timeout_ns > 0 ? ep->connect_timeout_ns : 10000000000LL;
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)(cto / 1000000));
     if (connect_to[0]) {

@@ -161,6 +161,8 @@ def oc_leaves(nports, e):
                     "max-queue-len": (40960 + 1024 * (e % 8)) if hot else 0}
             for k, v in vals.items():
                 out.append((qb + [(k, {})], v))
+            if q in (3, 4):
+                out.append((qb[:-1] + [("config", {}), ("queue-management-profile", {})], "LOSSLESS"))
     wb = [("qos", {}), ("queue-management-profiles", {}),
           ("queue-management-profile", {"name": "LOSSLESS"}), ("wred", {}), ("uniform", {}), ("config", {})]
     for k, v in {"min-threshold": 153600, "max-threshold": 1536000, "enable-ecn": True,
@@ -215,7 +217,8 @@ class Tree:
         for key in sorted(tables):
             elems = [(x, {}) for x in key.split("/")]
             obj = tables[key]
-            if len(pat) == len(elems) and all(elem_match(a, b) for a, b in zip(pat, elems)):
+            if len(pat) <= len(elems) and all(elem_match(a, b) for a, b in zip(pat, elems)):
+                # the entry, or a table (CONFIG_DB:PORT_QOS_MAP) holding it
                 val = W.encode_typed(stringify(obj), "json_ietf")
                 path = W.encode_path(elems[1:])
             elif len(pat) == len(elems) + 1 and all(elem_match(a, b) for a, b in zip(pat, elems)) \
@@ -475,7 +478,8 @@ def main():
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: done.set())
     signal.signal(signal.SIGINT, lambda *a: done.set())
-    done.wait()
+    while not done.wait(0.2):
+        pass
     server.stop(0)
     if args.stats:
         with open(args.stats, "w") as f:
