@@ -154,10 +154,19 @@ static int emit(struct walk *w, size_t plen)
     return w->fn(&w->leaf, w->arg);
 }
 
+/* RFC 7951 qualifies a member with its module ("openconfig-interfaces:interfaces"). SONiC
+ * keys also hold a colon ("Ethernet0:3", a port and a queue), so only a module-like name
+ * followed by a name that starts with a letter is a qualifier. */
 static const char *strip_module(const char *key)
 {
     const char *c = strchr(key, ':');
-    return c && c[1] ? c + 1 : key;
+    if (!c || c == key || !((c[1] >= 'a' && c[1] <= 'z') || (c[1] >= 'A' && c[1] <= 'Z')))
+        return key;
+    for (const char *p = key; p < c; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-' || *p == '_' || *p == '.'))
+            return key;
+    return c + 1;
 }
 
 /* The member that names a list entry: "name", "index", "id" or "*-id" holding a scalar. */
