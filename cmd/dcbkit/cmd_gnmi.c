@@ -316,6 +316,8 @@ static int gnmi_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
         .interval_ns = interval,
         .reconnect = false,
         .fallback_get = false,
+        .probe_once = true,        /* an immediate error shows as its gRPC status */
+        .probe_deliver = false,    /* but the output is only the subscription's own data */
         .max_rounds = get || req.mode == GNMI_ONCE ? (count ? count : 1)
                       : req.mode == GNMI_POLL ? (count ? count + 1 : 0) : count,
     };

@@ -231,7 +231,8 @@ int collect_gnmi_cmd(struct cli_ctx *ctx, struct collect_gnmi_opts *g, const cha
     out_init(&r.out, stdout, ctx->format);
     struct gnmi_source_opts so = {
         .client = { .timeout_ns = g->conn.timeout_ns, .interval_ns = interval_ns,
-                    .reconnect = true, .fallback_get = true },
+                    .reconnect = true, .fallback_get = true, .probe_once = true,
+                    .probe_deliver = true },
         .mode = g->mode,
         .encoding = g->encoding,
         .sample_interval_ns = interval_ns,

@@ -36,6 +36,8 @@ struct gnmi_target {
     int64_t last_data_mono;
     char down_reason[200];
     bool got_data_this_call;
+    bool probing;                    /* this call is the ONCE probe */
+    bool probed;                     /* the probe passed since the last failure */
     int leaf_error;
     char leaf_error_msg[DCB_ERR_MSG_MAX];
     struct gnmi_target_stats stats;
@@ -166,6 +168,8 @@ int gnmi_client_add(struct gnmi_client *c, const struct gnmi_target_conf *conf,
 static int on_leaf(const struct gnmi_leaf *leaf, void *arg)
 {
     struct gnmi_target *t = arg;
+    if (t->probing && !t->client->o.probe_deliver)
+        return 0;
     t->stats.leaves++;
     return t->client->cb.on_leaf ? t->client->cb.on_leaf(t, leaf, t->client->cb.arg) : 0;
 }
@@ -223,7 +227,9 @@ static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
         rc = notification(t, r->update);
         break;
     case GNMI__SUBSCRIBE_RESPONSE__RESPONSE_SYNC_RESPONSE:
-        if (t->req.mode == GNMI_POLL) {
+        if (t->probing) {
+            /* counted when the probe ends */
+        } else if (t->req.mode == GNMI_POLL) {
             t->awaiting_sync = false;
             round_done(t);
         } else if (t->req.mode == GNMI_STREAM) {
@@ -285,6 +291,8 @@ static void failed(struct gnmi_target *t, const char *why)
 {
     struct gnmi_client *c = t->client;
     t->stats.failures++;
+    t->probed = false;
+    t->probing = false;
     snprintf(t->stats.last_error, sizeof(t->stats.last_error), "%s", why);
     if (!t->down) {
         t->down = true;
@@ -326,13 +334,17 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
         t->deadline_ns = mono_ns() + c->o.timeout_ns;
     } else {
         t->kind = CALL_SUBSCRIBE;
-        rc = gnmi_encode_subscribe(&t->req, &buf, &len, err);
+        t->probing = c->o.probe_once && t->req.mode != GNMI_ONCE && !t->probed;
+        struct gnmi_request r = t->req;
+        if (t->probing)
+            r.mode = GNMI_ONCE;
+        rc = gnmi_encode_subscribe(&r, &buf, &len, err);
         /* ONCE half-closes; STREAM and POLL keep the request side open */
         if (rc == 0)
             rc = grpc_call_init(&t->call, &t->ep, "/gnmi.gNMI/Subscribe", buf, len,
-                                t->req.mode == GNMI_ONCE, 0, subscribe_message, t, err);
+                                r.mode == GNMI_ONCE, 0, subscribe_message, t, err);
         t->deadline_ns = mono_ns() + c->o.timeout_ns;
-        if (t->req.mode == GNMI_POLL) {
+        if (r.mode == GNMI_POLL) {
             t->awaiting_sync = true;   /* the initial data ends with a sync */
             t->next_ns = mono_ns() + t->interval_ns;
         }
@@ -380,6 +392,16 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
     else if (t->leaf_error && t->call.error[0] == '\0')
         snprintf(err.msg, sizeof(err.msg), "%s", t->leaf_error_msg);
     end_call(t);
+    bool probe = t->probing;
+    t->probing = false;
+    if (rc == 0 && probe) {
+        t->probed = true;
+        if (t->client->o.probe_deliver && t->got_data_this_call)
+            round_done(t);
+        t->phase = PH_WAIT;
+        t->next_ns = mono_ns();
+        return;
+    }
     if (rc == 0) {
         if (t->kind == CALL_GET || t->req.mode == GNMI_ONCE) {
             if (t->kind == CALL_GET)
@@ -442,6 +464,15 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
             }
         }
         if (t->phase == PH_CALL && t->kind == CALL_SUBSCRIBE) {
+            if (t->probing) {
+                if (now > t->deadline_ns) {
+                    abort_call(t, "deadline exceeded waiting for the subscription's first data");
+                    continue;
+                }
+                if (t->deadline_ns < wake)
+                    wake = t->deadline_ns;
+                continue;
+            }
             if (t->req.mode == GNMI_POLL && !t->awaiting_sync && now >= t->next_ns) {
                 if (rounds_done(t)) {
                     end_call(t);
@@ -477,7 +508,7 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
                 if (limit < wake)
                     wake = limit;
             }
-            if (t->req.mode == GNMI_ONCE && now > t->deadline_ns) {
+            if ((t->req.mode == GNMI_ONCE || t->probing) && now > t->deadline_ns) {
                 abort_call(t, "deadline exceeded waiting for the ONCE answer");
                 continue;
             }
@@ -492,6 +523,7 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
             wake = t->deadline_ns;
         if (t->phase == PH_WAIT && t->next_ns < wake)
             wake = t->next_ns;
+
     }
     return wake;
 }
@@ -526,6 +558,16 @@ int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t 
                     call_finished(c->t[i], m->data.result);
                     break;
                 }
+            }
+        }
+        /* A status in the trailers (or a Trailers-Only answer) ends the call even while our
+         * request side is still open and paused, which libcurl would otherwise wait on. */
+        for (size_t i = 0; i < c->n; i++) {
+            struct gnmi_target *t = c->t[i];
+            if (t->phase == PH_CALL && t->call.have_status && !t->call.upload_paused_done) {
+                t->call.upload_paused_done = true;
+                if (t->kind == CALL_SUBSCRIBE && t->req.mode != GNMI_ONCE)
+                    call_finished(t, CURLE_OK);
             }
         }
         now = mono_ns();

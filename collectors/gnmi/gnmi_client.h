@@ -38,6 +38,13 @@ struct gnmi_client_opts {
     bool reconnect;                  /* false: a failed target stays failed */
     bool fallback_get;               /* UNIMPLEMENTED Subscribe -> Get polling (default on) */
     long max_rounds;                 /* ONCE/POLL/Get rounds per target, 0: unbounded */
+    /* Before a STREAM or POLL subscription, subscribe ONCE (half-closed). libcurl 7.88 does
+     * not report a stream the server ends while our request side is open and paused, so an
+     * immediate error (UNAUTHENTICATED, UNIMPLEMENTED...) would only show as a deadline; the
+     * ONCE call gets it at once. probe_deliver: hand the ONCE data to on_leaf (a first round)
+     * rather than dropping it. */
+    bool probe_once;
+    bool probe_deliver;
 };
 
 struct gnmi_target;

@@ -155,6 +155,15 @@ static int add_header(struct grpc_call *c, const char *h, struct dcb_err *err)
     return 0;
 }
 
+static int debug_text(CURL *h, curl_infotype type, char *data, size_t size, void *userp)
+{
+    (void)h;
+    (void)userp;
+    if (type == CURLINFO_TEXT || type == CURLINFO_HEADER_IN)   /* never what we send: credentials */
+        fprintf(stderr, "curl: %.*s", (int)size, data);
+    return 0;
+}
+
 int grpc_call_init(struct grpc_call *c, const struct grpc_endpoint *ep, const char *method,
                    const uint8_t *first, size_t first_len, bool half_close, int64_t timeout_ns,
                    grpc_message_fn on_message, void *arg, struct dcb_err *err)
@@ -215,6 +224,10 @@ int grpc_call_init(struct grpc_call *c, const struct grpc_endpoint *ep, const ch
             return rc;
     }
     curl_easy_setopt(e, CURLOPT_URL, c->url);
+    if (getenv("DCBKIT_CURL_DEBUG")) {
+        curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, debug_text);
+        curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);
+    }
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, c->headers);
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
                      ep->tls ? (long)CURL_HTTP_VERSION_2TLS
@@ -288,6 +301,10 @@ int grpc_call_result(const struct grpc_call *c, struct dcb_err *err)
 {
     if (c->error[0])
         return dcb_err_set(err, c->error_code ? c->error_code : DCB_E_INVAL, "%s", c->error);
+    if (c->curl_result != CURLE_OK && !c->have_status && !grpc_deframer_idle(&c->rx))
+        return dcb_err_set(err, DCB_E_TRUNC,
+                           "the stream ended inside a message (%zu of %zu bytes): %s",
+                           c->rx.got, c->rx.want, curl_easy_strerror(c->curl_result));
     if (c->curl_result != CURLE_OK && !c->have_status) {
         int code = c->curl_result == CURLE_OPERATION_TIMEDOUT ? DCB_E_TIMEOUT : DCB_E_IO;
         if (c->curl_result == CURLE_OPERATION_TIMEDOUT)

@@ -60,6 +60,7 @@ struct grpc_call {
     bool upload_paused;
     /* result */
     bool have_status;
+    bool upload_paused_done;    /* the owner has acted on have_status */
     int status;                 /* grpc-status; -1 until known */
     char message[256];          /* grpc-message, percent-decoded */
     char error[256];            /* the client-side error (deframing, transport), when any */

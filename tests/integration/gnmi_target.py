@@ -277,6 +277,13 @@ def build_server(args, tree):
         with open(args.password_file) as f:
             password = f.read().strip()
 
+    huge_get = huge_sub = None
+    if args.fault == "huge":   # built before the port is announced: answering must be quick
+        note = W.encode_notification(1, None, [W.encode_update(
+            W.encode_path([("x", {})]), W.encode_typed("a" * (64 << 20)))])
+        huge_get = W.get_response([note])
+        huge_sub = W.subscribe_response_update(note)
+
     def check_auth(context):
         if args.fault == "unauthenticated":
             context.abort(grpc.StatusCode.UNAUTHENTICATED, "bad username or password")
@@ -301,8 +308,7 @@ def build_server(args, tree):
         check_auth(context)
         common_faults(context)
         if args.fault == "huge":
-            return W.get_response([W.encode_notification(1, None, [W.encode_update(
-                W.encode_path([("x", {})]), W.encode_typed("a" * (64 << 20)))])])
+            return huge_get
         g = W.decode_get_request(req)
         notes = tree.notifications(g["prefix"], g["paths"], g["encoding"], 0)
         if not notes:
@@ -333,8 +339,7 @@ def build_server(args, tree):
             return notes
 
         if args.fault == "huge":
-            yield W.subscribe_response_update(W.encode_notification(1, None, [W.encode_update(
-                W.encode_path([("x", {})]), W.encode_typed("a" * (64 << 20)))]))
+            yield huge_sub
             return
         for n in sample():
             yield W.subscribe_response_update(n)
