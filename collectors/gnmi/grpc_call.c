@@ -155,12 +155,23 @@ static int add_header(struct grpc_call *c, const char *h, struct dcb_err *err)
     return 0;
 }
 
+/* DCBKIT_CURL_DEBUG=1: libcurl's own account of the transport, for debugging a target. Only
+ * its text and the headers the target sent; libcurl's text also lists the request headers we
+ * send ("h2h3 [password: ...]"), so those lines, and any line naming a credential, are left out. */
 static int debug_text(CURL *h, curl_infotype type, char *data, size_t size, void *userp)
 {
     (void)h;
     (void)userp;
-    if (type == CURLINFO_TEXT || type == CURLINFO_HEADER_IN)   /* never what we send: credentials */
-        fprintf(stderr, "curl: %.*s", (int)size, data);
+    if (type != CURLINFO_TEXT && type != CURLINFO_HEADER_IN)
+        return 0;
+    char line[512];
+    size_t n = size < sizeof(line) - 1 ? size : sizeof(line) - 1;
+    memcpy(line, data, n);
+    line[n] = '\0';
+    if (strstr(line, "h2h3 [") || strcasestr(line, "password") || strcasestr(line, "username") ||
+        strcasestr(line, "authorization"))
+        return 0;
+    fprintf(stderr, "curl: %s%s", line, n && line[n - 1] == '\n' ? "" : "\n");
     return 0;
 }
 
