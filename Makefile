@@ -19,7 +19,7 @@ BUILD    ?= build/$(CCNAME)$(if $(SANITIZE),-san)
 VERSION  := $(shell git describe --always --dirty --tags 2>/dev/null || echo 0.1.0)
 
 # Libraries come in through pkg-config only.
-LIB_PKGS  := sqlite3 libcjson libpcap
+LIB_PKGS  := sqlite3 libcjson libpcap libcurl libprotobuf-c
 TEST_PKGS := cmocka
 pkg_cflags = $(if $(1),$(shell $(PKG_CONFIG) --cflags $(1)))
 pkg_libs   = $(if $(1),$(shell $(PKG_CONFIG) --libs $(1)))
@@ -31,7 +31,7 @@ EXTRA_CFLAGS ?=
 SANITIZERS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_FLAGS := $(if $(SANITIZE),$(SANITIZERS))
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SAN_FLAGS) $(EXTRA_CFLAGS)
-ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Idecoders/track -Icollectors -Irules -Irules/replay -DDCBKIT_VERSION='"$(VERSION)"' \
+ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Idecoders/track -Icollectors -Icollectors/gnmi -I$(GEN) -Irules -Irules/replay -DDCBKIT_VERSION='"$(VERSION)"' \
     -DDCBKIT_SOURCE_MAPS='"$(abspath collectors/maps)"' \
     -DDCBKIT_SOURCE_RULES='"$(abspath rules/catalog)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
@@ -41,7 +41,11 @@ LIBS      = $(call pkg_libs,$(LIB_PKGS)) -lm $(LDLIBS)
 # ---- sources -------------------------------------------------------------------------------
 LIB_SRCS  := $(sort $(wildcard lib/*.c decoders/*.c decoders/track/*.c collectors/*.c \
                                 collectors/*/*.c rules/*.c rules/*/*.c))
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+# gNMI messages: collectors/gnmi/gnmi.proto compiled by protoc-c into the build tree.
+GEN       = $(BUILD)/gen
+GNMI_PB_C = $(GEN)/gnmi.pb-c.c
+GNMI_PB_H = $(GEN)/gnmi.pb-c.h
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/gnmi.pb-c.o
 LIBDCB    := $(BUILD)/libdcbkit.a
 
 DCBKIT_SRCS := $(sort $(wildcard cmd/dcbkit/*.c))
@@ -58,7 +62,9 @@ UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
 BENCH_SRCS := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/tests/bench/%)
-INTEG_TESTS := $(sort $(wildcard tests/integration/*.sh tests/integration/*.py))
+# gnmi_target.py is the gNMI test peer the tests start, not a test
+INTEG_TESTS := $(sort $(filter-out tests/integration/gnmi_target.py,\
+                   $(wildcard tests/integration/*.sh tests/integration/*.py)))
 FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 BINS := $(DCBKIT) $(DCBTOP)
@@ -73,6 +79,18 @@ all: $(BINS) $(BUILD)/dcbkit.1 $(BUILD)/dcbtop.1
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(GNMI_PB_H): collectors/gnmi/gnmi.proto
+	@mkdir -p $(GEN)
+	protoc-c --c_out=$(GEN) --proto_path=collectors/gnmi $<
+$(GNMI_PB_C): $(GNMI_PB_H)
+
+$(BUILD)/obj/gen/gnmi.pb-c.o: $(GNMI_PB_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# Everything may include the generated header, so it exists before anything compiles.
+$(LIB_OBJS) $(DCBKIT_OBJS) $(DCBTOP_OBJS): | $(GNMI_PB_H)
 
 $(LIBDCB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -155,7 +173,7 @@ fuzz: fuzz-build
 	@tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_BUILD) $(FUZZ_BINS)
 
 CPPCHECK_FLAGS := --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
-    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Idecoders/track -Icollectors -Irules -Irules/replay -Icmd/dcbtop
+    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Idecoders/track -Icollectors -Icollectors/gnmi -Irules -Irules/replay -Icmd/dcbtop
 cppcheck:
 	cppcheck $(CPPCHECK_FLAGS) lib decoders collectors rules cmd tests/unit tests/bench tests/fuzz
 

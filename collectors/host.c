@@ -284,8 +284,9 @@ static void add_dcbnl_pfc(struct host_iface_reading *out, const struct dcbnl_pfc
                         dir ? pfc->indications[prio] : pfc->requests[prio]);
             struct host_counter *c = &out->counters[out->n - 1];
             c->mapped = true;
-            c->match = (struct counter_match){ dir ? METRIC_PFC_RX_PAUSE : METRIC_PFC_TX_PAUSE,
-                                               prio, -1, 64 };
+            c->match = (struct counter_match){ .metric = dir ? METRIC_PFC_RX_PAUSE
+                                                             : METRIC_PFC_TX_PAUSE,
+                                               .prio = prio, .queue = -1, .bits = 64 };
         }
     }
 }

@@ -12,13 +12,13 @@
 
 #include "cli.h"
 #include "collect_capture.h"
+#include "collect_gnmi.h"
 #include "ethtool_dump.h"
 #include "host_source.h"
 #include "log.h"
 #include "store.h"
 #include "units.h"
 
-#define MAX_IFACES 1024
 
 static volatile sig_atomic_t collect_stop;
 
@@ -337,6 +337,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
         { "no-lldp", no_argument, NULL, O_NO_LLDP },
         { "capture", required_argument, NULL, O_CAPTURE },
         { "link-speed", required_argument, NULL, O_LINK_SPEED },
+        COLLECT_GNMI_LONGOPTS,
         CLI_COMMON_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
@@ -353,6 +354,8 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     int ndumps = 0;
     const char *driver = NULL, *capture_iface = NULL;
     uint64_t link_bps = CAPTURE_DEFAULT_LINK_BPS;
+    static struct collect_gnmi_opts gnmi;   /* static: it holds up to 1024 target names */
+    collect_gnmi_init(&gnmi);
     struct dcb_err err;
     int c;
     while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
@@ -401,11 +404,25 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
                                        "must be above zero");
             break;
         default: {
-            int rc = cli_common_option(ctx, c, argv);
+            int rc = collect_gnmi_option(ctx, &gnmi, c, optarg);
+            if (rc > 0)
+                return rc;
+            if (rc == 0)
+                break;
+            rc = cli_common_option(ctx, c, argv);
             if (rc >= 0)
                 return rc;
         }
         }
+    }
+    if (collect_gnmi_wanted(&gnmi)) {
+        if (optind < argc || capture_iface || ndumps)
+            return cli_usage_error(ctx, "--gnmi/--fabric collect switches; --capture, "
+                                   "--from-ethtool-dump and arguments are for this host");
+        signal(SIGINT, on_stop);
+        signal(SIGTERM, on_stop);
+        return collect_gnmi_cmd(ctx, &gnmi, store_path, run.device[0] ? run.device : NULL,
+                                run.interval_ns, count, duration, &collect_stop);
     }
     char filter[CAPTURE_FILTER_MAX] = "";
     if (capture_iface && join_words(ctx, argc - optind, argv + optind, filter, sizeof(filter)))
@@ -520,6 +537,7 @@ static const struct cli_option_doc collect_options[] = {
       "CAP_NET_RAW." },
     { "--link-speed SPEED", "With --capture: the link speed that turns pause quanta into time "
       "(default 400G)." },
+    COLLECT_GNMI_OPTION_DOCS,
     { "--raw-every N", "Read the sysfs counters that map to no canonical metric (kept under "
       "their raw names) on the first sample and every Nth after it; mapped ones every sample "
       "(default 10; 1 reads everything every time). Keeps a 300-counter RDMA port cheap." },
