@@ -179,35 +179,8 @@ static int add_fabric(struct gnmi_source *src, const struct collect_gnmi_opts *g
     struct fabric f;
     fabric_init(&f);
     int rc = fabric_load_file(&f, path, err);
-    for (size_t i = 0; rc == 0 && i < f.ndevices; i++) {
-        const struct fabric_device *d = &f.devices[i];
-        if (d->reach != REACH_GNMI)
-            continue;
-        struct gnmi_source_target t = { .device = d->name, .map = d->gnmi.map[0] ? d->gnmi.map
-                                                                                   : g->map };
-        t.ep = g->conn.ep;
-        t.ep.address = d->gnmi.target;
-        t.ep.tls = !d->gnmi.insecure;
-        if (d->gnmi.tls_ca[0])
-            t.ep.ca_file = d->gnmi.tls_ca;
-        if (d->gnmi.tls_cert[0])
-            t.ep.cert_file = d->gnmi.tls_cert;
-        if (d->gnmi.tls_key[0])
-            t.ep.key_file = d->gnmi.tls_key;
-        struct gnmi_creds creds;
-        memset(&creds, 0, sizeof(creds));
-        if (d->gnmi.credentials[0]) {
-            rc = gnmi_creds_from_file(&creds, d->gnmi.credentials, err);
-            if (rc < 0)
-                break;
-            t.ep.username = creds.username;
-            t.ep.password = creds.password;
-        }
-        rc = gnmi_source_add(src, &t, err);
-        gnmi_creds_wipe(&creds);
-        if (rc == 0)
-            (*added)++;
-    }
+    if (rc == 0)
+        rc = gnmi_source_add_fabric(src, &f, &g->conn.ep, g->map, added, err);
     fabric_free(&f);
     return rc;
 }

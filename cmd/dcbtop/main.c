@@ -118,7 +118,8 @@ int main(int argc, char **argv)
     setlocale(LC_ALL, "");
     dcb_log_init("dcbtop");
     enum { O_LOCAL = 256, O_STORE, O_AT, O_WINDOW, O_SYSFS, O_PROC, O_IFNAME, O_MAPS, O_RULES,
-           O_DEVICE, O_DEMO, O_REPLAY, O_REPLAY_SPEED, O_GNMI, O_FABRIC, O_MAN, O_SORT, O_AUTO };
+           O_DEVICE, O_DEMO, O_REPLAY, O_REPLAY_SPEED, O_GNMI, O_FABRIC, O_MAN, O_SORT, O_AUTO,
+           O_MAP, O_PLAINTEXT, O_INSECURE, O_TLS_CA, O_TLS_CERT, O_TLS_KEY, O_CREDENTIALS };
     static const struct option longopts[] = {
         { "batch", no_argument, NULL, 'b' },
         { "iterations", required_argument, NULL, 'n' },
@@ -143,6 +144,13 @@ int main(int argc, char **argv)
         { "replay-speed", required_argument, NULL, O_REPLAY_SPEED },
         { "gnmi", required_argument, NULL, O_GNMI },
         { "fabric", required_argument, NULL, O_FABRIC },
+        { "map", required_argument, NULL, O_MAP },
+        { "plaintext", no_argument, NULL, O_PLAINTEXT },
+        { "insecure", no_argument, NULL, O_INSECURE },
+        { "tls-ca", required_argument, NULL, O_TLS_CA },
+        { "tls-cert", required_argument, NULL, O_TLS_CERT },
+        { "tls-key", required_argument, NULL, O_TLS_KEY },
+        { "credentials", required_argument, NULL, O_CREDENTIALS },
         { "man", no_argument, NULL, O_MAN },
         { "version", no_argument, NULL, 'V' },
         { "help", no_argument, NULL, 'h' },
@@ -156,7 +164,8 @@ int main(int argc, char **argv)
     bool batch = false;
     long iterations = 0;
     int prio = TOP_PRIO_LOSSLESS;
-    const char *store = NULL, *rules_dir = NULL, *unavailable = NULL, *scenario = NULL;
+    const char *store = NULL, *rules_dir = NULL, *scenario = NULL;
+    static struct top_gnmi_options go;
     bool replay = false, auto_source = false;
     double speed = 1;
     int64_t at_ns = 0, at_before_end = 0, window_ns = 0;
@@ -229,8 +238,24 @@ int main(int argc, char **argv)
                                    optarg);
             break;
         }
-        case O_GNMI: unavailable = "--gnmi"; break;
-        case O_FABRIC: unavailable = "--fabric"; break;
+        case O_GNMI: {
+            const char *colon = strrchr(optarg, ':');
+            if (!colon || colon == optarg || !colon[1] || strspn(colon + 1, "0123456789") !=
+                strlen(colon + 1))
+                return usage_error("--gnmi takes HOST:PORT, not '%s'", optarg);
+            if (go.naddresses == TOP_GNMI_MAX)
+                return usage_error("at most 64 --gnmi targets (a fabric file takes more)%s", "");
+            go.addresses[go.naddresses++] = optarg;
+            break;
+        }
+        case O_FABRIC: go.fabric = optarg; break;
+        case O_MAP: go.map = optarg; break;
+        case O_PLAINTEXT: go.plaintext = true; break;
+        case O_INSECURE: go.insecure = true; break;
+        case O_TLS_CA: go.tls_ca = optarg; break;
+        case O_TLS_CERT: go.tls_cert = optarg; break;
+        case O_TLS_KEY: go.tls_key = optarg; break;
+        case O_CREDENTIALS: go.credentials = optarg; break;
         case O_MAN: top_print_man(stdout); return 0;
         case 'V': printf("dcbtop %s\n", DCBKIT_VERSION); return 0;
         case 'h': top_print_help(stdout); return 0;
@@ -240,13 +265,18 @@ int main(int argc, char **argv)
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
-    if (unavailable) {
-        fprintf(stderr, "dcbtop: %s: this source is not part of this build yet (the gNMI "
-                "source plugs in later); use --local, --store or --demo\n", unavailable);
-        return 1;
-    }
-    if (store && replay)
-        return usage_error("%s", "give one source: --store or --replay/--demo");
+    bool gnmi = go.naddresses || go.fabric;
+    if (go.plaintext && (go.insecure || go.tls_ca || go.tls_cert))
+        return usage_error("%s", "--plaintext turns TLS off; it cannot go with --insecure or "
+                           "--tls-* options");
+    if (!go.tls_cert != !go.tls_key)
+        return usage_error("%s", "--tls-cert and --tls-key go together");
+    if (go.naddresses > 1 && lo.device)
+        return usage_error("%s", "--device names one switch; with several --gnmi each is named "
+                           "by its HOST:PORT");
+    go.device = lo.device;
+    if ((store != NULL) + replay + gnmi > 1)
+        return usage_error("%s", "give one source: --store, --replay/--demo or --gnmi/--fabric");
     if ((at_ns || at_before_end) && !store)
         return usage_error("%s needs --store DB", "--at");
     if (!batch && !isatty(STDOUT_FILENO))
@@ -268,7 +298,7 @@ int main(int argc, char **argv)
     app.src.sink = model_sink(&app.model);
     app.src.interval_ns = app.interval_ns;
     int rc;
-    if (auto_source && !store && !replay && top_source_local_open(&app.src, &lo, &err) == 0) {
+    if (auto_source && !store && !replay && !gnmi && top_source_local_open(&app.src, &lo, &err) == 0) {
         /* this host when one of its interfaces has PFC counters, else the demo */
         int64_t data_ns;
         if (app.src.ops->tick(&app.src, top_now_ns(), &data_ns, &err) == 0 &&
@@ -283,10 +313,12 @@ int main(int argc, char **argv)
     }
     rc = store ? top_source_store_open(&app.src, store, at_ns, window_ns, &err)
              : replay ? top_source_replay_open(&app.src, scenario, speed, &err)
+             : gnmi ? top_source_gnmi_open(&app.src, &go, &err)
                       : top_source_local_open(&app.src, &lo, &err);
     if (rc < 0) {
         fprintf(stderr, "dcbtop: %s: %s\n",
-                store ? store : replay ? (scenario ? scenario : "--demo") : "local", err.msg);
+                store ? store : replay ? (scenario ? scenario : "--demo")
+                : gnmi ? (go.fabric ? go.fabric : go.addresses[0]) : "local", err.msg);
         model_free(&app.model);
         return 1;
     }

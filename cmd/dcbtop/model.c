@@ -304,6 +304,7 @@ static void on_sample(void *arg, const struct dcb_sample *s, unsigned width_bits
     if (metric_info(s->metric)->kind != METRIC_COUNTER)
         return;
     i->seen[s->metric][slot] = true;
+    i->has_series = true;
     struct counter_delta d = counter_update(&i->st[s->metric][slot], s->value.counter, s->time_ns,
                                             width_bits ? width_bits : 64, 0);
     /* a repeated reading of the same instant (a replay pass boundary) keeps the last rate */

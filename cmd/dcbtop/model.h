@@ -50,6 +50,7 @@ struct top_iface {
     struct counter_state st[METRIC_COUNT][TOP_SLOTS];
     double rate[METRIC_COUNT][TOP_SLOTS];     /* NaN until two readings */
     bool seen[METRIC_COUNT][TOP_SLOTS];
+    bool has_series;                          /* some counter came: a row of the main view */
     double speed_bps;                         /* NaN: unknown */
     int64_t cur_ns;                           /* time of the readings being taken in */
     int64_t settled_ns;                       /* time the columns stand at */

@@ -67,6 +67,20 @@ bool top_source_local_has_pfc(const struct top_source *src);
 int top_source_replay_open(struct top_source *src, const char *scenario, double speed,
                            struct dcb_err *err);
 
+/* --gnmi HOST:PORT ... and --fabric FILE: switches over gNMI. */
+#define TOP_GNMI_MAX 64
+struct top_gnmi_options {
+    const char *addresses[TOP_GNMI_MAX];
+    size_t naddresses;
+    const char *fabric;             /* devices whose reach is gNMI, and their intent */
+    const char *map;                /* vendor map (default openconfig) */
+    const char *device;             /* the name of a single --gnmi target */
+    bool plaintext, insecure;
+    const char *tls_ca, *tls_cert, *tls_key, *credentials;
+};
+int top_source_gnmi_open(struct top_source *src, const struct top_gnmi_options *opt,
+                         struct dcb_err *err);
+
 /* --store DB [--at TIME]: at_ns 0 follows the store's newest data. */
 int top_source_store_open(struct top_source *src, const char *path, int64_t at_ns,
                           int64_t window_ns, struct dcb_err *err);

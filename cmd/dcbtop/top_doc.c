@@ -13,6 +13,8 @@ struct doc_item {
 static const char synopsis[] =
     "dcbtop [--local] [--ifname PATTERN] [-d SECS] [-p PRIO] [--sort COL] [-f TEXT]\n"
     "dcbtop --store DB [--at TIME] [--window D]\n"
+    "dcbtop --demo | --replay SCENARIO [--replay-speed X]\n"
+    "dcbtop --gnmi HOST:PORT [--map NAME] [--plaintext | --tls-ca FILE] | --fabric FILE\n"
     "dcbtop -b [-n N] [-d SECS] [-T text|json] [SOURCE]";
 
 static const char description[] =
@@ -33,8 +35,9 @@ static const char description[] =
     "follows a dcbkit store (a collector writing it shows up live), or stands at --at TIME; "
     "[ and ] move ten refresh intervals back and forth in time. --replay and --demo run the "
     "embedded simulator (rules/replay) in a child process paced to the wall clock, its fabric "
-    "file's intended config standing for each port's and its link partner's. The switch "
-    "sources (--gnmi, --fabric) are not part of this build yet.\n\n"
+    "file's intended config standing for each port's and its link partner's. --gnmi and "
+    "--fabric read switches with dcbkit's gNMI client (the one dcbkit collect --gnmi runs), "
+    "also in a child process.\n\n"
     "Views (Tab cycles): the interfaces; per-priority detail of the selected interface (bytes, "
     "pauses, pause time, marks, drops); its QoS config (trust, DSCP to priority, PFC, ETS, "
     "WRED and buffers, DCQCN) next to what the link partner advertises in DCBX, mismatches "
@@ -83,8 +86,17 @@ static const struct doc_item options[] = {
       "slower)." },
     { "--auto", "This host when one of its interfaces has PFC counters, otherwise the demo "
       "(what make run uses)." },
-    { "--gnmi HOST:PORT, --fabric FILE", "Switches over gNMI and whole fabrics: not part of "
-      "this build yet; dcbtop says so and exits 1." },
+    { "--gnmi HOST:PORT", "A switch over gNMI (repeat for more): counters as a SAMPLE stream "
+      "at the refresh interval, QoS config read with Get, with the vendor map --map (sonic, "
+      "openconfig (default), srlinux). TLS with verification unless --plaintext or --insecure; "
+      "--device names a single switch." },
+    { "--fabric FILE", "Every device of a fabric file whose reach is gNMI, each with its own "
+      "TLS, credentials file and map; the file's intended config stands beside what the "
+      "switches report, and its links name each port's link partner." },
+    { "--map NAME, --plaintext, --insecure, --tls-ca FILE, --tls-cert FILE, --tls-key FILE, "
+      "--credentials FILE", "How --gnmi targets are reached, as for dcbkit collect --gnmi; "
+      "credentials come from a 0600 file or DCBKIT_GNMI_USERNAME/DCBKIT_GNMI_PASSWORD, never the "
+      "command line." },
     { "--man", "Print this page as a man page." },
     { "-V, --version", "The version." },
     { "-h, --help", "This help." },
@@ -111,6 +123,7 @@ static const struct doc_item examples[] = {
     { "dcbtop --ifname 'ens*' -p 3", "The ens ports, priority 3 only." },
     { "dcbtop --store fabric.db --at -1h", "The fabric as it was an hour before the store's end." },
     { "dcbtop --demo", "The built-in incast and slow-receiver scenario." },
+    { "dcbtop --fabric fabric.json", "Every switch of the fabric reached over gNMI." },
     { "dcbtop -b -n 10 -d 1 -T json | jq .interfaces[0].pfc_rx_per_s",
       "Ten frames for a script." },
 };

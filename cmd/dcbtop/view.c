@@ -7,6 +7,8 @@
 
 static bool passes(const struct top_iface *i, const char *filter)
 {
+    if (!i->ifname[0] && !i->has_series)
+        return false;            /* a device's own config, not a port */
     if (!filter[0])
         return true;
     return strstr(i->ifname, filter) || strstr(i->device, filter);

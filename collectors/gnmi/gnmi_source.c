@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gnmi_creds.h"
 #include "gnmi_path.h"
 #include "metrics.h"
 
@@ -378,4 +379,41 @@ void gnmi_source_free(struct gnmi_source *s)
         free(s->maps[i]);
     }
     free(s);
+}
+
+int gnmi_source_add_fabric(struct gnmi_source *s, const struct fabric *f,
+                           const struct grpc_endpoint *base, const char *default_map,
+                           size_t *added, struct dcb_err *err)
+{
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < f->ndevices; i++) {
+        const struct fabric_device *d = &f->devices[i];
+        if (d->reach != REACH_GNMI)
+            continue;
+        struct gnmi_source_target t = { .device = d->name,
+                                        .map = d->gnmi.map[0] ? d->gnmi.map : default_map };
+        t.ep = *base;
+        t.ep.address = d->gnmi.target;
+        t.ep.tls = !d->gnmi.insecure;
+        if (d->gnmi.tls_ca[0])
+            t.ep.ca_file = d->gnmi.tls_ca;
+        if (d->gnmi.tls_cert[0])
+            t.ep.cert_file = d->gnmi.tls_cert;
+        if (d->gnmi.tls_key[0])
+            t.ep.key_file = d->gnmi.tls_key;
+        struct gnmi_creds creds;
+        memset(&creds, 0, sizeof(creds));
+        if (d->gnmi.credentials[0]) {
+            rc = gnmi_creds_from_file(&creds, d->gnmi.credentials, err);
+            if (rc < 0)
+                break;
+            t.ep.username = creds.username;
+            t.ep.password = creds.password;
+        }
+        rc = gnmi_source_add(s, &t, err);
+        gnmi_creds_wipe(&creds);
+        if (rc == 0)
+            (*added)++;
+    }
+    return rc;
 }

@@ -11,6 +11,7 @@
 
 #include <signal.h>
 
+#include "fabric.h"
 #include "gnmi_client.h"
 #include "gnmi_map.h"
 #include "qos_config.h"
@@ -53,6 +54,12 @@ int gnmi_source_new(struct gnmi_source **out, const char *maps_dir,
                     struct dcb_err *err);
 int gnmi_source_add(struct gnmi_source *s, const struct gnmi_source_target *t,
                     struct dcb_err *err);
+/* Every device of the fabric whose reach is gNMI, with its own target, TLS files, credentials
+ * file and map (base gives the rest of the endpoint, default_map the map a device does not
+ * name); *added counts them. */
+int gnmi_source_add_fabric(struct gnmi_source *s, const struct fabric *f,
+                           const struct grpc_endpoint *base, const char *default_map,
+                           size_t *added, struct dcb_err *err);
 /* See gnmi_client_run. */
 int gnmi_source_run(struct gnmi_source *s, volatile sig_atomic_t *stop, int64_t duration_ns);
 const struct gnmi_source_stats *gnmi_source_stats(const struct gnmi_source *s);
