@@ -1,6 +1,7 @@
 /* The replay engine's run: the event loop, packets and queues, canonical samples and events, the
  * series and the summary; see replay.h. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +293,42 @@ static void dispatch(struct sim *s, const struct heap_event *e)
     }
 }
 
+/* Most of an event's time goes in waiting for memory: its packet, port or flow was last touched
+ * long ago. While one event runs, the lines of the next one are fetched. (Fetching for the
+ * heap's top four children too costs more than it saves.) */
+static void prefetch_event(const struct sim *s, const struct heap_event *ev)
+{
+    switch ((enum ev_kind)heap_kind(ev)) {
+    case EV_ARRIVE:
+    case EV_TX_DONE:
+        __builtin_prefetch(&s->pkts[ev->b]);
+        /* fall through */
+    case EV_PORT_WAKE: {
+        const char *pt = (const char *)&s->ports[ev->a];
+        __builtin_prefetch(pt);
+        __builtin_prefetch(pt + 64);
+        break;
+    }
+    case EV_RP_TIMER:
+    case EV_RTO: {
+        const char *fl = (const char *)&s->flows[ev->a];
+        __builtin_prefetch(fl);
+        __builtin_prefetch(fl + offsetof(struct flow, rp));
+        __builtin_prefetch(fl + offsetof(struct flow, dp));
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void prefetch_next(struct sim *s)
+{
+    const struct heap_event *next = evq_peek(&s->queue);
+    if (next)
+        prefetch_event(s, next);
+}
+
 /* Per port: traffic classes, strict or DWRR weight, from the port's config. */
 static void setup_ports(struct sim *s)
 {
@@ -423,6 +460,7 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
                 break;                  /* stopped early */
             s->now_ps = e.at;
             s->events++;
+            prefetch_next(s);
             dispatch(s, &e);
         }
         s->now_ps = s->end_ps;

@@ -18,7 +18,7 @@
 #define READY_GONE INT64_MIN
 
 enum ev_kind {
-    EV_TX_DONE,       /* a: port */
+    EV_TX_DONE,       /* a: port, b: the packet (for prefetching; the port holds it) */
     EV_ARRIVE,        /* a: port it arrives at, b: packet */
     EV_FLOW_SEND,     /* a: flow; it starts */
     EV_PAUSE_APPLY,   /* a: port that obeys, b: prio << 16 | quanta */
@@ -103,6 +103,7 @@ struct port {                     /* hot fields first; the config, names and rar
     bool rx_xoff[PRIOS];
     double drain_bps;             /* receive drain rate; 0: line rate, no backlog kept */
     uint64_t rx_xoff_bytes;
+    int64_t rx_xoff_sent_ps;      /* the host's last XOFF (refreshed at half its length) */
     bool down;                    /* link down (fault) */
     uint64_t down_events;
     /* counters */
@@ -224,6 +225,7 @@ void port_update_paused(struct port *pt);
 /* fault.c: injected faults */
 void fault_setup(struct sim *s);
 int fault_resolve(struct sim *s, struct dcb_err *err);
+int sim_reroute(struct sim *s);
 void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase);
 void flow_finished(struct sim *s, uint32_t flow);
 
