@@ -141,28 +141,34 @@ const char *top_doc_key(size_t k, const char **text)
 static void wrap(FILE *fp, const char *text, int indent, int width)
 {
     int col = indent;
+    bool pending_space = false;
     fprintf(fp, "%*s", indent, "");
     const char *p = text;
     while (*p) {
         if (*p == '\n') {
             fprintf(fp, "\n%*s", indent, "");
             col = indent;
+            pending_space = false;
+            p++;
+            continue;
+        }
+        if (*p == ' ') {
+            pending_space = col > indent;
             p++;
             continue;
         }
         size_t w = strcspn(p, " \n");
-        if (col > indent && col + (int)w > width) {
+        if (col > indent && col + 1 + (int)w > width) {
             fprintf(fp, "\n%*s", indent, "");
             col = indent;
+        } else if (pending_space) {
+            fputc(' ', fp);
+            col++;
         }
+        pending_space = false;
         fprintf(fp, "%.*s", (int)w, p);
         col += (int)w;
         p += w;
-        if (*p == ' ') {
-            fputc(' ', fp);
-            col++;
-            p++;
-        }
     }
     fputc('\n', fp);
 }
@@ -190,7 +196,7 @@ void top_print_help(FILE *fp)
 }
 
 /* roff text: a backslash doubled, a leading dot or quote escaped, hyphens as \- . */
-static void roff(FILE *fp, const char *s)
+static void roff_text(FILE *fp, const char *s, bool paragraphs)
 {
     bool bol = true;
     for (; *s; s++) {
@@ -202,10 +208,15 @@ static void roff(FILE *fp, const char *s)
         else if (*s == '-')
             fputs("\\-", fp);
         else if (*s == '\n')
-            fputs("\n.PP\n", fp);
+            fputs(paragraphs ? "\n.PP\n" : "\n", fp);
         else
             fputc(*s, fp);
     }
+}
+
+static void roff(FILE *fp, const char *s)
+{
+    roff_text(fp, s, true);
 }
 
 static void man_items(FILE *fp, const struct doc_item *it, size_t n)
@@ -223,7 +234,7 @@ void top_print_man(FILE *fp)
 {
     fprintf(fp, ".TH DCBTOP 1 \"\" \"dcbkit %s\" \"dcbkit manual\"\n", DCBKIT_VERSION);
     fputs(".SH NAME\ndcbtop \\- top for lossless (RoCEv2) fabrics\n.SH SYNOPSIS\n.nf\n", fp);
-    roff(fp, synopsis);
+    roff_text(fp, synopsis, false);
     fputs("\n.fi\n.SH DESCRIPTION\n", fp);
     char para[sizeof(description)];
     snprintf(para, sizeof(para), "%s", description);
