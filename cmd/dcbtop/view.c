@@ -45,7 +45,8 @@ size_t view_rows(const struct top_model *m, const struct top_view *v, struct top
         if (passes(m->ifaces[k], v->filter))
             rows[n++] = m->ifaces[k];
     sort_col = v->sort;
-    qsort(rows, n, sizeof(*rows), by_column);
+    if (n > 1)
+        qsort(rows, n, sizeof(*rows), by_column);
     return n;
 }
 

@@ -111,7 +111,7 @@ static void sorted_largest_first_unknown_last(void **state)
     }
     model_settle(&m);
     struct top_view v = { .sort = COL_PFC_RX };
-    struct top_iface *rows[8];
+    struct top_iface *rows[8] = { NULL };
     assert_int_equal(view_rows(&m, &v, rows, 8), 4);
     assert_string_equal(rows[0]->ifname, "b");
     assert_string_equal(rows[1]->ifname, "a");
