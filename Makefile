@@ -19,7 +19,7 @@ BUILD    ?= build/$(CCNAME)$(if $(SANITIZE),-san)
 VERSION  := $(shell git describe --always --dirty --tags 2>/dev/null || echo 0.1.0)
 
 # Libraries come in through pkg-config only.
-LIB_PKGS  := sqlite3 libcjson libpcap
+LIB_PKGS  := sqlite3 libcjson libpcap libcurl libprotobuf-c
 TEST_PKGS := cmocka
 pkg_cflags = $(if $(1),$(shell $(PKG_CONFIG) --cflags $(1)))
 pkg_libs   = $(if $(1),$(shell $(PKG_CONFIG) --libs $(1)))
@@ -31,7 +31,7 @@ EXTRA_CFLAGS ?=
 SANITIZERS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_FLAGS := $(if $(SANITIZE),$(SANITIZERS))
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SAN_FLAGS) $(EXTRA_CFLAGS)
-ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Idecoders/track -Icollectors -Irules -Irules/replay -DDCBKIT_VERSION='"$(VERSION)"' \
+ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Idecoders/track -Icollectors -Icollectors/gnmi -I$(GEN) -Irules -Irules/replay -DDCBKIT_VERSION='"$(VERSION)"' \
     -DDCBKIT_SOURCE_MAPS='"$(abspath collectors/maps)"' \
     -DDCBKIT_SOURCE_RULES='"$(abspath rules/catalog)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
@@ -41,32 +41,56 @@ LIBS      = $(call pkg_libs,$(LIB_PKGS)) -lm $(LDLIBS)
 # ---- sources -------------------------------------------------------------------------------
 LIB_SRCS  := $(sort $(wildcard lib/*.c decoders/*.c decoders/track/*.c collectors/*.c \
                                 collectors/*/*.c rules/*.c rules/*/*.c))
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+# gNMI messages: collectors/gnmi/gnmi.proto compiled by protoc-c into the build tree.
+GEN       = $(BUILD)/gen
+GNMI_PB_C = $(GEN)/gnmi.pb-c.c
+GNMI_PB_H = $(GEN)/gnmi.pb-c.h
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/gnmi.pb-c.o
 LIBDCB    := $(BUILD)/libdcbkit.a
 
 DCBKIT_SRCS := $(sort $(wildcard cmd/dcbkit/*.c))
 DCBKIT_OBJS := $(DCBKIT_SRCS:%.c=$(BUILD)/obj/%.o)
 DCBKIT      := $(BUILD)/bin/dcbkit
 
+# dcbtop: the live TUI, a second binary on ncursesw.
+DCBTOP_SRCS := $(sort $(wildcard cmd/dcbtop/*.c))
+DCBTOP_OBJS := $(DCBTOP_SRCS:%.c=$(BUILD)/obj/%.o)
+DCBTOP      := $(BUILD)/bin/dcbtop
+CURSES_PKG  := ncursesw
+
 UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
 BENCH_SRCS := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/tests/bench/%)
-INTEG_TESTS := $(sort $(wildcard tests/integration/*.sh tests/integration/*.py))
+# gnmi_target.py is the gNMI test peer the tests start, not a test
+INTEG_TESTS := $(sort $(filter-out tests/integration/gnmi_target.py,\
+                   $(wildcard tests/integration/*.sh tests/integration/*.py)))
 FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
-BINS := $(DCBKIT)
+BINS := $(DCBKIT) $(DCBTOP)
 
 .PHONY: all run check check-unit check-integration bench fuzz fuzz-build fuzz-bins install \
         uninstall clean ci-extra cppcheck bootstrap help build-tests
 .DEFAULT_GOAL := all
 
-all: $(BINS) $(BUILD)/dcbkit.1
+all: $(BINS) $(BUILD)/dcbkit.1 $(BUILD)/dcbtop.1
 
 # ---- compile and link ----------------------------------------------------------------------
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(GNMI_PB_H): collectors/gnmi/gnmi.proto
+	@mkdir -p $(GEN)
+	protoc-c --c_out=$(GEN) --proto_path=collectors/gnmi $<
+$(GNMI_PB_C): $(GNMI_PB_H)
+
+$(BUILD)/obj/gen/gnmi.pb-c.o: $(GNMI_PB_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+# Everything may include the generated header, so it exists before anything compiles.
+$(LIB_OBJS) $(DCBKIT_OBJS) $(DCBTOP_OBJS): | $(GNMI_PB_H)
 
 $(LIBDCB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -79,6 +103,16 @@ $(DCBKIT): $(DCBKIT_OBJS) $(LIBDCB)
 
 $(BUILD)/dcbkit.1: $(DCBKIT)
 	$(DCBKIT) help --man > $@.tmp && mv $@.tmp $@
+
+# ncursesw's flags only where curses is used (its -D_XOPEN_SOURCE stays out of the library).
+$(DCBTOP_OBJS): ALL_CPPFLAGS += -Icmd/dcbtop $(call pkg_cflags,$(CURSES_PKG))
+
+$(DCBTOP): $(DCBTOP_OBJS) $(LIBDCB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pkg_libs,$(CURSES_PKG)) $(LIBS)
+
+$(BUILD)/dcbtop.1: $(DCBTOP)
+	$(DCBTOP) --man > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/unit.h $(LIBDCB)
 	@mkdir -p $(dir $@)
@@ -97,26 +131,27 @@ build-tests: $(UNIT_BINS) $(BENCH_BINS)
 bootstrap:
 	@scripts/bootstrap
 
+# The main job: dcbtop, on this host when it has PFC-capable interfaces, else on the replay demo;
+# interactive on a terminal, five batch frames otherwise.
 run: bootstrap
 	@$(MAKE) --no-print-directory all
-	@echo "== dcbkit analyze fixtures/captures/analyze/pfc-storm.pcap --link-speed 100G --lossless 3"
-	@$(DCBKIT) analyze fixtures/captures/analyze/pfc-storm.pcap --link-speed 100G --lossless 3
-	@echo
-	@echo "== dcbkit analyze fixtures/captures/analyze/roce-ce-cnp.pcap --link-speed 100G"
-	@$(DCBKIT) analyze fixtures/captures/analyze/roce-ce-cnp.pcap --link-speed 100G
+	@if [ -t 1 ]; then $(DCBTOP) --auto; else $(DCBTOP) --auto -b -n 5; fi
 
 check: bootstrap
 	@$(MAKE) --no-print-directory all build-tests
-	@DCBKIT=$(abspath $(DCBKIT)) BUILD=$(abspath $(BUILD)) tests/run $(UNIT_BINS) $(INTEG_TESTS)
+	@DCBKIT=$(abspath $(DCBKIT)) DCBTOP=$(abspath $(DCBTOP)) BUILD=$(abspath $(BUILD)) tests/run $(UNIT_BINS) $(INTEG_TESTS)
 
 check-unit: build-tests
 	@tests/run $(UNIT_BINS)
 
 check-integration: all
-	@DCBKIT=$(abspath $(DCBKIT)) BUILD=$(abspath $(BUILD)) tests/run $(INTEG_TESTS)
+	@DCBKIT=$(abspath $(DCBKIT)) DCBTOP=$(abspath $(DCBTOP)) BUILD=$(abspath $(BUILD)) tests/run $(INTEG_TESTS)
 
-bench: $(BENCH_BINS) $(DCBKIT)
+BENCH_SCRIPTS := $(sort $(wildcard tests/bench/bench_*.py))
+bench: $(BENCH_BINS) $(DCBKIT) $(DCBTOP)
 	@for b in $(BENCH_BINS); do echo "== $$(basename $$b)"; $$b || exit 1; done
+	@for b in $(BENCH_SCRIPTS); do echo "== $$(basename $$b .py)"; \
+	    DCBKIT=$(abspath $(DCBKIT)) DCBTOP=$(abspath $(DCBTOP)) /usr/bin/python3 $$b || exit 1; done
 
 # libFuzzer targets: clang only, in their own build tree; each runs FUZZ_SECONDS on a copy of
 # its seed corpus (tests/fuzz/corpus/NAME). A crash leaves build/fuzz/NAME-crash-* and fails.
@@ -138,7 +173,7 @@ fuzz: fuzz-build
 	@tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_BUILD) $(FUZZ_BINS)
 
 CPPCHECK_FLAGS := --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
-    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Idecoders/track -Icollectors -Irules -Irules/replay
+    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Idecoders/track -Icollectors -Icollectors/gnmi -Irules -Irules/replay -Icmd/dcbtop
 cppcheck:
 	cppcheck $(CPPCHECK_FLAGS) lib decoders collectors rules cmd tests/unit tests/bench tests/fuzz
 
@@ -153,7 +188,7 @@ ci-extra:
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 0644 $(BUILD)/dcbkit.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 $(BUILD)/dcbkit.1 $(BUILD)/dcbtop.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/maps
 	install -m 0644 collectors/maps/*.json $(DESTDIR)$(PREFIX)/share/dcbkit/maps/
 	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/rules
@@ -161,6 +196,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/dcbkit $(DESTDIR)$(PREFIX)/share/man/man1/dcbkit.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/dcbtop $(DESTDIR)$(PREFIX)/share/man/man1/dcbtop.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/dcbkit
 
 clean:

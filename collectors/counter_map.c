@@ -90,7 +90,7 @@ int counter_map_load_text(struct counter_map *m, const char *text, const char *n
                              metric->valuestring);
             goto out;
         }
-        char anchored[256];
+        char anchored[512];
         if ((size_t)snprintf(anchored, sizeof(anchored), "^(%s)$", match->valuestring) >=
             sizeof(anchored)) {
             rc = dcb_err_set(err, DCB_E_INVAL, "%s: %s.match: too long", name, where);
@@ -106,9 +106,10 @@ int counter_map_load_text(struct counter_map *m, const char *text, const char *n
         m->nrules++;
         /* group 1 is the whole anchored match, so the user's groups start at 2 */
         int ngroups = (int)r->re.re_nsub - 1;
-        int pg, qg;
+        int pg, qg, ig;
         if ((rc = group_of(rule, "prio", ngroups, &pg, where, err)) < 0 ||
-            (rc = group_of(rule, "queue", ngroups, &qg, where, err)) < 0) {
+            (rc = group_of(rule, "queue", ngroups, &qg, where, err)) < 0 ||
+            (rc = group_of(rule, "ifname", ngroups, &ig, where, err)) < 0) {
             char inner[DCB_ERR_MSG_MAX];
             snprintf(inner, sizeof(inner), "%s", err ? err->msg : "");
             rc = dcb_err_set(err, rc, "%s: %s", name, inner);
@@ -116,6 +117,7 @@ int counter_map_load_text(struct counter_map *m, const char *text, const char *n
         }
         r->prio_group = pg ? pg + 1 : 0;
         r->queue_group = qg ? qg + 1 : 0;
+        r->ifname_group = ig ? ig + 1 : 0;
         r->bits = 64;
         if (bits) {
             if (!cJSON_IsNumber(bits) || (bits->valueint != 32 && bits->valueint != 64)) {
@@ -240,6 +242,15 @@ bool counter_map_match(const struct counter_map *m, const char *name, struct cou
         if ((r->prio_group && (out->prio < 0 || out->prio > 7)) ||
             (r->queue_group && out->queue < 0))
             continue;
+        out->ifname[0] = '\0';
+        if (r->ifname_group && groups[r->ifname_group].rm_so >= 0) {
+            const regmatch_t *g = &groups[r->ifname_group];
+            size_t n = (size_t)(g->rm_eo - g->rm_so);
+            if (n == 0 || n >= sizeof(out->ifname))
+                continue;
+            memcpy(out->ifname, name + g->rm_so, n);
+            out->ifname[n] = '\0';
+        }
         return true;
     }
     return false;

@@ -6,7 +6,8 @@
  *                 {"match": "out_of_sequence", "metric": "roce.out_of_sequence", "bits": 32}]}
  *
  * "match" is a POSIX extended regex anchored at both ends; "prio"/"queue" name the capture group
- * that holds the index; "bits" is the counter's width (64 by default) for wrap handling.
+ * that holds the index; "ifname" the group that holds the interface (switch maps, where one
+ * path names many ports); "bits" is the counter's width (64 by default) for wrap handling.
  * A name no rule matches is kept under its raw name by the collectors. */
 #ifndef DCB_COUNTER_MAP_H
 #define DCB_COUNTER_MAP_H
@@ -24,6 +25,7 @@ struct counter_rule {
     enum metric_id metric;
     int prio_group;     /* 0 = none */
     int queue_group;
+    int ifname_group;   /* 0 = none */
     unsigned bits;
 };
 
@@ -48,10 +50,13 @@ void counter_maps_free(struct counter_maps *maps);
 const struct counter_map *counter_maps_find(const struct counter_maps *maps, const char *driver,
                                             const char *source);
 
+#define COUNTER_MATCH_IFNAME 48
+
 struct counter_match {
     enum metric_id metric;
     int prio, queue;
     unsigned bits;
+    char ifname[COUNTER_MATCH_IFNAME];   /* "" unless the rule has an "ifname" group */
 };
 /* True and *out filled when a rule maps name. */
 bool counter_map_match(const struct counter_map *m, const char *name, struct counter_match *out);

@@ -44,6 +44,7 @@ void host_reader_close(struct host_reader *r)
         counter_dir_close(&r->states[i].rdma);
     }
     free(r->states);
+    free(r->rdma_ports);
     match_cache_free(&r->matches);
     memset(r, 0, sizeof(*r));
     r->sock = -1;
@@ -51,7 +52,7 @@ void host_reader_close(struct host_reader *r)
 
 void host_reader_set_raw_every(struct host_reader *r, unsigned n)
 {
-    r->raw_every = n ? n : 1;
+    r->raw_every = n;
 }
 
 void host_reader_set_proc_root(struct host_reader *r, const char *dir)
@@ -179,34 +180,70 @@ static struct ethtool_strings *cache_for(struct host_reader *r, const char *ifna
 /* The RDMA device whose port's first GID netdev is ifname: found by walking every device's
  * ports, which costs a file per port, so it is remembered and looked for again only after
  * RDMA_SEARCH_EVERY reads when there was none (a driver loaded later). */
-static void find_rdma(struct host_reader *r, struct host_iface_state *st)
+/* Lists every RDMA port with its netdev: one pass over class/infiniband, whatever the number of
+ * interfaces looking (a search per interface would read every port's ndev each time). */
+static void list_rdma_ports(struct host_reader *r)
 {
-    st->rdma_searched = true;
-    st->reads_since_search = 0;
-    st->rdma_device[0] = '\0';
+    r->nrdma_ports = 0;
+    r->rdma_listed = true;
+    r->rdma_listed_at = r->reads;
     char dir[1100];
     snprintf(dir, sizeof(dir), "%s/class/infiniband", r->sysfs_root);
     DIR *d = opendir(dir);
     if (!d)
         return;
+    size_t cap = 0;
     struct dirent *e;
-    while ((e = readdir(d)) && !st->rdma_device[0]) {
+    while ((e = readdir(d))) {
         if (e->d_name[0] == '.')
             continue;
         for (int port = 1; port <= 4; port++) {
             char path[1400], ndev[IFNAMSIZ + 8];
             snprintf(path, sizeof(path), "%s/%s/ports/%d/gid_attrs/ndevs/0", dir, e->d_name, port);
-            if (!sysfs_read_line(AT_FDCWD, path, ndev, sizeof(ndev)) || strcmp(ndev, st->ifname))
+            if (!sysfs_read_line(AT_FDCWD, path, ndev, sizeof(ndev))) {
+                snprintf(path, sizeof(path), "%s/%s/ports/%d", dir, e->d_name, port);
+                if (access(path, F_OK) < 0)
+                    break;                  /* ports are numbered from 1 without gaps */
                 continue;
-            snprintf(st->rdma_device, sizeof(st->rdma_device), "%.50s/%d", e->d_name, port);
-            snprintf(path, sizeof(path), "%s/%s/device/driver", dir, e->d_name);
-            link_basename(path, st->rdma_driver, sizeof(st->rdma_driver));
-            snprintf(st->rdma_counters, sizeof(st->rdma_counters), "%s/%s/ports/%d/hw_counters",
-                     dir, e->d_name, port);
-            break;
+            }
+            if (r->nrdma_ports == cap) {
+                size_t grown_cap = cap ? cap * 2 : 16;
+                struct host_rdma_port *grown = realloc(r->rdma_ports, grown_cap * sizeof(*grown));
+                if (!grown)
+                    break;
+                r->rdma_ports = grown;
+                cap = grown_cap;
+            }
+            struct host_rdma_port *p = &r->rdma_ports[r->nrdma_ports++];
+            snprintf(p->ndev, sizeof(p->ndev), "%.*s", IFNAMSIZ - 1, ndev);
+            snprintf(p->device, sizeof(p->device), "%.63s", e->d_name);
+            p->port = port;
         }
     }
     closedir(d);
+}
+
+static void find_rdma(struct host_reader *r, struct host_iface_state *st)
+{
+    st->rdma_searched = true;
+    st->reads_since_search = 0;
+    st->rdma_device[0] = '\0';
+    /* a list made during this pass over the interfaces is fresh enough */
+    if (!r->rdma_listed || r->reads - r->rdma_listed_at > r->nstates)
+        list_rdma_ports(r);
+    for (size_t i = 0; i < r->nrdma_ports; i++) {
+        const struct host_rdma_port *p = &r->rdma_ports[i];
+        if (strcmp(p->ndev, st->ifname))
+            continue;
+        char dir[1100], path[1400];
+        snprintf(dir, sizeof(dir), "%s/class/infiniband", r->sysfs_root);
+        snprintf(st->rdma_device, sizeof(st->rdma_device), "%.50s/%d", p->device, p->port);
+        snprintf(path, sizeof(path), "%s/%s/device/driver", dir, p->device);
+        link_basename(path, st->rdma_driver, sizeof(st->rdma_driver));
+        snprintf(st->rdma_counters, sizeof(st->rdma_counters), "%s/%s/ports/%d/hw_counters",
+                 dir, p->device, p->port);
+        return;
+    }
 }
 
 static void read_rdma(struct host_reader *r, struct host_iface_state *st,
@@ -218,7 +255,7 @@ static void read_rdma(struct host_reader *r, struct host_iface_state *st,
         return;
     static const char *const skip[] = { "lifespan", NULL };
     struct counter_add a = { r, out, counter_maps_find(r->maps, st->rdma_driver, "rdma"), "rdma" };
-    bool all = st->reads % r->raw_every == 0;
+    bool all = r->raw_every && st->reads % r->raw_every == 0;
     if (counter_dir_read_some(&st->rdma, st->rdma_counters, skip, all, is_mapped, add_stat,
                               &a) < 0) {
         st->rdma_searched = false;          /* the device went away: look again next time */
@@ -247,8 +284,9 @@ static void add_dcbnl_pfc(struct host_iface_reading *out, const struct dcbnl_pfc
                         dir ? pfc->indications[prio] : pfc->requests[prio]);
             struct host_counter *c = &out->counters[out->n - 1];
             c->mapped = true;
-            c->match = (struct counter_match){ dir ? METRIC_PFC_RX_PAUSE : METRIC_PFC_TX_PAUSE,
-                                               prio, -1, 64 };
+            c->match = (struct counter_match){ .metric = dir ? METRIC_PFC_RX_PAUSE
+                                                             : METRIC_PFC_TX_PAUSE,
+                                               .prio = prio, .queue = -1, .bits = 64 };
         }
     }
 }
@@ -425,7 +463,8 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
     const struct counter_map *netdev = counter_maps_find(r->maps, "*", "netdev");
     snprintf(path, sizeof(path), "%s/statistics", base);
     struct counter_add a = { r, out, netdev, "netdev" };
-    rc = counter_dir_read_some(&state->netdev, path, NULL, state->reads % r->raw_every == 0,
+    rc = counter_dir_read_some(&state->netdev, path, NULL,
+                               r->raw_every && state->reads % r->raw_every == 0,
                                is_mapped, add_stat, &a);
     if (rc == -ENOENT) {
         rc = read_proc_net_dev(r, out, netdev, err);
@@ -437,6 +476,7 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
     }
     read_rdma(r, state, out);
     state->reads++;
+    r->reads++;
     resolve_duplicates(out);
     return 0;
 }

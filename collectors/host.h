@@ -53,6 +53,13 @@ struct host_iface_state {
     char rdma_driver[32];
 };
 
+/* An RDMA port and the netdev under it (class/infiniband/DEV/ports/N/gid_attrs/ndevs/0). */
+struct host_rdma_port {
+    char ndev[IFNAMSIZ];
+    char device[64];
+    int port;
+};
+
 struct host_reader {
     char sysfs_root[1024];
     char proc_root[1024];        /* stands for /proc */
@@ -66,13 +73,20 @@ struct host_reader {
     unsigned raw_every;          /* read unmapped sysfs counters on every Nth sample (1: always) */
     struct host_iface_state *states;
     size_t nstates;
+    /* every RDMA port, listed once and used by each interface's search (not one scan each) */
+    struct host_rdma_port *rdma_ports;
+    size_t nrdma_ports;
+    uint64_t reads;              /* interfaces read so far */
+    uint64_t rdma_listed_at;     /* reads when the list was made */
+    bool rdma_listed;
 };
 
 int host_reader_open(struct host_reader *r, const char *sysfs_root, const struct counter_maps *maps,
                      struct dcb_err *err);
 void host_reader_close(struct host_reader *r);
 /* Unmapped sysfs counters (netdev statistics, RDMA hw_counters) are read on the first sample and
- * every n-th after it; mapped ones every sample. Default HOST_RAW_EVERY; 1 reads all always. */
+ * every n-th after it; mapped ones every sample. Default HOST_RAW_EVERY; 1 reads all always; 0
+ * never (a consumer of canonical metrics only, such as dcbtop). */
 #define HOST_RAW_EVERY 10
 void host_reader_set_raw_every(struct host_reader *r, unsigned n);
 /* Read <dir>/net/dev instead of /proc/net/dev (fixture trees). */

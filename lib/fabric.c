@@ -291,7 +291,8 @@ static int load_reach(struct fabric_device *d, const cJSON *reach, const char *w
         return 0;
     }
     static const char *const reach_keys[] = { "gnmi", NULL };
-    static const char *const gnmi_keys[] = { "target", "tls", "insecure", "credentials", NULL };
+    static const char *const gnmi_keys[] = { "target", "tls", "insecure", "credentials", "map",
+                                             NULL };
     static const char *const tls_keys[] = { "ca", "cert", "key", NULL };
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(reach, "gnmi");
     int rc;
@@ -308,7 +309,8 @@ static int load_reach(struct fabric_device *d, const cJSON *reach, const char *w
     struct fabric_gnmi *gn = &d->gnmi;
     if ((rc = copy_string(g, "target", gn->target, sizeof(gn->target), gwhere, err)) < 0 ||
         (rc = copy_string(g, "credentials", gn->credentials, sizeof(gn->credentials), gwhere,
-                          err)) < 0)
+                          err)) < 0 ||
+        (rc = copy_string(g, "map", gn->map, sizeof(gn->map), gwhere, err)) < 0)
         return rc;
     if (!gn->target[0] || !strchr(gn->target, ':'))
         return dcb_err_set(err, DCB_E_INVAL, "%s.target: needs \"host:port\"", gwhere);

@@ -27,6 +27,7 @@ struct fabric_gnmi {
     char tls_key[FABRIC_PATH_MAX];
     bool insecure;                       /* plain-text h2c */
     char credentials[FABRIC_PATH_MAX];   /* a file holding username and password */
+    char map[32];                        /* vendor map (collectors/maps/MAP_gnmi.json) */
 };
 
 struct fabric_iface {

@@ -24,6 +24,8 @@ static cJSON *reach_json(const struct fabric_device *d)
     }
     if (d->gnmi.credentials[0])
         cJSON_AddStringToObject(g, "credentials", d->gnmi.credentials);
+    if (d->gnmi.map[0])
+        cJSON_AddStringToObject(g, "map", d->gnmi.map);
     return r;
 }
 

@@ -2,7 +2,10 @@
 #include "sample_json.h"
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 int dcb_sample_from_json(const char *line, struct dcb_sample *s, char *why, size_t whylen)
 {
@@ -53,3 +56,79 @@ out:
     return ret;
 }
 
+
+static bool ts_ok(const cJSON *ts)
+{
+    return cJSON_IsNumber(ts) && ts->valuedouble >= 0 && ts->valuedouble < 9.2e18;
+}
+
+int dcb_event_from_json(const char *line, struct dcb_event *e, char *why, size_t whylen)
+{
+    cJSON *j = cJSON_Parse(line);
+    if (!j) {
+        snprintf(why, whylen, "not JSON");
+        return -1;
+    }
+    int ret = -1;
+    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(j, "ts");
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
+    const cJSON *ifn = cJSON_GetObjectItemCaseSensitive(j, "ifname");
+    const cJSON *prio = cJSON_GetObjectItemCaseSensitive(j, "prio");
+    const cJSON *details = cJSON_GetObjectItemCaseSensitive(j, "details");
+    enum dcb_event_kind k = cJSON_IsString(kind) ? dcb_event_kind_lookup(kind->valuestring)
+                                                 : EVENT_KIND_NONE;
+    char *text = NULL;
+    if (!ts_ok(ts) || !cJSON_IsString(dev) || !cJSON_IsString(ifn)) {
+        snprintf(why, whylen, "an event needs ts (ns since 1970), kind, device and ifname");
+    } else if (k == EVENT_KIND_NONE) {
+        snprintf(why, whylen, "unknown event kind '%s'",
+                 cJSON_IsString(kind) ? kind->valuestring : "");
+    } else if (cJSON_IsNumber(prio) && (prio->valuedouble < -1 || prio->valuedouble > 7)) {
+        snprintf(why, whylen, "an event's prio must be -1 to 7");
+    } else if (details && !cJSON_IsObject(details)) {
+        snprintf(why, whylen, "an event's details must be an object");
+    } else if (details && !(text = cJSON_PrintUnformatted(details))) {
+        snprintf(why, whylen, "out of memory");
+    } else if (text && strlen(text) >= DCB_DETAILS_MAX) {
+        snprintf(why, whylen, "an event's details must be under %d bytes", DCB_DETAILS_MAX);
+    } else {
+        dcb_event_set(e, (int64_t)ts->valuedouble, k, dev->valuestring, ifn->valuestring,
+                      cJSON_IsNumber(prio) ? prio->valueint : -1, text ? text : "{}");
+        ret = 0;
+    }
+    free(text);
+    cJSON_Delete(j);
+    return ret;
+}
+
+int dcb_config_from_json(const char *line, struct dcb_config_line *c, char *why, size_t whylen)
+{
+    memset(c, 0, sizeof(*c));
+    cJSON *j = cJSON_Parse(line);
+    if (!j) {
+        snprintf(why, whylen, "not JSON");
+        return -1;
+    }
+    int ret = -1;
+    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(j, "ts");
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
+    const cJSON *ifn = cJSON_GetObjectItemCaseSensitive(j, "ifname");
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(j, "source");
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(j, "config");
+    if (!ts_ok(ts) || !cJSON_IsString(dev) || !cJSON_IsString(ifn) || !cJSON_IsString(src) ||
+        !cJSON_IsObject(cfg)) {
+        snprintf(why, whylen, "a config snapshot needs ts, device, ifname, source and a config "
+                 "object");
+    } else if (!(c->json = cJSON_PrintUnformatted(cfg))) {
+        snprintf(why, whylen, "out of memory");
+    } else {
+        c->ts = (int64_t)ts->valuedouble;
+        snprintf(c->device, sizeof(c->device), "%s", dev->valuestring);
+        snprintf(c->ifname, sizeof(c->ifname), "%s", ifn->valuestring);
+        snprintf(c->source, sizeof(c->source), "%s", src->valuestring);
+        ret = 0;
+    }
+    cJSON_Delete(j);
+    return ret;
+}

@@ -12,7 +12,9 @@
 #include "qos_config.h"
 #include "sample.h"
 
-enum evidence_agg { AGG_RATE, AGG_DELTA, AGG_AVG, AGG_MAX, AGG_MIN, AGG_LAST };
+/* AGG_BUSY_RATE: the per-second rate over the sample intervals in which the counter moved
+ * (what a link carries while it carries anything); unknown when it never moved. */
+enum evidence_agg { AGG_RATE, AGG_DELTA, AGG_AVG, AGG_MAX, AGG_MIN, AGG_LAST, AGG_BUSY_RATE };
 
 typedef void (*evidence_port_fn)(void *arg, const char *device, const char *ifname);
 
@@ -24,6 +26,8 @@ struct evidence_ops {
     const struct qos_config *(*peer_config)(void *ctx, const char *device, const char *ifname);
     /* "host", "switch" or NULL. */
     const char *(*role)(void *ctx, const char *device);
+    /* The role of the port's link partner's device: "host", "switch" or NULL when unknown. */
+    const char *(*peer_role)(void *ctx, const char *device, const char *ifname);
     /* The metric's aggregate over [t0, t1] on the port (prio/queue -1 when they do not apply):
      * 1 with *out set, 0 when unknown, or a negative error. NULL when the source has none. */
     int (*metric)(void *ctx, const char *device, const char *ifname, enum metric_id m, int prio,

@@ -70,6 +70,16 @@ static const struct qos_config *peer_config(void *ctx, const char *device, const
     return i < 0 || fe->ports[i].peer < 0 ? NULL : &fe->ports[fe->ports[i].peer].cfg;
 }
 
+static const char *peer_role(void *ctx, const char *device, const char *ifname)
+{
+    const struct fabric_evidence *fe = ctx;
+    long i = find_port(fe, device, ifname);
+    if (i < 0 || fe->ports[i].peer < 0)
+        return NULL;
+    const struct fabric_device *d = fabric_find_device(fe->f, fe->ports[fe->ports[i].peer].device);
+    return d ? fabric_role_name(d->role) : NULL;
+}
+
 static const char *role(void *ctx, const char *device)
 {
     struct fabric_evidence *fe = ctx;
@@ -82,6 +92,7 @@ static const struct evidence_ops fabric_ops = {
     .config = config,
     .peer_config = peer_config,
     .role = role,
+    .peer_role = peer_role,
 };
 
 int evidence_fabric_open(struct evidence *ev, const struct fabric *f, struct dcb_err *err)

@@ -14,6 +14,7 @@ struct store_port {
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
     struct qos_config cfg, peer;
     bool has_cfg, has_peer;
+    char role[8], peer_role[8];   /* from "topology" rows; "" when unknown */
 };
 
 /* A preloaded series: its samples, in time order, in the flat arrays below. */
@@ -100,6 +101,24 @@ static int add_sample_port(const struct dcb_sample *s, void *arg)
     return 0;
 }
 
+static void copy_role(char *dst, const cJSON *role)
+{
+    if (cJSON_IsString(role) && (!strcmp(role->valuestring, "host") ||
+                                 !strcmp(role->valuestring, "switch")))
+        snprintf(dst, 8, "%s", role->valuestring);
+}
+
+/* A "topology" row: {"role": "switch", "peer": {"device", "ifname", "role"}}, what a fabric file
+ * or LLDP knows of where the port sits (replay --store writes them from its fabric). */
+static void add_topology(struct store_port *p, const char *json)
+{
+    cJSON *j = cJSON_Parse(json);
+    copy_role(p->role, cJSON_GetObjectItemCaseSensitive(j, "role"));
+    copy_role(p->peer_role, cJSON_GetObjectItemCaseSensitive(
+                  cJSON_GetObjectItemCaseSensitive(j, "peer"), "role"));
+    cJSON_Delete(j);
+}
+
 /* Rows come in (device, ifname, source) order: "fabric" sorts before the measured sources
  * ("dcbnl", "sysfs ...") only by luck, so intent is merged first explicitly. */
 static int add_config(const struct store_config_row *row, void *arg)
@@ -108,6 +127,10 @@ static int add_config(const struct store_config_row *row, void *arg)
     struct store_port *p = port_of(se, row->device, row->ifname);
     if (!p)
         return 0;
+    if (!strcmp(row->source, "topology")) {
+        add_topology(p, row->json);
+        return 0;
+    }
     cJSON *j = cJSON_Parse(row->json);
     struct qos_config c;
     qos_config_init(&c);
@@ -150,6 +173,23 @@ static const struct qos_config *peer_config(void *ctx, const char *device, const
     struct store_evidence *se = ctx;
     long i = find_port(se, device, ifname);
     return i >= 0 && se->ports[i].has_peer ? &se->ports[i].peer : NULL;
+}
+
+/* A device's role: what any of its ports' topology rows says. */
+static const char *role(void *ctx, const char *device)
+{
+    struct store_evidence *se = ctx;
+    for (size_t i = 0; i < se->n; i++)
+        if (se->ports[i].role[0] && !strcmp(se->ports[i].device, device))
+            return se->ports[i].role;
+    return NULL;
+}
+
+static const char *peer_role(void *ctx, const char *device, const char *ifname)
+{
+    struct store_evidence *se = ctx;
+    long i = find_port(se, device, ifname);
+    return i >= 0 && se->ports[i].peer_role[0] ? se->ports[i].peer_role : NULL;
 }
 
 static uint64_t series_hash(const char *device, const char *ifname, int metric, int prio,
@@ -290,6 +330,43 @@ int evidence_store_preload(struct evidence *ev, int64_t t0, struct dcb_err *err)
     return 0;
 }
 
+/* busy_rate: counter increases over the time of the intervals that had one. */
+struct busy {
+    struct counter_state state;
+    int64_t prev_ts, busy_ns;
+    double total;
+};
+
+static void busy_init(struct busy *b)
+{
+    memset(b, 0, sizeof(*b));
+    counter_state_init(&b->state);
+}
+
+static void busy_add(struct busy *b, uint64_t raw, int64_t ts)
+{
+    struct counter_delta d = counter_update(&b->state, raw, ts, 64, 0);
+    if (d.kind != COUNTER_FIRST && d.kind != COUNTER_INVALID && d.delta > 0 && ts > b->prev_ts) {
+        b->total += (double)d.delta;
+        b->busy_ns += ts - b->prev_ts;
+    }
+    b->prev_ts = ts;
+}
+
+static int busy_result(const struct busy *b, double *out)
+{
+    if (b->busy_ns <= 0)
+        return 0;
+    *out = b->total * 1e9 / (double)b->busy_ns;
+    return 1;
+}
+
+static int busy_sample(const struct dcb_sample *s, void *arg)
+{
+    busy_add(arg, s->value.counter, s->time_ns);
+    return 0;
+}
+
 /* A window from the preloaded samples: the same answers as the store's own queries. */
 static int preloaded_metric(const struct preload_series *ps, const struct preload *pl,
                             enum evidence_agg agg, int64_t t0, int64_t t1, double *out)
@@ -316,6 +393,13 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
     if (first >= end)
         return 0;
     const double *v = pl->value + ps->start;
+    if (agg == AGG_BUSY_RATE) {
+        struct busy b;
+        busy_init(&b);
+        for (uint32_t i = first; i < end; i++)
+            busy_add(&b, pl->raw[ps->start + i], ts[i]);
+        return busy_result(&b, out);
+    }
     if (agg == AGG_RATE || agg == AGG_DELTA) {
         if (end - first < 2)
             return 0;
@@ -364,6 +448,12 @@ static int metric(void *ctx, const char *device, const char *ifname, enum metric
     f.queue = queue;
     f.t0 = t0;
     f.t1 = t1;
+    if (agg == AGG_BUSY_RATE) {
+        struct busy b;
+        busy_init(&b);
+        int rc = store_range(se->st, &f, busy_sample, &b, err);
+        return rc < 0 ? rc : busy_result(&b, out);
+    }
     static const enum store_agg to_store[] = {
         [AGG_RATE] = STORE_AGG_RATE, [AGG_DELTA] = STORE_AGG_DELTA, [AGG_AVG] = STORE_AGG_AVG,
         [AGG_MAX] = STORE_AGG_MAX, [AGG_MIN] = STORE_AGG_MIN, [AGG_LAST] = STORE_AGG_LAST,
@@ -402,6 +492,8 @@ static const struct evidence_ops store_ops = {
     .each_port = each_port,
     .config = config,
     .peer_config = peer_config,
+    .role = role,
+    .peer_role = peer_role,
     .metric = metric,
     .event_count = event_count,
 };

@@ -536,7 +536,7 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
 {
     struct rule_expr **a = e->args;
     switch (e->func) {
-    case F_RATE: case F_DELTA: case F_AVG: case F_MAX: case F_MIN: case F_LAST:
+    case F_RATE: case F_DELTA: case F_AVG: case F_MAX: case F_MIN: case F_LAST: case F_BUSY_RATE:
         if (e->nargs == 2 && (e->func == F_MAX || e->func == F_MIN)) {
             /* max(a, b) and min(a, b) of two numbers */
             return need_type(ps, a[0], T_NUM, e->text) && need_type(ps, a[1], T_NUM, e->text);
@@ -547,11 +547,12 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
         if (e->func != F_LAST && !a[0]->window_ns)
             return fail_at(ps, e->line, e->col, "%s(%s) needs a window, such as [60s]", e->text,
                            a[0]->text);
-        if ((e->func == F_RATE || e->func == F_DELTA) &&
+        if ((e->func == F_RATE || e->func == F_DELTA || e->func == F_BUSY_RATE) &&
             metric_info(a[0]->metric)->kind != METRIC_COUNTER)
             return fail_at(ps, e->line, e->col, "type error: %s() needs a counter; %s is a "
                            "gauge (use avg, max, min or last)", e->text, a[0]->text);
-        a[0]->agg = e->func == F_RATE ? AGG_RATE : e->func == F_DELTA ? AGG_DELTA :
+        a[0]->agg = e->func == F_RATE ? AGG_RATE : e->func == F_BUSY_RATE ? AGG_BUSY_RATE :
+                    e->func == F_DELTA ? AGG_DELTA :
                     e->func == F_AVG ? AGG_AVG : e->func == F_MAX ? AGG_MAX :
                     e->func == F_MIN ? AGG_MIN : AGG_LAST;
         return true;
@@ -574,8 +575,13 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
             return fail_at(ps, e->line, e->col, "%s() takes a config array such as dscp2prio",
                            e->text);
         return true;
-    case F_ROLE:
+    case F_ROLE: case F_PEER_ROLE:
         e->type = T_STR;
+        return true;
+    case F_PORTS_COUNT: case F_PORTS_SUM: case F_PORTS_AVG: case F_PORTS_MAX:
+        if (!need_type(ps, a[0], e->func == F_PORTS_COUNT ? T_BOOL : T_NUM, e->text) ||
+            (e->nargs == 2 && !need_type(ps, a[1], T_BOOL, e->text)))
+            return false;
         return true;
     default:
         for (int i = 0; i < e->nargs; i++)
@@ -583,6 +589,28 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
                 return false;
         return true;
     }
+}
+
+static void call_text(struct rule_expr *e, const char *name, const char *from, const char *to)
+{
+    size_t o = (size_t)snprintf(e->text, sizeof(e->text), "%s(", name);
+    bool space = false;
+    for (const char *p = from; p < to && o + 5 < sizeof(e->text); p++) {
+        if (*p == ' ' || *p == '\t' || *p == '\n') {
+            space = true;
+            continue;
+        }
+        if (space && o > strlen(name) + 1)
+            e->text[o++] = ' ';
+        space = false;
+        e->text[o++] = *p;
+    }
+    if (o + 5 >= sizeof(e->text)) {
+        o = sizeof(e->text) - 5;    /* a space and a character may both have gone in */
+        memcpy(e->text + o, "...", 3), o += 3;
+    }
+    e->text[o++] = ')';
+    e->text[o] = '\0';
 }
 
 static struct rule_expr *parse_call(struct parser *ps, const struct token *at, const char *name)
@@ -600,6 +628,7 @@ static struct rule_expr *parse_call(struct parser *ps, const struct token *at, c
     if (fi->id == F_DEFINED || fi->id == F_COVERS || fi->id == F_BIT)
         e->type = T_BOOL;
     next_token(ps);                                 /* '(' */
+    const char *args_start = ps->tok.start;
     while (ps->tok.kind != TK_RPAREN) {
         if (e->nargs == EXPR_ARGS_MAX) {
             FAIL(ps, "too many arguments to %s()", name);
@@ -617,6 +646,8 @@ static struct rule_expr *parse_call(struct parser *ps, const struct token *at, c
             return expr_free(e), NULL;
         }
     }
+    if (fi->id >= F_PORTS_COUNT)      /* the evidence names the whole call, spaces folded */
+        call_text(e, name, args_start, ps->tok.start);
     next_token(ps);
     if (e->nargs < fi->min_args || e->nargs > fi->max_args) {
         fail_at(ps, at->line, at->col, "%s() takes %d%s%d arguments, not %d", name,

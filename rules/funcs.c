@@ -9,6 +9,7 @@
 
 static const struct func_info funcs[] = {
     { "rate", F_RATE, 1, 1 },
+    { "busy_rate", F_BUSY_RATE, 1, 1 },
     { "delta", F_DELTA, 1, 1 },
     { "avg", F_AVG, 1, 1 },
     { "max", F_MAX, 1, 2 },
@@ -26,7 +27,20 @@ static const struct func_info funcs[] = {
     { "peer_diff_first", F_PEER_DIFF_FIRST, 1, 1 },
     { "ets_sum", F_ETS_SUM, 0, 0 },
     { "role", F_ROLE, 0, 0 },
+    { "peer_role", F_PEER_ROLE, 0, 0 },
+    { "ports_count", F_PORTS_COUNT, 1, 2 },
+    { "ports_sum", F_PORTS_SUM, 1, 2 },
+    { "ports_avg", F_PORTS_AVG, 1, 2 },
+    { "ports_max", F_PORTS_MAX, 1, 2 },
 };
+
+const char *func_name(enum func_id id)
+{
+    for (size_t i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
+        if (funcs[i].id == id)
+            return funcs[i].name;
+    return "?";
+}
 
 const struct func_info *func_lookup(const char *name)
 {
@@ -138,6 +152,53 @@ static struct value ets_sum(struct eval_ctx *c)
     return any ? value_number(sum) : value_unknown();
 }
 
+/* ports_count(cond[, filter]), ports_sum / ports_avg / ports_max(x[, filter]): the expression
+ * evaluated on every port of this instance's device (every port of the evidence at fabric
+ * scope), at the instance's priority and time. Ports where it is unknown, or where the filter is
+ * not true, are left out; no port left is unknown. The ports' own values are not evidence: the
+ * aggregate is. */
+static struct value ports_agg(const struct rule_expr *e, struct eval_ctx *c)
+{
+    const struct evidence *ev = c->ev;
+    double acc = 0;
+    size_t used = 0;
+    for (size_t i = 0; i < c->nports && !c->error; i++) {
+        const struct eval_port *p = &c->ports[i];
+        if (c->device && strcmp(p->device, c->device))
+            continue;
+        struct eval_ctx sub = {
+            .ev = ev, .ports = c->ports, .nports = c->nports, .device = p->device,
+            .ifname = p->ifname, .prio = c->prio, .now_ns = c->now_ns, .err = c->err,
+            .cfg = ev->ops->config ? ev->ops->config(ev->ctx, p->device, p->ifname) : NULL,
+            .peer = ev->ops->peer_config ? ev->ops->peer_config(ev->ctx, p->device, p->ifname)
+                                         : NULL,
+        };
+        if (e->nargs == 2) {
+            struct value f = expr_eval(e->args[1], &sub);
+            if (f.kind != V_BOOL || !f.num)
+                continue;
+        }
+        struct value v = expr_eval(e->args[0], &sub);
+        c->error = sub.error;
+        if (v.kind == V_UNKNOWN)
+            continue;
+        if (e->func == F_PORTS_COUNT)
+            acc += v.num != 0;
+        else if (e->func == F_PORTS_MAX)
+            acc = used ? fmax(acc, v.num) : v.num;
+        else
+            acc += v.num;
+        used++;
+    }
+    if (!used) {
+        eval_note_missing(c, e->text);
+        return value_unknown();
+    }
+    struct value r = value_number(e->func == F_PORTS_AVG ? acc / (double)used : acc);
+    eval_note_evidence(c, e, r);
+    return r;
+}
+
 static struct value window_func(const struct rule_expr *e, struct eval_ctx *c)
 {
     if (e->nargs == 2) {                           /* max(a, b), min(a, b) */
@@ -153,7 +214,7 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
 {
     struct rule_expr *const *a = e->args;
     switch (e->func) {
-    case F_RATE: case F_DELTA: case F_AVG: case F_MAX: case F_MIN: case F_LAST:
+    case F_RATE: case F_DELTA: case F_AVG: case F_MAX: case F_MIN: case F_LAST: case F_BUSY_RATE:
         return window_func(e, c);
     case F_COUNT:
         return expr_eval(a[0], c);
@@ -176,15 +237,21 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
         return peer_diff(a[0], c, e->func == F_PEER_DIFF_FIRST);
     case F_ETS_SUM:
         return ets_sum(c);
-    case F_ROLE: {
-        const char *role = c->device && c->ev->ops->role ? c->ev->ops->role(c->ev->ctx, c->device)
-                                                         : NULL;
+    case F_ROLE: case F_PEER_ROLE: {
+        const struct evidence_ops *ops = c->ev->ops;
+        const char *role = !c->device ? NULL :
+                           e->func == F_ROLE ? (ops->role ? ops->role(c->ev->ctx, c->device)
+                                                          : NULL) :
+                           c->ifname && ops->peer_role ?
+                           ops->peer_role(c->ev->ctx, c->device, c->ifname) : NULL;
         if (!role) {
-            eval_note_missing(c, "role()");
+            eval_note_missing(c, e->func == F_ROLE ? "role()" : "peer_role()");
             return value_unknown();
         }
         return (struct value){ .kind = V_STR, .str = role };
     }
+    case F_PORTS_COUNT: case F_PORTS_SUM: case F_PORTS_AVG: case F_PORTS_MAX:
+        return ports_agg(e, c);
     default:
         break;
     }

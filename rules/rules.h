@@ -22,6 +22,7 @@ struct rule_expr;   /* the checked expression tree (rules_ast.h) */
 
 #define RULE_ID_MAX 64
 #define RULE_PROFILES_MAX 4
+#define RULE_ALSO_MAX 2               /* changes that go with the knob's (`also`) */
 
 /* Text with {expr} placeholders, each parsed at load. */
 struct rule_template {
@@ -36,12 +37,19 @@ struct rule {
     double confidence;            /* 0..1 */
     enum rule_scope scope;
     bool all_prios;               /* priority scope: every priority, not just the lossless ones */
+    bool fabric_prios;            /* fabric scope using $prio: one instance per priority that
+                                   * is lossless on some port (every one with all_prios) */
     struct rule_expr *when;
     int64_t for_ns;
     struct rule_template message;
     struct rule_template knob;    /* a dotted config path; may hold $prio, $tc and {expr} */
-    char direction[64];
+    char direction[160];
     struct rule_expr *propose;    /* NULL when the rule proposes nothing */
+    struct {                      /* also = PATH = EXPR: set together with the knob */
+        struct rule_template knob;
+        struct rule_expr *propose;
+    } also[RULE_ALSO_MAX];
+    int nalso;
     char *reference;
     char *unless_profile[RULE_PROFILES_MAX];   /* --profile names that switch it off */
     char file[256];
@@ -76,15 +84,37 @@ struct finding_evidence {
     char value[64];
 };
 
+/* What the replay engine measured with and without a finding's proposed change. */
+struct finding_figures {
+    double pause_us;              /* PFC pause time, every port and priority */
+    double marks, drops;          /* ECN marks; packets dropped (headroom, queues, WRED) */
+    double throughput_bps;        /* the flows' goodput, summed */
+    double fct_p99_ns;            /* -1: no flow finished */
+    double iter_p99_ns;           /* ring all-reduce iterations; -1: none */
+};
+
+struct finding_verified {
+    bool done;                    /* replayed with and without the change */
+    bool improved;                /* false: the advice was demoted */
+    bool tradeoff;                /* improved, but it costs drops, throughput or FCT */
+    bool cached;                  /* both runs came from the replay cache */
+    char change[320];             /* knob=value [path=value...], as the replay applied them */
+    char note[320];               /* the verdict, or why the finding could not be verified */
+    struct finding_figures before, after;
+};
+
 struct finding {
     const struct rule *rule;
+    enum rule_severity severity;  /* the rule's, one lower when replay shows no improvement */
     char device[64], ifname[64];
     int prio;                     /* -1 when not per priority */
     char summary[FINDING_TEXT_MAX];
     char knob[64];
     char proposed[64];            /* "" when the rule proposes nothing or it is unknown */
+    char also[RULE_ALSO_MAX][128];   /* "path=value" changes that go with it; "" when unknown */
     size_t nevidence;
     struct finding_evidence evidence[FINDING_EVIDENCE_MAX];
+    struct finding_verified verified;   /* diagnose --verify; done false otherwise */
 };
 
 /* What a rule could not decide on, for -v: the instance and the data it lacked. */

@@ -31,9 +31,10 @@ enum bin_op {
 };
 
 enum func_id {
-    F_RATE, F_DELTA, F_AVG, F_MAX, F_MIN, F_LAST, F_COUNT,
+    F_RATE, F_DELTA, F_AVG, F_MAX, F_MIN, F_LAST, F_COUNT, F_BUSY_RATE,
     F_HEADROOM, F_COALESCE, F_DEFINED, F_COVERS, F_BIT, F_POPCOUNT, F_ABS,
-    F_PEER_DIFF, F_PEER_DIFF_FIRST, F_ETS_SUM, F_ROLE,
+    F_PEER_DIFF, F_PEER_DIFF_FIRST, F_ETS_SUM, F_ROLE, F_PEER_ROLE,
+    F_PORTS_COUNT, F_PORTS_SUM, F_PORTS_AVG, F_PORTS_MAX,
 };
 
 #define EXPR_ARGS_MAX 4
@@ -112,8 +113,15 @@ struct pending_evidence {
     char name[64], text[48];
 };
 
+/* A port the evidence knows (the runner lists them once for the ports_* functions). */
+struct eval_port {
+    char device[64], ifname[64];
+};
+
 struct eval_ctx {
     const struct evidence *ev;
+    const struct eval_port *ports;   /* every port of the evidence, in its order */
+    size_t nports;
     const char *device, *ifname;  /* NULL above port scope */
     int prio;                     /* -1 outside priority scope */
     int64_t now_ns;
@@ -143,6 +151,7 @@ struct func_info {
     int min_args, max_args;
 };
 const struct func_info *func_lookup(const char *name);
+const char *func_name(enum func_id id);
 struct value func_call(const struct rule_expr *e, struct eval_ctx *c);
 void eval_note_missing(struct eval_ctx *c, const char *what);
 void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v);

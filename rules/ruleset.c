@@ -46,6 +46,10 @@ static void rule_free(struct rule *r)
     expr_free(r->propose);
     template_free(&r->message);
     template_free(&r->knob);
+    for (int i = 0; i < r->nalso; i++) {
+        template_free(&r->also[i].knob);
+        expr_free(r->also[i].propose);
+    }
     free(r->reference);
     for (int i = 0; i < RULE_PROFILES_MAX; i++)
         free(r->unless_profile[i]);
@@ -83,12 +87,12 @@ static int fail(struct loader *ld, int line, int col, const char *fmt, ...)
 
 enum rule_key {
     K_SEVERITY, K_CONFIDENCE, K_SCOPE, K_WHEN, K_FOR, K_MESSAGE, K_KNOB, K_DIRECTION,
-    K_PROPOSE, K_REFERENCE, K_UNLESS_PROFILE, K_PRIORITIES, K_COUNT,
+    K_PROPOSE, K_REFERENCE, K_UNLESS_PROFILE, K_PRIORITIES, K_ALSO, K_COUNT,
 };
 
 static const char *const key_names[K_COUNT] = {
     "severity", "confidence", "scope", "when", "for", "message", "knob", "direction", "propose",
-    "reference", "unless_profile", "priorities",
+    "reference", "unless_profile", "priorities", "also",
 };
 
 static int parse_expr_value(struct loader *ld, const char *value, int line, int col,
@@ -138,7 +142,8 @@ static int parse_template(struct loader *ld, struct rule_template *t, const char
 }
 
 /* The knob must name a config field once its $prio, $tc and {expr} parts are filled in. */
-static int check_knob(struct loader *ld, const char *value, int line, int col)
+static int check_knob_into(struct loader *ld, struct rule_template *t, const char *value,
+                           int line, int col)
 {
     char path[64];
     size_t o = 0;
@@ -158,7 +163,51 @@ static int check_knob(struct loader *ld, const char *value, int line, int col)
     int index;
     if (!qos_find_field(path, &index))
         return fail(ld, line, col, "knob '%s' is not a config path (dcbkit fabric paths)", value);
-    return parse_template(ld, &ld->cur->knob, value, line, col);
+    return parse_template(ld, t, value, line, col);
+}
+
+static int check_knob(struct loader *ld, const char *value, int line, int col)
+{
+    return check_knob_into(ld, &ld->cur->knob, value, line, col);
+}
+
+/* also = PATH = EXPR: another change the advice needs (WRED max with WRED min). */
+static int parse_also(struct loader *ld, const char *value, int line, int col)
+{
+    struct rule *r = ld->cur;
+    if (r->nalso == RULE_ALSO_MAX)
+        return fail(ld, line, col, "at most %d also lines", RULE_ALSO_MAX);
+    const char *eq = strchr(value, '=');
+    if (!eq || eq == value)
+        return fail(ld, line, col, "also is 'PATH = EXPR'");
+    char path[128];
+    size_t len = (size_t)(eq - value);
+    while (len && isspace((unsigned char)value[len - 1]))
+        len--;
+    snprintf(path, sizeof(path), "%.*s", (int)len, value);
+    const char *expr = eq + 1 + strspn(eq + 1, " \t");
+    int rc = check_knob_into(ld, &r->also[r->nalso].knob, path, line, col);
+    if (rc == 0)
+        rc = parse_expr_value(ld, expr, line, col + (int)(expr - value),
+                              &r->also[r->nalso].propose, NULL);
+    r->nalso++;                       /* freed with the rule either way */
+    return rc;
+}
+
+/* A value's continuation lines as one line: "a\n     b" reads "a b". */
+static void fold_lines(char *text)
+{
+    char *o = text;
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n') {
+            *o++ = ' ';
+            while (p[1] == ' ' || p[1] == '\t')
+                p++;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = '\0';
 }
 
 static int set_key(struct loader *ld, enum rule_key k, const char *value, int line, int col)
@@ -201,8 +250,10 @@ static int set_key(struct loader *ld, enum rule_key k, const char *value, int li
         if (r->when->type != T_BOOL)
             return fail(ld, line, col, "type error: 'when' must be a condition, '%s' is not",
                         r->when->text);
-        if (uses && r->scope != SCOPE_PRIORITY)
-            return fail(ld, line, col, "$prio, $tc and $lossless need scope = priority");
+        if (uses && r->scope != SCOPE_PRIORITY && r->scope != SCOPE_FABRIC)
+            return fail(ld, line, col, "$prio, $tc and $lossless need scope = priority "
+                        "(or fabric: once per lossless priority)");
+        r->fabric_prios = uses && r->scope == SCOPE_FABRIC;
         return 0;
     }
     case K_FOR:
@@ -215,11 +266,17 @@ static int set_key(struct loader *ld, enum rule_key k, const char *value, int li
         return check_knob(ld, value, line, col);
     case K_DIRECTION:
         snprintf(r->direction, sizeof(r->direction), "%s", value);
+        fold_lines(r->direction);
         return 0;
+    case K_ALSO:
+        return parse_also(ld, value, line, col);
     case K_PROPOSE:
         return parse_expr_value(ld, value, line, col, &r->propose, NULL);
     case K_REFERENCE:
-        return (r->reference = strdup(value)) ? 0 : dcb_err_set(ld->err, DCB_E_NOMEM, "oom");
+        if (!(r->reference = strdup(value)))
+            return dcb_err_set(ld->err, DCB_E_NOMEM, "oom");
+        fold_lines(r->reference);
+        return 0;
     case K_UNLESS_PROFILE:
         for (int i = 0; i < RULE_PROFILES_MAX; i++)
             if (!r->unless_profile[i])
@@ -245,7 +302,7 @@ static int finish_rule(struct loader *ld, int line)
     for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
         if (!ld->seen[required[i]])
             return fail(ld, r->line, 1, "rule %s has no %s", r->id, key_names[required[i]]);
-    if (r->propose && !r->knob.text)
+    if ((r->propose || r->nalso) && !r->knob.text)
         return fail(ld, line, 1, "rule %s proposes a value but names no knob", r->id);
     ld->rs->n++;
     ld->cur = NULL;
@@ -299,13 +356,13 @@ static int key_line(struct loader *ld, const char *text, int line, const char *v
     for (int k = 0; k < K_COUNT; k++) {
         if (strlen(key_names[k]) != klen || strncmp(text, key_names[k], klen))
             continue;
-        if (ld->seen[k] && k != K_UNLESS_PROFILE)
+        if (ld->seen[k] && k != K_UNLESS_PROFILE && k != K_ALSO)
             return fail(ld, line, 1, "%s given twice in rule %s", key_names[k], ld->cur->id);
         ld->seen[k] = true;
         return set_key(ld, (enum rule_key)k, value_start, line, value_col);
     }
     return fail(ld, line, 1, "unknown key '%.*s' (severity, confidence, scope, when, for, "
-                "message, knob, direction, propose, reference, unless_profile, priorities)",
+                "message, knob, direction, propose, also, reference, unless_profile, priorities)",
                 (int)klen, text);
 }
 

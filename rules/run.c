@@ -7,12 +7,8 @@
 
 #define FOR_STEPS 8
 
-struct port {
-    char device[64], ifname[64];
-};
-
 struct ports {
-    struct port *v;
+    struct eval_port *v;
     size_t n, cap;
     bool nomem;
 };
@@ -22,7 +18,7 @@ static void add_port(void *arg, const char *device, const char *ifname)
     struct ports *ps = arg;
     if (ps->n == ps->cap) {
         size_t cap = ps->cap ? ps->cap * 2 : 64;
-        struct port *grown = realloc(ps->v, cap * sizeof(*grown));
+        struct eval_port *grown = realloc(ps->v, cap * sizeof(*grown));
         if (!grown) {
             ps->nomem = true;
             return;
@@ -42,6 +38,7 @@ struct instance {
 
 struct runner {
     const struct evidence *ev;
+    const struct ports *ports;
     const struct rule_run_options *opt;
     struct rule_run_stats *stats;
     struct dcb_err *err;
@@ -97,7 +94,8 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
     static struct finding f;                /* zeroed only when the rule fires */
     static struct pending_evidence pending[FINDING_EVIDENCE_MAX];
     struct eval_ctx c = {
-        .ev = ev, .device = in->device, .ifname = in->ifname, .prio = in->prio,
+        .ev = ev, .ports = rn->ports->v, .nports = rn->ports->n,
+        .device = in->device, .ifname = in->ifname, .prio = in->prio,
         .now_ns = rn->opt->now_ns, .err = rn->err, .record = true, .pending = pending,
         .want_missing = rn->opt->on_undecided != NULL,
     };
@@ -124,6 +122,7 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
         memset(&f, 0, sizeof(f));
         rn->stats->fired++;
         f.rule = r;
+        f.severity = r->severity;
         snprintf(f.device, sizeof(f.device), "%s", in->device ? in->device : "");
         snprintf(f.ifname, sizeof(f.ifname), "%s", in->ifname ? in->ifname : "");
         f.prio = in->prio;
@@ -135,6 +134,15 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
             struct value p = expr_eval(r->propose, &c);
             if (p.kind != V_UNKNOWN)
                 value_format(r->propose, p, f.proposed, sizeof(f.proposed));
+        }
+        for (int i = 0; i < r->nalso; i++) {
+            char path[64], val[64];
+            fill_template(&r->also[i].knob, &c, path, sizeof(path));
+            struct value p = expr_eval(r->also[i].propose, &c);
+            if (p.kind == V_UNKNOWN)
+                continue;
+            value_format(r->also[i].propose, p, val, sizeof(val));
+            snprintf(f.also[i], sizeof(f.also[i]), "%s=%s", path, val);
         }
         rn->opt->on_finding(rn->opt->arg, &f);
     } else if (v.kind == V_UNKNOWN) {
@@ -149,6 +157,24 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
     }
 }
 
+/* The priorities that are lossless on some port: a fabric-wide rule's priorities. */
+static int fabric_lossless(const struct evidence *ev, const struct ports *ps)
+{
+    int mask = 0;
+    for (size_t i = 0; i < ps->n; i++) {
+        struct eval_ctx c = {
+            .cfg = ev->ops->config ? ev->ops->config(ev->ctx, ps->v[i].device, ps->v[i].ifname)
+                                   : NULL,
+            .peer = ev->ops->peer_config ? ev->ops->peer_config(ev->ctx, ps->v[i].device,
+                                                                ps->v[i].ifname) : NULL,
+        };
+        int m = eval_lossless_mask(&c);
+        if (m > 0)
+            mask |= m;
+    }
+    return mask;
+}
+
 static bool profile_skips(const struct rule *r, const char *profile)
 {
     for (int i = 0; profile && i < RULE_PROFILES_MAX && r->unless_profile[i]; i++)
@@ -157,7 +183,7 @@ static bool profile_skips(const struct rule *r, const char *profile)
     return false;
 }
 
-static void run_port_rule(struct runner *rn, const struct rule *r, const struct port *p)
+static void run_port_rule(struct runner *rn, const struct rule *r, const struct eval_port *p)
 {
     struct instance in = { p->device, p->ifname, -1 };
     if (r->scope != SCOPE_PRIORITY) {
@@ -210,12 +236,19 @@ int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
         free(ports.v);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory listing ports");
     }
-    struct runner rn = { .ev = ev, .opt = opt, .stats = stats, .err = err };
+    struct runner rn = { .ev = ev, .ports = &ports, .opt = opt, .stats = stats, .err = err };
     for (size_t i = 0; i < rs->n && !rn.error; i++) {
         const struct rule *r = &rs->rules[i];
         if (profile_skips(r, opt->profile))
             continue;
-        if (r->scope == SCOPE_FABRIC) {
+        if (r->scope == SCOPE_FABRIC && r->fabric_prios) {
+            int mask = r->all_prios ? 0xff : fabric_lossless(ev, &ports);
+            for (int prio = 0; prio < 8 && !rn.error; prio++)
+                if (mask & (1 << prio)) {
+                    struct instance in = { NULL, NULL, prio };
+                    run_instance(&rn, r, &in);
+                }
+        } else if (r->scope == SCOPE_FABRIC) {
             struct instance in = { NULL, NULL, -1 };
             run_instance(&rn, r, &in);
         } else if (r->scope == SCOPE_DEVICE) {
@@ -239,6 +272,7 @@ int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
 
 const char *evidence_agg_name(enum evidence_agg a)
 {
-    static const char *const names[] = { "rate", "delta", "avg", "max", "min", "last" };
+    static const char *const names[] = { "rate", "delta", "avg", "max", "min", "last",
+                                         "busy_rate" };
     return names[a];
 }

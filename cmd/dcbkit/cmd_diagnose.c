@@ -27,12 +27,14 @@ struct diagnose_args {
     int64_t since_ns;
     int64_t interval_ns;
     uint64_t link_bps;
+    bool verify;
+    const char *scenario, *cache_dir;
 };
 
 static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct diagnose_args *a)
 {
     enum { O_STORE = 256, O_PCAP, O_FABRIC, O_LOCAL, O_RULES, O_PROFILE, O_SINCE, O_INTERVAL,
-           O_LINK_SPEED };
+           O_LINK_SPEED, O_VERIFY, O_SCENARIO, O_CACHE_DIR, O_NO_CACHE };
     static const struct option longopts[] = {
         { "store", required_argument, NULL, O_STORE },
         { "pcap", required_argument, NULL, O_PCAP },
@@ -43,6 +45,10 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct diagnos
         { "since", required_argument, NULL, O_SINCE },
         { "interval", required_argument, NULL, O_INTERVAL },
         { "link-speed", required_argument, NULL, O_LINK_SPEED },
+        { "verify", no_argument, NULL, O_VERIFY },
+        { "scenario", required_argument, NULL, O_SCENARIO },
+        { "cache-dir", required_argument, NULL, O_CACHE_DIR },
+        { "no-cache", no_argument, NULL, O_NO_CACHE },
         CLI_COMMON_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
@@ -83,6 +89,10 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct diagnos
                 return cli_usage_error(ctx, "--link-speed: %s", a->link_bps ? err.msg :
                                        "must be above zero");
             break;
+        case O_VERIFY: a->verify = true; break;
+        case O_SCENARIO: a->scenario = optarg; break;
+        case O_CACHE_DIR: a->cache_dir = optarg; break;
+        case O_NO_CACHE: a->cache_dir = ""; break;
         default: {
             int rc = cli_common_option(ctx, c, argv);
             if (rc == 0)
@@ -98,6 +108,11 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct diagnos
     if (sources != 1)
         return cli_usage_error(ctx, "give one evidence source: --store DB, --pcap FILE, "
                                "--fabric FILE or --local");
+    if (a->scenario && !a->verify)
+        return cli_usage_error(ctx, "--scenario is what --verify replays: give --verify too");
+    if (a->verify && !a->scenario && !a->fabric)
+        return cli_usage_error(ctx, "--verify needs a scenario to replay: --scenario FILE (or "
+                               "--fabric FILE, whose fabric gets a built-in incast)");
     return 0;
 }
 
@@ -144,6 +159,7 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
     }
     struct diagnose_report rep;
     diagnose_report_init(&rep, ctx->verbosity > 0);
+    rep.verify = a.verify;
     struct evidence ev = { 0 };
     struct fabric fab;
     fabric_init(&fab);
@@ -181,8 +197,12 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
             .on_undecided = ctx->verbosity > 0 ? diagnose_report_undecided : NULL, .arg = &rep,
         };
         struct rule_run_stats stats;
+        struct diagnose_verify dv = { .scenario = a.scenario, .fabric = a.fabric,
+                                      .cache_dir = a.cache_dir, .verbose = ctx->verbosity > 0 };
         if (rule_set_run(&rs, &ev, &opt, &stats, &err) < 0) {
             status = cli_fail(EXIT_UNDECIDED, "diagnose", "%s", err.msg);
+        } else if (a.verify && diagnose_verify(&dv, &rep, &err) < 0) {
+            status = cli_fail(EXIT_UNDECIDED, "diagnose --verify", "%s", err.msg);
         } else {
             struct dcb_out o;
             out_init(&o, stdout, ctx->format);
@@ -218,6 +238,15 @@ static const struct cli_option_doc diagnose_options[] = {
       "longer windows are cut there (default: as each rule says)." },
     { "--interval DURATION", "--local: time between the two readings (default 1s)." },
     { "--link-speed SPEED", "--pcap: link speed for pause quanta (default 400G)." },
+    { "--verify", "Replay each finding's proposed change (knob=value on every interface it "
+      "applies to) against the scenario without it; attach both figures (pause time, ECN marks, "
+      "drops, throughput, FCT p99, iteration p99) and demote advice that does not help." },
+    { "--scenario FILE", "--verify: the scenario to replay (dcbkit replay's format). With "
+      "--fabric and no scenario, every other host sends to the last one for 10 ms." },
+    { "--cache-dir DIR", "--verify: where replay results are kept, keyed by a hash of the "
+      "scenario as run (fabric, overrides, seed) and the engine version (default "
+      "$DCBKIT_CACHE_DIR, else $XDG_CACHE_HOME/dcbkit/replay, else ~/.cache/dcbkit/replay)." },
+    { "--no-cache", "--verify: run every replay, keep nothing." },
     CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
@@ -226,6 +255,8 @@ static const struct cli_example diagnose_examples[] = {
     { "dcbkit diagnose --fabric fabric.json", "Check the intended QoS config before a rollout." },
     { "dcbkit diagnose --store fabric.db -T json", "Findings over the collected history." },
     { "dcbkit diagnose --pcap link.pcap -v", "A capture, with what each rule could not decide." },
+    { "dcbkit diagnose --store fabric.db --verify --scenario incast.json",
+      "Findings over the history, each proposed change checked on the replay engine." },
     { "dcbkit diagnose --fabric fabric.json --profile pfc-only",
       "A site that runs PFC without DCQCN by design." },
     { NULL, NULL },
@@ -235,7 +266,8 @@ const struct cli_command cmd_diagnose = {
     .name = "diagnose",
     .summary = "run the rule catalog over a fabric file, the store, a capture or this host",
     .synopsis = "dcbkit diagnose (--fabric FILE | --store DB | --pcap FILE | --local) "
-                "[--rules DIR] [--profile pfc-only] [--since D] [-T text|json] [-v]",
+                "[--rules DIR] [--profile pfc-only] [--since D] [--verify [--scenario FILE] "
+                "[--cache-dir DIR | --no-cache]] [-T text|json] [-v]",
     .description =
         "diagnose gathers evidence through the same paths as analyze and collect, evaluates the "
         "rule catalog (rules/catalog, or $DCBKIT_RULES) and any --rules folders, and prints the "
@@ -255,7 +287,13 @@ const struct cli_command cmd_diagnose = {
         "verdict {level (ok, warn, crit), summary}, rules (how many were loaded), stats "
         "{instances, fired, undecided}, findings [{rule, severity (crit, warn, info), "
         "confidence, scope, device, ifname, prio (-1 when not per priority), summary, evidence "
-        "[{name, value}], knob, direction, proposed (null when none), reference}] ranked worst "
-        "first, and with -v undecided [{rule, device, ifname, prio, missing}].",
+        "[{name, value}], knob, direction, proposed (null when none), also [\"path=value\"] "
+        "(changes that go with the knob's), reference, verified}] "
+        "ranked worst first, and with -v undecided [{rule, device, ifname, prio, missing}]. "
+        "verified is null without --verify; with it {done, improved, tradeoff (improved at a "
+        "cost in drops, throughput or FCT p99), cached, change (knob=value, and any path=value "
+        "the rule sets with it, space-separated), note, before and after {pause_us, marks, drops, throughput_bps, "
+        "fct_p99_ns, iter_p99_ns (null when no flow or iteration finished)}} (before and after "
+        "null when done is false); severity is then the one after demotion.",
     .run = diagnose_run,
 };

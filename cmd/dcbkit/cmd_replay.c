@@ -129,6 +129,26 @@ struct store_cfg_ctx {
     struct dcb_err *err;
 };
 
+/* Where the port sits ("topology": its role, its link partner's), as LLDP would tell: rules that
+ * compare sibling uplinks read it (rules/README.md). */
+static int store_topology(struct store_cfg_ctx *c, const char *ifname)
+{
+    const struct fabric_device *d = fabric_find_device(c->f, c->device);
+    const struct fabric_end *peer = NULL;
+    const struct fabric_device *pd = NULL;
+    if (fabric_find_link(c->f, c->device, ifname, &peer) && peer)
+        pd = fabric_find_device(c->f, peer->device);
+    char text[512];
+    if (pd)
+        snprintf(text, sizeof(text), "{\"role\":\"%s\",\"peer\":{\"device\":\"%s\","
+                 "\"ifname\":\"%s\",\"role\":\"%s\"}}", fabric_role_name(d->role), peer->device,
+                 peer->ifname, fabric_role_name(pd->role));
+    else
+        snprintf(text, sizeof(text), "{\"role\":\"%s\"}", d ? fabric_role_name(d->role) : "host");
+    struct store_config_row row = { c->time_ns, c->device, ifname, "topology", text };
+    return store_put_config(c->store, &row, c->err);
+}
+
 static void store_iface_config(const char *ifname, void *arg)
 {
     struct store_cfg_ctx *c = arg;
@@ -145,6 +165,8 @@ static void store_iface_config(const char *ifname, void *arg)
     struct store_config_row row = { c->time_ns, c->device, ifname, "replay", text };
     c->rc = store_put_config(c->store, &row, c->err);
     free(text);
+    if (c->rc == 0)
+        c->rc = store_topology(c, ifname);
 }
 
 /* The scenario's config goes in with its samples, so rules can read both from the store. */

@@ -237,6 +237,36 @@ static int cmd_export(struct cli_ctx *ctx, const struct store_args *a)
     return cli_finish_output(&o, rc > 0 ? 1 : 0);
 }
 
+#define IMPORT_BAD_LINE 1
+
+/* One line: a sample (it has "metric"), an event ("kind") or a config snapshot ("config").
+ * IMPORT_BAD_LINE with why set, 0, or the store's negative error. */
+static int import_line(struct dcb_store *st, const char *line, char *why, size_t whylen,
+                       struct dcb_err *err)
+{
+    if (strstr(line, "\"metric\"") || (!strstr(line, "\"kind\"") && !strstr(line, "\"config\""))) {
+        struct dcb_sample s;
+        if (dcb_sample_from_json(line, &s, why, whylen) < 0)
+            return IMPORT_BAD_LINE;
+        return store_put_sample(st, &s, err);
+    }
+    if (strstr(line, "\"config\"")) {
+        struct dcb_config_line c;
+        if (dcb_config_from_json(line, &c, why, whylen) < 0) {
+            free(c.json);
+            return IMPORT_BAD_LINE;
+        }
+        struct store_config_row row = { c.ts, c.device, c.ifname, c.source, c.json };
+        int rc = store_put_config(st, &row, err);
+        free(c.json);
+        return rc;
+    }
+    struct dcb_event e;
+    if (dcb_event_from_json(line, &e, why, whylen) < 0)
+        return IMPORT_BAD_LINE;
+    return store_put_event(st, &e, err);
+}
+
 static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const char *file)
 {
     FILE *in = stdin;
@@ -270,21 +300,21 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
         }
         if (strspn(line, " \t\r\n") == (size_t)n)
             continue;
-        struct dcb_sample s;
         char why[128];
-        if (dcb_sample_from_json(line, &s, why, sizeof(why)) < 0) {
+        int64_t before = store_pending(st);
+        int put = import_line(st, line, why, sizeof(why), &err);
+        if (put == IMPORT_BAD_LINE) {
             status = cli_fail(1, "store import", "line %" PRIu64 ": %s", lineno, why);
             break;
         }
-        int64_t before = store_pending(st);
-        if (store_put_sample(st, &s, &err) < 0) {
+        if (put < 0) {
             status = cli_fail(1, "store import", "%s", err.msg);
             store_failed = true;
             break;
         }
         imported++;
         if (store_pending(st) < before + 1)
-            dcb_info("committed %" PRIu64 " samples (through line %" PRIu64 ")", imported,
+            dcb_info("committed %" PRIu64 " records (through line %" PRIu64 ")", imported,
                      lineno);
     }
     free(line);
@@ -295,7 +325,7 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
         if (store_flush(st, &err) < 0)
             status = cli_fail(1, "store import", "%s", err.msg);
         else
-            dcb_info("committed %" PRIu64 " samples (through line %" PRIu64 ")", imported, lineno);
+            dcb_info("committed %" PRIu64 " records (through line %" PRIu64 ")", imported, lineno);
     }
     store_close(st, NULL);
     if (status == 0 && ctx->verbosity >= 0)
@@ -596,6 +626,10 @@ const struct cli_command cmd_store = {
         "\"prio\", \"queue\", \"delta\", \"rate_per_sec\", \"resets\"}]} (null when the window "
         "holds fewer than two samples). events: {\"schema\":1, \"events\":[{\"ts\", \"kind\", "
         "\"device\", \"ifname\", \"prio\", \"details\" (an object)}]}. export --jsonl: the same sample objects, one per line, no header; "
-        "import reads them back. prune: {\"schema\":1, \"deleted\":N}.",
+        "import reads them back, and also event lines (the objects of events, with \"kind\") "
+        "and config snapshot lines {\"ts\", \"device\", \"ifname\", \"source\", \"config\": "
+        "{...a QoS config as dcbkit fabric writes it...}} (source \"fabric\" is intent, "
+        "\"peer:...\" the link partner's, \"topology\" {\"role\", \"peer\": {\"device\", "
+        "\"ifname\", \"role\"}} where the port sits). prune: {\"schema\":1, \"deleted\":N}.",
     .run = store_run,
 };

@@ -6,6 +6,7 @@ extern const struct cli_command cmd_collect;
 extern const struct cli_command cmd_decode;
 extern const struct cli_command cmd_diagnose;
 extern const struct cli_command cmd_fabric;
+extern const struct cli_command cmd_gnmi;
 extern const struct cli_command cmd_help;
 extern const struct cli_command cmd_metrics;
 extern const struct cli_command cmd_replay;
@@ -20,6 +21,7 @@ const struct cli_command *const cli_commands[] = {
     &cmd_decode,
     &cmd_diagnose,
     &cmd_fabric,
+    &cmd_gnmi,
     &cmd_metrics,
     &cmd_replay,
     &cmd_report,

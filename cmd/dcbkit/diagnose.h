@@ -16,6 +16,7 @@ struct diagnose_report {
     struct rule_undecided *undecided;
     size_t nundecided, undecided_cap;
     bool verbose;
+    bool verify;                  /* findings carry "verified" */
     bool nomem;
 };
 
@@ -41,5 +42,19 @@ struct diagnose_gather {
 /* Fills a new ring store with the evidence; *now_ns is the end of the evidence. */
 int diagnose_gather_ring(const struct diagnose_gather *g, struct dcb_store **st, int64_t *now_ns,
                          struct dcb_err *err);
+
+/* diagnose --verify (diagnose_verify.c): replays each finding's proposed change. */
+struct diagnose_verify {
+    const char *scenario;         /* the scenario to replay, or NULL */
+    const char *fabric;           /* without one: a built-in incast over this fabric file */
+    const char *cache_dir;        /* NULL: $DCBKIT_CACHE_DIR, $XDG_CACHE_HOME/dcbkit/replay,
+                                   * ~/.cache/dcbkit/replay; "": no cache */
+    bool verbose;
+};
+
+/* Fills each finding's verified and demotes advice that shows no improvement. A scenario that
+ * cannot be loaded or run is an error; a change the scenario refuses is noted on its finding. */
+int diagnose_verify(const struct diagnose_verify *v, struct diagnose_report *rep,
+                    struct dcb_err *err);
 
 #endif

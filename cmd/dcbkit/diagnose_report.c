@@ -56,8 +56,8 @@ void diagnose_report_undecided(void *arg, const struct rule_undecided *u)
 static int rank(const void *x, const void *y)
 {
     const struct finding *a = x, *b = y;
-    if (a->rule->severity != b->rule->severity)
-        return (int)b->rule->severity - (int)a->rule->severity;
+    if (a->severity != b->severity)
+        return (int)b->severity - (int)a->severity;
     if (a->rule->confidence != b->rule->confidence)
         return a->rule->confidence < b->rule->confidence ? 1 : -1;
     int c = strcmp(a->rule->id, b->rule->id);
@@ -74,8 +74,8 @@ int diagnose_report_status(const struct diagnose_report *r)
 {
     int worst = 0;
     for (size_t i = 0; i < r->n; i++) {
-        int s = r->findings[i].rule->severity == RULE_CRIT ? 2 :
-                r->findings[i].rule->severity == RULE_WARN ? 1 : 0;
+        int s = r->findings[i].severity == RULE_CRIT ? 2 :
+                r->findings[i].severity == RULE_WARN ? 1 : 0;
         if (s > worst)
             worst = s;
     }
@@ -97,11 +97,57 @@ static void print_place(struct dcb_out *o, const struct finding *f)
     out_i64(o, "prio", NULL, f->prio);
 }
 
-static void print_finding(struct dcb_out *o, const struct finding *f)
+static void print_figures(struct dcb_out *o, const char *key, const char *label,
+                          const struct finding_figures *g)
+{
+    out_obj_open(o, key);
+    out_text(o, "        %-7s", label);
+    out_dbl(o, "pause_us", " pause %.0f us,", g->pause_us);
+    out_dbl(o, "marks", " marks %.0f,", g->marks);
+    out_dbl(o, "drops", " drops %.0f,", g->drops);
+    out_dbl(o, "throughput_bps", " throughput %.3g b/s", g->throughput_bps);
+    if (g->fct_p99_ns >= 0)
+        out_dbl(o, "fct_p99_ns", ", FCT p99 %.0f ns", g->fct_p99_ns);
+    else
+        out_null(o, "fct_p99_ns", NULL);
+    if (g->iter_p99_ns >= 0)
+        out_dbl(o, "iter_p99_ns", ", iteration p99 %.0f ns", g->iter_p99_ns);
+    else
+        out_null(o, "iter_p99_ns", NULL);
+    out_text(o, "\n");
+    out_obj_close(o);
+}
+
+static void print_verified(struct dcb_out *o, const struct finding *f, bool asked)
+{
+    const struct finding_verified *v = &f->verified;
+    if (!asked || (!v->done && !v->note[0])) {
+        out_null(o, "verified", NULL);
+        return;
+    }
+    out_obj_open(o, "verified");
+    out_bool(o, "done", NULL, v->done);
+    out_bool(o, "improved", NULL, v->done && v->improved);
+    out_bool(o, "tradeoff", NULL, v->done && v->tradeoff);
+    out_bool(o, "cached", NULL, v->cached);
+    out_str(o, "change", NULL, v->change);
+    out_str(o, "note", "      verified: %s", v->note);
+    out_text(o, "%s", v->done && v->cached ? " (cached)\n" : "\n");
+    if (v->done) {
+        print_figures(o, "before", "before", &v->before);
+        print_figures(o, "after", "after", &v->after);
+    } else {
+        out_null(o, "before", NULL);
+        out_null(o, "after", NULL);
+    }
+    out_obj_close(o);
+}
+
+static void print_finding(struct dcb_out *o, const struct finding *f, bool verify)
 {
     const struct rule *r = f->rule;
     out_obj_open(o, NULL);
-    out_str(o, "severity", "  %-4s", rule_severity_name(r->severity));
+    out_str(o, "severity", "  %-4s", rule_severity_name(f->severity));
     out_dbl(o, "confidence", " %.2f", r->confidence);
     out_str(o, "rule", " %s", r->id);
     out_str(o, "scope", NULL, rule_scope_name(r->scope));
@@ -126,9 +172,15 @@ static void print_finding(struct dcb_out *o, const struct finding *f)
         out_str(o, "proposed", " -> %s", f->proposed);
     else
         out_null(o, "proposed", NULL);
+    out_arr_open(o, "also");
+    for (int i = 0; i < RULE_ALSO_MAX; i++)
+        if (f->also[i][0])
+            out_str(o, NULL, i ? ", %s" : "; with %s", f->also[i]);
+    out_arr_close(o);
     out_text(o, "%s", f->knob[0] ? "\n" : "");
     out_str(o, "reference", r->reference ? "      see: %s\n" : NULL,
             r->reference ? r->reference : "");
+    print_verified(o, f, verify);
     out_obj_close(o);
 }
 
@@ -140,7 +192,7 @@ void diagnose_report_print(struct dcb_out *o, struct diagnose_report *r, const c
         qsort(r->findings, r->n, sizeof(*r->findings), rank);
     size_t counts[3] = { 0 };
     for (size_t i = 0; i < r->n; i++)
-        counts[r->findings[i].rule->severity]++;
+        counts[r->findings[i].severity]++;
     int status = diagnose_report_status(r);
     const char *level = status == 2 ? "crit" : status == 1 ? "warn" : "ok";
     char summary[FINDING_TEXT_MAX + 64];
@@ -175,7 +227,7 @@ void diagnose_report_print(struct dcb_out *o, struct diagnose_report *r, const c
         out_text(o, "\nFindings (worst first)\n");
     out_arr_open(o, "findings");
     for (size_t i = 0; i < r->n; i++)
-        print_finding(o, &r->findings[i]);
+        print_finding(o, &r->findings[i], r->verify);
     out_arr_close(o);
     if (r->verbose) {
         if (r->nundecided)

@@ -1,5 +1,6 @@
-/* libFuzzer: one line of `dcbkit store import` input (JSON Lines samples written by users or
- * other tools). Whatever parses must name a known metric. */
+/* libFuzzer: one line of `dcbkit store import` input (JSON Lines written by users or other
+ * tools): a sample, an event or a config snapshot. Whatever parses must name a known metric or
+ * event kind, and a config snapshot must carry its object's text. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char why[128];
     if (dcb_sample_from_json(line, &s, why, sizeof(why)) == 0 && !metric_info(s.metric))
         abort();
+    struct dcb_event e;
+    if (dcb_event_from_json(line, &e, why, sizeof(why)) == 0 &&
+        (!dcb_event_kind_name(e.kind) || e.details[DCB_DETAILS_MAX - 1] != '\0'))
+        abort();
+    struct dcb_config_line c;
+    if (dcb_config_from_json(line, &c, why, sizeof(why)) == 0 && (!c.json || c.json[0] != '{'))
+        abort();
+    free(c.json);
     free(line);
     return 0;
 }

@@ -19,4 +19,12 @@ set +e
 set -e
 expect_eq "installed catalog is the one used" cfg-headroom-installed \
     "$(json_get "$TMP/d.json" 'd["findings"][0]["rule"]')"
+# dcbtop: the second binary and its page, running from PREFIX with PREFIX's maps and catalog
+[ -x "$TMP/prefix/bin/dcbtop" ] || fail "no bin/dcbtop under PREFIX"
+head -1 "$TMP/prefix/share/man/man1/dcbtop.1" | grep -q '^\.TH DCBTOP' || fail "no dcbtop(1)"
+"$TMP/prefix/bin/dcbtop" --version | grep -q '^dcbtop ' || fail "installed dcbtop does not run"
+"$TMP/prefix/bin/dcbtop" -b -n 1 -T json --sysfs-root "$ROOT/fixtures/sysfs/mlx5/t0" \
+    --proc-root "$TMP/noproc" >"$TMP/top.json" 2>"$TMP/top.err" || fail "dcbtop: $(cat "$TMP/top.err")"
+expect_eq "installed dcbtop reads with the installed maps" ens1f0 \
+    "$(json_get "$TMP/top.json" 'd["interfaces"][0]["ifname"]')"
 echo ok

@@ -100,6 +100,8 @@ static struct dcb_store *evidence_store(void)
     return st;
 }
 
+static struct dcb_store *(*make_store)(void) = evidence_store;
+
 static void run_once(const char *text, const char *profile, struct outcome *o, bool preload)
 {
     memset(o, 0, sizeof(*o));
@@ -111,7 +113,7 @@ static void run_once(const char *text, const char *profile, struct outcome *o, b
         print_error("%s\n", err.msg);
         fail();
     }
-    struct dcb_store *st = evidence_store();
+    struct dcb_store *st = make_store();
     struct evidence ev;
     assert_int_equal(evidence_store_open(&ev, st, NOW, &err), 0);
     if (preload)
@@ -274,6 +276,88 @@ static void load_errors(void **state)
     load_error("severity = warn\n", "bad.rules:1:1:", "outside a rule");
 }
 
+/* Device s1: uplinks up0 (400 B/s sent) and up1 (100 B/s) to switches, down0 (1000 B/s) to a
+ * host, all PFC on 3; s2:p0 (PFC on 4, 50 B/s). */
+static void put_port(struct dcb_store *st, const char *dev, const char *ifn, int pfc,
+                     const char *peer_role, uint64_t per_s)
+{
+    char cfg[64], topo[128];
+    snprintf(cfg, sizeof(cfg), "{\"pfc\":{\"enabled\":%d}}", pfc);
+    snprintf(topo, sizeof(topo), "{\"role\":\"switch\",\"peer\":{\"device\":\"x\","
+             "\"ifname\":\"y\",\"role\":\"%s\"}}", peer_role);
+    struct store_config_row c = { NOW, dev, ifn, "fabric", cfg };
+    struct store_config_row t = { NOW, dev, ifn, "topology", topo };
+    assert_int_equal(store_put_config(st, &c, NULL), 0);
+    assert_int_equal(store_put_config(st, &t, NULL), 0);
+    for (int k = 0; k <= 10; k++) {
+        struct dcb_sample smp;
+        dcb_sample_set(&smp, NOW - (10 - k) * SEC, dev, ifn, METRIC_PORT_TX_BYTES, -1, -1);
+        smp.value.counter = per_s * (uint64_t)k;
+        assert_int_equal(store_put_sample(st, &smp, NULL), 0);
+    }
+}
+
+static struct dcb_store *ports_store(void)
+{
+    struct dcb_store *st;
+    assert_int_equal(store_open_ring(&st, 100000, 1000, NULL), 0);
+    put_port(st, "s1", "up0", 8, "switch", 400);
+    put_port(st, "s1", "up1", 8, "switch", 100);
+    put_port(st, "s1", "down0", 8, "host", 1000);
+    put_port(st, "s2", "p0", 16, "switch", 50);
+    return st;
+}
+
+#define PORT_RULE(id, when) "[" id "]\nseverity = warn\nscope = port\nwhen = " when \
+    "\nmessage = m\n"
+#define FABRIC_RULE(id, when) "[" id "]\nseverity = warn\nscope = fabric\nwhen = " when \
+    "\nmessage = m {$prio}\n"
+
+/* ports_count/sum/avg/max: over the device's ports at port scope (the filter picks siblings),
+ * over every port at fabric scope; a fabric rule using $prio runs once per priority that is
+ * lossless somewhere (3 and 4); peer_role() and role() from the store's topology rows. */
+static void ports_functions(void **state)
+{
+    (void)state;
+    make_store = ports_store;
+    struct outcome o;
+    run_rules(PORT_RULE("count3", "ports_count(rate(port.tx_bytes[5s]) > 0) == 3")
+              PORT_RULE("sum-up", "ports_sum(rate(port.tx_bytes[5s]), peer_role() == \"switch\") == 500")
+              PORT_RULE("avg-all", "ports_avg(rate(port.tx_bytes[5s])) == 500")
+              PORT_RULE("max-all", "ports_max(rate(port.tx_bytes[5s])) == 1000")
+              PORT_RULE("hot-uplink", "peer_role() == \"switch\" and rate(port.tx_bytes[5s]) >= "
+                        "2 * (ports_sum(rate(port.tx_bytes[5s]), peer_role() == \"switch\") - "
+                        "rate(port.tx_bytes[5s])) / (ports_count(peer_role() == \"switch\") - 1)")
+              PORT_RULE("roles", "role() == \"switch\" and peer_role() == \"host\"")
+              PORT_RULE("none", "ports_sum(rate(pfc.rx_pause{prio=3}[5s])) > 0")
+              FABRIC_RULE("fabric-count", "ports_count(rate(port.tx_bytes[5s]) > 0) == 4 and "
+                          "ports_sum(rate(port.tx_bytes[5s])) == 1550")
+              FABRIC_RULE("per-prio", "$prio == 3 or $prio == 4"), NULL, &o);
+    make_store = evidence_store;
+    int count3 = 0, hot = 0, roles = 0, sum_up = 0, per_prio = 0;
+    for (int i = 0; i < o.nfired; i++) {
+        count3 += !strcmp(o.fired[i], "count3");
+        hot += !strcmp(o.fired[i], "hot-uplink");
+        roles += !strcmp(o.fired[i], "roles");
+        sum_up += !strcmp(o.fired[i], "sum-up");
+        per_prio += !strcmp(o.fired[i], "per-prio");
+    }
+    assert_int_equal(count3, 3);          /* s1's three ports; s2 has one */
+    assert_int_equal(sum_up, 3);
+    assert_int_equal(hot, 1);             /* up0: 400 >= 2 x 100; up1 is not */
+    assert_int_equal(roles, 1);           /* down0 */
+    assert_int_equal(per_prio, 2);
+    assert_true(fired(&o, "avg-all"));
+    assert_true(fired(&o, "max-all"));
+    assert_true(fired(&o, "fabric-count"));
+    assert_false(fired(&o, "none"));
+    assert_non_null(strstr(undecided(&o, "none"), "ports_sum(rate(pfc.rx_pause{prio=3}[5s]))"));
+    load_error("[r]\nseverity = warn\nscope = port\nwhen = ports_count(mtu) > 1\nmessage = m\n",
+               "bad.rules:4:20:", "needs a bool");
+    load_error("[r]\nseverity = warn\nscope = device\nwhen = $prio == 3\nmessage = m\n",
+               "bad.rules:4:8:", "scope = priority");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +365,7 @@ int main(void)
         cmocka_unit_test(windows),
         cmocka_unit_test(templates_and_profiles),
         cmocka_unit_test(load_errors),
+        cmocka_unit_test(ports_functions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

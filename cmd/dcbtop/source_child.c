@@ -1,0 +1,271 @@
+#include "source_child.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "qos_json.h"
+
+#define READ_MAX_PER_TICK (16u << 20)
+#define TEXT_MAX 4096
+
+/* A record: kind, payload length, payload. */
+enum rec_kind { REC_SAMPLE = 1, REC_EVENT, REC_CONFIG, REC_STATUS };
+
+struct rec_config {
+    int64_t time_ns;
+    char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX], source[32];
+    /* the config's JSON text follows */
+};
+
+volatile sig_atomic_t child_stop;
+
+static void on_term(int sig)
+{
+    (void)sig;
+    child_stop = 1;
+}
+
+static void send_rec(int fd, uint32_t kind, const void *a, size_t alen, const void *b,
+                     size_t blen)
+{
+    char frame[2 * sizeof(uint32_t) + sizeof(struct dcb_event) + sizeof(struct rec_config) +
+               TEXT_MAX];
+    uint32_t len = (uint32_t)(alen + blen);
+    if (len > sizeof(frame) - 2 * sizeof(uint32_t))
+        return;                      /* a config beyond TEXT_MAX: not worth a screen */
+    memcpy(frame, &kind, sizeof(kind));
+    memcpy(frame + sizeof(kind), &len, sizeof(len));
+    memcpy(frame + 2 * sizeof(uint32_t), a, alen);
+    if (blen)
+        memcpy(frame + 2 * sizeof(uint32_t) + alen, b, blen);
+    const char *p = frame;
+    size_t left = 2 * sizeof(uint32_t) + len;
+    while (left && !child_stop) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            child_stop = 1;          /* dcbtop is gone */
+            return;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+}
+
+void child_send_sample(int fd, const struct dcb_sample *s)
+{
+    send_rec(fd, REC_SAMPLE, s, sizeof(*s), NULL, 0);
+}
+
+void child_send_event(int fd, const struct dcb_event *e)
+{
+    send_rec(fd, REC_EVENT, e, sizeof(*e), NULL, 0);
+}
+
+void child_send_config(int fd, int64_t time_ns, const char *device, const char *ifname,
+                       const char *source, const struct qos_config *c)
+{
+    cJSON *j = qos_to_json(c);
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    if (!text)
+        return;
+    struct rec_config rc;
+    memset(&rc, 0, sizeof(rc));
+    rc.time_ns = time_ns;
+    snprintf(rc.device, sizeof(rc.device), "%s", device);
+    snprintf(rc.ifname, sizeof(rc.ifname), "%s", ifname);
+    snprintf(rc.source, sizeof(rc.source), "%s", source);
+    send_rec(fd, REC_CONFIG, &rc, sizeof(rc), text, strlen(text) + 1);
+    free(text);
+}
+
+void child_send_status(int fd, const char *text)
+{
+    char t[TOP_STATUS_MAX];
+    snprintf(t, sizeof(t), "%s", text);
+    send_rec(fd, REC_STATUS, t, strlen(t) + 1, NULL, 0);
+}
+
+int child_start(struct child_link *cl, int (*run)(void *arg, int fd), void *arg,
+                struct dcb_err *err)
+{
+    memset(cl, 0, sizeof(*cl));
+    cl->pid = -1;
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) < 0)
+        return dcb_err_set(err, DCB_E_IO, "pipe: %s", strerror(errno));
+    fcntl(fds[0], F_SETPIPE_SZ, 1 << 20);     /* a few rounds of samples; best effort */
+    fflush(NULL);
+    cl->pid = fork();
+    if (cl->pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return dcb_err_set(err, DCB_E_IO, "fork: %s", strerror(errno));
+    }
+    if (cl->pid == 0) {
+        close(fds[0]);
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        struct sigaction sa;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_term;     /* no SA_RESTART: a blocked write returns */
+        sigaction(SIGTERM, &sa, NULL);
+        signal(SIGINT, SIG_IGN);
+        signal(SIGPIPE, SIG_IGN);
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {             /* the terminal belongs to the screen */
+            dup2(null, STDIN_FILENO);
+            dup2(null, STDOUT_FILENO);
+            dup2(null, STDERR_FILENO);
+            close(null);
+        }
+        _exit(run(arg, fds[1]) < 0 ? 1 : 0);
+    }
+    close(fds[1]);
+    cl->fd = fds[0];
+    fcntl(cl->fd, F_SETFL, fcntl(cl->fd, F_GETFL) | O_NONBLOCK);
+    return 0;
+}
+
+static void deliver(struct child_link *cl, struct top_source *src, uint32_t kind,
+                    const char *p, uint32_t len)
+{
+    if (kind == REC_SAMPLE && len == sizeof(struct dcb_sample)) {
+        struct dcb_sample s;
+        memcpy(&s, p, sizeof(s));
+        cl->got_data = true;
+        src->sink.sample(src->sink.arg, &s, 0);
+    } else if (kind == REC_EVENT && len == sizeof(struct dcb_event)) {
+        struct dcb_event e;
+        memcpy(&e, p, sizeof(e));
+        e.details[sizeof(e.details) - 1] = '\0';
+        src->sink.event(src->sink.arg, &e);
+    } else if (kind == REC_CONFIG && len > sizeof(struct rec_config)) {
+        struct rec_config rc;
+        memcpy(&rc, p, sizeof(rc));
+        rc.device[sizeof(rc.device) - 1] = rc.ifname[sizeof(rc.ifname) - 1] = '\0';
+        rc.source[sizeof(rc.source) - 1] = '\0';
+        char *text = malloc(len - sizeof(rc) + 1);
+        if (!text)
+            return;
+        memcpy(text, p + sizeof(rc), len - sizeof(rc));
+        text[len - sizeof(rc)] = '\0';
+        struct store_config_row row = { rc.time_ns, rc.device, rc.ifname, rc.source, text };
+        src->sink.config(src->sink.arg, &row);
+        free(text);
+    } else if (kind == REC_STATUS && len > 0) {
+        snprintf(src->status, sizeof(src->status), "%.*s", (int)len - 1, p);
+    }
+}
+
+void child_drain(struct child_link *cl, struct top_source *src, int wait_ms)
+{
+    size_t total = 0;
+    if (cl->ended)
+        return;
+    for (;;) {
+        if (wait_ms > 0 && !cl->got_data) {
+            struct pollfd p = { cl->fd, POLLIN, 0 };
+            if (poll(&p, 1, wait_ms) <= 0)
+                return;
+        }
+        ssize_t n = read(cl->fd, cl->buf + cl->used, sizeof(cl->buf) - cl->used);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0) {
+            cl->ended = true;
+            waitpid(cl->pid, &cl->status, 0);
+            cl->pid = -1;
+            return;
+        }
+        if (n < 0)
+            return;                  /* EAGAIN: all read */
+        cl->used += (size_t)n;
+        total += (size_t)n;
+        size_t off = 0;
+        while (cl->used - off >= 2 * sizeof(uint32_t)) {
+            uint32_t kind, len;
+            memcpy(&kind, cl->buf + off, sizeof(kind));
+            memcpy(&len, cl->buf + off + sizeof(kind), sizeof(len));
+            if (len > sizeof(cl->buf) - 2 * sizeof(uint32_t)) {
+                cl->ended = true;    /* cannot happen with our own child: stop reading */
+                return;
+            }
+            if (cl->used - off < 2 * sizeof(uint32_t) + len)
+                break;
+            deliver(cl, src, kind, cl->buf + off + 2 * sizeof(uint32_t), len);
+            off += 2 * sizeof(uint32_t) + len;
+        }
+        memmove(cl->buf, cl->buf + off, cl->used - off);
+        cl->used -= off;
+        if (total >= READ_MAX_PER_TICK)
+            return;
+    }
+}
+
+void child_stop_and_wait(struct child_link *cl)
+{
+    close(cl->fd);                   /* a child blocked writing gets EPIPE */
+    if (cl->pid > 0) {
+        kill(cl->pid, SIGTERM);
+        waitpid(cl->pid, &cl->status, 0);
+        cl->pid = -1;
+    }
+}
+
+/* ---- a fabric's intent ---------------------------------------------------------------------- */
+
+struct each_iface {
+    struct top_source *src;
+    const struct fabric *f;
+    const struct fabric_device *d;
+    int64_t now_ns;
+};
+
+static void put_config(struct each_iface *e, const char *ifname, const char *source,
+                       const struct qos_config *c)
+{
+    cJSON *j = qos_to_json(c);
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    if (!text)
+        return;
+    struct store_config_row row = { e->now_ns, e->d->name, ifname, source, text };
+    e->src->sink.config(e->src->sink.arg, &row);
+    free(text);
+}
+
+static void intent_of(const char *ifname, void *arg)
+{
+    struct each_iface *e = arg;
+    struct qos_config c, peer;
+    struct dcb_err err;
+    if (fabric_effective_config(e->f, e->d->name, ifname, &c, &err) < 0)
+        return;
+    put_config(e, ifname, "fabric", &c);
+    const struct fabric_end *other = NULL;
+    if (!fabric_find_link(e->f, e->d->name, ifname, &other) || !other)
+        return;
+    if (fabric_effective_config(e->f, other->device, other->ifname, &peer, &err) == 0)
+        put_config(e, ifname, "peer:fabric", &peer);
+    if (e->src->sink.link)
+        e->src->sink.link(e->src->sink.arg, e->d->name, ifname, other->device, other->ifname,
+                          "fabric");
+}
+
+void child_fabric_intent(struct top_source *src, const struct fabric *f, int64_t now_ns)
+{
+    for (size_t d = 0; d < f->ndevices; d++) {
+        struct each_iface e = { src, f, &f->devices[d], now_ns };
+        fabric_each_iface(f, e.d, intent_of, &e);
+    }
+}

@@ -1,0 +1,204 @@
+/* --gnmi HOST:PORT and --fabric FILE: switches over gNMI (collectors/gnmi/gnmi_source.h, the
+ * client `dcbkit collect --gnmi` runs). The client waits on its sockets, so it runs in a child
+ * process (source_child.h); counters come as a SAMPLE stream at the refresh interval, config
+ * with Get at start. A fabric file also gives every interface its intended config and its link
+ * partner's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "counter_map.h"
+#include "gnmi_creds.h"
+#include "gnmi_source.h"
+#include "source.h"
+#include "source_child.h"
+#include "top.h"
+
+#define FIRST_DATA_WAIT_MS 3000
+
+struct gnmi_ctx {
+    struct top_gnmi_options opt;
+    struct grpc_endpoint base;
+    struct gnmi_creds creds;
+    struct fabric fabric;
+    bool have_fabric;
+    char maps_dir[4096];
+    int64_t interval_ns;
+    struct child_link cl;
+};
+
+/* ---- the child ---------------------------------------------------------------------------- */
+
+static void on_sample(const struct dcb_sample *s, const char *key, void *arg)
+{
+    (void)key;
+    child_send_sample(*(int *)arg, s);
+}
+
+static void on_event(const struct dcb_event *e, void *arg)
+{
+    child_send_event(*(int *)arg, e);
+}
+
+static void on_config(int64_t time_ns, const char *device, const char *ifname,
+                      const struct qos_config *c, void *arg)
+{
+    child_send_config(*(int *)arg, time_ns, device, ifname, "gnmi", c);
+}
+
+static void on_error(const char *device, const char *address, const char *msg, bool retrying,
+                     void *arg)
+{
+    char text[TOP_STATUS_MAX];
+    snprintf(text, sizeof(text), "gnmi %.60s (%.60s): %.100s%s", device, address, msg,
+             retrying ? "; retrying" : "");
+    child_send_status(*(int *)arg, text);
+}
+
+static int add_targets(struct gnmi_ctx *g, struct gnmi_source *s, size_t *added,
+                       struct dcb_err *err)
+{
+    for (size_t i = 0; i < g->opt.naddresses; i++) {
+        struct gnmi_source_target t = { .device = g->opt.device, .map = g->opt.map };
+        t.ep = g->base;
+        t.ep.address = g->opt.addresses[i];
+        if (gnmi_source_add(s, &t, err) < 0)
+            return -1;
+        (*added)++;
+    }
+    if (g->have_fabric &&
+        gnmi_source_add_fabric(s, &g->fabric, &g->base, g->opt.map, added, err) < 0)
+        return -1;
+    return 0;
+}
+
+static struct gnmi_source_opts source_opts(const struct gnmi_ctx *g)
+{
+    struct gnmi_source_opts so = {
+        .client = { .timeout_ns = 10000000000LL, .interval_ns = g->interval_ns,
+                    .reconnect = true, .fallback_get = true, .probe_once = true,
+                    .probe_deliver = true },
+        .mode = GNMI_STREAM,
+        .encoding = GNMI_ENC_JSON_IETF,
+        .sample_interval_ns = g->interval_ns,
+        .config_interval_ns = 0,
+    };
+    return so;
+}
+
+static int run_child(void *arg, int fd)
+{
+    struct gnmi_ctx *g = arg;
+    struct gnmi_source_opts so = source_opts(g);
+    struct gnmi_source_cb cb = { .on_sample = on_sample, .on_event = on_event,
+                                 .on_config = on_config, .on_error = on_error, .arg = &fd };
+    struct gnmi_source *s = NULL;
+    struct dcb_err err;
+    size_t added = 0;
+    int rc = gnmi_source_new(&s, g->maps_dir, &so, &cb, &err);
+    if (rc == 0)
+        rc = add_targets(g, s, &added, &err);
+    if (rc < 0) {
+        child_send_status(fd, err.msg);
+    } else {
+        gnmi_source_run(s, &child_stop, 0);
+    }
+    gnmi_source_free(s);
+    return rc;
+}
+
+/* ---- dcbtop's side ------------------------------------------------------------------------ */
+
+static int gnmi_tick(struct top_source *src, int64_t now_ns, int64_t *data_ns,
+                     struct dcb_err *err)
+{
+    (void)err;
+    struct gnmi_ctx *g = src->ctx;
+    *data_ns = now_ns;
+    child_drain(&g->cl, src, g->cl.got_data ? 0 : FIRST_DATA_WAIT_MS);
+    if (g->cl.ended && !src->status[0])
+        snprintf(src->status, sizeof(src->status), "the gNMI client stopped");
+    return 0;
+}
+
+static void gnmi_close(struct top_source *src)
+{
+    struct gnmi_ctx *g = src->ctx;
+    child_stop_and_wait(&g->cl);
+    gnmi_creds_wipe(&g->creds);
+    if (g->have_fabric)
+        fabric_free(&g->fabric);
+    free(g);
+    src->ctx = NULL;
+}
+
+static const struct top_source_ops gnmi_ops = { gnmi_tick, NULL, gnmi_close };
+
+static int fail(struct gnmi_ctx *g, int rc)
+{
+    gnmi_creds_wipe(&g->creds);
+    if (g->have_fabric)
+        fabric_free(&g->fabric);
+    free(g);
+    return rc;
+}
+
+int top_source_gnmi_open(struct top_source *src, const struct top_gnmi_options *opt,
+                         struct dcb_err *err)
+{
+    struct gnmi_ctx *g = calloc(1, sizeof(*g));
+    if (!g)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    g->opt = *opt;
+    if (!g->opt.map)
+        g->opt.map = "openconfig";
+    g->interval_ns = src->interval_ns;
+    g->base.tls = !opt->plaintext;
+    g->base.insecure = opt->insecure;
+    g->base.ca_file = opt->tls_ca;
+    g->base.cert_file = opt->tls_cert;
+    g->base.key_file = opt->tls_key;
+    int rc = opt->credentials ? gnmi_creds_from_file(&g->creds, opt->credentials, err)
+                              : (gnmi_creds_from_env(&g->creds), 0);
+    if (rc < 0)
+        return fail(g, rc);
+    g->base.username = g->creds.username[0] ? g->creds.username : NULL;
+    g->base.password = g->creds.username[0] ? g->creds.password : NULL;
+    if (counter_maps_default_dir(g->maps_dir, sizeof(g->maps_dir)) < 0)
+        return fail(g, dcb_err_set(err, DCB_E_NOTFOUND, "no counter maps found; set "
+                                   "DCBKIT_MAPS"));
+    if (opt->fabric) {
+        fabric_init(&g->fabric);
+        g->have_fabric = true;
+        if (fabric_load_file(&g->fabric, opt->fabric, err) < 0)
+            return fail(g, -1);
+    }
+    /* the targets and maps are checked here, where an error can still be said on stderr */
+    struct gnmi_source_opts so = source_opts(g);
+    struct gnmi_source_cb cb = { 0 };
+    struct gnmi_source *s = NULL;
+    size_t added = 0;
+    rc = gnmi_source_new(&s, g->maps_dir, &so, &cb, err);
+    if (rc == 0)
+        rc = add_targets(g, s, &added, err);
+    gnmi_source_free(s);
+    if (rc < 0)
+        return fail(g, rc);
+    if (!added)
+        return fail(g, dcb_err_set(err, DCB_E_NOTFOUND, "%s: no device is reached over gNMI",
+                                   opt->fabric ? opt->fabric : "--gnmi"));
+    if (child_start(&g->cl, run_child, g, err) < 0)
+        return fail(g, -1);
+    src->ops = &gnmi_ops;
+    src->ctx = g;
+    if (opt->fabric)
+        snprintf(src->name, sizeof(src->name), "fabric %s (%zu gNMI devices)", opt->fabric,
+                 added);
+    else
+        snprintf(src->name, sizeof(src->name), "gnmi %s%s", opt->addresses[0],
+                 opt->naddresses > 1 ? " and more" : "");
+    if (g->have_fabric)
+        child_fabric_intent(src, &g->fabric, top_now_ns());
+    return 0;
+}

@@ -1,0 +1,94 @@
+/* The gNMI client: many targets, one thread, one curl multi handle.
+ *
+ * Each target runs one subscription (STREAM, ONCE repeated every interval, or POLL every
+ * interval) or, for targets that answer Subscribe with UNIMPLEMENTED, Get every interval.
+ * Every update is flattened into leaves (gnmi_msg.h) and handed to on_leaf; the caller maps
+ * them (gnmi_map.h) into canonical samples and config. When a target fails (transport error,
+ * a gRPC error status, a deadline) it is retried with exponential backoff and jitter, and once
+ * data flows again on_gap reports the outage (from the last data to the first new data).
+ *
+ * Deadlines: a unary call (Get, Capabilities) and a poll answer must come within timeout_ns;
+ * a STREAM subscription that sends nothing for timeout_ns plus twice its sample interval is
+ * treated as dead. */
+#ifndef DCB_GNMI_CLIENT_H
+#define DCB_GNMI_CLIENT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "gnmi_msg.h"
+#include "grpc_call.h"
+
+#define GNMI_NAME_MAX 64
+
+struct gnmi_target_conf {
+    const char *name;                /* device name for samples (default: the address) */
+    struct grpc_endpoint ep;
+    struct gnmi_request req;         /* the subscription (or the Get, mode ignored) */
+    bool use_get;                    /* poll with Get instead of subscribing */
+};
+
+struct gnmi_client_opts {
+    int64_t timeout_ns;              /* per-call deadline (default 10 s) */
+    int64_t interval_ns;             /* POLL / ONCE / Get repeat interval (default 1 s) */
+    int64_t backoff_min_ns;          /* first retry delay (default 500 ms) */
+    int64_t backoff_max_ns;          /* cap (default 30 s) */
+    bool reconnect;                  /* false: a failed target stays failed */
+    bool fallback_get;               /* UNIMPLEMENTED Subscribe -> Get polling (default on) */
+    long max_rounds;                 /* ONCE/POLL/Get rounds per target, 0: unbounded */
+    /* Before a STREAM or POLL subscription, subscribe ONCE (half-closed). libcurl 7.88 does
+     * not report a stream the server ends while our request side is open and paused, so an
+     * immediate error (UNAUTHENTICATED, UNIMPLEMENTED...) would only show as a deadline; the
+     * ONCE call gets it at once. probe_deliver: hand the ONCE data to on_leaf (a first round)
+     * rather than dropping it. */
+    bool probe_once;
+    bool probe_deliver;
+};
+
+struct gnmi_target;
+
+struct gnmi_client_cb {
+    /* a negative return ends that target's current call as an error */
+    int (*on_leaf)(struct gnmi_target *t, const struct gnmi_leaf *leaf, void *arg);
+    void (*on_sync)(struct gnmi_target *t, void *arg);        /* a full round arrived */
+    void (*on_gap)(struct gnmi_target *t, int64_t from_ns, int64_t to_ns, const char *reason,
+                   void *arg);
+    void (*on_error)(struct gnmi_target *t, const char *msg, bool retrying, void *arg);
+    void *arg;
+};
+
+struct gnmi_client;
+
+int gnmi_client_new(struct gnmi_client **out, const struct gnmi_client_opts *opts,
+                    const struct gnmi_client_cb *cb, struct dcb_err *err);
+/* Copies what it needs from conf. */
+int gnmi_client_add(struct gnmi_client *c, const struct gnmi_target_conf *conf,
+                    struct dcb_err *err);
+/* Runs until *stop, until duration_ns has passed (0: no limit), or until no target can make
+ * progress (every one done or failed without reconnect). Returns the number of targets that
+ * ended in failure. */
+int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t duration_ns);
+void gnmi_client_free(struct gnmi_client *c);
+
+const char *gnmi_target_name(const struct gnmi_target *t);
+const char *gnmi_target_address(const struct gnmi_target *t);
+void *gnmi_target_user(const struct gnmi_target *t);
+void gnmi_target_set_user(struct gnmi_target *t, void *user);
+/* Counters for progress and benchmarks. */
+struct gnmi_target_stats {
+    uint64_t notifications, leaves, syncs, calls, failures, bytes_in;
+    bool using_get;
+    bool failed;                     /* gave up (no reconnect) */
+    char last_error[256];
+};
+/* Get / ONCE targets: repeat every interval_ns (> 0), or run once (0). */
+void gnmi_target_config_interval(struct gnmi_target *t, int64_t interval_ns);
+const struct gnmi_target_stats *gnmi_target_stats(const struct gnmi_target *t);
+size_t gnmi_client_ntargets(const struct gnmi_client *c);
+struct gnmi_target *gnmi_client_target(struct gnmi_client *c, size_t i);
+
+int64_t gnmi_now_ns(void);   /* CLOCK_REALTIME */
+
+#endif

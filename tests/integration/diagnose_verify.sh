@@ -1,0 +1,72 @@
+# dcbkit diagnose --verify: the proposed change of each finding replayed with and without it.
+# On the fabric whose WRED minimum sits above XOFF, lowering it cuts the simulated pause time by
+# at least half and the finding shows both figures; a change that does nothing in the replay (the
+# watchdog's detection time, with no storm) is demoted and says so; the second run reads every
+# replay from the cache; bad arguments are usage errors.
+source "$(dirname "$0")/lib.bash"
+F=$ROOT/fixtures/fabrics
+export DCBKIT_CACHE_DIR=$TMP/cache
+
+run_rc rc "$DCBKIT" diagnose --fabric "$F/wred-above-xoff.json" --verify -v -T json
+expect_eq "wred-above-xoff: exit ($(cat "$TMP/err"))" 2 "$rc"
+expect_contains "first run replays" "verify: 2 replays run, 0 from the cache" "$(cat "$TMP/err")"
+/usr/bin/python3 - "$TMP/out" <<'PY' || fail "wred-above-xoff: verification"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["findings"][0]
+assert f["rule"] == "cfg-threshold-order", f["rule"]
+v = f["verified"]
+assert v["done"] and v["improved"], v
+assert v["change"] == "switch.wred.3.min_bytes=45000 switch.wred.3.max_bytes=90000", v["change"]
+b, a = v["before"], v["after"]
+assert b["pause_us"] > 0 and a["pause_us"] <= b["pause_us"] / 2, (b, a)
+assert a["marks"] > b["marks"], (b, a)
+for k in ("pause_us", "marks", "drops", "throughput_bps", "fct_p99_ns", "iter_p99_ns"):
+    assert k in b and k in a, k
+print("pause %.0f -> %.0f us" % (b["pause_us"], a["pause_us"]), file=sys.stderr)
+PY
+run_rc rc "$DCBKIT" diagnose --fabric "$F/wred-above-xoff.json" --verify
+grep -Eq "verified: replay: the change helps.*: pause time [0-9]+ -> [0-9]+ us \(-([5-9][0-9]|100)%" "$TMP/out" ||
+    fail "text: the verdict with both pause times: $(grep verified "$TMP/out" | head -1)"
+grep -q "^        before  pause [0-9]* us, marks" "$TMP/out" || fail "text: the before figures"
+grep -q "^        after   pause [0-9]* us, marks" "$TMP/out" || fail "text: the after figures"
+
+# the cache: the same scenario, seed and change are not simulated again
+run_rc rc "$DCBKIT" diagnose --fabric "$F/wred-above-xoff.json" --verify -v -T json
+expect_contains "second run: all from the cache" "verify: 0 replays run, 2 from the cache" \
+    "$(cat "$TMP/err")"
+expect_eq "second run: cached" True "$(json_get "$TMP/out" 'd["findings"][0]["verified"]["cached"]')"
+[ "$(ls "$TMP/cache"/*.json | wc -l)" -eq 2 ] || fail "two cache files: $(ls "$TMP/cache")"
+run_rc rc "$DCBKIT" diagnose --fabric "$F/wred-above-xoff.json" --verify -v --no-cache
+expect_contains "--no-cache replays" "verify: 2 replays run, 0 from the cache (no cache)" \
+    "$(cat "$TMP/err")"
+
+# no improvement: demoted one level, and the finding says so
+run_rc rc "$DCBKIT" diagnose --fabric "$F/pfcwd-slow.json" --verify -T json
+/usr/bin/python3 - "$TMP/out" <<'PY' || fail "pfcwd-slow: demotion"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [f for f in d["findings"] if f["rule"] == "cfg-pfcwd"][0]
+v = f["verified"]
+assert v["done"] and not v["improved"] and f["severity"] == "info", f
+assert "no improvement" in v["note"] and "demoted from warn" in v["note"], v["note"]
+PY
+expect_eq "pfcwd-slow: exit after demotion" 0 "$rc"
+run_rc rc "$DCBKIT" diagnose --fabric "$F/pfcwd-slow.json" -T json
+expect_eq "without --verify: verified is null" None "$(json_get "$TMP/out" 'd["findings"][0]["verified"]')"
+
+# errors
+run_rc rc "$DCBKIT" diagnose --fabric "$F/healthy.json" --scenario x.json
+expect_eq "--scenario without --verify" 64 "$rc"
+echo '{"ts":1,"device":"d","ifname":"i","metric":"port.rx_bytes","value":1}' |
+    "$DCBKIT" store import --store "$TMP/s.db" -q
+run_rc rc "$DCBKIT" diagnose --store "$TMP/s.db" --verify
+expect_eq "--verify on a store without a scenario" 64 "$rc"
+run_rc rc "$DCBKIT" diagnose --fabric "$F/wred-above-xoff.json" --verify --scenario "$TMP/none.json"
+expect_eq "a missing scenario: exit" 3 "$rc"
+expect_contains "a missing scenario: one line" "dcbkit: diagnose --verify: $TMP/none.json: No such file" \
+    "$(cat "$TMP/err")"
+echo '{"name": "x", "bogus": 1}' >"$TMP/bad.json"
+run_rc rc "$DCBKIT" diagnose --fabric "$F/wred-above-xoff.json" --verify --scenario "$TMP/bad.json"
+expect_eq "a bad scenario: exit" 3 "$rc"
+[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "a bad scenario: one line: $(cat "$TMP/err")"
