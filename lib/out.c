@@ -25,8 +25,7 @@ int out_parse_format(const char *name, enum out_format *format)
     return 0;
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not valid. */
-static size_t utf8_seq_len(const unsigned char *s)
+size_t out_utf8_seq_len(const unsigned char *s)
 {
     unsigned char c = s[0];
     if (c < 0x80)
@@ -95,7 +94,7 @@ static void json_escape(struct sink *k, const char *s)
                 p++;
             sink_put(k, (const char *)run, (size_t)(p - run));
         } else {
-            size_t n = utf8_seq_len(p);
+            size_t n = out_utf8_seq_len(p);
             if (n == 0) {
                 sink_put(k, "\xef\xbf\xbd", 3); /* U+FFFD */
                 p++;
@@ -130,7 +129,7 @@ static void text_sanitize(char *dst, size_t len, const char *s)
     size_t o = 0;
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     while (*p && o + 5 < len) {
-        size_t n = (*p < 0x20 || *p == 0x7f) ? 0 : utf8_seq_len(p);
+        size_t n = (*p < 0x20 || *p == 0x7f) ? 0 : out_utf8_seq_len(p);
         if (n == 0) {
             dst[o++] = '\\';
             dst[o++] = 'x';

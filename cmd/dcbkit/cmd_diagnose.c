@@ -101,17 +101,6 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct diagnos
     return 0;
 }
 
-static int load_rules(const struct diagnose_args *a, struct rule_set *rs, struct dcb_err *err)
-{
-    char dir[4096];
-    if (rules_default_dir(dir, sizeof(dir)) < 0)
-        return dcb_err_set(err, DCB_E_NOTFOUND, "no rule catalog found; set DCBKIT_RULES");
-    int rc = rule_set_load_dir(rs, dir, err);
-    for (int i = 0; i < a->nrules && rc == 0; i++)
-        rc = rule_set_load_dir(rs, a->rules_dirs[i], err);
-    return rc;
-}
-
 static int64_t now_ns(void)
 {
     struct timespec ts;
@@ -138,7 +127,7 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
     struct dcb_err err;
     struct rule_set rs;
     rule_set_init(&rs);
-    if (load_rules(&a, &rs, &err) < 0) {
+    if (rule_set_load_catalog(&rs, a.rules_dirs, a.nrules, &err) < 0) {
         rule_set_free(&rs);
         return cli_fail(EXIT_UNDECIDED, "diagnose", "%s", err.msg);
     }

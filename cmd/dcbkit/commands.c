@@ -8,6 +8,7 @@ extern const struct cli_command cmd_diagnose;
 extern const struct cli_command cmd_fabric;
 extern const struct cli_command cmd_help;
 extern const struct cli_command cmd_metrics;
+extern const struct cli_command cmd_serve;
 extern const struct cli_command cmd_store;
 
 /* `dcbkit help` lists them in this order. */
@@ -19,6 +20,7 @@ const struct cli_command *const cli_commands[] = {
     &cmd_diagnose,
     &cmd_fabric,
     &cmd_metrics,
+    &cmd_serve,
     &cmd_store,
     &cmd_help,
     NULL,
