@@ -1,7 +1,6 @@
 /* dcbkit collect: sample host interfaces (driver statistics, netdev, RDMA) into canonical
  * samples and events, printed and/or written to the store. */
 #include <errno.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -12,14 +11,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "counter.h"
-#include "dcqcn_knobs.h"
 #include "collect_capture.h"
-#include "lldp_listen.h"
-#include "lldp_peer.h"
-#include "qos_json.h"
 #include "ethtool_dump.h"
-#include "host.h"
+#include "host_source.h"
 #include "log.h"
 #include "store.h"
 #include "units.h"
@@ -34,208 +28,80 @@ static void on_stop(int sig)
     collect_stop = 1;
 }
 
-/* Counter state per (interface, source, name), in an open-addressing table. */
-struct tracked {
-    char key[IFNAMSIZ + 80];
-    struct counter_state state;
-    bool used;
-};
-
-struct tracker {
-    struct tracked *slots;
-    size_t cap, count;
-};
-
-static uint64_t hash_key(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-    return h;
-}
-
-static struct counter_state *track(struct tracker *t, const char *key)
-{
-    if ((t->count + 1) * 2 > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        struct tracked *slots = calloc(cap, sizeof(*slots));
-        if (!slots)
-            return NULL;
-        for (size_t i = 0; i < t->cap; i++) {
-            if (!t->slots[i].used)
-                continue;
-            size_t pos = hash_key(t->slots[i].key) & (cap - 1);
-            while (slots[pos].used)
-                pos = (pos + 1) & (cap - 1);
-            slots[pos] = t->slots[i];
-        }
-        free(t->slots);
-        t->slots = slots;
-        t->cap = cap;
-    }
-    size_t pos = hash_key(key) & (t->cap - 1);
-    while (t->slots[pos].used) {
-        if (!strcmp(t->slots[pos].key, key))
-            return &t->slots[pos].state;
-        pos = (pos + 1) & (t->cap - 1);
-    }
-    snprintf(t->slots[pos].key, sizeof(t->slots[pos].key), "%s", key);
-    t->slots[pos].used = true;
-    counter_state_init(&t->slots[pos].state);
-    t->count++;
-    return &t->slots[pos].state;
-}
-
-struct iface_status {
-    char name[IFNAMSIZ];
-    bool present;       /* read successfully at the last tick */
-    bool warned;
-    bool dcb_warned;             /* "DCB not supported" said once */
-    struct qos_config *config;   /* the last config snapshot taken, NULL before the first */
-    struct lldp_listener lldp;
-    bool lldp_tried;             /* opened, or failed and said so */
-    struct qos_config *peer;     /* what the link partner last advertised */
-    char peer_key[160];          /* "peer:port" it came from */
-};
-
 struct collect_run {
     struct cli_ctx *ctx;
-    struct host_reader reader;
+    struct host_source src;
     struct dcb_store *store;
     struct dcb_out out;
-    struct tracker tracker;
-    struct iface_status ifaces[MAX_IFACES];
-    size_t nifaces;
-    const char *pattern;
     char device[DCB_DEVICE_MAX];
-    uint64_t samples, events, failures;
     int64_t interval_ns;
     bool lldp;                   /* listen for LLDP neighbours (live only) */
-    bool lldp_perm_warned;
 };
 
-static int64_t realtime_ns(void)
+static void on_event(void *arg, const struct dcb_event *e)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static struct iface_status *status_of(struct collect_run *run, const char *name)
-{
-    for (size_t i = 0; i < run->nifaces; i++)
-        if (!strcmp(run->ifaces[i].name, name))
-            return &run->ifaces[i];
-    if (run->nifaces == MAX_IFACES)
-        return NULL;
-    struct iface_status *s = &run->ifaces[run->nifaces++];
-    memset(s, 0, sizeof(*s));
-    snprintf(s->name, sizeof(s->name), "%s", name);
-    return s;
-}
-
-static void emit_event(struct collect_run *run, int64_t now, enum dcb_event_kind kind,
-                       const char *ifname, int prio, const char *details)
-{
-    struct dcb_event e;
-    dcb_event_set(&e, now, kind, run->device, ifname, prio, details);
-    run->events++;
+    struct collect_run *run = arg;
     if (run->store) {
         struct dcb_err err;
-        if (store_put_event(run->store, &e, &err) < 0)
+        if (store_put_event(run->store, e, &err) < 0)
             dcb_warn("collect: %s", err.msg);
     }
+    const char *kind = dcb_event_kind_name(e->kind);
     if (out_is_json(&run->out)) {
         struct dcb_out *o = &run->out;
         out_obj_open(o, NULL);
-        out_i64(o, "ts", NULL, now);
-        out_str(o, "event", NULL, dcb_event_kind_name(kind));
-        out_str(o, "device", NULL, run->device);
-        out_str(o, "ifname", NULL, ifname);
-        out_i64(o, "prio", NULL, prio);
-        fprintf(o->fp, ",\"details\":%s", e.details);
+        out_i64(o, "ts", NULL, e->time_ns);
+        out_str(o, "event", NULL, kind);
+        out_str(o, "device", NULL, e->device);
+        out_str(o, "ifname", NULL, e->ifname);
+        out_i64(o, "prio", NULL, e->prio);
+        fprintf(o->fp, ",\"details\":%s", e->details);
         out_obj_close(o);
     } else {
-        fprintf(stdout, "event %s %s %s\n", dcb_event_kind_name(kind), ifname, e.details);
+        fprintf(stdout, "event %s %s %s\n", kind, e->ifname, e->details);
     }
 }
 
-/* The interface's DCQCN knobs as QoS config: written (store and output) when they change. */
-static void snapshot_config(struct collect_run *run, int64_t now, struct iface_status *s,
-                            const struct host_iface_reading *reading)
+/* A config snapshot: the interface's own, or what its link partner advertised (LLDP). */
+static void on_config(void *arg, const struct host_config_snap *snap)
 {
-    struct qos_config c;
-    qos_config_init(&c);
-    char source[64] = "", knobs[32];
-    struct dcb_err err;
-    if (reading->dcb_status == 0) {
-        c = reading->dcb;
-        snprintf(source, sizeof(source), "dcbnl");
-    } else if (run->reader.live && !s->dcb_warned) {
-        s->dcb_warned = true;
-        dcb_warn("collect: %s: DCB config not available: %s", s->name,
-                 reading->dcb_status == DCB_E_UNSUPP ? "not supported by the driver" : "error");
-        if (reading->driver[0])
-            dcb_info("collect: %s uses %s", s->name, reading->driver);
-    }
-    int rc = dcqcn_read(run->reader.sysfs_root, s->name, &c, knobs, sizeof(knobs), &err);
-    if (rc < 0 && rc != DCB_E_NOTFOUND)
-        dcb_warn("collect: %s", err.msg);
-    if (rc == 0)
-        snprintf(source + strlen(source), sizeof(source) - strlen(source), "%s%s",
-                 source[0] ? " + " : "", knobs);
-    if (!source[0])
-        return;
-    if (s->config && qos_diff(s->config, &c, NULL, NULL) == 0)
-        return;
-    if (!s->config && !(s->config = malloc(sizeof(*s->config))))
-        return;
-    *s->config = c;
-    cJSON *j = qos_to_json(&c);
-    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-    cJSON_Delete(j);
-    if (!text)
-        return;
+    struct collect_run *run = arg;
     if (run->store) {
-        struct store_config_row row = { now, run->device, s->name, source, text };
+        struct store_config_row row = { snap->time_ns, run->device, snap->ifname, snap->source,
+                                        snap->json };
+        struct dcb_err err;
         if (store_put_config(run->store, &row, &err) < 0)
             dcb_warn("collect: %s", err.msg);
     }
-    if (out_is_json(&run->out)) {
-        struct dcb_out *o = &run->out;
+    struct dcb_out *o = &run->out;
+    if (out_is_json(o)) {
         out_obj_open(o, NULL);
-        out_i64(o, "ts", NULL, now);
-        out_str(o, "device", NULL, run->device);
-        out_str(o, "ifname", NULL, s->name);
-        out_str(o, "config_source", NULL, source);
-        fprintf(o->fp, ",\"config\":%s", text);
+        out_i64(o, "ts", NULL, snap->time_ns);
+        out_str(o, "device", NULL, snap->peer ? snap->peer : run->device);
+        out_str(o, "ifname", NULL, snap->peer ? snap->peer_port : snap->ifname);
+        out_str(o, "config_source", NULL, snap->peer ? "lldp" : snap->source);
+        if (snap->peer) {
+            char seen[DCB_DEVICE_MAX + IFNAMSIZ + 2];
+            snprintf(seen, sizeof(seen), "%s:%s", run->device, snap->ifname);
+            out_str(o, "seen_on", NULL, seen);
+        }
+        fprintf(o->fp, ",\"config\":%s", snap->json);
         out_obj_close(o);
+    } else if (snap->peer) {
+        out_text(o, "neighbour of %s: ", snap->ifname);
+        out_str(o, NULL, "%s", snap->peer);
+        out_str(o, NULL, " port %s", snap->peer_port);
+        out_text(o, " (%s DCBX): %s\n", snap->dcbx_mode, snap->json);
     } else {
-        printf("config %s (%s): %s\n", s->name, source, text);
+        printf("config %s (%s): %s\n", snap->ifname, snap->source, snap->json);
     }
-    free(text);
 }
 
-static void emit_counter(struct collect_run *run, int64_t now, const char *ifname,
-                         const struct host_counter *c)
+static void on_counter(void *arg, int64_t now, const char *ifname, const struct host_counter *c,
+                       const struct counter_delta *d)
 {
-    char key[IFNAMSIZ + 80];
-    snprintf(key, sizeof(key), "%s/%s/%s", ifname, c->source, c->raw);
-    struct counter_state *st = track(&run->tracker, key);
-    double rate = NAN;
-    if (st) {
-        struct counter_delta d = counter_update(st, c->value, now, c->mapped ? c->match.bits : 64, 0);
-        if (d.kind == COUNTER_RESET) {
-            char details[256];
-            snprintf(details, sizeof(details),
-                     "{\"source\":\"%s\",\"counter\":\"%s\",\"previous\":%" PRIu64 ",\"value\":%" PRIu64 "}",
-                     c->source, c->raw, d.previous, c->value);
-            emit_event(run, now, EVENT_COUNTER_RESET, ifname, c->mapped ? c->match.prio : -1,
-                       details);
-        }
-        rate = counter_rate_per_sec(&d);
-    }
-    run->samples++;
+    struct collect_run *run = arg;
+    double rate = counter_rate_per_sec(d);
     if (c->mapped && run->store) {
         struct dcb_sample s;
         dcb_sample_set(&s, now, run->device, ifname, c->match.metric, c->match.prio,
@@ -278,16 +144,13 @@ static void emit_counter(struct collect_run *run, int64_t now, const char *ifnam
 }
 
 /* The link speed, a gauge: no rate, no counter state. */
-static void emit_link_speed(struct collect_run *run, int64_t now, const char *ifname,
-                            const struct host_iface_reading *reading)
+static void on_speed(void *arg, int64_t now, const char *ifname, uint64_t bps, const char *source)
 {
-    if (!reading->speed_bps)
-        return;
-    run->samples++;
+    struct collect_run *run = arg;
     if (run->store) {
         struct dcb_sample s;
         dcb_sample_set(&s, now, run->device, ifname, METRIC_LINK_SPEED_BPS, -1, -1);
-        s.value.gauge = (double)reading->speed_bps;
+        s.value.gauge = (double)bps;
         struct dcb_err err;
         if (store_put_sample(run->store, &s, &err) < 0)
             dcb_warn("collect: %s", err.msg);
@@ -298,183 +161,44 @@ static void emit_link_speed(struct collect_run *run, int64_t now, const char *if
         out_i64(o, "ts", NULL, now);
         out_str(o, "device", NULL, run->device);
         out_str(o, "ifname", NULL, ifname);
-        out_str(o, "source", NULL, reading->speed_source);
+        out_str(o, "source", NULL, source);
         out_str(o, "counter", NULL, "speed");
         out_str(o, "metric", NULL, metric_info(METRIC_LINK_SPEED_BPS)->name);
         out_i64(o, "prio", NULL, -1);
         out_i64(o, "queue", NULL, -1);
-        out_u64(o, "value", NULL, reading->speed_bps);
+        out_u64(o, "value", NULL, bps);
         out_null(o, "rate", NULL);
         out_obj_close(o);
     } else {
         printf("%-12s %-26s %-8s %20" PRIu64 "   (%s speed)\n", ifname,
-               metric_info(METRIC_LINK_SPEED_BPS)->name, "", reading->speed_bps,
-               reading->speed_source);
+               metric_info(METRIC_LINK_SPEED_BPS)->name, "", bps, source);
     }
 }
 
-struct lldp_seen {
-    struct collect_run *run;
-    struct iface_status *s;
-    int64_t now;
-};
-
-/* A neighbour's LLDP frame: a dcbx_seen event and the peer's advertised config, when new. */
-static void on_lldp(const struct dcb_frame *f, void *arg)
+static void on_message(void *arg, enum dcb_log_level level, const char *text)
 {
-    struct lldp_seen *ls = arg;
-    struct collect_run *run = ls->run;
-    struct iface_status *s = ls->s;
-    struct qos_config c;
-    qos_config_init(&c);
-    char peer[DCB_DEVICE_MAX], port[DCB_IFNAME_MAX], key[sizeof(s->peer_key)];
-    const char *mode = lldp_peer_config(&f->lldp, &c, peer, sizeof(peer), port, sizeof(port));
-    snprintf(key, sizeof(key), "%s:%s", peer, port);
-    if (s->peer && !strcmp(key, s->peer_key) && qos_diff(s->peer, &c, NULL, NULL) == 0)
-        return;
-    if (!s->peer && !(s->peer = malloc(sizeof(*s->peer))))
-        return;
-    *s->peer = c;
-    snprintf(s->peer_key, sizeof(s->peer_key), "%s", key);
-    char details[DCB_DETAILS_MAX], qpeer[2 * DCB_DEVICE_MAX + 2], qport[2 * DCB_IFNAME_MAX + 2];
-    out_json_string_buf(qpeer, sizeof(qpeer), peer);
-    out_json_string_buf(qport, sizeof(qport), port);
-    snprintf(details, sizeof(details), "{\"peer\":%s,\"port\":%s,\"dcbx\":\"%s\"}", qpeer, qport,
-             mode);
-    emit_event(run, ls->now, EVENT_DCBX_SEEN, s->name, -1, details);
-    cJSON *j = qos_to_json(&c);
-    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-    cJSON_Delete(j);
-    if (!text)
-        return;
-    struct dcb_err err;
-    if (run->store) {
-        /* kept under this port: "the config its link partner advertises", which is what
-         * rules read as peer.* (the partner's own name is in the dcbx_seen event) */
-        struct store_config_row row = { ls->now, run->device, s->name, "peer:lldp", text };
-        if (store_put_config(run->store, &row, &err) < 0)
-            dcb_warn("collect: %s", err.msg);
-    }
-    if (out_is_json(&run->out)) {
-        struct dcb_out *o = &run->out;
-        out_obj_open(o, NULL);
-        out_i64(o, "ts", NULL, ls->now);
-        out_str(o, "device", NULL, peer);
-        out_str(o, "ifname", NULL, port);
-        out_str(o, "config_source", NULL, "lldp");
-        char seen[DCB_DEVICE_MAX + IFNAMSIZ + 2];
-        snprintf(seen, sizeof(seen), "%s:%s", run->device, s->name);
-        out_str(o, "seen_on", NULL, seen);
-        fprintf(o->fp, ",\"config\":%s", text);
-        out_obj_close(o);
-    } else {
-        printf("neighbour of %s: %s port %s (%s DCBX): %s\n", s->name, peer, port, mode, text);
-    }
-    free(text);
-}
-
-static void listen_lldp(struct collect_run *run, int64_t now, struct iface_status *s)
-{
-    struct dcb_err err;
-    if (!s->lldp.pcap && !s->lldp_tried) {
-        s->lldp_tried = true;
-        int rc = lldp_listen_open(&s->lldp, s->name, &err);
-        if (rc == DCB_E_PERM) {
-            if (!run->lldp_perm_warned)
-                dcb_warn("collect: %s; neighbours are not recorded, counters still are", err.msg);
-            run->lldp_perm_warned = true;
-        } else if (rc < 0) {
-            dcb_warn("collect: %s", err.msg);
-        }
-    }
-    struct lldp_seen ls = { run, s, now };
-    if (lldp_listen_poll(&s->lldp, on_lldp, &ls, &err) < 0) {
-        dcb_warn("collect: %s: %s", s->name, err.msg);
-        lldp_listen_close(&s->lldp);
-    }
-}
-
-static void stop_lldp(struct iface_status *s)
-{
-    lldp_listen_close(&s->lldp);
-    s->lldp_tried = false;      /* open again when the interface returns */
-}
-
-static bool has_wildcard(const char *p)
-{
-    return p && strpbrk(p, "*?[") != NULL;
+    (void)arg;
+    if (level == DCB_LOG_ERROR)
+        cli_fail(1, "collect", "%s", text);
+    else
+        dcb_log(level, "collect: %s", text);
 }
 
 /* One sampling pass. Returns how many interfaces were read. */
-static size_t collect_tick(struct collect_run *run, bool first)
+static size_t collect_tick(struct collect_run *run)
 {
-    int64_t now = realtime_ns();
-    char names[MAX_IFACES][IFNAMSIZ];
-    size_t n = 0;
     struct dcb_err err;
-    if (host_list_ifaces(&run->reader, run->pattern, names, MAX_IFACES, &n, &err) < 0) {
+    int read = host_source_tick(&run->src, host_source_now(), &err);
+    if (read < 0)
         cli_fail(1, "collect", "%s", err.msg);
-        run->failures++;
-        return 0;
-    }
-    if (run->pattern && !has_wildcard(run->pattern) && n == 0) {
-        snprintf(names[0], IFNAMSIZ, "%s", run->pattern);  /* named: report it when absent */
-        n = 1;
-    }
-    /* interfaces seen before and not listed now are gone */
-    for (size_t i = 0; i < run->nifaces; i++) {
-        bool listed = false;
-        for (size_t k = 0; k < n && !listed; k++)
-            listed = !strcmp(names[k], run->ifaces[i].name);
-        if (!listed && run->ifaces[i].present) {
-            run->ifaces[i].present = false;
-            stop_lldp(&run->ifaces[i]);
-            emit_event(run, now, EVENT_SOURCE_GAP, run->ifaces[i].name, -1,
-                       "{\"reason\":\"interface gone\"}");
-        }
-    }
-    size_t read = 0;
-    struct host_iface_reading reading = { 0 };
-    for (size_t k = 0; k < n; k++) {
-        struct iface_status *s = status_of(run, names[k]);
-        if (!s)
-            break;
-        int rc = host_read_iface(&run->reader, names[k], &reading, &err);
-        if (rc < 0) {
-            if (s->present) {
-                s->present = false;
-                stop_lldp(s);
-                emit_event(run, now, EVENT_SOURCE_GAP, names[k], -1,
-                           rc == DCB_E_NOTFOUND ? "{\"reason\":\"interface gone\"}"
-                                                : "{\"reason\":\"read failed\"}");
-            } else if (!s->warned || first) {
-                cli_fail(1, "collect", "%s", err.msg);
-            }
-            s->warned = true;
-            run->failures++;
-            continue;
-        }
-        if (!s->present && s->warned && !first)
-            dcb_info("collect: %s is back", names[k]);
-        s->present = true;
-        s->warned = false;
-        read++;
-        for (size_t i = 0; i < reading.n; i++)
-            emit_counter(run, now, names[k], &reading.counters[i]);
-        emit_link_speed(run, now, names[k], &reading);
-        snapshot_config(run, now, s, &reading);
-        if (run->lldp && run->reader.live)
-            listen_lldp(run, now, s);
-    }
-    host_reading_free(&reading);
     if (run->store) {
         if (store_flush(run->store, &err) < 0) {
             cli_fail(1, "collect", "%s", err.msg);
-            run->failures++;
+            run->src.failures++;
         }
     }
     fflush(stdout);
-    return read;
+    return read < 0 ? 0 : (size_t)read;
 }
 
 #define MAX_DUMPS 64
@@ -496,7 +220,7 @@ static void add_dump_stat(const char *name, uint64_t value, void *arg)
     snprintf(c.raw, sizeof(c.raw), "%s", name);
     c.value = value;
     c.mapped = counter_map_match(a->map, name, &c.match);
-    emit_counter(a->run, a->ts, a->ifname, &c);
+    host_source_counter(&a->run->src, a->ts, a->ifname, &c);
 }
 
 static char *read_dump(const char *path, size_t *len, struct dcb_err *err)
@@ -525,7 +249,7 @@ static int collect_dumps(struct collect_run *run, const struct counter_maps *map
                          const char *const *dumps, int ndumps, const char *ifname,
                          const char *driver)
 {
-    int64_t start = realtime_ns();
+    int64_t start = host_source_now();
     for (int i = 0; i < ndumps; i++) {
         struct dcb_err err;
         size_t len;
@@ -622,7 +346,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     run.interval_ns = 1000000000LL;
     run.lldp = true;
     const char *store_path = NULL, *sysfs_root = "/sys", *maps_dir = NULL;
-    const char *proc_root = "/proc";
+    const char *proc_root = "/proc", *pattern = NULL;
     long count = 0, raw_every = HOST_RAW_EVERY;
     int64_t duration = 0;
     const char *dumps[MAX_DUMPS];
@@ -634,7 +358,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
         switch (c) {
         case O_LOCAL: break;
-        case O_IFNAME: run.pattern = optarg; break;
+        case O_IFNAME: pattern = optarg; break;
         case O_INTERVAL:
             if (dcb_parse_duration(optarg, &run.interval_ns, &err) < 0 || run.interval_ns < 1000000)
                 return cli_usage_error(ctx, "--interval: %s",
@@ -690,7 +414,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
     if (capture_iface && ndumps)
         return cli_usage_error(ctx, "--capture and --from-ethtool-dump are separate runs");
-    if (ndumps && (!run.pattern || has_wildcard(run.pattern)))
+    if (ndumps && (!pattern || strpbrk(pattern, "*?[")))
         return cli_usage_error(ctx, "--from-ethtool-dump needs --ifname NAME (the interface it "
                                "was taken on)");
     if (duration && !count)
@@ -710,12 +434,15 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     struct counter_maps maps;
     if (counter_maps_load_dir(&maps, maps_dir, &err) < 0)
         return cli_fail(1, "collect", "%s", err.msg);
-    if (host_reader_open(&run.reader, sysfs_root, &maps, &err) < 0) {
+    struct host_source_options hopt = {
+        .sysfs_root = sysfs_root, .proc_root = proc_root, .pattern = pattern,
+        .device = run.device, .maps = &maps, .raw_every = (unsigned)raw_every, .lldp = run.lldp,
+    };
+    struct host_source_sink sink = { on_counter, on_speed, on_event, on_config, on_message, &run };
+    if (host_source_open(&run.src, &hopt, &sink, &err) < 0) {
         counter_maps_free(&maps);
         return cli_fail(1, "collect", "%s", err.msg);
     }
-    host_reader_set_proc_root(&run.reader, proc_root);
-    host_reader_set_raw_every(&run.reader, (unsigned)raw_every);
     int status = 0;
     if (store_path) {
         struct store_options opt = { .path = store_path };
@@ -726,7 +453,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     }
     out_init(&run.out, stdout, ctx->format);
     if (ndumps) {
-        status = collect_dumps(&run, &maps, dumps, ndumps, run.pattern, driver);
+        status = collect_dumps(&run, &maps, dumps, ndumps, pattern, driver);
         status = cli_finish_output(&run.out, status);
         goto out;
     }
@@ -735,7 +462,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
     for (long tick = 0; !collect_stop && (count == 0 || tick < count); tick++) {
-        size_t read = collect_tick(&run, tick == 0);
+        size_t read = collect_tick(&run);
         if (tick == 0 && read == 0) {
             status = 1;  /* nothing could be read at all: the error is already printed */
             break;
@@ -750,19 +477,13 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     }
     if (ctx->verbosity >= 0)
         fprintf(stderr, "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
-                " read failures\n", run.samples, run.events, run.failures);
+                " read failures\n", run.src.samples, run.src.events, run.src.failures);
     status = cli_finish_output(&run.out, status);
 out:
     if (run.store && store_close(run.store, &err) < 0)
         status = cli_fail(1, "collect", "%s", err.msg);
-    host_reader_close(&run.reader);
+    host_source_close(&run.src);
     counter_maps_free(&maps);
-    free(run.tracker.slots);
-    for (size_t i = 0; i < run.nifaces; i++) {
-        free(run.ifaces[i].config);
-        free(run.ifaces[i].peer);
-        lldp_listen_close(&run.ifaces[i].lldp);
-    }
     return status;
 }
 
