@@ -20,7 +20,7 @@ struct serve_args {
     const char *sysfs_root, *proc_root, *ifname, *maps, *device;
     const char *rules_dirs[8];
     int nrules;
-    bool no_rules;
+    bool no_rules, no_lldp;
     const char *profile;
     int64_t interval_ns, history_ns, timeout_ns;
     long max_connections, ring_samples;
@@ -32,7 +32,7 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_a
 {
     enum { O_LISTEN = 256, O_LOCAL, O_STORE, O_SYSFS, O_PROC, O_IFNAME, O_MAPS, O_DEVICE,
            O_RULES, O_NO_RULES, O_PROFILE, O_INTERVAL, O_HISTORY, O_TIMEOUT, O_MAX_CONN,
-           O_MAX_HEADER, O_RING, O_ONCE };
+           O_MAX_HEADER, O_RING, O_ONCE, O_NO_LLDP };
     static const struct option longopts[] = {
         { "listen", required_argument, NULL, O_LISTEN },
         { "local", no_argument, NULL, O_LOCAL },
@@ -52,6 +52,7 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_a
         { "max-header-size", required_argument, NULL, O_MAX_HEADER },
         { "ring-samples", required_argument, NULL, O_RING },
         { "once", no_argument, NULL, O_ONCE },
+        { "no-lldp", no_argument, NULL, O_NO_LLDP },
         CLI_COMMON_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
@@ -121,6 +122,7 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_a
                                        optarg);
             break;
         case O_ONCE: a->once = true; break;
+        case O_NO_LLDP: a->no_lldp = true; break;
         default:
             rc = cli_common_option(ctx, c, argv);
             if (rc == 0)
@@ -137,9 +139,9 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_a
     if (a->local + !!a->store != 1)
         return cli_usage_error(ctx, "give one source: --local or --store DB");
     if (!a->local && (strcmp(a->sysfs_root, "/sys") != 0 || a->proc_root || a->ifname ||
-                      a->maps || a->device))
-        return cli_usage_error(ctx, "--sysfs-root, --proc-root, --ifname, --maps and --device "
-                               "go with --local");
+                      a->maps || a->device || a->no_lldp))
+        return cli_usage_error(ctx, "--sysfs-root, --proc-root, --ifname, --maps, --device and "
+                               "--no-lldp go with --local");
     return 0;
 }
 
@@ -199,7 +201,8 @@ static int serve_run(struct cli_ctx *ctx, int argc, char **argv)
     struct serve_source src;
     if (a.local) {
         struct serve_local_options lo = { a.sysfs_root, a.proc_root, a.ifname, a.maps, a.device,
-                                          (size_t)a.ring_samples };
+                                          (size_t)a.ring_samples, !a.no_lldp,
+                                          ctx->verbosity > 0 };
         rc = serve_source_local_open(&src, &lo, &err);
     } else {
         rc = serve_source_store_open(&src, a.store, &err);
@@ -284,6 +287,8 @@ static const struct cli_option_doc serve_options[] = {
       "net/dev) saved elsewhere." },
     { "--ifname PATTERN", "--local: interfaces to read, a shell pattern (default: all but lo)." },
     { "--device NAME", "--local: the device label (default: the host name)." },
+    { "--no-lldp", "--local: do not listen for what link partners advertise (LLDP/DCBX needs "
+      "CAP_NET_RAW; without it serve says so once and goes on)." },
     { "--maps DIR", "--local: counter maps (default: $DCBKIT_MAPS or the installed maps)." },
     { "--ring-samples N", "--local: samples the in-memory history keeps (default 1048576, 40 "
       "bytes each); rules see at most this much history." },

@@ -3,7 +3,6 @@
 #ifndef DCB_DIAGNOSE_H
 #define DCB_DIAGNOSE_H
 
-#include <net/if.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -42,12 +41,5 @@ struct diagnose_gather {
 /* Fills a new ring store with the evidence; *now_ns is the end of the evidence. */
 int diagnose_gather_ring(const struct diagnose_gather *g, struct dcb_store **st, int64_t *now_ns,
                          struct dcb_err *err);
-
-struct host_reader;
-/* One reading of the named interfaces into st as canonical samples at the current time, and with
- * configs their DCB config, link speed and DCQCN knobs as a "local" config snapshot. An interface
- * that is gone is skipped. Also used by dcbkit serve --local. */
-int diagnose_read_host(struct host_reader *r, char (*names)[IFNAMSIZ], size_t n, struct dcb_store *st,
-                       const char *device, bool configs, struct dcb_err *err);
 
 #endif

@@ -191,7 +191,7 @@ static int gather_pcap(const struct diagnose_gather *dg, struct dcb_store *st, i
 
 /* ---- this host ------------------------------------------------------------------------------- */
 
-int diagnose_read_host(struct host_reader *r, char (*names)[IFNAMSIZ], size_t n,
+static int read_host_once(struct host_reader *r, char (*names)[IFNAMSIZ], size_t n,
                           struct dcb_store *st, const char *device, bool configs,
                           struct dcb_err *err)
 {
@@ -255,11 +255,11 @@ static int gather_local(const struct diagnose_gather *dg, struct dcb_store *st, 
     size_t n = 0;
     rc = host_list_ifaces(&r, NULL, names, LOCAL_IFACES_MAX, &n, err);
     if (rc == 0)
-        rc = diagnose_read_host(&r, names, n, st, device, false, err);
+        rc = read_host_once(&r, names, n, st, device, false, err);
     if (rc == 0) {
         struct timespec pause = { dg->interval_ns / 1000000000LL, dg->interval_ns % 1000000000LL };
         nanosleep(&pause, NULL);
-        rc = diagnose_read_host(&r, names, n, st, device, true, err);
+        rc = read_host_once(&r, names, n, st, device, true, err);
     }
     host_reader_close(&r);
     counter_maps_free(&maps);

@@ -80,6 +80,8 @@ struct serve_local_options {
     const char *maps_dir;        /* NULL: the installed maps */
     const char *device;          /* NULL: the host name */
     size_t ring_samples;         /* the ring's capacity */
+    bool lldp;                   /* listen for LLDP partners (live /sys, CAP_NET_RAW) */
+    bool verbose;                /* the source's notes on stderr */
 };
 
 int serve_source_local_open(struct serve_source *src, const struct serve_local_options *opt,

@@ -6,44 +6,92 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "counter_map.h"
-#include "diagnose.h"
-#include "host.h"
+#include "host_source.h"
 #include "serve.h"
 #include "units.h"
-
-#define LOCAL_IFACES_MAX 1024
 
 /* ---- local ----------------------------------------------------------------------------------- */
 
 struct local_source {
     struct counter_maps maps;
-    struct host_reader reader;
-    char device[256];
-    const char *pattern;
-    char (*names)[IFNAMSIZ];
-    size_t nnames;
-    unsigned rounds;
+    struct host_source hs;
+    struct dcb_store *st;
+    int error;                    /* the first failed write of this tick */
+    struct dcb_err err;
+    bool verbose;
 };
 
-static int local_list(struct local_source *l, struct dcb_err *err)
+static void local_put(struct local_source *l, const struct dcb_sample *s)
 {
-    return host_list_ifaces(&l->reader, l->pattern, l->names, LOCAL_IFACES_MAX, &l->nnames, err);
+    if (!l->error)
+        l->error = store_put_sample(l->st, s, &l->err);
+}
+
+static void on_counter(void *arg, int64_t now, const char *ifname, const struct host_counter *c,
+                       const struct counter_delta *d)
+{
+    (void)d;
+    struct local_source *l = arg;
+    if (!c->mapped)
+        return;
+    struct dcb_sample s;
+    dcb_sample_set(&s, now, l->hs.device, ifname, c->match.metric, c->match.prio,
+                   c->match.queue);
+    s.value.counter = c->value;
+    local_put(l, &s);
+}
+
+static void on_speed(void *arg, int64_t now, const char *ifname, uint64_t bps, const char *source)
+{
+    (void)source;
+    struct local_source *l = arg;
+    struct dcb_sample s;
+    dcb_sample_set(&s, now, l->hs.device, ifname, METRIC_LINK_SPEED_BPS, -1, -1);
+    s.value.gauge = (double)bps;
+    local_put(l, &s);
+}
+
+static void on_event(void *arg, const struct dcb_event *e)
+{
+    struct local_source *l = arg;
+    if (!l->error)
+        l->error = store_put_event(l->st, e, &l->err);
+}
+
+static void on_config(void *arg, const struct host_config_snap *snap)
+{
+    struct local_source *l = arg;
+    struct store_config_row row = { snap->time_ns, l->hs.device, snap->ifname, snap->source,
+                                    snap->json };
+    if (!l->error)
+        l->error = store_put_config(l->st, &row, &l->err);
+}
+
+static void on_message(void *arg, enum dcb_log_level level, const char *text)
+{
+    struct local_source *l = arg;
+    if (l->verbose || level == DCB_LOG_ERROR)
+        fprintf(stderr, "dcbkit: serve: %s\n", text);
 }
 
 static int local_collect(struct serve_source *src, struct dcb_err *err)
 {
     struct local_source *l = src->ctx;
-    /* interfaces come and go (VFs, hot-plug): list them again now and then */
-    if (++l->rounds % 60 == 0 && local_list(l, err) < 0)
-        return -1;
-    if (!l->nnames)
-        return dcb_err_set(err, DCB_E_NOTFOUND, "no interface under %s/class/net%s%s",
-                           l->reader.sysfs_root, l->pattern ? " matches " : "",
-                           l->pattern ? l->pattern : "");
-    return diagnose_read_host(&l->reader, l->names, l->nnames, src->st, l->device, true, err);
+    l->error = 0;
+    int n = host_source_tick(&l->hs, dcb_realtime_ns(), err);
+    if (n < 0)
+        return n;
+    if (l->error) {
+        *err = l->err;
+        return l->error;
+    }
+    if (n == 0)
+        return dcb_err_set(err, DCB_E_NOTFOUND, "no interface could be read");
+    return 0;
 }
 
 static int64_t local_now(struct serve_source *src)
@@ -55,9 +103,8 @@ static int64_t local_now(struct serve_source *src)
 static void local_close(struct serve_source *src)
 {
     struct local_source *l = src->ctx;
-    host_reader_close(&l->reader);
+    host_source_close(&l->hs);
     counter_maps_free(&l->maps);
-    free(l->names);
     free(l);
 }
 
@@ -69,42 +116,39 @@ int serve_source_local_open(struct serve_source *src, const struct serve_local_o
     if (!opt->maps_dir && counter_maps_default_dir(maps_dir, sizeof(maps_dir)) < 0)
         return dcb_err_set(err, DCB_E_NOTFOUND, "no counter maps found; set DCBKIT_MAPS");
     struct local_source *l = calloc(1, sizeof(*l));
-    if (l)
-        l->names = calloc(LOCAL_IFACES_MAX, sizeof(*l->names));
-    if (!l || !l->names) {
-        free(l);
+    if (!l)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
-    }
     if (counter_maps_load_dir(&l->maps, opt->maps_dir ? opt->maps_dir : maps_dir, err) < 0) {
-        free(l->names);
         free(l);
         return -1;
     }
-    if (host_reader_open(&l->reader, opt->sysfs_root, &l->maps, err) < 0) {
+    char host[256] = "localhost";
+    if (!opt->device && gethostname(host, sizeof(host) - 1) < 0)
+        snprintf(host, sizeof(host), "localhost");
+    l->verbose = opt->verbose;
+    struct host_source_options ho = {
+        .sysfs_root = opt->sysfs_root, .proc_root = opt->proc_root, .pattern = opt->ifname,
+        .device = opt->device ? opt->device : host, .maps = &l->maps,
+        .lldp = opt->lldp && strcmp(opt->sysfs_root, "/sys") == 0,
+    };
+    struct host_source_sink sink = { on_counter, on_speed, on_event, on_config, on_message, l };
+    if (host_source_open(&l->hs, &ho, &sink, err) < 0) {
         counter_maps_free(&l->maps);
-        free(l->names);
         free(l);
         return -1;
     }
-    if (opt->proc_root)
-        host_reader_set_proc_root(&l->reader, opt->proc_root);
-    if (opt->device)
-        snprintf(l->device, sizeof(l->device), "%s", opt->device);
-    else if (gethostname(l->device, sizeof(l->device) - 1) < 0)
-        snprintf(l->device, sizeof(l->device), "localhost");
-    l->pattern = opt->ifname;
     src->name = "local";
     src->ctx = l;
     src->collect = local_collect;
     src->now = local_now;
     src->close = local_close;
     src->is_ring = true;
-    if (local_list(l, err) < 0 || store_open_ring(&src->st, opt->ring_samples,
-                                                  opt->ring_samples / 16 + 1, err) < 0) {
+    if (store_open_ring(&src->st, opt->ring_samples, opt->ring_samples / 16 + 1, err) < 0) {
         local_close(src);
         memset(src, 0, sizeof(*src));
         return -1;
     }
+    l->st = src->st;
     return 0;
 }
 
