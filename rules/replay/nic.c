@@ -196,7 +196,7 @@ static void send_ctrl(struct sim *s, uint32_t port, enum pkt_kind kind, uint32_t
 
 static double backlog_now(const struct sim *s, const struct port *pt)
 {
-    double drain = s->opt->host_drain_bps > 0 ? s->opt->host_drain_bps : pt->bps;
+    double drain = pt->drain_bps > 0 ? pt->drain_bps : pt->bps;
     double gone = drain / 8.0 * (double)(s->now_ps - pt->rx_backlog_at_ps) / 1e12;
     return pt->rx_backlog > gone ? pt->rx_backlog - gone : 0;
 }
@@ -206,11 +206,11 @@ static double backlog_now(const struct sim *s, const struct port *pt)
 static void receive_backlog(struct sim *s, uint32_t port, unsigned prio, uint32_t bytes)
 {
     struct port *pt = &s->ports[port];
-    if (s->opt->host_drain_bps <= 0 || !s->opt->host_rx_xoff_bytes)
+    if (pt->drain_bps <= 0 || !pt->rx_xoff_bytes)
         return;
     pt->rx_backlog = backlog_now(s, pt) + bytes;
     pt->rx_backlog_at_ps = s->now_ps;
-    if (pt->rx_backlog > (double)s->opt->host_rx_xoff_bytes && !pt->rx_xoff[prio]) {
+    if (pt->rx_backlog > (double)pt->rx_xoff_bytes && !pt->rx_xoff[prio]) {
         pt->rx_xoff[prio] = true;
         port_send_pfc(s, port, prio, 0xffff);
         sim_event(s, EVENT_PFC_XOFF, port, (int)prio, "{\"reason\":\"slow receiver\"}");
@@ -226,7 +226,7 @@ void nic_drain(struct sim *s, uint32_t port)
     for (unsigned prio = 0; prio < PRIOS; prio++) {
         if (!pt->rx_xoff[prio])
             continue;
-        if (backlog <= (double)s->opt->host_rx_xoff_bytes / 2) {
+        if (backlog <= (double)pt->rx_xoff_bytes / 2) {
             pt->rx_xoff[prio] = false;
             port_send_pfc(s, port, prio, 0);
             sim_event(s, EVENT_PFC_XON, port, (int)prio, "{\"reason\":\"drained\"}");
@@ -287,6 +287,7 @@ static void acked(struct sim *s, uint32_t f, uint32_t through_psn)
         fl->done = true;
         fl->finish_ps = s->now_ps;
         fl->rto_gen++;
+        flow_finished(s, f);
     } else {
         arm_rto(s, f);
     }

@@ -60,7 +60,7 @@ static uint32_t pick_switch_queue(struct sim *s, struct port *pt)
 void port_kick(struct sim *s, uint32_t port)
 {
     struct port *pt = &s->ports[port];
-    if (pt->busy || pt->peer == NO_INDEX)
+    if (pt->busy || pt->peer == NO_INDEX || pt->down)
         return;
     uint32_t p = pt->ctrl.count ? pq_pop(s, &pt->ctrl) : NO_INDEX;
     bool is_switch = s->nodes[pt->node].is_switch;

@@ -10,6 +10,7 @@
 #ifndef DCB_REPLAY_H
 #define DCB_REPLAY_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +29,29 @@ struct replay_flow {
     uint8_t dscp;                 /* the class it is marked with (the NIC's dscp2prio gives prio) */
     uint16_t sport;               /* UDP source port: ECMP entropy */
     uint32_t payload;             /* bytes per packet (default 1000) */
+};
+
+/* Dependencies between flows (ring all-reduce steps): a flow with n > 0 starts its start_ns
+ * after the last of flows flow[0..n-1] (earlier in the list) has finished. */
+struct replay_after {
+    uint8_t n;
+    uint32_t flow[2];
+};
+
+/* Faults injected into a run (additive: none by default). */
+enum replay_fault_kind {
+    REPLAY_FAULT_SLOW_RECEIVER,   /* device's receive side drains at drain_bps from at_ns */
+    REPLAY_FAULT_PAUSE_STORM,     /* device (a host) sends XOFF on prio without a break */
+    REPLAY_FAULT_LINK_DOWN,       /* the link at device:ifname is down from at_ns */
+};
+
+struct replay_fault {
+    enum replay_fault_kind kind;
+    const char *device, *ifname;  /* ifname NULL: the host's linked port */
+    int64_t at_ns, until_ns;      /* until 0: to the end of the run */
+    double drain_bps;             /* slow receiver */
+    uint64_t rx_xoff_bytes;       /* slow receiver: pause above this backlog (0: 64 KiB) */
+    int prio;                     /* pause storm */
 };
 
 enum replay_series_kind { SERIES_QUEUE_BYTES, SERIES_FLOW_RC, SERIES_FLOW_RT };
@@ -63,6 +87,10 @@ struct replay_options {
     uint64_t host_rx_xoff_bytes;  /* a host pauses its switch above this receive backlog */
     bool mark_on_dequeue;         /* WRED/ECN decided at dequeue instead of enqueue */
     uint32_t ack_every;           /* packets per ACK (default 16) */
+    const struct replay_fault *faults;
+    size_t nfaults;
+    const struct replay_after *after;   /* one per flow, or NULL: no dependencies */
+    const volatile sig_atomic_t *stop;  /* non-zero ends the run at the next sample */
 };
 
 struct replay_flow_result {

@@ -144,6 +144,8 @@ static void take_samples(struct sim *s)
         sample(s, pt, METRIC_PORT_RX_BYTES, -1, -1, pt->rx_bytes, 0);
         sample(s, pt, METRIC_PORT_TX_PACKETS, -1, -1, pt->tx_packets, 0);
         sample(s, pt, METRIC_PORT_RX_PACKETS, -1, -1, pt->rx_packets, 0);
+        if (pt->down_events)
+            sample(s, pt, METRIC_LINK_DOWN_EVENTS, -1, -1, pt->down_events, 0);
         for (int prio = 0; prio < PRIOS; prio++) {
             if (!pt->prio_tx_bytes[prio] && !pt->prio_rx_bytes[prio] && !pt->pfc_tx[prio] &&
                 !pt->pfc_rx[prio])
@@ -265,8 +267,11 @@ static void dispatch(struct sim *s, const struct heap_event *e)
     case EV_RP_TIMER: nic_rp_timer(s, e->a, e->b); break;
     case EV_RTO: nic_rto(s, e->a, e->b); break;
     case EV_HOST_DRAIN: nic_drain(s, e->a); break;
+    case EV_FAULT: fault_fire(s, e->a, (enum fault_phase)e->b); break;
     case EV_SAMPLE:
         take_samples(s);
+        if (s->opt->stop && *s->opt->stop)
+            s->end_ps = s->now_ps;      /* nothing after this runs */
         sim_at(s, s->now_ps + s->opt->sample_interval_ns * REPLAY_PS_PER_NS, EV_SAMPLE, 0, 0);
         break;
     case EV_SERIES:
@@ -389,13 +394,17 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
     s->switch_buffer = SWITCH_BUFFER_DEFAULT;
     evq_init(&s->queue);
     int rc = sim_build(s, f, flows, nflows, err);
+    if (rc == 0)
+        rc = fault_resolve(s, err);
     if (rc == 0) {
         setup_ports(s);
+        fault_setup(s);
         s->pfc_gen_ps = (int64_t)HEADROOM_DEFAULT_RESPONSE_NS * REPLAY_PS_PER_NS;
         s->pfc_response_ps = opt->pfc_response_ns >= 0 ? opt->pfc_response_ns * REPLAY_PS_PER_NS
                                                        : default_response_ps(s);
         for (uint32_t i = 0; i < s->nflows; i++)
-            sim_at(s, s->flows[i].start_ps, EV_FLOW_SEND, i, 0);
+            if (!s->flows[i].waiting)
+                sim_at(s, s->flows[i].start_ps, EV_FLOW_SEND, i, 0);
         if (opt->sample_interval_ns > 0)
             sim_at(s, 0, EV_SAMPLE, 0, 0);
         if (opt->series_interval_ns > 0)
@@ -403,6 +412,8 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
         sim_at(s, WATCHDOG_PERIOD_PS, EV_WATCHDOG, 0, 0);
         struct heap_event e;
         while (!s->oom && evq_pop(&s->queue, &e)) {
+            if (e.at > s->end_ps)
+                break;                  /* stopped early */
             s->now_ps = e.at;
             s->events++;
             dispatch(s, &e);

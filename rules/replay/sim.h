@@ -31,7 +31,10 @@ enum ev_kind {
     EV_WATCHDOG,
     EV_PFC_SEND,      /* a: port that sends the frame, b: prio << 16 | quanta */
     EV_PORT_WAKE,     /* a: host port; its earliest paced flow may send */
+    EV_FAULT,         /* a: fault index, b: enum fault_phase */
 };
+
+enum fault_phase { FAULT_BEGIN, FAULT_END, FAULT_REFRESH };
 
 enum pkt_kind { PKT_DATA, PKT_ACK, PKT_NAK, PKT_CNP, PKT_PFC };
 
@@ -99,6 +102,10 @@ struct port {
     double rx_backlog;
     int64_t rx_backlog_at_ps;
     bool rx_xoff[PRIOS];
+    double drain_bps;             /* receive drain rate; 0: line rate, no backlog kept */
+    uint64_t rx_xoff_bytes;
+    bool down;                    /* link down (fault) */
+    uint64_t down_events;
     /* counters */
     uint64_t tx_bytes, rx_bytes, tx_packets, rx_packets;
     uint64_t prio_tx_bytes[PRIOS], prio_rx_bytes[PRIOS];
@@ -124,6 +131,8 @@ struct flow {
     uint16_t sport;
     int64_t start_ps, finish_ps;
     bool started, done, ready;
+    uint8_t waiting, nafter;      /* dependencies not finished yet, and in all */
+    uint32_t after[2];
     uint32_t next_psn, snd_una;
     int64_t next_send_ps;
     struct dcqcn_rp rp;
@@ -167,6 +176,7 @@ struct sim {
     /* summary */
     uint64_t events, hops, drops, pfc_frames, marks, cnps;
     int64_t cnp_max_wait_ps;      /* the longest a CNP waited in a switch egress queue */
+    uint32_t *fault_port;         /* by fault: the port it acts on */
     double *queue_samples;
     size_t nqueue_samples, queue_samples_cap;
 };
@@ -202,6 +212,12 @@ void port_pause_apply(struct sim *s, uint32_t port, unsigned prio, uint16_t quan
 void port_pause_end(struct sim *s, uint32_t port, unsigned prio);
 int64_t serialize_ps(const struct port *pt, uint32_t bytes);
 void port_update_paused(struct port *pt);
+
+/* fault.c: injected faults */
+void fault_setup(struct sim *s);
+int fault_resolve(struct sim *s, struct dcb_err *err);
+void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase);
+void flow_finished(struct sim *s, uint32_t flow);
 
 /* nic.c: hosts */
 void nic_flow_send(struct sim *s, uint32_t flow);

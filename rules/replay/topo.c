@@ -178,7 +178,11 @@ uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint3
     /* the 5-tuple: addresses (the hosts), protocol, UDP source port and 4791 */
     uint64_t h = mix((uint64_t)fl->src << 40 ^ (uint64_t)fl->dst << 16 ^ fl->sport ^
                      (uint64_t)17 << 56 ^ (uint64_t)4791 << 24 ^ (uint64_t)node << 48);
-    return s->route_ports[s->route_start[key] + h % count];
+    uint32_t pick = s->route_ports[s->route_start[key] + h % count];
+    /* a link that is down leaves the group: the next one up takes its flows */
+    for (uint16_t k = 1; s->ports[pick].down && k < count; k++)
+        pick = s->route_ports[s->route_start[key] + (h + k) % count];
+    return s->ports[pick].down ? NO_INDEX : pick;
 }
 
 static uint32_t host_port(const struct sim *s, uint32_t node)
@@ -274,6 +278,18 @@ static int build_flows(struct sim *s, const struct replay_flow *flows, size_t n,
         fl->sport = rf->sport;
         fl->start_ps = rf->start_ns * REPLAY_PS_PER_NS;
         fl->last_cnp_ps = INT64_MIN / 2;
+        const struct replay_after *af = s->opt->after ? &s->opt->after[i] : NULL;
+        if (af && af->n > 2)
+            return dcb_err_set(err, DCB_E_INVAL, "flow %zu: more than 2 dependencies", i);
+        for (unsigned k = 0; af && k < af->n; k++)
+            if (af->flow[k] >= i)
+                return dcb_err_set(err, DCB_E_INVAL, "flow %zu: depends on flow %u, not an "
+                                   "earlier one", i, af->flow[k]);
+        if (af) {
+            fl->waiting = fl->nafter = af->n;
+            fl->after[0] = af->flow[0];
+            fl->after[1] = af->flow[1];
+        }
         flow_params(s, fl);
         dcqcn_rp_init(&fl->rp, &fl->dp);
         s->nflows++;
@@ -309,5 +325,36 @@ void sim_free(struct sim *s)
     free(s->route_count);
     free(s->route_ports);
     free(s->queue_samples);
+    free(s->fault_port);
     evq_free(&s->queue);
+}
+
+/* The port each fault acts on: device:ifname, or a host's linked port. */
+int fault_resolve(struct sim *s, struct dcb_err *err)
+{
+    const struct replay_options *o = s->opt;
+    if (!o->nfaults)
+        return 0;
+    s->fault_port = calloc(o->nfaults, sizeof(*s->fault_port));
+    if (!s->fault_port)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < o->nfaults; i++) {
+        const struct replay_fault *ft = &o->faults[i];
+        uint32_t node = ft->device ? find_node(s, ft->device) : NO_INDEX;
+        if (node == NO_INDEX)
+            return dcb_err_set(err, DCB_E_INVAL, "fault %zu: no device '%s'", i,
+                               ft->device ? ft->device : "");
+        uint32_t port = ft->ifname ? find_port(s, node, ft->ifname) : host_port(s, node);
+        if (port == NO_INDEX || s->ports[port].peer == NO_INDEX)
+            return dcb_err_set(err, DCB_E_INVAL, "fault %zu: %s%s%s has no linked interface", i,
+                               ft->device, ft->ifname ? ":" : "", ft->ifname ? ft->ifname : "");
+        if (ft->kind != REPLAY_FAULT_LINK_DOWN && s->nodes[node].is_switch)
+            return dcb_err_set(err, DCB_E_INVAL, "fault %zu: %s is a switch, not a host", i,
+                               ft->device);
+        if (ft->kind == REPLAY_FAULT_PAUSE_STORM && (ft->prio < 0 || ft->prio > 7))
+            return dcb_err_set(err, DCB_E_RANGE, "fault %zu: priority %d is not 0-7", i,
+                               ft->prio);
+        s->fault_port[i] = port;
+    }
+    return 0;
 }
