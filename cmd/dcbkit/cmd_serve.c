@@ -15,8 +15,11 @@
 
 struct serve_args {
     const char *listen;
-    bool local;
-    const char *store;
+    bool local, demo;
+    const char *store, *replay;
+    const char *sets[32];
+    int nsets;
+    double speed;
     const char *sysfs_root, *proc_root, *ifname, *maps, *device;
     const char *rules_dirs[8];
     int nrules;
@@ -32,11 +35,15 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_a
 {
     enum { O_LISTEN = 256, O_LOCAL, O_STORE, O_SYSFS, O_PROC, O_IFNAME, O_MAPS, O_DEVICE,
            O_RULES, O_NO_RULES, O_PROFILE, O_INTERVAL, O_HISTORY, O_TIMEOUT, O_MAX_CONN,
-           O_MAX_HEADER, O_RING, O_ONCE, O_NO_LLDP };
+           O_MAX_HEADER, O_RING, O_ONCE, O_NO_LLDP, O_REPLAY, O_DEMO, O_SET, O_SPEED };
     static const struct option longopts[] = {
         { "listen", required_argument, NULL, O_LISTEN },
         { "local", no_argument, NULL, O_LOCAL },
         { "store", required_argument, NULL, O_STORE },
+        { "replay", required_argument, NULL, O_REPLAY },
+        { "demo", no_argument, NULL, O_DEMO },
+        { "set", required_argument, NULL, O_SET },
+        { "speed", required_argument, NULL, O_SPEED },
         { "sysfs-root", required_argument, NULL, O_SYSFS },
         { "proc-root", required_argument, NULL, O_PROC },
         { "ifname", required_argument, NULL, O_IFNAME },
@@ -71,6 +78,23 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_a
         case O_LISTEN: a->listen = optarg; break;
         case O_LOCAL: a->local = true; break;
         case O_STORE: a->store = optarg; break;
+        case O_REPLAY: a->replay = optarg; break;
+        case O_DEMO: a->demo = true; break;
+        case O_SET:
+            if (a->nsets == 32)
+                return cli_usage_error(ctx, "at most 32 --set overrides");
+            if (!strchr(optarg, '='))
+                return cli_usage_error(ctx, "--set takes PATH=VALUE, not '%s'", optarg);
+            a->sets[a->nsets++] = optarg;
+            break;
+        case O_SPEED: {
+            char *end;
+            a->speed = strtod(optarg, &end);
+            if (end == optarg || *end || !(a->speed >= 0.001 && a->speed <= 1000))
+                return cli_usage_error(ctx, "--speed takes a factor from 0.001 to 1000, not "
+                                       "'%s'", optarg);
+            break;
+        }
         case O_SYSFS: a->sysfs_root = optarg; break;
         case O_PROC: a->proc_root = optarg; break;
         case O_IFNAME: a->ifname = optarg; break;
@@ -136,8 +160,11 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_a
     if (ctx->format == OUT_JSON)
         return cli_usage_error(ctx, "serve writes the Prometheus text format; -T json does "
                                "not apply");
-    if (a->local + !!a->store != 1)
-        return cli_usage_error(ctx, "give one source: --local or --store DB");
+    if (a->local + !!a->store + !!a->replay + a->demo != 1)
+        return cli_usage_error(ctx, "give one source: --local, --store DB, --replay SCENARIO "
+                               "or --demo");
+    if ((a->nsets || a->speed) && !a->replay && !a->demo)
+        return cli_usage_error(ctx, "--set and --speed go with --replay or --demo");
     if (!a->local && (strcmp(a->sysfs_root, "/sys") != 0 || a->proc_root || a->ifname ||
                       a->maps || a->device || a->no_lldp))
         return cli_usage_error(ctx, "--sysfs-root, --proc-root, --ifname, --maps, --device and "
@@ -198,18 +225,29 @@ static int serve_run(struct cli_ctx *ctx, int argc, char **argv)
         rule_set_free(&rs);
         return cli_fail(1, "serve", "%s", err.msg);
     }
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    if (!a.once)            /* before any thread starts: the replay's, libmicrohttpd's */
+        pthread_sigmask(SIG_BLOCK, &stop, NULL);
     struct serve_source src;
+    const char *what = a.local ? a.sysfs_root : a.store ? a.store : a.replay ? a.replay : "demo";
     if (a.local) {
         struct serve_local_options lo = { a.sysfs_root, a.proc_root, a.ifname, a.maps, a.device,
                                           (size_t)a.ring_samples, !a.no_lldp,
                                           ctx->verbosity > 0 };
         rc = serve_source_local_open(&src, &lo, &err);
-    } else {
+    } else if (a.store) {
         rc = serve_source_store_open(&src, a.store, &err);
+    } else {
+        struct serve_replay_options ro = { a.replay, a.sets, (size_t)a.nsets, a.speed, 0,
+                                           (size_t)a.ring_samples };
+        rc = serve_source_replay_open(&src, &ro, &err);
     }
     if (rc < 0) {
         rule_set_free(&rs);
-        return cli_fail(1, a.local ? a.sysfs_root : a.store, "%s", err.msg);
+        return cli_fail(1, what, "%s", err.msg);
     }
     struct serve_round round;
     serve_round_init(&round, &src, a.no_rules ? NULL : &rs);
@@ -223,6 +261,10 @@ static int serve_run(struct cli_ctx *ctx, int argc, char **argv)
 
     int status = 0;
     if (a.once) {
+        if (a.replay || a.demo) {     /* let the replay run one interval first */
+            struct timespec ts = { a.interval_ns / NS_PER_SEC, a.interval_ns % NS_PER_SEC };
+            nanosleep(&ts, NULL);
+        }
         if (serve_round_run(&round, &board, &err) < 0) {
             status = cli_fail(1, "serve", "%s", err.msg);
         } else {
@@ -236,11 +278,6 @@ static int serve_run(struct cli_ctx *ctx, int argc, char **argv)
                 status = cli_fail(1, "serve", "%s", why);
         }
     } else {
-        sigset_t stop;
-        sigemptyset(&stop);
-        sigaddset(&stop, SIGINT);
-        sigaddset(&stop, SIGTERM);
-        pthread_sigmask(SIG_BLOCK, &stop, NULL);  /* before libmicrohttpd starts its thread */
         struct serve_http *http = NULL;
         if (serve_http_start(&http, &ho, &board, &err) < 0) {
             status = cli_fail(1, "serve", "%s", err.msg);

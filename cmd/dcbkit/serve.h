@@ -86,6 +86,18 @@ struct serve_local_options {
 
 int serve_source_local_open(struct serve_source *src, const struct serve_local_options *opt,
                             struct dcb_err *err);
+struct serve_replay_options {
+    const char *scenario;        /* a scenario file, or NULL for the built-in demo */
+    const char *const *sets;     /* path=value overrides */
+    size_t nsets;
+    double speed;                /* simulated seconds per wall second (0: 1) */
+    int64_t duration_ns;         /* 0: until stopped (a workload that does not repeat ends) */
+    size_t ring_samples;
+};
+
+/* Runs the scenario in real time on a thread of its own until the source is closed. */
+int serve_source_replay_open(struct serve_source *src, const struct serve_replay_options *opt,
+                             struct dcb_err *err);
 int serve_source_store_open(struct serve_source *src, const char *path, struct dcb_err *err);
 void serve_source_close(struct serve_source *src);
 

@@ -1,0 +1,232 @@
+/* dcbkit serve --replay SCENARIO / --demo: the replay engine runs the scenario in real time on
+ * its own thread; its samples arrive far more often than serve collects (every simulated
+ * millisecond), so the thread keeps only the newest sample of each series and the events, and
+ * each round moves them into the ring that the page and the rules read. The fabric's intended
+ * config goes in as "fabric" snapshots (and the link partner's as "peer:fabric"), so the
+ * configuration rules see what a collected fabric would show. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qos_json.h"
+#include "scenario.h"
+#include "serve.h"
+#include "store_impl.h"
+#include "units.h"
+
+#define PENDING_EVENTS_MAX 65536
+
+struct replay_source {
+    struct scenario sc;
+    struct scenario_run_options ro;
+    pthread_t thread;
+    bool started;
+    volatile sig_atomic_t stop;
+    pthread_mutex_t mu;
+    /* under mu: the newest sample of each series, which changed since the last round, and
+     * the events not yet moved */
+    struct series_map map;
+    struct dcb_sample *latest;
+    bool *dirty;
+    size_t latest_cap;
+    struct dcb_event *events;
+    size_t nevents;
+    uint64_t events_dropped;
+    bool nomem, finished;
+    int run_rc;
+    struct dcb_err run_err;
+};
+
+static void on_sample(void *arg, const struct dcb_sample *s)
+{
+    struct replay_source *r = arg;
+    pthread_mutex_lock(&r->mu);
+    bool added;
+    int64_t i = series_map_intern(&r->map, s, &added);
+    if (i >= 0 && (size_t)i >= r->latest_cap) {
+        size_t cap = r->latest_cap ? r->latest_cap * 2 : 1024;
+        while (cap <= (size_t)i)
+            cap *= 2;
+        struct dcb_sample *v = realloc(r->latest, cap * sizeof(*v));
+        bool *d = v ? realloc(r->dirty, cap * sizeof(*d)) : NULL;
+        if (v)
+            r->latest = v;
+        if (d)
+            r->dirty = d;
+        if (v && d)
+            r->latest_cap = cap;
+        else
+            i = -1;
+    }
+    if (i < 0) {
+        r->nomem = true;
+    } else {
+        r->latest[i] = *s;
+        r->dirty[i] = true;
+    }
+    pthread_mutex_unlock(&r->mu);
+}
+
+static void on_event(void *arg, const struct dcb_event *e)
+{
+    struct replay_source *r = arg;
+    pthread_mutex_lock(&r->mu);
+    if (r->nevents < PENDING_EVENTS_MAX)
+        r->events[r->nevents++] = *e;
+    else
+        r->events_dropped++;
+    pthread_mutex_unlock(&r->mu);
+}
+
+static void *run_thread(void *arg)
+{
+    struct replay_source *r = arg;
+    struct replay_hooks hooks = { on_sample, on_event, NULL, r };
+    struct scenario_result res;
+    memset(&res, 0, sizeof(res));
+    struct dcb_err err;
+    int rc = scenario_run(&r->sc, &r->ro, &hooks, &res, &err);
+    scenario_result_free(&res);
+    pthread_mutex_lock(&r->mu);
+    r->finished = true;
+    r->run_rc = rc;
+    if (rc < 0)
+        r->run_err = err;
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
+static int replay_collect(struct serve_source *src, struct dcb_err *err)
+{
+    struct replay_source *r = src->ctx;
+    int rc = 0;
+    pthread_mutex_lock(&r->mu);
+    for (size_t i = 0; i < r->map.count && rc == 0; i++)
+        if (r->dirty[i]) {
+            rc = store_put_sample(src->st, &r->latest[i], err);
+            r->dirty[i] = false;
+        }
+    for (size_t i = 0; i < r->nevents && rc == 0; i++)
+        rc = store_put_event(src->st, &r->events[i], err);
+    r->nevents = 0;
+    if (rc == 0 && r->nomem)
+        rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory for the replay's series");
+    if (rc == 0 && r->finished && r->run_rc < 0)
+        rc = dcb_err_set(err, r->run_rc, "the replay stopped: %s", r->run_err.msg);
+    pthread_mutex_unlock(&r->mu);
+    return rc;
+}
+
+static int64_t replay_now(struct serve_source *src)
+{
+    (void)src;
+    return dcb_realtime_ns();
+}
+
+static void replay_close(struct serve_source *src)
+{
+    struct replay_source *r = src->ctx;
+    if (r->started) {
+        r->stop = 1;
+        pthread_join(r->thread, NULL);
+    }
+    scenario_free(&r->sc);
+    series_map_free(&r->map);
+    free(r->latest);
+    free(r->dirty);
+    free(r->events);
+    pthread_mutex_destroy(&r->mu);
+    free(r);
+}
+
+struct config_walk {
+    struct dcb_store *st;
+    const struct fabric *fab;
+    const char *device;
+    int64_t now;
+    int rc;
+    struct dcb_err *err;
+};
+
+static int put_config(struct config_walk *w, const char *ifname, const char *source,
+                      const char *of_device, const char *of_ifname)
+{
+    struct qos_config c;
+    if (fabric_effective_config(w->fab, of_device, of_ifname, &c, w->err) < 0)
+        return -1;
+    cJSON *j = qos_to_json(&c);
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    if (!text)
+        return dcb_err_set(w->err, DCB_E_NOMEM, "out of memory");
+    struct store_config_row row = { w->now, w->device, ifname, source, text };
+    int rc = store_put_config(w->st, &row, w->err);
+    free(text);
+    return rc;
+}
+
+static void config_iface(const char *ifname, void *arg)
+{
+    struct config_walk *w = arg;
+    if (w->rc < 0)
+        return;
+    w->rc = put_config(w, ifname, "fabric", w->device, ifname);
+    const struct fabric_end *peer = NULL;
+    if (w->rc == 0 && fabric_find_link(w->fab, w->device, ifname, &peer) && peer)
+        w->rc = put_config(w, ifname, "peer:fabric", peer->device, peer->ifname);
+}
+
+static int put_fabric_configs(struct dcb_store *st, const struct fabric *fab, struct dcb_err *err)
+{
+    struct config_walk w = { st, fab, NULL, dcb_realtime_ns(), 0, err };
+    for (size_t i = 0; i < fab->ndevices && w.rc == 0; i++) {
+        w.device = fab->devices[i].name;
+        fabric_each_iface(fab, &fab->devices[i], config_iface, &w);
+    }
+    return w.rc;
+}
+
+int serve_source_replay_open(struct serve_source *src, const struct serve_replay_options *opt,
+                             struct dcb_err *err)
+{
+    memset(src, 0, sizeof(*src));
+    struct replay_source *r = calloc(1, sizeof(*r));
+    if (r)
+        r->events = malloc(PENDING_EVENTS_MAX * sizeof(*r->events));
+    if (!r || !r->events) {
+        if (r)
+            free(r);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    }
+    pthread_mutex_init(&r->mu, NULL);
+    series_map_init(&r->map);
+    src->name = "replay";
+    src->ctx = r;
+    src->collect = replay_collect;
+    src->now = replay_now;
+    src->close = replay_close;
+    src->is_ring = true;
+    int rc = opt->scenario ? scenario_load_file(&r->sc, opt->scenario, opt->sets, opt->nsets, err)
+                           : scenario_demo(&r->sc, opt->sets, opt->nsets, err);
+    if (rc == 0)
+        rc = store_open_ring(&src->st, opt->ring_samples, opt->ring_samples / 16 + 1, err);
+    if (rc == 0)
+        rc = put_fabric_configs(src->st, &r->sc.fabric, err);
+    if (rc == 0) {
+        r->ro.duration_ns = opt->duration_ns ? opt->duration_ns : SCENARIO_FOREVER;
+        r->ro.realtime = true;
+        r->ro.speed = opt->speed;
+        r->ro.stop = &r->stop;
+        if (pthread_create(&r->thread, NULL, run_thread, r) != 0)
+            rc = dcb_err_set(err, DCB_E_NOMEM, "cannot start the replay thread");
+        else
+            r->started = true;
+    }
+    if (rc < 0) {
+        serve_source_close(src);
+        return rc;
+    }
+    return 0;
+}
