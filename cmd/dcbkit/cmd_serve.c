@@ -160,9 +160,10 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_a
     if (ctx->format == OUT_JSON)
         return cli_usage_error(ctx, "serve writes the Prometheus text format; -T json does "
                                "not apply");
-    if (a->local + !!a->store + !!a->replay + a->demo != 1)
-        return cli_usage_error(ctx, "give one source: --local, --store DB, --replay SCENARIO "
-                               "or --demo");
+    int live = a->local + !!a->replay + a->demo;
+    if (live > 1 || (!live && !a->store))
+        return cli_usage_error(ctx, "give one source: --local, --replay SCENARIO, --demo, or "
+                               "--store DB alone");
     if ((a->nsets || a->speed) && !a->replay && !a->demo)
         return cli_usage_error(ctx, "--set and --speed go with --replay or --demo");
     if (!a->local && (strcmp(a->sysfs_root, "/sys") != 0 || a->proc_root || a->ifname ||
@@ -232,18 +233,26 @@ static int serve_run(struct cli_ctx *ctx, int argc, char **argv)
     if (!a.once)            /* before any thread starts: the replay's, libmicrohttpd's */
         pthread_sigmask(SIG_BLOCK, &stop, NULL);
     struct serve_source src;
-    const char *what = a.local ? a.sysfs_root : a.store ? a.store : a.replay ? a.replay : "demo";
+    const char *what = a.local ? a.sysfs_root : a.replay ? a.replay : a.demo ? "demo" : a.store;
     if (a.local) {
         struct serve_local_options lo = { a.sysfs_root, a.proc_root, a.ifname, a.maps, a.device,
                                           (size_t)a.ring_samples, !a.no_lldp,
                                           ctx->verbosity > 0 };
         rc = serve_source_local_open(&src, &lo, &err);
-    } else if (a.store) {
+    } else if (a.store && !a.replay && !a.demo) {
         rc = serve_source_store_open(&src, a.store, &err);
     } else {
         struct serve_replay_options ro = { a.replay, a.sets, (size_t)a.nsets, a.speed, 0,
                                            (size_t)a.ring_samples };
         rc = serve_source_replay_open(&src, &ro, &err);
+    }
+    if (rc == 0 && a.store && (a.local || a.replay || a.demo)) {
+        struct store_options so = { .path = a.store };
+        rc = store_open_sqlite(&src.record, &so, &err);
+        if (rc < 0) {
+            serve_source_close(&src);
+            what = a.store;
+        }
     }
     if (rc < 0) {
         rule_set_free(&rs);
@@ -312,8 +321,16 @@ static const struct cli_option_doc serve_options[] = {
       "other address must be given here, and serve says on stderr that it is reachable from "
       "other hosts. IPv6 as [::1]:9876; port 0 picks a free port (printed on stderr)." },
     { "--local", "Read this host every interval: NIC counters, RDMA counters, DCB config." },
-    { "--store DB", "Export the newest values of a store that dcbkit collect --store writes, "
-      "and evaluate the rules over its history." },
+    { "--replay SCENARIO", "Run a replay scenario (docs/scenario.md) in real time and export "
+      "the simulated fabric: every switch and host port." },
+    { "--demo", "The built-in replay demo (the one dcbtop --demo shows)." },
+    { "--set PATH=VALUE", "--replay, --demo: override a scenario key or config path "
+      "(repeatable)." },
+    { "--speed FACTOR", "--replay, --demo: simulated seconds per wall second (default 1)." },
+    { "--store DB", "Alone: export the newest values of a store that dcbkit collect --store "
+      "writes, and evaluate the rules over its history. With --local, --replay or --demo: also "
+      "record what is collected into DB (samples, events, config snapshots), committed every "
+      "round, so dcbkit diagnose and report can read the same run later." },
     { "--interval DURATION", "Time between collection rounds (default 5s). Scrapes read the "
       "page the last round built, so they cost no collection." },
     { "--rules DIR", "Also load the *.rules files of DIR (repeatable)." },
@@ -346,14 +363,17 @@ static const struct cli_example serve_examples[] = {
     { "dcbkit collect --store fabric.db & dcbkit serve --store fabric.db",
       "Keep history in a store and export its newest values." },
     { "dcbkit serve --local --once | promtool check metrics", "Check the page." },
+    { "dcbkit serve --demo", "A simulated fabric with a slow receiver, for dashboards." },
+    { "dcbkit serve --replay storm.json --store storm.db",
+      "Export a fault scenario in real time and keep its history for dcbkit report." },
     { NULL, NULL },
 };
 
 const struct cli_command cmd_serve = {
     .name = "serve",
     .summary = "export the canonical metrics and active findings to Prometheus",
-    .synopsis = "dcbkit serve (--local | --store DB) [--listen ADDRESS:PORT] [--interval D] "
-                "[--rules DIR | --no-rules] [--once]",
+    .synopsis = "dcbkit serve [--local | --replay SCENARIO | --demo] [--store DB] "
+                "[--listen ADDRESS:PORT] [--interval D] [--rules DIR | --no-rules] [--once]",
     .description =
         "serve answers /metrics in the Prometheus text exposition format (0.0.4) and /healthz. "
         "Every canonical metric (dcbkit metrics lists them) is named dcbkit_<metric>_total for "

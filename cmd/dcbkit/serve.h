@@ -64,6 +64,7 @@ void serve_http_stop(struct serve_http *h);
 struct serve_source {
     const char *name;            /* the source label: "local", "store", "replay" */
     struct dcb_store *st;        /* where its samples are: a ring, or the store it reads */
+    struct dcb_store *record;    /* also written here (--store with a live source), or NULL */
     bool is_ring;                /* rules preload the window (the ring keeps arrival order) */
     /* Puts one round of samples into st; NULL when someone else writes st. */
     int (*collect)(struct serve_source *src, struct dcb_err *err);
@@ -99,6 +100,12 @@ struct serve_replay_options {
 int serve_source_replay_open(struct serve_source *src, const struct serve_replay_options *opt,
                              struct dcb_err *err);
 int serve_source_store_open(struct serve_source *src, const char *path, struct dcb_err *err);
+/* What a live source collects goes to its ring and, when set, to the record store. */
+int serve_put_sample(struct serve_source *src, const struct dcb_sample *s, struct dcb_err *err);
+int serve_put_event(struct serve_source *src, const struct dcb_event *e, struct dcb_err *err);
+int serve_put_config(struct serve_source *src, const struct store_config_row *c,
+                     struct dcb_err *err);
+/* Closes the record store too. */
 void serve_source_close(struct serve_source *src);
 
 /* ---- one round ------------------------------------------------------------------------------- */

@@ -35,6 +35,7 @@ struct replay_source {
     size_t nevents;
     uint64_t events_dropped;
     bool nomem, finished;
+    bool configs_put;            /* the fabric's configs are in the ring (and record) */
     int run_rc;
     struct dcb_err run_err;
 };
@@ -98,18 +99,72 @@ static void *run_thread(void *arg)
     return NULL;
 }
 
+struct config_walk {
+    struct serve_source *src;
+    const struct fabric *fab;
+    const char *device;
+    int64_t now;
+    int rc;
+    struct dcb_err *err;
+};
+
+static int put_config(struct config_walk *w, const char *ifname, const char *source,
+                      const char *of_device, const char *of_ifname)
+{
+    struct qos_config c;
+    if (fabric_effective_config(w->fab, of_device, of_ifname, &c, w->err) < 0)
+        return -1;
+    cJSON *j = qos_to_json(&c);
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    if (!text)
+        return dcb_err_set(w->err, DCB_E_NOMEM, "out of memory");
+    struct store_config_row row = { w->now, w->device, ifname, source, text };
+    int rc = serve_put_config(w->src, &row, w->err);
+    free(text);
+    return rc;
+}
+
+static void config_iface(const char *ifname, void *arg)
+{
+    struct config_walk *w = arg;
+    if (w->rc < 0)
+        return;
+    w->rc = put_config(w, ifname, "fabric", w->device, ifname);
+    const struct fabric_end *peer = NULL;
+    if (w->rc == 0 && fabric_find_link(w->fab, w->device, ifname, &peer) && peer)
+        w->rc = put_config(w, ifname, "peer:fabric", peer->device, peer->ifname);
+}
+
+static int put_fabric_configs(struct serve_source *src, const struct fabric *fab,
+                              struct dcb_err *err)
+{
+    struct replay_source *r = src->ctx;
+    struct config_walk w = { src, fab, NULL, r->ro.wall_start_ns, 0, err };
+    for (size_t i = 0; i < fab->ndevices && w.rc == 0; i++) {
+        w.device = fab->devices[i].name;
+        fabric_each_iface(fab, &fab->devices[i], config_iface, &w);
+    }
+    return w.rc;
+}
+
 static int replay_collect(struct serve_source *src, struct dcb_err *err)
 {
     struct replay_source *r = src->ctx;
     int rc = 0;
+    if (!r->configs_put) {
+        if (put_fabric_configs(src, &r->sc.fabric, err) < 0)
+            return -1;
+        r->configs_put = true;
+    }
     pthread_mutex_lock(&r->mu);
     for (size_t i = 0; i < r->map.count && rc == 0; i++)
         if (r->dirty[i]) {
-            rc = store_put_sample(src->st, &r->latest[i], err);
+            rc = serve_put_sample(src, &r->latest[i], err);
             r->dirty[i] = false;
         }
     for (size_t i = 0; i < r->nevents && rc == 0; i++)
-        rc = store_put_event(src->st, &r->events[i], err);
+        rc = serve_put_event(src, &r->events[i], err);
     r->nevents = 0;
     if (rc == 0 && r->nomem)
         rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory for the replay's series");
@@ -141,53 +196,6 @@ static void replay_close(struct serve_source *src)
     free(r);
 }
 
-struct config_walk {
-    struct dcb_store *st;
-    const struct fabric *fab;
-    const char *device;
-    int64_t now;
-    int rc;
-    struct dcb_err *err;
-};
-
-static int put_config(struct config_walk *w, const char *ifname, const char *source,
-                      const char *of_device, const char *of_ifname)
-{
-    struct qos_config c;
-    if (fabric_effective_config(w->fab, of_device, of_ifname, &c, w->err) < 0)
-        return -1;
-    cJSON *j = qos_to_json(&c);
-    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-    cJSON_Delete(j);
-    if (!text)
-        return dcb_err_set(w->err, DCB_E_NOMEM, "out of memory");
-    struct store_config_row row = { w->now, w->device, ifname, source, text };
-    int rc = store_put_config(w->st, &row, w->err);
-    free(text);
-    return rc;
-}
-
-static void config_iface(const char *ifname, void *arg)
-{
-    struct config_walk *w = arg;
-    if (w->rc < 0)
-        return;
-    w->rc = put_config(w, ifname, "fabric", w->device, ifname);
-    const struct fabric_end *peer = NULL;
-    if (w->rc == 0 && fabric_find_link(w->fab, w->device, ifname, &peer) && peer)
-        w->rc = put_config(w, ifname, "peer:fabric", peer->device, peer->ifname);
-}
-
-static int put_fabric_configs(struct dcb_store *st, const struct fabric *fab, struct dcb_err *err)
-{
-    struct config_walk w = { st, fab, NULL, dcb_realtime_ns(), 0, err };
-    for (size_t i = 0; i < fab->ndevices && w.rc == 0; i++) {
-        w.device = fab->devices[i].name;
-        fabric_each_iface(fab, &fab->devices[i], config_iface, &w);
-    }
-    return w.rc;
-}
-
 int serve_source_replay_open(struct serve_source *src, const struct serve_replay_options *opt,
                              struct dcb_err *err)
 {
@@ -212,11 +220,10 @@ int serve_source_replay_open(struct serve_source *src, const struct serve_replay
                            : scenario_demo(&r->sc, opt->sets, opt->nsets, err);
     if (rc == 0)
         rc = store_open_ring(&src->st, opt->ring_samples, opt->ring_samples / 16 + 1, err);
-    if (rc == 0)
-        rc = put_fabric_configs(src->st, &r->sc.fabric, err);
     if (rc == 0) {
         r->ro.duration_ns = opt->duration_ns ? opt->duration_ns : SCENARIO_FOREVER;
         r->ro.realtime = true;
+        r->ro.wall_start_ns = dcb_realtime_ns();   /* also the time of the config snapshots */
         r->ro.speed = opt->speed;
         r->ro.stop = &r->stop;
         if (pthread_create(&r->thread, NULL, run_thread, r) != 0)

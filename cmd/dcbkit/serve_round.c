@@ -93,6 +93,11 @@ int serve_round_run(struct serve_round *r, struct serve_board *board, struct dcb
         if (r->verbose)
             fprintf(stderr, "dcbkit: serve: %s\n", problem);
     }
+    if (r->src->record && store_flush(r->src->record, &e) < 0) {
+        r->stats[0].errors++;
+        ok = false;
+        snprintf(problem, sizeof(problem), "recording to the store: %s", e.msg);
+    }
     int64_t wall = dcb_realtime_ns();
     r->nsamples = 0;
     struct store_filter f;

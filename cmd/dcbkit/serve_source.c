@@ -19,7 +19,7 @@
 struct local_source {
     struct counter_maps maps;
     struct host_source hs;
-    struct dcb_store *st;
+    struct serve_source *src;
     int error;                    /* the first failed write of this tick */
     struct dcb_err err;
     bool verbose;
@@ -28,7 +28,7 @@ struct local_source {
 static void local_put(struct local_source *l, const struct dcb_sample *s)
 {
     if (!l->error)
-        l->error = store_put_sample(l->st, s, &l->err);
+        l->error = serve_put_sample(l->src, s, &l->err);
 }
 
 static void on_counter(void *arg, int64_t now, const char *ifname, const struct host_counter *c,
@@ -59,7 +59,7 @@ static void on_event(void *arg, const struct dcb_event *e)
 {
     struct local_source *l = arg;
     if (!l->error)
-        l->error = store_put_event(l->st, e, &l->err);
+        l->error = serve_put_event(l->src, e, &l->err);
 }
 
 static void on_config(void *arg, const struct host_config_snap *snap)
@@ -68,7 +68,7 @@ static void on_config(void *arg, const struct host_config_snap *snap)
     struct store_config_row row = { snap->time_ns, l->hs.device, snap->ifname, snap->source,
                                     snap->json };
     if (!l->error)
-        l->error = store_put_config(l->st, &row, &l->err);
+        l->error = serve_put_config(l->src, &row, &l->err);
 }
 
 static void on_message(void *arg, enum dcb_log_level level, const char *text)
@@ -148,7 +148,7 @@ int serve_source_local_open(struct serve_source *src, const struct serve_local_o
         memset(src, 0, sizeof(*src));
         return -1;
     }
-    l->st = src->st;
+    l->src = src;
     return 0;
 }
 
@@ -174,11 +174,32 @@ int serve_source_store_open(struct serve_source *src, const char *path, struct d
     return 0;
 }
 
+int serve_put_sample(struct serve_source *src, const struct dcb_sample *s, struct dcb_err *err)
+{
+    int rc = store_put_sample(src->st, s, err);
+    return rc == 0 && src->record ? store_put_sample(src->record, s, err) : rc;
+}
+
+int serve_put_event(struct serve_source *src, const struct dcb_event *e, struct dcb_err *err)
+{
+    int rc = store_put_event(src->st, e, err);
+    return rc == 0 && src->record ? store_put_event(src->record, e, err) : rc;
+}
+
+int serve_put_config(struct serve_source *src, const struct store_config_row *c,
+                     struct dcb_err *err)
+{
+    int rc = store_put_config(src->st, c, err);
+    return rc == 0 && src->record ? store_put_config(src->record, c, err) : rc;
+}
+
 void serve_source_close(struct serve_source *src)
 {
     if (src->close)
         src->close(src);
     if (src->st)
         store_close(src->st, NULL);
+    if (src->record)
+        store_close(src->record, NULL);
     memset(src, 0, sizeof(*src));
 }

@@ -1,8 +1,11 @@
 """A real Prometheus (started here on 127.0.0.1, temporary data dir, 1 s scrape interval)
-scrapes `dcbkit serve --local` on a fixture sysfs tree whose counters this test advances, for
-SERVE_PROM_SECONDS (default 6). Then the test asks Prometheus' API for the series: canonical
-names in base units, the device and ifname labels, values that increase as the tree did, the
-exporter's own series, and `promtool check metrics` on the page."""
+scrapes two exporters for SERVE_PROM_SECONDS (default 30, as issue 15 says):
+  - `dcbkit serve --replay fixtures/scenarios/serve-pause-storm.json --store DB`: a fault
+    scenario (a NIC that sends PFC pauses) simulated in real time;
+  - `dcbkit serve --local` on a fixture sysfs tree whose counters this test advances.
+Then the test asks Prometheus' API for the series: canonical names in base units, the device,
+ifname, prio and queue labels, values that increase, the findings, the exporter's own series,
+and `promtool check metrics` on both pages."""
 import os
 import shutil
 import subprocess
@@ -13,27 +16,47 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from serve_helpers import (FixtureTree, Prometheus, Serve, fail, skip,  # noqa: E402
                            tmpdir)
 
-SECONDS = float(os.environ.get("SERVE_PROM_SECONDS", "6"))
+SECONDS = float(os.environ.get("SERVE_PROM_SECONDS", "30"))
+SCENARIO = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "scenarios",
+                        "serve-pause-storm.json")
 STEP_BYTES = 125000000          # 1 Gb/s worth per second
 
 if not shutil.which("promtool"):
     skip("promtool not installed (Debian package prometheus; scripts/bootstrap)")
 tmp = tmpdir("serve-prom")
 tree = FixtureTree(tmp)
+db = os.path.join(tmp, "storm.db")
 serve = Serve(["--local", "--sysfs-root", tree.root, "--device", "fixture", "--interval",
                "250ms"], tmp)
+replay = Serve(["--replay", SCENARIO, "--store", db, "--interval", "1s"], tmp, tag="replay")
 prom = None
-try:
-    status, page, _ = serve.get("/metrics")
-    if status != 200:
-        fail("/metrics answered %d" % status)
-    chk = subprocess.run(["promtool", "check", "metrics"], input=page, text=True,
-                         capture_output=True)
-    if chk.returncode != 0:
-        fail("promtool check metrics: " + chk.stdout + chk.stderr)
-    print("promtool check metrics: ok (%d lines)" % page.count("\n"))
 
-    prom = Prometheus(tmp, [serve.port], scrape_s=1)
+
+def increasing(sel, start, end):
+    series = prom.query_range(sel, start, end, "1")
+    if len(series) != 1:
+        fail("expected one series for %s, got %s" % (sel, series))
+    vals = [float(v) for _, v in series[0]["values"]]
+    if len(vals) < max(3, int(SECONDS) - 3):
+        fail("too few points for %s: %s" % (sel, vals))
+    if any(b < a for a, b in zip(vals, vals[1:])) or vals[-1] <= vals[0]:
+        fail("%s does not increase: %s" % (sel, vals))
+    print("%s: %d points, %.6g -> %.6g" % (sel, len(vals), vals[0], vals[-1]))
+    return series[0]["metric"]
+
+
+try:
+    for who in (serve, replay):
+        status, page, _ = who.get("/metrics")
+        if status != 200:
+            fail("/metrics answered %d" % status)
+        chk = subprocess.run(["promtool", "check", "metrics"], input=page, text=True,
+                             capture_output=True)
+        if chk.returncode != 0:
+            fail("promtool check metrics: " + chk.stdout + chk.stderr)
+        print("promtool check metrics: ok (%d lines)" % page.count("\n"))
+
+    prom = Prometheus(tmp, [serve.port, replay.port], scrape_s=1)
     prom.wait_up()
     start = time.time()
     while time.time() - start < SECONDS:
@@ -44,24 +67,34 @@ try:
     end = time.time()
 
     up = prom.query('up{job="dcbkit"}')
-    if not up or up[0]["value"][1] != "1":
-        fail("Prometheus does not see the target up: %s\n%s" % (up, prom.logtext()))
-    sel = 'dcbkit_port_rx_bytes_total{job="dcbkit",device="fixture",ifname="ens1f0"}'
-    series = prom.query_range(sel, start, end, "1")
-    if len(series) != 1:
-        fail("expected one series for %s, got %s" % (sel, series))
-    vals = [float(v) for _, v in series[0]["values"]]
-    if len(vals) < max(3, int(SECONDS) - 2):
-        fail("too few points for %s: %s" % (sel, vals))
-    if any(b < a for a, b in zip(vals, vals[1:])) or vals[-1] <= vals[0]:
-        fail("%s does not increase: %s" % (sel, vals))
-    labels = series[0]["metric"]
+    if len(up) != 2 or any(u["value"][1] != "1" for u in up):
+        fail("Prometheus does not see both targets up: %s\n%s" % (up, prom.logtext()))
+
+    # the fault scenario: the faulty NIC's switch port receives pauses on priority 3
+    labels = increasing('dcbkit_pfc_rx_pause_total{device="leaf2",ifname="Ethernet3",'
+                        'prio="3"}', start, end)
+    if "queue" in labels or labels.get("job") != "dcbkit":
+        fail("labels of a per-priority counter: %s" % labels)
+    increasing('dcbkit_pfc_rx_pause_seconds_total{device="leaf2",ifname="Ethernet3",prio="3"}',
+               start, end)
+    q = prom.query('dcbkit_queue_tx_bytes_total{device="leaf2",queue="3"}')
+    if not q or any("prio" in s["metric"] for s in q):
+        fail("queue counters: %s" % q)
+    findings = prom.query('dcbkit_finding == 1')
+    rules = sorted({f["metric"]["rule"] for f in findings})
+    if not findings or any(k not in findings[0]["metric"] for k in
+                           ("rule", "severity", "device", "ifname")):
+        fail("dcbkit_finding series: %s" % findings[:3])
+    print("dcbkit_finding: %d series, rules %s" % (len(findings), rules))
+
+    # the fixture tree: a port counter without prio/queue, moving as the test moved it
+    labels = increasing('dcbkit_port_rx_bytes_total{job="dcbkit",device="fixture",'
+                        'ifname="ens1f0"}', start, end)
     for k in ("device", "ifname", "instance", "job"):
         if k not in labels:
             fail("label %s missing: %s" % (k, labels))
     if "prio" in labels or "queue" in labels:
         fail("a port counter carries prio/queue: %s" % labels)
-    print("%s: %d points, %.0f -> %.0f" % (sel, len(vals), vals[0], vals[-1]))
 
     rate = prom.query('rate(dcbkit_port_rx_bytes_total{device="fixture"}[4s])')
     r = float(rate[0]["value"][1]) if rate else 0.0
@@ -75,15 +108,16 @@ try:
                  "dcbkit_link_fcs_errors_total"):
         if want not in names:
             fail("series %s missing; Prometheus has %s" % (want, sorted(names)))
-    errs = prom.query('dcbkit_scrape_errors_total{source="local"}')
-    if not errs or errs[0]["value"][1] != "0":
+    errs = prom.query('dcbkit_scrape_errors_total{source=~"local|replay"}')
+    if len(errs) != 2 or any(e["value"][1] != "0" for e in errs):
         fail("scrape errors on a healthy tree: %s" % errs)
     print("series names: %d, scrape errors 0" % len(names))
 finally:
     if prom:
         prom.stop()
     rc = serve.stop()
+    rc2 = replay.stop()
     shutil.rmtree(tmp, ignore_errors=True)
-if rc != 0:
-    fail("serve exited %d on SIGTERM" % rc)
+if rc != 0 or rc2 != 0:
+    fail("serve exited %d and %d on SIGTERM" % (rc, rc2))
 print("ok")

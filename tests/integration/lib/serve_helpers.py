@@ -39,8 +39,8 @@ def free_port():
 class Serve:
     """dcbkit serve on 127.0.0.1:0; .port is what it bound."""
 
-    def __init__(self, args, tmp, ready_timeout=10.0):
-        self.errpath = os.path.join(tmp, "serve.err")
+    def __init__(self, args, tmp, ready_timeout=10.0, tag="serve"):
+        self.errpath = os.path.join(tmp, tag + ".err")
         self.err = open(self.errpath, "w")
         self.p = subprocess.Popen([DCBKIT, "serve", "--listen", "127.0.0.1:0"] + args,
                                   stdout=subprocess.DEVNULL, stderr=self.err)
