@@ -17,6 +17,8 @@ from serve_helpers import (FixtureTree, Prometheus, Serve, fail, skip,  # noqa: 
                            tmpdir)
 
 SECONDS = float(os.environ.get("SERVE_PROM_SECONDS", "30"))
+RULES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "docs",
+                                     "prometheus", "dcbkit.rules.yml"))
 SCENARIO = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "scenarios",
                         "serve-pause-storm.json")
 STEP_BYTES = 125000000          # 1 Gb/s worth per second
@@ -56,7 +58,7 @@ try:
             fail("promtool check metrics: " + chk.stdout + chk.stderr)
         print("promtool check metrics: ok (%d lines)" % page.count("\n"))
 
-    prom = Prometheus(tmp, [serve.port, replay.port], scrape_s=1)
+    prom = Prometheus(tmp, [serve.port, replay.port], scrape_s=1, rule_files=[RULES])
     prom.wait_up()
     start = time.time()
     while time.time() - start < SECONDS:
@@ -86,6 +88,19 @@ try:
                            ("rule", "severity", "device", "ifname")):
         fail("dcbkit_finding series: %s" % findings[:3])
     print("dcbkit_finding: %d series, rules %s" % (len(findings), rules))
+
+    # the README's recording rules over the real series (evaluated every 15 s)
+    if SECONDS >= 20:
+        frac = prom.query('port_prio:dcbkit_pfc_rx_paused:ratio_rate1m{device="leaf2",'
+                          'ifname="Ethernet3",prio="3"}')
+        f = float(frac[0]["value"][1]) if frac else -1
+        if not 0 < f <= 1:
+            fail("pause-time fraction of the stormed port: %s" % frac)
+        marks = prom.query('port:dcbkit_queue_ecn_marked:rate1m')
+        if not marks:
+            fail("no marks/s per port recorded")
+        print("recording rules: pause-time fraction leaf2 Ethernet3 prio 3 = %.3f, marks/s "
+              "recorded for %d ports" % (f, len(marks)))
 
     # the fixture tree: a port counter without prio/queue, moving as the test moved it
     labels = increasing('dcbkit_port_rx_bytes_total{job="dcbkit",device="fixture",'
