@@ -289,12 +289,31 @@ static void put_source_family(struct prom_buf *b, const struct prom_page *p, con
     }
 }
 
+static void put_configs(struct prom_buf *b, const struct prom_config_value *c, size_t n)
+{
+    if (!n)
+        return;
+    put_family(b, "dcbkit_qos_config", "gauge",
+               "A QoS config field a source knows (unknown ones are absent), as dcbkit stores it: "
+               "bytes, bits/s, ms, us, millimetres for cable_m, masks and enums as numbers");
+    for (size_t i = 0; i < n; i++) {
+        bool first = true;
+        prom_buf_put(b, "dcbkit_qos_config", 17);
+        put_label(b, &first, "device", c[i].device);
+        put_label(b, &first, "ifname", c[i].ifname);
+        put_label(b, &first, "source", c[i].source);
+        put_label(b, &first, "field", c[i].field);
+        prom_buf_printf(b, "} %" PRId64 "\n", c[i].value);
+    }
+}
+
 int prom_render_page(struct prom_buf *b, struct prom_page *p, struct dcb_err *err)
 {
     b->len = 0;
     b->failed = false;
     put_samples(b, p->samples, p->nsamples);
     put_findings(b, p->findings, p->nfindings);
+    put_configs(b, p->configs, p->nconfigs);
     put_source_family(b, p, "dcbkit_scrape_errors_total", "counter",
                       "Collections from a source that failed since the exporter started", 0);
     put_source_family(b, p, "dcbkit_source_series", "gauge",

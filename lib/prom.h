@@ -53,6 +53,13 @@ struct prom_source_stat {
     int64_t last_ok_ns;           /* Unix time of the last good collection, 0 for none */
 };
 
+/* One known QoS config field of a port, for dcbkit_qos_config{device,ifname,source,field}. */
+struct prom_config_value {
+    char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX], source[32];
+    char field[64];               /* the dotted path: "pfc.enabled", "switch.buffer.3.xoff" */
+    int64_t value;                /* as stored: the unit its path names, enums as numbers */
+};
+
 struct prom_page {
     struct dcb_sample *samples;   /* the newest sample of each series; sorted in place */
     size_t nsamples;
@@ -61,6 +68,8 @@ struct prom_page {
     const struct prom_source_stat *sources;
     size_t nsources;
     const char *version;
+    const struct prom_config_value *configs;
+    size_t nconfigs;
 };
 
 /* Writes the whole page: canonical metrics in registry order, each family once with its HELP

@@ -42,4 +42,16 @@ struct diagnose_gather {
 int diagnose_gather_ring(const struct diagnose_gather *g, struct dcb_store **st, int64_t *now_ns,
                          struct dcb_err *err);
 
+struct diagnose_prometheus {
+    const char *url;              /* http://prometheus:9090 */
+    const char *match;            /* extra label matchers, e.g. job="dcbkit"; NULL for none */
+    int64_t end_ns, window_ns, step_ns;
+    long timeout_ms;
+};
+
+/* Fills a new ring store with the window from Prometheus' query_range: the canonical metrics
+ * dcbkit serve exports, and the dcbkit_qos_config series as config snapshots. */
+int diagnose_gather_prometheus(const struct diagnose_prometheus *p, struct dcb_store **st,
+                               int64_t *now_ns, struct dcb_err *err);
+
 #endif

@@ -121,6 +121,8 @@ struct serve_round {
     size_t nsamples, samples_cap;
     struct finding *findings;
     size_t nfindings, findings_cap;
+    struct prom_config_value *configs;
+    size_t nconfigs, configs_cap;
     struct prom_buf page;
     bool verbose;
 };

@@ -7,6 +7,9 @@
 #include <time.h>
 
 #include "evidence_store.h"
+#include <cjson/cJSON.h>
+
+#include "qos_json.h"
 #include "serve.h"
 #include "units.h"
 #include "version.h"
@@ -28,6 +31,7 @@ void serve_round_free(struct serve_round *r)
 {
     free(r->samples);
     free(r->findings);
+    free(r->configs);
     prom_buf_free(&r->page);
 }
 
@@ -58,6 +62,49 @@ static void add_finding(void *arg, const struct finding *f)
         r->findings_cap = cap;
     }
     r->findings[r->nfindings++] = *f;
+}
+
+struct config_visit {
+    struct serve_round *r;
+    const struct store_config_row *row;
+    bool nomem;
+};
+
+static void add_config_value(const char *path, int64_t value, void *arg)
+{
+    struct config_visit *cv = arg;
+    struct serve_round *r = cv->r;
+    if (r->nconfigs == r->configs_cap) {
+        size_t cap = r->configs_cap ? r->configs_cap * 2 : 256;
+        struct prom_config_value *v = realloc(r->configs, cap * sizeof(*v));
+        if (!v) {
+            cv->nomem = true;
+            return;
+        }
+        r->configs = v;
+        r->configs_cap = cap;
+    }
+    struct prom_config_value *c = &r->configs[r->nconfigs++];
+    snprintf(c->device, sizeof(c->device), "%s", cv->row->device);
+    snprintf(c->ifname, sizeof(c->ifname), "%s", cv->row->ifname);
+    snprintf(c->source, sizeof(c->source), "%s", cv->row->source);
+    snprintf(c->field, sizeof(c->field), "%s", path);
+    c->value = value;
+}
+
+/* Each config snapshot's known fields, for dcbkit_qos_config. */
+static int add_config(const struct store_config_row *row, void *arg)
+{
+    struct config_visit *cv = arg;
+    cJSON *j = cJSON_Parse(row->json);
+    struct qos_config c;
+    qos_config_init(&c);
+    if (j && qos_from_json(&c, j, "", NULL) == 0) {
+        cv->row = row;
+        qos_each_value(&c, add_config_value, cv);
+    }
+    cJSON_Delete(j);
+    return cv->nomem ? DCB_E_NOMEM : 0;
 }
 
 static int run_rules(struct serve_round *r, int64_t now, struct dcb_err *err)
@@ -108,6 +155,13 @@ int serve_round_run(struct serve_round *r, struct serve_board *board, struct dcb
         ok = false;
         snprintf(problem, sizeof(problem), "%s: %s", r->src->name, e.msg);
     }
+    r->nconfigs = 0;
+    struct config_visit cv = { r, NULL, false };
+    if (store_configs(r->src->st, NULL, NULL, INT64_MAX, add_config, &cv, &e) < 0) {
+        r->stats[0].errors++;
+        ok = false;
+        snprintf(problem, sizeof(problem), "%s: %s", r->src->name, e.msg);
+    }
     int64_t t1 = dcb_monotonic_ns();
     r->stats[0].duration_s = (double)(t1 - t0) / 1e9;
     r->stats[0].series = r->nsamples;
@@ -139,7 +193,7 @@ int serve_round_run(struct serve_round *r, struct serve_board *board, struct dcb
                                        fd->device, fd->ifname, fd->prio };
     }
     struct prom_page page = { r->samples, r->nsamples, pf, r->nfindings, r->stats,
-                              r->rules ? 2 : 1, DCBKIT_VERSION };
+                              r->rules ? 2 : 1, DCBKIT_VERSION, r->configs, r->nconfigs };
     int rc = prom_render_page(&r->page, &page, err);
     free(pf);
     if (rc < 0)

@@ -8,13 +8,14 @@ ifname, prio and queue labels, values that increase, the findings, the exporter'
 and `promtool check metrics` on both pages."""
 import os
 import shutil
+import json
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
-from serve_helpers import (FixtureTree, Prometheus, Serve, fail, skip,  # noqa: E402
-                           tmpdir)
+from serve_helpers import (DCBKIT, FixtureTree, Prometheus, Serve, fail,  # noqa: E402
+                           skip, tmpdir)
 
 SECONDS = float(os.environ.get("SERVE_PROM_SECONDS", "30"))
 RULES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "docs",
@@ -101,6 +102,23 @@ try:
             fail("no marks/s per port recorded")
         print("recording rules: pause-time fraction leaf2 Ethernet3 prio 3 = %.3f, marks/s "
               "recorded for %d ports" % (f, len(marks)))
+
+    # the same rule ids through Prometheus as from the store the replay recorded
+    def rule_ids(args):
+        r = subprocess.run([DCBKIT, "diagnose", "-T", "json"] + args, capture_output=True,
+                           text=True)
+        if r.returncode not in (0, 1, 2):
+            fail("diagnose %s exited %d: %s" % (args, r.returncode, r.stderr))
+        doc = json.loads(r.stdout)
+        return sorted({f["rule"] for f in doc["findings"]}), doc
+    via_store, _ = rule_ids(["--store", db])
+    via_prom, doc = rule_ids(["--prometheus", prom.url(""), "--match",
+                              'instance="127.0.0.1:%d"' % replay.port, "--since",
+                              "%ds" % int(SECONDS), "--step", "1s"])
+    if doc["source"]["kind"] != "prometheus" or not via_store or via_prom != via_store:
+        fail("rule ids: --store %s, --prometheus %s" % (via_store, via_prom))
+    print("diagnose: the same rule ids from --store and --prometheus: %s (%d findings)" %
+          (via_prom, len(doc["findings"])))
 
     # the fixture tree: a port counter without prio/queue, moving as the test moved it
     labels = increasing('dcbkit_port_rx_bytes_total{job="dcbkit",device="fixture",'
