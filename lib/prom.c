@@ -307,6 +307,28 @@ static void put_configs(struct prom_buf *b, const struct prom_config_value *c, s
     }
 }
 
+static void put_events(struct prom_buf *b, const struct prom_event_count *e, size_t n)
+{
+    if (!n)
+        return;
+    put_family(b, "dcbkit_events_total", "counter",
+               "Events a source reported (pfc_xoff, pause_storm, watchdog, counter_reset ...) "
+               "since the exporter started");
+    for (size_t i = 0; i < n; i++) {
+        bool first = true;
+        prom_buf_put(b, "dcbkit_events_total", 19);
+        put_label(b, &first, "device", e[i].device);
+        put_label(b, &first, "ifname", e[i].ifname);
+        if (e[i].prio >= 0) {
+            char idx[16];
+            snprintf(idx, sizeof(idx), "%d", e[i].prio);
+            put_label(b, &first, "prio", idx);
+        }
+        put_label(b, &first, "kind", dcb_event_kind_name(e[i].kind));
+        prom_buf_printf(b, "} %" PRIu64 "\n", e[i].count);
+    }
+}
+
 int prom_render_page(struct prom_buf *b, struct prom_page *p, struct dcb_err *err)
 {
     b->len = 0;
@@ -314,6 +336,7 @@ int prom_render_page(struct prom_buf *b, struct prom_page *p, struct dcb_err *er
     put_samples(b, p->samples, p->nsamples);
     put_findings(b, p->findings, p->nfindings);
     put_configs(b, p->configs, p->nconfigs);
+    put_events(b, p->events, p->nevents);
     put_source_family(b, p, "dcbkit_scrape_errors_total", "counter",
                       "Collections from a source that failed since the exporter started", 0);
     put_source_family(b, p, "dcbkit_source_series", "gauge",

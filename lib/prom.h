@@ -60,6 +60,14 @@ struct prom_config_value {
     int64_t value;                /* as stored: the unit its path names, enums as numbers */
 };
 
+/* Events a source produced since the exporter started, for dcbkit_events_total. */
+struct prom_event_count {
+    char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
+    int prio;                     /* -1: no prio label */
+    enum dcb_event_kind kind;
+    uint64_t count;
+};
+
 struct prom_page {
     struct dcb_sample *samples;   /* the newest sample of each series; sorted in place */
     size_t nsamples;
@@ -70,6 +78,8 @@ struct prom_page {
     const char *version;
     const struct prom_config_value *configs;
     size_t nconfigs;
+    const struct prom_event_count *events;
+    size_t nevents;
 };
 
 /* Writes the whole page: canonical metrics in registry order, each family once with its HELP

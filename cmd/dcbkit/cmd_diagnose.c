@@ -155,6 +155,7 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
     struct fabric fab;
     fabric_init(&fab);
     struct dcb_store *st = NULL;
+    struct diagnose_prom_events *prom_events = NULL;
     int status = 0;
     int64_t now = now_ns();
     const char *source_kind = a.fabric ? "fabric" : a.store ? "store" : a.pcap ? "pcap" :
@@ -180,10 +181,12 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
         struct diagnose_prometheus p = { a.prometheus, a.match, now,
                                          a.since_ns ? a.since_ns : 15 * 60 * NS_PER_SEC,
                                          a.step_ns ? a.step_ns : 15 * NS_PER_SEC, 30000 };
-        if (diagnose_gather_prometheus(&p, &st, &now, &err) < 0 ||
+        if (diagnose_gather_prometheus(&p, &st, &prom_events, &now, &err) < 0 ||
             evidence_store_open(&ev, st, now, &err) < 0 ||
             evidence_store_preload(&ev, now - p.window_ns, &err) < 0)
             status = cli_fail(EXIT_UNDECIDED, a.prometheus, "%s", err.msg);
+        else
+            diagnose_prom_evidence(&ev, prom_events);
     } else {
         struct diagnose_gather g = { .pcap = a.pcap, .interval_ns = a.interval_ns,
                                      .link_bps = a.link_bps, .verbose = ctx->verbosity > 0 };
@@ -209,8 +212,10 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
                 status = EXIT_UNDECIDED;       /* the output could not be written */
         }
     }
+    diagnose_prom_unwrap(&ev, prom_events);
     if (ev.ctx)
         (a.fabric ? evidence_fabric_close : evidence_store_close)(&ev);
+    diagnose_prom_events_free(prom_events);
     if (st)
         store_close(st, NULL);
     fabric_free(&fab);

@@ -146,10 +146,155 @@ static int put_configs(struct dcb_store *st, const struct prom_matrix *m, size_t
     return flush_config(st, &a, err);
 }
 
+/* ---- events: dcbkit_events_total counters answer the rules' event counts --------------------- */
+
+struct event_series {
+    char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
+    int prio;
+    enum dcb_event_kind kind;
+    size_t start, n;              /* into the point arrays */
+};
+
+struct diagnose_prom_events {
+    struct event_series *series;
+    size_t nseries;
+    int64_t *t;
+    double *v;
+    size_t npoints;
+    struct evidence inner;        /* the ring's evidence, which answers everything else */
+    struct evidence_ops ops;
+};
+
+static int add_event_series(struct diagnose_prom_events *pe, const struct prom_matrix *m,
+                            size_t i, const struct prom_series *s)
+{
+    const char *device = prom_series_label(s, "device"), *ifname = prom_series_label(s, "ifname");
+    const char *kind = prom_series_label(s, "kind");
+    int prio = index_label(s, "prio");
+    enum dcb_event_kind k = kind ? dcb_event_kind_lookup(kind) : EVENT_KIND_NONE;
+    if (!device || k == EVENT_KIND_NONE || prio < -1)
+        return 0;
+    struct event_series *es = &pe->series[pe->nseries++];
+    snprintf(es->device, sizeof(es->device), "%s", device);
+    snprintf(es->ifname, sizeof(es->ifname), "%s", ifname ? ifname : "");
+    es->prio = prio;
+    es->kind = k;
+    es->start = pe->npoints;
+    for (size_t p = 0; p < s->npoints; p++) {
+        prom_matrix_point(m, i, p, &pe->t[pe->npoints], &pe->v[pe->npoints]);
+        if (isfinite(pe->v[pe->npoints]))
+            pe->npoints++;
+    }
+    es->n = pe->npoints - es->start;
+    return 0;
+}
+
+/* The increase of one counter over the points inside [t0, t1]; a drop is a restart. */
+static double increase(const struct diagnose_prom_events *pe, const struct event_series *es,
+                       int64_t t0, int64_t t1)
+{
+    double sum = 0, prev = NAN;
+    for (size_t k = es->start; k < es->start + es->n; k++) {
+        if (pe->t[k] < t0 || pe->t[k] > t1)
+            continue;
+        double v = pe->v[k];
+        if (!isnan(prev))
+            sum += v >= prev ? v - prev : v;
+        prev = v;
+    }
+    return sum;
+}
+
+static int prom_event_count(void *ctx, const char *device, const char *ifname,
+                            enum dcb_event_kind kind, int prio, int64_t t0, int64_t t1,
+                            uint64_t *out, struct dcb_err *err)
+{
+    (void)err;
+    struct diagnose_prom_events *pe = ctx;
+    if (!pe->nseries)
+        return 0;                 /* the exporter published no events: unknown */
+    double n = 0;
+    for (size_t i = 0; i < pe->nseries; i++) {
+        const struct event_series *es = &pe->series[i];
+        if (es->kind != kind || (device && strcmp(device, es->device)) ||
+            (ifname && strcmp(ifname, es->ifname)) || (prio >= 0 && es->prio != prio))
+            continue;
+        n += increase(pe, es, t0, t1);
+    }
+    *out = (uint64_t)llround(n);
+    return 1;
+}
+
+static int fwd_each_port(void *ctx, evidence_port_fn fn, void *arg, struct dcb_err *err)
+{
+    struct diagnose_prom_events *pe = ctx;
+    return pe->inner.ops->each_port(pe->inner.ctx, fn, arg, err);
+}
+
+static const struct qos_config *fwd_config(void *ctx, const char *device, const char *ifname)
+{
+    struct diagnose_prom_events *pe = ctx;
+    return pe->inner.ops->config(pe->inner.ctx, device, ifname);
+}
+
+static const struct qos_config *fwd_peer_config(void *ctx, const char *device,
+                                                const char *ifname)
+{
+    struct diagnose_prom_events *pe = ctx;
+    return pe->inner.ops->peer_config(pe->inner.ctx, device, ifname);
+}
+
+static const char *fwd_role(void *ctx, const char *device)
+{
+    struct diagnose_prom_events *pe = ctx;
+    return pe->inner.ops->role ? pe->inner.ops->role(pe->inner.ctx, device) : NULL;
+}
+
+static int fwd_metric(void *ctx, const char *device, const char *ifname, enum metric_id m,
+                      int prio, int queue, enum evidence_agg agg, int64_t t0, int64_t t1,
+                      double *out, struct dcb_err *err)
+{
+    struct diagnose_prom_events *pe = ctx;
+    return pe->inner.ops->metric(pe->inner.ctx, device, ifname, m, prio, queue, agg, t0, t1,
+                                 out, err);
+}
+
+void diagnose_prom_evidence(struct evidence *ev, struct diagnose_prom_events *pe)
+{
+    pe->inner = *ev;
+    pe->ops = *ev->ops;
+    pe->ops.each_port = fwd_each_port;
+    pe->ops.config = fwd_config;
+    pe->ops.peer_config = fwd_peer_config;
+    pe->ops.role = ev->ops->role ? fwd_role : NULL;
+    pe->ops.metric = fwd_metric;
+    pe->ops.event_count = prom_event_count;
+    ev->ops = &pe->ops;
+    ev->ctx = pe;
+}
+
+void diagnose_prom_unwrap(struct evidence *ev, struct diagnose_prom_events *pe)
+{
+    if (pe && ev->ctx == pe)
+        *ev = pe->inner;
+}
+
+void diagnose_prom_events_free(struct diagnose_prom_events *pe)
+{
+    if (!pe)
+        return;
+    free(pe->series);
+    free(pe->t);
+    free(pe->v);
+    free(pe);
+}
+
 int diagnose_gather_prometheus(const struct diagnose_prometheus *p, struct dcb_store **st,
-                               int64_t *now_ns, struct dcb_err *err)
+                               struct diagnose_prom_events **events, int64_t *now_ns,
+                               struct dcb_err *err)
 {
     *st = NULL;
+    *events = NULL;
     char query[1024];
     snprintf(query, sizeof(query), "{__name__=~\"dcbkit_.+\"%s%s}", p->match && *p->match ? "," : "",
              p->match ? p->match : "");
@@ -163,8 +308,15 @@ int diagnose_gather_prometheus(const struct diagnose_prometheus *p, struct dcb_s
         metric_prom_name((enum metric_id)i, names[i].name, sizeof(names[i].name));
     size_t n = prom_matrix_series(m), npoints = prom_matrix_points(m), nconfig = 0;
     size_t *config = calloc(n ? n : 1, sizeof(*config));
-    int rc = config ? store_open_ring(st, npoints + 1024, 1024, err)
-                    : dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    struct diagnose_prom_events *pe = calloc(1, sizeof(*pe));
+    if (pe) {
+        pe->series = calloc(n ? n : 1, sizeof(*pe->series));
+        pe->t = malloc((npoints ? npoints : 1) * sizeof(*pe->t));
+        pe->v = malloc((npoints ? npoints : 1) * sizeof(*pe->v));
+    }
+    int rc = config && pe && pe->series && pe->t && pe->v
+                 ? store_open_ring(st, npoints + 1024, 1024, err)
+                 : dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     *now_ns = p->end_ns;
     size_t used = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
@@ -172,6 +324,10 @@ int diagnose_gather_prometheus(const struct diagnose_prometheus *p, struct dcb_s
         prom_matrix_get(m, i, &s);
         if (!strcmp(s.name, "dcbkit_qos_config")) {
             config[nconfig++] = i;
+            continue;
+        }
+        if (!strcmp(s.name, "dcbkit_events_total")) {
+            rc = add_event_series(pe, m, i, &s);
             continue;
         }
         enum metric_id id = metric_of(names, s.name);
@@ -188,9 +344,13 @@ int diagnose_gather_prometheus(const struct diagnose_prometheus *p, struct dcb_s
                          p->match ? p->match : "");
     free(config);
     prom_matrix_free(m);
-    if (rc < 0 && *st) {
-        store_close(*st, NULL);
+    if (rc < 0) {
+        if (*st)
+            store_close(*st, NULL);
         *st = NULL;
+        diagnose_prom_events_free(pe);
+        return rc;
     }
-    return rc;
+    *events = pe;
+    return 0;
 }

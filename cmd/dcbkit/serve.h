@@ -72,6 +72,11 @@ struct serve_source {
     int64_t (*now)(struct serve_source *src);
     void (*close)(struct serve_source *src);
     void *ctx;
+    /* events put through serve_put_event, counted since start, kept in (device, ifname,
+     * prio, kind) order */
+    struct prom_event_count *events;
+    size_t nevents, events_cap;
+    bool events_nomem;
 };
 
 struct serve_local_options {

@@ -193,7 +193,8 @@ int serve_round_run(struct serve_round *r, struct serve_board *board, struct dcb
                                        fd->device, fd->ifname, fd->prio };
     }
     struct prom_page page = { r->samples, r->nsamples, pf, r->nfindings, r->stats,
-                              r->rules ? 2 : 1, DCBKIT_VERSION, r->configs, r->nconfigs };
+                              r->rules ? 2 : 1, DCBKIT_VERSION, r->configs, r->nconfigs,
+                              r->src->events, r->src->nevents };
     int rc = prom_render_page(&r->page, &page, err);
     free(pf);
     if (rc < 0)

@@ -180,8 +180,58 @@ int serve_put_sample(struct serve_source *src, const struct dcb_sample *s, struc
     return rc == 0 && src->record ? store_put_sample(src->record, s, err) : rc;
 }
 
+static int cmp_event_key(const struct prom_event_count *c, const struct dcb_event *e)
+{
+    int d = strcmp(c->device, e->device);
+    if (!d)
+        d = strcmp(c->ifname, e->ifname);
+    if (!d)
+        d = (c->prio > e->prio) - (c->prio < e->prio);
+    if (!d)
+        d = (c->kind > e->kind) - (c->kind < e->kind);
+    return d;
+}
+
+/* One more event of its (device, ifname, prio, kind): a binary search in the sorted table. */
+static void count_event(struct serve_source *src, const struct dcb_event *e)
+{
+    size_t lo = 0, hi = src->nevents;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int d = cmp_event_key(&src->events[mid], e);
+        if (d == 0) {
+            src->events[mid].count++;
+            return;
+        }
+        if (d < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (src->nevents == src->events_cap) {
+        size_t cap = src->events_cap ? src->events_cap * 2 : 64;
+        struct prom_event_count *v = realloc(src->events, cap * sizeof(*v));
+        if (!v) {
+            src->events_nomem = true;
+            return;
+        }
+        src->events = v;
+        src->events_cap = cap;
+    }
+    memmove(&src->events[lo + 1], &src->events[lo], (src->nevents - lo) * sizeof(*src->events));
+    struct prom_event_count *c = &src->events[lo];
+    memset(c, 0, sizeof(*c));
+    snprintf(c->device, sizeof(c->device), "%s", e->device);
+    snprintf(c->ifname, sizeof(c->ifname), "%s", e->ifname);
+    c->prio = e->prio;
+    c->kind = e->kind;
+    c->count = 1;
+    src->nevents++;
+}
+
 int serve_put_event(struct serve_source *src, const struct dcb_event *e, struct dcb_err *err)
 {
+    count_event(src, e);
     int rc = store_put_event(src->st, e, err);
     return rc == 0 && src->record ? store_put_event(src->record, e, err) : rc;
 }
@@ -201,5 +251,6 @@ void serve_source_close(struct serve_source *src)
         store_close(src->st, NULL);
     if (src->record)
         store_close(src->record, NULL);
+    free(src->events);
     memset(src, 0, sizeof(*src));
 }
