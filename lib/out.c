@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "utf8.h"
+
 void out_init(struct dcb_out *o, FILE *fp, enum out_format format)
 {
     memset(o, 0, sizeof(*o));
@@ -23,28 +25,6 @@ int out_parse_format(const char *name, enum out_format *format)
     else
         return -1;
     return 0;
-}
-
-size_t out_utf8_seq_len(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    if (c < 0x80)
-        return 1;
-    size_t n;
-    uint32_t cp;
-    if (c >= 0xc2 && c <= 0xdf) { n = 2; cp = c & 0x1f; }
-    else if (c >= 0xe0 && c <= 0xef) { n = 3; cp = c & 0x0f; }
-    else if (c >= 0xf0 && c <= 0xf4) { n = 4; cp = c & 0x07; }
-    else return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (s[i] & 0x3f);
-    }
-    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-        (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return n;
 }
 
 /* Appends to buf (bounded) and counts the full length, like snprintf. */
@@ -94,7 +74,7 @@ static void json_escape(struct sink *k, const char *s)
                 p++;
             sink_put(k, (const char *)run, (size_t)(p - run));
         } else {
-            size_t n = out_utf8_seq_len(p);
+            size_t n = dcb_utf8_seq_len(p, NULL);
             if (n == 0) {
                 sink_put(k, "\xef\xbf\xbd", 3); /* U+FFFD */
                 p++;
@@ -129,7 +109,7 @@ static void text_sanitize(char *dst, size_t len, const char *s)
     size_t o = 0;
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     while (*p && o + 5 < len) {
-        size_t n = (*p < 0x20 || *p == 0x7f) ? 0 : out_utf8_seq_len(p);
+        size_t n = (*p < 0x20 || *p == 0x7f) ? 0 : dcb_utf8_seq_len(p, NULL);
         if (n == 0) {
             dst[o++] = '\\';
             dst[o++] = 'x';

@@ -55,10 +55,6 @@ void out_null(struct dcb_out *o, const char *key, const char *text);
 /* Text mode only: free text (e.g. headings, units, newlines). */
 void out_text(struct dcb_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if it is not valid; s is NUL-terminated
- * (a NUL ends a sequence early, so it is never read past). */
-size_t out_utf8_seq_len(const unsigned char *s);
-
 /* Flushes; 0, or -1 with errno set if anything failed to write (a full disk, a closed pipe). */
 int out_finish(struct dcb_out *o);
 

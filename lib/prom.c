@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "metrics.h"
-#include "out.h"
+#include "utf8.h"
 
 void prom_buf_init(struct prom_buf *b)
 {
@@ -92,7 +92,7 @@ static void put_escaped(struct prom_buf *b, const char *s, bool quote)
             prom_buf_put(b, "\\\"", 2);
             p++;
         } else {
-            size_t n = out_utf8_seq_len(p);
+            size_t n = dcb_utf8_seq_len(p, NULL);
             if (n) {
                 prom_buf_put(b, (const char *)p, n);
                 p += n;

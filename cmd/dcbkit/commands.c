@@ -8,6 +8,7 @@ extern const struct cli_command cmd_diagnose;
 extern const struct cli_command cmd_fabric;
 extern const struct cli_command cmd_help;
 extern const struct cli_command cmd_metrics;
+extern const struct cli_command cmd_replay;
 extern const struct cli_command cmd_serve;
 extern const struct cli_command cmd_store;
 
@@ -20,6 +21,7 @@ const struct cli_command *const cli_commands[] = {
     &cmd_diagnose,
     &cmd_fabric,
     &cmd_metrics,
+    &cmd_replay,
     &cmd_serve,
     &cmd_store,
     &cmd_help,

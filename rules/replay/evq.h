@@ -11,8 +11,8 @@
 
 #include "heap.h"
 
-#define EVQ_BUCKETS 1024
-#define EVQ_BUCKET_PS (1LL << 23)        /* 8.4 us; the calendar spans 8.6 ms */
+#define EVQ_BUCKETS 4096
+#define EVQ_BUCKET_PS (1LL << 20)        /* 1.05 us; the calendar spans 4.3 ms */
 
 struct evq_bucket {
     struct heap_event *v;

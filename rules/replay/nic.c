@@ -49,11 +49,27 @@ static void make_ready(struct sim *s, uint32_t f)
             return;
         }
         pt->ready = grown;
+        int64_t *grown_at = realloc(pt->ready_at, cap * sizeof(*grown_at));
+        if (!grown_at) {
+            s->oom = true;
+            return;
+        }
+        pt->ready_at = grown_at;
         pt->ready_cap = cap;
     }
+    pt->ready_at[pt->nready] = fl->next_send_ps;
     pt->ready[pt->nready++] = f;
     fl->ready = true;
     port_kick(s, fl->src_port);
+}
+
+/* A ready flow that finished (acked while going back): the scan drops its slot when it passes. */
+static void ready_gone(struct sim *s, uint32_t f)
+{
+    struct port *pt = &s->ports[s->flows[f].src_port];
+    for (uint32_t i = 0; i < pt->nready; i++)
+        if (pt->ready[i] == f)
+            pt->ready_at[i] = READY_GONE;
 }
 
 void nic_flow_send(struct sim *s, uint32_t f)
@@ -97,6 +113,7 @@ static uint32_t data_packet(struct sim *s, uint32_t f)
     pk->dscp = fl->dscp;
     pk->ect = true;
     pk->dst = fl->dst;
+    pk->ecmp_key = flow_ecmp_key(fl);
     if (fl->next_psn < fl->packets_sent && fl->packets_sent)
         fl->retransmitted++;
     fl->next_psn++;
@@ -107,6 +124,7 @@ static uint32_t data_packet(struct sim *s, uint32_t f)
 static void deactivate(struct port *pt, struct flow *fl, uint32_t idx)
 {
     pt->ready[idx] = pt->ready[--pt->nready];
+    pt->ready_at[idx] = pt->ready_at[pt->nready];
     fl->ready = false;
 }
 
@@ -116,23 +134,28 @@ static void deactivate(struct port *pt, struct flow *fl, uint32_t idx)
 uint32_t nic_next_packet(struct sim *s, uint32_t port)
 {
     struct port *pt = &s->ports[port];
-    int64_t earliest = INT64_MAX;
-    uint32_t n = pt->nready;
-    for (uint32_t k = 0; k < n && pt->nready; k++) {
-        uint32_t idx = (pt->ready_rr + k) % pt->nready;
+    int64_t earliest = INT64_MAX, now = s->now_ps;
+    bool any_paused = pt->paused_any_since_ps >= 0;
+    uint32_t n = pt->nready, cur_n = n, idx = n ? pt->ready_rr % n : 0;
+    for (uint32_t k = 0; k < n && pt->nready; k++, idx = idx + 1 == cur_n ? 0 : idx + 1) {
+        if (pt->nready != cur_n) {      /* a slot went: where (ready_rr + k) % nready is now */
+            cur_n = pt->nready;
+            idx = (pt->ready_rr + k) % cur_n;
+        }
+        int64_t at = pt->ready_at[idx];
+        if (at > now) {                 /* not paced out yet (READY_GONE and paused: below) */
+            if (at < earliest && !(any_paused && pt->paused[s->flows[pt->ready[idx]].prio]))
+                earliest = at;
+            continue;
+        }
         uint32_t f = pt->ready[idx];
         struct flow *fl = &s->flows[f];
-        if (!has_more(fl)) {
+        if (at == READY_GONE || !has_more(fl)) {
             deactivate(pt, fl, idx);
             continue;
         }
-        if (pt->paused[fl->prio])
+        if (any_paused && pt->paused[fl->prio])
             continue;
-        if (fl->next_send_ps > s->now_ps) {
-            if (fl->next_send_ps < earliest)
-                earliest = fl->next_send_ps;
-            continue;
-        }
         uint32_t p = data_packet(s, f);
         if (p == NO_INDEX)
             return NO_INDEX;
@@ -143,6 +166,7 @@ uint32_t nic_next_packet(struct sim *s, uint32_t port)
             rate = pt->bps;
         int64_t gap = (int64_t)((double)(s->pkts[p].bytes + WIRE_OVERHEAD) * 8e12 / rate + 0.5);
         fl->next_send_ps = s->now_ps + gap;
+        pt->ready_at[idx] = fl->next_send_ps;
         if (rp_enabled(s, fl))
             dcqcn_rp_on_sent(&fl->rp, dp, s->pkts[p].bytes);
         if (!has_more(fl)) {
@@ -179,6 +203,7 @@ static void send_ctrl(struct sim *s, uint32_t port, enum pkt_kind kind, uint32_t
     pk->psn = psn;
     pk->bytes = CTRL_BYTES;
     pk->dst = fl->src;
+    pk->ecmp_key = flow_ecmp_key(fl);
     pk->ect = false;
     if (kind == PKT_CNP) {
         pk->prio = c->cnp_prio.set ? (uint8_t)c->cnp_prio.v : 6;
@@ -286,6 +311,8 @@ static void acked(struct sim *s, uint32_t f, uint32_t through_psn)
     if (fl->npackets && fl->snd_una >= fl->npackets && !fl->done) {
         fl->done = true;
         fl->finish_ps = s->now_ps;
+        if (fl->ready)
+            ready_gone(s, f);
         fl->rto_gen++;
         flow_finished(s, f);
     } else {

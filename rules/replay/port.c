@@ -76,6 +76,8 @@ void port_kick(struct sim *s, uint32_t port)
         if (s->opt->mark_on_dequeue && pk->kind == PKT_DATA)
             switch_wred(s, pt, pt->tc_of[pk->prio & 7], pk);   /* marks; never drops here */
     }
+    if (!s->nodes[s->ports[pt->peer].node].is_switch)
+        __builtin_prefetch(&s->flows[pk->flow]);   /* the receiving NIC will want it */
     pt->busy = true;
     pt->tx_pkt = p;
     sim_at(s, s->now_ps + serialize_ps(pt, pk->bytes), EV_TX_DONE, port, 0);

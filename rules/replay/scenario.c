@@ -18,7 +18,8 @@
 static const char *const top_keys[] = { "name", "description", "signature", "comment", "fabric",
                                         "workload", "faults", "duration_ms", "seed",
                                         "sample_interval_us", "series_interval_us", "dcqcn",
-                                        "mark_on_dequeue", NULL };
+                                        "mark_on_dequeue", "ack_every", "retransmit_timeout_us",
+                                        NULL };
 
 /* ---- reading files ------------------------------------------------------------------------ */
 
@@ -116,7 +117,7 @@ static int inline_fabric(cJSON *doc, const char *base_dir, struct dcb_err *err)
  * quoted string; anything else is a string ("50KB", "host3"). */
 static cJSON *set_value(const char *text)
 {
-    cJSON *v = cJSON_Parse(text);
+    cJSON *v = cJSON_ParseWithOpts(text, NULL, 1);   /* all of it: "64KB" is a string */
     if (v)
         return v;
     return cJSON_CreateString(text);
@@ -183,7 +184,7 @@ static int set_json(cJSON *doc, const char *path, const char *value, struct dcb_
 
 static bool is_top_key(const char *path)
 {
-    size_t n = strcspn(path, ".[");
+    size_t n = strcspn(path, ".[=");
     for (const char *const *k = top_keys; *k; k++)
         if (strlen(*k) == n && !strncmp(*k, path, n))
             return true;
@@ -494,8 +495,15 @@ static int load_options(struct scenario *sc, const cJSON *doc, struct dcb_err *e
     o->series_interval_ns = o->sample_interval_ns / 10 > 1000 ? o->sample_interval_ns / 10 : 1000;
     if ((rc = sj_time(doc, "sample_interval_us", 1000, &o->sample_interval_ns, "", err)) < 0 ||
         (rc = sj_time(doc, "series_interval_us", 1000, &o->series_interval_ns, "", err)) < 0 ||
-        (rc = sj_bool(doc, "mark_on_dequeue", &o->mark_on_dequeue, "", err)) < 0)
+        (rc = sj_bool(doc, "mark_on_dequeue", &o->mark_on_dequeue, "", err)) < 0 ||
+        (rc = sj_time(doc, "retransmit_timeout_us", 1000, &o->retransmit_timeout_ns, "", err)) < 0)
         return rc;
+    int64_t ack_every = o->ack_every;
+    if ((rc = sj_int(doc, "ack_every", 1, 1024, &ack_every, "", err)) < 0)
+        return rc;
+    o->ack_every = (uint32_t)ack_every;
+    if (o->retransmit_timeout_ns < 1000)
+        return dcb_err_set(err, DCB_E_RANGE, "retransmit_timeout_us: at least 1 us");
     if (o->sample_interval_ns > 0 && o->sample_interval_ns < 1000)
         return dcb_err_set(err, DCB_E_RANGE, "sample_interval_us: at least 1 us (or 0: none)");
     if (o->series_interval_ns > 0 && o->series_interval_ns < 100)
@@ -546,9 +554,6 @@ static int load_doc(struct scenario *sc, const char *const *qos_sets, size_t nqo
         bool is_path = inner.msg[word] == ':';
         return dcb_err_set(err, inner.code, "fabric%s%s", is_path ? "." : ": ", inner.msg);
     }
-    for (size_t i = 0; i < nqos; i++)
-        if ((rc = apply_config_assignment(&sc->fabric, qos_sets[i], err)) < 0)
-            return rc;
     const cJSON *faults = cJSON_GetObjectItemCaseSensitive(doc, "faults");
     if (faults && !cJSON_IsArray(faults))
         return dcb_err_set(err, DCB_E_INVAL, "faults: must be a list");
@@ -558,6 +563,10 @@ static int load_doc(struct scenario *sc, const char *const *qos_sets, size_t nqo
         if ((rc = load_fault(sc, fj, idx++, err)) < 0)
             return rc;
     }
+    /* the command line has the last word, over "config" faults too */
+    for (size_t i = 0; i < nqos; i++)
+        if ((rc = apply_config_assignment(&sc->fabric, qos_sets[i], err)) < 0)
+            return rc;
     if ((rc = sj_need(doc, "workload", "", err)) < 0)
         return rc;
     return workload_from_json(&sc->workload, cJSON_GetObjectItemCaseSensitive(doc, "workload"),

@@ -67,7 +67,8 @@ struct scenario_run_options {
     bool realtime;                /* pace simulated time to the wall clock */
     double speed;                 /* simulated seconds per wall second (0: 1) */
     const volatile sig_atomic_t *stop;   /* set (by a signal handler) to end the run */
-    int64_t wall_start_ns;        /* realtime: the Unix time the run starts at (0: now) */
+    int64_t wall_start_ns;        /* times are this Unix time + simulated time / speed; with
+                                   * realtime 0 means now, else 0 keeps times from 0 */
 };
 
 /* What the signatures of docs/scenario.md are judged on, over the whole run (all passes). */
@@ -91,7 +92,10 @@ struct scenario_digest {
     int longest_pause_prio;
     uint64_t watchdog_storms;
     double bottleneck_util;                 /* the busiest host link (rx) */
-    double uplink_ratio;                    /* max uplink load / mean of its siblings (leaves) */
+    double uplink_ratio;                    /* max uplink load / mean of its siblings (leaves);
+                                             * infinite when the siblings carried nothing */
+    uint64_t uplink_max_bytes;              /* that uplink's bytes, and its siblings' mean */
+    double uplink_siblings_bytes;
     char uplink_device[DCB_DEVICE_MAX];
     struct scenario_host *hosts;
     size_t nhosts;

@@ -36,6 +36,6 @@ const char scenario_demo_json[] =
     "  \"faults\": [{\"type\": \"slow-receiver\", \"host\": \"host8\", \"drain\": \"10G\"}],\n"
     "  \"duration_ms\": 20,\n"
     "  \"seed\": 1,\n"
-    "  \"sample_interval_us\": 1000,\n"
-    "  \"series_interval_us\": 100\n"
+    "  \"sample_interval_us\": 10000,\n"
+    "  \"series_interval_us\": 1000\n"
     "}\n";

@@ -105,7 +105,7 @@ static int64_t mono_ns(const struct timespec *t)
 /* Run time (simulated, from the start) to what the hooks see. */
 static int64_t stamp(const struct runner *r, int64_t run_ns)
 {
-    if (!r->realtime)
+    if (!r->realtime && !r->ro->wall_start_ns)
         return run_ns;
     return r->wall_start_ns + (int64_t)((double)run_ns / r->speed);
 }
@@ -335,6 +335,8 @@ static void finish_digest(struct runner *r, int64_t simulated_ns)
             double ratio = others > 0 ? loads[i] / others : loads[i] > 0 ? INFINITY : 0;
             if (ratio > dg->uplink_ratio) {
                 dg->uplink_ratio = ratio;
+                dg->uplink_max_bytes = (uint64_t)loads[i];
+                dg->uplink_siblings_bytes = others;
                 snprintf(dg->uplink_device, sizeof(dg->uplink_device), "%s", dev->name);
             }
         }

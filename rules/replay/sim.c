@@ -24,6 +24,8 @@ void replay_options_init(struct replay_options *o)
 
 /* ---- packets, queues, events, randomness ------------------------------------------------------ */
 
+_Static_assert(sizeof(struct packet) == 64, "a packet is one cache line (the pool is aligned)");
+
 uint32_t pkt_alloc(struct sim *s)
 {
     if (s->free_pkt != NO_INDEX) {
@@ -35,11 +37,14 @@ uint32_t pkt_alloc(struct sim *s)
     }
     if (s->npkts == s->pkts_cap) {
         uint32_t cap = s->pkts_cap ? s->pkts_cap * 2 : 4096;
-        struct packet *grown = realloc(s->pkts, (size_t)cap * sizeof(*grown));
+        struct packet *grown = aligned_alloc(64, (size_t)cap * sizeof(*grown));
         if (!grown) {
             s->oom = true;
             return NO_INDEX;
         }
+        if (s->npkts)
+            memcpy(grown, s->pkts, (size_t)s->npkts * sizeof(*grown));
+        free(s->pkts);
         s->pkts = grown;
         s->pkts_cap = cap;
     }
@@ -84,6 +89,8 @@ uint32_t pq_pop(struct sim *s, struct pkt_queue *q)
     q->head = (q->head + 1) % q->cap;
     q->count--;
     q->bytes -= s->pkts[p].bytes;
+    if (q->count)                       /* the next head waited long: fetch it before its turn */
+        __builtin_prefetch(&s->pkts[q->v[q->head]]);
     return p;
 }
 

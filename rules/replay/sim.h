@@ -15,6 +15,7 @@
 #define HEADER_BYTES 62u          /* Ethernet, IPv4, UDP, BTH, ICRC, FCS around a RoCE payload */
 #define WIRE_OVERHEAD 20u         /* preamble, start delimiter and inter-frame gap */
 #define CTRL_BYTES 64u            /* ACK, NAK, CNP and PFC frames */
+#define READY_GONE INT64_MIN
 
 enum ev_kind {
     EV_TX_DONE,       /* a: port */
@@ -54,7 +55,8 @@ struct packet {
     int64_t enq_ps;               /* when it entered its switch egress queue */
     uint32_t dst;                 /* the node it is going to */
     uint32_t next_free;
-};
+    uint64_t ecmp_key;            /* its flow's 5-tuple, for the switches' ECMP (flow_ecmp_key) */
+};                                /* 64 bytes, aligned: one cache line a packet */
 
 struct pkt_queue {                /* a FIFO ring of packet indexes */
     uint32_t *v;
@@ -69,34 +71,31 @@ struct ingress_pg {
     uint64_t watermark, headroom_watermark, drops;
 };
 
-struct port {
-    uint32_t node, peer;
-    char name[DCB_IFNAME_MAX];
-    struct qos_config cfg;        /* the interface's effective config */
+struct port {                     /* hot fields first; the config, names and rare state last */
+    _Alignas(64) uint32_t node;
+    uint32_t peer;
+    bool busy;
+    uint8_t paused_tc;            /* traffic classes a pause holds (watchdog storms excepted) */
+    uint8_t dwrr_next;
+    uint32_t tx_pkt;              /* the packet on the wire */
     double bps;
     int64_t prop_ps;
-    bool busy;
-    uint32_t tx_pkt;              /* the packet on the wire */
     uint8_t tc_of[PRIOS];         /* prio2tc, resolved */
     bool strict[PRIOS];           /* by TC */
-    uint32_t weight[PRIOS];       /* DWRR, by TC */
-    int64_t last_drop_event_ps;
+    bool paused[PRIOS];
+    bool wd_storm[PRIOS];         /* PFC watchdog: this TC ignores pauses and drops */
     struct pkt_queue ctrl;        /* PFC, CNP, ACK: sent before data, never paused */
+    uint64_t tx_bytes, rx_bytes, tx_packets, rx_packets;
     struct pkt_queue q[PRIOS];    /* egress queues by traffic class */
     int64_t deficit[PRIOS];
-    uint8_t dwrr_next;
-    int64_t paused_until_ps[PRIOS];   /* by priority: the PFC received */
-    bool paused[PRIOS];
-    uint8_t paused_tc;            /* traffic classes a pause holds (watchdog storms excepted) */
-    int64_t pause_start_ps[PRIOS];
-    int64_t paused_total_ps[PRIOS];
-    int64_t paused_any_since_ps;  /* any priority paused since, -1 */
-    int64_t paused_any_total_ps;
+    uint32_t weight[PRIOS];       /* DWRR, by TC */
+    uint64_t prio_tx_bytes[PRIOS], prio_rx_bytes[PRIOS];
+    uint64_t q_tx_bytes[PRIOS], q_watermark[PRIOS];
     struct ingress_pg pg[PRIOS];
-    bool wd_storm[PRIOS];         /* PFC watchdog: this TC ignores pauses and drops */
-    int64_t wd_last_pause_ps[PRIOS];
     /* hosts: the NIC's ready flows, and the receive backlog */
     uint32_t *ready;              /* the flows with data to send */
+    int64_t *ready_at;            /* by ready slot: the flow's next_send_ps (the scan reads no
+                                     flow); READY_GONE: the flow finished while ready */
     uint32_t nready, ready_cap, ready_rr;
     int64_t wake_ps;              /* a pending EV_PORT_WAKE, 0: none */
     double rx_backlog;
@@ -107,11 +106,18 @@ struct port {
     bool down;                    /* link down (fault) */
     uint64_t down_events;
     /* counters */
-    uint64_t tx_bytes, rx_bytes, tx_packets, rx_packets;
-    uint64_t prio_tx_bytes[PRIOS], prio_rx_bytes[PRIOS];
+    uint64_t q_marked[PRIOS], q_drops[PRIOS];
     uint64_t pfc_tx[PRIOS], pfc_rx[PRIOS];
-    uint64_t q_marked[PRIOS], q_drops[PRIOS], q_tx_bytes[PRIOS], q_watermark[PRIOS];
     uint64_t cnp_sent, cnp_handled, ce_received;
+    int64_t last_drop_event_ps;
+    int64_t paused_until_ps[PRIOS];   /* by priority: the PFC received */
+    int64_t pause_start_ps[PRIOS];
+    int64_t paused_total_ps[PRIOS];
+    int64_t paused_any_since_ps;  /* any priority paused since, -1 */
+    int64_t paused_any_total_ps;
+    int64_t wd_last_pause_ps[PRIOS];
+    char name[DCB_IFNAME_MAX];
+    struct qos_config cfg;        /* the interface's effective config */
 };
 
 struct node {
@@ -121,33 +127,33 @@ struct node {
     uint64_t buffer_used;         /* switches: the shared buffer */
 };
 
-struct flow {
-    uint32_t src, dst;            /* nodes */
-    uint32_t src_port, dst_port;  /* the hosts' ports */
-    uint64_t bytes;               /* 0: unbounded */
-    uint32_t payload;
+struct flow {                     /* hot fields first: a packet sent or received reads line 0 */
+    _Alignas(64) uint32_t src;    /* nodes */
+    uint32_t dst;
     uint32_t npackets;            /* 0: unbounded */
-    uint8_t dscp, prio;
-    uint16_t sport;
-    int64_t start_ps, finish_ps;
-    bool started, done, ready;
-    uint8_t waiting, nafter;      /* dependencies not finished yet, and in all */
-    uint32_t after[2];
+    uint32_t payload;
     uint32_t next_psn, snd_una;
+    uint32_t expected;            /* receiver: the next PSN in order */
+    uint32_t since_ack;
+    uint16_t sport;
+    uint8_t dscp, prio;
+    bool started, done, ready;
+    bool nak_pending;             /* receiver */
+    bool rto_pending;             /* an EV_RTO is queued */
     int64_t next_send_ps;
+    uint32_t timer_gen, rto_gen;
+    uint64_t bytes;               /* 0: unbounded */
+    int64_t last_cnp_ps;          /* receiver */
+    int64_t rto_deadline_ps;
+    uint32_t src_port, dst_port;  /* the hosts' ports */
+    /* results */
+    uint64_t packets_sent, retransmitted, acked_bytes, ce_marked;
     struct dcqcn_rp rp;
     struct dcqcn_params dp;
     int64_t alpha_at_ps;          /* alpha decays lazily, from here */
-    uint32_t timer_gen, rto_gen;
-    int64_t rto_deadline_ps;
-    bool rto_pending;             /* an EV_RTO is queued */
-    /* receiver */
-    uint32_t expected;
-    bool nak_pending;
-    uint32_t since_ack;
-    int64_t last_cnp_ps;
-    /* results */
-    uint64_t packets_sent, retransmitted, acked_bytes, ce_marked;
+    int64_t start_ps, finish_ps;
+    uint8_t waiting, nafter;      /* dependencies not finished yet, and in all */
+    uint32_t after[2];
 };
 
 struct sim {
@@ -156,8 +162,8 @@ struct sim {
     struct dcqcn_params dcqcn_default;
     struct node *nodes;
     uint32_t nnodes;
-    struct port *ports;
-    uint32_t nports;
+    struct port *ports;           /* line-aligned */
+    uint32_t nports, ports_cap;
     struct flow *flows;
     uint32_t nflows;
     struct packet *pkts;
@@ -186,6 +192,8 @@ int sim_build(struct sim *s, const struct fabric *f, const struct replay_flow *f
               struct dcb_err *err);
 void sim_free(struct sim *s);
 uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node);
+uint64_t flow_ecmp_key(const struct flow *fl);
+uint32_t sim_next_hop_key(struct sim *s, uint32_t node, uint64_t ecmp_key, uint32_t dst_node);
 
 /* packets and queues (sim.c) */
 uint32_t pkt_alloc(struct sim *s);

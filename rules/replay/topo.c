@@ -20,12 +20,19 @@ static void add_port(const char *ifname, void *arg)
 {
     struct iface_list *il = arg;
     struct sim *s = il->s;
-    struct port *grown = realloc(s->ports, (s->nports + 1) * sizeof(*grown));
-    if (!grown) {
-        s->oom = true;
-        return;
+    if (s->nports == s->ports_cap) {
+        uint32_t cap = s->ports_cap ? s->ports_cap * 2 : 64;
+        struct port *grown = aligned_alloc(_Alignof(struct port), cap * sizeof(*grown));
+        if (!grown) {
+            s->oom = true;
+            return;
+        }
+        if (s->nports)
+            memcpy(grown, s->ports, s->nports * sizeof(*grown));
+        free(s->ports);
+        s->ports = grown;
+        s->ports_cap = cap;
     }
-    s->ports = grown;
     struct port *pt = &s->ports[s->nports++];
     memset(pt, 0, sizeof(*pt));
     pt->node = il->node;
@@ -167,7 +174,15 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node)
+/* The 5-tuple: addresses (the hosts), protocol, UDP source port and 4791. Packets carry it, so
+ * a switch choosing among next hops need not read the flow. */
+uint64_t flow_ecmp_key(const struct flow *fl)
+{
+    return (uint64_t)fl->src << 40 ^ (uint64_t)fl->dst << 16 ^ fl->sport ^ (uint64_t)17 << 56 ^
+           (uint64_t)4791 << 24;
+}
+
+uint32_t sim_next_hop_key(struct sim *s, uint32_t node, uint64_t ecmp_key, uint32_t dst_node)
 {
     size_t key = (size_t)node * s->nnodes + dst_node;
     uint16_t count = s->route_count[key];
@@ -175,14 +190,17 @@ uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint3
         return NO_INDEX;
     if (count == 1)
         return s->route_ports[s->route_start[key]];
-    /* the 5-tuple: addresses (the hosts), protocol, UDP source port and 4791 */
-    uint64_t h = mix((uint64_t)fl->src << 40 ^ (uint64_t)fl->dst << 16 ^ fl->sport ^
-                     (uint64_t)17 << 56 ^ (uint64_t)4791 << 24 ^ (uint64_t)node << 48);
+    uint64_t h = mix(ecmp_key ^ (uint64_t)node << 48);
     uint32_t pick = s->route_ports[s->route_start[key] + h % count];
     /* a link that is down leaves the group: the next one up takes its flows */
     for (uint16_t k = 1; s->ports[pick].down && k < count; k++)
         pick = s->route_ports[s->route_start[key] + (h + k) % count];
     return s->ports[pick].down ? NO_INDEX : pick;
+}
+
+uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node)
+{
+    return sim_next_hop_key(s, node, flow_ecmp_key(fl), dst_node);
 }
 
 static uint32_t host_port(const struct sim *s, uint32_t node)
@@ -242,9 +260,10 @@ static void flow_params(struct sim *s, struct flow *fl)
 static int build_flows(struct sim *s, const struct replay_flow *flows, size_t n,
                        struct dcb_err *err)
 {
-    s->flows = calloc(n ? n : 1, sizeof(*s->flows));
+    s->flows = aligned_alloc(_Alignof(struct flow), (n ? n : 1) * sizeof(*s->flows));
     if (!s->flows)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    memset(s->flows, 0, (n ? n : 1) * sizeof(*s->flows));
     for (size_t i = 0; i < n; i++) {
         const struct replay_flow *rf = &flows[i];
         struct flow *fl = &s->flows[s->nflows];
@@ -316,6 +335,7 @@ void sim_free(struct sim *s)
         for (int q = 0; q < PRIOS; q++)
             free(pt->q[q].v);
         free(pt->ready);
+        free(pt->ready_at);
     }
     free(s->ports);
     free(s->nodes);

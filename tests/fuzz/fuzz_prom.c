@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out.h"
+#include "utf8.h"
 #include "prom.h"
 
 static void check_escaped(const char *s, size_t n)
@@ -21,7 +21,7 @@ static void check_escaped(const char *s, size_t n)
         } else if (c == '"' || c == '\n' || c == '\0') {
             abort();
         } else {
-            size_t k = out_utf8_seq_len((const unsigned char *)s + i);
+            size_t k = dcb_utf8_seq_len((const unsigned char *)s + i, NULL);
             if (!k)
                 abort();
             i += k;
