@@ -48,6 +48,12 @@ DCBKIT_SRCS := $(sort $(wildcard cmd/dcbkit/*.c))
 DCBKIT_OBJS := $(DCBKIT_SRCS:%.c=$(BUILD)/obj/%.o)
 DCBKIT      := $(BUILD)/bin/dcbkit
 
+# dcbtop: the live TUI, a second binary on ncursesw.
+DCBTOP_SRCS := $(sort $(wildcard cmd/dcbtop/*.c))
+DCBTOP_OBJS := $(DCBTOP_SRCS:%.c=$(BUILD)/obj/%.o)
+DCBTOP      := $(BUILD)/bin/dcbtop
+CURSES_PKG  := ncursesw
+
 UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
 BENCH_SRCS := $(sort $(wildcard tests/bench/bench_*.c))
@@ -55,13 +61,13 @@ BENCH_BINS := $(BENCH_SRCS:tests/bench/%.c=$(BUILD)/tests/bench/%)
 INTEG_TESTS := $(sort $(wildcard tests/integration/*.sh tests/integration/*.py))
 FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
-BINS := $(DCBKIT)
+BINS := $(DCBKIT) $(DCBTOP)
 
 .PHONY: all run check check-unit check-integration bench fuzz fuzz-build fuzz-bins install \
         uninstall clean ci-extra cppcheck bootstrap help build-tests
 .DEFAULT_GOAL := all
 
-all: $(BINS) $(BUILD)/dcbkit.1
+all: $(BINS) $(BUILD)/dcbkit.1 $(BUILD)/dcbtop.1
 
 # ---- compile and link ----------------------------------------------------------------------
 $(BUILD)/obj/%.o: %.c
@@ -79,6 +85,16 @@ $(DCBKIT): $(DCBKIT_OBJS) $(LIBDCB)
 
 $(BUILD)/dcbkit.1: $(DCBKIT)
 	$(DCBKIT) help --man > $@.tmp && mv $@.tmp $@
+
+# ncursesw's flags only where curses is used (its -D_XOPEN_SOURCE stays out of the library).
+$(DCBTOP_OBJS): ALL_CPPFLAGS += -Icmd/dcbtop $(call pkg_cflags,$(CURSES_PKG))
+
+$(DCBTOP): $(DCBTOP_OBJS) $(LIBDCB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pkg_libs,$(CURSES_PKG)) $(LIBS)
+
+$(BUILD)/dcbtop.1: $(DCBTOP)
+	$(DCBTOP) --man > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/unit/%: tests/unit/%.c tests/unit/unit.h $(LIBDCB)
 	@mkdir -p $(dir $@)
@@ -107,13 +123,13 @@ run: bootstrap
 
 check: bootstrap
 	@$(MAKE) --no-print-directory all build-tests
-	@DCBKIT=$(abspath $(DCBKIT)) BUILD=$(abspath $(BUILD)) tests/run $(UNIT_BINS) $(INTEG_TESTS)
+	@DCBKIT=$(abspath $(DCBKIT)) DCBTOP=$(abspath $(DCBTOP)) BUILD=$(abspath $(BUILD)) tests/run $(UNIT_BINS) $(INTEG_TESTS)
 
 check-unit: build-tests
 	@tests/run $(UNIT_BINS)
 
 check-integration: all
-	@DCBKIT=$(abspath $(DCBKIT)) BUILD=$(abspath $(BUILD)) tests/run $(INTEG_TESTS)
+	@DCBKIT=$(abspath $(DCBKIT)) DCBTOP=$(abspath $(DCBTOP)) BUILD=$(abspath $(BUILD)) tests/run $(INTEG_TESTS)
 
 bench: $(BENCH_BINS) $(DCBKIT)
 	@for b in $(BENCH_BINS); do echo "== $$(basename $$b)"; $$b || exit 1; done
@@ -138,7 +154,7 @@ fuzz: fuzz-build
 	@tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_BUILD) $(FUZZ_BINS)
 
 CPPCHECK_FLAGS := --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
-    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Idecoders/track -Icollectors -Irules -Irules/replay
+    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Idecoders/track -Icollectors -Irules -Irules/replay -Icmd/dcbtop
 cppcheck:
 	cppcheck $(CPPCHECK_FLAGS) lib decoders collectors rules cmd tests/unit tests/bench tests/fuzz
 
@@ -153,7 +169,7 @@ ci-extra:
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 0644 $(BUILD)/dcbkit.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 $(BUILD)/dcbkit.1 $(BUILD)/dcbtop.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/maps
 	install -m 0644 collectors/maps/*.json $(DESTDIR)$(PREFIX)/share/dcbkit/maps/
 	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/rules
@@ -161,6 +177,7 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/dcbkit $(DESTDIR)$(PREFIX)/share/man/man1/dcbkit.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/dcbtop $(DESTDIR)$(PREFIX)/share/man/man1/dcbtop.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/dcbkit
 
 clean:

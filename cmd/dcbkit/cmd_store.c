@@ -9,7 +9,7 @@
 
 #include "cli.h"
 #include "log.h"
-#include "sample_json.h"
+#include "record_json.h"
 #include "store.h"
 #include "units.h"
 
@@ -257,7 +257,7 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    uint64_t lineno = 0, imported = 0;
+    uint64_t lineno = 0, imported = 0, events = 0, configs = 0;
     struct dcb_err err;
     int status = 0;
     bool store_failed = false;
@@ -270,12 +270,32 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
         }
         if (strspn(line, " \t\r\n") == (size_t)n)
             continue;
-        struct dcb_sample s;
-        char why[128];
-        if (dcb_sample_from_json(line, &s, why, sizeof(why)) < 0) {
+        struct dcb_record rec;
+        char why[300];
+        if (dcb_record_from_json(line, &rec, why, sizeof(why)) < 0) {
             status = cli_fail(1, "store import", "line %" PRIu64 ": %s", lineno, why);
             break;
         }
+        if (rec.kind != RECORD_SAMPLE) {
+            int put = 0;
+            if (rec.kind == RECORD_EVENT) {
+                put = store_put_event(st, &rec.event, &err);
+                events++;
+            } else if (rec.kind == RECORD_CONFIG) {
+                struct store_config_row row = { rec.time_ns, rec.device, rec.ifname, rec.source,
+                                                rec.json };
+                put = store_put_config(st, &row, &err);
+                configs++;
+            }
+            free(rec.json);
+            if (put < 0) {
+                status = cli_fail(1, "store import", "%s", err.msg);
+                store_failed = true;
+                break;
+            }
+            continue;
+        }
+        struct dcb_sample s = rec.sample;
         int64_t before = store_pending(st);
         if (store_put_sample(st, &s, &err) < 0) {
             status = cli_fail(1, "store import", "%s", err.msg);
@@ -299,7 +319,8 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
     }
     store_close(st, NULL);
     if (status == 0 && ctx->verbosity >= 0)
-        fprintf(stderr, "dcbkit: imported %" PRIu64 " samples\n", imported);
+        fprintf(stderr, "dcbkit: imported %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
+                " config snapshots\n", imported, events, configs);
     return status;
 }
 
@@ -596,6 +617,7 @@ const struct cli_command cmd_store = {
         "\"prio\", \"queue\", \"delta\", \"rate_per_sec\", \"resets\"}]} (null when the window "
         "holds fewer than two samples). events: {\"schema\":1, \"events\":[{\"ts\", \"kind\", "
         "\"device\", \"ifname\", \"prio\", \"details\" (an object)}]}. export --jsonl: the same sample objects, one per line, no header; "
-        "import reads them back. prune: {\"schema\":1, \"deleted\":N}.",
+        "import reads them back, and also the events and config snapshots of `dcbkit collect -T json` "
+        "(its raw counters, which have no canonical metric, are skipped). prune: {\"schema\":1, \"deleted\":N}.",
     .run = store_run,
 };

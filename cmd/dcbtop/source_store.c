@@ -1,0 +1,213 @@
+/* --store DB [--at TIME]: the history. Without --at the view follows the store's newest data (a
+ * collector writing it shows up live); with --at, or once [ or ] moved, it stands at a point in
+ * time and shows the window of samples before it. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "source.h"
+
+#define SEEK_INTERVALS 10       /* [ and ] move by this many refresh intervals */
+
+struct store_ctx {
+    struct top_source *src;
+    struct dcb_store *st;
+    char path[1024];
+    int64_t first_ns, last_ns;
+    int64_t at_ns;              /* the time shown; 0: follow the newest data */
+    int64_t fed_ns;             /* samples up to here were given to the sink */
+    int64_t window_ns;
+    bool reload;                /* feed the window before at_ns again */
+    struct dcb_sample *samples; /* one feed's samples, put in time order */
+    size_t nsamples, samples_cap;
+};
+
+struct timed {
+    int64_t time_ns;
+    size_t seq;                 /* arrival order: a stable sort */
+};
+
+/* The store hands out samples series by series; the model takes them in time order, so that
+ * each interface's history builds up instant by instant. */
+static int keep_sample(const struct dcb_sample *s, void *arg)
+{
+    struct store_ctx *c = arg;
+    if (c->nsamples == c->samples_cap) {
+        size_t cap = c->samples_cap ? c->samples_cap * 2 : 4096;
+        struct dcb_sample *p = realloc(c->samples, cap * sizeof(*p));
+        if (!p)
+            return DCB_E_NOMEM;
+        c->samples = p;
+        c->samples_cap = cap;
+    }
+    c->samples[c->nsamples++] = *s;
+    return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+    const struct timed *x = a, *y = b;
+    if (x->time_ns != y->time_ns)
+        return x->time_ns < y->time_ns ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int put_samples_in_time_order(struct store_ctx *c, struct dcb_err *err)
+{
+    struct timed *order = malloc((c->nsamples ? c->nsamples : 1) * sizeof(*order));
+    if (!order)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for %zu samples", c->nsamples);
+    for (size_t k = 0; k < c->nsamples; k++)
+        order[k] = (struct timed){ c->samples[k].time_ns, k };
+    qsort(order, c->nsamples, sizeof(*order), by_time);
+    for (size_t k = 0; k < c->nsamples; k++)
+        c->src->sink.sample(c->src->sink.arg, &c->samples[order[k].seq], 0);
+    free(order);
+    c->nsamples = 0;
+    return 0;
+}
+
+static int put_event(const struct dcb_event *e, void *arg)
+{
+    struct store_ctx *c = arg;
+    c->src->sink.event(c->src->sink.arg, e);
+    return 0;
+}
+
+static int put_config(const struct store_config_row *r, void *arg)
+{
+    struct store_ctx *c = arg;
+    c->src->sink.config(c->src->sink.arg, r);
+    return 0;
+}
+
+static int max_latest(const struct dcb_sample *s, void *arg)
+{
+    int64_t *t = arg;
+    if (s->time_ns > *t)
+        *t = s->time_ns;
+    return 0;
+}
+
+/* Samples and events in (t0, t1], then the config as of t1. */
+static int feed(struct store_ctx *c, int64_t t0, int64_t t1, struct dcb_err *err)
+{
+    struct store_filter f;
+    store_filter_init(&f);
+    f.t0 = t0 + 1;
+    f.t1 = t1;
+    c->nsamples = 0;
+    int rc = store_range(c->st, &f, keep_sample, c, err);
+    if (rc == DCB_E_NOMEM)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for the window's samples");
+    if (rc < 0 || put_samples_in_time_order(c, err) < 0 ||
+        store_events(c->st, &f, NULL, put_event, c, err) < 0 ||
+        store_configs(c->st, NULL, NULL, t1, put_config, c, err) < 0)
+        return -1;
+    c->fed_ns = t1;
+    return 0;
+}
+
+static int store_tick(struct top_source *src, int64_t now_ns, int64_t *data_ns,
+                      struct dcb_err *err)
+{
+    (void)now_ns;
+    struct store_ctx *c = src->ctx;
+    int64_t window = c->window_ns;
+    if (window < 60 * src->interval_ns)
+        window = 60 * src->interval_ns;
+    if (c->at_ns) {
+        *data_ns = c->at_ns;
+        if (!c->reload)
+            return 0;
+        c->reload = false;
+        src->sink.reset(src->sink.arg);
+        snprintf(src->status, sizeof(src->status), "history: [ and ] move %d intervals",
+                 SEEK_INTERVALS);
+        return feed(c, c->at_ns - window, c->at_ns, err);
+    }
+    int64_t newest = 0;
+    struct store_filter f;
+    store_filter_init(&f);
+    if (store_latest(c->st, &f, max_latest, &newest, err) < 0)
+        return -1;
+    if (newest > c->last_ns)
+        c->last_ns = newest;
+    *data_ns = c->last_ns;
+    if (!c->fed_ns)
+        return feed(c, c->last_ns - window, c->last_ns, err);
+    if (c->last_ns > c->fed_ns)
+        return feed(c, c->fed_ns, c->last_ns, err);
+    return 0;
+}
+
+static int store_seek(struct top_source *src, int steps, struct dcb_err *err)
+{
+    (void)err;
+    struct store_ctx *c = src->ctx;
+    int64_t at = c->at_ns ? c->at_ns : c->last_ns;
+    at += (int64_t)steps * SEEK_INTERVALS * src->interval_ns;
+    if (at > c->last_ns)
+        at = c->last_ns;
+    if (at < c->first_ns)
+        at = c->first_ns;
+    c->at_ns = at;
+    c->reload = true;
+    return 0;
+}
+
+static void store_close_src(struct top_source *src)
+{
+    struct store_ctx *c = src->ctx;
+    store_close(c->st, NULL);
+    free(c->samples);
+    free(c);
+    src->ctx = NULL;
+}
+
+static const struct top_source_ops store_ops = { store_tick, store_seek, store_close_src };
+
+int top_source_store_open(struct top_source *src, const char *path, int64_t at_ns,
+                          int64_t window_ns, struct dcb_err *err)
+{
+    struct store_ctx *c = calloc(1, sizeof(*c));
+    if (!c)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    c->src = src;
+    snprintf(c->path, sizeof(c->path), "%s", path);
+    struct store_options so = { .path = path, .readonly = true };
+    if (store_open_sqlite(&c->st, &so, err) < 0) {
+        free(c);
+        return -1;
+    }
+    struct store_info info;
+    if (store_info(c->st, &info, err) < 0) {
+        store_close(c->st, NULL);
+        free(c);
+        return -1;
+    }
+    if (!info.last_ns) {
+        store_close(c->st, NULL);
+        free(c);
+        return dcb_err_set(err, DCB_E_NOTFOUND, "%s: the store holds no samples", path);
+    }
+    c->first_ns = info.first_ns;
+    c->last_ns = info.last_ns;
+    c->window_ns = window_ns;
+    if (at_ns) {
+        c->at_ns = at_ns < c->first_ns ? c->first_ns : at_ns > c->last_ns ? c->last_ns : at_ns;
+        c->reload = true;
+    }
+    src->ops = &store_ops;
+    src->ctx = c;
+    snprintf(src->name, sizeof(src->name), "store %s", path);
+    return 0;
+}
+
+void top_source_store_at_before_end(struct top_source *src, int64_t before_ns)
+{
+    struct store_ctx *c = src->ctx;
+    c->at_ns = c->last_ns - before_ns < c->first_ns ? c->first_ns : c->last_ns - before_ns;
+    c->reload = true;
+}

@@ -1,0 +1,38 @@
+/* dcbtop: `top` for lossless fabrics. One thread: the main loop ticks the source every refresh
+ * interval (the model takes in what it gives, the rules run every few seconds), and either
+ * draws the screen and waits for a key up to the next tick (ui.c), or prints a frame (batch.c). */
+#ifndef DCBTOP_TOP_H
+#define DCBTOP_TOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "out.h"
+#include "source.h"
+#include "view.h"
+
+#define RULES_EVERY_NS (5LL * 1000000000LL)
+
+struct top_app {
+    struct top_source src;
+    struct top_model model;
+    struct top_view view;
+    enum out_format format;
+    int64_t interval_ns;
+    int64_t rules_wall_ns;       /* wall time of the last rules run, 0: never */
+    char error[300];             /* the last tick's error, for the status line */
+};
+
+/* One refresh: tick the source, settle the model, run the rules when due. 0 or -1 (app->error
+ * says why). */
+int top_step(struct top_app *app);
+int64_t top_now_ns(void);
+/* "1", "0.5" (seconds, as top takes them) or a duration ("500ms"), 10 ms to 1 h. 0 or -1. */
+int top_parse_delay(const char *text, int64_t *ns);
+
+int batch_frame(struct top_app *app);
+/* The interactive screen until q. 0, or 1 when the terminal could not be used. */
+int ui_run(struct top_app *app);
+
+#endif

@@ -1,0 +1,42 @@
+/* The interactive screen: state (ui.c runs the loop and the keys) and the views (ui_draw.c). */
+#ifndef DCBTOP_UI_H
+#define DCBTOP_UI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "top.h"
+
+enum ui_view { V_MAIN, V_PRIO, V_QOS, V_FINDINGS, V_COUNT };
+
+/* A line of the main view: an interface, or one of its priorities when expanded. */
+struct ui_row {
+    struct top_iface *iface;
+    int prio;                    /* -1: the interface row */
+};
+
+#define UI_ROWS_MAX (4096 * 9)
+
+struct ui {
+    struct top_app *app;
+    enum ui_view view;
+    bool help, paused, colour;
+    struct ui_row *rows;
+    size_t nrows;
+    size_t sel, top;             /* selected row, first row on screen */
+    size_t scroll;               /* findings view: first line */
+    char sel_device[DCB_DEVICE_MAX], sel_ifname[DCB_IFNAME_MAX];
+    int sel_prio;
+    char msg[320];               /* a passing remark for the status line */
+};
+
+/* Rebuilds the rows (filter, sort, expansion) and keeps the selection on the same line. */
+void ui_build_rows(struct ui *u);
+/* The interface the selection is on, NULL when there is none. */
+struct top_iface *ui_selected(const struct ui *u);
+void ui_draw(struct ui *u);
+
+/* Colour pairs. */
+enum { PAIR_CRIT = 1, PAIR_WARN, PAIR_INFO, PAIR_HEAD, PAIR_SPARK, PAIR_MISMATCH };
+
+#endif
