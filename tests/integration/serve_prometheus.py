@@ -120,6 +120,31 @@ try:
     print("diagnose: the same rule ids from --store and --prometheus: %s (%d findings)" %
           (via_prom, len(doc["findings"])))
 
+    # dcbkit report over the same window, from the store and from Prometheus
+    fabric = os.path.join(tmp, "fabric.json")
+    with open(SCENARIO) as f, open(fabric, "w") as out:
+        json.dump(json.load(f)["fabric"], out)
+
+    def report_rules(args, out):
+        r = subprocess.run([DCBKIT, "report", "--fabric", fabric, "--since",
+                            "%ds" % int(SECONDS), "--out", out, "-T", "json"] + args,
+                           capture_output=True, text=True)
+        if r.returncode not in (0, 1, 2):
+            fail("report %s exited %d: %s" % (args, r.returncode, r.stderr))
+        with open(os.path.join(out, "report.json")) as f:
+            doc = json.load(f)
+        return sorted({x["rule"] for x in doc["findings"]}), doc
+    rep_store, _ = report_rules(["--store", db], os.path.join(tmp, "report-store"))
+    rep_prom, doc = report_rules(["--prometheus", prom.url(""), "--match",
+                                  'instance="127.0.0.1:%d"' % replay.port, "--step", "1s"],
+                                 os.path.join(tmp, "report-prom"))
+    if not rep_store or rep_prom != rep_store:
+        fail("report rule ids: --store %s, --prometheus %s" % (rep_store, rep_prom))
+    if not doc.get("traffic", {}).get("samples"):
+        fail("report --prometheus read no samples: %s" % doc.get("traffic"))
+    print("report: the same rule ids from --store and --prometheus: %s; %s samples read "
+          "from Prometheus" % (rep_prom, doc["traffic"]["samples"]))
+
     # the fixture tree: a port counter without prio/queue, moving as the test moved it
     labels = increasing('dcbkit_port_rx_bytes_total{job="dcbkit",device="fixture",'
                         'ifname="ens1f0"}', start, end)
@@ -129,7 +154,8 @@ try:
     if "prio" in labels or "queue" in labels:
         fail("a port counter carries prio/queue: %s" % labels)
 
-    rate = prom.query('rate(dcbkit_port_rx_bytes_total{device="fixture"}[4s])')
+    rate = prom.api("query", query='rate(dcbkit_port_rx_bytes_total{device="fixture"}[4s])',
+                    time=end - 1.5)["result"]
     r = float(rate[0]["value"][1]) if rate else 0.0
     if not (0.3 * STEP_BYTES < r < 3 * STEP_BYTES):
         fail("rate(rx_bytes) = %.0f B/s, the tree moved %d B/s" % (r, STEP_BYTES))
