@@ -265,17 +265,15 @@ int prom_query_range(const struct prom_query *q, struct prom_matrix **out, struc
     curl_easy_cleanup(c);
     int rc = 0;
     if (b.too_big)
-        rc = dcb_err_set(err, DCB_E_RANGE, "%.*s: the answer is larger than %zu bytes; narrow "
-                         "the window or raise the step", (int)blen, q->base_url, b.max);
+        rc = dcb_err_set(err, DCB_E_RANGE, "the answer is larger than %zu bytes; narrow the "
+                         "window or raise the step", b.max);
     else if (cc == CURLE_OPERATION_TIMEDOUT)
-        rc = dcb_err_set(err, DCB_E_TIMEOUT, "%.*s: no answer within %ld ms", (int)blen,
-                         q->base_url, q->timeout_ms ? q->timeout_ms : 30000L);
+        rc = dcb_err_set(err, DCB_E_TIMEOUT, "no answer within %ld ms",
+                         q->timeout_ms ? q->timeout_ms : 30000L);
     else if (cc != CURLE_OK)
-        rc = dcb_err_set(err, DCB_E_IO, "%.*s: %s", (int)blen, q->base_url,
-                         curl_err[0] ? curl_err : curl_easy_strerror(cc));
+        rc = dcb_err_set(err, DCB_E_IO, "%s", curl_err[0] ? curl_err : curl_easy_strerror(cc));
     else if (status != 200 && status != 400 && status != 422 && status != 503)
-        rc = dcb_err_set(err, DCB_E_IO, "%.*s: HTTP %ld (is this a Prometheus?)", (int)blen,
-                         q->base_url, status);
+        rc = dcb_err_set(err, DCB_E_IO, "HTTP %ld (is this a Prometheus?)", status);
     else
         rc = prom_matrix_parse(out, b.data ? b.data : "", b.len, err);
     free(b.data);

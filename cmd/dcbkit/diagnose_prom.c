@@ -339,8 +339,8 @@ int diagnose_gather_prometheus(const struct diagnose_prometheus *p, struct dcb_s
     if (rc == 0)
         rc = put_configs(*st, m, config, nconfig, err);
     if (rc == 0 && !used && !nconfig)
-        rc = dcb_err_set(err, DCB_E_NOTFOUND, "%s has no dcbkit series%s%s in the window (is "
-                         "dcbkit serve being scraped?)", p->url, p->match ? " matching " : "",
+        rc = dcb_err_set(err, DCB_E_NOTFOUND, "no dcbkit series%s%s in the window (is dcbkit "
+                         "serve being scraped?)", p->match ? " matching " : "",
                          p->match ? p->match : "");
     free(config);
     prom_matrix_free(m);
