@@ -4,6 +4,7 @@
  * and stores): the escaped value must hold no raw quote or newline, only known escapes, and
  * valid UTF-8, and a rendered page must end every line. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,7 +61,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dcb_sample_set(&s, 1, text, sp ? sp + 1 : "", METRIC_PFC_RX_PAUSE_US, 3, -1);
     s.value.counter = size;
     struct prom_finding f = { text, "warn", text, text, -1 };
-    struct prom_page page = { &s, 1, &f, 1, NULL, 0, text };
+    static struct prom_config_value cv;
+    static struct prom_event_count ec;
+    snprintf(cv.device, sizeof(cv.device), "%s", text);
+    snprintf(cv.field, sizeof(cv.field), "%s", sp ? sp + 1 : "");
+    cv.value = (int64_t)size - 100;
+    snprintf(ec.ifname, sizeof(ec.ifname), "%s", text);
+    ec.prio = (int)(size % 9) - 1;
+    ec.kind = (enum dcb_event_kind)(size % EVENT_KIND_COUNT);
+    ec.count = size;
+    struct prom_page page = { &s, 1, &f, 1, NULL, 0, text, &cv, 1, &ec, 1 };
     if (prom_render_page(&b, &page, &err) == 0 && (!b.len || b.data[b.len - 1] != '\n'))
         abort();
     prom_buf_free(&b);

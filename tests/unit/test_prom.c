@@ -88,7 +88,7 @@ static void page_groups_families(void **state)
         { "pfc-storm", "crit", "sw1", "Ethernet0", 3 },   /* a duplicate: written once */
     };
     struct prom_source_stat src = { "local", 2, 4, 0.5, 1700000000123456789LL };
-    struct prom_page page = { v, 4, f, 3, &src, 1, "1.0" };
+    struct prom_page page = { v, 4, f, 3, &src, 1, "1.0", NULL, 0, NULL, 0 };
     struct prom_buf b;
     prom_buf_init(&b);
     assert_int_equal(prom_render_page(&b, &page, NULL), 0);
