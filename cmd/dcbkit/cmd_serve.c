@@ -16,7 +16,7 @@
 struct serve_args {
     const char *listen;
     bool local, demo;
-    const char *store, *replay;
+    const char *store, *replay, *fabric;
     const char *sets[32];
     int nsets;
     double speed;
@@ -35,13 +35,14 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_a
 {
     enum { O_LISTEN = 256, O_LOCAL, O_STORE, O_SYSFS, O_PROC, O_IFNAME, O_MAPS, O_DEVICE,
            O_RULES, O_NO_RULES, O_PROFILE, O_INTERVAL, O_HISTORY, O_TIMEOUT, O_MAX_CONN,
-           O_MAX_HEADER, O_RING, O_ONCE, O_NO_LLDP, O_REPLAY, O_DEMO, O_SET, O_SPEED };
+           O_MAX_HEADER, O_RING, O_ONCE, O_NO_LLDP, O_REPLAY, O_DEMO, O_SET, O_SPEED, O_FABRIC };
     static const struct option longopts[] = {
         { "listen", required_argument, NULL, O_LISTEN },
         { "local", no_argument, NULL, O_LOCAL },
         { "store", required_argument, NULL, O_STORE },
         { "replay", required_argument, NULL, O_REPLAY },
         { "demo", no_argument, NULL, O_DEMO },
+        { "fabric", required_argument, NULL, O_FABRIC },
         { "set", required_argument, NULL, O_SET },
         { "speed", required_argument, NULL, O_SPEED },
         { "sysfs-root", required_argument, NULL, O_SYSFS },
@@ -80,6 +81,7 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_a
         case O_STORE: a->store = optarg; break;
         case O_REPLAY: a->replay = optarg; break;
         case O_DEMO: a->demo = true; break;
+        case O_FABRIC: a->fabric = optarg; break;
         case O_SET:
             if (a->nsets == 32)
                 return cli_usage_error(ctx, "at most 32 --set overrides");
@@ -161,9 +163,14 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_a
         return cli_usage_error(ctx, "serve writes the Prometheus text format; -T json does "
                                "not apply");
     int live = a->local + !!a->replay + a->demo;
-    if (live > 1 || (!live && !a->store))
-        return cli_usage_error(ctx, "give one source: --local, --replay SCENARIO, --demo, or "
-                               "--store DB alone");
+    if (live > 1 || (!live && !a->store && !a->fabric))
+        return cli_usage_error(ctx, "give one source: --local, --replay SCENARIO, --demo, "
+                               "--fabric FILE, or --store DB alone");
+    if (a->fabric && (a->replay || a->demo))
+        return cli_usage_error(ctx, "--fabric: a scenario brings its own fabric");
+    if (a->fabric && a->store && !live)
+        return cli_usage_error(ctx, "--fabric with --store: give --local too (a store serve "
+                               "only reads cannot take the fabric's intent)");
     if ((a->nsets || a->speed) && !a->replay && !a->demo)
         return cli_usage_error(ctx, "--set and --speed go with --replay or --demo");
     if (!a->local && (strcmp(a->sysfs_root, "/sys") != 0 || a->proc_root || a->ifname ||
@@ -232,6 +239,8 @@ static int serve_run(struct cli_ctx *ctx, int argc, char **argv)
     sigaddset(&stop, SIGTERM);
     if (!a.once)            /* before any thread starts: the replay's, libmicrohttpd's */
         pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    struct fabric fab;
+    fabric_init(&fab);
     struct serve_source src;
     const char *what = a.local ? a.sysfs_root : a.replay ? a.replay : a.demo ? "demo" : a.store;
     if (a.local) {
@@ -239,6 +248,18 @@ static int serve_run(struct cli_ctx *ctx, int argc, char **argv)
                                           (size_t)a.ring_samples, !a.no_lldp,
                                           ctx->verbosity > 0 };
         rc = serve_source_local_open(&src, &lo, &err);
+        if (rc == 0 && a.fabric) {
+            if (fabric_load_file(&fab, a.fabric, &err) < 0) {
+                serve_source_close(&src);
+                what = a.fabric;
+                rc = -1;
+            } else {
+                serve_source_add_intent(&src, &fab);
+            }
+        }
+    } else if (a.fabric) {
+        rc = serve_source_fabric_open(&src, a.fabric, (size_t)a.ring_samples, &err);
+        what = a.fabric;
     } else if (a.store && !a.replay && !a.demo) {
         rc = serve_source_store_open(&src, a.store, &err);
     } else {
@@ -256,6 +277,7 @@ static int serve_run(struct cli_ctx *ctx, int argc, char **argv)
     }
     if (rc < 0) {
         rule_set_free(&rs);
+        fabric_free(&fab);
         return cli_fail(1, what, "%s", err.msg);
     }
     struct serve_round round;
@@ -312,6 +334,7 @@ static int serve_run(struct cli_ctx *ctx, int argc, char **argv)
     serve_board_free(&board);
     serve_round_free(&round);
     serve_source_close(&src);
+    fabric_free(&fab);
     rule_set_free(&rs);
     return status;
 }
@@ -324,6 +347,10 @@ static const struct cli_option_doc serve_options[] = {
     { "--replay SCENARIO", "Run a replay scenario (docs/scenario.md) in real time and export "
       "the simulated fabric: every switch and host port." },
     { "--demo", "The built-in replay demo (the one dcbtop --demo shows)." },
+    { "--fabric FILE", "The fabric file's intended QoS config as config snapshots (source "
+      "fabric, and peer:fabric for each link partner): alone, the configuration checks over the "
+      "intent; with --local, next to what this host measures, so the checks compare both. "
+      "Collecting the fabric's switches over gNMI waits for the gNMI collector." },
     { "--set PATH=VALUE", "--replay, --demo: override a scenario key or config path "
       "(repeatable)." },
     { "--speed FACTOR", "--replay, --demo: simulated seconds per wall second (default 1)." },
@@ -372,7 +399,7 @@ static const struct cli_example serve_examples[] = {
 const struct cli_command cmd_serve = {
     .name = "serve",
     .summary = "export the canonical metrics and active findings to Prometheus",
-    .synopsis = "dcbkit serve [--local | --replay SCENARIO | --demo] [--store DB] "
+    .synopsis = "dcbkit serve [--local | --replay SCENARIO | --demo] [--fabric FILE] [--store DB] "
                 "[--listen ADDRESS:PORT] [--interval D] [--rules DIR | --no-rules] [--once]",
     .description =
         "serve answers /metrics in the Prometheus text exposition format (0.0.4) and /healthz. "

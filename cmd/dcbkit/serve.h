@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fabric.h"
 #include "prom.h"
 #include "rules.h"
 #include "store.h"
@@ -77,6 +78,10 @@ struct serve_source {
     struct prom_event_count *events;
     size_t nevents, events_cap;
     bool events_nomem;
+    /* a fabric's intended config, put in as snapshots on the first round (serve_intent.c) */
+    const struct fabric *intent;
+    int64_t intent_ns;
+    bool intent_put;
 };
 
 struct serve_local_options {
@@ -110,6 +115,13 @@ int serve_put_sample(struct serve_source *src, const struct dcb_sample *s, struc
 int serve_put_event(struct serve_source *src, const struct dcb_event *e, struct dcb_err *err);
 int serve_put_config(struct serve_source *src, const struct store_config_row *c,
                      struct dcb_err *err);
+/* The intent's "fabric" and "peer:fabric" snapshots, through serve_put_config. */
+int serve_put_intent(struct serve_source *src, struct dcb_err *err);
+/* --fabric FILE alone: a ring with the intent only (the configuration checks). */
+int serve_source_fabric_open(struct serve_source *src, const char *path, size_t ring_samples,
+                             struct dcb_err *err);
+/* --fabric FILE with a live source: fab (owned by the caller) is its intent too. */
+void serve_source_add_intent(struct serve_source *src, const struct fabric *fab);
 /* Closes the record store too. */
 void serve_source_close(struct serve_source *src);
 

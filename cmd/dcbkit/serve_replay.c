@@ -1,16 +1,14 @@
 /* dcbkit serve --replay SCENARIO / --demo: the replay engine runs the scenario in real time on
  * its own thread; its samples arrive far more often than serve collects (every simulated
  * millisecond), so the thread keeps only the newest sample of each series and the events, and
- * each round moves them into the ring that the page and the rules read. The fabric's intended
- * config goes in as "fabric" snapshots (and the link partner's as "peer:fabric"), so the
- * configuration rules see what a collected fabric would show. */
+ * each round moves them into the ring that the page and the rules read. The scenario's fabric is
+ * the source's intent (serve_intent.c). */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "qos_json.h"
 #include "scenario.h"
 #include "serve.h"
 #include "store_impl.h"
@@ -35,7 +33,6 @@ struct replay_source {
     size_t nevents;
     uint64_t events_dropped;
     bool nomem, finished;
-    bool configs_put;            /* the fabric's configs are in the ring (and record) */
     int run_rc;
     struct dcb_err run_err;
 };
@@ -99,64 +96,10 @@ static void *run_thread(void *arg)
     return NULL;
 }
 
-struct config_walk {
-    struct serve_source *src;
-    const struct fabric *fab;
-    const char *device;
-    int64_t now;
-    int rc;
-    struct dcb_err *err;
-};
-
-static int put_config(struct config_walk *w, const char *ifname, const char *source,
-                      const char *of_device, const char *of_ifname)
-{
-    struct qos_config c;
-    if (fabric_effective_config(w->fab, of_device, of_ifname, &c, w->err) < 0)
-        return -1;
-    cJSON *j = qos_to_json(&c);
-    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-    cJSON_Delete(j);
-    if (!text)
-        return dcb_err_set(w->err, DCB_E_NOMEM, "out of memory");
-    struct store_config_row row = { w->now, w->device, ifname, source, text };
-    int rc = serve_put_config(w->src, &row, w->err);
-    free(text);
-    return rc;
-}
-
-static void config_iface(const char *ifname, void *arg)
-{
-    struct config_walk *w = arg;
-    if (w->rc < 0)
-        return;
-    w->rc = put_config(w, ifname, "fabric", w->device, ifname);
-    const struct fabric_end *peer = NULL;
-    if (w->rc == 0 && fabric_find_link(w->fab, w->device, ifname, &peer) && peer)
-        w->rc = put_config(w, ifname, "peer:fabric", peer->device, peer->ifname);
-}
-
-static int put_fabric_configs(struct serve_source *src, const struct fabric *fab,
-                              struct dcb_err *err)
-{
-    struct replay_source *r = src->ctx;
-    struct config_walk w = { src, fab, NULL, r->ro.wall_start_ns, 0, err };
-    for (size_t i = 0; i < fab->ndevices && w.rc == 0; i++) {
-        w.device = fab->devices[i].name;
-        fabric_each_iface(fab, &fab->devices[i], config_iface, &w);
-    }
-    return w.rc;
-}
-
 static int replay_collect(struct serve_source *src, struct dcb_err *err)
 {
     struct replay_source *r = src->ctx;
     int rc = 0;
-    if (!r->configs_put) {
-        if (put_fabric_configs(src, &r->sc.fabric, err) < 0)
-            return -1;
-        r->configs_put = true;
-    }
     pthread_mutex_lock(&r->mu);
     for (size_t i = 0; i < r->map.count && rc == 0; i++)
         if (r->dirty[i]) {
@@ -224,6 +167,8 @@ int serve_source_replay_open(struct serve_source *src, const struct serve_replay
         r->ro.duration_ns = opt->duration_ns ? opt->duration_ns : SCENARIO_FOREVER;
         r->ro.realtime = true;
         r->ro.wall_start_ns = dcb_realtime_ns();   /* also the time of the config snapshots */
+        src->intent = &r->sc.fabric;
+        src->intent_ns = r->ro.wall_start_ns;
         r->ro.speed = opt->speed;
         r->ro.stop = &r->stop;
         if (pthread_create(&r->thread, NULL, run_thread, r) != 0)

@@ -140,6 +140,15 @@ int serve_round_run(struct serve_round *r, struct serve_board *board, struct dcb
         if (r->verbose)
             fprintf(stderr, "dcbkit: serve: %s\n", problem);
     }
+    if (ok && r->src->intent && !r->src->intent_put) {
+        if (serve_put_intent(r->src, &e) < 0) {
+            r->stats[0].errors++;
+            ok = false;
+            snprintf(problem, sizeof(problem), "the fabric's intent: %s", e.msg);
+        } else {
+            r->src->intent_put = true;
+        }
+    }
     if (r->src->record && store_flush(r->src->record, &e) < 0) {
         r->stats[0].errors++;
         ok = false;

@@ -29,6 +29,17 @@ if command -v promtool >/dev/null; then
     promtool check metrics <"$TMP/out" || fail "promtool check metrics refused the --once page"
 fi
 
+# --fabric alone: the configuration checks over the intent, the same as diagnose --fabric
+for f in pfc-mismatch trust-pcp healthy; do
+    fab=$ROOT/fixtures/fabrics/$f.json
+    "$DCBKIT" serve --fabric "$fab" --once >"$TMP/page" || fail "serve --fabric $f failed"
+    got=$(sed -n 's/^dcbkit_finding{rule="\([^"]*\)".*/\1/p' "$TMP/page" | sort -u | tr '\n' ' ')
+    run_rc rc "$DCBKIT" diagnose --fabric "$fab" -T json
+    want=$(json_get "$TMP/out" '" ".join(sorted({f["rule"] for f in d["findings"]}))')
+    expect_eq "serve --fabric $f rule ids" "$want" "${got% }"
+    grep -q 'dcbkit_qos_config{device=' "$TMP/page" || fail "serve --fabric $f: no dcbkit_qos_config"
+done
+
 # a port in use
 "$DCBKIT" serve --local --sysfs-root "$FIX" --listen 127.0.0.1:0 --interval 200ms \
     2>"$TMP/a.err" & pid=$!
