@@ -1,7 +1,8 @@
 """A real Prometheus (started here on 127.0.0.1, temporary data dir, 1 s scrape interval)
 scrapes two exporters for SERVE_PROM_SECONDS (default 30, as issue 15 says):
-  - `dcbkit serve --replay fixtures/scenarios/serve-pause-storm.json --store DB`: a fault
-    scenario (a NIC that sends PFC pauses) simulated in real time;
+  - `dcbkit serve --replay fixtures/scenarios/pause-storm.json --set workload.repeat=true
+    --store DB`: a fault scenario (a NIC that pauses its switch port without a break, the
+    watchdog firing) simulated in real time, pass after pass, recorded into a store;
   - `dcbkit serve --local` on a fixture sysfs tree whose counters this test advances.
 Then the test asks Prometheus' API for the series: canonical names in base units, the device,
 ifname, prio and queue labels, values that increase, the findings, the exporter's own series,
@@ -20,8 +21,9 @@ from serve_helpers import (DCBKIT, FixtureTree, Prometheus, Serve, fail,  # noqa
 SECONDS = float(os.environ.get("SERVE_PROM_SECONDS", "30"))
 RULES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "docs",
                                      "prometheus", "dcbkit.rules.yml"))
-SCENARIO = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "scenarios",
-                        "serve-pause-storm.json")
+SCENARIOS = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "scenarios")
+SCENARIO = os.path.join(SCENARIOS, "pause-storm.json")      # host9's NIC pauses without a break
+FABRIC = os.path.join(SCENARIOS, "fabrics", "star-40g.json")   # the scenario's fabric
 STEP_BYTES = 125000000          # 1 Gb/s worth per second
 
 if not shutil.which("promtool"):
@@ -31,7 +33,8 @@ tree = FixtureTree(tmp)
 db = os.path.join(tmp, "storm.db")
 serve = Serve(["--local", "--sysfs-root", tree.root, "--device", "fixture", "--interval",
                "250ms"], tmp)
-replay = Serve(["--replay", SCENARIO, "--store", db, "--interval", "1s"], tmp, tag="replay")
+replay = Serve(["--replay", SCENARIO, "--set", "workload.repeat=true", "--store", db,
+                "--interval", "1s"], tmp, tag="replay")
 prom = None
 
 
@@ -74,13 +77,13 @@ try:
         fail("Prometheus does not see both targets up: %s\n%s" % (up, prom.logtext()))
 
     # the fault scenario: the faulty NIC's switch port receives pauses on priority 3
-    labels = increasing('dcbkit_pfc_rx_pause_total{device="leaf2",ifname="Ethernet3",'
+    labels = increasing('dcbkit_pfc_rx_pause_total{device="switch1",ifname="Ethernet8",'
                         'prio="3"}', start, end)
     if "queue" in labels or labels.get("job") != "dcbkit":
         fail("labels of a per-priority counter: %s" % labels)
-    increasing('dcbkit_pfc_rx_pause_seconds_total{device="leaf2",ifname="Ethernet3",prio="3"}',
-               start, end)
-    q = prom.query('dcbkit_queue_tx_bytes_total{device="leaf2",queue="3"}')
+    increasing('dcbkit_pfc_rx_pause_seconds_total{device="switch1",ifname="Ethernet8",'
+               'prio="3"}', start, end)
+    q = prom.query('dcbkit_queue_tx_bytes_total{device="switch1",queue="3"}')
     if not q or any("prio" in s["metric"] for s in q):
         fail("queue counters: %s" % q)
     findings = prom.query('dcbkit_finding == 1')
@@ -92,15 +95,15 @@ try:
 
     # the README's recording rules over the real series (evaluated every 15 s)
     if SECONDS >= 20:
-        frac = prom.query('port_prio:dcbkit_pfc_rx_paused:ratio_rate1m{device="leaf2",'
-                          'ifname="Ethernet3",prio="3"}')
+        frac = prom.query('port_prio:dcbkit_pfc_rx_paused:ratio_rate1m{device="switch1",'
+                          'ifname="Ethernet8",prio="3"}')
         f = float(frac[0]["value"][1]) if frac else -1
         if not 0 < f <= 1:
             fail("pause-time fraction of the stormed port: %s" % frac)
         marks = prom.query('port:dcbkit_queue_ecn_marked:rate1m')
         if not marks:
             fail("no marks/s per port recorded")
-        print("recording rules: pause-time fraction leaf2 Ethernet3 prio 3 = %.3f, marks/s "
+        print("recording rules: pause-time fraction switch1 Ethernet8 prio 3 = %.3f, marks/s "
               "recorded for %d ports" % (f, len(marks)))
 
     # the same rule ids through Prometheus as from the store the replay recorded
@@ -121,9 +124,7 @@ try:
           (via_prom, len(doc["findings"])))
 
     # dcbkit report over the same window, from the store and from Prometheus
-    fabric = os.path.join(tmp, "fabric.json")
-    with open(SCENARIO) as f, open(fabric, "w") as out:
-        json.dump(json.load(f)["fabric"], out)
+    fabric = FABRIC
 
     def report_rules(args, out):
         r = subprocess.run([DCBKIT, "report", "--fabric", fabric, "--since",
