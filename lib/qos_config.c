@@ -467,6 +467,42 @@ void qos_each_field(const struct qos_config *c, qos_field_fn fn, void *arg)
     each_instance(c, each_field_visit, &a);
 }
 
+struct each_value_arg {
+    const struct qos_config *c;
+    qos_value_fn fn;
+    void *arg;
+};
+
+static void each_value_visit(const struct qos_field *f, int index, const char *path,
+                             const char *text, void *arg)
+{
+    struct each_value_arg *a = arg;
+    if (f->type == QF_APP || !text)
+        return;
+    a->fn(path, field_cval(a->c, f, index)->v, a->arg);
+}
+
+void qos_each_value(const struct qos_config *c, qos_value_fn fn, void *arg)
+{
+    struct each_value_arg a = { c, fn, arg };
+    each_instance(c, each_value_visit, &a);
+}
+
+int qos_set_raw(struct qos_config *c, const char *path, int64_t value, struct dcb_err *err)
+{
+    int index;
+    const struct qos_field *f = qos_find_field(path, &index);
+    if (!f || f->type == QF_APP)
+        return dcb_err_set(err, DCB_E_NOTFOUND, "%s: no such numeric setting", path);
+    if (value < f->min || value > f->max)
+        return dcb_err_set(err, DCB_E_RANGE, "%s: %" PRId64 " is outside %" PRId64 "..%" PRId64,
+                           path, value, f->min, f->max);
+    struct qos_val *slot = field_val(c, f, index);
+    slot->v = value;
+    slot->set = true;
+    return 0;
+}
+
 struct diff_arg {
     const struct qos_config *other;
     qos_diff_fn fn;

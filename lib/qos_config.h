@@ -108,6 +108,13 @@ typedef void (*qos_field_fn)(const char *path, const char *text_or_null, const c
                              void *arg);
 void qos_each_field(const struct qos_config *c, qos_field_fn fn, void *arg);
 
+/* Calls fn for every known field but the APP table, with its value as stored (the unit its path
+ * names; masks and enums as numbers): what the exporter publishes and qos_set_raw reads back. */
+typedef void (*qos_value_fn)(const char *path, int64_t value, void *arg);
+void qos_each_value(const struct qos_config *c, qos_value_fn fn, void *arg);
+/* Sets path to a value as qos_each_value gives it; range-checked as qos_set. */
+int qos_set_raw(struct qos_config *c, const char *path, int64_t value, struct dcb_err *err);
+
 /* Cross-field checks (WRED min above max, ETS bandwidth not summing to 100 ...). path_prefix
  * is put in front of the path in the message ("devices[2].config."). */
 int qos_validate(const struct qos_config *c, const char *path_prefix, struct dcb_err *err);

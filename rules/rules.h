@@ -73,6 +73,9 @@ int rule_set_load_dir(struct rule_set *rs, const char *dir, struct dcb_err *err)
 /* The catalog: $DCBKIT_RULES, <bin>/../share/dcbkit/rules, or the source tree's rules/catalog.
  * -1 when none is found. */
 int rules_default_dir(char *buf, size_t len);
+/* The catalog, then the *.rules files of each extra folder. */
+int rule_set_load_catalog(struct rule_set *rs, const char *const *extra_dirs, int nextra,
+                          struct dcb_err *err);
 
 /* ---- evaluation ---------------------------------------------------------------------------- */
 

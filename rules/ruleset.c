@@ -527,3 +527,15 @@ int rules_default_dir(char *buf, size_t len)
     return dcb_data_dir("DCBKIT_RULES", "rules", NULL, buf, len);
 #endif
 }
+
+int rule_set_load_catalog(struct rule_set *rs, const char *const *extra_dirs, int nextra,
+                          struct dcb_err *err)
+{
+    char dir[4096];
+    if (rules_default_dir(dir, sizeof(dir)) < 0)
+        return dcb_err_set(err, DCB_E_NOTFOUND, "no rule catalog found; set DCBKIT_RULES");
+    int rc = rule_set_load_dir(rs, dir, err);
+    for (int i = 0; i < nextra && rc == 0; i++)
+        rc = rule_set_load_dir(rs, extra_dirs[i], err);
+    return rc;
+}

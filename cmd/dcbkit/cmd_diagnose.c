@@ -19,7 +19,8 @@
 #define HELP_SHOWN (-1)
 
 struct diagnose_args {
-    const char *store, *pcap, *fabric;
+    const char *store, *pcap, *fabric, *prometheus, *match;
+    int64_t step_ns;
     bool local;
     const char *rules_dirs[8];
     int nrules;
@@ -34,12 +35,16 @@ struct diagnose_args {
 static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct diagnose_args *a)
 {
     enum { O_STORE = 256, O_PCAP, O_FABRIC, O_LOCAL, O_RULES, O_PROFILE, O_SINCE, O_INTERVAL,
-           O_LINK_SPEED, O_VERIFY, O_SCENARIO, O_CACHE_DIR, O_NO_CACHE };
+           O_LINK_SPEED, O_VERIFY, O_SCENARIO, O_CACHE_DIR, O_NO_CACHE, O_PROMETHEUS, O_MATCH,
+           O_STEP };
     static const struct option longopts[] = {
         { "store", required_argument, NULL, O_STORE },
         { "pcap", required_argument, NULL, O_PCAP },
         { "fabric", required_argument, NULL, O_FABRIC },
         { "local", no_argument, NULL, O_LOCAL },
+        { "prometheus", required_argument, NULL, O_PROMETHEUS },
+        { "match", required_argument, NULL, O_MATCH },
+        { "step", required_argument, NULL, O_STEP },
         { "rules", required_argument, NULL, O_RULES },
         { "profile", required_argument, NULL, O_PROFILE },
         { "since", required_argument, NULL, O_SINCE },
@@ -62,6 +67,18 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct diagnos
         case O_PCAP: a->pcap = optarg; break;
         case O_FABRIC: a->fabric = optarg; break;
         case O_LOCAL: a->local = true; break;
+        case O_PROMETHEUS:
+            if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)
+                return cli_usage_error(ctx, "--prometheus takes an http:// or https:// URL, "
+                                       "not '%s'", optarg);
+            a->prometheus = optarg;
+            break;
+        case O_MATCH: a->match = optarg; break;
+        case O_STEP:
+            if (dcb_parse_duration(optarg, &a->step_ns, &err) < 0 || a->step_ns < 1000000)
+                return cli_usage_error(ctx, "--step: %s", a->step_ns < 1000000 ?
+                                       "at least 1ms" : err.msg);
+            break;
         case O_RULES:
             if (a->nrules == 8)
                 return cli_usage_error(ctx, "at most 8 --rules folders");
@@ -104,27 +121,18 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct diagnos
     }
     if (optind < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
-    int sources = !!a->store + !!a->pcap + !!a->fabric + a->local;
+    int sources = !!a->store + !!a->pcap + !!a->fabric + a->local + !!a->prometheus;
     if (sources != 1)
         return cli_usage_error(ctx, "give one evidence source: --store DB, --pcap FILE, "
-                               "--fabric FILE or --local");
+                               "--fabric FILE, --local or --prometheus URL");
     if (a->scenario && !a->verify)
         return cli_usage_error(ctx, "--scenario is what --verify replays: give --verify too");
     if (a->verify && !a->scenario && !a->fabric)
         return cli_usage_error(ctx, "--verify needs a scenario to replay: --scenario FILE (or "
                                "--fabric FILE, whose fabric gets a built-in incast)");
+    if ((a->match || a->step_ns) && !a->prometheus)
+        return cli_usage_error(ctx, "--match and --step go with --prometheus");
     return 0;
-}
-
-static int load_rules(const struct diagnose_args *a, struct rule_set *rs, struct dcb_err *err)
-{
-    char dir[4096];
-    if (rules_default_dir(dir, sizeof(dir)) < 0)
-        return dcb_err_set(err, DCB_E_NOTFOUND, "no rule catalog found; set DCBKIT_RULES");
-    int rc = rule_set_load_dir(rs, dir, err);
-    for (int i = 0; i < a->nrules && rc == 0; i++)
-        rc = rule_set_load_dir(rs, a->rules_dirs[i], err);
-    return rc;
 }
 
 static int64_t now_ns(void)
@@ -153,7 +161,7 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
     struct dcb_err err;
     struct rule_set rs;
     rule_set_init(&rs);
-    if (load_rules(&a, &rs, &err) < 0) {
+    if (rule_set_load_catalog(&rs, a.rules_dirs, a.nrules, &err) < 0) {
         rule_set_free(&rs);
         return cli_fail(EXIT_UNDECIDED, "diagnose", "%s", err.msg);
     }
@@ -164,10 +172,13 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
     struct fabric fab;
     fabric_init(&fab);
     struct dcb_store *st = NULL;
+    struct diagnose_prom_events *prom_events = NULL;
     int status = 0;
     int64_t now = now_ns();
-    const char *source_kind = a.fabric ? "fabric" : a.store ? "store" : a.pcap ? "pcap" : "local";
-    const char *source_name = a.fabric ? a.fabric : a.store ? a.store : a.pcap ? a.pcap : "";
+    const char *source_kind = a.fabric ? "fabric" : a.store ? "store" : a.pcap ? "pcap" :
+                              a.prometheus ? "prometheus" : "local";
+    const char *source_name = a.fabric ? a.fabric : a.store ? a.store : a.pcap ? a.pcap :
+                              a.prometheus ? a.prometheus : "";
     if (a.fabric) {
         if (fabric_load_file(&fab, a.fabric, &err) < 0 ||
             evidence_fabric_open(&ev, &fab, &err) < 0)
@@ -183,6 +194,16 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
             else if (a.since_ns)
                 evidence_store_limit(&ev, now - a.since_ns);
         }
+    } else if (a.prometheus) {
+        struct diagnose_prometheus p = { a.prometheus, a.match, now,
+                                         a.since_ns ? a.since_ns : 15 * 60 * NS_PER_SEC,
+                                         a.step_ns ? a.step_ns : 15 * NS_PER_SEC, 30000 };
+        if (diagnose_gather_prometheus(&p, &st, &prom_events, &now, &err) < 0 ||
+            evidence_store_open(&ev, st, now, &err) < 0 ||
+            evidence_store_preload(&ev, now - p.window_ns, &err) < 0)
+            status = cli_fail(EXIT_UNDECIDED, a.prometheus, "%s", err.msg);
+        else
+            diagnose_prom_evidence(&ev, prom_events);
     } else {
         struct diagnose_gather g = { .pcap = a.pcap, .interval_ns = a.interval_ns,
                                      .link_bps = a.link_bps, .verbose = ctx->verbosity > 0 };
@@ -212,8 +233,10 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
                 status = EXIT_UNDECIDED;       /* the output could not be written */
         }
     }
+    diagnose_prom_unwrap(&ev, prom_events);
     if (ev.ctx)
         (a.fabric ? evidence_fabric_close : evidence_store_close)(&ev);
+    diagnose_prom_events_free(prom_events);
     if (st)
         store_close(st, NULL);
     fabric_free(&fab);
@@ -231,11 +254,20 @@ static const struct cli_option_doc diagnose_options[] = {
       "and the DCBX configs the link partners advertised." },
     { "--local", "Read this host twice, --interval apart (counters, DCB config, DCQCN knobs), "
       "and evaluate over that." },
+    { "--prometheus URL", "Read the window from a Prometheus (or Thanos, Mimir) that scrapes "
+      "dcbkit serve, through /api/v1/query_range: the canonical metrics and the "
+      "dcbkit_qos_config series, so one diagnosis covers a fleet no single machine collects. "
+      "Events are not exported, so rules on events are undecided there." },
+    { "--match MATCHERS", "--prometheus: extra label matchers for every series, e.g. "
+      "'job=\"dcbkit\",device=~\"leaf.*\"'." },
+    { "--step DURATION", "--prometheus: resolution of the window (default 15s; Prometheus "
+      "caps a query at 11,000 points a series)." },
     { "--rules DIR", "Also load the *.rules files of DIR (repeatable); see rules/README.md." },
     { "--profile pfc-only", "For sites that run PFC without DCQCN on purpose: rules that expect "
       "DCQCN are skipped." },
     { "--since DURATION", "Store: no evidence older than this before the store's newest data: "
-      "longer windows are cut there (default: as each rule says)." },
+      "longer windows are cut there (default: as each rule says). Prometheus: the window "
+      "read, ending now (default 15m)." },
     { "--interval DURATION", "--local: time between the two readings (default 1s)." },
     { "--link-speed SPEED", "--pcap: link speed for pause quanta (default 400G)." },
     { "--verify", "Replay each finding's proposed change (knob=value on every interface it "
@@ -257,6 +289,8 @@ static const struct cli_example diagnose_examples[] = {
     { "dcbkit diagnose --pcap link.pcap -v", "A capture, with what each rule could not decide." },
     { "dcbkit diagnose --store fabric.db --verify --scenario incast.json",
       "Findings over the history, each proposed change checked on the replay engine." },
+    { "dcbkit diagnose --prometheus http://prom:9090 --match 'job=\"dcbkit\"' --since 1h",
+      "The fleet's last hour, as Prometheus kept it." },
     { "dcbkit diagnose --fabric fabric.json --profile pfc-only",
       "A site that runs PFC without DCQCN by design." },
     { NULL, NULL },
@@ -265,7 +299,8 @@ static const struct cli_example diagnose_examples[] = {
 const struct cli_command cmd_diagnose = {
     .name = "diagnose",
     .summary = "run the rule catalog over a fabric file, the store, a capture or this host",
-    .synopsis = "dcbkit diagnose (--fabric FILE | --store DB | --pcap FILE | --local) "
+    .synopsis = "dcbkit diagnose (--fabric FILE | --store DB | --pcap FILE | --local | "
+                "--prometheus URL [--match M] [--step D]) "
                 "[--rules DIR] [--profile pfc-only] [--since D] [--verify [--scenario FILE] "
                 "[--cache-dir DIR | --no-cache]] [-T text|json] [-v]",
     .description =
@@ -283,7 +318,7 @@ const struct cli_command cmd_diagnose = {
     .options = diagnose_options,
     .examples = diagnose_examples,
     .json_doc =
-        "One document: schema (1), source {kind (fabric, store, pcap, local), name}, profile, "
+        "One document: schema (1), source {kind (fabric, store, pcap, local, prometheus), name}, profile, "
         "verdict {level (ok, warn, crit), summary}, rules (how many were loaded), stats "
         "{instances, fired, undecided}, findings [{rule, severity (crit, warn, info), "
         "confidence, scope, device, ifname, prio (-1 when not per priority), summary, evidence "

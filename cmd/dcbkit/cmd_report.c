@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "log.h"
+#include "diagnose.h"
 #include "report.h"
 #include "units.h"
 
@@ -21,6 +22,8 @@
 
 struct report_args {
     const char *fabric, *store, *out, *baseline, *from_json, *format, *profile;
+    const char *prometheus, *match;
+    int64_t step_ns;
     const char *rules_dirs[8];
     int nrules;
     int64_t since_ns, collect_ns, interval_ns;
@@ -29,10 +32,13 @@ struct report_args {
 static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct report_args *a)
 {
     enum { O_FABRIC = 256, O_STORE, O_SINCE, O_COLLECT, O_INTERVAL, O_OUT, O_BASELINE,
-           O_FROM_JSON, O_FORMAT_OUT, O_RULES, O_PROFILE };
+           O_FROM_JSON, O_FORMAT_OUT, O_RULES, O_PROFILE, O_PROMETHEUS, O_MATCH, O_STEP };
     static const struct option longopts[] = {
         { "fabric", required_argument, NULL, O_FABRIC },
         { "store", required_argument, NULL, O_STORE },
+        { "prometheus", required_argument, NULL, O_PROMETHEUS },
+        { "match", required_argument, NULL, O_MATCH },
+        { "step", required_argument, NULL, O_STEP },
         { "since", required_argument, NULL, O_SINCE },
         { "collect", required_argument, NULL, O_COLLECT },
         { "interval", required_argument, NULL, O_INTERVAL },
@@ -57,6 +63,14 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct report_
         switch (c) {
         case O_FABRIC: a->fabric = optarg; break;
         case O_STORE: a->store = optarg; break;
+        case O_PROMETHEUS:
+            if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)
+                return cli_usage_error(ctx, "--prometheus takes an http:// or https:// URL, "
+                                       "not '%s'", optarg);
+            a->prometheus = optarg;
+            break;
+        case O_MATCH: a->match = optarg; break;
+        case O_STEP: dur = &a->step_ns; flag = "--step"; break;
         case O_OUT: a->out = optarg; break;
         case O_BASELINE: a->baseline = optarg; break;
         case O_FROM_JSON: a->from_json = optarg; break;
@@ -117,6 +131,11 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct report_
         return cli_usage_error(ctx, "--format %s goes with --from-json", a->format);
     if (!a->fabric)
         return cli_usage_error(ctx, "needs --fabric FILE (or --from-json REPORT.json)");
+    if (a->prometheus && (a->store || a->collect_ns))
+        return cli_usage_error(ctx, "--prometheus reads the window from Prometheus: no --store "
+                               "or --collect");
+    if ((a->match || a->step_ns) && !a->prometheus)
+        return cli_usage_error(ctx, "--match and --step go with --prometheus");
     if (a->interval_ns && !a->collect_ns)
         return cli_usage_error(ctx, "--interval goes with --collect");
     if (!a->interval_ns) {
@@ -208,6 +227,16 @@ static int from_json(struct cli_ctx *ctx, const struct report_args *a)
     return status;
 }
 
+static void wrap_prom(struct evidence *ev, void *arg)
+{
+    diagnose_prom_evidence(ev, arg);
+}
+
+static void unwrap_prom(struct evidence *ev, void *arg)
+{
+    diagnose_prom_unwrap(ev, arg);
+}
+
 static void add_raw_links(cJSON *model, const struct report_args *a, const char *store)
 {
     cJSON *raw = cJSON_AddObjectToObject(model, "raw");
@@ -295,7 +324,20 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
     }
     struct dcb_store *st = NULL;
     bool writable = false;
-    if (!status) {
+    struct diagnose_prom_events *prom_events = NULL;
+    if (!status && a.prometheus) {
+        /* the window as Prometheus kept it, at a step that stays under its 11,000 points */
+        int64_t step = a.step_ns ? a.step_ns : a.since_ns / 10000;
+        if (step < 15 * NS_PER_SEC && !a.step_ns)
+            step = 15 * NS_PER_SEC;
+        struct diagnose_prometheus p = { a.prometheus, a.match, now_ns(), a.since_ns, step,
+                                         60000 };
+        int64_t end;
+        progress("reading the window from Prometheus");
+        if (diagnose_gather_prometheus(&p, &st, &prom_events, &end, &err) < 0)
+            status = cli_fail(FAIL, a.prometheus, "%s", err.msg);
+        store = a.prometheus;
+    } else if (!status) {
         /* read-write to record this report for the next one; read-only will do otherwise */
         struct store_options so = { .path = store };
         if (access(store, F_OK) == 0 && store_open_sqlite(&st, &so, NULL) == 0) {
@@ -326,6 +368,11 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
             .nrules_dirs = a.nrules, .profile = a.profile, .collect_failed = failed,
             .ncollect_failed = nfailed,
         };
+        if (prom_events) {
+            in.wrap = wrap_prom;
+            in.unwrap = unwrap_prom;
+            in.wrap_arg = prom_events;
+        }
         if (!status && report_findings(&in, model, &err) < 0)
             status = cli_fail(FAIL, "report", "%s", err.msg);
         char baseline_name[256] = "";
@@ -337,7 +384,8 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
         }
         if (!status) {
             report_diff(model, baseline, baseline_name[0] ? baseline_name : NULL);
-            add_raw_links(model, &a, store);
+            if (!a.prometheus)
+                add_raw_links(model, &a, store);
             double samples = report_num(cJSON_GetObjectItemCaseSensitive(model, "traffic"),
                                         "samples");
             bool have_data = samples > 0;
@@ -364,6 +412,7 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
     cJSON_Delete(baseline);
     if (st)
         store_close(st, NULL);
+    diagnose_prom_events_free(prom_events);
     free(failed);
     fabric_free(&fab);
     return status;
@@ -373,7 +422,15 @@ static const struct cli_option_doc report_options[] = {
     { "--fabric FILE", "The fabric file: which devices the report covers (a device without data "
       "is a finding of its own) and their intended QoS config." },
     { "--store DB", "The store to read (default: $DCBKIT_STORE, else the default store)." },
-    { "--since DURATION", "The window: this long before the store's newest data (default 24h)." },
+    { "--prometheus URL", "Read the window from a Prometheus (or Thanos, Mimir) that scrapes "
+      "dcbkit serve across the fleet, through /api/v1/query_range, instead of a store: the "
+      "canonical metrics, dcbkit_qos_config (collected config) and dcbkit_events_total (event "
+      "counts). One report then covers a fleet that no single machine collects." },
+    { "--match MATCHERS", "--prometheus: extra label matchers, e.g. 'job=\"dcbkit\"'." },
+    { "--step DURATION", "--prometheus: the window's resolution (default: the window / 10,000, "
+      "at least 15s)." },
+    { "--since DURATION", "The window: this long before the store's newest data, or before now "
+      "with --prometheus (default 24h)." },
     { "--collect DURATION", "First collect from every device of the fabric for this long: local "
       "devices through `dcbkit collect`; gNMI devices once the gNMI collector is in." },
     { "--interval DURATION", "--collect: time between samples (default a sixth of --collect, at "
@@ -399,6 +456,8 @@ static const struct cli_example report_examples[] = {
       "Collect for a minute first, then report on the last ten minutes." },
     { "dcbkit report --fabric fabric.json --baseline yesterday/report.json --out today",
       "Compare with yesterday's report: new, still-open and resolved findings." },
+    { "dcbkit report --fabric fabric.json --prometheus http://prom:9090 --since 24h --out today",
+      "The fleet's day as Prometheus kept it." },
     { "dcbkit report --from-json today/report.json --format md",
       "Re-render a stored report as Markdown for a ticket." },
     { NULL, NULL },
@@ -409,6 +468,8 @@ const struct cli_command cmd_report = {
     .summary = "the nightly fabric health report: report.html, report.json, report.md",
     .synopsis = "dcbkit report --fabric FILE [--store DB] [--since 24h] [--collect D] [--out DIR] "
                 "[--baseline PREVIOUS.json]\n"
+                "dcbkit report --fabric FILE --prometheus URL [--match M] [--step D] [--since D] "
+                "[--out DIR]\n"
                 "dcbkit report --from-json REPORT.json [--format html|md|json] [--out DIR]",
     .description =
         "report builds what an on-call engineer reads with the morning coffee. It optionally "

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "capture_live.h"
+#include "units.h"
 #include "log.h"
 #include "metrics.h"
 #include "track_set.h"
@@ -24,20 +25,6 @@ struct live_run {
     uint64_t last[METRIC_COUNT][8];   /* the previous interval's values, for rates */
     bool have_last;
 };
-
-static int64_t realtime_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int64_t monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static void on_event(void *arg, const struct dcb_event *tracked)
 {
@@ -157,7 +144,7 @@ static void put_interval(struct live_run *r, int64_t now)
 static int read_until(struct live_run *r, int64_t deadline)
 {
     struct dcb_err err;
-    for (int64_t now = monotonic_ns(); now < deadline && !*r->o->stop; now = monotonic_ns()) {
+    for (int64_t now = dcb_monotonic_ns(); now < deadline && !*r->o->stop; now = dcb_monotonic_ns()) {
         struct pollfd pfd = { .fd = r->cap.fd, .events = POLLIN };
         int wait_ms = (int)((deadline - now + 999999) / 1000000);
         int rc = poll(&pfd, 1, wait_ms);
@@ -184,15 +171,15 @@ int collect_capture_run(const struct collect_capture_opts *o)
         return cli_fail(1, "collect --capture", "cannot allocate the QP table");
     }
     int status = 0;
-    int64_t next = monotonic_ns() + o->interval_ns;
+    int64_t next = dcb_monotonic_ns() + o->interval_ns;
     for (long tick = 0; !*o->stop && (o->count == 0 || tick < o->count); tick++) {
         if ((status = read_until(&r, next)) != 0)
             break;
-        put_interval(&r, realtime_ns());
+        put_interval(&r, dcb_realtime_ns());
         next += o->interval_ns;
     }
     capture_live_read(&r.cap, on_frame, &r, &err);
-    track_set_finish(&r.t, realtime_ns());
+    track_set_finish(&r.t, dcb_realtime_ns());
     if (o->verbosity >= 0)
         fprintf(stderr, "dcbkit: %s: %" PRIu64 " frames captured (%" PRIu64 " malformed, %"
                 PRIu64 " dropped by the kernel), %" PRIu64 " events\n", o->iface, r.frames,

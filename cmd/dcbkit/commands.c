@@ -11,6 +11,7 @@ extern const struct cli_command cmd_help;
 extern const struct cli_command cmd_metrics;
 extern const struct cli_command cmd_replay;
 extern const struct cli_command cmd_report;
+extern const struct cli_command cmd_serve;
 extern const struct cli_command cmd_store;
 
 /* `dcbkit help` lists them in this order. */
@@ -25,6 +26,7 @@ const struct cli_command *const cli_commands[] = {
     &cmd_metrics,
     &cmd_replay,
     &cmd_report,
+    &cmd_serve,
     &cmd_store,
     &cmd_help,
     NULL,

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "evidence.h"
 #include "out.h"
 #include "rules.h"
 #include "store.h"
@@ -56,5 +57,25 @@ struct diagnose_verify {
  * cannot be loaded or run is an error; a change the scenario refuses is noted on its finding. */
 int diagnose_verify(const struct diagnose_verify *v, struct diagnose_report *rep,
                     struct dcb_err *err);
+struct diagnose_prometheus {
+    const char *url;              /* http://prometheus:9090 */
+    const char *match;            /* extra label matchers, e.g. job="dcbkit"; NULL for none */
+    int64_t end_ns, window_ns, step_ns;
+    long timeout_ms;
+};
+
+struct diagnose_prom_events;
+
+/* Fills a new ring store with the window from Prometheus' query_range: the canonical metrics
+ * dcbkit serve exports, and the dcbkit_qos_config series as config snapshots; *events keeps
+ * the dcbkit_events_total counters, which answer the rules' event counts. */
+int diagnose_gather_prometheus(const struct diagnose_prometheus *p, struct dcb_store **st,
+                               struct diagnose_prom_events **events, int64_t *now_ns,
+                               struct dcb_err *err);
+/* Puts pe in front of ev: event counts from the counters, everything else from ev. */
+void diagnose_prom_evidence(struct evidence *ev, struct diagnose_prom_events *pe);
+/* ev back as it was (before closing it). */
+void diagnose_prom_unwrap(struct evidence *ev, struct diagnose_prom_events *pe);
+void diagnose_prom_events_free(struct diagnose_prom_events *pe);
 
 #endif

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "err.h"
+#include "evidence.h"
 #include "fabric.h"
 #include "store.h"
 #include "svg_chart.h"
@@ -66,6 +67,11 @@ struct report_findings_input {
     const char *profile;
     const struct report_collect_result *collect_failed;
     size_t ncollect_failed;
+    /* NULL, or what sits in front of the store's evidence (--prometheus: the event counts from
+     * dcbkit_events_total) and takes itself away again before the evidence is closed */
+    void (*wrap)(struct evidence *ev, void *arg);
+    void (*unwrap)(struct evidence *ev, void *arg);
+    void *wrap_arg;
 };
 int report_findings(const struct report_findings_input *in, cJSON *model, struct dcb_err *err);
 

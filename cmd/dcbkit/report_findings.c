@@ -197,7 +197,11 @@ int report_findings(const struct report_findings_input *in, cJSON *model, struct
         rc = evidence_store_open(&ev, in->st, in->w->t1, err);
         if (rc == 0) {
             evidence_store_limit(&ev, in->w->t0);
+            if (in->wrap)
+                in->wrap(&ev, in->wrap_arg);
             rc = run_over(&rs, &ev, in, "store", arr, err);
+            if (in->unwrap)
+                in->unwrap(&ev, in->wrap_arg);
             evidence_store_close(&ev);
         }
     }
