@@ -82,12 +82,13 @@ struct port {                     /* hot fields first; the config, names and rar
     bool paused[PRIOS];
     bool wd_storm[PRIOS];         /* PFC watchdog: this TC ignores pauses and drops */
     struct pkt_queue ctrl;        /* PFC, CNP, ACK: sent before data, never paused */
-    uint64_t tx_bytes, rx_bytes, tx_packets, rx_packets;
-    /* derived from the config and the topology by port_setup() */
-    bool is_switch, peer_is_switch;
-    uint8_t rp_prios, np_prios;   /* hosts: priorities DCQCN's reaction / notification point runs on */
+    uint64_t tx_bytes, tx_packets;
+    uint32_t tx_bytes_now;        /* the frame on the wire: its bytes, and its PCP + 1 (0: PFC), */
+    uint8_t tx_prio_now;          /* so that its end needs only the port */
+    bool is_switch, peer_is_switch;   /* from port_setup(), as are dscp_prio and *_prios */
+    uint64_t rx_bytes, rx_packets;
     int8_t dscp_prio[64];         /* classification by DSCP (trust dscp, mapped); -1: keep the PCP */
-    struct pkt_queue q[PRIOS];    /* egress queues by traffic class */
+    _Alignas(64) struct pkt_queue q[PRIOS];   /* egress queues by traffic class */
     int64_t deficit[PRIOS];
     uint32_t weight[PRIOS];       /* DWRR, by TC */
     uint64_t prio_tx_bytes[PRIOS], prio_rx_bytes[PRIOS];
@@ -98,6 +99,7 @@ struct port {                     /* hot fields first; the config, names and rar
     int64_t *ready_at;            /* by ready slot: the flow's next_send_ps (the scan reads no
                                      flow); READY_GONE: the flow finished while ready */
     uint32_t nready, ready_cap, ready_rr;
+    uint8_t rp_prios, np_prios;   /* priorities DCQCN's reaction / notification point runs on */
     int64_t wake_ps;              /* a pending EV_PORT_WAKE, 0: none */
     double rx_backlog;
     int64_t rx_backlog_at_ps;
