@@ -52,7 +52,8 @@ struct packet {
     int64_t enq_ps;               /* when it entered its switch egress queue */
     uint32_t dst;                 /* the node it is going to */
     uint32_t next_free;
-    uint64_t ecmp_key;            /* its flow's 5-tuple, for the switches' ECMP (flow_ecmp_key) */
+    uint64_t ecmp_key;            /* its flow's 5-tuple, for the switches' ECMP (flow_ecmp_key;
+                                     never 0: 0 makes the switch read the flow) */
 };                                /* 64 bytes, aligned: one cache line a packet */
 
 struct pkt_queue {                /* a FIFO ring of packet indexes */
@@ -139,7 +140,7 @@ struct flow {                     /* hot fields first: a packet sent or received
     bool started, done, ready;
     bool nak_pending;             /* receiver */
     bool rto_pending;             /* an EV_RTO is queued */
-    int64_t next_send_ps;
+    int64_t next_send_ps;         /* while ready, also in its port's ready_at: change both */
     uint32_t timer_gen, rto_gen;
     uint64_t bytes;               /* 0: unbounded */
     int64_t last_cnp_ps;          /* receiver */
