@@ -84,20 +84,22 @@ void port_kick(struct sim *s, uint32_t port)
     }
     pt->busy = true;
     pt->tx_pkt = p;
+    pt->tx_bytes_now = pk->bytes;
+    pt->tx_prio_now = pk->kind == PKT_PFC ? 0 : (uint8_t)((pk->prio & 7) + 1);
     sim_at(s, s->now_ps + serialize_ps(pt, pk->bytes), EV_TX_DONE, port, p);
 }
 
 void port_tx_done(struct sim *s, uint32_t port)
 {
     struct port *pt = &s->ports[port];
-    uint32_t p = pt->tx_pkt;
-    struct packet *pk = &s->pkts[p];
+    uint32_t p = pt->tx_pkt, bytes = pt->tx_bytes_now;
     pt->busy = false;
-    pt->tx_bytes += pk->bytes;
+    pt->tx_bytes += bytes;
     pt->tx_packets++;
-    if (pk->kind != PKT_PFC) {
-        pt->prio_tx_bytes[pk->prio & 7] += pk->bytes;
-        pt->q_tx_bytes[pt->tc_of[pk->prio & 7]] += pk->bytes;
+    if (pt->tx_prio_now) {
+        unsigned prio = pt->tx_prio_now - 1u;
+        pt->prio_tx_bytes[prio] += bytes;
+        pt->q_tx_bytes[pt->tc_of[prio]] += bytes;
     }
     s->hops++;
     sim_at(s, s->now_ps + pt->prop_ps, EV_ARRIVE, pt->peer, p);

@@ -55,7 +55,8 @@ struct packet {
     int64_t enq_ps;               /* when it entered its switch egress queue */
     uint32_t dst;                 /* the node it is going to */
     uint32_t next_free;
-    uint64_t ecmp_key;            /* its flow's 5-tuple, for the switches' ECMP (flow_ecmp_key) */
+    uint64_t ecmp_key;            /* its flow's 5-tuple, for the switches' ECMP (flow_ecmp_key;
+                                     never 0: 0 makes the switch read the flow) */
 };                                /* 64 bytes, aligned: one cache line a packet */
 
 struct pkt_queue {                /* a FIFO ring of packet indexes */
@@ -85,12 +86,13 @@ struct port {                     /* hot fields first; the config, names and rar
     bool paused[PRIOS];
     bool wd_storm[PRIOS];         /* PFC watchdog: this TC ignores pauses and drops */
     struct pkt_queue ctrl;        /* PFC, CNP, ACK: sent before data, never paused */
-    uint64_t tx_bytes, rx_bytes, tx_packets, rx_packets;
-    /* derived from the config and the topology by port_setup() */
-    bool is_switch, peer_is_switch;
-    uint8_t rp_prios, np_prios;   /* hosts: priorities DCQCN's reaction / notification point runs on */
+    uint64_t tx_bytes, tx_packets;
+    uint32_t tx_bytes_now;        /* the frame on the wire: its bytes, and its PCP + 1 (0: PFC), */
+    uint8_t tx_prio_now;          /* so that its end needs only the port */
+    bool is_switch, peer_is_switch;   /* from port_setup(), as are dscp_prio and *_prios */
+    uint64_t rx_bytes, rx_packets;
     int8_t dscp_prio[64];         /* classification by DSCP (trust dscp, mapped); -1: keep the PCP */
-    struct pkt_queue q[PRIOS];    /* egress queues by traffic class */
+    _Alignas(64) struct pkt_queue q[PRIOS];   /* egress queues by traffic class */
     int64_t deficit[PRIOS];
     uint32_t weight[PRIOS];       /* DWRR, by TC */
     uint64_t prio_tx_bytes[PRIOS], prio_rx_bytes[PRIOS];
@@ -101,6 +103,7 @@ struct port {                     /* hot fields first; the config, names and rar
     int64_t *ready_at;            /* by ready slot: the flow's next_send_ps (the scan reads no
                                      flow); READY_GONE: the flow finished while ready */
     uint32_t nready, ready_cap, ready_rr;
+    uint8_t rp_prios, np_prios;   /* priorities DCQCN's reaction / notification point runs on */
     int64_t wake_ps;              /* a pending EV_PORT_WAKE, 0: none */
     double rx_backlog;
     int64_t rx_backlog_at_ps;
@@ -145,7 +148,7 @@ struct flow {                     /* hot fields first: a packet sent or received
     bool started, done, ready;
     bool nak_pending;             /* receiver */
     bool rto_pending;             /* an EV_RTO is queued */
-    int64_t next_send_ps;
+    int64_t next_send_ps;         /* while ready, also in its port's ready_at: change both */
     uint32_t timer_gen, rto_gen;
     uint64_t bytes;               /* 0: unbounded */
     int64_t last_cnp_ps;          /* receiver */

@@ -156,7 +156,8 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
     pk->prio = (uint8_t)prio;           /* the switch rewrites the PCP it forwards with */
     uint32_t dst = packet_destination(s, pk);
     uint32_t out_port = dst == NO_INDEX ? NO_INDEX :
-                        sim_next_hop_key(s, in->node, pk->ecmp_key, dst);
+                        sim_next_hop_key(s, in->node, pk->ecmp_key ? pk->ecmp_key :
+                                         flow_ecmp_key(&s->flows[pk->flow]), dst);
     if (out_port == NO_INDEX) {
         drop(s, port, p, pg, false);
         return;

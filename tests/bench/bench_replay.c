@@ -54,12 +54,11 @@ static int run(const char *what, const char *text, struct replay_flow *flows, si
     o.duration_ns = duration_ns;
     o.sample_interval_ns = 1000000;
     o.dcqcn_off = !dcqcn;
-    struct replay_summary sum;
+    struct replay_summary sum = { 0 };
     int64_t t0 = bench_now_ns();
     double c0 = cpu_seconds();
     for (int i = 0; i < runs; i++) {
-        if (i)
-            replay_summary_free(&sum);
+        replay_summary_free(&sum);
         if (replay_run(&f, flows, n, &o, NULL, &sum, &err) < 0) {
             fprintf(stderr, "bench_replay: %s\n", err.msg);
             fabric_free(&f);
