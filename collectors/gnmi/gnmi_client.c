@@ -334,15 +334,19 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
         t->deadline_ns = mono_ns() + c->o.timeout_ns;
     } else {
         t->kind = CALL_SUBSCRIBE;
-        t->probing = c->o.probe_once && t->req.mode != GNMI_ONCE && !t->probed;
+        t->probing = c->o.probe_once && t->req.mode == GNMI_POLL && !t->probed;
         struct gnmi_request r = t->req;
         if (t->probing)
             r.mode = GNMI_ONCE;
         rc = gnmi_encode_subscribe(&r, &buf, &len, err);
-        /* ONCE half-closes; STREAM and POLL keep the request side open */
+        /* Only POLL keeps the request side open (the polls go there). ONCE and STREAM
+         * half-close after the SubscriptionList: the client has nothing more to say, targets
+         * keep streaming (the gNMI reference target does not read again in STREAM mode), and
+         * libcurl 7.88 stops reading an HTTP/2 stream whose upload is paused once the
+         * target's flow-control window is full (large notifications stalled). */
         if (rc == 0)
             rc = grpc_call_init(&t->call, &t->ep, "/gnmi.gNMI/Subscribe", buf, len,
-                                r.mode == GNMI_ONCE, 0, subscribe_message, t, err);
+                                r.mode != GNMI_POLL, 0, subscribe_message, t, err);
         t->deadline_ns = mono_ns() + c->o.timeout_ns;
         if (r.mode == GNMI_POLL) {
             t->awaiting_sync = true;   /* the initial data ends with a sync */
@@ -580,14 +584,11 @@ int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t 
             wait_ms = 200;   /* stop flags are checked at least this often */
         curl_multi_poll(c->multi, NULL, 0, (int)wait_ms, NULL);
     }
+    /* calls in flight stay open: run again to go on, gnmi_client_free ends them */
     int failures = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        struct gnmi_target *t = c->t[i];
-        if (t->phase == PH_CALL)
-            end_call(t);
-        if (t->phase == PH_FAILED)
+    for (size_t i = 0; i < c->n; i++)
+        if (c->t[i]->phase == PH_FAILED)
             failures++;
-    }
     return failures;
 }
 
