@@ -128,7 +128,9 @@ int main(int argc, char **argv)
         return 1;
     }
     struct gnmi_source_opts o = {
-        .client = { .timeout_ns = 10000000000LL, .reconnect = true },
+        /* a deadline longer than the run: a target whose rounds are all sent goes quiet, and a
+         * reconnect would resend round 0 and count twice */
+        .client = { .timeout_ns = (int64_t)(duration + 60) * 1000000000LL, .reconnect = true },
         .mode = GNMI_STREAM,
         .encoding = GNMI_ENC_JSON_IETF,
         .sample_interval_ns = 1000000000LL,

@@ -105,7 +105,7 @@ def main():
         db = os.path.join(tmp, "gap.db")
         peer = Peer("--port", str(port), "--ports", "1")
         col = subprocess.Popen([DCBKIT, "collect", "--gnmi", "127.0.0.1:%d" % port, "--plaintext", "--map", "sonic",
-                                "--interval", "200ms", "--timeout", "1s", "--duration", "6s", "--store", db],
+                                "--interval", "200ms", "--timeout", "1s", "--duration", "9s", "--store", db],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
             time.sleep(1.2)
