@@ -37,6 +37,7 @@ struct gnmi_target {
     char down_reason[200];
     bool got_data_this_call;
     bool probing;                    /* this call is the ONCE probe */
+    bool stream_error_retried;
     bool probed;                     /* the probe passed since the last failure */
     int leaf_error;
     char leaf_error_msg[DCB_ERR_MSG_MAX];
@@ -390,6 +391,18 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
     dcb_err_clear(&err);
     int rc = grpc_call_result(&t->call, &err);
     bool unimplemented = t->call.have_status && t->call.status == GRPC_UNIMPLEMENTED;
+    /* libcurl 7.88 can lose a Trailers-Only answer when the target resets the stream right
+     * after it (CURLE_HTTP2_STREAM, nothing received): ask once more at once, so the status
+     * (UNAUTHENTICATED...) is what gets reported rather than a framing error. */
+    if (result == CURLE_HTTP2_STREAM && !t->call.have_status && t->call.bytes_in == 0 &&
+        !t->call.error[0] && !t->stream_error_retried) {
+        t->stream_error_retried = true;
+        end_call(t);
+        t->phase = PH_WAIT;
+        t->next_ns = mono_ns();
+        return;
+    }
+    t->stream_error_retried = false;
     t->stats.bytes_in += t->call.bytes_in;
     if (t->leaf_error && rc == 0)
         rc = dcb_err_set(&err, t->leaf_error, "%s", t->leaf_error_msg);
