@@ -553,6 +553,11 @@ static bool anything_left(const struct gnmi_client *c)
     return false;
 }
 
+bool gnmi_client_active(const struct gnmi_client *c)
+{
+    return anything_left(c);
+}
+
 int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t duration_ns)
 {
     int64_t start = mono_ns();

@@ -71,6 +71,8 @@ int gnmi_client_add(struct gnmi_client *c, const struct gnmi_target_conf *conf,
  * caller may run in slices (a TUI between redraws). Returns the number of targets that ended
  * in failure. */
 int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t duration_ns);
+/* True while some target still has work (a call, or a retry or round to come). */
+bool gnmi_client_active(const struct gnmi_client *c);
 void gnmi_client_free(struct gnmi_client *c);
 
 const char *gnmi_target_name(const struct gnmi_target *t);
