@@ -141,7 +141,7 @@ out:
     return rc;
 }
 
-static char *read_small_file(const char *path, struct dcb_err *err)
+char *counter_map_read_file(const char *path, struct dcb_err *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -190,7 +190,7 @@ int counter_maps_load_dir(struct counter_maps *maps, const char *dir, struct dcb
         if (rc == 0 && maps->maps && names[i]) {
             char path[4096];
             snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-            char *text = read_small_file(path, err);
+            char *text = counter_map_read_file(path, err);
             if (!text)
                 rc = DCB_E_IO;
             else if ((rc = counter_map_load_text(&maps->maps[maps->n], text, path, err)) == 0)

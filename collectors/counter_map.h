@@ -46,6 +46,8 @@ int counter_maps_load_dir(struct counter_maps *maps, const char *dir, struct dcb
 int counter_map_load_text(struct counter_map *m, const char *text, const char *source_name,
                           struct dcb_err *err);
 void counter_map_free(struct counter_map *m);
+/* A map file's text (at most 1 MiB), malloc'ed and terminated; NULL with err set. */
+char *counter_map_read_file(const char *path, struct dcb_err *err);
 void counter_maps_free(struct counter_maps *maps);
 const struct counter_map *counter_maps_find(const struct counter_maps *maps, const char *driver,
                                             const char *source);

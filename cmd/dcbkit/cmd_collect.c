@@ -549,6 +549,8 @@ static const struct cli_example collect_examples[] = {
     { "dcbkit collect --ifname 'eth*' --interval 1s --store fabric.db",
       "Sample every ethN each second into the store until interrupted." },
     { "dcbkit collect --once -T json", "One sample of everything, as JSON Lines, for scripts." },
+    { "dcbkit collect --gnmi leaf1:8080 --plaintext --map sonic --device leaf1 --store fabric.db",
+      "A SONiC switch's PFC, queue, watermark and watchdog counters and its QoS config." },
     { "sudo dcbkit collect --capture span0 --link-speed 400G --store fabric.db "
       "'ether proto 0x8808 or udp dst port 4791'",
       "Pause frames and RoCE seen on a mirror port, as events and capture.* counters." },
@@ -566,7 +568,10 @@ const struct cli_command cmd_collect = {
     .synopsis = "dcbkit collect [--local] [--ifname PATTERN] [--interval 1s] "
                 "[--count N | --duration D | --once] [--store DB] [-T json]\n"
                 "dcbkit collect --capture IFACE [--link-speed SPEED] [--interval 1s] "
-                "[--count N | --duration D] [--store DB] [-T json] [FILTER]",
+                "[--count N | --duration D] [--store DB] [-T json] [FILTER]\n"
+                "dcbkit collect --gnmi HOST:PORT... | --fabric FILE [--map NAME] "
+                "[--gnmi-mode stream|poll|once] [TLS and credential options] [--interval 1s] "
+                "[--count N | --duration D] [--store DB] [-T json]",
     .description =
         "Reads each interface's driver statistics through the SIOCETHTOOL ioctl (what ethtool -S "
         "shows, without running ethtool), its link speed (link.speed_bps), the netdev "
@@ -578,7 +583,10 @@ const struct cli_command cmd_collect = {
         "Rates survive 32-bit and 64-bit wraps; a counter that goes back (driver reload) gives "
         "a counter_reset event. An interface that vanishes gives a source_gap event and is "
         "picked up again when it returns; an interface that cannot be read is reported once "
-        "and the others are still collected.",
+        "and the others are still collected.\n\n"
+        "With --gnmi or --fabric, collect reads switches instead, over gNMI: counters by "
+        "subscription through a vendor map (collectors/maps/NAME_gnmi.json), QoS config by Get, "
+        "a source_gap event for each outage, reconnection with backoff (docs/gnmi.md).",
     .options = collect_options,
     .examples = collect_examples,
     .json_doc =
@@ -592,6 +600,10 @@ const struct cli_command cmd_collect = {
         "knobs change: {\"ts\", \"device\", \"ifname\", \"config_source\" (\"mlnx_ofed sysfs\" or "
         "\"mlx5 debugfs\"), \"config\" (QoS config JSON, as in docs/fabric.md)}; a neighbour's advertised DCBX comes "
         "the same way with \"config_source\":\"lldp\", the peer's name and port as device "
-        "and ifname, and \"seen_on\":\"device:ifname\", after a dcbx_seen event.",
+        "and ifname, and \"seen_on\":\"device:ifname\", after a dcbx_seen event. With --gnmi "
+        "or --fabric: samples have \"source\":\"gnmi\", \"counter\" the leaf as "
+        "TARGET:/path and no \"rate\"; config snapshots \"config_source\":\"gnmi\" (ifname "
+        "\"\" for device-wide settings); source_gap details {\"from_ns\", \"to_ns\", "
+        "\"seconds\", \"address\", \"subscription\", \"reason\"} (docs/gnmi.md).",
     .run = collect_run_cmd,
 };

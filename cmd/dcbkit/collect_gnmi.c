@@ -250,7 +250,23 @@ int collect_gnmi_cmd(struct cli_ctx *ctx, struct collect_gnmi_opts *g, const cha
             goto out;
         }
     }
-    int failures = gnmi_source_run(src, stop, duration_ns);
+    /* in slices of one interval, committing the store after each: a stream's samples are
+     * durable within an interval even when the targets go quiet */
+    int failures = 0;
+    int64_t start = gnmi_now_ns();
+    while (!(stop && *stop) && gnmi_client_active(gnmi_source_client(src))) {
+        int64_t slice = interval_ns;
+        if (duration_ns) {
+            int64_t left = start + duration_ns - gnmi_now_ns();
+            if (left <= 0)
+                break;
+            if (left < slice)
+                slice = left;
+        }
+        failures = gnmi_source_run(src, stop, slice);
+        if (r.store && store_flush(r.store, &err) < 0)
+            store_warn(&r, &err);
+    }
     const struct gnmi_source_stats *st = gnmi_source_stats(src);
     if (ctx->verbosity >= 0)
         fprintf(stderr, "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64

@@ -37,6 +37,7 @@ struct gnmi_target {
     char down_reason[200];
     bool got_data_this_call;
     bool probing;                    /* this call is the ONCE probe */
+    bool stream_error_retried;
     bool probed;                     /* the probe passed since the last failure */
     int leaf_error;
     char leaf_error_msg[DCB_ERR_MSG_MAX];
@@ -334,15 +335,19 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
         t->deadline_ns = mono_ns() + c->o.timeout_ns;
     } else {
         t->kind = CALL_SUBSCRIBE;
-        t->probing = c->o.probe_once && t->req.mode != GNMI_ONCE && !t->probed;
+        t->probing = c->o.probe_once && t->req.mode == GNMI_POLL && !t->probed;
         struct gnmi_request r = t->req;
         if (t->probing)
             r.mode = GNMI_ONCE;
         rc = gnmi_encode_subscribe(&r, &buf, &len, err);
-        /* ONCE half-closes; STREAM and POLL keep the request side open */
+        /* Only POLL keeps the request side open (the polls go there). ONCE and STREAM
+         * half-close after the SubscriptionList: the client has nothing more to say, targets
+         * keep streaming (the gNMI reference target does not read again in STREAM mode), and
+         * libcurl 7.88 stops reading an HTTP/2 stream whose upload is paused once the
+         * target's flow-control window is full (large notifications stalled). */
         if (rc == 0)
             rc = grpc_call_init(&t->call, &t->ep, "/gnmi.gNMI/Subscribe", buf, len,
-                                r.mode == GNMI_ONCE, 0, subscribe_message, t, err);
+                                r.mode != GNMI_POLL, 0, subscribe_message, t, err);
         t->deadline_ns = mono_ns() + c->o.timeout_ns;
         if (r.mode == GNMI_POLL) {
             t->awaiting_sync = true;   /* the initial data ends with a sync */
@@ -386,6 +391,18 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
     dcb_err_clear(&err);
     int rc = grpc_call_result(&t->call, &err);
     bool unimplemented = t->call.have_status && t->call.status == GRPC_UNIMPLEMENTED;
+    /* libcurl 7.88 can lose a Trailers-Only answer when the target resets the stream right
+     * after it (CURLE_HTTP2_STREAM, nothing received): ask once more at once, so the status
+     * (UNAUTHENTICATED...) is what gets reported rather than a framing error. */
+    if (result == CURLE_HTTP2_STREAM && !t->call.have_status && t->call.bytes_in == 0 &&
+        !t->call.error[0] && !t->stream_error_retried) {
+        t->stream_error_retried = true;
+        end_call(t);
+        t->phase = PH_WAIT;
+        t->next_ns = mono_ns();
+        return;
+    }
+    t->stream_error_retried = false;
     t->stats.bytes_in += t->call.bytes_in;
     if (t->leaf_error && rc == 0)
         rc = dcb_err_set(&err, t->leaf_error, "%s", t->leaf_error_msg);
@@ -536,6 +553,11 @@ static bool anything_left(const struct gnmi_client *c)
     return false;
 }
 
+bool gnmi_client_active(const struct gnmi_client *c)
+{
+    return anything_left(c);
+}
+
 int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t duration_ns)
 {
     int64_t start = mono_ns();
@@ -580,14 +602,11 @@ int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t 
             wait_ms = 200;   /* stop flags are checked at least this often */
         curl_multi_poll(c->multi, NULL, 0, (int)wait_ms, NULL);
     }
+    /* calls in flight stay open: run again to go on, gnmi_client_free ends them */
     int failures = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        struct gnmi_target *t = c->t[i];
-        if (t->phase == PH_CALL)
-            end_call(t);
-        if (t->phase == PH_FAILED)
+    for (size_t i = 0; i < c->n; i++)
+        if (c->t[i]->phase == PH_FAILED)
             failures++;
-    }
     return failures;
 }
 

@@ -38,10 +38,10 @@ struct gnmi_client_opts {
     bool reconnect;                  /* false: a failed target stays failed */
     bool fallback_get;               /* UNIMPLEMENTED Subscribe -> Get polling (default on) */
     long max_rounds;                 /* ONCE/POLL/Get rounds per target, 0: unbounded */
-    /* Before a STREAM or POLL subscription, subscribe ONCE (half-closed). libcurl 7.88 does
-     * not report a stream the server ends while our request side is open and paused, so an
-     * immediate error (UNAUTHENTICATED, UNIMPLEMENTED...) would only show as a deadline; the
-     * ONCE call gets it at once. probe_deliver: hand the ONCE data to on_leaf (a first round)
+    /* Before a POLL subscription, subscribe ONCE (half-closed). libcurl 7.88 does not report
+     * a stream the server ends while our request side is open and paused, so an immediate
+     * error (UNAUTHENTICATED, UNIMPLEMENTED...) would only show as a deadline; the ONCE call
+     * gets it at once. (STREAM and ONCE half-close, so they see errors directly.) probe_deliver: hand the ONCE data to on_leaf (a first round)
      * rather than dropping it. */
     bool probe_once;
     bool probe_deliver;
@@ -67,9 +67,12 @@ int gnmi_client_new(struct gnmi_client **out, const struct gnmi_client_opts *opt
 int gnmi_client_add(struct gnmi_client *c, const struct gnmi_target_conf *conf,
                     struct dcb_err *err);
 /* Runs until *stop, until duration_ns has passed (0: no limit), or until no target can make
- * progress (every one done or failed without reconnect). Returns the number of targets that
- * ended in failure. */
+ * progress (every one done or failed without reconnect). Calls in flight stay open, so a
+ * caller may run in slices (a TUI between redraws). Returns the number of targets that ended
+ * in failure. */
 int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t duration_ns);
+/* True while some target still has work (a call, or a retry or round to come). */
+bool gnmi_client_active(const struct gnmi_client *c);
 void gnmi_client_free(struct gnmi_client *c);
 
 const char *gnmi_target_name(const struct gnmi_target *t);

@@ -2,13 +2,10 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define MAP_FILE_MAX (1u << 20)
 
 void gnmi_map_free(struct gnmi_map *m)
 {
@@ -147,20 +144,11 @@ int gnmi_map_load(struct gnmi_map *m, const char *dir, const char *name, struct 
                                name);
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s_gnmi.json", dir, name);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    if (access(path, R_OK) != 0)
         return dcb_err_set(err, DCB_E_NOTFOUND, "gNMI map %s: %s", path, strerror(errno));
-    char *buf = malloc(MAP_FILE_MAX + 1);
-    size_t got = 0;
-    ssize_t n = 0;
-    while (buf && got < MAP_FILE_MAX && (n = read(fd, buf + got, MAP_FILE_MAX - got)) > 0)
-        got += (size_t)n;
-    close(fd);
-    if (!buf || n < 0 || got == MAP_FILE_MAX) {
-        free(buf);
-        return dcb_err_set(err, DCB_E_IO, "%s: unreadable or larger than 1 MiB", path);
-    }
-    buf[got] = '\0';
+    char *buf = counter_map_read_file(path, err);
+    if (!buf)
+        return err ? err->code : DCB_E_IO;
     int rc = gnmi_map_load_text(m, buf, path, err);
     free(buf);
     return rc;

@@ -335,7 +335,8 @@ static int walk_typed(struct walk *w, const Gnmi__TypedValue *v, size_t plen)
         /* a leaf-list: one leaf per element, the index as a key on the last element */
         const Gnmi__ScalarArray *a = v->leaflist_val;
         for (size_t i = 0; a && i < a->n_element; i++) {
-            int end = snprintf(w->path + plen, sizeof(w->path) - plen, "[index=%zu]", i);
+            int end = snprintf(w->path + plen, sizeof(w->path) - plen, "%s[index=%zu]",
+                               plen ? "" : "/", i);
             if (end < 0 || (size_t)end >= sizeof(w->path) - plen)
                 return dcb_err_set(w->err, DCB_E_RANGE, "a path longer than %d bytes",
                                    GNMI_PATH_MAX);

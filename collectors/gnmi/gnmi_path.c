@@ -195,6 +195,8 @@ int gnmi_path_append_elem(char *buf, size_t cap, size_t len, const char *name,
 int gnmi_path_append(char *buf, size_t cap, size_t len, const Gnmi__Path *p)
 {
     int l = (int)len;
+    if (len < cap)
+        buf[len] = '\0';
     if (!p)
         return l;
     for (size_t i = 0; l >= 0 && i < p->n_element; i++)

@@ -137,6 +137,26 @@ def main():
             check(r.returncode == 1 and "certificate" in r.stderr.lower(), "collect took a wrong certificate: %s" % r.stderr)
             r = dcbkit("gnmi", "-a", p.address, "--insecure", "capabilities")
             check("gNMI version: 0.10.0" in r.stdout, "--insecure: %s" % r.stdout)
+        # collect --fabric: every device reached over gNMI, each with its transport and map
+        with Peer("--tree", "sonic", "--ports", "1") as ps, \
+                Peer("--tree", "openconfig", "--ports", "1", "--tls-cert", cert, "--tls-key", key) as po:
+            fab = os.path.join(tmp, "fabric.json")
+            with open(fab, "w") as f:
+                json.dump({"name": "lab", "devices": [
+                    {"name": "leaf1", "role": "switch",
+                     "reach": {"gnmi": {"target": ps.address, "insecure": True, "map": "sonic"}}},
+                    {"name": "spine1", "role": "switch",
+                     "reach": {"gnmi": {"target": po.address, "tls": {"ca": ca}, "map": "openconfig"}}},
+                    {"name": "gpu1", "role": "host", "reach": "none"}]}, f)
+            db = os.path.join(tmp, "fabric.db")
+            dcbkit("collect", "--fabric", fab, "--interval", "200ms", "--duration", "800ms", "--store", db, "-q")
+            con = sqlite3.connect(db)
+            got = dict(con.execute("SELECT s.device, COUNT(*) FROM samples v JOIN series s ON s.id = v.series "
+                                   "GROUP BY s.device"))
+            con.close()
+            check(got.get("leaf1", 0) > 0 and got.get("spine1", 0) > 0 and "gpu1" not in got,
+                  "collect --fabric: samples per device %s" % got)
+            print("ok: collect --fabric %s" % got)
         # TLS against a cleartext peer and the reverse fail cleanly
         with Peer() as p:
             r = dcbkit("gnmi", "-a", p.address, "--tls-ca", ca, "--timeout", "2s", "capabilities", check=False)

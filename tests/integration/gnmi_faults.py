@@ -13,6 +13,7 @@ never a crash, never a hang longer than the deadline.
 """
 import json
 import os
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -105,7 +106,7 @@ def main():
         db = os.path.join(tmp, "gap.db")
         peer = Peer("--port", str(port), "--ports", "1")
         col = subprocess.Popen([DCBKIT, "collect", "--gnmi", "127.0.0.1:%d" % port, "--plaintext", "--map", "sonic",
-                                "--interval", "200ms", "--timeout", "1s", "--duration", "6s", "--store", db],
+                                "--interval", "200ms", "--timeout", "1s", "--duration", "30s", "--store", db],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
             time.sleep(1.2)
@@ -114,6 +115,20 @@ def main():
             time.sleep(1.5)
             peer = Peer("--port", str(port), "--ports", "1")
             up = time.time()
+            # wait (bounded) for the reconnect's gap event, then stop collect as Ctrl-C would
+            deadline = time.time() + 15
+            while time.time() < deadline:
+                time.sleep(0.5)
+                try:
+                    c = sqlite3.connect(db)
+                    n = c.execute("SELECT COUNT(*) FROM events WHERE kind='source_gap'").fetchone()[0]
+                    c.close()
+                except sqlite3.Error:
+                    n = 0
+                if n:
+                    time.sleep(1.0)   # and a few samples after it
+                    break
+            col.send_signal(signal.SIGINT)
             _, err = col.communicate(timeout=20)
         finally:
             peer.stop()

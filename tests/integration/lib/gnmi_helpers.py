@@ -7,20 +7,12 @@ import subprocess
 import sys
 import time
 
+from store_helpers import fail, skip  # noqa: F401  (re-exported for the gNMI tests)
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DCBKIT = os.environ.get("DCBKIT", os.path.join(ROOT, "build", "cc", "bin", "dcbkit"))
 PEER = os.path.join(ROOT, "tests", "integration", "gnmi_target.py")
 PY = "/usr/bin/python3"
-
-
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
-
-
-def skip(msg):
-    print("skip: " + msg)
-    sys.exit(77)
 
 
 def need_peer():
