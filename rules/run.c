@@ -272,6 +272,7 @@ int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
 
 const char *evidence_agg_name(enum evidence_agg a)
 {
-    static const char *const names[] = { "rate", "delta", "avg", "max", "min", "last" };
+    static const char *const names[] = { "rate", "delta", "avg", "max", "min", "last",
+                                         "busy_rate" };
     return names[a];
 }
