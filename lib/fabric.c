@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_text.h"
 #include "qos_json.h"
 #include "units.h"
 
@@ -638,21 +639,6 @@ int fabric_load_json(struct fabric *f, const cJSON *root, struct dcb_err *err)
     return 0;
 }
 
-/* "file:LINE:COL" for a parse error at offset off. */
-static void position(const char *text, size_t off, int *line, int *col)
-{
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < off; i++) {
-        if (text[i] == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
-    }
-}
-
 int fabric_load_text(struct fabric *f, const char *text, size_t len, const char *source,
                      struct dcb_err *err)
 {
@@ -662,7 +648,7 @@ int fabric_load_text(struct fabric *f, const char *text, size_t len, const char 
     if (!root) {
         int line, col;
         size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
-        position(text, off, &line, &col);
+        dcb_text_position(text, off, &line, &col);
         return dcb_err_set(err, DCB_E_INVAL, "%s:%d:%d: not valid JSON", source ? source : "fabric",
                            line, col);
     }
@@ -679,41 +665,12 @@ int fabric_load_text(struct fabric *f, const char *text, size_t len, const char 
 int fabric_load_file(struct fabric *f, const char *path, struct dcb_err *err)
 {
     fabric_init(f);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return dcb_err_set(err, errno == EACCES ? DCB_E_PERM : DCB_E_NOTFOUND, "%s: %s", path,
-                           strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return dcb_err_set(err, DCB_E_INVAL, "%s: not a regular file", path);
-    }
-    if ((uint64_t)st.st_size > FABRIC_FILE_MAX) {
-        close(fd);
-        return dcb_err_set(err, DCB_E_RANGE, "%s: larger than %u MiB", path, FABRIC_FILE_MAX >> 20);
-    }
-    size_t size = (size_t)st.st_size;
-    char *buf = malloc(size + 1);
-    if (!buf) {
-        close(fd);
-        return dcb_err_set(err, DCB_E_NOMEM, "%s: out of memory", path);
-    }
-    size_t got = 0;
-    while (got < size) {
-        ssize_t n = read(fd, buf + got, size - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            int e = errno;
-            free(buf);
-            close(fd);
-            return dcb_err_set(err, DCB_E_IO, "%s: %s", path, n < 0 ? strerror(e) : "file shrank");
-        }
-        got += (size_t)n;
-    }
-    close(fd);
-    buf[size] = '\0';
-    int rc = fabric_load_text(f, buf, size, path, err);
+    char *buf;
+    size_t size;
+    int rc = dcb_read_text_file(path, FABRIC_FILE_MAX, &buf, &size, err);
+    if (rc < 0)
+        return rc;
+    rc = fabric_load_text(f, buf, size, path, err);
     free(buf);
     return rc;
 }

@@ -24,9 +24,13 @@ enum dcb_event_kind dcb_event_kind_lookup(const char *name)
     return EVENT_KIND_NONE;
 }
 
+/* Truncating copy; not snprintf, which was a tenth of a store walk's CPU. */
 static void copy_name(char *dst, size_t len, const char *src)
 {
-    snprintf(dst, len, "%s", src ? src : "");
+    size_t n = src ? strnlen(src, len - 1) : 0;
+    if (n)
+        memcpy(dst, src, n);
+    dst[n] = '\0';
 }
 
 void dcb_sample_set(struct dcb_sample *s, int64_t time_ns, const char *device, const char *ifname,

@@ -117,6 +117,14 @@ int store_findings(struct dcb_store *st, int64_t run_id, store_finding_cb cb, vo
                              : unsupported("findings", err);
 }
 
+int store_last_run(struct dcb_store *st, const char *command, const char *source,
+                   int64_t before_ns, int64_t *run_id, int64_t *started_ns, struct dcb_err *err)
+{
+    return st->ops->last_run ? st->ops->last_run(st, command, source, before_ns, run_id,
+                                                 started_ns, err)
+                             : unsupported("runs", err);
+}
+
 int store_info(struct dcb_store *st, struct store_info *info, struct dcb_err *err)
 {
     memset(info, 0, sizeof(*info));

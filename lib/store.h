@@ -117,6 +117,11 @@ int store_events(struct dcb_store *st, const struct store_filter *f, const char 
                  store_event_cb cb, void *arg, struct dcb_err *err);
 int store_findings(struct dcb_store *st, int64_t run_id, store_finding_cb cb, void *arg,
                    struct dcb_err *err);
+/* The newest run of command with this source that started before before_ns (e.g. the previous
+ * nightly report of a fabric): 1 with *run_id and *started_ns set, 0 when there is none, or a
+ * negative error. */
+int store_last_run(struct dcb_store *st, const char *command, const char *source,
+                   int64_t before_ns, int64_t *run_id, int64_t *started_ns, struct dcb_err *err);
 /* The newest config snapshot of each (device, ifname, source) taken at or before t1, in
  * (device, ifname, source) order; device/ifname NULL match any. The ring keeps only the newest
  * snapshot of each, whatever t1. */

@@ -24,6 +24,8 @@ struct store_ops {
                   store_event_cb cb, void *arg, struct dcb_err *err);
     int (*findings)(struct dcb_store *st, int64_t run_id, store_finding_cb cb, void *arg,
                     struct dcb_err *err);
+    int (*last_run)(struct dcb_store *st, const char *command, const char *source,
+                    int64_t before_ns, int64_t *run_id, int64_t *started_ns, struct dcb_err *err);
     int (*aggregate)(struct dcb_store *st, const struct store_filter *f, enum store_agg agg,
                      double *out, struct dcb_err *err);
     int (*configs)(struct dcb_store *st, const char *device, const char *ifname, int64_t t1,

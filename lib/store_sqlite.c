@@ -912,6 +912,35 @@ static int sqlite_findings(struct dcb_store *base, int64_t run_id, store_finding
     return ret;
 }
 
+static int sqlite_last_run(struct dcb_store *base, const char *command, const char *source,
+                           int64_t before_ns, int64_t *run_id, int64_t *started_ns,
+                           struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db,
+                                "SELECT id, started_ns FROM runs WHERE command = ?1 AND "
+                                "source = ?2 AND started_ns < ?3 "
+                                "ORDER BY started_ns DESC, id DESC LIMIT 1",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sq_fail(s, err, rc, "reading runs");
+    sqlite3_bind_text(st, 1, command, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, source, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, before_ns);
+    int ret = 0;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *run_id = sqlite3_column_int64(st, 0);
+        *started_ns = sqlite3_column_int64(st, 1);
+        ret = 1;
+    } else if (rc != SQLITE_DONE) {
+        ret = sq_fail(s, err, rc, "reading runs");
+    }
+    sqlite3_finalize(st);
+    return ret;
+}
+
 static int sqlite_info(struct dcb_store *base, struct store_info *info, struct dcb_err *err)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
@@ -1007,6 +1036,7 @@ static const struct store_ops sqlite_ops = {
     .range = sqlite_range,
     .events = sqlite_events,
     .findings = sqlite_findings,
+    .last_run = sqlite_last_run,
     .info = sqlite_info,
     .prune = sqlite_prune,
 };

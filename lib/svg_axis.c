@@ -1,5 +1,6 @@
 /* Axis arithmetic for the SVG charts: nice ticks, unit prefixes, time ticks and labels. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -77,6 +78,14 @@ char *svg_fmt_with_prefix(double v, enum svg_unit unit, int prefix, char *buf, s
 
 char *svg_fmt_value(double v, enum svg_unit unit, char *buf, size_t len)
 {
+    /* long durations read better in minutes and hours than in thousands of seconds */
+    if (unit == SVG_UNIT_NS && isfinite(v) && fabs(v) >= 600e9) {
+        char num[48];
+        bool hours = fabs(v) >= 7200e9;
+        trimmed(num, sizeof(num), v / (hours ? 3600e9 : 60e9));
+        snprintf(buf, len, "%s %s", num, hours ? "h" : "min");
+        return buf;
+    }
     return svg_fmt_with_prefix(v, unit, isfinite(v) ? prefix_for(fabs(v), unit) : 0, buf, len);
 }
 

@@ -1,6 +1,7 @@
 /* dcbkit replay: run a scenario through the simulator (rules/replay): a summary, a comparison
  * of two configurations, samples into a store or as a stream, a live source in real time. */
 #include <inttypes.h>
+#include <malloc.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,19 +29,47 @@ static void on_signal(int sig)
 struct replay_sink {
     struct dcb_store *store;
     FILE *stream;                 /* JSON Lines of samples and events, or NULL */
+    struct replay_plot_data *plot;
     uint64_t samples, events, store_errors;
+    int64_t last_ts;              /* --stream: flushed when time moves on */
+    bool progress, shown;         /* stderr is a terminal: a progress line; one was shown */
+    int64_t progress_at, t0;      /* last progress line (monotonic), the times' origin */
     struct dcb_err store_err;
     struct dcb_out out;
 };
 
+static int64_t mono_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void show_progress(struct replay_sink *k, const struct dcb_sample *s)
+{
+    int64_t now = mono_now_ns();
+    if (now - k->progress_at < 500000000LL)
+        return;
+    k->progress_at = now;
+    k->shown = true;
+    fprintf(stderr, "\rreplay: %.3f s simulated, %" PRIu64 " samples, %" PRIu64 " events\033[K",
+            (double)(s->time_ns - k->t0) / 1e9, k->samples, k->events);
+}
+
 static void sink_sample(void *arg, const struct dcb_sample *s)
 {
     struct replay_sink *k = arg;
+    if (k->progress && (k->samples & 1023) == 0)
+        show_progress(k, s);
     k->samples++;
     if (k->store && store_put_sample(k->store, s, &k->store_err) < 0)
         k->store_errors++;
     if (k->stream) {
         struct dcb_out *o = &k->out;
+        if (s->time_ns != k->last_ts) {
+            fflush(k->stream);        /* a reader sees each instant as soon as it is complete */
+            k->last_ts = s->time_ns;
+        }
         out_obj_open(o, NULL);
         out_i64(o, "ts", NULL, s->time_ns);
         out_str(o, "device", NULL, s->device);
@@ -60,6 +89,8 @@ static void sink_event(void *arg, const struct dcb_event *e)
 {
     struct replay_sink *k = arg;
     k->events++;
+    if (k->plot)
+        replay_plot_event(k->plot, e);
     if (k->store && store_put_event(k->store, e, &k->store_err) < 0)
         k->store_errors++;
     if (k->stream) {
@@ -73,6 +104,13 @@ static void sink_event(void *arg, const struct dcb_event *e)
         fprintf(o->fp, ",\"details\":%s", e->details);
         out_obj_close(o);
     }
+}
+
+static void sink_series(void *arg, const struct replay_series_point *p)
+{
+    struct replay_sink *k = arg;
+    if (k->plot)
+        replay_plot_series(k->plot, p);
 }
 
 static int64_t now_ns(void)
@@ -176,9 +214,6 @@ static int load(const struct replay_args *a, const char *const *sets, size_t nse
     return rc;
 }
 
-int replay_plot(const char *path, const struct scenario *sc, const struct scenario_result *r,
-                struct dcb_err *err);
-
 static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
 {
     struct scenario sc;
@@ -204,13 +239,24 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
         sink.stream = stdout;
         out_init(&sink.out, stdout, OUT_JSON);
     }
-    struct replay_hooks hooks = { sink_sample, sink_event, NULL, &sink };
+    sink.progress = isatty(STDERR_FILENO) && !a->realtime && ctx->verbosity >= 0;
+    sink.progress_at = mono_now_ns();
+    sink.t0 = a->store_path ? t0 : 0;
+    if (a->plot_path && !(sink.plot = replay_plot_new(a->store_path ? t0 : 0))) {
+        if (sink.store)
+            store_close(sink.store, NULL);
+        scenario_free(&sc);
+        return cli_fail(1, "replay", "out of memory");
+    }
+    struct replay_hooks hooks = { sink_sample, sink_event, sink_series, &sink };
     struct scenario_run_options ro = {
         .duration_ns = a->duration_ns, .realtime = a->realtime, .speed = a->speed,
         .stop = &stop_flag, .wall_start_ns = a->store_path ? t0 : 0,
     };
     struct scenario_result res;
     int rc = scenario_run(&sc, &ro, &hooks, &res, &err);
+    if (sink.shown)
+        fprintf(stderr, "\r\033[K");     /* the progress line goes */
     if (rc < 0)
         status = cli_fail(1, "replay", "%s: %s", sc.source, err.msg);
     if (sink.store) {
@@ -222,8 +268,10 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
         if (store_close(sink.store, &cerr) < 0 && !status)
             status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
     }
-    if (status == 0 && a->plot_path && replay_plot(a->plot_path, &sc, &res, &err) < 0)
+    if (rc == 0 && status == 0 && sink.plot &&
+        replay_plot_write(a->plot_path, sink.plot, &sc, &res, &err) < 0)
         status = cli_fail(1, "replay", "--plot %s: %s", a->plot_path, err.msg);
+    replay_plot_free(sink.plot);
     struct dcb_out o;
     out_init(&o, a->stream ? stderr : stdout, a->stream ? OUT_TEXT : ctx->format);
     if (rc == 0 && (!a->stream || ctx->verbosity > 0))
@@ -254,23 +302,33 @@ static int run_compare(struct cli_ctx *ctx, const struct replay_args *a)
     }
     struct scenario_run_options ro = { .duration_ns = a->duration_ns, .stop = &stop_flag };
     struct scenario_result rb, rv;
+    struct replay_sink sink;
+    memset(&sink, 0, sizeof(sink));
+    if (a->plot_path && !(sink.plot = replay_plot_new(0))) {
+        scenario_free(&base);
+        scenario_free(&var);
+        return cli_fail(1, "replay", "out of memory");
+    }
+    struct replay_hooks hooks = { NULL, sink_event, sink_series, &sink };
     int status = 0;
     if (scenario_run(&base, &ro, NULL, &rb, &err) < 0) {
         status = cli_fail(1, "replay", "baseline: %s", err.msg);
     } else {
-        if (scenario_run(&var, &ro, NULL, &rv, &err) < 0) {
+        if (scenario_run(&var, &ro, a->plot_path ? &hooks : NULL, &rv, &err) < 0) {
             status = cli_fail(1, "replay", "variant: %s", err.msg);
         } else {
             struct dcb_out o;
             out_init(&o, stdout, ctx->format);
             replay_print_compare(&o, &base, &rb, &var, &rv, a->compare, a->ncompare);
             status = cli_finish_output(&o, 0);
-            if (status == 0 && a->plot_path && replay_plot(a->plot_path, &var, &rv, &err) < 0)
+            if (status == 0 && sink.plot &&
+                replay_plot_write(a->plot_path, sink.plot, &var, &rv, &err) < 0)
                 status = cli_fail(1, "replay", "--plot %s: %s", a->plot_path, err.msg);
             scenario_result_free(&rv);
         }
         scenario_result_free(&rb);
     }
+    replay_plot_free(sink.plot);
     scenario_free(&base);
     scenario_free(&var);
     return status;
@@ -367,6 +425,10 @@ static int replay_main(struct cli_ctx *ctx, int argc, char **argv)
         return cli_usage_error(ctx, "--plot needs a finite --duration");
     if (a.nmaps && !a.capture)
         return cli_usage_error(ctx, "--host-map goes with --workload-from");
+    /* every pass builds and frees a simulator: keep the freed heap instead of handing it back
+     * to the kernel and faulting it in again (half the CPU time of a repeating scenario) */
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
@@ -388,15 +450,15 @@ static const struct cli_option_doc replay_options[] = {
       "output bit for bit." },
     { "--store DB", "Write the samples, events and each interface's config into the SQLite "
       "store DB as one run; times are the wall clock at the start plus simulated time." },
-    { "--plot FILE.svg", "Draw the bottleneck queue depth, every flow's Rc and Rt, and the "
-      "pause intervals on one time axis." },
+    { "--plot FILE.svg", "Draw the bottleneck queue's depth, the Rc and Rt of the first eight "
+      "flows, and the PFC pause intervals on one time axis." },
     { "--realtime", "Pace simulated time to the wall clock; samples and events carry wall-clock "
       "timestamps." },
     { "--replay-speed X", "With --realtime: X simulated seconds per wall second (0.1 slows a "
       "100G fabric down enough to watch)." },
     { "--stream", "Print every sample and event as JSON Lines on stdout as they happen (the "
       "summary goes to stderr with -v)." },
-    { "--demo", "Run the built-in demo scenario (a 2x4 leaf-spine at 25G with a repeating incast "
+    { "--demo", "Run the built-in demo scenario (a 2x4 leaf-spine at 10G with a repeating incast "
       "and a slow receiver) instead of a file." },
     { "--workload-from FILE.pcap", "Replace the workload with the RoCEv2 data flows of a "
       "capture (sizes, start offsets, endpoints from the QP records of 'dcbkit analyze')." },

@@ -9,6 +9,7 @@ extern const struct cli_command cmd_fabric;
 extern const struct cli_command cmd_help;
 extern const struct cli_command cmd_metrics;
 extern const struct cli_command cmd_replay;
+extern const struct cli_command cmd_report;
 extern const struct cli_command cmd_store;
 
 /* `dcbkit help` lists them in this order. */
@@ -21,6 +22,7 @@ const struct cli_command *const cli_commands[] = {
     &cmd_fabric,
     &cmd_metrics,
     &cmd_replay,
+    &cmd_report,
     &cmd_store,
     &cmd_help,
     NULL,

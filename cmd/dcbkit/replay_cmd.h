@@ -34,4 +34,13 @@ int replay_workload_from_capture(const char *path, const struct fabric *f,
                                  const char *const *map, size_t nmap, struct workload *w,
                                  struct dcb_err *err);
 
+/* --plot (replay_plot.c): collects the series and pause events of a run, then draws. */
+struct replay_plot_data;
+struct replay_plot_data *replay_plot_new(int64_t t0);
+void replay_plot_series(struct replay_plot_data *d, const struct replay_series_point *p);
+void replay_plot_event(struct replay_plot_data *d, const struct dcb_event *e);
+int replay_plot_write(const char *path, struct replay_plot_data *d, const struct scenario *sc,
+                      const struct scenario_result *r, struct dcb_err *err);
+void replay_plot_free(struct replay_plot_data *d);
+
 #endif

@@ -29,8 +29,9 @@ size_t replay_figures(const struct scenario *sc, const struct scenario_result *r
         pfc_host += d->pfc_tx_host[i];
     }
     for (size_t i = 0; i < s->nflows; i++)
-        goodput += s->flows[i].throughput_bps;
-    add(f, &n, "goodput_bps", "goodput, all flows", FIG_BPS, goodput, true);
+        goodput += (double)s->flows[i].bytes_acked * 8;
+    goodput = r->last_pass_ns > 0 ? goodput * 1e9 / (double)r->last_pass_ns : 0;
+    add(f, &n, "goodput_bps", "goodput (acked bytes / time)", FIG_BPS, goodput, true);
     add(f, &n, "jain", "Jain fairness", FIG_RATIO, s->jain, s->nflows > 0);
     add(f, &n, "bottleneck_util", "busiest host link (rx)", FIG_PERCENT, d->bottleneck_util,
         d->nhosts > 0);

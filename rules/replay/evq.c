@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEQ_MASK ((1ULL << 56) - 1)
-
 void evq_init(struct evq *q)
 {
     memset(q, 0, sizeof(*q));
@@ -20,13 +18,15 @@ void evq_free(struct evq *q)
     heap_free(&q->far);
     for (int i = 0; i < EVQ_BUCKETS; i++)
         free(q->bucket[i].v);
+    for (int i = 0; i < EVQ_SLOTS; i++)
+        free(q->slot[i].v);
     memset(q, 0, sizeof(*q));
 }
 
 static bool bucket_add(struct evq_bucket *b, const struct heap_event *e)
 {
     if (b->n == b->cap) {
-        uint32_t cap = b->cap ? b->cap * 2 : 64;
+        uint32_t cap = b->cap ? b->cap * 2 : 8;     /* most buckets stay small */
         struct heap_event *grown = realloc(b->v, (size_t)cap * sizeof(*grown));
         if (!grown)
             return false;
@@ -51,10 +51,83 @@ static bool place(struct evq *q, const struct heap_event *e)
     return heap_insert(&q->far, e);
 }
 
+/* ---- the wheel ---- */
+
+static inline bool earlier(const struct heap_event *x, const struct heap_event *y)
+{
+    return x->at < y->at || (x->at == y->at && x->seq < y->seq);
+}
+
+static inline int64_t wheel_start(const struct evq *q)
+{
+    return q->now - (q->now & ((1LL << EVQ_SLOT_SHIFT) - 1));
+}
+
+static bool wheel_add(struct evq *q, const struct heap_event *e)
+{
+    uint32_t i = (uint32_t)(e->at >> EVQ_SLOT_SHIFT) & (EVQ_SLOTS - 1);
+    struct evq_slot *sl = &q->slot[i];
+    if (sl->n == sl->cap) {
+        if (sl->head) {                 /* room at the front: slide down */
+            memmove(sl->v, sl->v + sl->head, (sl->n - sl->head) * sizeof(*sl->v));
+            sl->n -= sl->head;
+            sl->head = 0;
+        } else {
+            uint32_t cap = sl->cap ? sl->cap * 2 : 16;
+            struct heap_event *grown = realloc(sl->v, (size_t)cap * sizeof(*grown));
+            if (!grown)
+                return false;
+            sl->v = grown;
+            sl->cap = cap;
+        }
+    }
+    /* the newest number: it goes after every event at its time or before */
+    uint32_t k = sl->n++;
+    while (k > sl->head && sl->v[k - 1].at > e->at) {
+        sl->v[k] = sl->v[k - 1];
+        k--;
+    }
+    sl->v[k] = *e;
+    q->slot_used[i / 64] |= 1ULL << (i % 64);
+    q->in_wheel++;
+    return true;
+}
+
+/* The first slot holding events, from the one of the last event out on: the earliest. */
+static struct evq_slot *wheel_first(struct evq *q)
+{
+    if (!q->in_wheel)
+        return NULL;
+    uint32_t from = (uint32_t)(q->now >> EVQ_SLOT_SHIFT) & (EVQ_SLOTS - 1);
+    uint32_t w = from / 64;
+    uint64_t bits = q->slot_used[w] & (~0ULL << (from % 64));
+    for (uint32_t k = 0; k <= EVQ_SLOTS / 64; k++) {
+        if (bits)
+            return &q->slot[w * 64 + (uint32_t)__builtin_ctzll(bits)];
+        w = (w + 1) % (EVQ_SLOTS / 64);
+        bits = q->slot_used[w];
+    }
+    return NULL;                        /* not reached: in_wheel counts the bitmap's events */
+}
+
+static void wheel_take(struct evq *q, struct evq_slot *sl, struct heap_event *out)
+{
+    *out = sl->v[sl->head++];
+    if (sl->head == sl->n) {
+        sl->head = sl->n = 0;
+        uint32_t i = (uint32_t)(sl - q->slot);
+        q->slot_used[i / 64] &= ~(1ULL << (i % 64));
+    }
+    q->in_wheel--;
+}
+
 bool evq_push(struct evq *q, int64_t at, unsigned kind, uint32_t a, uint32_t b)
 {
-    struct heap_event e = { at, (uint64_t)kind << 56 | (q->next_seq++ & SEQ_MASK), a, b };
-    if (!place(q, &e))
+    struct heap_event e = { at, HEAP_SEQ(q->next_seq++, kind), a, b };
+    int64_t start = wheel_start(q);
+    bool ok = at >= start && at < start + ((int64_t)EVQ_SLOTS << EVQ_SLOT_SHIFT) ?
+              wheel_add(q, &e) : place(q, &e);
+    if (!ok)
         return false;
     q->pending++;
     return true;
@@ -79,10 +152,11 @@ static bool advance(struct evq *q)
     return true;
 }
 
-bool evq_pop(struct evq *q, struct heap_event *out)
+/* The heap side's earliest in the near heap, when there is one outside the wheel. */
+static bool fill_near(struct evq *q)
 {
-    if (!q->pending)
-        return false;
+    if (q->pending == q->in_wheel)
+        return true;
     while (!q->near.n) {
         if (!advance(q))
             return false;
@@ -92,7 +166,29 @@ bool evq_pop(struct evq *q, struct heap_event *out)
             q->near_end = next - next % EVQ_BUCKET_PS;
         }
     }
-    heap_pop(&q->near, out);
-    q->pending--;
     return true;
+}
+
+bool evq_pop(struct evq *q, struct heap_event *out)
+{
+    if (!q->pending || !fill_near(q))
+        return false;
+    struct evq_slot *sl = wheel_first(q);
+    if (sl && (!q->near.n || earlier(&sl->v[sl->head], &q->near.v[0])))
+        wheel_take(q, sl, out);
+    else
+        heap_pop(&q->near, out);
+    q->pending--;
+    q->now = out->at;
+    return true;
+}
+
+const struct heap_event *evq_peek(struct evq *q)
+{
+    if (!q->pending || !fill_near(q))
+        return NULL;
+    struct evq_slot *sl = wheel_first(q);
+    if (sl && (!q->near.n || earlier(&sl->v[sl->head], &q->near.v[0])))
+        return &sl->v[sl->head];
+    return q->near.n ? &q->near.v[0] : NULL;
 }

@@ -95,6 +95,7 @@ void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase)
         break;
     case REPLAY_FAULT_LINK_DOWN:
         link_state(s, port, phase == FAULT_BEGIN);
+        sim_reroute(s);
         break;
     }
 }

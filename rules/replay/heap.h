@@ -6,9 +6,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#define HEAP_SEQ(n, kind) ((uint64_t)(n) << 8 | ((kind) & 0xffu))
+
 struct heap_event {
     int64_t at;                   /* picoseconds */
-    uint64_t seq;                 /* insertion number; kind in the top byte */
+    uint64_t seq;                 /* insertion number << 8 | kind: orders like the number */
     uint32_t a, b;
 };
 
@@ -29,7 +31,7 @@ bool heap_insert(struct heap *h, const struct heap_event *e);
 
 static inline unsigned heap_kind(const struct heap_event *e)
 {
-    return (unsigned)(e->seq >> 56);
+    return (unsigned)(e->seq & 0xff);
 }
 
 #endif

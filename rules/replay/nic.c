@@ -16,18 +16,12 @@ const struct dcqcn_params *flow_dcqcn(struct sim *s, const struct flow *fl)
 
 static bool rp_enabled(const struct sim *s, const struct flow *fl)
 {
-    if (s->opt->dcqcn_off)
-        return false;
-    const struct qos_config *c = &s->ports[fl->src_port].cfg;
-    return !c->dcqcn.rp_enabled.set || ((c->dcqcn.rp_enabled.v >> fl->prio) & 1);
+    return !s->opt->dcqcn_off && ((s->ports[fl->src_port].rp_prios >> fl->prio) & 1);
 }
 
 static bool np_enabled(const struct sim *s, uint32_t port, unsigned prio)
 {
-    if (s->opt->dcqcn_off)
-        return false;
-    const struct qos_config *c = &s->ports[port].cfg;
-    return !c->dcqcn.np_enabled.set || ((c->dcqcn.np_enabled.v >> prio) & 1);
+    return !s->opt->dcqcn_off && ((s->ports[port].np_prios >> prio) & 1);
 }
 
 static bool has_more(const struct flow *fl)
@@ -128,6 +122,27 @@ static void deactivate(struct port *pt, struct flow *fl, uint32_t idx)
     fl->ready = false;
 }
 
+/* The flows the port will most likely pick for its next two packets (the next ones in round-robin
+ * order paced out by then), fetched now: a flow is far in memory, and one packet's time is not
+ * always long enough to bring it. */
+static void prefetch_next_senders(const struct sim *s, const struct port *pt, int64_t now,
+                                  int64_t frame_ps)
+{
+    uint32_t n = pt->nready, found = 0;
+    if (!n)
+        return;
+    uint32_t idx = pt->ready_rr % n;
+    for (uint32_t k = 0; k < n && k < 32; k++, idx = idx + 1 == n ? 0 : idx + 1) {
+        if (pt->ready_at[idx] <= now + (int64_t)(found + 1) * frame_ps) {
+            const struct flow *fl = &s->flows[pt->ready[idx]];
+            __builtin_prefetch(fl);
+            __builtin_prefetch(&fl->rp);
+            if (++found == 2)
+                return;
+        }
+    }
+}
+
 /* The next packet of the host's active flows, round robin, skipping priorities its switch
  * paused and flows whose pacing gap is not over. Pacing needs no event per packet: when nothing
  * may go now, one wake-up is set for the earliest flow (the event queue stays small). */
@@ -173,6 +188,7 @@ uint32_t nic_next_packet(struct sim *s, uint32_t port)
             deactivate(pt, fl, idx);
             arm_rto(s, f);
         }
+        prefetch_next_senders(s, pt, s->now_ps, serialize_ps(pt, s->pkts[p].bytes));
         return p;
     }
     if (earliest != INT64_MAX && (!pt->wake_ps || earliest < pt->wake_ps)) {
@@ -237,31 +253,47 @@ static void receive_backlog(struct sim *s, uint32_t port, unsigned prio, uint32_
     pt->rx_backlog_at_ps = s->now_ps;
     if (pt->rx_backlog > (double)pt->rx_xoff_bytes && !pt->rx_xoff[prio]) {
         pt->rx_xoff[prio] = true;
+        pt->rx_xoff_sent_ps = s->now_ps;
         port_send_pfc(s, port, prio, 0xffff);
         sim_event(s, EVENT_PFC_XOFF, port, (int)prio, "{\"reason\":\"slow receiver\"}");
         sim_at(s, s->now_ps + 1000000, EV_HOST_DRAIN, port, 0);
     }
 }
 
+/* While the host holds its switch off: XON once the backlog is down to half the threshold,
+ * the XOFF refreshed at half its length (as a NIC does), and the next look when either is due
+ * (at least 1 us apart) rather than every microsecond. */
 void nic_drain(struct sim *s, uint32_t port)
 {
     struct port *pt = &s->ports[port];
-    double backlog = backlog_now(s, pt);
-    bool any = false;
+    double backlog = backlog_now(s, pt), xon = (double)pt->rx_xoff_bytes / 2;
+    int64_t refresh_ps = (int64_t)(0xffff * 512.0 * 1e12 / pt->bps / 2);
+    bool any = false, refresh = s->now_ps - pt->rx_xoff_sent_ps >= refresh_ps;
     for (unsigned prio = 0; prio < PRIOS; prio++) {
         if (!pt->rx_xoff[prio])
             continue;
-        if (backlog <= (double)pt->rx_xoff_bytes / 2) {
+        if (backlog <= xon) {
             pt->rx_xoff[prio] = false;
             port_send_pfc(s, port, prio, 0);
             sim_event(s, EVENT_PFC_XON, port, (int)prio, "{\"reason\":\"drained\"}");
         } else {
-            port_send_pfc(s, port, prio, 0xffff);    /* refresh */
+            if (refresh)
+                port_send_pfc(s, port, prio, 0xffff);
             any = true;
         }
     }
-    if (any)
-        sim_at(s, s->now_ps + 1000000, EV_HOST_DRAIN, port, 0);
+    if (!any)
+        return;
+    if (refresh)
+        pt->rx_xoff_sent_ps = s->now_ps;
+    double drain = pt->drain_bps > 0 ? pt->drain_bps : pt->bps;
+    double to_xon = (backlog - xon) * 8e12 / drain + 1;
+    int64_t next = pt->rx_xoff_sent_ps + refresh_ps - s->now_ps;
+    if (to_xon < (double)next)
+        next = (int64_t)to_xon;
+    if (next < 1000000)
+        next = 1000000;
+    sim_at(s, s->now_ps + next, EV_HOST_DRAIN, port, 0);
 }
 
 static void receive_data(struct sim *s, uint32_t port, uint32_t p)

@@ -63,7 +63,7 @@ void port_kick(struct sim *s, uint32_t port)
     if (pt->busy || pt->peer == NO_INDEX || pt->down)
         return;
     uint32_t p = pt->ctrl.count ? pq_pop(s, &pt->ctrl) : NO_INDEX;
-    bool is_switch = s->nodes[pt->node].is_switch;
+    bool is_switch = pt->is_switch;
     if (p == NO_INDEX)
         p = is_switch ? pick_switch_queue(s, pt) : nic_next_packet(s, port);
     if (p == NO_INDEX)
@@ -76,11 +76,15 @@ void port_kick(struct sim *s, uint32_t port)
         if (s->opt->mark_on_dequeue && pk->kind == PKT_DATA)
             switch_wred(s, pt, pt->tc_of[pk->prio & 7], pk);   /* marks; never drops here */
     }
-    if (!s->nodes[s->ports[pt->peer].node].is_switch)
-        __builtin_prefetch(&s->flows[pk->flow]);   /* the receiving NIC will want it */
+    if (!pt->peer_is_switch && pk->kind != PKT_PFC) {
+        const struct flow *fl = &s->flows[pk->flow];   /* the receiving NIC will want it */
+        __builtin_prefetch(fl);
+        __builtin_prefetch((const char *)fl + 64);
+        __builtin_prefetch(&fl->dp.cnp_interval_ns);
+    }
     pt->busy = true;
     pt->tx_pkt = p;
-    sim_at(s, s->now_ps + serialize_ps(pt, pk->bytes), EV_TX_DONE, port, 0);
+    sim_at(s, s->now_ps + serialize_ps(pt, pk->bytes), EV_TX_DONE, port, p);
 }
 
 void port_tx_done(struct sim *s, uint32_t port)

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_text.h"
 #include "qos_fields.h"
 #include "scenario.h"
 #include "scenario_json.h"
@@ -23,46 +24,6 @@ static const char *const top_keys[] = { "name", "description", "signature", "com
 
 /* ---- reading files ------------------------------------------------------------------------ */
 
-static int read_file(const char *path, size_t max, char **out, size_t *len, struct dcb_err *err)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return dcb_err_set(err, errno == EACCES ? DCB_E_PERM : DCB_E_NOTFOUND, "%s: %s", path,
-                           strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return dcb_err_set(err, DCB_E_INVAL, "%s: not a regular file", path);
-    }
-    if ((uint64_t)st.st_size > max) {
-        close(fd);
-        return dcb_err_set(err, DCB_E_RANGE, "%s: larger than %zu MiB", path, max >> 20);
-    }
-    size_t size = (size_t)st.st_size, got = 0;
-    char *buf = malloc(size + 1);
-    if (!buf) {
-        close(fd);
-        return dcb_err_set(err, DCB_E_NOMEM, "%s: out of memory", path);
-    }
-    while (got < size) {
-        ssize_t n = read(fd, buf + got, size - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            int e = errno;
-            free(buf);
-            close(fd);
-            return dcb_err_set(err, DCB_E_IO, "%s: %s", path, n < 0 ? strerror(e) : "file shrank");
-        }
-        got += (size_t)n;
-    }
-    close(fd);
-    buf[size] = '\0';
-    *out = buf;
-    *len = size;
-    return 0;
-}
-
 static cJSON *parse_json(const char *text, size_t len, const char *source, struct dcb_err *err)
 {
     const char *end = NULL;
@@ -70,15 +31,8 @@ static cJSON *parse_json(const char *text, size_t len, const char *source, struc
     if (root)
         return root;
     size_t off = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
-    int line = 1, col = 1;
-    for (size_t i = 0; i < off; i++) {
-        if (text[i] == '\n') {
-            line++;
-            col = 1;
-        } else {
-            col++;
-        }
-    }
+    int line, col;
+    dcb_text_position(text, off, &line, &col);
     dcb_err_set(err, DCB_E_INVAL, "%s:%d:%d: not valid JSON", source, line, col);
     return NULL;
 }
@@ -101,7 +55,7 @@ static int inline_fabric(cJSON *doc, const char *base_dir, struct dcb_err *err)
     char *text;
     size_t len;
     struct dcb_err inner;
-    if (read_file(path, FABRIC_FILE_MAX, &text, &len, &inner) < 0)
+    if (dcb_read_text_file(path, FABRIC_FILE_MAX, &text, &len, &inner) < 0)
         return dcb_err_set(err, inner.code, "fabric: %s", inner.msg);
     cJSON *obj = parse_json(text, len, path, &inner);
     free(text);
@@ -643,7 +597,7 @@ int scenario_load_file(struct scenario *sc, const char *path, const char *const 
     scenario_init(sc, path);
     char *text;
     size_t len;
-    int rc = read_file(path, SCENARIO_FILE_MAX, &text, &len, err);
+    int rc = dcb_read_text_file(path, SCENARIO_FILE_MAX, &text, &len, err);
     if (rc < 0)
         return rc;
     char dir[4096];

@@ -10,7 +10,10 @@
  *
  * Samples, events and series come through the hooks with times in nanoseconds from the start of
  * the run; with realtime, Unix wall-clock time instead (the start plus simulated time / speed).
- * Over repeated passes time keeps running and counters keep counting from where they were. */
+ * Over repeated passes time keeps running and counters keep counting from where they were.
+ * Each pass builds and frees a simulator: a long-running caller should keep glibc from giving
+ * the heap back between passes (mallopt M_TRIM_THRESHOLD / M_MMAP_THRESHOLD, as dcbkit replay
+ * does), which otherwise costs about half the CPU time of the demo in page faults. */
 #ifndef DCB_SCENARIO_H
 #define DCB_SCENARIO_H
 
@@ -52,8 +55,8 @@ int scenario_load_file(struct scenario *sc, const char *path, const char *const 
 int scenario_load_text(struct scenario *sc, const char *text, size_t len, const char *source,
                        const char *base_dir, const char *const *sets, size_t nsets,
                        struct dcb_err *err);
-/* The built-in demo: a 2-leaf, 2-spine fabric at 25G with a repeating 4->1 incast, a background
- * flow, and a slow receiver; it repeats, for live views. */
+/* The built-in demo: a 2-leaf, 2-spine fabric at 10G with a 5->1 incast and a flow into a slow
+ * receiver every 20 ms; it repeats, for live views. */
 int scenario_demo(struct scenario *sc, const char *const *sets, size_t nsets,
                   struct dcb_err *err);
 extern const char scenario_demo_json[];
@@ -106,7 +109,7 @@ struct scenario_result {
     struct workload_iterations iterations;  /* ring all-reduce: over every pass */
     struct scenario_digest digest;
     uint64_t passes, events, packet_hops;
-    int64_t simulated_ns;
+    int64_t simulated_ns, last_pass_ns;     /* in all; the pass the summary is of */
     double wall_s, cpu_s;
     bool stopped;                           /* *stop ended it */
 };

@@ -1,18 +1,18 @@
 /* The built-in demo scenario (dcbtop --demo, serve --demo, replay --demo): a small leaf-spine
- * at 25G, small enough to run faster than real time on one core, with a repeating 5->1 incast
- * on the lossless class, a long background flow, and a host that drains slowly. */
+ * at 10G, small enough to run faster than real time on one core, with a repeating 5->1 incast
+ * on the lossless class, a background flow into a host that drains slowly. */
 #include "scenario.h"
 
 const char scenario_demo_json[] =
     "{\n"
     "  \"name\": \"demo\",\n"
-    "  \"description\": \"2 leaves x 4 hosts, 2 spines, 25G: a 5->1 incast every 20 ms on "
-    "priority 3, a background flow, host8 draining at 10G\",\n"
+    "  \"description\": \"2 leaves x 4 hosts, 2 spines, 10G: a 5->1 incast every 20 ms on "
+    "priority 3, a background flow, host8 draining at 2G\",\n"
     "  \"fabric\": {\n"
     "    \"name\": \"demo-2x4\",\n"
     "    \"generate\": {\"type\": \"leaf-spine\", \"leaves\": 2, \"spines\": 2,\n"
-    "                 \"hosts_per_leaf\": 4, \"speed\": \"25G\", \"cable_m\": 3,\n"
-    "                 \"uplink_speed\": \"50G\", \"uplink_cable_m\": 20},\n"
+    "                 \"hosts_per_leaf\": 4, \"speed\": \"10G\", \"cable_m\": 3,\n"
+    "                 \"uplink_speed\": \"20G\", \"uplink_cable_m\": 20},\n"
     "    \"defaults\": {\"trust\": \"dscp\", \"dscp2prio\": {\"26\": 3, \"48\": 6},\n"
     "                 \"pfc\": {\"enabled\": 8}, \"cnp\": {\"dscp\": 48, \"prio\": 6},\n"
     "                 \"ets\": {\"tsa\": [\"ets\", \"ets\", \"ets\", \"ets\", \"ets\", \"ets\",\n"
@@ -26,16 +26,16 @@ const char scenario_demo_json[] =
     "  },\n"
     "  \"workload\": {\"type\": \"flows\", \"repeat\": true, \"dscp\": 26, \"payload\": 4000,\n"
     "    \"flows\": [\n"
-    "      {\"src\": \"host2\", \"dst\": \"host1\", \"bytes\": \"2MB\"},\n"
-    "      {\"src\": \"host3\", \"dst\": \"host1\", \"bytes\": \"2MB\"},\n"
-    "      {\"src\": \"host5\", \"dst\": \"host1\", \"bytes\": \"2MB\"},\n"
-    "      {\"src\": \"host6\", \"dst\": \"host1\", \"bytes\": \"2MB\"},\n"
-    "      {\"src\": \"host7\", \"dst\": \"host1\", \"bytes\": \"2MB\"},\n"
-    "      {\"src\": \"host4\", \"dst\": \"host8\", \"bytes\": 0}\n"
+    "      {\"src\": \"host2\", \"dst\": \"host1\", \"bytes\": \"256KB\"},\n"
+    "      {\"src\": \"host3\", \"dst\": \"host1\", \"bytes\": \"256KB\"},\n"
+    "      {\"src\": \"host5\", \"dst\": \"host1\", \"bytes\": \"256KB\"},\n"
+    "      {\"src\": \"host6\", \"dst\": \"host1\", \"bytes\": \"256KB\"},\n"
+    "      {\"src\": \"host7\", \"dst\": \"host1\", \"bytes\": \"256KB\"},\n"
+    "      {\"src\": \"host4\", \"dst\": \"host8\", \"bytes\": \"1500KB\"}\n"
     "    ]},\n"
-    "  \"faults\": [{\"type\": \"slow-receiver\", \"host\": \"host8\", \"drain\": \"10G\"}],\n"
+    "  \"faults\": [{\"type\": \"slow-receiver\", \"host\": \"host8\", \"drain\": \"2G\"}],\n"
     "  \"duration_ms\": 20,\n"
     "  \"seed\": 1,\n"
-    "  \"sample_interval_us\": 1000,\n"
-    "  \"series_interval_us\": 100\n"
+    "  \"sample_interval_us\": 10000,\n"
+    "  \"series_interval_us\": 1000\n"
     "}\n";

@@ -53,11 +53,31 @@ int sj_int(const cJSON *obj, const char *key, int64_t lo, int64_t hi, int64_t *o
     return 0;
 }
 
+/* A string with a unit ("1MB", "25G", "5us") through parse; never negative. */
+static int unit_text(const cJSON *it, int (*parse)(const char *, uint64_t *, struct dcb_err *),
+                     uint64_t *out, const char *path, const char *key, struct dcb_err *err)
+{
+    struct dcb_err uerr;
+    if (it->valuestring[0] == '-')
+        return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: \"%s\" is negative", path, sep(path), key,
+                           it->valuestring);
+    if (parse(it->valuestring, out, &uerr) < 0)
+        return dcb_err_set(err, uerr.code, "%s%s%s: %s", path, sep(path), key, uerr.msg);
+    return 0;
+}
+
+static int parse_duration_u64(const char *text, uint64_t *ns, struct dcb_err *err)
+{
+    int64_t v = 0;
+    int rc = dcb_parse_duration(text, &v, err);
+    *ns = (uint64_t)v;
+    return rc;
+}
+
 int sj_bytes(const cJSON *obj, const char *key, uint64_t *out, const char *path,
              struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-    struct dcb_err uerr;
     if (!it)
         return 0;
     if (cJSON_IsNumber(it)) {
@@ -69,14 +89,8 @@ int sj_bytes(const cJSON *obj, const char *key, uint64_t *out, const char *path,
         *out = (uint64_t)it->valuedouble;
         return 0;
     }
-    if (cJSON_IsString(it)) {
-        if (it->valuestring[0] == '-')
-            return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: \"%s\" is negative", path, sep(path),
-                               key, it->valuestring);
-        if (dcb_parse_bytes(it->valuestring, out, &uerr) < 0)
-            return dcb_err_set(err, uerr.code, "%s%s%s: %s", path, sep(path), key, uerr.msg);
-        return 0;
-    }
+    if (cJSON_IsString(it))
+        return unit_text(it, dcb_parse_bytes, out, path, key, err);
     return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: a size such as 1000000 or \"1MB\"", path,
                        sep(path), key);
 }
@@ -85,7 +99,6 @@ int sj_speed(const cJSON *obj, const char *key, double *out, const char *path,
              struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-    struct dcb_err uerr;
     uint64_t bps;
     if (!it)
         return 0;
@@ -97,11 +110,9 @@ int sj_speed(const cJSON *obj, const char *key, double *out, const char *path,
         return 0;
     }
     if (cJSON_IsString(it)) {
-        if (it->valuestring[0] == '-')
-            return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: \"%s\" is negative", path, sep(path),
-                               key, it->valuestring);
-        if (dcb_parse_speed(it->valuestring, &bps, &uerr) < 0)
-            return dcb_err_set(err, uerr.code, "%s%s%s: %s", path, sep(path), key, uerr.msg);
+        int rc = unit_text(it, dcb_parse_speed, &bps, path, key, err);
+        if (rc < 0)
+            return rc;
         if (bps == 0)
             return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: must be above zero", path, sep(path),
                                key);
@@ -115,7 +126,6 @@ int sj_time(const cJSON *obj, const char *key, int64_t scale, int64_t *out, cons
             struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-    struct dcb_err uerr;
     if (!it)
         return 0;
     if (cJSON_IsNumber(it)) {
@@ -126,12 +136,10 @@ int sj_time(const cJSON *obj, const char *key, int64_t scale, int64_t *out, cons
         return 0;
     }
     if (cJSON_IsString(it)) {
-        if (it->valuestring[0] == '-')
-            return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: \"%s\" is negative", path, sep(path),
-                               key, it->valuestring);
-        if (dcb_parse_duration(it->valuestring, out, &uerr) < 0)
-            return dcb_err_set(err, uerr.code, "%s%s%s: %s", path, sep(path), key, uerr.msg);
-        return 0;
+        uint64_t ns = 0;
+        int rc = unit_text(it, parse_duration_u64, &ns, path, key, err);
+        *out = (int64_t)ns;
+        return rc;
     }
     return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: a time such as 5 or \"5us\"", path, sep(path),
                        key);

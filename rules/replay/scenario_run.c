@@ -42,6 +42,7 @@ struct runner {
     uint64_t marks_total;
     bool marks_fixed, oom;
     int64_t lag_warned;
+    int64_t lag_ns;                 /* realtime: how far the wall clock is ahead of the pace */
 };
 
 static uint64_t hash_str(uint64_t h, const char *s)
@@ -102,12 +103,14 @@ static int64_t mono_ns(const struct timespec *t)
     return (int64_t)t->tv_sec * 1000000000LL + t->tv_nsec;
 }
 
-/* Run time (simulated, from the start) to what the hooks see. */
+/* Run time (simulated, from the start) to what the hooks see. In real time that is the moment
+ * the sample is handed over: the paced time, or later when the simulation could not keep up
+ * (the timestamps follow the wall clock either way). */
 static int64_t stamp(const struct runner *r, int64_t run_ns)
 {
     if (!r->realtime && !r->ro->wall_start_ns)
         return run_ns;
-    return r->wall_start_ns + (int64_t)((double)run_ns / r->speed);
+    return r->wall_start_ns + (int64_t)((double)run_ns / r->speed) + r->lag_ns;
 }
 
 /* Real time: wait until the wall clock reaches this point of simulated time. */
@@ -118,6 +121,7 @@ static void pace(struct runner *r, int64_t run_ns)
     int64_t target = mono_ns(&r->mono_start) + (int64_t)((double)run_ns / r->speed);
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
+    r->lag_ns = mono_ns(&now) > target ? mono_ns(&now) - target : 0;
     if (mono_ns(&now) > target + 100000000LL && run_ns - r->lag_warned > 10000000000LL) {
         r->lag_warned = run_ns;
         fprintf(stderr, "dcbkit: replay: the simulation runs behind real time by %.1f s "
@@ -150,6 +154,9 @@ static void on_sample(void *arg, const struct dcb_sample *s)
         r->round_ns = run_ns;
         pace(r, run_ns);
     }
+    /* a later pass starts at the instant the previous one ended, which was sampled already */
+    if (s->time_ns == 0 && r->offset_ns > 0)
+        return;
     struct slot *sl = find_slot(r, s);
     if (!sl)
         return;
@@ -393,7 +400,9 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
     if (r.realtime && opt.sample_interval_ns <= 0)
         opt.sample_interval_ns = 1000000;   /* pacing happens at samples */
     r.interval_ns = opt.sample_interval_ns;
-    struct replay_hooks mine = { on_sample, on_event, on_series, &r };
+    /* the series are only made for a caller that takes them (they can outnumber the events) */
+    struct replay_hooks mine = { on_sample, on_event, hooks && hooks->series ? on_series : NULL,
+                                 &r };
     double cpu0 = cpu_seconds();
     struct timespec w0, w1;
     clock_gettime(CLOCK_MONOTONIC, &w0);
@@ -415,6 +424,7 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
         if (stopped && r.round_ns >= r.offset_ns)
             ran = r.round_ns - r.offset_ns;
         r.offset_ns += ran;
+        res->last_pass_ns = ran;
         carry_over(&r);
     }
     clock_gettime(CLOCK_MONOTONIC, &w1);

@@ -18,7 +18,7 @@
 #define READY_GONE INT64_MIN
 
 enum ev_kind {
-    EV_TX_DONE,       /* a: port */
+    EV_TX_DONE,       /* a: port, b: the packet (for prefetching; the port holds it) */
     EV_ARRIVE,        /* a: port it arrives at, b: packet */
     EV_FLOW_SEND,     /* a: flow; it starts */
     EV_PAUSE_APPLY,   /* a: port that obeys, b: prio << 16 | quanta */
@@ -86,6 +86,10 @@ struct port {                     /* hot fields first; the config, names and rar
     bool wd_storm[PRIOS];         /* PFC watchdog: this TC ignores pauses and drops */
     struct pkt_queue ctrl;        /* PFC, CNP, ACK: sent before data, never paused */
     uint64_t tx_bytes, rx_bytes, tx_packets, rx_packets;
+    /* derived from the config and the topology by port_setup() */
+    bool is_switch, peer_is_switch;
+    uint8_t rp_prios, np_prios;   /* hosts: priorities DCQCN's reaction / notification point runs on */
+    int8_t dscp_prio[64];         /* classification by DSCP (trust dscp, mapped); -1: keep the PCP */
     struct pkt_queue q[PRIOS];    /* egress queues by traffic class */
     int64_t deficit[PRIOS];
     uint32_t weight[PRIOS];       /* DWRR, by TC */
@@ -103,6 +107,7 @@ struct port {                     /* hot fields first; the config, names and rar
     bool rx_xoff[PRIOS];
     double drain_bps;             /* receive drain rate; 0: line rate, no backlog kept */
     uint64_t rx_xoff_bytes;
+    int64_t rx_xoff_sent_ps;      /* the host's last XOFF (refreshed at half its length) */
     bool down;                    /* link down (fault) */
     uint64_t down_events;
     /* counters */
@@ -212,6 +217,10 @@ bool switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk
 void pfc_check(struct sim *s, uint32_t port, unsigned pg);
 void watchdog_tick(struct sim *s);
 
+/* sim.c: a port's fields derived from its config (tc_of, strict, weight, dscp_prio, ...);
+ * run again after changing pt->cfg. */
+void port_setup(struct sim *s, uint32_t port);
+
 /* port.c: transmission, shared by switches and hosts */
 void port_kick(struct sim *s, uint32_t port);
 void port_tx_done(struct sim *s, uint32_t port);
@@ -224,6 +233,7 @@ void port_update_paused(struct port *pt);
 /* fault.c: injected faults */
 void fault_setup(struct sim *s);
 int fault_resolve(struct sim *s, struct dcb_err *err);
+int sim_reroute(struct sim *s);
 void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase);
 void flow_finished(struct sim *s, uint32_t flow);
 

@@ -12,11 +12,8 @@
 
 static unsigned classify(const struct port *in, const struct packet *pk)
 {
-    const struct qos_config *c = &in->cfg;
-    bool by_dscp = !c->trust.set || c->trust.v == QOS_TRUST_DSCP;
-    if (by_dscp && c->dscp2prio[pk->dscp & 63].set)
-        return (unsigned)c->dscp2prio[pk->dscp & 63].v & 7;
-    return pk->prio & 7;
+    int8_t by_dscp = in->dscp_prio[pk->dscp & 63];   /* trust dscp and dscp2prio, resolved */
+    return by_dscp >= 0 ? (unsigned)by_dscp : pk->prio & 7u;
 }
 
 static bool lossless(const struct port *pt, unsigned prio)

@@ -122,7 +122,7 @@ static int build_routes(struct sim *s, struct dcb_err *err)
             const struct node *nu = &s->nodes[u];
             for (uint32_t p = nu->first_port; p < nu->first_port + nu->nports; p++) {
                 uint32_t peer = s->ports[p].peer;
-                if (peer == NO_INDEX)
+                if (peer == NO_INDEX || s->ports[p].down)
                     continue;
                 uint32_t v = s->ports[peer].node;
                 if (dist[v] == UINT32_MAX) {
@@ -139,7 +139,7 @@ static int build_routes(struct sim *s, struct dcb_err *err)
                 continue;
             for (uint32_t p = ns->first_port; p < ns->first_port + ns->nports; p++) {
                 uint32_t peer = s->ports[p].peer;
-                if (peer == NO_INDEX)
+                if (peer == NO_INDEX || s->ports[p].down)
                     continue;
                 uint32_t v = s->ports[peer].node;
                 if (dist[v] + 1 != dist[sw] || (!s->nodes[v].is_switch && v != dst) ||
@@ -347,6 +347,23 @@ void sim_free(struct sim *s)
     free(s->queue_samples);
     free(s->fault_port);
     evq_free(&s->queue);
+}
+
+/* A link went down or came back: routes are computed again around the links that are down, as
+ * the fabric's routing protocol would converge (instantly, here). */
+int sim_reroute(struct sim *s)
+{
+    free(s->route_start);
+    free(s->route_count);
+    free(s->route_ports);
+    s->route_start = NULL;
+    s->route_count = NULL;
+    s->route_ports = NULL;
+    if (build_routes(s, NULL) < 0) {
+        s->oom = true;
+        return -1;
+    }
+    return 0;
 }
 
 /* The port each fault acts on: device:ifname, or a host's linked port. */

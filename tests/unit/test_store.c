@@ -182,11 +182,22 @@ static void sqlite_backend(void **state)
                                     "{\"summary\":\"x\"}" };
     assert_int_equal(store_put_finding(st, &fr, &err), 0);
     assert_int_equal(store_end_run(st, run, 12 * SEC, &err), 0);
+    /* the newest run of a command and source before a time: the previous report */
+    int64_t later, found, started;
+    assert_int_equal(store_begin_run(st, "analyze", "x.pcap", 20 * SEC, &later, &err), 0);
+    assert_int_equal(store_begin_run(st, "analyze", "y.pcap", 15 * SEC, &found, &err), 0);
+    assert_int_equal(store_last_run(st, "analyze", "x.pcap", 20 * SEC, &found, &started, &err), 1);
+    assert_int_equal(found, run);
+    assert_int_equal(started, 10 * SEC);
+    assert_int_equal(store_last_run(st, "analyze", "x.pcap", 21 * SEC, &found, &started, &err), 1);
+    assert_int_equal(found, later);
+    assert_int_equal(store_last_run(st, "analyze", "x.pcap", 10 * SEC, &found, &started, &err), 0);
+    assert_int_equal(store_last_run(st, "report", "x.pcap", 99 * SEC, &found, &started, &err), 0);
     struct store_config_row cr = { 10 * SEC, "h1", "eth0", "dcbx", "{\"pfc\":{\"enabled\":8}}" };
     assert_int_equal(store_put_config(st, &cr, &err), 0);
     struct store_info info;
     assert_int_equal(store_info(st, &info, &err), 0);
-    assert_int_equal(info.runs, 1);
+    assert_int_equal(info.runs, 3);
     assert_int_equal(info.findings, 1);
     assert_int_equal(info.config_snapshots, 1);
 

@@ -93,6 +93,8 @@ static void values_with_units(void **state)
     assert_string_equal(svg_fmt_value(25e9, SVG_UNIT_BPS, b, sizeof(b)), "25 Gb/s");
     assert_string_equal(svg_fmt_value(83885, SVG_UNIT_NS, b, sizeof(b)), "83.9 \xc2\xb5s");
     assert_string_equal(svg_fmt_value(12000, SVG_UNIT_PER_SEC, b, sizeof(b)), "12 k/s");
+    assert_string_equal(svg_fmt_value(21570e9, SVG_UNIT_NS, b, sizeof(b)), "5.99 h");
+    assert_string_equal(svg_fmt_value(900e9, SVG_UNIT_NS, b, sizeof(b)), "15 min");
     assert_string_equal(svg_fmt_value(0, SVG_UNIT_BYTES, b, sizeof(b)), "0");
     assert_string_equal(svg_fmt_value(512, SVG_UNIT_BYTES, b, sizeof(b)), "512 B");
     assert_string_equal(svg_fmt_value(NAN, SVG_UNIT_BYTES, b, sizeof(b)), "n/a");

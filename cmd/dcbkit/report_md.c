@@ -1,0 +1,249 @@
+/* dcbkit report: report.md, for chat and tickets. Tables and lists only; every string from the
+ * model goes through md_escape, so a hostile LLDP name stays text in any Markdown renderer
+ * (including those that pass HTML through). */
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+#include "svg_chart.h"
+#include "utf8.h"
+
+void md_escape(FILE *fp, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    bool start = true;
+    while (*p) {
+        unsigned char c = *p;
+        if (c == '<') {
+            fputs("&lt;", fp);
+        } else if (c == '>') {
+            fputs("&gt;", fp);
+        } else if (c == '&') {
+            fputs("&amp;", fp);
+        } else if (strchr("\\`*_{}[]|~", c) || (start && strchr("#+-.!", c))) {
+            fputc('\\', fp);
+            fputc(c, fp);
+        } else if (c < 0x20 || c == 0x7f) {
+            fputs("\xef\xbf\xbd", fp);
+        } else {
+            size_t n = dcb_utf8_seq_len(p, NULL);
+            if (n == 0) {
+                fputs("\xef\xbf\xbd", fp);
+                n = 1;
+            } else {
+                fwrite(p, 1, n, fp);
+            }
+            p += n;
+            start = false;
+            continue;
+        }
+        p++;
+        start = false;
+    }
+}
+
+static void md_value(FILE *fp, const cJSON *o, const char *key, enum svg_unit unit)
+{
+    double v = report_num(o, key);
+    char buf[64];
+    fputs(isfinite(v) ? svg_fmt_value(v, unit, buf, sizeof(buf)) : "–", fp);
+}
+
+static void md_place(FILE *fp, const cJSON *f)
+{
+    char place[256];
+    md_escape(fp, report_place(f, place, sizeof(place)));
+}
+
+static void findings_table(FILE *fp, const cJSON *findings)
+{
+    fputs("| severity | status | rule | where | summary | knob |\n"
+          "|---|---|---|---|---|---|\n", fp);
+    const cJSON *f;
+    cJSON_ArrayForEach(f, findings) {
+        fputs("| ", fp);
+        md_escape(fp, report_str(f, "severity"));
+        fputs(" | ", fp);
+        md_escape(fp, report_str(f, "status"));
+        fputs(" | ", fp);
+        md_escape(fp, report_str(f, "rule"));
+        fputs(" | ", fp);
+        md_place(fp, f);
+        fputs(" | ", fp);
+        md_escape(fp, report_str(f, "summary"));
+        fputs(" | ", fp);
+        if (report_str(f, "knob")[0]) {
+            fputc('`', fp);
+            md_escape(fp, report_str(f, "knob"));
+            fputc('`', fp);
+            if (report_str(f, "proposed")[0]) {
+                fputs(" → ", fp);
+                md_escape(fp, report_str(f, "proposed"));
+            }
+        }
+        fputs(" |\n", fp);
+    }
+}
+
+static void top_tables(FILE *fp, const cJSON *top)
+{
+    for (const struct report_table *t = report_top_tables; t->title; t++) {
+        const cJSON *rows = report_get(top, t->key), *r;
+        fprintf(fp, "\n### %s\n\n", t->title);
+        if (!cJSON_GetArraySize(rows)) {
+            fprintf(fp, "%s\n", t->empty);
+            continue;
+        }
+        for (const struct report_column *c = t->columns; c->title; c++)
+            fprintf(fp, "| %s ", c->title);
+        fputs("|\n", fp);
+        for (const struct report_column *c = t->columns; c->title; c++)
+            fputs("|---", fp);
+        fputs("|\n", fp);
+        cJSON_ArrayForEach(r, rows) {
+            for (const struct report_column *c = t->columns; c->title; c++) {
+                char cell[256];
+                fputs("| ", fp);
+                md_escape(fp, report_cell(r, c, cell, sizeof(cell)));
+                fputc(' ', fp);
+            }
+            fputs("|\n", fp);
+        }
+    }
+}
+
+int report_write_md(const cJSON *m, FILE *fp)
+{
+    const cJSON *v = report_get(m, "verdict"), *w = report_get(m, "window"), *c = report_get(m, "counts");
+    const cJSON *cmp = report_get(m, "comparison");
+    fputs("# Fabric health report: ", fp);
+    md_escape(fp, report_str(report_get(m, "fabric"), "name"));
+    fputs("\n\n**Verdict: ", fp);
+    md_escape(fp, report_str(v, "level"));
+    fputs("**: ", fp);
+    md_escape(fp, report_str(v, "summary"));
+    fputs("\n\nWindow ", fp);
+    md_escape(fp, report_str(w, "start"));
+    fputs(" to ", fp);
+    md_escape(fp, report_str(w, "end"));
+    fputs("; generated ", fp);
+    md_escape(fp, report_str(m, "generated"));
+    fprintf(fp, ".\n\n| crit | warn | info |\n|---|---|---|\n| %.0f | %.0f | %.0f |\n",
+            report_num(c, "crit"), report_num(c, "warn"), report_num(c, "info"));
+
+    fputs("\n## Since the previous report\n\n", fp);
+    if (!report_str(cmp, "baseline")[0])
+        fputs("No previous report to compare with: every finding is new.\n", fp);
+    else {
+        fprintf(fp, "%.0f new, %.0f still open, %.0f resolved (compared with ",
+                report_num(cmp, "new"), report_num(cmp, "still_open"),
+                report_num(cmp, "resolved"));
+        md_escape(fp, report_str(cmp, "baseline"));
+        fputs(").\n", fp);
+    }
+    const cJSON *r;
+    cJSON_ArrayForEach(r, report_get(cmp, "resolved_findings")) {
+        fputs("- resolved: ", fp);
+        md_escape(fp, report_str(r, "rule"));
+        fputs(" at ", fp);
+        md_place(fp, r);
+        fputs(": ", fp);
+        md_escape(fp, report_str(r, "summary"));
+        fputc('\n', fp);
+    }
+
+    fputs("\n## Findings\n\n", fp);
+    if (!cJSON_GetArraySize(report_get(m, "findings")))
+        fputs("None.\n", fp);
+    else
+        findings_table(fp, report_get(m, "findings"));
+
+    fputs("\n## Top offenders\n", fp);
+    top_tables(fp, report_get(m, "top"));
+
+    fputs("\n## Devices\n\n| device | role | reach | status | ports | pause time | drops | marks |"
+          "\n|---|---|---|---|---|---|---|---|\n", fp);
+    const cJSON *d;
+    cJSON_ArrayForEach(d, report_get(m, "devices")) {
+        const cJSON *t = report_get(d, "totals");
+        fputs("| ", fp);
+        md_escape(fp, report_str(d, "name"));
+        fputs(" | ", fp);
+        md_escape(fp, report_str(d, "role"));
+        fputs(" | ", fp);
+        md_escape(fp, report_str(d, "reach"));
+        fputs(" | ", fp);
+        md_escape(fp, report_str(d, "status"));
+        fprintf(fp, " | %.0f | ", report_num(d, "ports"));
+        md_value(fp, t, "pause_ns", SVG_UNIT_NS);
+        fputs(" | ", fp);
+        md_value(fp, t, "drops", SVG_UNIT_NONE);
+        fputs(" | ", fp);
+        md_value(fp, t, "marks", SVG_UNIT_NONE);
+        fputs(" |\n", fp);
+        const cJSON *n;
+        cJSON_ArrayForEach(n, report_get(d, "neighbours")) {
+            fputs("|  ↳ ", fp);
+            md_escape(fp, report_str(n, "ifname"));
+            fputs(" | neighbour | ", fp);
+            md_escape(fp, report_str(n, "peer"));
+            fputs(" | port ", fp);
+            md_escape(fp, report_str(n, "port"));
+            fputs(" | | | | |\n", fp);
+        }
+    }
+
+    fputs("\n## Evidence and knobs\n\n", fp);
+    int i = 0;
+    const cJSON *f;
+    cJSON_ArrayForEach(f, report_get(m, "findings")) {
+        fprintf(fp, "%d. **", ++i);
+        md_escape(fp, report_str(f, "rule"));
+        fputs("** (", fp);
+        md_escape(fp, report_str(f, "severity"));
+        fputs(") ", fp);
+        md_place(fp, f);
+        fputs(": ", fp);
+        md_escape(fp, report_str(f, "summary"));
+        fputs("\n   - evidence:", fp);
+        const cJSON *e;
+        int k = 0;
+        cJSON_ArrayForEach(e, report_get(f, "evidence")) {
+            fputs(k++ ? "; " : " ", fp);
+            md_escape(fp, report_str(e, "name"));
+            fputs(" = ", fp);
+            md_escape(fp, report_str(e, "value"));
+        }
+        if (!k)
+            fputs(" none recorded", fp);
+        fputc('\n', fp);
+        if (report_str(f, "knob")[0]) {
+            fputs("   - knob: `", fp);
+            md_escape(fp, report_str(f, "knob"));
+            fputs("` (", fp);
+            md_escape(fp, report_str(f, "direction"));
+            fputs(")", fp);
+            if (report_str(f, "proposed")[0]) {
+                fputs(" → ", fp);
+                md_escape(fp, report_str(f, "proposed"));
+            }
+            fputc('\n', fp);
+        }
+        fputs("   - replay verification: ", fp);
+        fputs(cJSON_IsObject(report_get(f, "verified")) ? "see report.json\n" : "not run\n", fp);
+    }
+
+    fputs("\n## Raw data\n\n", fp);
+    const cJSON *raw = report_get(m, "raw"), *x;
+    cJSON_ArrayForEach(x, report_get(raw, "files")) {
+        fputs("- ", fp);
+        md_escape(fp, cJSON_IsString(x) ? x->valuestring : "");
+        fputc('\n', fp);
+    }
+    cJSON_ArrayForEach(x, report_get(raw, "commands")) {
+        fputs("- ", fp);
+        md_escape(fp, cJSON_IsString(x) ? x->valuestring : "");
+        fputc('\n', fp);
+    }
+    return ferror(fp) ? -1 : 0;
+}
