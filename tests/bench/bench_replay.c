@@ -54,7 +54,7 @@ static int run(const char *what, const char *text, struct replay_flow *flows, si
     o.duration_ns = duration_ns;
     o.sample_interval_ns = 1000000;
     o.dcqcn_off = !dcqcn;
-    struct replay_summary sum;
+    struct replay_summary sum = { 0 };
     int64_t t0 = bench_now_ns();
     double c0 = cpu_seconds();
     for (int i = 0; i < runs; i++) {
