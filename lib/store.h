@@ -137,8 +137,10 @@ int64_t store_prune(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err
 int store_delta(struct dcb_store *st, const struct store_filter *f, unsigned width_bits,
                 double *delta, double *rate_per_sec, uint64_t *resets, struct dcb_err *err);
 
+/* BUSY_RATE: a counter's increase over the time of the sample intervals that had one (the rate
+ * while it moved); too few samples when it never moved. */
 enum store_agg { STORE_AGG_DELTA, STORE_AGG_RATE, STORE_AGG_AVG, STORE_AGG_MAX, STORE_AGG_MIN,
-                 STORE_AGG_LAST };
+                 STORE_AGG_LAST, STORE_AGG_BUSY_RATE };
 
 /* One series' aggregate over [t0, t1]: the filter names it exactly (device, ifname, metric,
  * prio, queue). Counters' delta and rate count 64-bit increases, a smaller reading being a reset

@@ -371,7 +371,7 @@ static int ring_aggregate(struct dcb_store *base, const struct store_filter *f,
     bool counter = metric_info(m)->kind == METRIC_COUNTER;
     uint64_t n = 0, newer = 0;
     double sum = 0, mn = 0, mx = 0, last = 0, delta = 0;
-    int64_t first_ts = 0, last_ts = 0;
+    int64_t first_ts = 0, last_ts = 0, newer_ts = 0, busy_ns = 0;
     for (const struct ring_entry *e = ring_at(r, r->latest[idx].last_seq); e;
          e = ring_at(r, e->prev_seq)) {
         if (e->ts > f->t1)
@@ -381,9 +381,14 @@ static int ring_aggregate(struct dcb_store *base, const struct store_filter *f,
         double v;
         if (counter) {
             v = (double)e->raw;
-            if (n)                       /* newer is the reading after this one in time */
-                delta += newer >= e->raw ? (double)(newer - e->raw) : (double)newer;
+            if (n) {                     /* newer is the reading after this one in time */
+                uint64_t step = newer >= e->raw ? newer - e->raw : newer;
+                delta += (double)step;
+                if (step && newer_ts > e->ts)
+                    busy_ns += newer_ts - e->ts;
+            }
             newer = e->raw;
+            newer_ts = e->ts;
         } else {
             memcpy(&v, &e->raw, sizeof(v));
         }
@@ -405,6 +410,11 @@ static int ring_aggregate(struct dcb_store *base, const struct store_filter *f,
         if (n < 2 || (agg == STORE_AGG_RATE && last_ts <= first_ts))
             return 0;
         *out = agg == STORE_AGG_DELTA ? delta : delta * 1e9 / (double)(last_ts - first_ts);
+        return 1;
+    case STORE_AGG_BUSY_RATE:
+        if (busy_ns <= 0)
+            return 0;
+        *out = delta * 1e9 / (double)busy_ns;
         return 1;
     case STORE_AGG_AVG: *out = sum / (double)n; break;
     case STORE_AGG_MAX: *out = mx; break;

@@ -730,7 +730,7 @@ static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f
         return sq_fail(s, err, rc, "finding a series");
     if (id < 0)
         return 0;
-    enum store_agg q = agg == STORE_AGG_RATE ? STORE_AGG_DELTA : agg;
+    enum store_agg q = agg == STORE_AGG_RATE || agg == STORE_AGG_BUSY_RATE ? STORE_AGG_DELTA : agg;
     if (q == STORE_AGG_DELTA) {
         /* each step of the one series, ts and value only: twice as fast as SQLite's lag() */
         rc = sqlite3_prepare_v2(s->db, "SELECT ts, value FROM samples WHERE series = ?1 AND "
@@ -742,19 +742,30 @@ static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f
         sqlite3_bind_int64(st, 3, f->t1);
         uint64_t n = 0, prev = 0;
         double delta = 0;
-        int64_t first_ts = 0, last_ts = 0;
+        int64_t first_ts = 0, last_ts = 0, busy_ns = 0;
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
             uint64_t v = (uint64_t)sqlite3_column_int64(st, 1);
-            last_ts = sqlite3_column_int64(st, 0);
-            if (n++ == 0)
-                first_ts = last_ts;
-            else
-                delta += v >= prev ? (double)(v - prev) : (double)v;   /* smaller: a reset */
+            int64_t ts = sqlite3_column_int64(st, 0);
+            if (n++ == 0) {
+                first_ts = ts;
+            } else {
+                uint64_t step = v >= prev ? v - prev : v;   /* smaller: a reset */
+                delta += (double)step;
+                if (step && ts > last_ts)
+                    busy_ns += ts - last_ts;
+            }
+            last_ts = ts;
             prev = v;
         }
         sqlite3_finalize(st);
         if (rc != SQLITE_DONE)
             return sq_fail(s, err, rc, "aggregating samples");
+        if (agg == STORE_AGG_BUSY_RATE) {
+            if (busy_ns <= 0)
+                return 0;
+            *out = delta * 1e9 / (double)busy_ns;
+            return 1;
+        }
         if (n < 2 || (agg == STORE_AGG_RATE && last_ts <= first_ts))
             return 0;
         *out = agg == STORE_AGG_DELTA ? delta : delta * 1e9 / (double)(last_ts - first_ts);

@@ -361,12 +361,6 @@ static int busy_result(const struct busy *b, double *out)
     return 1;
 }
 
-static int busy_sample(const struct dcb_sample *s, void *arg)
-{
-    busy_add(arg, s->value.counter, s->time_ns);
-    return 0;
-}
-
 /* A window from the preloaded samples: the same answers as the store's own queries. */
 static int preloaded_metric(const struct preload_series *ps, const struct preload *pl,
                             enum evidence_agg agg, int64_t t0, int64_t t1, double *out)
@@ -448,15 +442,10 @@ static int metric(void *ctx, const char *device, const char *ifname, enum metric
     f.queue = queue;
     f.t0 = t0;
     f.t1 = t1;
-    if (agg == AGG_BUSY_RATE) {
-        struct busy b;
-        busy_init(&b);
-        int rc = store_range(se->st, &f, busy_sample, &b, err);
-        return rc < 0 ? rc : busy_result(&b, out);
-    }
     static const enum store_agg to_store[] = {
         [AGG_RATE] = STORE_AGG_RATE, [AGG_DELTA] = STORE_AGG_DELTA, [AGG_AVG] = STORE_AGG_AVG,
         [AGG_MAX] = STORE_AGG_MAX, [AGG_MIN] = STORE_AGG_MIN, [AGG_LAST] = STORE_AGG_LAST,
+        [AGG_BUSY_RATE] = STORE_AGG_BUSY_RATE,
     };
     return store_aggregate(se->st, &f, to_store[agg], out, err);
 }

@@ -593,22 +593,25 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
 
 static void call_text(struct rule_expr *e, const char *name, const char *from, const char *to)
 {
+    const size_t room = sizeof(e->text) - 5;      /* a space, a character, "...", ")", NUL */
     size_t o = (size_t)snprintf(e->text, sizeof(e->text), "%s(", name);
-    bool space = false;
-    for (const char *p = from; p < to && o + 5 < sizeof(e->text); p++) {
+    bool space = false, cut = false;
+    for (const char *p = from; p < to; p++) {
         if (*p == ' ' || *p == '\t' || *p == '\n') {
             space = true;
             continue;
+        }
+        if (o + 2 > room) {
+            cut = true;
+            break;
         }
         if (space && o > strlen(name) + 1)
             e->text[o++] = ' ';
         space = false;
         e->text[o++] = *p;
     }
-    if (o + 5 >= sizeof(e->text)) {
-        o = sizeof(e->text) - 5;    /* a space and a character may both have gone in */
+    if (cut)
         memcpy(e->text + o, "...", 3), o += 3;
-    }
     e->text[o++] = ')';
     e->text[o] = '\0';
 }

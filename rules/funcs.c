@@ -1,6 +1,7 @@
 /* The rule language's functions. Window functions (rate, delta, avg, max, min, last) and count
  * read through the evidence source; the rest work on values. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -157,15 +158,26 @@ static struct value ets_sum(struct eval_ctx *c)
  * scope), at the instance's priority and time. Ports where it is unknown, or where the filter is
  * not true, are left out; no port left is unknown. The ports' own values are not evidence: the
  * aggregate is. */
-static struct value ports_agg(const struct rule_expr *e, struct eval_ctx *c)
+static struct value ports_agg_compute(const struct rule_expr *e, struct eval_ctx *c)
 {
     const struct evidence *ev = c->ev;
     double acc = 0;
-    size_t used = 0;
-    for (size_t i = 0; i < c->nports && !c->error; i++) {
+    size_t used = 0, i = 0;
+    if (c->device) {                    /* ports are sorted by device: find its first one */
+        size_t lo = 0, hi = c->nports;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (strcmp(c->ports[mid].device, c->device) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        i = lo;
+    }
+    for (; i < c->nports && !c->error; i++) {
         const struct eval_port *p = &c->ports[i];
         if (c->device && strcmp(p->device, c->device))
-            continue;
+            break;
         struct eval_ctx sub = {
             .ev = ev, .ports = c->ports, .nports = c->nports, .device = p->device,
             .ifname = p->ifname, .prio = c->prio, .now_ns = c->now_ns, .err = c->err,
@@ -190,12 +202,35 @@ static struct value ports_agg(const struct rule_expr *e, struct eval_ctx *c)
             acc += v.num;
         used++;
     }
-    if (!used) {
-        eval_note_missing(c, e->text);
+    if (!used)
         return value_unknown();
+    return value_number(e->func == F_PORTS_AVG ? acc / (double)used : acc);
+}
+
+/* ports_count(cond[, filter]), ports_sum / ports_avg / ports_max(x[, filter]): the expression
+ * evaluated on every port of this instance's device (every port of the evidence at fabric
+ * scope), at the instance's priority and time. Ports where it is unknown, or where the filter is
+ * not true, are left out; no port left is unknown. The ports' own values are not evidence: the
+ * aggregate is. The value does not depend on which of the device's ports asks, so it is kept
+ * for the next one. */
+static struct value ports_agg(const struct rule_expr *e, struct eval_ctx *c)
+{
+    struct value r;
+    size_t k = (((uintptr_t)e >> 4) * 9 + (size_t)(c->prio + 1)) % AGG_CACHE_SLOTS;
+    struct agg_slot *slot = c->agg_cache ? &c->agg_cache->slot[k] : NULL;
+    if (slot && slot->e == e && slot->prio == c->prio && slot->now_ns == c->now_ns &&
+        (slot->device == c->device ||
+         (slot->device && c->device && !strcmp(slot->device, c->device)))) {
+        r = slot->v;
+    } else {
+        r = ports_agg_compute(e, c);
+        if (slot && !c->error)
+            *slot = (struct agg_slot){ e, c->device, c->prio, c->now_ns, r };
     }
-    struct value r = value_number(e->func == F_PORTS_AVG ? acc / (double)used : acc);
-    eval_note_evidence(c, e, r);
+    if (r.kind == V_UNKNOWN)
+        eval_note_missing(c, e->text);
+    else
+        eval_note_evidence(c, e, r);
     return r;
 }
 

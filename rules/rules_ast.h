@@ -118,10 +118,26 @@ struct eval_port {
     char device[64], ifname[64];
 };
 
+/* A ports_* value, kept for the next instance on the same device (it does not depend on which
+ * of the device's ports asks). */
+#define AGG_CACHE_SLOTS 64
+struct agg_slot {
+    const struct rule_expr *e;
+    const char *device;           /* NULL at fabric scope; points into the port list */
+    int prio;
+    int64_t now_ns;
+    struct value v;
+};
+
+struct agg_cache {
+    struct agg_slot slot[AGG_CACHE_SLOTS];
+};
+
 struct eval_ctx {
     const struct evidence *ev;
-    const struct eval_port *ports;   /* every port of the evidence, in its order */
+    const struct eval_port *ports;   /* every port of the evidence, by device and interface */
     size_t nports;
+    struct agg_cache *agg_cache;     /* NULL: none */
     const char *device, *ifname;  /* NULL above port scope */
     int prio;                     /* -1 outside priority scope */
     int64_t now_ns;

@@ -39,6 +39,7 @@ struct instance {
 struct runner {
     const struct evidence *ev;
     const struct ports *ports;
+    struct agg_cache *agg_cache;
     const struct rule_run_options *opt;
     struct rule_run_stats *stats;
     struct dcb_err *err;
@@ -94,7 +95,7 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
     static struct finding f;                /* zeroed only when the rule fires */
     static struct pending_evidence pending[FINDING_EVIDENCE_MAX];
     struct eval_ctx c = {
-        .ev = ev, .ports = rn->ports->v, .nports = rn->ports->n,
+        .ev = ev, .ports = rn->ports->v, .nports = rn->ports->n, .agg_cache = rn->agg_cache,
         .device = in->device, .ifname = in->ifname, .prio = in->prio,
         .now_ns = rn->opt->now_ns, .err = rn->err, .record = true, .pending = pending,
         .want_missing = rn->opt->on_undecided != NULL,
@@ -155,6 +156,13 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
             rn->opt->on_undecided(rn->opt->arg, &u);
         }
     }
+}
+
+static int port_cmp(const void *x, const void *y)
+{
+    const struct eval_port *a = x, *b = y;
+    int c = strcmp(a->device, b->device);
+    return c ? c : strcmp(a->ifname, b->ifname);
 }
 
 /* The priorities that are lossless on some port: a fabric-wide rule's priorities. */
@@ -236,7 +244,13 @@ int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
         free(ports.v);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory listing ports");
     }
-    struct runner rn = { .ev = ev, .ports = &ports, .opt = opt, .stats = stats, .err = err };
+    /* by device, so that a device's ports are together for the ports_* functions */
+    if (ports.n)
+        qsort(ports.v, ports.n, sizeof(*ports.v), port_cmp);
+    static struct agg_cache cache;
+    memset(&cache, 0, sizeof(cache));
+    struct runner rn = { .ev = ev, .ports = &ports, .agg_cache = &cache, .opt = opt,
+                         .stats = stats, .err = err };
     for (size_t i = 0; i < rs->n && !rn.error; i++) {
         const struct rule *r = &rs->rules[i];
         if (profile_skips(r, opt->profile))

@@ -104,3 +104,21 @@ expect_eq "bad profile" 64 "$rc"
 run_rc rc "$DCBKIT" diagnose --fabric "$TMP/missing.json"
 expect_eq "missing fabric: could not decide" 3 "$rc"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "missing fabric: one line, got $(cat "$TMP/err")"
+
+# the two informational checks: XON above WRED min (ECN still before PFC) and a watchdog that
+# detects in 20 ms fire as info only; the healthy fabric has neither
+/usr/bin/python3 - "$F/healthy.json" "$TMP/info.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+sw = d["switch_defaults"]["switch"]
+sw["buffer"]["3"]["xon"] = "100KB"
+sw["pfcwd"].update(detect_ms=20, restore_ms=20)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run_rc rc "$DCBKIT" diagnose --fabric "$TMP/info.json" -T json
+expect_eq "info fabric: exit ($(cat "$TMP/err"))" 0 "$rc"
+expect_eq "info fabric: the info checks" "cfg-pfcwd-short cfg-threshold-xon" \
+    "$(json_get "$TMP/out" '" ".join(sorted({f["rule"] for f in d["findings"]}))')"
+run_rc rc "$DCBKIT" diagnose --fabric "$F/healthy.json" -T json
+expect_eq "healthy: no info checks" "" \
+    "$(json_get "$TMP/out" '" ".join(sorted({f["rule"] for f in d["findings"]}))')"

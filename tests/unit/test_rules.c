@@ -91,6 +91,8 @@ static struct dcb_store *evidence_store(void)
         put_counter(st, NOW - (100 - t) * SEC, METRIC_PFC_RX_PAUSE, 3, (uint64_t)(10 * t));
     for (int t = 20; t >= 0; t--)
         put_gauge(st, NOW - t * SEC, 3, t >= 10 ? 0 : (double)(10 - t));
+    for (int t = 0; t <= 10; t++)      /* moves 100 every other second: rate 50/s, busy 100/s */
+        put_counter(st, NOW - (10 - t) * SEC, METRIC_PORT_TX_BYTES, -1, (uint64_t)(100 * (t / 2)));
     const int64_t storms[3] = { NOW - 10 * SEC, NOW - 200 * SEC, NOW - 400 * SEC };
     for (int i = 0; i < 3; i++) {
         struct dcb_event e;
@@ -192,13 +194,14 @@ static void windows(void **state)
               RULE("count", "count(pause_storm[5m]) == 2 and count(pause_storm[10m]) == 3")
               RULE("count-prio", "count(pause_storm{prio=4}[10m]) == 0")
               RULE("no-data", "rate(pfc.rx_pause{prio=5}[60s]) > 0")
+              RULE("busy", "busy_rate(port.tx_bytes[10s]) == 100 and rate(port.tx_bytes[10s]) == 50")
               "[for-held]\nseverity = warn\nscope = port\nfor = 5s\n"
               "when = max(queue.depth_bytes{queue=3}[2s]) > 0\nmessage = m\n"
               "[for-broken]\nseverity = warn\nscope = port\nfor = 15s\n"
               "when = max(queue.depth_bytes{queue=3}[2s]) > 0\nmessage = m\n",
               NULL, &o);
     const char *yes[] = { "rate", "delta", "avg", "max-min", "last", "count", "count-prio",
-                          "for-held" };
+                          "for-held", "busy" };
     for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
         if (!fired(&o, yes[i])) {
             print_error("%s did not fire (%s)\n", yes[i],
@@ -329,6 +332,7 @@ static void ports_functions(void **state)
                         "2 * (ports_sum(rate(port.tx_bytes[5s]), peer_role() == \"switch\") - "
                         "rate(port.tx_bytes[5s])) / (ports_count(peer_role() == \"switch\") - 1)")
               PORT_RULE("roles", "role() == \"switch\" and peer_role() == \"host\"")
+              PORT_RULE("busy", "busy_rate(port.tx_bytes[5s]) == 400")
               PORT_RULE("none", "ports_sum(rate(pfc.rx_pause{prio=3}[5s])) > 0")
               FABRIC_RULE("fabric-count", "ports_count(rate(port.tx_bytes[5s]) > 0) == 4 and "
                           "ports_sum(rate(port.tx_bytes[5s])) == 1550")
@@ -348,6 +352,7 @@ static void ports_functions(void **state)
     assert_int_equal(roles, 1);           /* down0 */
     assert_int_equal(per_prio, 2);
     assert_true(fired(&o, "avg-all"));
+    assert_true(fired(&o, "busy"));       /* up0 moves every second: busy = rate */
     assert_true(fired(&o, "max-all"));
     assert_true(fired(&o, "fabric-count"));
     assert_false(fired(&o, "none"));
