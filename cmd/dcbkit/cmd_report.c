@@ -432,7 +432,8 @@ static const struct cli_option_doc report_options[] = {
     { "--since DURATION", "The window: this long before the store's newest data, or before now "
       "with --prometheus (default 24h)." },
     { "--collect DURATION", "First collect from every device of the fabric for this long: local "
-      "devices through `dcbkit collect`; gNMI devices once the gNMI collector is in." },
+      "devices through `dcbkit collect`, gNMI devices over gNMI (counters and QoS config, as "
+      "`dcbkit collect --fabric`). A device that gives nothing is a finding." },
     { "--interval DURATION", "--collect: time between samples (default a sixth of --collect, at "
       "least 1s)." },
     { "--out DIR", "Where report.html, report.json and report.md go (default: the current "
