@@ -32,6 +32,7 @@ struct replay_sink {
     struct replay_plot_data *plot;
     uint64_t samples, events, store_errors;
     int64_t last_ts;              /* --stream: flushed when time moves on */
+    int64_t newest;               /* the newest sample's time */
     bool progress, shown;         /* stderr is a terminal: a progress line; one was shown */
     int64_t progress_at, t0;      /* last progress line (monotonic), the times' origin */
     struct dcb_err store_err;
@@ -81,6 +82,8 @@ static void sink_sample(void *arg, const struct dcb_sample *s)
     if (k->progress && (k->samples & 1023) == 0)
         show_progress(k, s);
     k->samples++;
+    if (s->time_ns > k->newest)
+        k->newest = s->time_ns;
     if (k->store && store_put_sample(k->store, s, &k->store_err) < 0)
         k->store_errors++;
     if (k->stream) {
@@ -267,11 +270,20 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
     int status = 0;
     if (a->store_path) {
         struct store_options so = { .path = a->store_path };
+        struct store_info info;
         if (store_open_sqlite(&sink.store, &so, &err) < 0 ||
-            store_begin_run(sink.store, "replay", sc.source, t0, &run_id, &err) < 0 ||
-            store_configs_of(sink.store, &sc.fabric, a->prefix, t0, &err) < 0) {
+            store_info(sink.store, &info, &err) < 0) {
             if (sink.store)
                 store_close(sink.store, NULL);
+            scenario_free(&sc);
+            return cli_fail(1, "replay", "store %s: %s", a->store_path, err.msg);
+        }
+        /* a run never overlaps what the store holds: it starts after the newest sample */
+        if (info.last_ns >= t0)
+            t0 = info.last_ns + 1000000;
+        if (store_begin_run(sink.store, "replay", sc.source, t0, &run_id, &err) < 0 ||
+            store_configs_of(sink.store, &sc.fabric, a->prefix, t0, &err) < 0) {
+            store_close(sink.store, NULL);
             scenario_free(&sc);
             return cli_fail(1, "replay", "store %s: %s", a->store_path, err.msg);
         }
@@ -304,7 +316,10 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
         struct dcb_err cerr;
         if (sink.store_errors)
             status = cli_fail(1, "replay", "store %s: %s", a->store_path, sink.store_err.msg);
-        if (store_end_run(sink.store, run_id, now_ns(), &cerr) < 0 && !status)
+        int64_t end = now_ns();
+        if (sink.newest > end)
+            end = sink.newest;
+        if (store_end_run(sink.store, run_id, end, &cerr) < 0 && !status)
             status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
         if (store_close(sink.store, &cerr) < 0 && !status)
             status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
@@ -499,7 +514,8 @@ static const struct cli_option_doc replay_options[] = {
     { "--seed N", "The random seed (WRED draws, permutations); the same seed gives the same "
       "output bit for bit." },
     { "--store DB", "Write the samples, events and each interface's config into the SQLite "
-      "store DB as one run; times are the wall clock at the start plus simulated time." },
+      "store DB as one run; times are the wall clock at the start plus simulated time, or "
+      "just after the store's newest sample when that is later, so runs never overlap." },
     { "--device-prefix PREFIX", "Put PREFIX in front of every device name written to --store "
       "or --stream (ps-switch1 for switch1), so several scenarios on the same fabric can share "
       "one store and stay apart: one report, one finding per scenario." },

@@ -1,6 +1,7 @@
 """Issue 14's integration test: one report from the shipped fault scenarios plus a real gNMI
 target. Four scenarios (pause-storm, headroom-small, np-disabled, ecn-above-xoff) are replayed
-into one store, each on its own devices (replay --device-prefix); then `report --collect`
+into one store, each on its own devices (replay --device-prefix) and in its own time window;
+then `report --collect`
 collects a fabric of two gNMI switches for a few seconds: the python3-grpcio test peer on
 127.0.0.1, and a port nobody listens on. report.json must name each scenario's expected rule
 on that scenario's devices, give the gNMI switch its charts and collected config, and make the
@@ -13,6 +14,7 @@ import json
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -50,6 +52,14 @@ try:
     for name in EXPECT:
         run(["replay", os.path.join(SCENARIOS, name + ".json"), "--store", db,
              "--device-prefix", name + "-"], expect=0)
+    # each run on its own devices and in its own time: no window overlaps the one before
+    con = sqlite3.connect(db)
+    spans = [con.execute("SELECT min(ts), max(ts) FROM samples JOIN series ON series = id "
+                         "WHERE device LIKE ?", (name + "-%",)).fetchone() for name in EXPECT]
+    con.close()
+    if any(lo is None for lo, _ in spans) or any(spans[i + 1][0] <= spans[i][1]
+                                                 for i in range(len(spans) - 1)):
+        fail("the scenarios' sample windows overlap or are empty: %r" % spans)
     with Peer("--tree", "sonic", "--ports", "4", "--default-interval", "0.5") as peer:
         fabric = os.path.join(tmp, "fabric.json")
         with open(fabric, "w") as f:
