@@ -28,6 +28,7 @@ static const char css[] =
     ".finding{border:1px solid #ddd;border-radius:6px;padding:8px 12px;margin:10px 0}"
     ".finding.crit{border-left:6px solid #c62828}.finding.warn{border-left:6px solid #ef8f00}"
     ".finding.info{border-left:6px solid #607d8b}"
+    ".verified{background:#f3f7f0;border-radius:4px;padding:2px 8px;margin:6px 0}"
     ".device{border-top:1px solid #eee;margin-top:14px}"
     "code{background:#f4f4f4;padding:0 3px;border-radius:3px}"
     "svg{max-width:100%;height:auto;display:block;margin:6px 0}"
@@ -463,10 +464,11 @@ static void findings(FILE *fp, const cJSON *m)
         const cJSON *v = report_get(f, "verified");
         if (cJSON_IsObject(v))
             verified(fp, v);
-        fputs("<p class=\"meta\">Replay verification: ", fp);
-        fputs(cJSON_IsObject(v) ? "above" : "not run", fp);
+        fputs("<p class=\"meta\">", fp);
+        if (!cJSON_IsObject(v))
+            fputs("Replay verification: not run", fp);
         if (report_str(f, "reference")[0]) {
-            fputs(" · see ", fp);
+            fputs(cJSON_IsObject(v) ? "See " : " · see ", fp);
             h(fp, report_str(f, "reference"));
         }
         fputs("</p>\n</article>\n", fp);
