@@ -73,6 +73,7 @@ struct report_findings_input {
     const char *const *rules_dirs;    /* extra --rules folders */
     int nrules_dirs;
     const char *profile;
+    const char *verify_scenario;      /* --verify: replay each finding's change in this scenario */
     const struct report_collect_result *collect_failed;
     size_t ncollect_failed;
     /* NULL, or what sits in front of the store's evidence (--prometheus: the event counts from

@@ -64,7 +64,7 @@ static cJSON *finding_json(const struct finding *f, const char *source)
     cJSON *o = cJSON_CreateObject();
     add_key(o, r->id, f->device, f->ifname, f->prio);
     cJSON_AddStringToObject(o, "rule", r->id);
-    cJSON_AddStringToObject(o, "severity", rule_severity_name(r->severity));
+    cJSON_AddStringToObject(o, "severity", rule_severity_name(f->severity));
     cJSON_AddNumberToObject(o, "confidence", r->confidence);
     cJSON_AddStringToObject(o, "scope", rule_scope_name(r->scope));
     cJSON_AddStringToObject(o, "source", source);
@@ -153,6 +153,10 @@ static int run_over(const struct rule_set *rs, const struct evidence *ev,
                                     .on_finding = diagnose_report_add, .arg = &rep };
     struct rule_run_stats stats;
     int rc = rule_set_run(rs, ev, &opt, &stats, err);
+    if (rc == 0 && in->verify_scenario) {
+        struct diagnose_verify dv = { .scenario = in->verify_scenario };
+        rc = diagnose_verify(&dv, &rep, err);
+    }
     for (size_t i = 0; rc == 0 && i < rep.n; i++) {
         cJSON *f = finding_json(&rep.findings[i], source);
         if (has_key(arr, report_str(f, "key")))

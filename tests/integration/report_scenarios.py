@@ -8,8 +8,9 @@ on that scenario's devices, give the gNMI switch its charts and collected config
 dead switch a device-unreachable finding. report.html is rendered in headless Chromium at
 1280x2000 (the issue's flags, a fresh --user-data-dir): no console error; the verdict, every
 finding and the SVG charts (the gNMI switch's among them) in the DOM. The screenshot is kept as
-$ARTIFACTS/report_scenarios.png. Last, a finding carrying replay verification is re-rendered
-(--from-json) and its before/after figures show in the HTML and the Markdown."""
+$ARTIFACTS/report_scenarios.png. Last, `report --verify ecn-above-xoff.json` replays each
+finding's change: ecn-too-late's WRED thresholds at least halve the simulated pause time, and the
+before/after figures show in report.html and in the Markdown re-rendered with --from-json."""
 import json
 import os
 import shutil
@@ -22,7 +23,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from chromium import Chromium  # noqa: E402
 from gnmi_helpers import Peer, need_peer  # noqa: E402
-from report_store import fail, run  # noqa: E402
+from report_store import DCBKIT, fail, run  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build", "cc"))
@@ -131,27 +132,34 @@ try:
     if (w, h) != (1280, 2000) or colours < 16 or share > 0.95:
         fail("screenshot %dx%d, %d colours, %.2f one colour" % (w, h, colours, share))
 
-    # a finding that carries replay verification shows its figures
-    f0 = next(f for f in m["findings"] if f["rule"] == "ecn-too-late")
-    f0["verified"] = {"done": True, "improved": True, "tradeoff": False, "cached": False,
-                      "change": "switch.wred.3.max_bytes=100KB",
-                      "note": "pause time 812 us -> 95 us",
-                      "before": {"pause_us": 812, "marks": 40, "drops": 0,
-                                 "throughput_bps": 3.9e10, "fct_p99_ns": None, "iter_p99_ns": None},
-                      "after": {"pause_us": 95, "marks": 900, "drops": 0,
-                                "throughput_bps": 3.9e10, "fct_p99_ns": None, "iter_p99_ns": None}}
-    vj = os.path.join(tmp, "verified.json")
-    json.dump(m, open(vj, "w"))
-    html = run(["report", "--from-json", vj, "--format", "html"]).stdout
-    md = run(["report", "--from-json", vj, "--format", "md"]).stdout.replace("\\", "")
-    for text, what in ((html, "HTML"), (md, "Markdown")):
-        for want in ("switch.wred.3.max_bytes=100KB", "812", "95"):
+    # report --verify: each finding's change replayed in its scenario; section 6 shows the
+    # figures before and after (HTML and Markdown, also when re-rendered from report.json)
+    vout = os.path.join(tmp, "verified")
+    env = dict(os.environ, DCBKIT_CACHE_DIR=os.path.join(tmp, "cache"))
+    p = subprocess.run([DCBKIT, "report", "--fabric", fabric, "--store", db, "--out", vout,
+                        "--verify", os.path.join(SCENARIOS, "ecn-above-xoff.json")],
+                       capture_output=True, text=True, env=env)
+    if p.returncode != 2:
+        fail("report --verify: exit %d: %s" % (p.returncode, p.stderr[-1500:]))
+    vm = json.load(open(os.path.join(vout, "report.json")))
+    late = [f for f in vm["findings"] if f["rule"] == "ecn-too-late" and f["verified"]]
+    if not late or not late[0]["verified"]["done"]:
+        fail("ecn-too-late was not verified: %r" % (late[:1] and late[0]["verified"]))
+    v = late[0]["verified"]
+    before, after = v["before"]["pause_us"], v["after"]["pause_us"]
+    if not after < before / 2:
+        fail("the proposed WRED thresholds do not halve the pause time: %r -> %r" % (before, after))
+    html = open(os.path.join(vout, "report.html")).read()
+    md = run(["report", "--from-json", os.path.join(vout, "report.json"), "--format", "md"]).stdout
+    for text, what in ((html, "HTML"), (md.replace("\\", ""), "Markdown")):
+        for want in (v["change"].split()[0], "%.0f" % before, "%.0f" % after):
             if want not in text:
                 fail("%s: the verification's %s is not shown" % (what, want))
+
     print("ok: %s; %d findings (%s); gnmi-leaf1 %d series, %d charts in its section; "
-          "%d SVG in the DOM; screenshot %s"
+          "%d SVG in the DOM; --verify ecn-too-late pause %.0f -> %.0f us; screenshot %s"
           % (m["verdict"]["summary"][:60], len(m["findings"]),
              ", ".join(sorted({f["rule"] for f in m["findings"]})), leaf["series"],
-             dom["leafCharts"], dom["charts"], shot))
+             dom["leafCharts"], dom["charts"], before, after, shot))
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
