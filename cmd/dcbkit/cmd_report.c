@@ -475,7 +475,7 @@ const struct cli_command cmd_report = {
     .name = "report",
     .summary = "the nightly fabric health report: report.html, report.json, report.md",
     .synopsis = "dcbkit report --fabric FILE [--store DB] [--since 24h] [--collect D] [--out DIR] "
-                "[--baseline PREVIOUS.json]\n"
+                "[--baseline PREVIOUS.json] [--verify SCENARIO.json]\n"
                 "dcbkit report --fabric FILE --prometheus URL [--match M] [--step D] [--since D] "
                 "[--out DIR]\n"
                 "dcbkit report --from-json REPORT.json [--format html|md|json] [--out DIR]",
