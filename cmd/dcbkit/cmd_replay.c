@@ -32,11 +32,25 @@ struct replay_sink {
     struct replay_plot_data *plot;
     uint64_t samples, events, store_errors;
     int64_t last_ts;              /* --stream: flushed when time moves on */
+    int64_t newest;               /* the newest sample's time */
     bool progress, shown;         /* stderr is a terminal: a progress line; one was shown */
     int64_t progress_at, t0;      /* last progress line (monotonic), the times' origin */
     struct dcb_err store_err;
     struct dcb_out out;
+    const char *prefix;           /* --device-prefix, or NULL */
 };
+
+/* name with the --device-prefix in front; the caller checked that every name fits */
+static void prefixed(char *dst, size_t len, const char *prefix, const char *name)
+{
+    size_t n = prefix ? strlen(prefix) : 0;
+    if (n >= len)
+        n = len - 1;
+    memcpy(dst, prefix, n);
+    size_t m = strnlen(name, len - 1 - n);
+    memcpy(dst + n, name, m);
+    dst[n + m] = '\0';
+}
 
 static int64_t mono_now_ns(void)
 {
@@ -59,9 +73,17 @@ static void show_progress(struct replay_sink *k, const struct dcb_sample *s)
 static void sink_sample(void *arg, const struct dcb_sample *s)
 {
     struct replay_sink *k = arg;
+    struct dcb_sample renamed;
+    if (k->prefix) {
+        renamed = *s;
+        prefixed(renamed.device, sizeof(renamed.device), k->prefix, s->device);
+        s = &renamed;
+    }
     if (k->progress && (k->samples & 1023) == 0)
         show_progress(k, s);
     k->samples++;
+    if (s->time_ns > k->newest)
+        k->newest = s->time_ns;
     if (k->store && store_put_sample(k->store, s, &k->store_err) < 0)
         k->store_errors++;
     if (k->stream) {
@@ -88,6 +110,12 @@ static void sink_sample(void *arg, const struct dcb_sample *s)
 static void sink_event(void *arg, const struct dcb_event *e)
 {
     struct replay_sink *k = arg;
+    struct dcb_event renamed;
+    if (k->prefix) {
+        renamed = *e;
+        prefixed(renamed.device, sizeof(renamed.device), k->prefix, e->device);
+        e = &renamed;
+    }
     k->events++;
     if (k->plot)
         replay_plot_event(k->plot, e);
@@ -123,7 +151,8 @@ static int64_t now_ns(void)
 struct store_cfg_ctx {
     struct dcb_store *store;
     const struct fabric *f;
-    const char *device;
+    const char *device;           /* as in the fabric */
+    const char *prefix;           /* --device-prefix, or NULL */
     int64_t time_ns;
     int rc;
     struct dcb_err *err;
@@ -138,14 +167,17 @@ static int store_topology(struct store_cfg_ctx *c, const char *ifname)
     const struct fabric_device *pd = NULL;
     if (fabric_find_link(c->f, c->device, ifname, &peer) && peer)
         pd = fabric_find_device(c->f, peer->device);
-    char text[512];
-    if (pd)
+    char text[512], device[DCB_DEVICE_MAX], peer_device[DCB_DEVICE_MAX];
+    prefixed(device, sizeof(device), c->prefix, c->device);
+    if (pd) {
+        prefixed(peer_device, sizeof(peer_device), c->prefix, peer->device);
         snprintf(text, sizeof(text), "{\"role\":\"%s\",\"peer\":{\"device\":\"%s\","
-                 "\"ifname\":\"%s\",\"role\":\"%s\"}}", fabric_role_name(d->role), peer->device,
+                 "\"ifname\":\"%s\",\"role\":\"%s\"}}", fabric_role_name(d->role), peer_device,
                  peer->ifname, fabric_role_name(pd->role));
-    else
+    } else {
         snprintf(text, sizeof(text), "{\"role\":\"%s\"}", d ? fabric_role_name(d->role) : "host");
-    struct store_config_row row = { c->time_ns, c->device, ifname, "topology", text };
+    }
+    struct store_config_row row = { c->time_ns, device, ifname, "topology", text };
     return store_put_config(c->store, &row, c->err);
 }
 
@@ -162,7 +194,9 @@ static void store_iface_config(const char *ifname, void *arg)
         c->rc = dcb_err_set(c->err, DCB_E_NOMEM, "out of memory");
         return;
     }
-    struct store_config_row row = { c->time_ns, c->device, ifname, "replay", text };
+    char device[DCB_DEVICE_MAX];
+    prefixed(device, sizeof(device), c->prefix, c->device);
+    struct store_config_row row = { c->time_ns, device, ifname, "replay", text };
     c->rc = store_put_config(c->store, &row, c->err);
     free(text);
     if (c->rc == 0)
@@ -170,10 +204,10 @@ static void store_iface_config(const char *ifname, void *arg)
 }
 
 /* The scenario's config goes in with its samples, so rules can read both from the store. */
-static int store_configs_of(struct dcb_store *st, const struct fabric *f, int64_t t,
-                            struct dcb_err *err)
+static int store_configs_of(struct dcb_store *st, const struct fabric *f, const char *prefix,
+                            int64_t t, struct dcb_err *err)
 {
-    struct store_cfg_ctx c = { st, f, NULL, t, 0, err };
+    struct store_cfg_ctx c = { st, f, NULL, prefix, t, 0, err };
     for (size_t i = 0; i < f->ndevices && c.rc == 0; i++) {
         c.device = f->devices[i].name;
         fabric_each_iface(f, &f->devices[i], store_iface_config, &c);
@@ -194,6 +228,7 @@ struct replay_args {
     bool realtime, stream;
     double speed;
     const char *store_path, *plot_path, *capture;
+    const char *prefix;
 };
 
 static int load(const struct replay_args *a, const char *const *sets, size_t nsets,
@@ -220,17 +255,35 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
     struct dcb_err err;
     if (load(a, a->sets, a->nsets, &sc, &err) < 0)
         return cli_fail(1, "replay", "%s", err.msg);
+    for (size_t i = 0; a->prefix && i < sc.fabric.ndevices; i++)
+        if (strlen(a->prefix) + strlen(sc.fabric.devices[i].name) >= DCB_DEVICE_MAX) {
+            int rc = cli_fail(1, "replay", "--device-prefix: '%s%s' is longer than %d "
+                              "characters", a->prefix, sc.fabric.devices[i].name,
+                              DCB_DEVICE_MAX - 1);
+            scenario_free(&sc);
+            return rc;
+        }
     struct replay_sink sink;
     memset(&sink, 0, sizeof(sink));
+    sink.prefix = a->prefix;
     int64_t run_id = 0, t0 = now_ns();
     int status = 0;
     if (a->store_path) {
         struct store_options so = { .path = a->store_path };
+        struct store_info info;
         if (store_open_sqlite(&sink.store, &so, &err) < 0 ||
-            store_begin_run(sink.store, "replay", sc.source, t0, &run_id, &err) < 0 ||
-            store_configs_of(sink.store, &sc.fabric, t0, &err) < 0) {
+            store_info(sink.store, &info, &err) < 0) {
             if (sink.store)
                 store_close(sink.store, NULL);
+            scenario_free(&sc);
+            return cli_fail(1, "replay", "store %s: %s", a->store_path, err.msg);
+        }
+        /* a run never overlaps what the store holds: it starts after the newest sample */
+        if (info.last_ns >= t0)
+            t0 = info.last_ns + 1000000;
+        if (store_begin_run(sink.store, "replay", sc.source, t0, &run_id, &err) < 0 ||
+            store_configs_of(sink.store, &sc.fabric, a->prefix, t0, &err) < 0) {
+            store_close(sink.store, NULL);
             scenario_free(&sc);
             return cli_fail(1, "replay", "store %s: %s", a->store_path, err.msg);
         }
@@ -263,7 +316,10 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
         struct dcb_err cerr;
         if (sink.store_errors)
             status = cli_fail(1, "replay", "store %s: %s", a->store_path, sink.store_err.msg);
-        if (store_end_run(sink.store, run_id, now_ns(), &cerr) < 0 && !status)
+        int64_t end = now_ns();
+        if (sink.newest > end)
+            end = sink.newest;
+        if (store_end_run(sink.store, run_id, end, &cerr) < 0 && !status)
             status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
         if (store_close(sink.store, &cerr) < 0 && !status)
             status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
@@ -346,7 +402,7 @@ static int add_set(struct cli_ctx *ctx, const char **v, size_t *n, const char *f
 }
 
 enum { OPT_SET = 256, OPT_COMPARE, OPT_DURATION, OPT_SEED, OPT_STORE, OPT_PLOT, OPT_REALTIME,
-       OPT_SPEED, OPT_STREAM, OPT_DEMO, OPT_WORKLOAD_FROM, OPT_HOST_MAP };
+       OPT_SPEED, OPT_STREAM, OPT_DEMO, OPT_WORKLOAD_FROM, OPT_HOST_MAP, OPT_PREFIX };
 
 static int replay_main(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -363,6 +419,7 @@ static int replay_main(struct cli_ctx *ctx, int argc, char **argv)
         { "demo", no_argument, NULL, OPT_DEMO },
         { "workload-from", required_argument, NULL, OPT_WORKLOAD_FROM },
         { "host-map", required_argument, NULL, OPT_HOST_MAP },
+        { "device-prefix", required_argument, NULL, OPT_PREFIX },
         CLI_COMMON_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
@@ -402,6 +459,12 @@ static int replay_main(struct cli_ctx *ctx, int argc, char **argv)
         case OPT_STREAM: a.stream = true; break;
         case OPT_DEMO: a.demo = true; break;
         case OPT_WORKLOAD_FROM: a.capture = optarg; break;
+        case OPT_PREFIX:
+            if (!optarg[0] || strlen(optarg) >= DCB_DEVICE_MAX / 2)
+                return cli_usage_error(ctx, "--device-prefix takes 1 to %d characters",
+                                       DCB_DEVICE_MAX / 2 - 1);
+            a.prefix = optarg;
+            break;
         default: rc = cli_common_option(ctx, c, argv); break;
         }
         if (rc >= 0)
@@ -423,6 +486,8 @@ static int replay_main(struct cli_ctx *ctx, int argc, char **argv)
         return cli_usage_error(ctx, "--compare needs a finite --duration");
     if (a.plot_path && a.duration_ns == SCENARIO_FOREVER)
         return cli_usage_error(ctx, "--plot needs a finite --duration");
+    if (a.prefix && !a.store_path && !a.stream)
+        return cli_usage_error(ctx, "--device-prefix renames what goes to --store or --stream");
     if (a.nmaps && !a.capture)
         return cli_usage_error(ctx, "--host-map goes with --workload-from");
     /* every pass builds and frees a simulator: keep the freed heap instead of handing it back
@@ -449,7 +514,11 @@ static const struct cli_option_doc replay_options[] = {
     { "--seed N", "The random seed (WRED draws, permutations); the same seed gives the same "
       "output bit for bit." },
     { "--store DB", "Write the samples, events and each interface's config into the SQLite "
-      "store DB as one run; times are the wall clock at the start plus simulated time." },
+      "store DB as one run; times are the wall clock at the start plus simulated time, or "
+      "just after the store's newest sample when that is later, so runs never overlap." },
+    { "--device-prefix PREFIX", "Put PREFIX in front of every device name written to --store "
+      "or --stream (ps-switch1 for switch1), so several scenarios on the same fabric can share "
+      "one store and stay apart: one report, one finding per scenario." },
     { "--plot FILE.svg", "Draw the bottleneck queue's depth, the Rc and Rt of the first eight "
       "flows, and the PFC pause intervals on one time axis." },
     { "--realtime", "Pace simulated time to the wall clock; samples and events carry wall-clock "
@@ -481,6 +550,8 @@ static const struct cli_example replay_examples[] = {
       "The DCQCN sawtooth: queue depth, Rc/Rt and pauses on one time axis." },
     { "dcbkit replay base.json --workload-from job.pcap --host-map 10.0.0.1=host1",
       "Replay the flows a capture saw on a fabric of your choice." },
+    { "dcbkit replay pause-storm.json --store lab.db --device-prefix ps-",
+      "Several scenarios into one store, each on its own devices (ps-switch1, ...)." },
     { NULL, NULL },
 };
 

@@ -22,7 +22,7 @@
 
 struct report_args {
     const char *fabric, *store, *out, *baseline, *from_json, *format, *profile;
-    const char *prometheus, *match;
+    const char *prometheus, *match, *verify;
     int64_t step_ns;
     const char *rules_dirs[8];
     int nrules;
@@ -32,7 +32,8 @@ struct report_args {
 static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct report_args *a)
 {
     enum { O_FABRIC = 256, O_STORE, O_SINCE, O_COLLECT, O_INTERVAL, O_OUT, O_BASELINE,
-           O_FROM_JSON, O_FORMAT_OUT, O_RULES, O_PROFILE, O_PROMETHEUS, O_MATCH, O_STEP };
+           O_FROM_JSON, O_FORMAT_OUT, O_RULES, O_PROFILE, O_PROMETHEUS, O_MATCH, O_STEP,
+           O_VERIFY };
     static const struct option longopts[] = {
         { "fabric", required_argument, NULL, O_FABRIC },
         { "store", required_argument, NULL, O_STORE },
@@ -51,6 +52,7 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct report_
         { "render", required_argument, NULL, O_FORMAT_OUT },
         { "rules", required_argument, NULL, O_RULES },
         { "profile", required_argument, NULL, O_PROFILE },
+        { "verify", required_argument, NULL, O_VERIFY },
         CLI_COMMON_LONGOPTS,
         { NULL, 0, NULL, 0 },
     };
@@ -95,6 +97,7 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct report_
                                        optarg);
             a->profile = optarg;
             break;
+        case O_VERIFY: a->verify = optarg; break;
         case O_SINCE: dur = &a->since_ns; flag = "--since"; break;
         case O_COLLECT: dur = &a->collect_ns; flag = "--collect"; break;
         case O_INTERVAL: dur = &a->interval_ns; flag = "--interval"; break;
@@ -116,9 +119,9 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct report_
     if (optind < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
     if (a->from_json) {
-        if (a->fabric || a->collect_ns || a->baseline)
+        if (a->fabric || a->collect_ns || a->baseline || a->verify)
             return cli_usage_error(ctx, "--from-json re-renders a stored report: no --fabric, "
-                                   "--collect or --baseline");
+                                   "--collect, --baseline or --verify");
         if (!a->format)
             a->format = "html";
         return 0;
@@ -365,7 +368,8 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
         progress("running the rules");
         struct report_findings_input in = {
             .st = st, .fab = &fab, .w = &w, .rules_dirs = a.rules_dirs,
-            .nrules_dirs = a.nrules, .profile = a.profile, .collect_failed = failed,
+            .nrules_dirs = a.nrules, .profile = a.profile, .verify_scenario = a.verify,
+            .collect_failed = failed,
             .ncollect_failed = nfailed,
         };
         if (prom_events) {
@@ -431,8 +435,12 @@ static const struct cli_option_doc report_options[] = {
       "at least 15s)." },
     { "--since DURATION", "The window: this long before the store's newest data, or before now "
       "with --prometheus (default 24h)." },
+    { "--verify SCENARIO.json", "Replay every finding's proposed change in this scenario "
+      "(as `dcbkit diagnose --verify --scenario`, with its cache): the finding shows the figures "
+      "before and after, and advice the replay does not bear out drops a severity." },
     { "--collect DURATION", "First collect from every device of the fabric for this long: local "
-      "devices through `dcbkit collect`; gNMI devices once the gNMI collector is in." },
+      "devices through `dcbkit collect`, gNMI devices over gNMI (counters and QoS config, as "
+      "`dcbkit collect --fabric`). A device that gives nothing is a finding." },
     { "--interval DURATION", "--collect: time between samples (default a sixth of --collect, at "
       "least 1s)." },
     { "--out DIR", "Where report.html, report.json and report.md go (default: the current "
@@ -467,7 +475,7 @@ const struct cli_command cmd_report = {
     .name = "report",
     .summary = "the nightly fabric health report: report.html, report.json, report.md",
     .synopsis = "dcbkit report --fabric FILE [--store DB] [--since 24h] [--collect D] [--out DIR] "
-                "[--baseline PREVIOUS.json]\n"
+                "[--baseline PREVIOUS.json] [--verify SCENARIO.json]\n"
                 "dcbkit report --fabric FILE --prometheus URL [--match M] [--step D] [--since D] "
                 "[--out DIR]\n"
                 "dcbkit report --from-json REPORT.json [--format html|md|json] [--out DIR]",

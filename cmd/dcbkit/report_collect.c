@@ -1,8 +1,8 @@
 /* dcbkit report --collect: sample every device of the fabric into the store now, for the given
  * time, before the report reads its window. Each device by how the fabric file reaches it:
  *   local  this host, through `dcbkit collect` (the host collectors) run as a child;
- *   gnmi   the seam for the gNMI collector (branch gnmi): until it lands, such a device is
- *          reported as not collected, with that reason, never silently skipped;
+ *   gnmi   every such device at once, in this process, through the gNMI source
+ *          (report_collect_gnmi.c) while the local collectors run;
  *   none   nothing to collect; the device is judged on what the store already holds. */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,8 +20,8 @@ struct child {
     FILE *err;           /* its stderr, for the reason when it fails */
 };
 
-static int add_failure(struct report_collect_result **failed, size_t *n, const char *device,
-                       const char *why)
+int report_collect_fail(struct report_collect_result **failed, size_t *n, const char *device,
+                        const char *why)
 {
     struct report_collect_result *g = realloc(*failed, (*n + 1) * sizeof(*g));
     if (!g)
@@ -87,21 +87,22 @@ int report_collect(const struct fabric *fab, const char *store_path, int64_t dur
     int rc = 0;
     for (size_t i = 0; i < fab->ndevices && rc == 0; i++) {
         const struct fabric_device *d = &fab->devices[i];
-        if (d->reach == REACH_GNMI) {
-            rc = add_failure(failed, nfailed, d->name, "gNMI collection is not in this build "
-                             "yet (it comes with the gNMI collector)");
-        } else if (d->reach == REACH_LOCAL) {
+        if (d->reach == REACH_LOCAL) {
             FILE *e = tmpfile();
             pid_t pid = e ? spawn_local(d, store_path, duration_ns, interval_ns, e) : -1;
             if (pid < 0) {
                 if (e)
                     fclose(e);
-                rc = add_failure(failed, nfailed, d->name, strerror(errno));
+                rc = report_collect_fail(failed, nfailed, d->name, strerror(errno));
             } else {
                 kids[nkids++] = (struct child){ pid, i, e };
             }
         }
     }
+    /* the gNMI devices in this process while the local collectors run */
+    if (rc == 0 && report_collect_gnmi(fab, store_path, duration_ns, interval_ns, failed,
+                                       nfailed, err) < 0)
+        rc = -2;
     for (size_t k = 0; k < nkids; k++) {
         int status = 0;
         while (waitpid(kids[k].pid, &status, 0) < 0 && errno == EINTR)
@@ -110,10 +111,12 @@ int report_collect(const struct fabric *fab, const char *store_path, int64_t dur
             char why[256];
             child_reason(kids[k].err, status, why, sizeof(why));
             if (rc == 0)
-                rc = add_failure(failed, nfailed, fab->devices[kids[k].device].name, why);
+                rc = report_collect_fail(failed, nfailed, fab->devices[kids[k].device].name, why);
         }
         fclose(kids[k].err);
     }
     free(kids);
+    if (rc == -2)
+        return -1;
     return rc < 0 ? dcb_err_set(err, DCB_E_NOMEM, "out of memory") : 0;
 }

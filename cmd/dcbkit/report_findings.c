@@ -26,13 +26,45 @@ static void add_key(cJSON *o, const char *rule, const char *device, const char *
     cJSON_AddStringToObject(o, "key", key);
 }
 
+static cJSON *figures_json(const struct finding_figures *g)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "pause_us", g->pause_us);
+    cJSON_AddNumberToObject(o, "marks", g->marks);
+    cJSON_AddNumberToObject(o, "drops", g->drops);
+    cJSON_AddNumberToObject(o, "throughput_bps", g->throughput_bps);
+    cJSON_AddItemToObject(o, "fct_p99_ns", g->fct_p99_ns >= 0 ? cJSON_CreateNumber(g->fct_p99_ns)
+                                                              : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "iter_p99_ns", g->iter_p99_ns >= 0
+                                                ? cJSON_CreateNumber(g->iter_p99_ns)
+                                                : cJSON_CreateNull());
+    return o;
+}
+
+/* diagnose --verify's shape (docs/report.md); null when the finding was not replayed */
+static cJSON *verified_json(const struct finding_verified *v)
+{
+    if (!v->done && !v->note[0])
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "done", v->done);
+    cJSON_AddBoolToObject(o, "improved", v->done && v->improved);
+    cJSON_AddBoolToObject(o, "tradeoff", v->done && v->tradeoff);
+    cJSON_AddBoolToObject(o, "cached", v->cached);
+    cJSON_AddStringToObject(o, "change", v->change);
+    cJSON_AddStringToObject(o, "note", v->note);
+    cJSON_AddItemToObject(o, "before", v->done ? figures_json(&v->before) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "after", v->done ? figures_json(&v->after) : cJSON_CreateNull());
+    return o;
+}
+
 static cJSON *finding_json(const struct finding *f, const char *source)
 {
     const struct rule *r = f->rule;
     cJSON *o = cJSON_CreateObject();
     add_key(o, r->id, f->device, f->ifname, f->prio);
     cJSON_AddStringToObject(o, "rule", r->id);
-    cJSON_AddStringToObject(o, "severity", rule_severity_name(r->severity));
+    cJSON_AddStringToObject(o, "severity", rule_severity_name(f->severity));
     cJSON_AddNumberToObject(o, "confidence", r->confidence);
     cJSON_AddStringToObject(o, "scope", rule_scope_name(r->scope));
     cJSON_AddStringToObject(o, "source", source);
@@ -51,8 +83,7 @@ static cJSON *finding_json(const struct finding *f, const char *source)
     cJSON_AddItemToObject(o, "direction", str_or_null(f->knob[0] ? r->direction : ""));
     cJSON_AddItemToObject(o, "proposed", str_or_null(f->proposed));
     cJSON_AddItemToObject(o, "reference", str_or_null(r->reference));
-    /* replay verification comes with `dcbkit replay` (branch replay-cmd): null until run */
-    cJSON_AddNullToObject(o, "verified");
+    cJSON_AddItemToObject(o, "verified", verified_json(&f->verified));
     return o;
 }
 
@@ -122,6 +153,10 @@ static int run_over(const struct rule_set *rs, const struct evidence *ev,
                                     .on_finding = diagnose_report_add, .arg = &rep };
     struct rule_run_stats stats;
     int rc = rule_set_run(rs, ev, &opt, &stats, err);
+    if (rc == 0 && in->verify_scenario) {
+        struct diagnose_verify dv = { .scenario = in->verify_scenario };
+        rc = diagnose_verify(&dv, &rep, err);
+    }
     for (size_t i = 0; rc == 0 && i < rep.n; i++) {
         cJSON *f = finding_json(&rep.findings[i], source);
         if (has_key(arr, report_str(f, "key")))

@@ -28,6 +28,7 @@ static const char css[] =
     ".finding{border:1px solid #ddd;border-radius:6px;padding:8px 12px;margin:10px 0}"
     ".finding.crit{border-left:6px solid #c62828}.finding.warn{border-left:6px solid #ef8f00}"
     ".finding.info{border-left:6px solid #607d8b}"
+    ".verified{background:#f3f7f0;border-radius:4px;padding:2px 8px;margin:6px 0}"
     ".device{border-top:1px solid #eee;margin-top:14px}"
     "code{background:#f4f4f4;padding:0 3px;border-radius:3px}"
     "svg{max-width:100%;height:auto;display:block;margin:6px 0}"
@@ -368,6 +369,51 @@ static void devices(FILE *fp, const cJSON *m)
     fputs("</section>\n", fp);
 }
 
+/* One figure of a verification's before/after, "–" when the replay could not say. */
+static void figure(FILE *fp, const cJSON *fig, const char *key, double scale, const char *fmt)
+{
+    double v = report_num(fig, key);
+    fputs("<td>", fp);
+    if (isfinite(v))
+        fprintf(fp, fmt, v * scale);
+    else
+        fputs("–", fp);
+    fputs("</td>", fp);
+}
+
+/* diagnose --verify's result: the change replayed, its verdict, and the figures before/after. */
+static void verified(FILE *fp, const cJSON *v)
+{
+    fputs("<div class=\"verified\"><p>Replay verification", fp);
+    if (report_str(v, "change")[0]) {
+        fputs(" of <code>", fp);
+        h(fp, report_str(v, "change"));
+        fputs("</code>", fp);
+    }
+    fputs(": ", fp);
+    h(fp, report_str(v, "note"));
+    if (cJSON_IsTrue(report_get(v, "cached")))
+        fputs(" (cached)", fp);
+    fputs("</p>\n", fp);
+    if (cJSON_IsTrue(report_get(v, "done"))) {
+        fputs("<table><tr><th></th><th>pause (µs)</th><th>marks</th><th>drops</th>"
+              "<th>throughput (Gb/s)</th><th>FCT p99 (µs)</th></tr>\n", fp);
+        static const char *const rows[] = { "before", "after" };
+        for (size_t i = 0; i < 2; i++) {
+            const cJSON *fig = report_get(v, rows[i]);
+            fprintf(fp, "<tr><th>%s</th>", rows[i]);
+            figure(fp, fig, "pause_us", 1, "%.0f");
+            figure(fp, fig, "marks", 1, "%.0f");
+            figure(fp, fig, "drops", 1, "%.0f");
+            figure(fp, fig, "throughput_bps", 1e-9, "%.3g");
+            figure(fp, fig, "fct_p99_ns", 1e-3, "%.1f");
+            fputs("</tr>\n", fp);
+        }
+        fputs("</table>\n", fp);
+    }
+    fputs("</div>\n", fp);
+}
+
 static void findings(FILE *fp, const cJSON *m)
 {
     fputs("<section id=\"findings\">\n<h2>Findings: evidence and knobs</h2>\n", fp);
@@ -415,10 +461,14 @@ static void findings(FILE *fp, const cJSON *m)
             }
             fputs("</p>\n", fp);
         }
-        fputs("<p class=\"meta\">Replay verification: ", fp);
-        fputs(cJSON_IsObject(report_get(f, "verified")) ? "in report.json" : "not run", fp);
+        const cJSON *v = report_get(f, "verified");
+        if (cJSON_IsObject(v))
+            verified(fp, v);
+        fputs("<p class=\"meta\">", fp);
+        if (!cJSON_IsObject(v))
+            fputs("Replay verification: not run", fp);
         if (report_str(f, "reference")[0]) {
-            fputs(" · see ", fp);
+            fputs(cJSON_IsObject(v) ? "See " : " · see ", fp);
             h(fp, report_str(f, "reference"));
         }
         fputs("</p>\n</article>\n", fp);

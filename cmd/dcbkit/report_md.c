@@ -42,6 +42,41 @@ void md_escape(FILE *fp, const char *s)
     }
 }
 
+/* before/after as "pause 812 us, marks 40, drops 0" */
+static void figures(FILE *fp, const char *label, const cJSON *fig)
+{
+    fprintf(fp, "     - %s:", label);
+    static const char *const keys[] = { "pause_us", "marks", "drops" };
+    static const char *const names[] = { "pause (us)", "marks", "drops" };
+    for (size_t i = 0; i < 3; i++) {
+        double v = report_num(fig, keys[i]);
+        if (isfinite(v))
+            fprintf(fp, "%s %s %.0f", i ? "," : "", names[i], v);
+    }
+    double t = report_num(fig, "throughput_bps");
+    if (isfinite(t))
+        fprintf(fp, ", throughput %.3g Gb/s", t / 1e9);
+    fputc('\n', fp);
+}
+
+static void verified(FILE *fp, const cJSON *v)
+{
+    if (!cJSON_IsObject(v)) {
+        fputs("not run\n", fp);
+        return;
+    }
+    if (report_str(v, "change")[0]) {
+        md_escape(fp, report_str(v, "change"));
+        fputs(": ", fp);
+    }
+    md_escape(fp, report_str(v, "note"));
+    fputc('\n', fp);
+    if (cJSON_IsTrue(report_get(v, "done"))) {
+        figures(fp, "before", report_get(v, "before"));
+        figures(fp, "after", report_get(v, "after"));
+    }
+}
+
 static void md_value(FILE *fp, const cJSON *o, const char *key, enum svg_unit unit)
 {
     double v = report_num(o, key);
@@ -230,7 +265,7 @@ int report_write_md(const cJSON *m, FILE *fp)
             fputc('\n', fp);
         }
         fputs("   - replay verification: ", fp);
-        fputs(cJSON_IsObject(report_get(f, "verified")) ? "see report.json\n" : "not run\n", fp);
+        verified(fp, report_get(f, "verified"));
     }
 
     fputs("\n## Raw data\n\n", fp);

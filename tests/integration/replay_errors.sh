@@ -96,7 +96,8 @@ refused "missing fabric file" "dcbkit: replay: $TMP/missing-fabric.json: fabric:
 # usage errors: 64
 for args in "" "--demo $GOOD" "$GOOD --replay-speed 2" "$GOOD --realtime --replay-speed -1" \
             "$GOOD --duration soon" "$GOOD --set noequals" "$GOOD --compare x=1 --realtime" \
-            "$GOOD --host-map 1.2.3.4=host1" "$GOOD --seed x"; do
+            "$GOOD --host-map 1.2.3.4=host1" "$GOOD --seed x" "$GOOD --device-prefix p-" \
+            "$GOOD --store $TMP/p.db --device-prefix $(printf "%040d" 0)"; do
     # shellcheck disable=SC2086
     run_rc rc "$DCBKIT" replay $args
     expect_eq "usage: replay $args" 64 "$rc"

@@ -76,6 +76,7 @@ try:
     run(["report", "--store", full], expect=64)
     run(["report", "--fabric", HEALTHY, "--since", "soon"], expect=64)
     run(["report", "--from-json", "x.json", "--fabric", HEALTHY], expect=64)
+    run(["report", "--from-json", "x.json", "--verify", "s.json", "--format", "md"], expect=64)
     bad = os.path.join(tmp, "bad.json")
     with open(bad, "w") as f:
         f.write('{"schema": 1, "findings": [')
