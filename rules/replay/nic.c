@@ -11,7 +11,7 @@
 const struct dcqcn_params *flow_dcqcn(struct sim *s, const struct flow *fl)
 {
     (void)s;
-    return &fl->dp;
+    return fl->dp;
 }
 
 static bool rp_enabled(const struct sim *s, const struct flow *fl)
@@ -107,7 +107,7 @@ static uint32_t data_packet(struct sim *s, uint32_t f)
     pk->dscp = fl->dscp;
     pk->ect = true;
     pk->dst = fl->dst;
-    pk->ecmp_key = flow_ecmp_key(fl);
+    pk->ecmp_key = fl->ecmp_key;
     if (fl->next_psn < fl->packets_sent && fl->packets_sent)
         fl->retransmitted++;
     fl->next_psn++;
@@ -219,7 +219,7 @@ static void send_ctrl(struct sim *s, uint32_t port, enum pkt_kind kind, uint32_t
     pk->psn = psn;
     pk->bytes = CTRL_BYTES;
     pk->dst = fl->src;
-    pk->ecmp_key = flow_ecmp_key(fl);
+    pk->ecmp_key = fl->ecmp_key;
     pk->ect = false;
     if (kind == PKT_CNP) {
         pk->prio = c->cnp_prio.set ? (uint8_t)c->cnp_prio.v : 6;

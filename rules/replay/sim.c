@@ -26,6 +26,11 @@ void replay_options_init(struct replay_options *o)
 /* ---- packets, queues, events, randomness ------------------------------------------------------ */
 
 _Static_assert(sizeof(struct packet) == 64, "a packet is one cache line (the pool is aligned)");
+_Static_assert(offsetof(struct flow, dp) == 64 && offsetof(struct flow, rp) +
+               offsetof(struct dcqcn_rp, bytes) + 8 <= 128 &&
+               offsetof(struct flow, expected) >= 128 &&
+               offsetof(struct flow, rto_deadline_ps) + 8 <= 192,
+               "a packet sent reads flow lines 0 and 1, one received lines 0 and 2");
 
 uint32_t pkt_alloc(struct sim *s)
 {
@@ -314,7 +319,7 @@ static void prefetch_event(const struct sim *s, const struct heap_event *ev)
         const char *fl = (const char *)&s->flows[ev->a];
         __builtin_prefetch(fl);
         __builtin_prefetch(fl + offsetof(struct flow, rp));
-        __builtin_prefetch(fl + offsetof(struct flow, dp));
+        __builtin_prefetch(fl + offsetof(struct flow, expected));
         break;
     }
     default:

@@ -135,33 +135,41 @@ struct node {
     uint64_t buffer_used;         /* switches: the shared buffer */
 };
 
-struct flow {                     /* hot fields first: a packet sent or received reads line 0 */
-    _Alignas(64) uint32_t src;    /* nodes */
-    uint32_t dst;
-    uint32_t npackets;            /* 0: unbounded */
+struct flow {                     /* by who reads it: a packet sent reads lines 0 and 1, a data
+                                     packet received lines 0 and 2, an ACK lines 0 and 2 */
+    /* line 0: the sender's pick and its packet */
+    _Alignas(64) uint32_t npackets;   /* 0: unbounded */
     uint32_t payload;
-    uint32_t next_psn, snd_una;
-    uint32_t expected;            /* receiver: the next PSN in order */
-    uint32_t since_ack;
-    uint16_t sport;
+    uint32_t next_psn;
+    uint32_t src_port;            /* the hosts' ports */
+    uint32_t src, dst;            /* nodes */
     uint8_t dscp, prio;
     bool started, done, ready;
-    bool nak_pending;             /* receiver */
     bool rto_pending;             /* an EV_RTO is queued */
-    int64_t next_send_ps;         /* while ready, also in its port's ready_at: change both */
-    uint32_t timer_gen, rto_gen;
+    uint16_t sport;
     uint64_t bytes;               /* 0: unbounded */
-    int64_t last_cnp_ps;          /* receiver */
+    int64_t next_send_ps;         /* while ready, also in its port's ready_at: change both */
+    uint64_t packets_sent, retransmitted;
+    /* line 1: pacing and the reaction point */
+    const struct dcqcn_params *dp;    /* shared by the flows with the same parameters */
+    uint64_t ecmp_key;            /* flow_ecmp_key(), computed once */
+    struct dcqcn_rp rp;           /* its rate and counters first: the rest spills into line 2 */
+    /* line 2: the receiver, and the sender's ACK handling */
+    uint32_t expected;            /* receiver: the next PSN in order */
+    uint32_t since_ack;
+    uint32_t snd_una;
+    uint32_t rto_gen;
     int64_t rto_deadline_ps;
-    uint32_t src_port, dst_port;  /* the hosts' ports */
-    /* results */
-    uint64_t packets_sent, retransmitted, acked_bytes, ce_marked;
-    struct dcqcn_rp rp;
-    struct dcqcn_params dp;
-    int64_t alpha_at_ps;          /* alpha decays lazily, from here */
-    int64_t start_ps, finish_ps;
+    /* the rest: CNPs, results, dependencies */
+    int64_t last_cnp_ps;          /* receiver */
+    uint64_t acked_bytes, ce_marked;
+    uint32_t timer_gen;
+    uint32_t dst_port;
+    bool nak_pending;             /* receiver */
     uint8_t waiting, nafter;      /* dependencies not finished yet, and in all */
     uint32_t after[2];
+    int64_t alpha_at_ps;          /* alpha decays lazily, from here */
+    int64_t start_ps, finish_ps;
 };
 
 struct sim {
@@ -174,6 +182,8 @@ struct sim {
     uint32_t nports, ports_cap;
     struct flow *flows;
     uint32_t nflows;
+    struct dcqcn_params *dparams; /* the distinct DCQCN parameters of the flows */
+    uint32_t ndparams;
     struct packet *pkts;
     uint32_t npkts, pkts_cap, free_pkt;
     struct evq queue;
