@@ -102,6 +102,7 @@ struct port {                     /* hot fields first; the config, names and rar
     uint32_t *ready;              /* the flows with data to send */
     int64_t *ready_at;            /* by ready slot: the flow's next_send_ps (the scan reads no
                                      flow); READY_GONE: the flow finished while ready */
+    uint8_t *ready_prio;          /* by ready slot: the flow's priority (a pause skips it) */
     uint32_t nready, ready_cap, ready_rr;
     uint8_t rp_prios, np_prios;   /* priorities DCQCN's reaction / notification point runs on */
     int64_t wake_ps;              /* a pending EV_PORT_WAKE, 0: none */

@@ -365,6 +365,7 @@ void sim_free(struct sim *s)
             free(pt->q[q].v);
         free(pt->ready);
         free(pt->ready_at);
+        free(pt->ready_prio);
     }
     free(s->ports);
     free(s->nodes);
