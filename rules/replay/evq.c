@@ -142,6 +142,8 @@ bool evq_push(struct evq *q, int64_t at, unsigned kind, uint32_t a, uint32_t b)
     if (!ok)
         return false;
     q->pending++;
+    if (at < q->next_at)
+        q->next_valid = false;
     return true;
 }
 
@@ -186,13 +188,21 @@ static inline bool fill_near(struct evq *q)
 
 bool evq_pop(struct evq *q, struct heap_event *out)
 {
-    if (!q->pending || !fill_near(q))
-        return false;
-    struct evq_slot *sl = wheel_first(q);
-    if (sl && (!q->near.n || earlier(&sl->v[sl->head], &q->near.v[0])))
-        wheel_take(q, sl, out);
-    else
-        heap_pop(&q->near, out);
+    if (q->next_valid) {
+        q->next_valid = false;
+        if (q->next_in_heap)
+            heap_pop(&q->near, out);
+        else
+            wheel_take(q, q->next_slot, out);
+    } else {
+        if (!q->pending || !fill_near(q))
+            return false;
+        struct evq_slot *sl = wheel_first(q);
+        if (sl && (!q->near.n || earlier(&sl->v[sl->head], &q->near.v[0])))
+            wheel_take(q, sl, out);
+        else
+            heap_pop(&q->near, out);
+    }
     q->pending--;
     q->now = out->at;
     return true;
@@ -203,7 +213,13 @@ const struct heap_event *evq_peek(struct evq *q)
     if (!q->pending || !fill_near(q))
         return NULL;
     struct evq_slot *sl = wheel_first(q);
-    if (sl && (!q->near.n || earlier(&sl->v[sl->head], &q->near.v[0])))
-        return &sl->v[sl->head];
-    return q->near.n ? &q->near.v[0] : NULL;
+    bool in_wheel = sl && (!q->near.n || earlier(&sl->v[sl->head], &q->near.v[0]));
+    if (!in_wheel && !q->near.n)
+        return NULL;
+    const struct heap_event *e = in_wheel ? &sl->v[sl->head] : &q->near.v[0];
+    q->next_valid = true;
+    q->next_in_heap = !in_wheel;
+    q->next_slot = sl;
+    q->next_at = e->at;
+    return e;
 }
