@@ -68,8 +68,20 @@ struct pkt_queue {                /* a FIFO ring of packet indexes */
 struct ingress_pg {
     uint64_t bytes;               /* counted in this PG; above its XOFF threshold is headroom */
     bool xoff_sent;
+    bool dynamic;                 /* a dynamic threshold is set: alpha below */
     int64_t xoff_since_ps;
     uint64_t watermark, headroom_watermark, drops;
+    /* from the config, by port_setup(), so that a packet reads no config */
+    uint64_t xoff, xon;           /* configured; UINT64_MAX: not set */
+    uint64_t headroom;            /* 0: not set */
+    uint64_t limit;               /* a lossy group's size */
+    double alpha;                 /* 2^dynamic_th */
+};
+
+struct wred {                     /* an egress queue's WRED/ECN, from the config by port_setup() */
+    bool on;                      /* min and max set */
+    bool ecn;
+    double lo, hi, max_p;         /* bytes, bytes, probability at hi */
 };
 
 struct port {                     /* hot fields first; the config, names and rare state last */
@@ -92,7 +104,9 @@ struct port {                     /* hot fields first; the config, names and rar
     bool is_switch, peer_is_switch;   /* from port_setup(), as are dscp_prio and *_prios */
     uint64_t rx_bytes, rx_packets;
     int8_t dscp_prio[64];         /* classification by DSCP (trust dscp, mapped); -1: keep the PCP */
+    uint8_t lossless;             /* priorities with PFC enabled */
     _Alignas(64) struct pkt_queue q[PRIOS];   /* egress queues by traffic class */
+    struct wred wred[PRIOS];      /* by TC */
     int64_t deficit[PRIOS];
     uint32_t weight[PRIOS];       /* DWRR, by TC */
     uint64_t prio_tx_bytes[PRIOS], prio_rx_bytes[PRIOS];
