@@ -63,24 +63,31 @@ static inline int64_t wheel_start(const struct evq *q)
     return q->now - (q->now & ((1LL << EVQ_SLOT_SHIFT) - 1));
 }
 
-static bool wheel_add(struct evq *q, const struct heap_event *e)
+/* A full slot: slid down over the events already served, or grown. Kept out of line, as are
+ * the other rare paths below, so that the common ones need few registers. */
+static __attribute__((noinline)) bool slot_make_room(struct evq_slot *sl)
+{
+    if (sl->head) {                     /* room at the front: slide down */
+        memmove(sl->v, sl->v + sl->head, (sl->n - sl->head) * sizeof(*sl->v));
+        sl->n -= sl->head;
+        sl->head = 0;
+        return true;
+    }
+    uint32_t cap = sl->cap ? sl->cap * 2 : 16;
+    struct heap_event *grown = realloc(sl->v, (size_t)cap * sizeof(*grown));
+    if (!grown)
+        return false;
+    sl->v = grown;
+    sl->cap = cap;
+    return true;
+}
+
+static inline bool wheel_add(struct evq *q, const struct heap_event *e)
 {
     uint32_t i = (uint32_t)(e->at >> EVQ_SLOT_SHIFT) & (EVQ_SLOTS - 1);
     struct evq_slot *sl = &q->slot[i];
-    if (sl->n == sl->cap) {
-        if (sl->head) {                 /* room at the front: slide down */
-            memmove(sl->v, sl->v + sl->head, (sl->n - sl->head) * sizeof(*sl->v));
-            sl->n -= sl->head;
-            sl->head = 0;
-        } else {
-            uint32_t cap = sl->cap ? sl->cap * 2 : 16;
-            struct heap_event *grown = realloc(sl->v, (size_t)cap * sizeof(*grown));
-            if (!grown)
-                return false;
-            sl->v = grown;
-            sl->cap = cap;
-        }
-    }
+    if (sl->n == sl->cap && !slot_make_room(sl))
+        return false;
     /* the newest number: it goes after every event at its time or before */
     uint32_t k = sl->n++;
     while (k > sl->head && sl->v[k - 1].at > e->at) {
@@ -121,15 +128,22 @@ static void wheel_take(struct evq *q, struct evq_slot *sl, struct heap_event *ou
     q->in_wheel--;
 }
 
+static __attribute__((noinline)) bool place_out_of_wheel(struct evq *q, const struct heap_event *e)
+{
+    return place(q, e);
+}
+
 bool evq_push(struct evq *q, int64_t at, unsigned kind, uint32_t a, uint32_t b)
 {
     struct heap_event e = { at, HEAP_SEQ(q->next_seq++, kind), a, b };
     int64_t start = wheel_start(q);
     bool ok = at >= start && at < start + ((int64_t)EVQ_SLOTS << EVQ_SLOT_SHIFT) ?
-              wheel_add(q, &e) : place(q, &e);
+              wheel_add(q, &e) : place_out_of_wheel(q, &e);
     if (!ok)
         return false;
     q->pending++;
+    if (at < q->next_at)
+        q->next_valid = false;
     return true;
 }
 
@@ -152,11 +166,8 @@ static bool advance(struct evq *q)
     return true;
 }
 
-/* The heap side's earliest in the near heap, when there is one outside the wheel. */
-static bool fill_near(struct evq *q)
+static __attribute__((noinline)) bool fill_near_slow(struct evq *q)
 {
-    if (q->pending == q->in_wheel)
-        return true;
     while (!q->near.n) {
         if (!advance(q))
             return false;
@@ -169,15 +180,29 @@ static bool fill_near(struct evq *q)
     return true;
 }
 
+/* The heap side's earliest in the near heap, when there is one outside the wheel. */
+static inline bool fill_near(struct evq *q)
+{
+    return q->pending == q->in_wheel || q->near.n || fill_near_slow(q);
+}
+
 bool evq_pop(struct evq *q, struct heap_event *out)
 {
-    if (!q->pending || !fill_near(q))
-        return false;
-    struct evq_slot *sl = wheel_first(q);
-    if (sl && (!q->near.n || earlier(&sl->v[sl->head], &q->near.v[0])))
-        wheel_take(q, sl, out);
-    else
-        heap_pop(&q->near, out);
+    if (q->next_valid) {
+        q->next_valid = false;
+        if (q->next_in_heap)
+            heap_pop(&q->near, out);
+        else
+            wheel_take(q, q->next_slot, out);
+    } else {
+        if (!q->pending || !fill_near(q))
+            return false;
+        struct evq_slot *sl = wheel_first(q);
+        if (sl && (!q->near.n || earlier(&sl->v[sl->head], &q->near.v[0])))
+            wheel_take(q, sl, out);
+        else
+            heap_pop(&q->near, out);
+    }
     q->pending--;
     q->now = out->at;
     return true;
@@ -188,7 +213,13 @@ const struct heap_event *evq_peek(struct evq *q)
     if (!q->pending || !fill_near(q))
         return NULL;
     struct evq_slot *sl = wheel_first(q);
-    if (sl && (!q->near.n || earlier(&sl->v[sl->head], &q->near.v[0])))
-        return &sl->v[sl->head];
-    return q->near.n ? &q->near.v[0] : NULL;
+    bool in_wheel = sl && (!q->near.n || earlier(&sl->v[sl->head], &q->near.v[0]));
+    if (!in_wheel && !q->near.n)
+        return NULL;
+    const struct heap_event *e = in_wheel ? &sl->v[sl->head] : &q->near.v[0];
+    q->next_valid = true;
+    q->next_in_heap = !in_wheel;
+    q->next_slot = sl;
+    q->next_at = e->at;
+    return e;
 }

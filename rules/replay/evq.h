@@ -45,6 +45,11 @@ struct evq {
     uint64_t slot_used[EVQ_SLOTS / 64];   /* bitmap: slots holding events */
     uint64_t in_wheel;
     int64_t now;                  /* the last event out: the wheel covers from its slot on */
+    /* what evq_peek() found, for the evq_pop() after it: still the next while no earlier
+     * event came in (one at the same time has a later number) */
+    bool next_valid, next_in_heap;
+    struct evq_slot *next_slot;
+    int64_t next_at;
 };
 
 void evq_init(struct evq *q);

@@ -79,8 +79,7 @@ void port_kick(struct sim *s, uint32_t port)
     if (!pt->peer_is_switch && pk->kind != PKT_PFC) {
         const struct flow *fl = &s->flows[pk->flow];   /* the receiving NIC will want it */
         __builtin_prefetch(fl);
-        __builtin_prefetch((const char *)fl + 64);
-        __builtin_prefetch(&fl->dp.cnp_interval_ns);
+        __builtin_prefetch(&fl->expected);
     }
     pt->busy = true;
     pt->tx_pkt = p;

@@ -11,6 +11,7 @@
 
 #define SWITCH_BUFFER_DEFAULT (32u << 20)
 #define WATCHDOG_PERIOD_PS 10000000000LL   /* 10 ms */
+#define DEFAULT_LOSSY_LIMIT (512u * 1024) /* a lossy priority group's size when not set */
 
 void replay_options_init(struct replay_options *o)
 {
@@ -26,6 +27,11 @@ void replay_options_init(struct replay_options *o)
 /* ---- packets, queues, events, randomness ------------------------------------------------------ */
 
 _Static_assert(sizeof(struct packet) == 64, "a packet is one cache line (the pool is aligned)");
+_Static_assert(offsetof(struct flow, dp) == 64 && offsetof(struct flow, rp) +
+               offsetof(struct dcqcn_rp, bytes) + 8 <= 128 &&
+               offsetof(struct flow, expected) >= 128 &&
+               offsetof(struct flow, rto_deadline_ps) + 8 <= 192,
+               "a packet sent reads flow lines 0 and 1, one received lines 0 and 2");
 
 uint32_t pkt_alloc(struct sim *s)
 {
@@ -314,7 +320,7 @@ static void prefetch_event(const struct sim *s, const struct heap_event *ev)
         const char *fl = (const char *)&s->flows[ev->a];
         __builtin_prefetch(fl);
         __builtin_prefetch(fl + offsetof(struct flow, rp));
-        __builtin_prefetch(fl + offsetof(struct flow, dp));
+        __builtin_prefetch(fl + offsetof(struct flow, expected));
         break;
     }
     default:
@@ -345,6 +351,25 @@ void port_setup(struct sim *s, uint32_t port)
     bool by_dscp = !c->trust.set || c->trust.v == QOS_TRUST_DSCP;
     for (unsigned d = 0; d < 64; d++)
         pt->dscp_prio[d] = by_dscp && c->dscp2prio[d].set ? (int8_t)(c->dscp2prio[d].v & 7) : -1;
+    pt->lossless = 0;
+    for (unsigned prio = 0; prio < PRIOS; prio++) {
+        if (c->pfc_enabled.set && ((c->pfc_enabled.v >> prio) & 1))
+            pt->lossless |= (uint8_t)(1u << prio);
+        const struct qos_buffer *b = &c->buffer[prio];
+        struct ingress_pg *g = &pt->pg[prio];
+        g->xoff = b->xoff.set ? (uint64_t)b->xoff.v : UINT64_MAX;
+        g->xon = b->xon.set ? (uint64_t)b->xon.v : UINT64_MAX;
+        g->headroom = b->headroom.set ? (uint64_t)b->headroom.v : 0;
+        g->limit = b->size.set ? (uint64_t)b->size.v : DEFAULT_LOSSY_LIMIT;
+        g->dynamic = b->dynamic_th.set;
+        g->alpha = b->dynamic_th.set ? ldexp(1.0, (int)b->dynamic_th.v) : 0;
+        const struct qos_wred *w = &c->wred[prio];     /* by TC */
+        pt->wred[prio].on = w->min_bytes.set && w->max_bytes.set;
+        pt->wred[prio].ecn = !w->ecn.set || w->ecn.v;
+        pt->wred[prio].lo = (double)w->min_bytes.v;
+        pt->wred[prio].hi = (double)w->max_bytes.v;
+        pt->wred[prio].max_p = w->max_p.set ? (double)w->max_p.v / 100.0 : 0.01;
+    }
     pt->rp_prios = c->dcqcn.rp_enabled.set ? (uint8_t)c->dcqcn.rp_enabled.v : 0xff;
     pt->np_prios = c->dcqcn.np_enabled.set ? (uint8_t)c->dcqcn.np_enabled.v : 0xff;
     pt->is_switch = s->nodes[pt->node].is_switch;

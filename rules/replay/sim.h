@@ -68,8 +68,20 @@ struct pkt_queue {                /* a FIFO ring of packet indexes */
 struct ingress_pg {
     uint64_t bytes;               /* counted in this PG; above its XOFF threshold is headroom */
     bool xoff_sent;
+    bool dynamic;                 /* a dynamic threshold is set: alpha below */
     int64_t xoff_since_ps;
     uint64_t watermark, headroom_watermark, drops;
+    /* from the config, by port_setup(), so that a packet reads no config */
+    uint64_t xoff, xon;           /* configured; UINT64_MAX: not set */
+    uint64_t headroom;            /* 0: not set */
+    uint64_t limit;               /* a lossy group's size */
+    double alpha;                 /* 2^dynamic_th */
+};
+
+struct wred {                     /* an egress queue's WRED/ECN, from the config by port_setup() */
+    bool on;                      /* min and max set */
+    bool ecn;
+    double lo, hi, max_p;         /* bytes, bytes, probability at hi */
 };
 
 struct port {                     /* hot fields first; the config, names and rare state last */
@@ -92,7 +104,9 @@ struct port {                     /* hot fields first; the config, names and rar
     bool is_switch, peer_is_switch;   /* from port_setup(), as are dscp_prio and *_prios */
     uint64_t rx_bytes, rx_packets;
     int8_t dscp_prio[64];         /* classification by DSCP (trust dscp, mapped); -1: keep the PCP */
+    uint8_t lossless;             /* priorities with PFC enabled */
     _Alignas(64) struct pkt_queue q[PRIOS];   /* egress queues by traffic class */
+    struct wred wred[PRIOS];      /* by TC */
     int64_t deficit[PRIOS];
     uint32_t weight[PRIOS];       /* DWRR, by TC */
     uint64_t prio_tx_bytes[PRIOS], prio_rx_bytes[PRIOS];
@@ -102,6 +116,7 @@ struct port {                     /* hot fields first; the config, names and rar
     uint32_t *ready;              /* the flows with data to send */
     int64_t *ready_at;            /* by ready slot: the flow's next_send_ps (the scan reads no
                                      flow); READY_GONE: the flow finished while ready */
+    uint8_t *ready_prio;          /* by ready slot: the flow's priority (a pause skips it) */
     uint32_t nready, ready_cap, ready_rr;
     uint8_t rp_prios, np_prios;   /* priorities DCQCN's reaction / notification point runs on */
     int64_t wake_ps;              /* a pending EV_PORT_WAKE, 0: none */
@@ -135,33 +150,41 @@ struct node {
     uint64_t buffer_used;         /* switches: the shared buffer */
 };
 
-struct flow {                     /* hot fields first: a packet sent or received reads line 0 */
-    _Alignas(64) uint32_t src;    /* nodes */
-    uint32_t dst;
-    uint32_t npackets;            /* 0: unbounded */
+struct flow {                     /* by who reads it: a packet sent reads lines 0 and 1, a data
+                                     packet received lines 0 and 2, an ACK lines 0 and 2 */
+    /* line 0: the sender's pick and its packet */
+    _Alignas(64) uint32_t npackets;   /* 0: unbounded */
     uint32_t payload;
-    uint32_t next_psn, snd_una;
-    uint32_t expected;            /* receiver: the next PSN in order */
-    uint32_t since_ack;
-    uint16_t sport;
+    uint32_t next_psn;
+    uint32_t src_port;            /* the hosts' ports */
+    uint32_t src, dst;            /* nodes */
     uint8_t dscp, prio;
     bool started, done, ready;
-    bool nak_pending;             /* receiver */
     bool rto_pending;             /* an EV_RTO is queued */
-    int64_t next_send_ps;         /* while ready, also in its port's ready_at: change both */
-    uint32_t timer_gen, rto_gen;
+    uint16_t sport;
     uint64_t bytes;               /* 0: unbounded */
-    int64_t last_cnp_ps;          /* receiver */
+    int64_t next_send_ps;         /* while ready, also in its port's ready_at: change both */
+    uint64_t packets_sent, retransmitted;
+    /* line 1: pacing and the reaction point */
+    const struct dcqcn_params *dp;    /* shared by the flows with the same parameters */
+    uint64_t ecmp_key;            /* flow_ecmp_key(), computed once */
+    struct dcqcn_rp rp;           /* its rate and counters first: the rest spills into line 2 */
+    /* line 2: the receiver, and the sender's ACK handling */
+    uint32_t expected;            /* receiver: the next PSN in order */
+    uint32_t since_ack;
+    uint32_t snd_una;
+    uint32_t rto_gen;
     int64_t rto_deadline_ps;
-    uint32_t src_port, dst_port;  /* the hosts' ports */
-    /* results */
-    uint64_t packets_sent, retransmitted, acked_bytes, ce_marked;
-    struct dcqcn_rp rp;
-    struct dcqcn_params dp;
-    int64_t alpha_at_ps;          /* alpha decays lazily, from here */
-    int64_t start_ps, finish_ps;
+    /* the rest: CNPs, results, dependencies */
+    int64_t last_cnp_ps;          /* receiver */
+    uint64_t acked_bytes, ce_marked;
+    uint32_t timer_gen;
+    uint32_t dst_port;
+    bool nak_pending;             /* receiver */
     uint8_t waiting, nafter;      /* dependencies not finished yet, and in all */
     uint32_t after[2];
+    int64_t alpha_at_ps;          /* alpha decays lazily, from here */
+    int64_t start_ps, finish_ps;
 };
 
 struct sim {
@@ -174,6 +197,8 @@ struct sim {
     uint32_t nports, ports_cap;
     struct flow *flows;
     uint32_t nflows;
+    struct dcqcn_params *dparams; /* the distinct DCQCN parameters of the flows */
+    uint32_t ndparams;
     struct packet *pkts;
     uint32_t npkts, pkts_cap, free_pkt;
     struct evq queue;

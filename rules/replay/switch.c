@@ -7,7 +7,6 @@
 
 #include "sim.h"
 
-#define DEFAULT_LOSSY_LIMIT (512u * 1024)
 #define PFC_QUANTA_MAX 0xffff
 
 static unsigned classify(const struct port *in, const struct packet *pk)
@@ -18,20 +17,19 @@ static unsigned classify(const struct port *in, const struct packet *pk)
 
 static bool lossless(const struct port *pt, unsigned prio)
 {
-    return pt->cfg.pfc_enabled.set && ((pt->cfg.pfc_enabled.v >> prio) & 1);
+    return (pt->lossless >> prio) & 1;
 }
 
 /* The XOFF threshold of a priority group: the configured xoff, lowered to alpha x free buffer
  * when a dynamic threshold is set. */
 static uint64_t xoff_threshold(const struct sim *s, const struct port *in, unsigned pg)
 {
-    const struct qos_buffer *b = &in->cfg.buffer[pg];
+    const struct ingress_pg *g = &in->pg[pg];
     const struct node *n = &s->nodes[in->node];
     uint64_t free_bytes = s->switch_buffer > n->buffer_used ? s->switch_buffer - n->buffer_used : 0;
-    uint64_t th = b->xoff.set ? (uint64_t)b->xoff.v : UINT64_MAX;
-    if (b->dynamic_th.set) {
-        double alpha = ldexp(1.0, (int)b->dynamic_th.v);
-        uint64_t dyn = (uint64_t)(alpha * (double)free_bytes);
+    uint64_t th = g->xoff;
+    if (g->dynamic) {
+        uint64_t dyn = (uint64_t)(g->alpha * (double)free_bytes);
         if (dyn < th)
             th = dyn;
     }
@@ -40,8 +38,8 @@ static uint64_t xoff_threshold(const struct sim *s, const struct port *in, unsig
 
 static uint64_t xon_threshold(const struct port *in, unsigned pg, uint64_t xoff)
 {
-    const struct qos_buffer *b = &in->cfg.buffer[pg];
-    return b->xon.set ? (uint64_t)b->xon.v : xoff / 2;
+    const struct ingress_pg *g = &in->pg[pg];
+    return g->xon != UINT64_MAX ? g->xon : xoff / 2;
 }
 
 static bool watchdog_drops(const struct port *pt)
@@ -120,18 +118,16 @@ void switch_release(struct sim *s, uint32_t p)
 /* WRED/ECN on the egress queue: true when the packet may go on (marked or not). */
 bool switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk)
 {
-    const struct qos_wred *w = &out->cfg.wred[tc];
-    if (!w->min_bytes.set || !w->max_bytes.set)
+    const struct wred *w = &out->wred[tc];
+    if (!w->on)
         return true;
-    double q = (double)out->q[tc].bytes, lo = (double)w->min_bytes.v, hi = (double)w->max_bytes.v;
+    double q = (double)out->q[tc].bytes, lo = w->lo, hi = w->hi;
     if (q <= lo)
         return true;
-    double p = q >= hi ? 1.0 : (w->max_p.set ? (double)w->max_p.v / 100.0 : 0.01) *
-                                   (q - lo) / (hi - lo);
+    double p = q >= hi ? 1.0 : w->max_p * (q - lo) / (hi - lo);
     if (p < 1.0 && sim_random(s) >= p)
         return true;
-    bool ecn = !w->ecn.set || w->ecn.v;
-    if (ecn && pk->ect) {
+    if (w->ecn && pk->ect) {
         if (!pk->ce) {
             pk->ce = true;
             out->q_marked[tc]++;
@@ -171,8 +167,7 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
     if (lossless(in, prio)) {
         /* what the group holds above its XOFF threshold is headroom; beyond headroom, loss */
         uint64_t th = xoff_threshold(s, in, pg);
-        uint64_t headroom = in->cfg.buffer[pg].headroom.set ?
-                            (uint64_t)in->cfg.buffer[pg].headroom.v : 0;
+        uint64_t headroom = g->headroom;
         uint64_t after = g->bytes + pk->bytes;
         if (after > th + headroom) {
             drop(s, port, p, pg, true);
@@ -185,9 +180,7 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
         if (after >= th && !g->xoff_sent)
             xoff(s, port, pg);
     } else {
-        uint64_t limit = in->cfg.buffer[pg].size.set ? (uint64_t)in->cfg.buffer[pg].size.v
-                                                     : DEFAULT_LOSSY_LIMIT;
-        if (g->bytes + pk->bytes > limit) {
+        if (g->bytes + pk->bytes > g->limit) {
             drop(s, port, p, pg, false);
             return;
         }

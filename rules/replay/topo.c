@@ -214,21 +214,20 @@ static uint32_t host_port(const struct sim *s, uint32_t node)
 
 /* The flow's DCQCN parameters: the caller's, or the preset at the sender's speed with the
  * sender's configured knobs (nic.dcqcn.*, mlx5 names) over it. */
-static void flow_params(struct sim *s, struct flow *fl)
+static void flow_params(struct sim *s, const struct flow *fl, struct dcqcn_params *d)
 {
     double bps = s->ports[fl->src_port].bps;
     if (s->opt->dcqcn) {
-        fl->dp = *s->opt->dcqcn;
-        if (fl->dp.line_bps <= 0)
-            fl->dp.line_bps = bps;
+        *d = *s->opt->dcqcn;
+        if (d->line_bps <= 0)
+            d->line_bps = bps;
         return;
     }
     if (s->opt->preset == DCQCN_PRESET_MLX5)
-        dcqcn_params_mlx5(&fl->dp, bps);
+        dcqcn_params_mlx5(d, bps);
     else
-        dcqcn_params_paper(&fl->dp, bps);
+        dcqcn_params_paper(d, bps);
     const struct qos_dcqcn *k = &s->ports[fl->src_port].cfg.dcqcn;
-    struct dcqcn_params *d = &fl->dp;
     if (k->rai_mbps.set)
         d->ai_bps = (double)k->rai_mbps.v * 1e6;
     if (k->rhai_mbps.set)
@@ -257,12 +256,20 @@ static void flow_params(struct sim *s, struct flow *fl)
         d->cnp_interval_ns = k->min_time_between_cnps_us.v * 1000;
 }
 
-static int build_flows(struct sim *s, const struct replay_flow *flows, size_t n,
-                       struct dcb_err *err)
+/* The flows' parameters, each distinct set once (most runs have one): a flow keeps a pointer,
+ * and the few sets stay in cache. s->dparams has room for one set per flow. */
+static uint32_t intern_params(struct sim *s, const struct dcqcn_params *d)
 {
-    s->flows = aligned_alloc(_Alignof(struct flow), (n ? n : 1) * sizeof(*s->flows));
-    if (!s->flows)
-        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < s->ndparams; i++)
+        if (!memcmp(&s->dparams[i], d, sizeof(*d)))
+            return i;
+    s->dparams[s->ndparams] = *d;
+    return s->ndparams++;
+}
+
+static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_t n,
+                           uint32_t *dp_index, struct dcb_err *err)
+{
     memset(s->flows, 0, (n ? n : 1) * sizeof(*s->flows));
     for (size_t i = 0; i < n; i++) {
         const struct replay_flow *rf = &flows[i];
@@ -309,13 +316,35 @@ static int build_flows(struct sim *s, const struct replay_flow *flows, size_t n,
             fl->after[0] = af->flow[0];
             fl->after[1] = af->flow[1];
         }
-        flow_params(s, fl);
-        dcqcn_rp_init(&fl->rp, &fl->dp);
+        struct dcqcn_params d;
+        memset(&d, 0, sizeof(d));          /* compared whole, padding too */
+        flow_params(s, fl, &d);
+        dp_index[i] = intern_params(s, &d);
+        fl->ecmp_key = flow_ecmp_key(fl);
         s->nflows++;
+    }
+    for (uint32_t i = 0; i < s->nflows; i++) {
+        struct flow *fl = &s->flows[i];
+        fl->dp = &s->dparams[dp_index[i]];
+        dcqcn_rp_init(&fl->rp, fl->dp);
     }
     return 0;
 }
 
+static int build_flows(struct sim *s, const struct replay_flow *flows, size_t n,
+                       struct dcb_err *err)
+{
+    s->flows = aligned_alloc(_Alignof(struct flow), (n ? n : 1) * sizeof(*s->flows));
+    s->dparams = calloc(n ? n : 1, sizeof(*s->dparams));
+    uint32_t *dp_index = calloc(n ? n : 1, sizeof(*dp_index));
+    if (!s->flows || !s->dparams || !dp_index) {
+        free(dp_index);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    }
+    int rc = build_flow_list(s, flows, n, dp_index, err);
+    free(dp_index);
+    return rc;
+}
 int sim_build(struct sim *s, const struct fabric *f, const struct replay_flow *flows, size_t n,
               struct dcb_err *err)
 {
@@ -336,10 +365,12 @@ void sim_free(struct sim *s)
             free(pt->q[q].v);
         free(pt->ready);
         free(pt->ready_at);
+        free(pt->ready_prio);
     }
     free(s->ports);
     free(s->nodes);
     free(s->flows);
+    free(s->dparams);
     free(s->pkts);
     free(s->route_start);
     free(s->route_count);
