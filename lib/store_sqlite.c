@@ -37,6 +37,11 @@ struct sqlite_store {
     struct pending_sample *sorted;      /* the batch in key order, built at flush */
     uint32_t *latest_rows;              /* where in sorted each series' newest sample is */
     size_t sorted_cap;
+    size_t *order_start;                /* sort_batch's work: by map index, order_cap each */
+    struct series_order *order;
+    size_t order_cap;
+    int64_t *ids_before;                /* db_ids as a flush found them, ids_cap */
+    size_t ids_before_cap;
     struct dcb_event *pending_events;
     size_t nevents, events_cap;
     int64_t oldest_pending_mono_ns;
@@ -211,6 +216,9 @@ static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
     free(s->pending);
     free(s->sorted);
     free(s->latest_rows);
+    free(s->order_start);
+    free(s->order);
+    free(s->ids_before);
     free(s->pending_events);
     free(s);
     return rc;
@@ -359,8 +367,17 @@ static int sort_batch(struct sqlite_store *s, struct dcb_err *err)
     if (!s->npending)
         return 0;                           /* a batch of events only */
     size_t nseries = s->map.count;
-    size_t *start = calloc(nseries + 1, sizeof(*start));
-    struct series_order *order = malloc((nseries + 1) * sizeof(*order));
+    if (s->order_cap < nseries + 1) {
+        /* kept from batch to batch: 96,000 series made these megabytes of fresh pages a flush */
+        size_t cap = s->map.key_cap + 1;
+        free(s->order_start);
+        free(s->order);
+        s->order_start = malloc(cap * sizeof(*s->order_start));
+        s->order = malloc(cap * sizeof(*s->order));
+        s->order_cap = s->order_start && s->order ? cap : 0;
+    }
+    size_t *start = s->order_start;
+    struct series_order *order = s->order;
     if (s->sorted_cap < s->npending) {
         free(s->sorted);
         free(s->latest_rows);
@@ -368,26 +385,26 @@ static int sort_batch(struct sqlite_store *s, struct dcb_err *err)
         s->latest_rows = malloc(s->npending * sizeof(*s->latest_rows));
         s->sorted_cap = s->sorted && s->latest_rows ? s->npending : 0;
     }
-    int rc = 0;
-    if (!start || !order || !s->sorted_cap) {
-        rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory sorting a batch");
-        goto out;
-    }
+    if (!s->order_cap || !s->sorted_cap)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory sorting a batch");
+    memset(start, 0, (nseries + 1) * sizeof(*start));
     for (size_t i = 0; i < s->npending; i++)
         start[s->pending[i].series_idx]++;
     size_t present = 0;
+    bool in_id_order = true;
     for (size_t idx = 0; idx < nseries; idx++) {
         if (!start[idx])
             continue;
         int64_t id = series_db_id(s, idx, err);
-        if (id < 0) {
-            rc = (int)id;
-            goto out;
-        }
+        if (id < 0)
+            return (int)id;
         order[present].idx = (uint32_t)idx;
         order[present++].db_id = id;
+        in_id_order = in_id_order && (present < 2 || order[present - 2].db_id < id);
     }
-    qsort(order, present, sizeof(*order), cmp_db_id);
+    /* series get their ids in map order, so this is rare: another writer added some first */
+    if (!in_id_order)
+        qsort(order, present, sizeof(*order), cmp_db_id);
     size_t offset = 0;
     for (size_t k = 0; k < present; k++) {
         size_t count = start[order[k].idx];
@@ -406,10 +423,7 @@ static int sort_batch(struct sqlite_store *s, struct dcb_err *err)
         }
         first = end;
     }
-out:
-    free(start);
-    free(order);
-    return rc;
+    return 0;
 }
 
 static void bind_value(sqlite3_stmt *st, int col, const struct pending_sample *p)
@@ -530,7 +544,12 @@ static int64_t sqlite_flush(struct dcb_store *base, struct dcb_err *err)
         return rc;
     /* Series rows created in a batch that rolls back are forgotten with it. */
     size_t known_series = s->map.count;
-    int64_t *ids_before = malloc(known_series * sizeof(int64_t) + 1);
+    if (s->ids_before_cap < known_series + 1) {
+        free(s->ids_before);
+        s->ids_before = malloc((s->map.key_cap + 1) * sizeof(int64_t));
+        s->ids_before_cap = s->ids_before ? s->map.key_cap + 1 : 0;
+    }
+    int64_t *ids_before = s->ids_before;
     if (!ids_before) {
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory writing a batch");
@@ -545,10 +564,8 @@ static int64_t sqlite_flush(struct dcb_store *base, struct dcb_err *err)
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         if (known_series)
             memcpy(s->db_ids, ids_before, known_series * sizeof(int64_t));
-        free(ids_before);
         return rc;
     }
-    free(ids_before);
     int64_t committed = (int64_t)s->npending;
     s->npending = 0;
     s->nevents = 0;
