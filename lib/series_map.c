@@ -38,18 +38,21 @@ static bool key_equal(const struct series_key *k, const struct dcb_sample *s)
            strcmp(k->device, s->device) == 0 && strcmp(k->ifname, s->ifname) == 0;
 }
 
+#define SLOT_TAG(h) ((h) & 0xffffffff00000000ULL)
+
 static bool grow_slots(struct series_map *m)
 {
     size_t cap = m->slot_cap ? m->slot_cap * 2 : 1024;
-    uint32_t *slots = calloc(cap, sizeof(*slots));
+    uint64_t *slots = calloc(cap, sizeof(*slots));
     if (!slots)
         return false;
     for (size_t i = 0; i < m->count; i++) {
         const struct series_key *k = &m->keys[i];
-        size_t pos = hash_key(k->device, k->ifname, k->metric, k->prio, k->queue) & (cap - 1);
+        uint64_t h = hash_key(k->device, k->ifname, k->metric, k->prio, k->queue);
+        size_t pos = h & (cap - 1);
         while (slots[pos])
             pos = (pos + 1) & (cap - 1);
-        slots[pos] = (uint32_t)i + 1;
+        slots[pos] = SLOT_TAG(h) | (i + 1);
     }
     free(m->slots);
     m->slots = slots;
@@ -63,12 +66,12 @@ int64_t series_map_intern(struct series_map *m, const struct dcb_sample *s, bool
     if ((m->count + 1) * 2 > m->slot_cap && !grow_slots(m))
         return -1;
     size_t mask = m->slot_cap - 1;
-    size_t pos = hash_key(s->device, s->ifname, s->metric, s->prio, s->queue) & mask;
-    while (m->slots[pos]) {
-        uint32_t idx = m->slots[pos] - 1;
-        if (key_equal(&m->keys[idx], s))
+    uint64_t h = hash_key(s->device, s->ifname, s->metric, s->prio, s->queue);
+    size_t pos = h & mask;
+    for (uint64_t slot; (slot = m->slots[pos]) != 0; pos = (pos + 1) & mask) {
+        uint32_t idx = (uint32_t)slot - 1;
+        if (SLOT_TAG(slot) == SLOT_TAG(h) && key_equal(&m->keys[idx], s))
             return idx;
-        pos = (pos + 1) & mask;
     }
     if (m->count == m->key_cap) {
         size_t cap = m->key_cap ? m->key_cap * 2 : 1024;
@@ -86,7 +89,7 @@ int64_t series_map_intern(struct series_map *m, const struct dcb_sample *s, bool
     k->metric = s->metric;
     k->prio = s->prio;
     k->queue = s->queue;
-    m->slots[pos] = (uint32_t)m->count + 1;
+    m->slots[pos] = SLOT_TAG(h) | (m->count + 1);
     *added = true;
     return (int64_t)m->count++;
 }
@@ -97,12 +100,13 @@ int64_t series_map_find(const struct series_map *m, const char *device, const ch
     if (!m->slot_cap)
         return -1;
     size_t mask = m->slot_cap - 1;
-    for (size_t pos = hash_key(device, ifname, metric, prio, queue) & mask; m->slots[pos];
-         pos = (pos + 1) & mask) {
-        const struct series_key *k = &m->keys[m->slots[pos] - 1];
-        if (k->metric == metric && k->prio == prio && k->queue == queue &&
-            !strcmp(k->device, device) && !strcmp(k->ifname, ifname))
-            return m->slots[pos] - 1;
+    uint64_t h = hash_key(device, ifname, metric, prio, queue);
+    for (size_t pos = h & mask; m->slots[pos]; pos = (pos + 1) & mask) {
+        uint64_t slot = m->slots[pos];
+        const struct series_key *k = &m->keys[(uint32_t)slot - 1];
+        if (SLOT_TAG(slot) == SLOT_TAG(h) && k->metric == metric && k->prio == prio &&
+            k->queue == queue && !strcmp(k->device, device) && !strcmp(k->ifname, ifname))
+            return (uint32_t)slot - 1;
     }
     return -1;
 }

@@ -50,7 +50,9 @@ struct series_key {
 
 struct series_map {
     struct series_key *keys;    /* by index */
-    uint32_t *slots;            /* hash slots: index + 1, 0 = empty */
+    /* hash slots: the key's hash in the high 32 bits, its index + 1 in the low (0 = empty), so a
+     * probe touches a key only when the hashes agree */
+    uint64_t *slots;
     size_t count, key_cap, slot_cap;
 };
 

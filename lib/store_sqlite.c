@@ -35,13 +35,19 @@ struct sqlite_store {
     struct pending_sample *pending;
     size_t npending, pending_cap;
     struct pending_sample *sorted;      /* the batch in key order, built at flush */
+    uint32_t *latest_rows;              /* where in sorted each series' newest sample is */
     size_t sorted_cap;
+    size_t *order_start;                /* sort_batch's work: by map index, order_cap each */
+    struct series_order *order;
+    size_t order_cap;
+    int64_t *ids_before;                /* db_ids as a flush found them, ids_cap */
+    size_t ids_before_cap;
     struct dcb_event *pending_events;
     size_t nevents, events_cap;
     int64_t oldest_pending_mono_ns;
     size_t batch_max;
     int64_t batch_age_ns;
-    sqlite3_stmt *ins_sample, *upsert_latest, *ins_series, *sel_series, *ins_event;
+    sqlite3_stmt *ins_sample, *upsert_latest, *ins_samples_n, *upsert_latest_n, *ins_series, *sel_series, *ins_event;
 };
 
 static const struct store_ops sqlite_ops;
@@ -200,7 +206,7 @@ static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
         int64_t f = sqlite_flush(base, err);
         rc = f < 0 ? (int)f : 0;
     }
-    sqlite3_stmt *stmts[] = { s->ins_sample, s->upsert_latest, s->ins_series, s->sel_series,
+    sqlite3_stmt *stmts[] = { s->ins_sample, s->upsert_latest, s->ins_samples_n, s->upsert_latest_n, s->ins_series, s->sel_series,
                               s->ins_event };
     for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
         sqlite3_finalize(stmts[i]);
@@ -209,6 +215,10 @@ static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
     free(s->db_ids);
     free(s->pending);
     free(s->sorted);
+    free(s->latest_rows);
+    free(s->order_start);
+    free(s->order);
+    free(s->ids_before);
     free(s->pending_events);
     free(s);
     return rc;
@@ -357,33 +367,44 @@ static int sort_batch(struct sqlite_store *s, struct dcb_err *err)
     if (!s->npending)
         return 0;                           /* a batch of events only */
     size_t nseries = s->map.count;
-    size_t *start = calloc(nseries + 1, sizeof(*start));
-    struct series_order *order = malloc((nseries + 1) * sizeof(*order));
+    if (s->order_cap < nseries + 1) {
+        /* kept from batch to batch: 96,000 series made these megabytes of fresh pages a flush */
+        size_t cap = s->map.key_cap + 1;
+        free(s->order_start);
+        free(s->order);
+        s->order_start = malloc(cap * sizeof(*s->order_start));
+        s->order = malloc(cap * sizeof(*s->order));
+        s->order_cap = s->order_start && s->order ? cap : 0;
+    }
+    size_t *start = s->order_start;
+    struct series_order *order = s->order;
     if (s->sorted_cap < s->npending) {
         free(s->sorted);
+        free(s->latest_rows);
         s->sorted = malloc(s->npending * sizeof(*s->sorted));
-        s->sorted_cap = s->sorted ? s->npending : 0;
+        s->latest_rows = malloc(s->npending * sizeof(*s->latest_rows));
+        s->sorted_cap = s->sorted && s->latest_rows ? s->npending : 0;
     }
-    int rc = 0;
-    if (!start || !order || !s->sorted) {
-        rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory sorting a batch");
-        goto out;
-    }
+    if (!s->order_cap || !s->sorted_cap)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory sorting a batch");
+    memset(start, 0, (nseries + 1) * sizeof(*start));
     for (size_t i = 0; i < s->npending; i++)
         start[s->pending[i].series_idx]++;
     size_t present = 0;
+    bool in_id_order = true;
     for (size_t idx = 0; idx < nseries; idx++) {
         if (!start[idx])
             continue;
         int64_t id = series_db_id(s, idx, err);
-        if (id < 0) {
-            rc = (int)id;
-            goto out;
-        }
+        if (id < 0)
+            return (int)id;
         order[present].idx = (uint32_t)idx;
         order[present++].db_id = id;
+        in_id_order = in_id_order && (present < 2 || order[present - 2].db_id < id);
     }
-    qsort(order, present, sizeof(*order), cmp_db_id);
+    /* series get their ids in map order, so this is rare: another writer added some first */
+    if (!in_id_order)
+        qsort(order, present, sizeof(*order), cmp_db_id);
     size_t offset = 0;
     for (size_t k = 0; k < present; k++) {
         size_t count = start[order[k].idx];
@@ -402,10 +423,7 @@ static int sort_batch(struct sqlite_store *s, struct dcb_err *err)
         }
         first = end;
     }
-out:
-    free(start);
-    free(order);
-    return rc;
+    return 0;
 }
 
 static void bind_value(sqlite3_stmt *st, int col, const struct pending_sample *p)
@@ -419,17 +437,69 @@ static void bind_value(sqlite3_stmt *st, int col, const struct pending_sample *p
     }
 }
 
+/* Rows go in ROWS_PER_STEP to a statement: with 96,000 series of one sample each a batch is
+ * 96,000 rows for each table, and a step's fixed cost (bind, run, halt, reset) was as much as
+ * the row's own B-tree work. The rest of a batch goes one row to a statement. */
+#define ROWS_PER_STEP 64
+#define SAMPLES_SQL "INSERT OR REPLACE INTO samples (series, ts, value) VALUES "
+#define LATEST_SQL "INSERT INTO latest (series, ts, value) VALUES "
+#define LATEST_CONFLICT_SQL                                                                     \
+    " ON CONFLICT (series) DO UPDATE SET ts = excluded.ts, value = excluded.value "             \
+    "WHERE excluded.ts >= latest.ts"
+
+/* head, then rows times "(?, ?, ?)" separated by commas, then tail. */
+static int prepare_rows(struct sqlite_store *s, sqlite3_stmt **st, const char *head, int rows,
+                        const char *tail, struct dcb_err *err)
+{
+    if (*st)
+        return 0;
+    char sql[sizeof(SAMPLES_SQL LATEST_CONFLICT_SQL) + ROWS_PER_STEP * 11];
+    size_t n = (size_t)snprintf(sql, sizeof(sql), "%s", head);
+    for (int i = 0; i < rows; i++)
+        n += (size_t)snprintf(sql + n, sizeof(sql) - n, "%s(?, ?, ?)", i ? ", " : "");
+    snprintf(sql + n, sizeof(sql) - n, "%s", tail);
+    return prepare(s, st, sql, err);
+}
+
+/* Steps st once for n samples of the sorted batch, binding (series id, ts, value) each: those
+ * at rows[first..first+n), or at first..first+n when rows is NULL. */
+static int step_rows(struct sqlite_store *s, sqlite3_stmt *st, const uint32_t *rows,
+                     size_t first, size_t n, struct dcb_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct pending_sample *p = &s->sorted[rows ? rows[first + i] : first + i];
+        int col = (int)i * 3;
+        sqlite3_bind_int64(st, col + 1, s->db_ids[p->series_idx]);
+        sqlite3_bind_int64(st, col + 2, p->ts);
+        bind_value(st, col + 3, p);
+    }
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : sq_fail(s, err, rc, "writing samples");
+}
+
+/* Writes n samples (as step_rows picks them) through the many-row statement, the tail through
+ * the one-row one. */
+static int write_rows(struct sqlite_store *s, sqlite3_stmt *many, sqlite3_stmt *one,
+                      const uint32_t *rows, size_t n, struct dcb_err *err)
+{
+    size_t i = 0;
+    int rc = 0;
+    for (; rc == 0 && i + ROWS_PER_STEP <= n; i += ROWS_PER_STEP)
+        rc = step_rows(s, many, rows, i, ROWS_PER_STEP, err);
+    for (; rc == 0 && i < n; i++)
+        rc = step_rows(s, one, rows, i, 1, err);
+    return rc;
+}
+
 static int write_batch(struct sqlite_store *s, struct dcb_err *err)
 {
     int rc;
-    if ((rc = prepare(s, &s->ins_sample,
-                      "INSERT OR REPLACE INTO samples (series, ts, value) VALUES (?1, ?2, ?3)",
-                      err)) < 0 ||
-        (rc = prepare(s, &s->upsert_latest,
-                      "INSERT INTO latest (series, ts, value) VALUES (?1, ?2, ?3) "
-                      "ON CONFLICT (series) DO UPDATE SET ts = excluded.ts, value = excluded.value "
-                      "WHERE excluded.ts >= latest.ts",
-                      err)) < 0 ||
+    if ((rc = prepare_rows(s, &s->ins_sample, SAMPLES_SQL, 1, "", err)) < 0 ||
+        (rc = prepare_rows(s, &s->ins_samples_n, SAMPLES_SQL, ROWS_PER_STEP, "", err)) < 0 ||
+        (rc = prepare_rows(s, &s->upsert_latest, LATEST_SQL, 1, LATEST_CONFLICT_SQL, err)) < 0 ||
+        (rc = prepare_rows(s, &s->upsert_latest_n, LATEST_SQL, ROWS_PER_STEP, LATEST_CONFLICT_SQL,
+                           err)) < 0 ||
         (rc = prepare(s, &s->ins_event,
                       "INSERT INTO events (ts, kind, device, ifname, prio, details) "
                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -437,28 +507,16 @@ static int write_batch(struct sqlite_store *s, struct dcb_err *err)
         return rc;
     if ((rc = sort_batch(s, err)) < 0)
         return rc;
-    const struct pending_sample *sorted = s->sorted;
+    /* every sample in order, then the newest of each series (the last of its run) */
+    size_t nlatest = 0;
     for (size_t i = 0; i < s->npending; i++) {
-        const struct pending_sample *p = &sorted[i];
-        int64_t series_id = s->db_ids[p->series_idx];
-        sqlite3_bind_int64(s->ins_sample, 1, series_id);
-        sqlite3_bind_int64(s->ins_sample, 2, p->ts);
-        bind_value(s->ins_sample, 3, p);
-        rc = sqlite3_step(s->ins_sample);
-        sqlite3_reset(s->ins_sample);
-        if (rc != SQLITE_DONE)
-            return sq_fail(s, err, rc, "writing samples");
-        bool last_of_series = i + 1 == s->npending || sorted[i + 1].series_idx != p->series_idx;
-        if (last_of_series) {
-            sqlite3_bind_int64(s->upsert_latest, 1, series_id);
-            sqlite3_bind_int64(s->upsert_latest, 2, p->ts);
-            bind_value(s->upsert_latest, 3, p);
-            rc = sqlite3_step(s->upsert_latest);
-            sqlite3_reset(s->upsert_latest);
-            if (rc != SQLITE_DONE)
-                return sq_fail(s, err, rc, "writing samples");
-        }
+        if (i + 1 == s->npending || s->sorted[i + 1].series_idx != s->sorted[i].series_idx)
+            s->latest_rows[nlatest++] = (uint32_t)i;
     }
+    if ((rc = write_rows(s, s->ins_samples_n, s->ins_sample, NULL, s->npending, err)) < 0 ||
+        (rc = write_rows(s, s->upsert_latest_n, s->upsert_latest, s->latest_rows, nlatest,
+                         err)) < 0)
+        return rc;
     for (size_t i = 0; i < s->nevents; i++) {
         const struct dcb_event *e = &s->pending_events[i];
         sqlite3_stmt *st = s->ins_event;
@@ -486,7 +544,12 @@ static int64_t sqlite_flush(struct dcb_store *base, struct dcb_err *err)
         return rc;
     /* Series rows created in a batch that rolls back are forgotten with it. */
     size_t known_series = s->map.count;
-    int64_t *ids_before = malloc(known_series * sizeof(int64_t) + 1);
+    if (s->ids_before_cap < known_series + 1) {
+        free(s->ids_before);
+        s->ids_before = malloc((s->map.key_cap + 1) * sizeof(int64_t));
+        s->ids_before_cap = s->ids_before ? s->map.key_cap + 1 : 0;
+    }
+    int64_t *ids_before = s->ids_before;
     if (!ids_before) {
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory writing a batch");
@@ -501,10 +564,8 @@ static int64_t sqlite_flush(struct dcb_store *base, struct dcb_err *err)
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         if (known_series)
             memcpy(s->db_ids, ids_before, known_series * sizeof(int64_t));
-        free(ids_before);
         return rc;
     }
-    free(ids_before);
     int64_t committed = (int64_t)s->npending;
     s->npending = 0;
     s->nevents = 0;
