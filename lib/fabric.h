@@ -89,6 +89,10 @@ void fabric_each_iface(const struct fabric *f, const struct fabric_device *d,
                        void (*fn)(const char *ifname, void *arg), void *arg);
 
 const char *fabric_role_name(enum fabric_role role);
+/* The store's "topology" row of device:ifname, where the port sits as LLDP would tell:
+ * {"role", "peer": {"device", "ifname", "role"}} (no peer when no link ends there). Malloc'd
+ * JSON text, or NULL when out of memory. */
+char *fabric_topology_json(const struct fabric *f, const char *device, const char *ifname);
 const char *fabric_reach_name(enum fabric_reach reach);
 
 /* Generators (fabric_gen.c), also reachable from the file's "generate" section. */

@@ -133,20 +133,13 @@ struct store_cfg_ctx {
  * compare sibling uplinks read it (rules/README.md). */
 static int store_topology(struct store_cfg_ctx *c, const char *ifname)
 {
-    const struct fabric_device *d = fabric_find_device(c->f, c->device);
-    const struct fabric_end *peer = NULL;
-    const struct fabric_device *pd = NULL;
-    if (fabric_find_link(c->f, c->device, ifname, &peer) && peer)
-        pd = fabric_find_device(c->f, peer->device);
-    char text[512];
-    if (pd)
-        snprintf(text, sizeof(text), "{\"role\":\"%s\",\"peer\":{\"device\":\"%s\","
-                 "\"ifname\":\"%s\",\"role\":\"%s\"}}", fabric_role_name(d->role), peer->device,
-                 peer->ifname, fabric_role_name(pd->role));
-    else
-        snprintf(text, sizeof(text), "{\"role\":\"%s\"}", d ? fabric_role_name(d->role) : "host");
+    char *text = fabric_topology_json(c->f, c->device, ifname);
+    if (!text)
+        return dcb_err_set(c->err, DCB_E_NOMEM, "out of memory");
     struct store_config_row row = { c->time_ns, c->device, ifname, "topology", text };
-    return store_put_config(c->store, &row, c->err);
+    int rc = store_put_config(c->store, &row, c->err);
+    free(text);
+    return rc;
 }
 
 static void store_iface_config(const char *ifname, void *arg)
