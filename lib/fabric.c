@@ -33,6 +33,30 @@ const char *fabric_role_name(enum fabric_role role)
     return role == FABRIC_SWITCH ? "switch" : "host";
 }
 
+char *fabric_topology_json(const struct fabric *f, const char *device, const char *ifname,
+                           const char *peer_prefix)
+{
+    const struct fabric_device *d = fabric_find_device(f, device);
+    const struct fabric_end *peer = NULL;
+    const struct fabric_device *pd = NULL;
+    if (fabric_find_link(f, device, ifname, &peer) && peer)
+        pd = fabric_find_device(f, peer->device);
+    cJSON *j = cJSON_CreateObject();
+    bool ok = j && cJSON_AddStringToObject(j, "role", d ? fabric_role_name(d->role) : "host");
+    if (ok && pd) {
+        cJSON *q = cJSON_AddObjectToObject(j, "peer");
+        char peer_device[2 * DCB_DEVICE_MAX];
+        snprintf(peer_device, sizeof(peer_device), "%s%s", peer_prefix ? peer_prefix : "",
+                 peer->device);
+        ok = q && cJSON_AddStringToObject(q, "device", peer_device) &&
+             cJSON_AddStringToObject(q, "ifname", peer->ifname) &&
+             cJSON_AddStringToObject(q, "role", fabric_role_name(pd->role));
+    }
+    char *text = ok ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    return text;
+}
+
 const char *fabric_reach_name(enum fabric_reach reach)
 {
     switch (reach) {

@@ -89,6 +89,12 @@ void fabric_each_iface(const struct fabric *f, const struct fabric_device *d,
                        void (*fn)(const char *ifname, void *arg), void *arg);
 
 const char *fabric_role_name(enum fabric_role role);
+/* The store's "topology" row of device:ifname, where the port sits as LLDP would tell:
+ * {"role", "peer": {"device", "ifname", "role"}} (no peer when no link ends there). Malloc'd
+ * JSON text, or NULL when out of memory. peer_prefix (NULL: none) goes before the peer's device
+ * name, as `replay --device-prefix` renames every device it stores. */
+char *fabric_topology_json(const struct fabric *f, const char *device, const char *ifname,
+                           const char *peer_prefix);
 const char *fabric_reach_name(enum fabric_reach reach);
 
 /* Generators (fabric_gen.c), also reachable from the file's "generate" section. */

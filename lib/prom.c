@@ -307,6 +307,30 @@ static void put_configs(struct prom_buf *b, const struct prom_config_value *c, s
     }
 }
 
+static void put_topology(struct prom_buf *b, const struct prom_topology *t, size_t n)
+{
+    if (!n)
+        return;
+    put_family(b, "dcbkit_topology_info", "gauge",
+               "Where a port sits (1): its device's role and its link partner's, from the "
+               "fabric file or LLDP");
+    for (size_t i = 0; i < n; i++) {
+        bool first = true;
+        prom_buf_put(b, "dcbkit_topology_info", 20);
+        put_label(b, &first, "device", t[i].device);
+        put_label(b, &first, "ifname", t[i].ifname);
+        if (t[i].role[0])
+            put_label(b, &first, "role", t[i].role);
+        if (t[i].peer_device[0])
+            put_label(b, &first, "peer_device", t[i].peer_device);
+        if (t[i].peer_ifname[0])
+            put_label(b, &first, "peer_ifname", t[i].peer_ifname);
+        if (t[i].peer_role[0])
+            put_label(b, &first, "peer_role", t[i].peer_role);
+        prom_buf_put(b, "} 1\n", 4);
+    }
+}
+
 static void put_events(struct prom_buf *b, const struct prom_event_count *e, size_t n)
 {
     if (!n)
@@ -337,6 +361,7 @@ int prom_render_page(struct prom_buf *b, struct prom_page *p, struct dcb_err *er
     put_findings(b, p->findings, p->nfindings);
     put_configs(b, p->configs, p->nconfigs);
     put_events(b, p->events, p->nevents);
+    put_topology(b, p->topology, p->ntopology);
     put_source_family(b, p, "dcbkit_scrape_errors_total", "counter",
                       "Collections from a source that failed since the exporter started", 0);
     put_source_family(b, p, "dcbkit_source_series", "gauge",

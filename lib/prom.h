@@ -60,6 +60,13 @@ struct prom_config_value {
     int64_t value;                /* as stored: the unit its path names, enums as numbers */
 };
 
+/* Where a port sits, for dcbkit_topology_info{device,ifname,role,peer_device,peer_ifname,
+ * peer_role} 1: what the rules' role() and peer_role() read. "" leaves a label out. */
+struct prom_topology {
+    char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX], role[8];
+    char peer_device[DCB_DEVICE_MAX], peer_ifname[DCB_IFNAME_MAX], peer_role[8];
+};
+
 /* Events a source produced since the exporter started, for dcbkit_events_total. */
 struct prom_event_count {
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
@@ -80,6 +87,8 @@ struct prom_page {
     size_t nconfigs;
     const struct prom_event_count *events;
     size_t nevents;
+    const struct prom_topology *topology;
+    size_t ntopology;
 };
 
 /* Writes the whole page: canonical metrics in registry order, each family once with its HELP

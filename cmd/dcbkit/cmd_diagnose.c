@@ -255,9 +255,10 @@ static const struct cli_option_doc diagnose_options[] = {
     { "--local", "Read this host twice, --interval apart (counters, DCB config, DCQCN knobs), "
       "and evaluate over that." },
     { "--prometheus URL", "Read the window from a Prometheus (or Thanos, Mimir) that scrapes "
-      "dcbkit serve, through /api/v1/query_range: the canonical metrics and the "
-      "dcbkit_qos_config series, so one diagnosis covers a fleet no single machine collects. "
-      "Events are not exported, so rules on events are undecided there." },
+      "dcbkit serve, through /api/v1/query_range: the canonical metrics, dcbkit_qos_config "
+      "(config), dcbkit_topology_info (role(), peer_role()) and dcbkit_events_total (event "
+      "counts, from its increase over each rule's window), so one diagnosis covers a fleet no "
+      "single machine collects." },
     { "--match MATCHERS", "--prometheus: extra label matchers for every series, e.g. "
       "'job=\"dcbkit\",device=~\"leaf.*\"'." },
     { "--step DURATION", "--prometheus: resolution of the window (default 15s; Prometheus "

@@ -46,7 +46,8 @@ static void prefixed(char *dst, size_t len, const char *prefix, const char *name
     size_t n = prefix ? strlen(prefix) : 0;
     if (n >= len)
         n = len - 1;
-    memcpy(dst, prefix, n);
+    if (n)
+        memcpy(dst, prefix, n);
     size_t m = strnlen(name, len - 1 - n);
     memcpy(dst + n, name, m);
     dst[n + m] = '\0';
@@ -162,23 +163,15 @@ struct store_cfg_ctx {
  * compare sibling uplinks read it (rules/README.md). */
 static int store_topology(struct store_cfg_ctx *c, const char *ifname)
 {
-    const struct fabric_device *d = fabric_find_device(c->f, c->device);
-    const struct fabric_end *peer = NULL;
-    const struct fabric_device *pd = NULL;
-    if (fabric_find_link(c->f, c->device, ifname, &peer) && peer)
-        pd = fabric_find_device(c->f, peer->device);
-    char text[512], device[DCB_DEVICE_MAX], peer_device[DCB_DEVICE_MAX];
+    char device[DCB_DEVICE_MAX];
     prefixed(device, sizeof(device), c->prefix, c->device);
-    if (pd) {
-        prefixed(peer_device, sizeof(peer_device), c->prefix, peer->device);
-        snprintf(text, sizeof(text), "{\"role\":\"%s\",\"peer\":{\"device\":\"%s\","
-                 "\"ifname\":\"%s\",\"role\":\"%s\"}}", fabric_role_name(d->role), peer_device,
-                 peer->ifname, fabric_role_name(pd->role));
-    } else {
-        snprintf(text, sizeof(text), "{\"role\":\"%s\"}", d ? fabric_role_name(d->role) : "host");
-    }
+    char *text = fabric_topology_json(c->f, c->device, ifname, c->prefix);
+    if (!text)
+        return dcb_err_set(c->err, DCB_E_NOMEM, "out of memory");
     struct store_config_row row = { c->time_ns, device, ifname, "topology", text };
-    return store_put_config(c->store, &row, c->err);
+    int rc = store_put_config(c->store, &row, c->err);
+    free(text);
+    return rc;
 }
 
 static void store_iface_config(const char *ifname, void *arg)

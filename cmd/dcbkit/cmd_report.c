@@ -428,8 +428,8 @@ static const struct cli_option_doc report_options[] = {
     { "--store DB", "The store to read (default: $DCBKIT_STORE, else the default store)." },
     { "--prometheus URL", "Read the window from a Prometheus (or Thanos, Mimir) that scrapes "
       "dcbkit serve across the fleet, through /api/v1/query_range, instead of a store: the "
-      "canonical metrics, dcbkit_qos_config (collected config) and dcbkit_events_total (event "
-      "counts). One report then covers a fleet that no single machine collects." },
+      "canonical metrics, dcbkit_qos_config (collected config), dcbkit_topology_info (where "
+      "each port sits) and dcbkit_events_total (event counts). One report then covers a fleet that no single machine collects." },
     { "--match MATCHERS", "--prometheus: extra label matchers, e.g. 'job=\"dcbkit\"'." },
     { "--step DURATION", "--prometheus: the window's resolution (default: the window / 10,000, "
       "at least 15s)." },

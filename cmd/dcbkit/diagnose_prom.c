@@ -2,7 +2,8 @@
  * exported and Prometheus kept) into an in-memory ring, so that the rules read it exactly as
  * they read a store. Canonical metrics come back from their Prometheus names and base units
  * (seconds to microseconds, bytes/s to bits/s), dcbkit_qos_config series become config
- * snapshots again; every other series is left alone. */
+ * snapshots again, dcbkit_topology_info series "topology" rows (role(), peer_role()) and
+ * dcbkit_events_total answers the rules' event counts; every other series is left alone. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +147,38 @@ static int put_configs(struct dcb_store *st, const struct prom_matrix *m, size_t
     return flush_config(st, &a, err);
 }
 
+/* A dcbkit_topology_info series: the "topology" row it was exported from. */
+static int put_topology(struct dcb_store *st, const struct prom_matrix *m, size_t i,
+                        const struct prom_series *s, struct dcb_err *err)
+{
+    const char *device = prom_series_label(s, "device"), *ifname = prom_series_label(s, "ifname");
+    const char *role = prom_series_label(s, "role");
+    const char *peer_device = prom_series_label(s, "peer_device");
+    const char *peer_ifname = prom_series_label(s, "peer_ifname");
+    const char *peer_role = prom_series_label(s, "peer_role");
+    if (!device || !s->npoints)
+        return 0;
+    int64_t t;
+    double v;
+    prom_matrix_point(m, i, s->npoints - 1, &t, &v);
+    cJSON *j = cJSON_CreateObject();
+    bool ok = j && (!role || cJSON_AddStringToObject(j, "role", role));
+    if (ok && (peer_device || peer_role)) {
+        cJSON *q = cJSON_AddObjectToObject(j, "peer");
+        ok = q && (!peer_device || cJSON_AddStringToObject(q, "device", peer_device)) &&
+             (!peer_ifname || cJSON_AddStringToObject(q, "ifname", peer_ifname)) &&
+             (!peer_role || cJSON_AddStringToObject(q, "role", peer_role));
+    }
+    char *text = ok ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    if (!text)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    struct store_config_row row = { t, device, ifname ? ifname : "", "topology", text };
+    int rc = store_put_config(st, &row, err);
+    free(text);
+    return rc;
+}
+
 /* ---- events: dcbkit_events_total counters answer the rules' event counts --------------------- */
 
 struct event_series {
@@ -250,6 +283,13 @@ static const char *fwd_role(void *ctx, const char *device)
     return pe->inner.ops->role ? pe->inner.ops->role(pe->inner.ctx, device) : NULL;
 }
 
+static const char *fwd_peer_role(void *ctx, const char *device, const char *ifname)
+{
+    struct diagnose_prom_events *pe = ctx;
+    return pe->inner.ops->peer_role ? pe->inner.ops->peer_role(pe->inner.ctx, device, ifname)
+                                    : NULL;
+}
+
 static int fwd_metric(void *ctx, const char *device, const char *ifname, enum metric_id m,
                       int prio, int queue, enum evidence_agg agg, int64_t t0, int64_t t1,
                       double *out, struct dcb_err *err)
@@ -267,6 +307,7 @@ void diagnose_prom_evidence(struct evidence *ev, struct diagnose_prom_events *pe
     pe->ops.config = fwd_config;
     pe->ops.peer_config = fwd_peer_config;
     pe->ops.role = ev->ops->role ? fwd_role : NULL;
+    pe->ops.peer_role = ev->ops->peer_role ? fwd_peer_role : NULL;
     pe->ops.metric = fwd_metric;
     pe->ops.event_count = prom_event_count;
     ev->ops = &pe->ops;
@@ -328,6 +369,10 @@ int diagnose_gather_prometheus(const struct diagnose_prometheus *p, struct dcb_s
         }
         if (!strcmp(s.name, "dcbkit_events_total")) {
             rc = add_event_series(pe, m, i, &s);
+            continue;
+        }
+        if (!strcmp(s.name, "dcbkit_topology_info")) {
+            rc = put_topology(*st, m, i, &s, err);
             continue;
         }
         enum metric_id id = metric_of(names, s.name);

@@ -140,6 +140,8 @@ struct serve_round {
     size_t nfindings, findings_cap;
     struct prom_config_value *configs;
     size_t nconfigs, configs_cap;
+    struct prom_topology *topology;
+    size_t ntopology, topology_cap;
     struct prom_buf page;
     bool verbose;
 };

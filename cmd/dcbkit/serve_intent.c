@@ -1,5 +1,6 @@
-/* A fabric file's intended config as config snapshots: "fabric" for each interface, and
- * "peer:fabric" for its link partner's, so the configuration rules see what a collected fabric
+/* A fabric file's intended config as config snapshots: "fabric" for each interface,
+ * "peer:fabric" for its link partner's and "topology" for where it sits (its role, its
+ * partner's), so the configuration rules see what a collected fabric
  * would show and dcbkit_qos_config carries the intent next to what was measured. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -35,6 +36,17 @@ static int put_config(struct config_walk *w, const char *ifname, const char *sou
     return rc;
 }
 
+static int put_topology(struct config_walk *w, const char *ifname)
+{
+    char *text = fabric_topology_json(w->fab, w->device, ifname, NULL);
+    if (!text)
+        return dcb_err_set(w->err, DCB_E_NOMEM, "out of memory");
+    struct store_config_row row = { w->now, w->device, ifname, "topology", text };
+    int rc = serve_put_config(w->src, &row, w->err);
+    free(text);
+    return rc;
+}
+
 static void config_iface(const char *ifname, void *arg)
 {
     struct config_walk *w = arg;
@@ -44,6 +56,8 @@ static void config_iface(const char *ifname, void *arg)
     const struct fabric_end *peer = NULL;
     if (w->rc == 0 && fabric_find_link(w->fab, w->device, ifname, &peer) && peer)
         w->rc = put_config(w, ifname, "peer:fabric", peer->device, peer->ifname);
+    if (w->rc == 0)
+        w->rc = put_topology(w, ifname);
 }
 
 int serve_put_intent(struct serve_source *src, struct dcb_err *err)

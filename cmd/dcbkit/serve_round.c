@@ -32,6 +32,7 @@ void serve_round_free(struct serve_round *r)
     free(r->samples);
     free(r->findings);
     free(r->configs);
+    free(r->topology);
     prom_buf_free(&r->page);
 }
 
@@ -92,11 +93,51 @@ static void add_config_value(const char *path, int64_t value, void *arg)
     c->value = value;
 }
 
-/* Each config snapshot's known fields, for dcbkit_qos_config. */
+static void copy_string(char *dst, size_t len, const cJSON *v)
+{
+    snprintf(dst, len, "%s", cJSON_IsString(v) ? v->valuestring : "");
+}
+
+/* A "topology" row, for dcbkit_topology_info. */
+static void add_topology(struct config_visit *cv, const struct store_config_row *row,
+                         const cJSON *j)
+{
+    struct serve_round *r = cv->r;
+    if (r->ntopology == r->topology_cap) {
+        size_t cap = r->topology_cap ? r->topology_cap * 2 : 64;
+        struct prom_topology *v = realloc(r->topology, cap * sizeof(*v));
+        if (!v) {
+            cv->nomem = true;
+            return;
+        }
+        r->topology = v;
+        r->topology_cap = cap;
+    }
+    struct prom_topology *t = &r->topology[r->ntopology++];
+    const cJSON *peer = cJSON_GetObjectItemCaseSensitive(j, "peer");
+    snprintf(t->device, sizeof(t->device), "%s", row->device);
+    snprintf(t->ifname, sizeof(t->ifname), "%s", row->ifname);
+    copy_string(t->role, sizeof(t->role), cJSON_GetObjectItemCaseSensitive(j, "role"));
+    copy_string(t->peer_device, sizeof(t->peer_device),
+                cJSON_GetObjectItemCaseSensitive(peer, "device"));
+    copy_string(t->peer_ifname, sizeof(t->peer_ifname),
+                cJSON_GetObjectItemCaseSensitive(peer, "ifname"));
+    copy_string(t->peer_role, sizeof(t->peer_role),
+                cJSON_GetObjectItemCaseSensitive(peer, "role"));
+}
+
+/* Each config snapshot's known fields, for dcbkit_qos_config; topology rows for
+ * dcbkit_topology_info. */
 static int add_config(const struct store_config_row *row, void *arg)
 {
     struct config_visit *cv = arg;
     cJSON *j = cJSON_Parse(row->json);
+    if (!strcmp(row->source, "topology")) {
+        if (cJSON_IsObject(j))
+            add_topology(cv, row, j);
+        cJSON_Delete(j);
+        return cv->nomem ? DCB_E_NOMEM : 0;
+    }
     struct qos_config c;
     qos_config_init(&c);
     if (j && qos_from_json(&c, j, "", NULL) == 0) {
@@ -165,6 +206,7 @@ int serve_round_run(struct serve_round *r, struct serve_board *board, struct dcb
         snprintf(problem, sizeof(problem), "%s: %s", r->src->name, e.msg);
     }
     r->nconfigs = 0;
+    r->ntopology = 0;
     struct config_visit cv = { r, NULL, false };
     if (store_configs(r->src->st, NULL, NULL, INT64_MAX, add_config, &cv, &e) < 0) {
         r->stats[0].errors++;
@@ -203,7 +245,7 @@ int serve_round_run(struct serve_round *r, struct serve_board *board, struct dcb
     }
     struct prom_page page = { r->samples, r->nsamples, pf, r->nfindings, r->stats,
                               r->rules ? 2 : 1, DCBKIT_VERSION, r->configs, r->nconfigs,
-                              r->src->events, r->src->nevents };
+                              r->src->events, r->src->nevents, r->topology, r->ntopology };
     int rc = prom_render_page(&r->page, &page, err);
     free(pf);
     if (rc < 0)

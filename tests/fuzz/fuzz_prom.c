@@ -70,7 +70,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ec.prio = (int)(size % 9) - 1;
     ec.kind = (enum dcb_event_kind)(size % EVENT_KIND_COUNT);
     ec.count = size;
-    struct prom_page page = { &s, 1, &f, 1, NULL, 0, text, &cv, 1, &ec, 1 };
+    static struct prom_topology tp;
+    snprintf(tp.device, sizeof(tp.device), "%s", text);
+    snprintf(tp.peer_ifname, sizeof(tp.peer_ifname), "%s", sp ? sp + 1 : "");
+    snprintf(tp.role, sizeof(tp.role), "%s", size % 2 ? "host" : "");
+    struct prom_page page = { &s, 1, &f, 1, NULL, 0, text, &cv, 1, &ec, 1, &tp, 1 };
     if (prom_render_page(&b, &page, &err) == 0 && (!b.len || b.data[b.len - 1] != '\n'))
         abort();
     prom_buf_free(&b);

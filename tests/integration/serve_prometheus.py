@@ -1,12 +1,17 @@
 """A real Prometheus (started here on 127.0.0.1, temporary data dir, 1 s scrape interval)
-scrapes two exporters for SERVE_PROM_SECONDS (default 30, as issue 15 says):
+scrapes three exporters for SERVE_PROM_SECONDS (default 30, as issue 15 says):
   - `dcbkit serve --replay fixtures/scenarios/pause-storm.json --set workload.repeat=true
     --store DB`: a fault scenario (a NIC that pauses its switch port without a break, the
     watchdog firing) simulated in real time, pass after pass, recorded into a store;
+  - the same for np-disabled.json (the receivers' notification point off: CE marks, no CNP,
+    PFC all over the fabric), a second fault for the rule id comparison;
   - `dcbkit serve --local` on a fixture sysfs tree whose counters this test advances.
 Then the test asks Prometheus' API for the series: canonical names in base units, the device,
 ifname, prio and queue labels, values that increase, the findings, the exporter's own series,
-and `promtool check metrics` on both pages."""
+and `promtool check metrics` on every page. On each fault scenario, `dcbkit diagnose` and
+`dcbkit report` must give the same full set of rule ids (config and symptom rules alike)
+through Prometheus as from the store the run recorded, and that set must hold the fault's own
+symptom rules."""
 import os
 import shutil
 import json
@@ -23,8 +28,10 @@ RULES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "doc
                                      "prometheus", "dcbkit.rules.yml"))
 SCENARIOS = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "scenarios")
 SCENARIO = os.path.join(SCENARIOS, "pause-storm.json")      # host9's NIC pauses without a break
-FABRIC = os.path.join(SCENARIOS, "fabrics", "star-40g.json")   # the scenario's fabric
 STEP_BYTES = 125000000          # 1 Gb/s worth per second
+# (scenario, its fabric, symptom rules its fault must fire on both sides)
+FAULTS = [("pause-storm.json", "star-40g.json", {"pause-storm", "pfcwd-firing"}),
+          ("np-disabled.json", "star-40g.json", {"cnp-missing", "pfc-everywhere"})]
 
 if not shutil.which("promtool"):
     skip("promtool not installed (Debian package prometheus; scripts/bootstrap)")
@@ -35,6 +42,12 @@ serve = Serve(["--local", "--sysfs-root", tree.root, "--device", "fixture", "--i
                "250ms"], tmp)
 replay = Serve(["--replay", SCENARIO, "--set", "workload.repeat=true", "--store", db,
                 "--interval", "1s"], tmp, tag="replay")
+db2 = os.path.join(tmp, "np.db")
+replay2 = Serve(["--replay", os.path.join(SCENARIOS, FAULTS[1][0]), "--set",
+                 "workload.repeat=true", "--store", db2, "--interval", "1s"], tmp,
+                tag="replay2")
+replays = [(replay, db) + FAULTS[0], (replay2, db2) + FAULTS[1]]
+STORM = 'instance="127.0.0.1:%d",' % replay.port    # the pause-storm exporter's series
 prom = None
 
 
@@ -52,7 +65,7 @@ def increasing(sel, start, end):
 
 
 try:
-    for who in (serve, replay):
+    for who in (serve, replay, replay2):
         status, page, _ = who.get("/metrics")
         if status != 200:
             fail("/metrics answered %d" % status)
@@ -62,7 +75,8 @@ try:
             fail("promtool check metrics: " + chk.stdout + chk.stderr)
         print("promtool check metrics: ok (%d lines)" % page.count("\n"))
 
-    prom = Prometheus(tmp, [serve.port, replay.port], scrape_s=1, rule_files=[RULES])
+    prom = Prometheus(tmp, [serve.port, replay.port, replay2.port], scrape_s=1,
+                      rule_files=[RULES])
     prom.wait_up()
     start = time.time()
     while time.time() - start < SECONDS:
@@ -73,17 +87,17 @@ try:
     end = time.time()
 
     up = prom.query('up{job="dcbkit"}')
-    if len(up) != 2 or any(u["value"][1] != "1" for u in up):
-        fail("Prometheus does not see both targets up: %s\n%s" % (up, prom.logtext()))
+    if len(up) != 3 or any(u["value"][1] != "1" for u in up):
+        fail("Prometheus does not see every target up: %s\n%s" % (up, prom.logtext()))
 
     # the fault scenario: the faulty NIC's switch port receives pauses on priority 3
-    labels = increasing('dcbkit_pfc_rx_pause_total{device="switch1",ifname="Ethernet8",'
-                        'prio="3"}', start, end)
+    labels = increasing('dcbkit_pfc_rx_pause_total{' + STORM +
+                        'device="switch1",ifname="Ethernet8",prio="3"}', start, end)
     if "queue" in labels or labels.get("job") != "dcbkit":
         fail("labels of a per-priority counter: %s" % labels)
-    increasing('dcbkit_pfc_rx_pause_seconds_total{device="switch1",ifname="Ethernet8",'
-               'prio="3"}', start, end)
-    q = prom.query('dcbkit_queue_tx_bytes_total{device="switch1",queue="3"}')
+    increasing('dcbkit_pfc_rx_pause_seconds_total{' + STORM +
+               'device="switch1",ifname="Ethernet8",prio="3"}', start, end)
+    q = prom.query('dcbkit_queue_tx_bytes_total{' + STORM + 'device="switch1",queue="3"}')
     if not q or any("prio" in s["metric"] for s in q):
         fail("queue counters: %s" % q)
     findings = prom.query('dcbkit_finding == 1')
@@ -92,11 +106,17 @@ try:
                            ("rule", "severity", "device", "ifname")):
         fail("dcbkit_finding series: %s" % findings[:3])
     print("dcbkit_finding: %d series, rules %s" % (len(findings), rules))
+    topo = prom.query('dcbkit_topology_info{instance="127.0.0.1:%d",device="switch1",'
+                      'ifname="Ethernet8"}' % replay.port)
+    if len(topo) != 1 or topo[0]["metric"].get("role") != "switch" or \
+            topo[0]["metric"].get("peer_role") != "host" or \
+            topo[0]["metric"].get("peer_device") != "host9":
+        fail("dcbkit_topology_info of the stormed port: %s" % topo)
 
     # the README's recording rules over the real series (evaluated every 15 s)
     if SECONDS >= 20:
-        frac = prom.query('port_prio:dcbkit_pfc_rx_paused:ratio_rate1m{device="switch1",'
-                          'ifname="Ethernet8",prio="3"}')
+        frac = prom.query('port_prio:dcbkit_pfc_rx_paused:ratio_rate1m{' + STORM +
+                          'device="switch1",ifname="Ethernet8",prio="3"}')
         f = float(frac[0]["value"][1]) if frac else -1
         if not 0 < f <= 1:
             fail("pause-time fraction of the stormed port: %s" % frac)
@@ -106,7 +126,8 @@ try:
         print("recording rules: pause-time fraction switch1 Ethernet8 prio 3 = %.3f, marks/s "
               "recorded for %d ports" % (f, len(marks)))
 
-    # the same rule ids through Prometheus as from the store the replay recorded
+    # the same rule ids through Prometheus as from the store each replay recorded, by
+    # diagnose and by report over the same window
     def rule_ids(args):
         r = subprocess.run([DCBKIT, "diagnose", "-T", "json"] + args, capture_output=True,
                            text=True)
@@ -114,19 +135,8 @@ try:
             fail("diagnose %s exited %d: %s" % (args, r.returncode, r.stderr))
         doc = json.loads(r.stdout)
         return sorted({f["rule"] for f in doc["findings"]}), doc
-    via_store, _ = rule_ids(["--store", db])
-    via_prom, doc = rule_ids(["--prometheus", prom.url(""), "--match",
-                              'instance="127.0.0.1:%d"' % replay.port, "--since",
-                              "%ds" % int(SECONDS), "--step", "1s"])
-    if doc["source"]["kind"] != "prometheus" or not via_store or via_prom != via_store:
-        fail("rule ids: --store %s, --prometheus %s" % (via_store, via_prom))
-    print("diagnose: the same rule ids from --store and --prometheus: %s (%d findings)" %
-          (via_prom, len(doc["findings"])))
 
-    # dcbkit report over the same window, from the store and from Prometheus
-    fabric = FABRIC
-
-    def report_rules(args, out):
+    def report_rules(fabric, args, out):
         r = subprocess.run([DCBKIT, "report", "--fabric", fabric, "--since",
                             "%ds" % int(SECONDS), "--out", out, "-T", "json"] + args,
                            capture_output=True, text=True)
@@ -135,16 +145,35 @@ try:
         with open(os.path.join(out, "report.json")) as f:
             doc = json.load(f)
         return sorted({x["rule"] for x in doc["findings"]}), doc
-    rep_store, _ = report_rules(["--store", db], os.path.join(tmp, "report-store"))
-    rep_prom, doc = report_rules(["--prometheus", prom.url(""), "--match",
-                                  'instance="127.0.0.1:%d"' % replay.port, "--step", "1s"],
-                                 os.path.join(tmp, "report-prom"))
-    if not rep_store or rep_prom != rep_store:
-        fail("report rule ids: --store %s, --prometheus %s" % (rep_store, rep_prom))
-    if not doc.get("traffic", {}).get("samples"):
-        fail("report --prometheus read no samples: %s" % doc.get("traffic"))
-    print("report: the same rule ids from --store and --prometheus: %s; %s samples read "
-          "from Prometheus" % (rep_prom, doc["traffic"]["samples"]))
+
+    for who, store, scen, fab, must in replays:
+        name = scen[:-5]
+        fabric = os.path.join(SCENARIOS, "fabrics", fab)
+        match = ["--match", 'instance="127.0.0.1:%d"' % who.port]
+        via_store, _ = rule_ids(["--store", store, "--since", "%ds" % int(SECONDS)])
+        via_prom, doc = rule_ids(["--prometheus", prom.url("")] + match +
+                                 ["--since", "%ds" % int(SECONDS), "--step", "1s"])
+        if doc["source"]["kind"] != "prometheus" or via_prom != via_store:
+            fail("%s: diagnose rule ids: --store %s, --prometheus %s" %
+                 (name, via_store, via_prom))
+        if not must <= set(via_store):
+            fail("%s: diagnose found %s, not the fault's %s" % (name, via_store, sorted(must)))
+        print("%s: diagnose: the same rule ids from --store and --prometheus: %s (%d findings)"
+              % (name, via_prom, len(doc["findings"])))
+
+        rep_store, _ = report_rules(fabric, ["--store", store],
+                                    os.path.join(tmp, name + "-report-store"))
+        rep_prom, doc = report_rules(fabric, ["--prometheus", prom.url("")] + match +
+                                     ["--step", "1s"], os.path.join(tmp, name + "-report-prom"))
+        if rep_prom != rep_store:
+            fail("%s: report rule ids: --store %s, --prometheus %s" %
+                 (name, rep_store, rep_prom))
+        if not must <= set(rep_store):
+            fail("%s: report found %s, not the fault's %s" % (name, rep_store, sorted(must)))
+        if not doc.get("traffic", {}).get("samples"):
+            fail("%s: report --prometheus read no samples: %s" % (name, doc.get("traffic")))
+        print("%s: report: the same rule ids from --store and --prometheus: %s; %s samples "
+              "read from Prometheus" % (name, rep_prom, doc["traffic"]["samples"]))
 
     # the fixture tree: a port counter without prio/queue, moving as the test moved it
     labels = increasing('dcbkit_port_rx_bytes_total{job="dcbkit",device="fixture",'
@@ -169,7 +198,7 @@ try:
         if want not in names:
             fail("series %s missing; Prometheus has %s" % (want, sorted(names)))
     errs = prom.query('dcbkit_scrape_errors_total{source=~"local|replay"}')
-    if len(errs) != 2 or any(e["value"][1] != "0" for e in errs):
+    if len(errs) != 3 or any(e["value"][1] != "0" for e in errs):
         fail("scrape errors on a healthy tree: %s" % errs)
     print("series names: %d, scrape errors 0" % len(names))
 finally:
@@ -177,7 +206,8 @@ finally:
         prom.stop()
     rc = serve.stop()
     rc2 = replay.stop()
+    rc3 = replay2.stop()
     shutil.rmtree(tmp, ignore_errors=True)
-if rc != 0 or rc2 != 0:
-    fail("serve exited %d and %d on SIGTERM" % (rc, rc2))
+if rc != 0 or rc2 != 0 or rc3 != 0:
+    fail("serve exited %d, %d and %d on SIGTERM" % (rc, rc2, rc3))
 print("ok")

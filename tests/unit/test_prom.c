@@ -88,7 +88,11 @@ static void page_groups_families(void **state)
         { "pfc-storm", "crit", "sw1", "Ethernet0", 3 },   /* a duplicate: written once */
     };
     struct prom_source_stat src = { "local", 2, 4, 0.5, 1700000000123456789LL };
-    struct prom_page page = { v, 4, f, 3, &src, 1, "1.0", NULL, 0, NULL, 0 };
+    struct prom_topology tp[2] = {
+        { "sw1", "Ethernet8", "switch", "h\"9", "eth0", "host" },
+        { "h1", "eth0", "host", "", "", "" },     /* no link partner known */
+    };
+    struct prom_page page = { v, 4, f, 3, &src, 1, "1.0", NULL, 0, NULL, 0, tp, 2 };
     struct prom_buf b;
     prom_buf_init(&b);
     assert_int_equal(prom_render_page(&b, &page, NULL), 0);
@@ -108,6 +112,12 @@ static void page_groups_families(void **state)
                                    "device=\"h1\",ifname=\"eth0\"} 1\n"
                                    "dcbkit_finding{rule=\"pfc-storm\",severity=\"crit\","
                                    "device=\"sw1\",ifname=\"Ethernet0\",prio=\"3\"} 1\n#"));
+    assert_non_null(strstr(b.data, "# TYPE dcbkit_topology_info gauge\n"
+                                   "dcbkit_topology_info{device=\"sw1\",ifname=\"Ethernet8\","
+                                   "role=\"switch\",peer_device=\"h\\\"9\",peer_ifname=\"eth0\","
+                                   "peer_role=\"host\"} 1\n"
+                                   "dcbkit_topology_info{device=\"h1\",ifname=\"eth0\","
+                                   "role=\"host\"} 1\n"));
     assert_non_null(strstr(b.data, "dcbkit_scrape_errors_total{source=\"local\"} 2\n"));
     assert_non_null(strstr(b.data, "dcbkit_last_collect_timestamp_seconds{source=\"local\"} "
                                    "1700000000.123456789\n"));
