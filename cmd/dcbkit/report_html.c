@@ -382,7 +382,7 @@ static void figure(FILE *fp, const cJSON *fig, const char *key, double scale, co
 }
 
 /* diagnose --verify's result: the change replayed, its verdict, and the figures before/after. */
-static void verified(FILE *fp, const cJSON *v)
+static void html_verified(FILE *fp, const cJSON *v)
 {
     fputs("<div class=\"verified\"><p>Replay verification", fp);
     if (report_str(v, "change")[0]) {
@@ -463,7 +463,7 @@ static void findings(FILE *fp, const cJSON *m)
         }
         const cJSON *v = report_get(f, "verified");
         if (cJSON_IsObject(v))
-            verified(fp, v);
+            html_verified(fp, v);
         fputs("<p class=\"meta\">", fp);
         if (!cJSON_IsObject(v))
             fputs("Replay verification: not run", fp);

@@ -59,7 +59,7 @@ static void figures(FILE *fp, const char *label, const cJSON *fig)
     fputc('\n', fp);
 }
 
-static void verified(FILE *fp, const cJSON *v)
+static void md_verified(FILE *fp, const cJSON *v)
 {
     if (!cJSON_IsObject(v)) {
         fputs("not run\n", fp);
@@ -265,7 +265,7 @@ int report_write_md(const cJSON *m, FILE *fp)
             fputc('\n', fp);
         }
         fputs("   - replay verification: ", fp);
-        verified(fp, report_get(f, "verified"));
+        md_verified(fp, report_get(f, "verified"));
     }
 
     fputs("\n## Raw data\n\n", fp);
