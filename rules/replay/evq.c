@@ -7,65 +7,89 @@
 void evq_init(struct evq *q)
 {
     memset(q, 0, sizeof(*q));
-    heap_init(&q->near);
     heap_init(&q->far);
-    q->near_end = EVQ_BUCKET_PS;
+}
+
+static void chunks_free(struct evq_chunk *c)
+{
+    while (c) {
+        struct evq_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
 }
 
 void evq_free(struct evq *q)
 {
-    heap_free(&q->near);
     heap_free(&q->far);
     for (int i = 0; i < EVQ_BUCKETS; i++)
-        free(q->bucket[i].v);
+        chunks_free(q->bucket[i].head);
+    for (int i = 0; i < EVQ_COARSE; i++)
+        chunks_free(q->coarse[i].head);
+    chunks_free(q->free_chunks);
     for (int i = 0; i < EVQ_SLOTS; i++)
         free(q->slot[i].v);
     memset(q, 0, sizeof(*q));
 }
 
-static bool bucket_add(struct evq_bucket *b, const struct heap_event *e)
+static int64_t calendar_end(const struct evq *q)
 {
-    if (b->n == b->cap) {
-        uint32_t cap = b->cap ? b->cap * 2 : 8;     /* most buckets stay small */
-        struct heap_event *grown = realloc(b->v, (size_t)cap * sizeof(*grown));
-        if (!grown)
+    return q->wheel_end + (int64_t)(EVQ_BUCKETS - 1) * EVQ_BUCKET_PS;
+}
+
+static struct evq_list *bucket_of(struct evq *q, int64_t at)
+{
+    return &q->bucket[(uint64_t)at >> EVQ_BUCKET_SHIFT & (EVQ_BUCKETS - 1)];
+}
+
+static struct evq_list *coarse_of(struct evq *q, int64_t at)
+{
+    return &q->coarse[(uint64_t)at >> EVQ_COARSE_SHIFT & (EVQ_COARSE - 1)];
+}
+
+static bool list_add(struct evq *q, struct evq_list *l, const struct heap_event *e)
+{
+    struct evq_chunk *c = l->tail;
+    if (!c || c->n == EVQ_CHUNK_EVENTS) {
+        c = q->free_chunks;
+        if (c)
+            q->free_chunks = c->next;
+        else if (!(c = malloc(sizeof(*c))))
             return false;
-        b->v = grown;
-        b->cap = cap;
+        c->next = NULL;
+        c->n = 0;
+        if (l->tail)
+            l->tail->next = c;
+        else
+            l->head = c;
+        l->tail = c;
     }
-    b->v[b->n++] = *e;
+    c->v[c->n++] = *e;
+    l->n++;
     return true;
 }
 
-/* Where an event at this time waits: the heap (this bucket), a bucket of the calendar, or far. */
-static bool place(struct evq *q, const struct heap_event *e)
+/* Empties a list, in order, through move(); its chunks go back to the free list. */
+static bool list_drain(struct evq *q, struct evq_list *l,
+                       bool (*move)(struct evq *, const struct heap_event *))
 {
-    if (e->at < q->near_end)
-        return heap_insert(&q->near, e);
-    if (e->at < q->near_end + (int64_t)(EVQ_BUCKETS - 1) * EVQ_BUCKET_PS) {
-        if (!bucket_add(&q->bucket[(e->at / EVQ_BUCKET_PS) % EVQ_BUCKETS], e))
-            return false;
-        q->in_buckets++;
-        return true;
+    bool ok = true;
+    struct evq_chunk *c = l->head;
+    while (c) {
+        for (uint32_t i = 0; ok && i < c->n; i++)
+            ok = move(q, &c->v[i]);
+        struct evq_chunk *next = c->next;
+        c->next = q->free_chunks;
+        q->free_chunks = c;
+        c = next;
     }
-    return heap_insert(&q->far, e);
+    l->head = l->tail = NULL;
+    l->n = 0;
+    return ok;
 }
 
-/* ---- the wheel ---- */
-
-static inline bool earlier(const struct heap_event *x, const struct heap_event *y)
-{
-    return x->at < y->at || (x->at == y->at && x->seq < y->seq);
-}
-
-static inline int64_t wheel_start(const struct evq *q)
-{
-    return q->now - (q->now & ((1LL << EVQ_SLOT_SHIFT) - 1));
-}
-
-/* A full slot: slid down over the events already served, or grown. Kept out of line, as are
- * the other rare paths below, so that the common ones need few registers. */
-static __attribute__((noinline)) bool slot_make_room(struct evq_slot *sl)
+/* A full slot: slid down over the events already served, or grown. */
+bool evq_slot_make_room(struct evq_slot *sl)
 {
     if (sl->head) {                     /* room at the front: slide down */
         memmove(sl->v, sl->v + sl->head, (sl->n - sl->head) * sizeof(*sl->v));
@@ -82,13 +106,13 @@ static __attribute__((noinline)) bool slot_make_room(struct evq_slot *sl)
     return true;
 }
 
-static inline bool wheel_add(struct evq *q, const struct heap_event *e)
+/* Into the fine wheel at the slot of slot_time: sorted by time, after the events at its time. */
+static bool fine_add(struct evq *q, const struct heap_event *e, int64_t slot_time)
 {
-    uint32_t i = (uint32_t)(e->at >> EVQ_SLOT_SHIFT) & (EVQ_SLOTS - 1);
+    uint32_t i = (uint32_t)(slot_time >> EVQ_SLOT_SHIFT) & (EVQ_SLOTS - 1);
     struct evq_slot *sl = &q->slot[i];
-    if (sl->n == sl->cap && !slot_make_room(sl))
+    if (sl->n == sl->cap && !evq_slot_make_room(sl))
         return false;
-    /* the newest number: it goes after every event at its time or before */
     uint32_t k = sl->n++;
     while (k > sl->head && sl->v[k - 1].at > e->at) {
         sl->v[k] = sl->v[k - 1];
@@ -96,16 +120,108 @@ static inline bool wheel_add(struct evq *q, const struct heap_event *e)
     }
     sl->v[k] = *e;
     q->slot_used[i / 64] |= 1ULL << (i % 64);
-    q->in_wheel++;
+    q->in_fine++;
     return true;
 }
 
-/* The first slot holding events, from the one of the last event out on: the earliest. */
+bool evq_push_later(struct evq *q, const struct heap_event *e)
+{
+    if (e->at < q->base)                /* in the past: next out, as from a heap */
+        return fine_add(q, e, q->base);
+    if (e->at < q->wheel_end) {
+        if (!list_add(q, coarse_of(q, e->at), e))
+            return false;
+        q->in_coarse++;
+        return true;
+    }
+    if (e->at >= calendar_end(q))
+        return heap_insert(&q->far, e);
+    if (!list_add(q, bucket_of(q, e->at), e))
+        return false;
+    q->in_buckets++;
+    return true;
+}
+
+/* The far events now inside the calendar move to it, in (time, number) order: before anything
+ * can be pushed directly into their buckets. */
+static bool far_to_calendar(struct evq *q)
+{
+    struct heap_event e;
+    while (q->far.n && q->far.v[0].at < calendar_end(q)) {
+        heap_pop(&q->far, &e);
+        if (!list_add(q, bucket_of(q, e.at), &e))
+            return false;
+        q->in_buckets++;
+    }
+    return true;
+}
+
+static bool to_coarse(struct evq *q, const struct heap_event *e)
+{
+    return list_add(q, coarse_of(q, e->at), e);
+}
+
+static bool to_fine(struct evq *q, const struct heap_event *e)
+{
+    return fine_add(q, e, e->at);
+}
+
+/* The coarse slots reach the next bucket: its events move into them. */
+static bool bucket_to_coarse(struct evq *q)
+{
+    struct evq_list *b = bucket_of(q, q->wheel_end);
+    q->wheel_end += EVQ_BUCKET_PS;
+    q->in_buckets -= b->n;
+    q->in_coarse += b->n;
+    return list_drain(q, b, to_coarse) && far_to_calendar(q);
+}
+
+/* The fine wheel reaches the next coarse slot: its events move in (fine_add counts them). */
+static bool coarse_to_fine(struct evq *q)
+{
+    if (q->fine_end == q->wheel_end && !bucket_to_coarse(q))
+        return false;
+    struct evq_list *c = coarse_of(q, q->fine_end);
+    q->fine_end += EVQ_COARSE_PS;
+    q->in_coarse -= c->n;
+    return list_drain(q, c, to_fine);
+}
+
+/* Keeps the fine wheel at least a coarse slot ahead of its base. */
+static inline bool wheel_fill(struct evq *q)
+{
+    while (q->fine_end + EVQ_COARSE_PS <= q->base + EVQ_FINE_PS)
+        if (!coarse_to_fine(q))
+            return false;
+    return true;
+}
+
+/* The fine wheel is empty and events wait further ahead: the wheel moves to the first of them.
+ * Only from evq_pop(), so no push comes before the event it returns. */
+static __attribute__((noinline)) bool wheel_jump(struct evq *q)
+{
+    while (!q->in_fine) {
+        if (!q->in_coarse) {
+            if (!q->in_buckets && q->far.n) {
+                int64_t next = q->far.v[0].at & ~(EVQ_BUCKET_PS - 1);
+                if (next > q->wheel_end)
+                    q->wheel_end = next;
+                if (!far_to_calendar(q))
+                    return false;
+            }
+            q->fine_end = q->wheel_end;     /* the coarse slots between are empty */
+        }
+        q->base = q->fine_end;          /* every pending event is at or after it */
+        if (!wheel_fill(q))
+            return false;
+    }
+    return true;
+}
+
+/* The first fine slot holding events, from the base's on: the earliest. */
 static struct evq_slot *wheel_first(struct evq *q)
 {
-    if (!q->in_wheel)
-        return NULL;
-    uint32_t from = (uint32_t)(q->now >> EVQ_SLOT_SHIFT) & (EVQ_SLOTS - 1);
+    uint32_t from = (uint32_t)(q->base >> EVQ_SLOT_SHIFT) & (EVQ_SLOTS - 1);
     uint32_t w = from / 64;
     uint64_t bits = q->slot_used[w] & (~0ULL << (from % 64));
     for (uint32_t k = 0; k <= EVQ_SLOTS / 64; k++) {
@@ -114,111 +230,49 @@ static struct evq_slot *wheel_first(struct evq *q)
         w = (w + 1) % (EVQ_SLOTS / 64);
         bits = q->slot_used[w];
     }
-    return NULL;                        /* not reached: in_wheel counts the bitmap's events */
+    return NULL;                        /* not reached: in_fine counts the bitmap's events */
 }
 
-static void wheel_take(struct evq *q, struct evq_slot *sl, struct heap_event *out)
+bool evq_pop(struct evq *q, struct heap_event *out)
 {
+    struct evq_slot *sl;
+    if (q->oom)
+        return false;
+    if (q->next_valid) {
+        q->next_valid = false;
+        sl = q->next_slot;
+    } else {
+        if (!q->pending)
+            return false;
+        if (!q->in_fine && !wheel_jump(q)) {
+            q->oom = true;
+            return false;
+        }
+        sl = wheel_first(q);
+    }
     *out = sl->v[sl->head++];
     if (sl->head == sl->n) {
         sl->head = sl->n = 0;
         uint32_t i = (uint32_t)(sl - q->slot);
         q->slot_used[i / 64] &= ~(1ULL << (i % 64));
     }
-    q->in_wheel--;
-}
-
-static __attribute__((noinline)) bool place_out_of_wheel(struct evq *q, const struct heap_event *e)
-{
-    return place(q, e);
-}
-
-bool evq_push(struct evq *q, int64_t at, unsigned kind, uint32_t a, uint32_t b)
-{
-    struct heap_event e = { at, HEAP_SEQ(q->next_seq++, kind), a, b };
-    int64_t start = wheel_start(q);
-    bool ok = at >= start && at < start + ((int64_t)EVQ_SLOTS << EVQ_SLOT_SHIFT) ?
-              wheel_add(q, &e) : place_out_of_wheel(q, &e);
-    if (!ok)
-        return false;
-    q->pending++;
-    if (at < q->next_at)
-        q->next_valid = false;
-    return true;
-}
-
-/* Time reaches the next bucket: its events, and the far ones now inside the calendar. */
-static bool advance(struct evq *q)
-{
-    struct evq_bucket *b = &q->bucket[(q->near_end / EVQ_BUCKET_PS) % EVQ_BUCKETS];
-    q->near_end += EVQ_BUCKET_PS;
-    for (uint32_t i = 0; i < b->n; i++)
-        if (!heap_insert(&q->near, &b->v[i]))
-            return false;
-    q->in_buckets -= b->n;
-    b->n = 0;
-    struct heap_event e;
-    while (q->far.n && q->far.v[0].at < q->near_end + (int64_t)(EVQ_BUCKETS - 1) * EVQ_BUCKET_PS) {
-        heap_pop(&q->far, &e);
-        if (!place(q, &e))
-            return false;
-    }
-    return true;
-}
-
-static __attribute__((noinline)) bool fill_near_slow(struct evq *q)
-{
-    while (!q->near.n) {
-        if (!advance(q))
-            return false;
-        if (!q->near.n && !q->in_buckets && q->far.n && q->far.v[0].at >= q->near_end) {
-            /* the calendar is empty: jump to the bucket of the next far event */
-            int64_t next = q->far.v[0].at;
-            q->near_end = next - next % EVQ_BUCKET_PS;
-        }
-    }
-    return true;
-}
-
-/* The heap side's earliest in the near heap, when there is one outside the wheel. */
-static inline bool fill_near(struct evq *q)
-{
-    return q->pending == q->in_wheel || q->near.n || fill_near_slow(q);
-}
-
-bool evq_pop(struct evq *q, struct heap_event *out)
-{
-    if (q->next_valid) {
-        q->next_valid = false;
-        if (q->next_in_heap)
-            heap_pop(&q->near, out);
-        else
-            wheel_take(q, q->next_slot, out);
-    } else {
-        if (!q->pending || !fill_near(q))
-            return false;
-        struct evq_slot *sl = wheel_first(q);
-        if (sl && (!q->near.n || earlier(&sl->v[sl->head], &q->near.v[0])))
-            wheel_take(q, sl, out);
-        else
-            heap_pop(&q->near, out);
-    }
+    q->in_fine--;
     q->pending--;
-    q->now = out->at;
+    int64_t slot_start = out->at & ~((1LL << EVQ_SLOT_SHIFT) - 1);
+    if (slot_start > q->base)           /* never back: an event pushed into the past is out */
+        q->base = slot_start;
+    if (!wheel_fill(q))
+        q->oom = true;                  /* this event is out; the next pop reports it */
     return true;
 }
 
 const struct heap_event *evq_peek(struct evq *q)
 {
-    if (!q->pending || !fill_near(q))
+    if (!q->in_fine)
         return NULL;
     struct evq_slot *sl = wheel_first(q);
-    bool in_wheel = sl && (!q->near.n || earlier(&sl->v[sl->head], &q->near.v[0]));
-    if (!in_wheel && !q->near.n)
-        return NULL;
-    const struct heap_event *e = in_wheel ? &sl->v[sl->head] : &q->near.v[0];
+    const struct heap_event *e = &sl->v[sl->head];
     q->next_valid = true;
-    q->next_in_heap = !in_wheel;
     q->next_slot = sl;
     q->next_at = e->at;
     return e;

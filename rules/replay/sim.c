@@ -496,6 +496,7 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
             dispatch(s, &e);
         }
         s->now_ps = s->end_ps;
+        s->oom = s->oom || s->queue.oom;
         if (s->oom)
             rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory after %llu events",
                              (unsigned long long)s->events);

@@ -6,7 +6,7 @@
  * Prints events/s and packet-hops per wall second (a packet crossing one link is one hop), and
  * peak memory, per wall second and per CPU second (getrusage: the machine may be shared).
  * Target: at least 10 million events/s on one core. Never asserts on time.
- *   bench_replay [all-to-all duration in ms, default 20]   (shorter: for profiling) */
+ *   bench_replay [all-to-all duration in ms, default 20] [--all-to-all-only]   (for profiling) */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,9 +83,13 @@ static int run(const char *what, const char *text, struct replay_flow *flows, si
 
 int main(int argc, char **argv)
 {
+    bool only_all = argc > 1 && strcmp(argv[argc - 1], "--all-to-all-only") == 0;
+    if (only_all)
+        argc--;
     double all_ms = argc > 1 ? atof(argv[1]) : 20;
     if (argc > 2 || !(all_ms > 0)) {
-        fprintf(stderr, "usage: bench_replay [all-to-all duration in ms, default 20]\n");
+        fprintf(stderr, "usage: bench_replay [all-to-all duration in ms, default 20] "
+                        "[--all-to-all-only]\n");
         return 64;
     }
     char text[4096];
@@ -99,8 +103,9 @@ int main(int argc, char **argv)
                                           1000 };
     }
     /* "every sender at line rate": PFC only, so the senders stay there */
-    if (run("8:1 incast, star, 40G, PFC only", text, incast, 8, 5000000, false, INCAST_RUNS) ||
-        run("8:1 incast, star, 40G, DCQCN (paper)", text, incast, 8, 5000000, true, INCAST_RUNS))
+    if (!only_all &&
+        (run("8:1 incast, star, 40G, PFC only", text, incast, 8, 5000000, false, INCAST_RUNS) ||
+         run("8:1 incast, star, 40G, DCQCN (paper)", text, incast, 8, 5000000, true, INCAST_RUNS)))
         return 1;
 
     snprintf(text, sizeof(text), "{\"generate\":{\"type\":\"leaf-spine\",\"leaves\":8,"
