@@ -1,4 +1,4 @@
-/* The event queue; see heap.h. Four children per node: half the depth of a binary heap, and
+/* The far heap; see heap.h. Four children per node: half the depth of a binary heap, and
  * the children of a node share a cache line or two. A pop walks the hole down to a leaf along
  * the smaller children (without comparing against the element that will fill it, comparisons
  * that nearly always go the same way), then lets the last element rise from there: fewer and
@@ -26,12 +26,6 @@ static inline bool before(const struct heap_event *x, const struct heap_event *y
     unsigned __int128 kx = (unsigned __int128)((uint64_t)x->at ^ 1ULL << 63) << 64 | x->seq;
     unsigned __int128 ky = (unsigned __int128)((uint64_t)y->at ^ 1ULL << 63) << 64 | y->seq;
     return kx < ky;
-}
-
-bool heap_push(struct heap *h, int64_t at, unsigned kind, uint32_t a, uint32_t b)
-{
-    struct heap_event e = { at, HEAP_SEQ(h->next_seq++, kind), a, b };
-    return heap_insert(h, &e);
 }
 
 bool heap_insert(struct heap *h, const struct heap_event *ev)

@@ -1,5 +1,5 @@
-/* The simulator's event queue: a 4-ary min-heap ordered by (time, insertion number), so equal
- * times come out in the order they went in and a run is deterministic. */
+/* The event queue's last tier (evq.h), for events past its calendar: a 4-ary min-heap ordered
+ * by (time, insertion number), so equal times come out in the order they went in. */
 #ifndef DCB_REPLAY_HEAP_H
 #define DCB_REPLAY_HEAP_H
 
@@ -17,16 +17,13 @@ struct heap_event {
 struct heap {
     struct heap_event *v;
     uint32_t n, cap;
-    uint64_t next_seq;
 };
 
 void heap_init(struct heap *h);
 void heap_free(struct heap *h);
-/* false when out of memory. */
-bool heap_push(struct heap *h, int64_t at, unsigned kind, uint32_t a, uint32_t b);
 /* false when empty. */
 bool heap_pop(struct heap *h, struct heap_event *out);
-/* An event made elsewhere (its insertion number kept). */
+/* false when out of memory. */
 bool heap_insert(struct heap *h, const struct heap_event *e);
 
 static inline unsigned heap_kind(const struct heap_event *e)
