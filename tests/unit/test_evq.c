@@ -62,14 +62,32 @@ static void push_both(struct evq *q, struct heap *ref, int64_t at, uint32_t id)
     assert_true(heap_insert(ref, &e));
 }
 
-static void run_mix(uint64_t seed, int mix, int steps)
+static struct evq *open_pair(struct heap *ref)
 {
-    struct rng r = { seed };
     struct evq *q = malloc(sizeof(*q));
     assert_non_null(q);
     evq_init(q);
+    heap_init(ref);
+    return q;
+}
+
+/* Both empty, then freed. */
+static void close_pair(struct evq *q, struct heap *ref)
+{
+    while (ref->n)
+        check_pop(q, ref);
+    check_pop(q, ref);
+    assert_int_equal(q->pending, 0);
+    evq_free(q);
+    free(q);
+    heap_free(ref);
+}
+
+static void run_mix(uint64_t seed, int mix, int steps)
+{
+    struct rng r = { seed };
     struct heap ref;
-    heap_init(&ref);
+    struct evq *q = open_pair(&ref);
     int64_t now = 0;
     uint32_t id = 0;
     for (int i = 0; i < 64; i++)
@@ -89,13 +107,7 @@ static void run_mix(uint64_t seed, int mix, int steps)
         check_pop(q, &ref);
         now = top;
     }
-    while (ref.n)
-        check_pop(q, &ref);
-    check_pop(q, &ref);                 /* both empty */
-    assert_int_equal(q->pending, 0);
-    evq_free(q);
-    free(q);
-    heap_free(&ref);
+    close_pair(q, &ref);
 }
 
 static void frames_only(void **state)
@@ -127,11 +139,8 @@ static void everything(void **state)
 static void gaps(void **state)
 {
     (void)state;
-    struct evq *q = malloc(sizeof(*q));
-    assert_non_null(q);
-    evq_init(q);
     struct heap ref;
-    heap_init(&ref);
+    struct evq *q = open_pair(&ref);
     uint32_t id = 0;
     int64_t at[] = { 7, 50000000000LL, 50000000000LL, 50000001000LL, 9000000000LL,
                      123456789LL, 4400000000LL, 4294967296LL };
@@ -149,12 +158,7 @@ static void gaps(void **state)
                                             10000000000LL + 100000000, 20000000000LL };
     for (size_t i = 0; i < sizeof(far) / sizeof(far[0]); i++)
         push_both(q, &ref, last + far[3 - i], id++);
-    while (ref.n)
-        check_pop(q, &ref);
-    check_pop(q, &ref);
-    evq_free(q);
-    free(q);
-    heap_free(&ref);
+    close_pair(q, &ref);
 }
 
 int main(void)
