@@ -115,10 +115,10 @@ static uint32_t data_packet(struct sim *s, uint32_t f)
     pk->ect = true;
     pk->dst = fl->dst;
     pk->ecmp_key = fl->ecmp_key;
-    if (fl->next_psn < fl->packets_sent && fl->packets_sent)
-        fl->retransmitted++;
     fl->next_psn++;
     fl->packets_sent++;
+    if (fl->next_psn > fl->psn_high)
+        fl->psn_high = fl->next_psn;
     return p;
 }
 

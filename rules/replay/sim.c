@@ -420,7 +420,7 @@ static int summarise(struct sim *s, struct replay_summary *sum, struct dcb_err *
         struct replay_flow_result *r = &sum->flows[f];
         r->bytes_acked = fl->acked_bytes;
         r->packets_sent = fl->packets_sent;
-        r->retransmitted = fl->retransmitted;
+        r->retransmitted = fl->packets_sent - fl->psn_high;
         r->start_ns = fl->start_ps / REPLAY_PS_PER_NS;
         r->finish_ns = fl->done ? fl->finish_ps / REPLAY_PS_PER_NS : 0;
         int64_t end = fl->done ? fl->finish_ps : s->end_ps;

@@ -164,7 +164,9 @@ struct flow {                     /* by who reads it: a packet sent reads lines 
     uint16_t sport;
     uint64_t bytes;               /* 0: unbounded */
     int64_t next_send_ps;         /* while ready, also in its port's ready_at: change both */
-    uint64_t packets_sent, retransmitted;
+    uint64_t packets_sent;        /* with retransmissions */
+    uint32_t psn_high;            /* the PSN after the highest sent: packets_sent - psn_high
+                                     were retransmissions */
     /* line 1: pacing and the reaction point */
     const struct dcqcn_params *dp;    /* shared by the flows with the same parameters */
     uint64_t ecmp_key;            /* flow_ecmp_key(), computed once */

@@ -82,6 +82,11 @@ def sig_pause_storm(d, f):
           "a priority paused without a break for longer than the watchdog's detect time", d)
     check("pause-storm", d["longest_pause_prio"] == 3, "on priority 3", d)
     check("pause-storm", f["watchdog_storms"] >= 1, "the watchdog fires", d)
+    # the watchdog's drops make the senders go back: each packet sent again counts once (it
+    # once counted every packet after the first go-back, 100x the packets delivered)
+    for fl in d["flows"]:
+        check("pause-storm", 0 < fl["retransmitted"] <= fl["bytes_acked"] // 1000,
+              "flow %d: retransmitted packets counted once each" % fl["flow"], d)
 
 
 def sig_ecmp_polarization(d, f):
