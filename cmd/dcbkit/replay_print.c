@@ -147,6 +147,7 @@ static void print_flows(struct dcb_out *o, const struct scenario *sc,
             out_null(o, "fct_ns", NULL);
             out_text(o, "%11s ", "running");
         }
+        out_u64(o, "packets_sent", NULL, f->packets_sent);
         out_u64(o, "retransmitted", "%7" PRIu64 " ", f->retransmitted);
         out_u64(o, "cnps", "%7" PRIu64 " ", f->cnps);
         out_u64(o, "ce_marked", "%8" PRIu64 "\n", f->ce_marked);
