@@ -39,6 +39,22 @@ int cli_parse_long(const struct cli_ctx *ctx, const char *flag, const char *text
     return 0;
 }
 
+int cli_rules_dir(const struct cli_ctx *ctx, struct cli_rules *r, const char *dir)
+{
+    if (r->ndirs == CLI_MAX_RULES_DIRS)
+        return cli_usage_error(ctx, "at most %d --rules folders", CLI_MAX_RULES_DIRS);
+    r->dirs[r->ndirs++] = dir;
+    return 0;
+}
+
+int cli_rules_profile(const struct cli_ctx *ctx, struct cli_rules *r, const char *name)
+{
+    if (strcmp(name, "pfc-only") != 0)
+        return cli_usage_error(ctx, "--profile: the profile is pfc-only, not '%s'", name);
+    r->profile = name;
+    return 0;
+}
+
 int cli_fail(int status, const char *what, const char *fmt, ...)
 {
     va_list ap;

@@ -66,6 +66,18 @@ int cli_usage_error(const struct cli_ctx *ctx, const char *fmt, ...)
 int cli_parse_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
                    long max, long *out);
 
+/* The rules options of diagnose, report and serve: --rules DIR (repeatable: catalog folders
+ * besides the built-in one) and --profile pfc-only. */
+#define CLI_MAX_RULES_DIRS 8
+struct cli_rules {
+    const char *dirs[CLI_MAX_RULES_DIRS];
+    int ndirs;
+    const char *profile;          /* NULL: every rule */
+};
+/* Each takes the option's argument: 0, or 64 after a one-line usage error. */
+int cli_rules_dir(const struct cli_ctx *ctx, struct cli_rules *r, const char *dir);
+int cli_rules_profile(const struct cli_ctx *ctx, struct cli_rules *r, const char *name);
+
 /* "dcbkit: <what>: <why>" on stderr; returns status. */
 int cli_fail(int status, const char *what, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

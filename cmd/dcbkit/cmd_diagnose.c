@@ -22,9 +22,7 @@ struct diagnose_args {
     const char *store, *pcap, *fabric, *prometheus, *match;
     int64_t step_ns;
     bool local;
-    const char *rules_dirs[8];
-    int nrules;
-    const char *profile;
+    struct cli_rules rules;
     int64_t since_ns;
     int64_t interval_ns;
     uint64_t link_bps;
@@ -34,6 +32,7 @@ struct diagnose_args {
 
 static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct diagnose_args *a)
 {
+    int rc;
     enum { O_STORE = 256, O_PCAP, O_FABRIC, O_LOCAL, O_RULES, O_PROFILE, O_SINCE, O_INTERVAL,
            O_LINK_SPEED, O_VERIFY, O_SCENARIO, O_CACHE_DIR, O_NO_CACHE, O_PROMETHEUS, O_MATCH,
            O_STEP };
@@ -80,15 +79,12 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct diagnos
                                        "at least 1ms" : err.msg);
             break;
         case O_RULES:
-            if (a->nrules == 8)
-                return cli_usage_error(ctx, "at most 8 --rules folders");
-            a->rules_dirs[a->nrules++] = optarg;
+            if ((rc = cli_rules_dir(ctx, &a->rules, optarg)))
+                return rc;
             break;
         case O_PROFILE:
-            if (strcmp(optarg, "pfc-only") != 0)
-                return cli_usage_error(ctx, "--profile: the profile is pfc-only, not '%s'",
-                                       optarg);
-            a->profile = optarg;
+            if ((rc = cli_rules_profile(ctx, &a->rules, optarg)))
+                return rc;
             break;
         case O_SINCE:
             if (dcb_parse_duration(optarg, &a->since_ns, &err) < 0)
@@ -110,13 +106,12 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct diagnos
         case O_SCENARIO: a->scenario = optarg; break;
         case O_CACHE_DIR: a->cache_dir = optarg; break;
         case O_NO_CACHE: a->cache_dir = ""; break;
-        default: {
-            int rc = cli_common_option(ctx, c, argv);
+        default:
+            rc = cli_common_option(ctx, c, argv);
             if (rc == 0)
                 return HELP_SHOWN;
             if (rc > 0)
                 return rc;
-        }
         }
     }
     if (optind < argc)
@@ -161,7 +156,7 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
     struct dcb_err err;
     struct rule_set rs;
     rule_set_init(&rs);
-    if (rule_set_load_catalog(&rs, a.rules_dirs, a.nrules, &err) < 0) {
+    if (rule_set_load_catalog(&rs, a.rules.dirs, a.rules.ndirs, &err) < 0) {
         rule_set_free(&rs);
         return cli_fail(EXIT_UNDECIDED, "diagnose", "%s", err.msg);
     }
@@ -214,7 +209,7 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
     }
     if (!status) {
         struct rule_run_options opt = {
-            .profile = a.profile, .now_ns = now, .on_finding = diagnose_report_add,
+            .profile = a.rules.profile, .now_ns = now, .on_finding = diagnose_report_add,
             .on_undecided = ctx->verbosity > 0 ? diagnose_report_undecided : NULL, .arg = &rep,
         };
         struct rule_run_stats stats;
@@ -227,7 +222,7 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
         } else {
             struct dcb_out o;
             out_init(&o, stdout, ctx->format);
-            diagnose_report_print(&o, &rep, source_kind, source_name, a.profile, rs.n, &stats);
+            diagnose_report_print(&o, &rep, source_kind, source_name, a.rules.profile, rs.n, &stats);
             status = cli_finish_output(&o, diagnose_report_status(&rep));
             if (status == 1 && diagnose_report_status(&rep) != 1)
                 status = EXIT_UNDECIDED;       /* the output could not be written */

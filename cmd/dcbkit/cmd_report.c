@@ -21,16 +21,16 @@
 #define FAIL REPORT_UNDECIDED
 
 struct report_args {
-    const char *fabric, *store, *out, *baseline, *from_json, *format, *profile;
+    const char *fabric, *store, *out, *baseline, *from_json, *format;
     const char *prometheus, *match, *verify;
     int64_t step_ns;
-    const char *rules_dirs[8];
-    int nrules;
+    struct cli_rules rules;
     int64_t since_ns, collect_ns, interval_ns;
 };
 
 static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct report_args *a)
 {
+    int rc;
     enum { O_FABRIC = 256, O_STORE, O_SINCE, O_COLLECT, O_INTERVAL, O_OUT, O_BASELINE,
            O_FROM_JSON, O_FORMAT_OUT, O_RULES, O_PROFILE, O_PROMETHEUS, O_MATCH, O_STEP,
            O_VERIFY };
@@ -87,27 +87,23 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct report_
             a->format = optarg;
             break;
         case O_RULES:
-            if (a->nrules == 8)
-                return cli_usage_error(ctx, "at most 8 --rules folders");
-            a->rules_dirs[a->nrules++] = optarg;
+            if ((rc = cli_rules_dir(ctx, &a->rules, optarg)))
+                return rc;
             break;
         case O_PROFILE:
-            if (strcmp(optarg, "pfc-only") != 0)
-                return cli_usage_error(ctx, "--profile: the profile is pfc-only, not '%s'",
-                                       optarg);
-            a->profile = optarg;
+            if ((rc = cli_rules_profile(ctx, &a->rules, optarg)))
+                return rc;
             break;
         case O_VERIFY: a->verify = optarg; break;
         case O_SINCE: dur = &a->since_ns; flag = "--since"; break;
         case O_COLLECT: dur = &a->collect_ns; flag = "--collect"; break;
         case O_INTERVAL: dur = &a->interval_ns; flag = "--interval"; break;
-        default: {
-            int rc = cli_common_option(ctx, c, argv);
+        default:
+            rc = cli_common_option(ctx, c, argv);
             if (rc == 0)
                 return HELP_SHOWN;
             if (rc > 0)
                 return rc;
-        }
         }
         if (dur) {
             if (dcb_parse_duration(optarg, dur, &err) < 0)
@@ -367,8 +363,8 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
             status = cli_fail(FAIL, "report", "%s", err.msg);
         progress("running the rules");
         struct report_findings_input in = {
-            .st = st, .fab = &fab, .w = &w, .rules_dirs = a.rules_dirs,
-            .nrules_dirs = a.nrules, .profile = a.profile, .verify_scenario = a.verify,
+            .st = st, .fab = &fab, .w = &w, .rules_dirs = a.rules.dirs,
+            .nrules_dirs = a.rules.ndirs, .profile = a.rules.profile, .verify_scenario = a.verify,
             .collect_failed = failed,
             .ncollect_failed = nfailed,
         };

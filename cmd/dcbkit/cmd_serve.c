@@ -21,10 +21,8 @@ struct serve_args {
     int nsets;
     double speed;
     const char *sysfs_root, *proc_root, *ifname, *maps, *device;
-    const char *rules_dirs[8];
-    int nrules;
+    struct cli_rules rules;
     bool no_rules, no_lldp;
-    const char *profile;
     int64_t interval_ns, history_ns, timeout_ns;
     long max_connections, ring_samples;
     uint64_t max_header;
@@ -103,16 +101,13 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_a
         case O_MAPS: a->maps = optarg; break;
         case O_DEVICE: a->device = optarg; break;
         case O_RULES:
-            if (a->nrules == 8)
-                return cli_usage_error(ctx, "at most 8 --rules folders");
-            a->rules_dirs[a->nrules++] = optarg;
+            if ((rc = cli_rules_dir(ctx, &a->rules, optarg)))
+                return rc;
             break;
         case O_NO_RULES: a->no_rules = true; break;
         case O_PROFILE:
-            if (strcmp(optarg, "pfc-only") != 0)
-                return cli_usage_error(ctx, "--profile: the profile is pfc-only, not '%s'",
-                                       optarg);
-            a->profile = optarg;
+            if ((rc = cli_rules_profile(ctx, &a->rules, optarg)))
+                return rc;
             break;
         case O_INTERVAL:
         case O_HISTORY:
@@ -229,7 +224,7 @@ static int serve_run(struct cli_ctx *ctx, int argc, char **argv)
 
     struct rule_set rs;
     rule_set_init(&rs);
-    if (!a.no_rules && rule_set_load_catalog(&rs, a.rules_dirs, a.nrules, &err) < 0) {
+    if (!a.no_rules && rule_set_load_catalog(&rs, a.rules.dirs, a.rules.ndirs, &err) < 0) {
         rule_set_free(&rs);
         return cli_fail(1, "serve", "%s", err.msg);
     }
@@ -282,7 +277,7 @@ static int serve_run(struct cli_ctx *ctx, int argc, char **argv)
     }
     struct serve_round round;
     serve_round_init(&round, &src, a.no_rules ? NULL : &rs);
-    round.profile = a.profile;
+    round.profile = a.rules.profile;
     round.history_ns = a.history_ns;
     round.verbose = ctx->verbosity > 0;
     if (round.stale_ns < 3 * a.interval_ns)
