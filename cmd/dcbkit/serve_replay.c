@@ -109,6 +109,18 @@ static int replay_collect(struct serve_source *src, struct dcb_err *err)
     for (size_t i = 0; i < r->nevents && rc == 0; i++)
         rc = serve_put_event(src, &r->events[i], err);
     r->nevents = 0;
+    if (rc == 0 && r->events_dropped) {
+        /* a burst of more events in one round than the round keeps: say so where the events
+         * are read, rather than lose them without a trace */
+        char details[160];
+        snprintf(details, sizeof(details), "{\"reason\":\"replay events over the %d a round "
+                 "keeps\",\"dropped\":%llu}", PENDING_EVENTS_MAX,
+                 (unsigned long long)r->events_dropped);
+        struct dcb_event gap;
+        dcb_event_set(&gap, dcb_realtime_ns(), EVENT_SOURCE_GAP, r->sc.name, "", -1, details);
+        rc = serve_put_event(src, &gap, err);
+        r->events_dropped = 0;
+    }
     if (rc == 0 && r->nomem)
         rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory for the replay's series");
     if (rc == 0 && r->finished && r->run_rc < 0)
