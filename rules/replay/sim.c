@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "headroom.h"
+#include "large_alloc.h"
 #include "sim.h"
 
 #define SWITCH_BUFFER_DEFAULT (32u << 20)
@@ -44,7 +45,7 @@ uint32_t pkt_alloc(struct sim *s)
     }
     if (s->npkts == s->pkts_cap) {
         uint32_t cap = s->pkts_cap ? s->pkts_cap * 2 : 4096;
-        struct packet *grown = aligned_alloc(64, (size_t)cap * sizeof(*grown));
+        struct packet *grown = large_alloc((size_t)cap * sizeof(*grown));
         if (!grown) {
             s->oom = true;
             return NO_INDEX;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "large_alloc.h"
 #include "sim.h"
 
 #define PROP_PS_PER_M 5000        /* 5 ns/m: light in fibre and copper alike (rules.md 1.5) */
@@ -22,7 +23,7 @@ static void add_port(const char *ifname, void *arg)
     struct sim *s = il->s;
     if (s->nports == s->ports_cap) {
         uint32_t cap = s->ports_cap ? s->ports_cap * 2 : 64;
-        struct port *grown = aligned_alloc(_Alignof(struct port), cap * sizeof(*grown));
+        struct port *grown = large_alloc(cap * sizeof(*grown));
         if (!grown) {
             s->oom = true;
             return;
@@ -334,7 +335,7 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
 static int build_flows(struct sim *s, const struct replay_flow *flows, size_t n,
                        struct dcb_err *err)
 {
-    s->flows = aligned_alloc(_Alignof(struct flow), (n ? n : 1) * sizeof(*s->flows));
+    s->flows = large_alloc((n ? n : 1) * sizeof(*s->flows));
     s->dparams = calloc(n ? n : 1, sizeof(*s->dparams));
     uint32_t *dp_index = calloc(n ? n : 1, sizeof(*dp_index));
     if (!s->flows || !s->dparams || !dp_index) {
