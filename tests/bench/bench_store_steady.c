@@ -231,7 +231,12 @@ int main(int argc, char **argv)
            "= %.1f%% of a core at one batch a second\n",
            merges, merges ? merge_cpu / merges : 0, merge_max,
            merges ? merge_wall / merges : 0, total / batches, 100 * total / batches);
-    printf("two tiers: WAL %.1f MB at the end\n", wal_mb(path));
+    printf("two tiers: each merge's batch, CPU s:");
+    for (int b = 0; b < batches; b++) {
+        if (cost[b].merged)
+            printf(" %d: %.2f", b + 1, cost[b].cpu);
+    }
+    printf("\ntwo tiers: WAL %.1f MB at the end\n", wal_mb(path));
 
     time_reads(st, batches, "recent tier full");
     double m0 = cpu_seconds();
