@@ -96,7 +96,8 @@ int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, s
 /* capacity: samples kept (the oldest are overwritten); events likewise. */
 int store_open_ring(struct dcb_store **out, size_t sample_capacity, size_t event_capacity,
                     struct dcb_err *err);
-/* Flushes what is pending; returns its error (the store is closed either way). */
+/* Flushes what is pending and, when this handle wrote samples, merges the SQLite store's recent
+ * tier (seconds at fabric scale); returns its error (the store is closed either way). */
 int store_close(struct dcb_store *st, struct dcb_err *err);
 
 /* Writes. Samples and events are queued and committed in batches; config, runs and findings are

@@ -59,6 +59,7 @@ struct sqlite_store {
     int64_t batch_age_ns;
     int64_t merge_age_ns;
     int64_t merge_rows;
+    bool wrote_samples;         /* a batch of samples committed through this handle */
     sqlite3_stmt *ins_recent, *ins_recent_n, *del_recent, *ins_batch;
     sqlite3_stmt *ins_sample, *upsert_latest, *ins_samples_n, *upsert_latest_n, *ins_series, *sel_series, *ins_event;
 };
@@ -221,9 +222,10 @@ static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     int rc = 0;
-    if (!s->readonly) {
-        /* a closed store has an empty recent tier */
-        int64_t f = flush_batch(s, true, err);
+    if (!s->readonly && (s->npending || s->nevents || s->wrote_samples)) {
+        /* A writer's closed store has an empty recent tier. A handle that wrote no samples
+         * (a report's findings, a prune) leaves a running collector's tier alone. */
+        int64_t f = flush_batch(s, s->npending || s->wrote_samples, err);
         rc = f < 0 ? (int)f : 0;
     }
     sqlite3_stmt *stmts[] = { s->ins_recent, s->ins_recent_n, s->del_recent, s->ins_batch,
@@ -715,6 +717,7 @@ static int64_t flush_batch(struct sqlite_store *s, bool force_merge, struct dcb_
             s->last_ts[p->series_idx] = p->ts;
     }
     int64_t committed = (int64_t)s->npending;
+    s->wrote_samples = s->wrote_samples || committed > 0;
     s->npending = 0;
     s->nevents = 0;
     return committed;

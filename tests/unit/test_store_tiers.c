@@ -266,6 +266,12 @@ static void crashed_writer(void **state)
     assert_int_equal(c.n, 3);
     assert_int_equal(store_close(st, &err), 0);
     assert_int_equal(recent_rows(path), 3); /* a reader's close merges nothing */
+    /* nor does a handle that wrote no samples (a report's run, a config snapshot) */
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    struct store_config_row cr = { SEC, "h1", "eth0", "dcbx", "{}" };
+    assert_int_equal(store_put_config(st, &cr, &err), 0);
+    assert_int_equal(store_close(st, &err), 0);
+    assert_int_equal(recent_rows(path), 3);
 
     assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
     put(st, 3 * SEC, "eth0", 33);            /* stored by the dead writer: replaced */
