@@ -540,17 +540,22 @@ static int write_rows(struct sqlite_store *s, sqlite3_stmt *many, sqlite3_stmt *
     return rc;
 }
 
+/* A batch with this many samples per series goes straight into samples: it fills each leaf
+ * page it touches as well as a merge would (a bulk import, a long batch age). */
+#define DIRECT_SAMPLES_PER_SERIES 32
+
 /* The batch's samples newer than everything stored for their series go to the recent tier as
  * one new batch (the common path: an append at the tier's right edge, already in (series, ts)
  * order); the rest (a re-import, a device clock that stepped back) may have a twin in either
- * tier and replace it in samples. */
-static int write_samples(struct sqlite_store *s, struct dcb_err *err)
+ * tier and replace it in samples. nseries: the series in the batch. */
+static int write_samples(struct sqlite_store *s, size_t nseries, struct dcb_err *err)
 {
     size_t nnew = 0, nold = 0;
     int64_t ts_min = INT64_MAX, ts_max = INT64_MIN;
+    bool direct = s->npending >= DIRECT_SAMPLES_PER_SERIES * nseries;
     for (size_t i = 0; i < s->npending; i++) {
         const struct pending_sample *p = &s->sorted[i];
-        if (p->ts > s->last_ts[p->series_idx]) {
+        if (!direct && p->ts > s->last_ts[p->series_idx]) {
             s->new_rows[nnew++] = (uint32_t)i;
             ts_min = p->ts < ts_min ? p->ts : ts_min;
             ts_max = p->ts > ts_max ? p->ts : ts_max;
@@ -591,6 +596,8 @@ static int write_samples(struct sqlite_store *s, struct dcb_err *err)
             return rc;
         for (size_t i = 0; i < nold; i++) {
             const struct pending_sample *p = &s->sorted[s->old_rows[i]];
+            if (p->ts > s->last_ts[p->series_idx])
+                continue;                   /* newer than the series' stored samples */
             sqlite3_bind_int64(s->del_recent, 1, s->db_ids[p->series_idx]);
             sqlite3_bind_int64(s->del_recent, 2, p->ts);
             rc = sqlite3_step(s->del_recent);
@@ -624,7 +631,7 @@ static int write_batch(struct sqlite_store *s, struct dcb_err *err)
         if (i + 1 == s->npending || s->sorted[i + 1].series_idx != s->sorted[i].series_idx)
             s->latest_rows[nlatest++] = (uint32_t)i;
     }
-    if ((rc = write_samples(s, err)) < 0 ||
+    if ((rc = write_samples(s, nlatest, err)) < 0 ||
         (rc = write_rows(s, s->upsert_latest_n, s->upsert_latest, s->latest_rows, nlatest, 0,
                          err)) < 0)
         return rc;

@@ -305,6 +305,40 @@ static void merge_by_rows(void **state)
     remove_store(path);
 }
 
+/* A batch of 32 or more samples per series fills samples' pages as well as a merge would and
+ * goes there directly, replacing twins in the recent tier. */
+static void big_batches_go_direct(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path(path, sizeof(path));
+    struct dcb_store *st;
+    struct store_options opt = { .path = path };
+    struct dcb_err err;
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    for (int t = 0; t < 2; t++) {
+        put(st, t * SEC, "eth0", (uint64_t)t);
+        assert_int_equal(store_flush(st, &err), 1);
+    }
+    assert_int_equal(recent_rows(path), 2);
+    for (int t = 1; t < 41; t++)             /* 1 s again, then 2..40 s */
+        put(st, t * SEC, "eth0", (uint64_t)t * 100);
+    assert_int_equal(store_flush(st, &err), 40);
+    assert_int_equal(recent_rows(path), 1);  /* 0 s; 1 s was replaced */
+    assert_int_equal(merged_rows(path), 40);
+    struct store_filter f;
+    one_series(&f, "eth0");
+    struct collected c = { 0 };
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 41);
+    for (int i = 0; i < 41; i++) {
+        assert_true(c.s[i].time_ns == i * SEC);
+        assert_true(c.s[i].value.counter == (uint64_t)i * 100);
+    }
+    assert_int_equal(store_close(st, &err), 0);
+    remove_store(path);
+}
+
 /* A schema 1 store (one sample table) opens, migrates to 2 and keeps its samples. */
 static void migrates_v1(void **state)
 {
@@ -358,6 +392,7 @@ int main(void)
         cmocka_unit_test(older_samples_replace),
         cmocka_unit_test(crashed_writer),
         cmocka_unit_test(merge_by_rows),
+        cmocka_unit_test(big_batches_go_direct),
         cmocka_unit_test(migrates_v1),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
