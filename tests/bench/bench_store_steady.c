@@ -87,6 +87,8 @@ struct batch_cost {
     bool merged;
 };
 
+static struct batch_cost *cost;     /* by batch, for either run */
+
 static int fail(const char *what, const char *msg)
 {
     fprintf(stderr, "bench_store_steady: %s: %s\n", what, msg);
@@ -94,7 +96,7 @@ static int fail(const char *what, const char *msg)
 }
 
 /* Writes batches 0..n-1 into st; cost[i] per batch. */
-static int run_batches(struct dcb_store *st, const char *path, int n, struct batch_cost *cost)
+static int run_batches(struct dcb_store *st, const char *path, int n)
 {
     sqlite3 *db;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
@@ -197,7 +199,7 @@ int main(int argc, char **argv)
     make_templates();
     char path[256];
     snprintf(path, sizeof(path), "/tmp/dcbkit-bench-steady-%d.db", (int)getpid());
-    struct batch_cost *cost = calloc((size_t)(batches > ref_batches ? batches : ref_batches),
+    cost = calloc((size_t)(batches > ref_batches ? batches : ref_batches),
                                      sizeof(*cost));
     if (!cost)
         return fail("memory", "out of memory");
@@ -210,7 +212,7 @@ int main(int argc, char **argv)
     if (store_open_sqlite(&st, &opt, &err) < 0)
         return fail("open", err.msg);
     double c0 = cpu_seconds();
-    if (run_batches(st, path, batches, cost))
+    if (run_batches(st, path, batches))
         return 1;
     double total = cpu_seconds() - c0;
     int merges = 0;
@@ -257,7 +259,7 @@ int main(int argc, char **argv)
     if (store_open_sqlite(&st, &every, &err) < 0)
         return fail("open", err.msg);
     c0 = cpu_seconds();
-    if (run_batches(st, path, ref_batches, cost))
+    if (run_batches(st, path, ref_batches))
         return 1;
     total = cpu_seconds() - c0;
     for (int b = 0; b < ref_batches; b++)
