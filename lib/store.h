@@ -22,7 +22,7 @@
 #include "sample.h"
 
 #define STORE_ANY (-2)          /* filter value for prio/queue: match any */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 struct dcb_store;
 
@@ -32,6 +32,11 @@ struct store_options {
     bool durable;               /* synchronous=FULL: fsync every commit */
     size_t batch_max_samples;   /* flush when this many are pending (0: 50000) */
     int64_t batch_max_age_ns;   /* flush when the oldest pending is this old (0: 1 s) */
+    /* The recent tier (see store_schema.c) is merged into the main sample table, in the same
+     * transaction as a flush, once its samples span merge_age_ns (0: 60 s) or it holds
+     * merge_max_rows (0: 4,000,000); always on close. */
+    int64_t merge_age_ns;
+    size_t merge_max_rows;
 };
 
 /* What to read. NULL strings and STORE_ANY indices match anything; t0/t1 bound time
@@ -91,7 +96,8 @@ int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, s
 /* capacity: samples kept (the oldest are overwritten); events likewise. */
 int store_open_ring(struct dcb_store **out, size_t sample_capacity, size_t event_capacity,
                     struct dcb_err *err);
-/* Flushes what is pending; returns its error (the store is closed either way). */
+/* Flushes what is pending and, when this handle wrote samples, merges the SQLite store's recent
+ * tier (seconds at fabric scale); returns its error (the store is closed either way). */
 int store_close(struct dcb_store *st, struct dcb_err *err);
 
 /* Writes. Samples and events are queued and committed in batches; config, runs and findings are

@@ -16,6 +16,12 @@
 
 #define DEFAULT_BATCH_SAMPLES 500000
 #define DEFAULT_BATCH_AGE_NS 1000000000LL
+#define DEFAULT_MERGE_AGE_NS 60000000000LL
+/* 96,000 series (50 switches x 64 ports x 30 counters) fill it in ~42 s; a merge's sort and a
+ * one-series read's seeks (one per batch) stay bounded */
+#define DEFAULT_MERGE_ROWS 4000000
+/* the WAL shrinks back to this after a merge's checkpoint */
+#define JOURNAL_SIZE_LIMIT "67108864"
 
 struct pending_sample {
     uint32_t series_idx;        /* index in the series map */
@@ -31,11 +37,15 @@ struct sqlite_store {
     bool readonly;
     struct series_map map;
     int64_t *db_ids;            /* by map index; 0 = not in the database yet */
+    /* by map index, valid where db_ids is set: the newest ts stored for the series (INT64_MIN:
+     * none). A sample newer than it cannot be in either tier and goes to the recent one. */
+    int64_t *last_ts;
     size_t db_ids_cap;
     struct pending_sample *pending;
     size_t npending, pending_cap;
     struct pending_sample *sorted;      /* the batch in key order, built at flush */
     uint32_t *latest_rows;              /* where in sorted each series' newest sample is */
+    uint32_t *new_rows, *old_rows;      /* sorted's rows for the recent tier, for samples */
     size_t sorted_cap;
     size_t *order_start;                /* sort_batch's work: by map index, order_cap each */
     struct series_order *order;
@@ -47,6 +57,10 @@ struct sqlite_store {
     int64_t oldest_pending_mono_ns;
     size_t batch_max;
     int64_t batch_age_ns;
+    int64_t merge_age_ns;
+    int64_t merge_rows;
+    bool wrote_samples;         /* a batch of samples committed through this handle */
+    sqlite3_stmt *ins_recent, *ins_recent_n, *del_recent, *ins_batch;
     sqlite3_stmt *ins_sample, *upsert_latest, *ins_samples_n, *upsert_latest_n, *ins_series, *sel_series, *ins_event;
 };
 
@@ -159,6 +173,8 @@ int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, s
     s->readonly = opt->readonly;
     s->batch_max = opt->batch_max_samples ? opt->batch_max_samples : DEFAULT_BATCH_SAMPLES;
     s->batch_age_ns = opt->batch_max_age_ns ? opt->batch_max_age_ns : DEFAULT_BATCH_AGE_NS;
+    s->merge_age_ns = opt->merge_age_ns > 0 ? opt->merge_age_ns : DEFAULT_MERGE_AGE_NS;
+    s->merge_rows = opt->merge_max_rows ? (int64_t)opt->merge_max_rows : DEFAULT_MERGE_ROWS;
     series_map_init(&s->map);
 
     /* Memory statistics cost a global mutex per allocation; dcbkit never reads them. Only
@@ -182,6 +198,9 @@ int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, s
                                             : "PRAGMA synchronous = NORMAL",
                             "setting durability", err)) < 0)
             goto fail;
+        if ((ret = exec_sql(s, "PRAGMA journal_size_limit = " JOURNAL_SIZE_LIMIT,
+                            "limiting the WAL", err)) < 0)
+            goto fail;
     }
     if ((ret = exec_sql(s, "PRAGMA cache_size = -65536", "sizing the cache", err)) < 0)
         goto fail;
@@ -196,26 +215,33 @@ fail:
     return ret;
 }
 
+static int64_t flush_batch(struct sqlite_store *s, bool merge, struct dcb_err *err);
 static int64_t sqlite_flush(struct dcb_store *base, struct dcb_err *err);
 
 static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     int rc = 0;
-    if (!s->readonly && (s->npending || s->nevents)) {
-        int64_t f = sqlite_flush(base, err);
+    if (!s->readonly && (s->npending || s->nevents || s->wrote_samples)) {
+        /* A writer's closed store has an empty recent tier. A handle that wrote no samples
+         * (a report's findings, a prune) leaves a running collector's tier alone. */
+        int64_t f = flush_batch(s, s->npending || s->wrote_samples, err);
         rc = f < 0 ? (int)f : 0;
     }
-    sqlite3_stmt *stmts[] = { s->ins_sample, s->upsert_latest, s->ins_samples_n, s->upsert_latest_n, s->ins_series, s->sel_series,
+    sqlite3_stmt *stmts[] = { s->ins_recent, s->ins_recent_n, s->del_recent, s->ins_batch,
+                              s->ins_sample, s->upsert_latest, s->ins_samples_n, s->upsert_latest_n, s->ins_series, s->sel_series,
                               s->ins_event };
     for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
         sqlite3_finalize(stmts[i]);
     sqlite3_close(s->db);
     series_map_free(&s->map);
     free(s->db_ids);
+    free(s->last_ts);
     free(s->pending);
     free(s->sorted);
     free(s->latest_rows);
+    free(s->new_rows);
+    free(s->old_rows);
     free(s->order_start);
     free(s->order);
     free(s->ids_before);
@@ -251,12 +277,13 @@ static int64_t series_db_id(struct sqlite_store *s, size_t idx, struct dcb_err *
                       "VALUES (?1, ?2, ?3, ?4, ?5)",
                       err)) < 0 ||
         (rc = prepare(s, &s->sel_series,
-                      "SELECT id FROM series WHERE device = ?1 AND ifname = ?2 AND metric = ?3 "
-                      "AND prio = ?4 AND queue = ?5",
+                      "SELECT s.id, l.ts FROM series s LEFT JOIN latest l ON l.series = s.id "
+                      "WHERE s.device = ?1 AND s.ifname = ?2 AND s.metric = ?3 "
+                      "AND s.prio = ?4 AND s.queue = ?5",
                       err)) < 0)
         return rc;
     sqlite3_stmt *both[] = { s->ins_series, s->sel_series };
-    int64_t id = 0;
+    int64_t id = 0, last = INT64_MIN;
     for (int i = 0; i < 2; i++) {
         sqlite3_stmt *st = both[i];
         sqlite3_bind_text(st, 1, k->device, -1, SQLITE_STATIC);
@@ -265,8 +292,12 @@ static int64_t series_db_id(struct sqlite_store *s, size_t idx, struct dcb_err *
         sqlite3_bind_int(st, 4, k->prio);
         sqlite3_bind_int(st, 5, k->queue);
         rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW)
+        if (rc == SQLITE_ROW) {
             id = sqlite3_column_int64(st, 0);
+            /* latest holds the newest ts of the series in either tier */
+            if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+                last = sqlite3_column_int64(st, 1);
+        }
         sqlite3_reset(st);
         if (rc != SQLITE_ROW && rc != SQLITE_DONE)
             return sq_fail(s, err, rc, "adding a series");
@@ -274,6 +305,7 @@ static int64_t series_db_id(struct sqlite_store *s, size_t idx, struct dcb_err *
     if (id <= 0)
         return dcb_err_set(err, DCB_E_IO, "%s: series row vanished", s->path);
     s->db_ids[idx] = id;
+    s->last_ts[idx] = last;
     return id;
 }
 
@@ -290,10 +322,14 @@ static int sqlite_put_sample(struct dcb_store *base, const struct dcb_sample *sm
     if ((size_t)idx >= s->db_ids_cap) {
         size_t cap = s->map.key_cap;
         int64_t *ids = realloc(s->db_ids, cap * sizeof(*ids));
-        if (!ids)
+        if (ids)
+            s->db_ids = ids;
+        int64_t *last = realloc(s->last_ts, cap * sizeof(*last));
+        if (last)
+            s->last_ts = last;
+        if (!ids || !last)
             return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
         memset(ids + s->db_ids_cap, 0, (cap - s->db_ids_cap) * sizeof(*ids));
-        s->db_ids = ids;
         s->db_ids_cap = cap;
     }
     if (s->npending == s->pending_cap) {
@@ -381,9 +417,14 @@ static int sort_batch(struct sqlite_store *s, struct dcb_err *err)
     if (s->sorted_cap < s->npending) {
         free(s->sorted);
         free(s->latest_rows);
+        free(s->new_rows);
+        free(s->old_rows);
         s->sorted = malloc(s->npending * sizeof(*s->sorted));
         s->latest_rows = malloc(s->npending * sizeof(*s->latest_rows));
-        s->sorted_cap = s->sorted && s->latest_rows ? s->npending : 0;
+        s->new_rows = malloc(s->npending * sizeof(*s->new_rows));
+        s->old_rows = malloc(s->npending * sizeof(*s->old_rows));
+        s->sorted_cap =
+            s->sorted && s->latest_rows && s->new_rows && s->old_rows ? s->npending : 0;
     }
     if (!s->order_cap || !s->sorted_cap)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory sorting a batch");
@@ -442,33 +483,40 @@ static void bind_value(sqlite3_stmt *st, int col, const struct pending_sample *p
  * the row's own B-tree work. The rest of a batch goes one row to a statement. */
 #define ROWS_PER_STEP 64
 #define SAMPLES_SQL "INSERT OR REPLACE INTO samples (series, ts, value) VALUES "
+#define RECENT_SQL "INSERT OR REPLACE INTO samples_recent (batch, series, ts, value) VALUES "
 #define LATEST_SQL "INSERT INTO latest (series, ts, value) VALUES "
 #define LATEST_CONFLICT_SQL                                                                     \
     " ON CONFLICT (series) DO UPDATE SET ts = excluded.ts, value = excluded.value "             \
     "WHERE excluded.ts >= latest.ts"
 
-/* head, then rows times "(?, ?, ?)" separated by commas, then tail. */
+/* head, then rows times "(?, ?, ?)" (with a leading "?, " for the batch column when batched)
+ * separated by commas, then tail. */
 static int prepare_rows(struct sqlite_store *s, sqlite3_stmt **st, const char *head, int rows,
-                        const char *tail, struct dcb_err *err)
+                        bool batched, const char *tail, struct dcb_err *err)
 {
     if (*st)
         return 0;
-    char sql[sizeof(SAMPLES_SQL LATEST_CONFLICT_SQL) + ROWS_PER_STEP * 11];
+    char sql[sizeof(RECENT_SQL LATEST_CONFLICT_SQL) + ROWS_PER_STEP * 14];
     size_t n = (size_t)snprintf(sql, sizeof(sql), "%s", head);
     for (int i = 0; i < rows; i++)
-        n += (size_t)snprintf(sql + n, sizeof(sql) - n, "%s(?, ?, ?)", i ? ", " : "");
+        n += (size_t)snprintf(sql + n, sizeof(sql) - n, "%s(%s?, ?, ?)", i ? ", " : "",
+                              batched ? "?, " : "");
     snprintf(sql + n, sizeof(sql) - n, "%s", tail);
     return prepare(s, st, sql, err);
 }
 
-/* Steps st once for n samples of the sorted batch, binding (series id, ts, value) each: those
- * at rows[first..first+n), or at first..first+n when rows is NULL. */
+/* Steps st once for n samples of the sorted batch, binding (series id, ts, value) each, after
+ * the recent tier's batch id when batch > 0: those at rows[first..first+n), or at
+ * first..first+n when rows is NULL. */
 static int step_rows(struct sqlite_store *s, sqlite3_stmt *st, const uint32_t *rows,
-                     size_t first, size_t n, struct dcb_err *err)
+                     size_t first, size_t n, int64_t batch, struct dcb_err *err)
 {
+    int width = batch > 0 ? 4 : 3;
     for (size_t i = 0; i < n; i++) {
         const struct pending_sample *p = &s->sorted[rows ? rows[first + i] : first + i];
-        int col = (int)i * 3;
+        int col = (int)i * width;
+        if (batch > 0)
+            sqlite3_bind_int64(st, ++col, batch);
         sqlite3_bind_int64(st, col + 1, s->db_ids[p->series_idx]);
         sqlite3_bind_int64(st, col + 2, p->ts);
         bind_value(st, col + 3, p);
@@ -481,25 +529,95 @@ static int step_rows(struct sqlite_store *s, sqlite3_stmt *st, const uint32_t *r
 /* Writes n samples (as step_rows picks them) through the many-row statement, the tail through
  * the one-row one. */
 static int write_rows(struct sqlite_store *s, sqlite3_stmt *many, sqlite3_stmt *one,
-                      const uint32_t *rows, size_t n, struct dcb_err *err)
+                      const uint32_t *rows, size_t n, int64_t batch, struct dcb_err *err)
 {
     size_t i = 0;
     int rc = 0;
     for (; rc == 0 && i + ROWS_PER_STEP <= n; i += ROWS_PER_STEP)
-        rc = step_rows(s, many, rows, i, ROWS_PER_STEP, err);
+        rc = step_rows(s, many, rows, i, ROWS_PER_STEP, batch, err);
     for (; rc == 0 && i < n; i++)
-        rc = step_rows(s, one, rows, i, 1, err);
+        rc = step_rows(s, one, rows, i, 1, batch, err);
     return rc;
+}
+
+/* A batch with this many samples per series goes straight into samples: it fills each leaf
+ * page it touches as well as a merge would (a bulk import, a long batch age). */
+#define DIRECT_SAMPLES_PER_SERIES 32
+
+/* The batch's samples newer than everything stored for their series go to the recent tier as
+ * one new batch (the common path: an append at the tier's right edge, already in (series, ts)
+ * order); the rest (a re-import, a device clock that stepped back) may have a twin in either
+ * tier and replace it in samples. nseries: the series in the batch. */
+static int write_samples(struct sqlite_store *s, size_t nseries, struct dcb_err *err)
+{
+    size_t nnew = 0, nold = 0;
+    int64_t ts_min = INT64_MAX, ts_max = INT64_MIN;
+    bool direct = s->npending >= DIRECT_SAMPLES_PER_SERIES * nseries;
+    for (size_t i = 0; i < s->npending; i++) {
+        const struct pending_sample *p = &s->sorted[i];
+        if (!direct && p->ts > s->last_ts[p->series_idx]) {
+            s->new_rows[nnew++] = (uint32_t)i;
+            ts_min = p->ts < ts_min ? p->ts : ts_min;
+            ts_max = p->ts > ts_max ? p->ts : ts_max;
+        } else {
+            s->old_rows[nold++] = (uint32_t)i;
+        }
+    }
+    int rc;
+    if (nnew) {
+        if ((rc = prepare(s, &s->ins_batch,
+                          "INSERT INTO recent_batches (ts_min, ts_max, rows) VALUES (?1, ?2, ?3)",
+                          err)) < 0 ||
+            (rc = prepare_rows(s, &s->ins_recent, RECENT_SQL, 1, true, "", err)) < 0 ||
+            (rc = prepare_rows(s, &s->ins_recent_n, RECENT_SQL, ROWS_PER_STEP, true, "",
+                               err)) < 0)
+            return rc;
+        sqlite3_bind_int64(s->ins_batch, 1, ts_min);
+        sqlite3_bind_int64(s->ins_batch, 2, ts_max);
+        sqlite3_bind_int64(s->ins_batch, 3, (int64_t)nnew);
+        rc = sqlite3_step(s->ins_batch);
+        sqlite3_reset(s->ins_batch);
+        if (rc != SQLITE_DONE)
+            return sq_fail(s, err, rc, "writing samples");
+        int64_t batch = sqlite3_last_insert_rowid(s->db);
+        if ((rc = write_rows(s, s->ins_recent_n, s->ins_recent, s->new_rows, nnew, batch,
+                             err)) < 0)
+            return rc;
+    }
+    if (nold) {
+        if ((rc = prepare(s, &s->del_recent,
+                          "DELETE FROM samples_recent WHERE batch IN (SELECT id FROM "
+                          "recent_batches WHERE ?2 BETWEEN ts_min AND ts_max) AND series = ?1 "
+                          "AND ts = ?2",
+                          err)) < 0 ||
+            (rc = prepare_rows(s, &s->ins_sample, SAMPLES_SQL, 1, false, "", err)) < 0 ||
+            (rc = prepare_rows(s, &s->ins_samples_n, SAMPLES_SQL, ROWS_PER_STEP, false, "",
+                               err)) < 0)
+            return rc;
+        for (size_t i = 0; i < nold; i++) {
+            const struct pending_sample *p = &s->sorted[s->old_rows[i]];
+            if (p->ts > s->last_ts[p->series_idx])
+                continue;                   /* newer than the series' stored samples */
+            sqlite3_bind_int64(s->del_recent, 1, s->db_ids[p->series_idx]);
+            sqlite3_bind_int64(s->del_recent, 2, p->ts);
+            rc = sqlite3_step(s->del_recent);
+            sqlite3_reset(s->del_recent);
+            if (rc != SQLITE_DONE)
+                return sq_fail(s, err, rc, "writing samples");
+        }
+        if ((rc = write_rows(s, s->ins_samples_n, s->ins_sample, s->old_rows, nold, 0, err)) < 0)
+            return rc;
+    }
+    return 0;
 }
 
 static int write_batch(struct sqlite_store *s, struct dcb_err *err)
 {
     int rc;
-    if ((rc = prepare_rows(s, &s->ins_sample, SAMPLES_SQL, 1, "", err)) < 0 ||
-        (rc = prepare_rows(s, &s->ins_samples_n, SAMPLES_SQL, ROWS_PER_STEP, "", err)) < 0 ||
-        (rc = prepare_rows(s, &s->upsert_latest, LATEST_SQL, 1, LATEST_CONFLICT_SQL, err)) < 0 ||
-        (rc = prepare_rows(s, &s->upsert_latest_n, LATEST_SQL, ROWS_PER_STEP, LATEST_CONFLICT_SQL,
+    if ((rc = prepare_rows(s, &s->upsert_latest, LATEST_SQL, 1, false, LATEST_CONFLICT_SQL,
                            err)) < 0 ||
+        (rc = prepare_rows(s, &s->upsert_latest_n, LATEST_SQL, ROWS_PER_STEP, false,
+                           LATEST_CONFLICT_SQL, err)) < 0 ||
         (rc = prepare(s, &s->ins_event,
                       "INSERT INTO events (ts, kind, device, ifname, prio, details) "
                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -513,8 +631,8 @@ static int write_batch(struct sqlite_store *s, struct dcb_err *err)
         if (i + 1 == s->npending || s->sorted[i + 1].series_idx != s->sorted[i].series_idx)
             s->latest_rows[nlatest++] = (uint32_t)i;
     }
-    if ((rc = write_rows(s, s->ins_samples_n, s->ins_sample, NULL, s->npending, err)) < 0 ||
-        (rc = write_rows(s, s->upsert_latest_n, s->upsert_latest, s->latest_rows, nlatest,
+    if ((rc = write_samples(s, nlatest, err)) < 0 ||
+        (rc = write_rows(s, s->upsert_latest_n, s->upsert_latest, s->latest_rows, nlatest, 0,
                          err)) < 0)
         return rc;
     for (size_t i = 0; i < s->nevents; i++) {
@@ -534,10 +652,42 @@ static int write_batch(struct sqlite_store *s, struct dcb_err *err)
     return 0;
 }
 
-static int64_t sqlite_flush(struct dcb_store *base, struct dcb_err *err)
+/* Moves the recent tier into samples when it spans the merge age or holds the row cap (or
+ * always, with force), inside the caller's transaction. The tier's size is read from
+ * recent_batches (a row a batch), so it is right after a crash, a prune or another writer. */
+static int maybe_merge(struct sqlite_store *s, bool force, struct dcb_err *err)
 {
-    struct sqlite_store *s = (struct sqlite_store *)base;
-    if (s->npending == 0 && s->nevents == 0)
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db, "SELECT count(*), total(rows), min(ts_min), max(ts_max) "
+                                "FROM recent_batches", -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sq_fail(s, err, rc, "merging the recent samples");
+    rc = sqlite3_step(st);
+    int64_t batches = 0, rows = 0, span = 0;
+    if (rc == SQLITE_ROW) {
+        batches = sqlite3_column_int64(st, 0);
+        rows = (int64_t)sqlite3_column_double(st, 1);
+        /* the same clock's nanoseconds: no overflow short of the ends of int64 */
+        double d = (double)sqlite3_column_int64(st, 3) - (double)sqlite3_column_int64(st, 2);
+        span = d > 9e18 ? INT64_MAX : (int64_t)d;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        return sq_fail(s, err, rc, "merging the recent samples");
+    if (!batches || (!force && rows < s->merge_rows && span < s->merge_age_ns))
+        return 0;
+    /* in (series, ts) order, so samples' pages are visited once, left to right */
+    return exec_sql(s,
+                    "INSERT OR REPLACE INTO samples (series, ts, value) "
+                    "SELECT series, ts, value FROM samples_recent ORDER BY series, ts;"
+                    "DELETE FROM samples_recent;"
+                    "DELETE FROM recent_batches;",
+                    "merging the recent samples", err);
+}
+
+static int64_t flush_batch(struct sqlite_store *s, bool force_merge, struct dcb_err *err)
+{
+    if (s->npending == 0 && s->nevents == 0 && !force_merge)
         return 0;
     int rc = exec_sql(s, "BEGIN IMMEDIATE", "starting a batch", err);
     if (rc < 0)
@@ -558,6 +708,8 @@ static int64_t sqlite_flush(struct dcb_store *base, struct dcb_err *err)
         memcpy(ids_before, s->db_ids, known_series * sizeof(int64_t));
     rc = write_batch(s, err);
     if (rc == 0)
+        rc = maybe_merge(s, force_merge, err);
+    if (rc == 0)
         rc = exec_sql(s, "COMMIT", "committing a batch", err);
     if (rc < 0) {
         /* Nothing is lost: the batch stays pending, untouched, for a later flush. */
@@ -566,10 +718,21 @@ static int64_t sqlite_flush(struct dcb_store *base, struct dcb_err *err)
             memcpy(s->db_ids, ids_before, known_series * sizeof(int64_t));
         return rc;
     }
+    for (size_t i = 0; i < s->npending; i++) {
+        const struct pending_sample *p = &s->sorted[i];
+        if (p->ts > s->last_ts[p->series_idx])
+            s->last_ts[p->series_idx] = p->ts;
+    }
     int64_t committed = (int64_t)s->npending;
+    s->wrote_samples = s->wrote_samples || committed > 0;
     s->npending = 0;
     s->nevents = 0;
     return committed;
+}
+
+static int64_t sqlite_flush(struct dcb_store *base, struct dcb_err *err)
+{
+    return flush_batch((struct sqlite_store *)base, false, err);
 }
 
 static int64_t sqlite_pending(const struct dcb_store *base)
@@ -681,41 +844,103 @@ static void bind_filter(sqlite3_stmt *st, const struct store_filter *f)
     sqlite3_bind_int(st, 5, f->queue);
 }
 
-/* Columns: device, ifname, metric, prio, queue, ts, value. */
-static int walk_samples(struct sqlite_store *s, sqlite3_stmt *st, store_sample_cb cb, void *arg,
-                        struct dcb_err *err)
+/* A statement's rows as samples. Columns: device, ifname, metric, prio, queue, ts, value (and
+ * the series id, for merging two tiers). The metric name is looked up once per run of rows. */
+struct sample_rows {
+    sqlite3_stmt *st;
+    int rc;                     /* of the last step: SQLITE_ROW while a row is there */
+    char last_metric[64];
+    enum metric_id metric;
+};
+
+static void rows_start(struct sample_rows *r, sqlite3_stmt *st)
 {
-    int rc, ret = 0;
-    char last_metric[64] = "";
-    enum metric_id metric = METRIC_NONE;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *mname = (const char *)sqlite3_column_text(st, 2);
-        if (!mname)
-            continue;
-        if (strcmp(mname, last_metric) != 0) {
-            snprintf(last_metric, sizeof(last_metric), "%s", mname);
-            metric = metric_lookup(mname);
-        }
-        if (metric == METRIC_NONE)
-            continue;  /* written by a newer dcbkit; not ours to interpret */
-        struct dcb_sample smp;
-        dcb_sample_set(&smp, sqlite3_column_int64(st, 5), (const char *)sqlite3_column_text(st, 0),
-                       (const char *)sqlite3_column_text(st, 1), metric,
-                       sqlite3_column_int(st, 3), sqlite3_column_int(st, 4));
-        if (sqlite3_column_type(st, 6) == SQLITE_INTEGER)
-            smp.value.counter = (uint64_t)sqlite3_column_int64(st, 6);
-        else
-            smp.value.gauge = sqlite3_column_double(st, 6);
-        if (metric_info(metric)->kind == METRIC_GAUGE &&
-            sqlite3_column_type(st, 6) == SQLITE_INTEGER)
-            smp.value.gauge = (double)sqlite3_column_int64(st, 6);
-        if ((ret = cb(&smp, arg)) != 0)
-            break;
+    r->st = st;
+    r->last_metric[0] = '\0';
+    r->metric = METRIC_NONE;
+    r->rc = sqlite3_step(st);
+}
+
+/* The current row as a sample; false for a metric this dcbkit does not know (written by a newer
+ * one: not ours to interpret). */
+static bool row_sample(struct sample_rows *r, struct dcb_sample *smp)
+{
+    sqlite3_stmt *st = r->st;
+    const char *mname = (const char *)sqlite3_column_text(st, 2);
+    if (!mname)
+        return false;
+    if (strcmp(mname, r->last_metric) != 0) {
+        snprintf(r->last_metric, sizeof(r->last_metric), "%s", mname);
+        r->metric = metric_lookup(mname);
     }
-    if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
-        ret = sq_fail(s, err, rc, "reading samples");
-    sqlite3_finalize(st);
+    if (r->metric == METRIC_NONE)
+        return false;
+    dcb_sample_set(smp, sqlite3_column_int64(st, 5), (const char *)sqlite3_column_text(st, 0),
+                   (const char *)sqlite3_column_text(st, 1), r->metric,
+                   sqlite3_column_int(st, 3), sqlite3_column_int(st, 4));
+    if (sqlite3_column_type(st, 6) == SQLITE_INTEGER)
+        smp->value.counter = (uint64_t)sqlite3_column_int64(st, 6);
+    else
+        smp->value.gauge = sqlite3_column_double(st, 6);
+    if (metric_info(r->metric)->kind == METRIC_GAUGE &&
+        sqlite3_column_type(st, 6) == SQLITE_INTEGER)
+        smp->value.gauge = (double)sqlite3_column_int64(st, 6);
+    return true;
+}
+
+/* Hands every row of a and (when not NULL) b to cb, merged by (series id, ts) when both are in
+ * that order; on a tie b's row wins (a merge would let it replace a's). Finalizes both. */
+static int walk_merged(struct sqlite_store *s, sqlite3_stmt *a, sqlite3_stmt *b,
+                       store_sample_cb cb, void *arg, struct dcb_err *err)
+{
+    struct sample_rows ra, rb = { .rc = SQLITE_DONE };
+    rows_start(&ra, a);
+    if (b)
+        rows_start(&rb, b);
+    int ret = 0;
+    while (ra.rc == SQLITE_ROW || rb.rc == SQLITE_ROW) {
+        struct sample_rows *r = &ra;
+        if (rb.rc == SQLITE_ROW) {
+            if (ra.rc != SQLITE_ROW) {
+                r = &rb;
+            } else {
+                int64_t ida = sqlite3_column_int64(a, 7), idb = sqlite3_column_int64(b, 7);
+                int64_t tsa = sqlite3_column_int64(a, 5), tsb = sqlite3_column_int64(b, 5);
+                if (idb < ida || (idb == ida && tsb <= tsa)) {
+                    r = &rb;
+                    if (idb == ida && tsb == tsa)
+                        ra.rc = sqlite3_step(a);
+                }
+            }
+        }
+        struct dcb_sample smp;
+        if (r->rc == SQLITE_ROW && row_sample(r, &smp) && (ret = cb(&smp, arg)) != 0)
+            break;
+        if (r->rc == SQLITE_ROW)
+            r->rc = sqlite3_step(r->st);
+    }
+    if (ret == 0) {
+        int rc = ra.rc != SQLITE_DONE && ra.rc != SQLITE_ROW ? ra.rc : rb.rc;
+        if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+            ret = sq_fail(s, err, rc, "reading samples");
+    }
+    sqlite3_finalize(a);
+    sqlite3_finalize(b);
     return ret;
+}
+
+/* Reads of both tiers run in one read transaction, so a merge committed between them can
+ * neither hide samples nor show them twice. Nested in a caller's transaction, theirs is it. */
+static int read_begin(struct sqlite_store *s, bool *owned, struct dcb_err *err)
+{
+    *owned = sqlite3_get_autocommit(s->db) != 0;
+    return *owned ? exec_sql(s, "BEGIN", "starting a read", err) : 0;
+}
+
+static void read_end(struct sqlite_store *s, bool owned)
+{
+    if (owned)
+        sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 }
 
 static int sqlite_latest(struct dcb_store *base, const struct store_filter *f, store_sample_cb cb,
@@ -734,39 +959,66 @@ static int sqlite_latest(struct dcb_store *base, const struct store_filter *f, s
     bind_filter(st, f);
     sqlite3_bind_int64(st, 6, f->t0);
     sqlite3_bind_int64(st, 7, f->t1);
-    return walk_samples(s, st, cb, arg, err);
+    return walk_merged(s, st, NULL, cb, arg, err);
 }
+
+/* The recent tier's rows of one series (?1) in [?2, ?3]: a seek per batch that overlaps the
+ * window, each in time order; batches are in time order for any one series. */
+#define RECENT_ONE_SQL(cols)                                                                  \
+    "SELECT " cols " FROM recent_batches b CROSS JOIN samples_recent r ON r.batch = b.id "    \
+    "AND r.series = ?1 AND r.ts BETWEEN ?2 AND ?3 WHERE b.ts_max >= ?2 AND b.ts_min <= ?3"
+#define SAMPLES_ONE_SQL(cols) \
+    "SELECT " cols " FROM samples WHERE series = ?1 AND ts BETWEEN ?2 AND ?3"
 
 static int sqlite_range(struct dcb_store *base, const struct store_filter *f, store_sample_cb cb,
                         void *arg, struct dcb_err *err)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
-    sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-                                "SELECT s.device, s.ifname, s.metric, s.prio, s.queue, x.ts, "
-                                "x.value FROM series s CROSS JOIN samples x ON x.series = s.id "
-                                "AND x.ts BETWEEN ?6 AND ?7 WHERE " SERIES_FILTER_SQL
-                                " ORDER BY s.id, x.ts",
-                                -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return sq_fail(s, err, rc, "reading samples");
-    bind_filter(st, f);
-    sqlite3_bind_int64(st, 6, f->t0);
-    sqlite3_bind_int64(st, 7, f->t1);
-    return walk_samples(s, st, cb, arg, err);
+    static const char *const sql[2] = {
+        "SELECT s.device, s.ifname, s.metric, s.prio, s.queue, x.ts, x.value, s.id "
+        "FROM series s CROSS JOIN samples x ON x.series = s.id AND x.ts BETWEEN ?6 AND ?7 "
+        "WHERE " SERIES_FILTER_SQL " ORDER BY s.id, x.ts",
+        "SELECT s.device, s.ifname, s.metric, s.prio, s.queue, r.ts, r.value, s.id "
+        "FROM series s CROSS JOIN recent_batches b CROSS JOIN samples_recent r "
+        "ON r.batch = b.id AND r.series = s.id AND r.ts BETWEEN ?6 AND ?7 "
+        "WHERE " SERIES_FILTER_SQL " AND b.ts_max >= ?6 AND b.ts_min <= ?7 "
+        "ORDER BY s.id, b.id, r.ts",
+    };
+    bool owned;
+    int rc = read_begin(s, &owned, err);
+    if (rc < 0)
+        return rc;
+    sqlite3_stmt *st[2] = { NULL, NULL };
+    for (int i = 0; i < 2; i++) {
+        rc = sqlite3_prepare_v2(s->db, sql[i], -1, &st[i], NULL);
+        if (rc != SQLITE_OK) {
+            sqlite3_finalize(st[0]);
+            read_end(s, owned);
+            return sq_fail(s, err, rc, "reading samples");
+        }
+        bind_filter(st[i], f);
+        sqlite3_bind_int64(st[i], 6, f->t0);
+        sqlite3_bind_int64(st[i], 7, f->t1);
+    }
+    rc = walk_merged(s, st[0], st[1], cb, arg, err);
+    read_end(s, owned);
+    return rc;
 }
 
-/* Gauge aggregates in SQL, on the (series, ts) key: no sample leaves SQLite. Counters' deltas
- * walk the samples as store_delta does (wraps and resets need each step). */
+/* Gauge aggregates in SQL, on the (series, ts) key of samples and the recent tier's seeks: no
+ * sample leaves SQLite. Counters' deltas walk the samples as store_delta does (wraps and
+ * resets need each step); a compound ORDER BY merges the tiers. */
+#define BOTH_TIERS_SQL(cols, rcols) SAMPLES_ONE_SQL(cols) " UNION ALL " RECENT_ONE_SQL(rcols)
 static const char *const aggregate_sql[] = {
-    [STORE_AGG_AVG] = "SELECT avg(value), count(*) FROM samples "
-                      "WHERE series = ?1 AND ts BETWEEN ?2 AND ?3",
-    [STORE_AGG_MAX] = "SELECT max(value), count(*) FROM samples "
-                      "WHERE series = ?1 AND ts BETWEEN ?2 AND ?3",
-    [STORE_AGG_MIN] = "SELECT min(value), count(*) FROM samples "
-                      "WHERE series = ?1 AND ts BETWEEN ?2 AND ?3",
-    [STORE_AGG_LAST] = "SELECT value, 1 FROM samples WHERE series = ?1 AND ts BETWEEN ?2 AND ?3 "
-                       "ORDER BY ts DESC LIMIT 1",
+    [STORE_AGG_AVG] = "SELECT avg(value), count(*) FROM ("
+                      BOTH_TIERS_SQL("value", "r.value") ")",
+    [STORE_AGG_MAX] = "SELECT max(value), count(*) FROM ("
+                      BOTH_TIERS_SQL("value", "r.value") ")",
+    [STORE_AGG_MIN] = "SELECT min(value), count(*) FROM ("
+                      BOTH_TIERS_SQL("value", "r.value") ")",
+    [STORE_AGG_LAST] = "SELECT value, 1 FROM ("
+                       BOTH_TIERS_SQL("ts, value", "r.ts, r.value") " ORDER BY 1 DESC LIMIT 1)",
+    [STORE_AGG_DELTA] = BOTH_TIERS_SQL("ts, value", "r.ts, r.value") " ORDER BY 1",
 };
 
 static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f,
@@ -792,15 +1044,14 @@ static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f
     if (id < 0)
         return 0;
     enum store_agg q = agg == STORE_AGG_RATE || agg == STORE_AGG_BUSY_RATE ? STORE_AGG_DELTA : agg;
+    rc = sqlite3_prepare_v2(s->db, aggregate_sql[q], -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return sq_fail(s, err, rc, "aggregating samples");
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, f->t0);
+    sqlite3_bind_int64(st, 3, f->t1);
     if (q == STORE_AGG_DELTA) {
         /* each step of the one series, ts and value only: twice as fast as SQLite's lag() */
-        rc = sqlite3_prepare_v2(s->db, "SELECT ts, value FROM samples WHERE series = ?1 AND "
-                                "ts BETWEEN ?2 AND ?3 ORDER BY ts", -1, &st, NULL);
-        if (rc != SQLITE_OK)
-            return sq_fail(s, err, rc, "aggregating samples");
-        sqlite3_bind_int64(st, 1, id);
-        sqlite3_bind_int64(st, 2, f->t0);
-        sqlite3_bind_int64(st, 3, f->t1);
         uint64_t n = 0, prev = 0;
         double delta = 0;
         int64_t first_ts = 0, last_ts = 0, busy_ns = 0;
@@ -832,24 +1083,11 @@ static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f
         *out = agg == STORE_AGG_DELTA ? delta : delta * 1e9 / (double)(last_ts - first_ts);
         return 1;
     }
-    rc = sqlite3_prepare_v2(s->db, aggregate_sql[q], -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return sq_fail(s, err, rc, "aggregating samples");
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int64(st, 2, f->t0);
-    sqlite3_bind_int64(st, 3, f->t1);
     rc = sqlite3_step(st);
     int found = 0;
     if (rc == SQLITE_ROW) {
         int64_t n = sqlite3_column_int64(st, 1);
-        if (q == STORE_AGG_DELTA && n >= 2) {
-            double delta = sqlite3_column_double(st, 0);
-            int64_t span = sqlite3_column_int64(st, 3) - sqlite3_column_int64(st, 2);
-            if (agg == STORE_AGG_DELTA || span > 0) {
-                *out = agg == STORE_AGG_DELTA ? delta : delta * 1e9 / (double)span;
-                found = 1;
-            }
-        } else if (q != STORE_AGG_DELTA && n >= 1 && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        if (n >= 1 && sqlite3_column_type(st, 0) != SQLITE_NULL) {
             *out = sqlite3_column_double(st, 0);
             found = 1;
         }
@@ -1008,26 +1246,33 @@ static int sqlite_info(struct dcb_store *base, struct store_info *info, struct d
     info->backend = "sqlite";
     info->schema_version = store_schema_latest();
     /* One read transaction, so the counts agree with each other. */
-    int rc = exec_sql(s, "BEGIN", "reading store info", err);
+    bool owned;
+    int rc = read_begin(s, &owned, err);
     if (rc < 0)
         return rc;
     int64_t v[9];
     const char *queries[] = {
-        "SELECT count(*) FROM series", "SELECT count(*) FROM samples",
+        "SELECT count(*) FROM series",
+        "SELECT (SELECT count(*) FROM samples) + (SELECT count(*) FROM samples_recent)",
         "SELECT count(*) FROM events", "SELECT count(*) FROM config_snapshots",
         "SELECT count(*) FROM findings", "SELECT count(*) FROM runs",
-        ("SELECT min((SELECT ts FROM samples WHERE series = s.id ORDER BY ts LIMIT 1)) "
-         "FROM series s"),
+        /* a sample's twin re-imported into samples leaves the same (series, ts) behind, so a
+         * batch's ts_min stays the tier's true oldest */
+        ("SELECT min(coalesce((SELECT min((SELECT ts FROM samples WHERE series = s.id "
+         "ORDER BY ts LIMIT 1)) FROM series s), 9223372036854775807), "
+         "coalesce((SELECT min(ts_min) FROM recent_batches), 9223372036854775807))"),
         "SELECT max(ts) FROM latest",
         "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size",
     };
     for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++) {
         if ((rc = pragma_int(s, queries[i], &v[i], err)) < 0) {
-            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            read_end(s, owned);
             return rc;
         }
     }
-    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+    read_end(s, owned);
+    if (v[6] == INT64_MAX)
+        v[6] = 0;                       /* no samples */
     info->series = (uint64_t)v[0];
     info->samples = (uint64_t)v[1];
     info->events = (uint64_t)v[2];
@@ -1054,9 +1299,18 @@ static int64_t sqlite_prune(struct dcb_store *base, int64_t cutoff_ns, struct dc
     if (rc < 0)
         return rc;
     int64_t deleted = 0;
-    /* "series IN (...)" lets each delete walk a range of the (series, ts) key */
+    /* "series IN (...)" lets each delete walk a range of the (series, ts) key, "batch IN"
+     * the recent tier's batches that reach back before the cutoff */
     const char *sqls[] = {
         "DELETE FROM samples WHERE series IN (SELECT id FROM series) AND ts < ?1",
+        "DELETE FROM samples_recent WHERE batch IN (SELECT id FROM recent_batches "
+        "WHERE ts_min < ?1) AND ts < ?1",
+        "DELETE FROM recent_batches WHERE ts_max < ?1 OR NOT EXISTS (SELECT 1 FROM "
+        "samples_recent r WHERE r.batch = recent_batches.id)",
+        "UPDATE recent_batches SET "
+        "ts_min = (SELECT min(ts) FROM samples_recent r WHERE r.batch = recent_batches.id), "
+        "rows = (SELECT count(*) FROM samples_recent r WHERE r.batch = recent_batches.id) "
+        "WHERE ts_min < ?1",
         "DELETE FROM latest WHERE ts < ?1",
         "DELETE FROM events WHERE ts < ?1",
         "DELETE FROM config_snapshots WHERE ts < ?1",
@@ -1074,7 +1328,7 @@ static int64_t sqlite_prune(struct dcb_store *base, int64_t cutoff_ns, struct dc
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
             return ret;
         }
-        if (i == 0 || i == 2)
+        if (i <= 1 || i == 5)           /* samples of both tiers, events */
             deleted += sqlite3_changes(s->db);
     }
     rc = exec_sql(s, "COMMIT", "pruning", err);

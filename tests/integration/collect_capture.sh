@@ -76,7 +76,7 @@ assert all(e["ifname"] == "ca" for e in events)
 db = sqlite3.connect(sys.argv[3])
 stored = {k for (k,) in db.execute("select distinct kind from events")}
 assert kinds <= stored, (kinds, stored)
-n = db.execute("select count(*) from samples s join series m on s.series = m.id "
+n = db.execute("select count(*) from samples_all s join series m on s.series = m.id "
                "where m.metric = 'capture.roce_packets'").fetchone()[0]
 assert n >= 10, n
 PY

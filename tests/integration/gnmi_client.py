@@ -86,7 +86,7 @@ def run_tree(tree, conn, tmp, label):
                "--duration", "900ms", "--store", db, "-q", *conn["client"])
         con = sqlite3.connect(db)
         rows = dict(((m, i, pr, q), v) for m, i, pr, q, v in con.execute(
-            "SELECT s.metric, s.ifname, s.prio, s.queue, MIN(v.value) FROM samples v JOIN series s "
+            "SELECT s.metric, s.ifname, s.prio, s.queue, MIN(v.value) FROM samples_all v JOIN series s "
             "ON s.id = v.series GROUP BY s.id"))
         if tree == "sonic":
             want = {("pfc.rx_pause", "Ethernet0", 3, -1): 1300, ("pfc.rx_pause_us", "Ethernet4", 3, -1): 1000,
@@ -98,7 +98,7 @@ def run_tree(tree, conn, tmp, label):
                     ("queue.watermark_bytes", "Ethernet0", -1, 3): 40960, ("pause.rx_global", "Ethernet4", -1, -1): 5}
         for k, v in want.items():
             check(rows.get(k) == v, "%s: store %s = %s, want %s" % (label, k, rows.get(k), v))
-        n = con.execute("SELECT COUNT(*) FROM samples v JOIN series s ON s.id = v.series "
+        n = con.execute("SELECT COUNT(*) FROM samples_all v JOIN series s ON s.id = v.series "
                         "WHERE s.metric = 'queue.ecn_marked' AND s.ifname = 'Ethernet0' AND s.queue = 3").fetchone()[0]
         check(n >= 3, "%s: %d stream samples of queue.ecn_marked, want >= 3" % (label, n))
         cfg = {i: json.loads(j) for i, j in con.execute("SELECT ifname, config FROM config_snapshots WHERE source = 'gnmi'")}
@@ -151,7 +151,7 @@ def main():
             db = os.path.join(tmp, "fabric.db")
             dcbkit("collect", "--fabric", fab, "--interval", "200ms", "--duration", "800ms", "--store", db, "-q")
             con = sqlite3.connect(db)
-            got = dict(con.execute("SELECT s.device, COUNT(*) FROM samples v JOIN series s ON s.id = v.series "
+            got = dict(con.execute("SELECT s.device, COUNT(*) FROM samples_all v JOIN series s ON s.id = v.series "
                                    "GROUP BY s.device"))
             con.close()
             check(got.get("leaf1", 0) > 0 and got.get("spine1", 0) > 0 and "gpu1" not in got,

@@ -95,7 +95,7 @@ def main():
             check(r.returncode == 0, "fallback: exit %d: %s" % (r.returncode, r.stderr))
             con = sqlite3.connect(db)
             vals = [v for (v,) in con.execute(
-                "SELECT v.value FROM samples v JOIN series s ON s.id = v.series WHERE s.metric='pfc.rx_pause' "
+                "SELECT v.value FROM samples_all v JOIN series s ON s.id = v.series WHERE s.metric='pfc.rx_pause' "
                 "AND s.prio=3 AND s.ifname='Ethernet0' ORDER BY v.ts")]
             con.close()
             check(len(vals) >= 3 and vals[0] == 1300, "fallback: Get polls stored %s" % vals)
@@ -139,7 +139,7 @@ def main():
         con = sqlite3.connect(db)
         gaps = [(ts, json.loads(d)) for ts, d in con.execute(
             "SELECT ts, details FROM events WHERE kind='source_gap' AND device='127.0.0.1:%d'" % port)]
-        after = con.execute("SELECT COUNT(*) FROM samples v JOIN series s ON s.id = v.series WHERE v.ts > ?",
+        after = con.execute("SELECT COUNT(*) FROM samples_all v JOIN series s ON s.id = v.series WHERE v.ts > ?",
                             (int(up * 1e9),)).fetchone()[0]
         con.close()
         check(len(gaps) >= 1, "reconnect: no source_gap event")

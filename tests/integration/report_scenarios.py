@@ -55,7 +55,7 @@ try:
              "--device-prefix", name + "-"], expect=0)
     # each run on its own devices and in its own time: no window overlaps the one before
     con = sqlite3.connect(db)
-    spans = [con.execute("SELECT min(ts), max(ts) FROM samples JOIN series ON series = id "
+    spans = [con.execute("SELECT min(ts), max(ts) FROM samples_all JOIN series ON series = id "
                          "WHERE device LIKE ?", (name + "-%",)).fetchone() for name in EXPECT]
     con.close()
     if any(lo is None for lo, _ in spans) or any(spans[i + 1][0] <= spans[i][1]

@@ -1,7 +1,9 @@
 """A reader polls the latest values every 100 ms while a writer ingests at full speed. No poll
 fails with SQLITE_BUSY, none sees a torn batch (all series at the same timestamp, since each
 batch is one timestamp of every series), and every poll returns within 50 ms plus what starting
-the process costs. Prints the worst case."""
+the process costs. After each poll one series' whole range is read: every second up to the
+newest the poll saw, once, while batches move from the recent tier into the main table. Prints
+the worst case."""
 import json
 import os
 import subprocess
@@ -42,7 +44,7 @@ subprocess.run([DCBKIT, "store", "import", "--store", db, "-q", os.devnull], che
 
 writer = subprocess.Popen([DCBKIT, "store", "import", "--store", db, "--batch", str(SERIES),
                            stream], stderr=subprocess.PIPE)
-polls, worst, seen_ts = 0, 0.0, set()
+polls, worst, seen_ts, ranges = 0, 0.0, set(), 0
 slow = []
 while writer.poll() is None:
     t0 = time.monotonic()
@@ -64,14 +66,30 @@ while writer.poll() is None:
             fail("poll %d: torn batch: %d series, timestamps %s" %
                  (polls, len(samples), sorted(stamps)[:5]))
         seen_ts |= stamps
+        # One series' whole range, read while the writer appends to the recent tier and merges
+        # it into the main table (every 60 s of sample time): every second from 0 to at least
+        # the latest seen, once each, whichever tier holds it.
+        newest = max(stamps)
+        r = subprocess.run([DCBKIT, "store", "query", "--store", db, "--device", "h3",
+                            "--ifname", "eth7", "--metric", "pfc.rx_pause", "--since", "40000d",
+                            "-T", "json"], capture_output=True, text=True)
+        if r.returncode != 0:
+            fail("range read %d failed (exit %d): %s" % (polls, r.returncode, r.stderr.strip()))
+        got = [s["ts"] for s in json.loads(r.stdout)["samples"]]
+        want = list(range(0, len(got) * 1000000000, 1000000000))
+        if got != want or (got and got[-1] < newest):
+            fail("range read %d: %d samples, not every second from 0 to at least %d s once: %s" %
+                 (polls, len(got), newest // 1000000000, got[:3] + got[-3:]))
+        ranges += 1
     time.sleep(max(0.0, POLL_S - (time.monotonic() - t0)))
 
 err = writer.stderr.read().decode()
 if writer.returncode != 0:
     fail("writer failed: %s" % err.strip())
 print("polls: %d while the writer ingested %d samples; %d distinct batches seen; "
-      "worst poll %.1f ms (limit %.0f ms: 50 ms and the median process start, %.1f ms)" %
-      (polls, SERIES * SECONDS, len(seen_ts), worst, LIMIT_MS, START_MS))
+      "worst poll %.1f ms (limit %.0f ms: 50 ms and the median process start, %.1f ms); "
+      "%d whole-range reads of one series complete" %
+      (polls, SERIES * SECONDS, len(seen_ts), worst, LIMIT_MS, START_MS, ranges))
 if polls < 5 or len(seen_ts) < 3:
     fail("the writer finished too fast to test anything (%d polls)" % polls)
 if slow:

@@ -65,7 +65,7 @@ for run in range(KILLS):
              (run, this_run, SERIES))
     con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
     lo, hi = run * SECONDS * 10**9, (run + 1) * SECONDS * 10**9
-    per_ts = con.execute("SELECT ts, count(*) FROM samples WHERE ts >= ? AND ts < ? GROUP BY ts "
+    per_ts = con.execute("SELECT ts, count(*) FROM samples_all WHERE ts >= ? AND ts < ? GROUP BY ts "
                          "HAVING count(*) != ?", (lo, hi, SERIES)).fetchall()
     con.close()
     if per_ts:

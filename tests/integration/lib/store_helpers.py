@@ -33,7 +33,7 @@ def db_check(path):
     con = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
     try:
         ok = con.execute("PRAGMA integrity_check").fetchone()[0]
-        n = con.execute("SELECT count(*) FROM samples").fetchone()[0]
+        n = con.execute("SELECT count(*) FROM samples_all").fetchone()[0]
     finally:
         con.close()
     return ok, n

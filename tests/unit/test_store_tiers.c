@@ -1,0 +1,399 @@
+/* The SQLite store's two sample tiers (schema 2): flushes append to samples_recent, a merge
+ * moves it into samples, and every read sees both as one table. The tables are looked at
+ * directly (sqlite3) to check where rows went, and through the store API to check that it
+ * does not matter. */
+#include "unit.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "store.h"
+#include "store_schema.h"
+
+#define SEC 1000000000LL
+
+static void temp_path(char *path, size_t len)
+{
+    snprintf(path, len, "/tmp/dcbkit-tiers-test-%d-XXXXXX", (int)getpid());
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(path);                       /* the store creates it */
+}
+
+static void remove_store(const char *path)
+{
+    char p[512];
+    unlink(path);
+    snprintf(p, sizeof(p), "%s-wal", path);
+    unlink(p);
+    snprintf(p, sizeof(p), "%s-shm", path);
+    unlink(p);
+}
+
+/* The first column of sql's first row, on a connection of its own. */
+static int64_t query_int(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+static int64_t recent_rows(const char *path)
+{
+    return query_int(path, "SELECT count(*) FROM samples_recent");
+}
+
+static int64_t merged_rows(const char *path)
+{
+    return query_int(path, "SELECT count(*) FROM samples");
+}
+
+static void put(struct dcb_store *st, int64_t t, const char *ifname, uint64_t v)
+{
+    struct dcb_sample s;
+    dcb_sample_set(&s, t, "h1", ifname, METRIC_PFC_RX_PAUSE, 3, DCB_NO_INDEX);
+    s.value.counter = v;
+    struct dcb_err err;
+    assert_int_equal(store_put_sample(st, &s, &err), 0);
+}
+
+struct collected {
+    int n;
+    struct dcb_sample s[64];
+};
+
+static int collect(const struct dcb_sample *s, void *arg)
+{
+    struct collected *c = arg;
+    if (c->n < 64)
+        c->s[c->n] = *s;
+    c->n++;
+    return 0;
+}
+
+static void one_series(struct store_filter *f, const char *ifname)
+{
+    store_filter_init(f);
+    f->device = "h1";
+    f->ifname = ifname;
+    f->metric = "pfc.rx_pause";
+    f->prio = 3;
+    f->queue = -1;
+}
+
+/* Two series, one sample each a second at 1..10 s, a flush a second, a merge every 3 s of
+ * span: some samples end in each tier, and reads, aggregates, info and prune see one table. */
+static void tiers_read_as_one(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path(path, sizeof(path));
+    struct dcb_store *st;
+    struct store_options opt = { .path = path, .merge_age_ns = 3 * SEC };
+    struct dcb_err err;
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    for (int t = 1; t <= 10; t++) {
+        put(st, t * SEC, "eth0", (uint64_t)t * 10);
+        put(st, t * SEC, "eth1", (uint64_t)t);
+        assert_int_equal(store_flush(st, &err), 2);
+    }
+    /* merged at 4 s (1..4 span 3 s) and 8 s (5..8); 9 and 10 s are recent */
+    assert_int_equal(recent_rows(path), 4);
+    assert_int_equal(merged_rows(path), 16);
+
+    struct store_filter f;
+    store_filter_init(&f);
+    struct collected c = { 0 };
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 20);
+    for (int i = 0; i < 20; i++) {
+        assert_string_equal(c.s[i].ifname, i < 10 ? "eth0" : "eth1");
+        assert_true(c.s[i].time_ns == (i % 10 + 1) * SEC);
+        assert_true(c.s[i].value.counter == (uint64_t)(i % 10 + 1) * (i < 10 ? 10 : 1));
+    }
+    /* a window across the tiers */
+    one_series(&f, "eth0");
+    f.t0 = 7 * SEC;
+    f.t1 = 10 * SEC;
+    double v, rate;
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_DELTA, &v, &err), 1);
+    assert_true(v == 30);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_LAST, &v, &err), 1);
+    assert_true(v == 100);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_MAX, &v, &err), 1);
+    assert_true(v == 100);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_MIN, &v, &err), 1);
+    assert_true(v == 70);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_AVG, &v, &err), 1);
+    assert_true(fabs(v - 85) < 1e-9);
+    uint64_t resets;
+    assert_int_equal(store_delta(st, &f, 64, &v, &rate, &resets, &err), 0);
+    assert_true(v == 30 && fabs(rate - 10) < 1e-9);
+    /* the recent tier alone */
+    f.t0 = 9 * SEC;
+    c.n = 0;
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 2);
+    assert_true(c.s[0].time_ns == 9 * SEC && c.s[1].time_ns == 10 * SEC);
+
+    struct store_info info;
+    assert_int_equal(store_info(st, &info, &err), 0);
+    assert_int_equal(info.samples, 20);
+    assert_true(info.first_ns == 1 * SEC && info.last_ns == 10 * SEC);
+    assert_int_equal(info.schema_version, 2);
+
+    /* a reader in another connection sees both tiers */
+    struct dcb_store *rd;
+    struct store_options ro = { .path = path, .readonly = true };
+    assert_int_equal(store_open_sqlite(&rd, &ro, &err), 0);
+    store_filter_init(&f);
+    c.n = 0;
+    assert_int_equal(store_range(rd, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 20);
+    assert_int_equal(store_close(rd, &err), 0);
+
+    /* prune cuts both tiers: 1..9 s goes from each series, 9 s from the recent tier */
+    assert_int_equal(store_prune(st, 10 * SEC, &err), 18);
+    assert_int_equal(recent_rows(path), 2);
+    assert_int_equal(merged_rows(path), 0);
+    assert_int_equal(store_info(st, &info, &err), 0);
+    assert_int_equal(info.samples, 2);
+    assert_true(info.first_ns == 10 * SEC);
+    assert_int_equal(query_int(path, "SELECT min(ts_min) FROM recent_batches"), 10 * SEC);
+
+    /* a closed store has an empty recent tier */
+    assert_int_equal(store_close(st, &err), 0);
+    assert_int_equal(recent_rows(path), 0);
+    assert_int_equal(merged_rows(path), 2);
+    assert_int_equal(query_int(path, "SELECT count(*) FROM recent_batches"), 0);
+    remove_store(path);
+}
+
+/* Samples not newer than what is stored for their series (a re-import, a clock stepping back)
+ * replace their twin wherever it is, and never sit in both tiers. */
+static void older_samples_replace(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path(path, sizeof(path));
+    struct dcb_store *st;
+    struct store_options opt = { .path = path };
+    struct dcb_err err;
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    for (int t = 1; t <= 3; t++) {
+        put(st, t * SEC, "eth0", (uint64_t)t * 10);
+        assert_int_equal(store_flush(st, &err), 1);
+    }
+    assert_int_equal(recent_rows(path), 3);
+    put(st, 2 * SEC, "eth0", 25);           /* its twin is in the recent tier */
+    put(st, 0, "eth0", 1);                   /* older than anything */
+    put(st, 4 * SEC, "eth0", 40);            /* the common path, in the same batch */
+    assert_int_equal(store_flush(st, &err), 3);
+    assert_int_equal(recent_rows(path), 3);  /* 1, 3, 4 s */
+    assert_int_equal(merged_rows(path), 2);  /* 0, 2 s */
+    struct store_filter f;
+    one_series(&f, "eth0");
+    struct collected c = { 0 };
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 5);
+    static const uint64_t want[] = { 1, 10, 25, 30, 40 };
+    for (int i = 0; i < 5; i++) {
+        assert_true(c.s[i].time_ns == i * SEC);
+        assert_true(c.s[i].value.counter == want[i]);
+    }
+    assert_int_equal(store_close(st, &err), 0);
+    assert_int_equal(merged_rows(path), 5);
+
+    /* a new writer knows what is stored (from latest): a re-import of 4 s replaces it */
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    put(st, 4 * SEC, "eth0", 44);
+    put(st, 5 * SEC, "eth0", 50);
+    assert_int_equal(store_flush(st, &err), 2);
+    assert_int_equal(recent_rows(path), 1);
+    c.n = 0;
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 6);
+    assert_true(c.s[4].value.counter == 44 && c.s[5].value.counter == 50);
+    assert_int_equal(store_close(st, &err), 0);
+    remove_store(path);
+}
+
+/* A writer that dies leaves its committed batches in the recent tier: readers see them, the
+ * next writer appends after them and merges them. */
+static void crashed_writer(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path(path, sizeof(path));
+    struct store_options opt = { .path = path };
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct dcb_store *st;
+        if (store_open_sqlite(&st, &opt, NULL) < 0)
+            _exit(1);
+        for (int t = 1; t <= 3; t++) {
+            put(st, t * SEC, "eth0", (uint64_t)t);
+            if (store_flush(st, NULL) != 1)
+                _exit(1);
+        }
+        _exit(0);                            /* no store_close */
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_int_equal(recent_rows(path), 3);
+
+    struct dcb_err err;
+    struct dcb_store *st;
+    struct store_options ro = { .path = path, .readonly = true };
+    assert_int_equal(store_open_sqlite(&st, &ro, &err), 0);
+    struct store_filter f;
+    one_series(&f, "eth0");
+    struct collected c = { 0 };
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 3);
+    assert_int_equal(store_close(st, &err), 0);
+    assert_int_equal(recent_rows(path), 3); /* a reader's close merges nothing */
+    /* nor does a handle that wrote no samples (a report's run, a config snapshot) */
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    struct store_config_row cr = { SEC, "h1", "eth0", "dcbx", "{}" };
+    assert_int_equal(store_put_config(st, &cr, &err), 0);
+    assert_int_equal(store_close(st, &err), 0);
+    assert_int_equal(recent_rows(path), 3);
+
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    put(st, 3 * SEC, "eth0", 33);            /* stored by the dead writer: replaced */
+    put(st, 4 * SEC, "eth0", 4);
+    assert_int_equal(store_flush(st, &err), 2);
+    assert_int_equal(store_close(st, &err), 0);
+    assert_int_equal(recent_rows(path), 0);
+    assert_int_equal(merged_rows(path), 4);
+    assert_int_equal(query_int(path, "SELECT value FROM samples WHERE ts = 3000000000"), 33);
+    remove_store(path);
+}
+
+/* The row cap merges before the age does. */
+static void merge_by_rows(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path(path, sizeof(path));
+    struct dcb_store *st;
+    struct store_options opt = { .path = path, .merge_max_rows = 5 };
+    struct dcb_err err;
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    for (int t = 1; t <= 3; t++) {
+        put(st, t * SEC, "eth0", (uint64_t)t);
+        put(st, t * SEC, "eth1", (uint64_t)t);
+        assert_int_equal(store_flush(st, &err), 2);
+        assert_int_equal(recent_rows(path), t < 3 ? 2 * t : 0);
+    }
+    assert_int_equal(merged_rows(path), 6);
+    assert_int_equal(store_close(st, &err), 0);
+    remove_store(path);
+}
+
+/* A batch of 32 or more samples per series fills samples' pages as well as a merge would and
+ * goes there directly, replacing twins in the recent tier. */
+static void big_batches_go_direct(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path(path, sizeof(path));
+    struct dcb_store *st;
+    struct store_options opt = { .path = path };
+    struct dcb_err err;
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    for (int t = 0; t < 2; t++) {
+        put(st, t * SEC, "eth0", (uint64_t)t);
+        assert_int_equal(store_flush(st, &err), 1);
+    }
+    assert_int_equal(recent_rows(path), 2);
+    for (int t = 1; t < 41; t++)             /* 1 s again, then 2..40 s */
+        put(st, t * SEC, "eth0", (uint64_t)t * 100);
+    assert_int_equal(store_flush(st, &err), 40);
+    assert_int_equal(recent_rows(path), 1);  /* 0 s; 1 s was replaced */
+    assert_int_equal(merged_rows(path), 40);
+    struct store_filter f;
+    one_series(&f, "eth0");
+    struct collected c = { 0 };
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 41);
+    for (int i = 0; i < 41; i++) {
+        assert_true(c.s[i].time_ns == i * SEC);
+        assert_true(c.s[i].value.counter == (uint64_t)i * 100);
+    }
+    assert_int_equal(store_close(st, &err), 0);
+    remove_store(path);
+}
+
+/* A schema 1 store (one sample table) opens, migrates to 2 and keeps its samples. */
+static void migrates_v1(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path(path, sizeof(path));
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, store_schema_migration(0), NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+                                  "PRAGMA user_version = 1;"
+                                  "INSERT INTO series VALUES (1, 'h1', 'eth0', 'pfc.rx_pause', "
+                                  "3, -1);"
+                                  "INSERT INTO samples VALUES (1, 1000000000, 10), "
+                                  "(1, 2000000000, 20);"
+                                  "INSERT INTO latest VALUES (1, 2000000000, 20);",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+
+    struct dcb_err err;
+    struct dcb_store *st;
+    struct store_options ro = { .path = path, .readonly = true };
+    assert_int_not_equal(store_open_sqlite(&st, &ro, &err), 0);
+    assert_non_null(strstr(err.msg, "needs upgrading to 2"));
+
+    struct store_options opt = { .path = path };
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    assert_int_equal(query_int(path, "PRAGMA user_version"), 2);
+    put(st, 2 * SEC, "eth0", 25);            /* already stored: replaces */
+    put(st, 3 * SEC, "eth0", 30);            /* new: the recent tier */
+    assert_int_equal(store_flush(st, &err), 2);
+    assert_int_equal(recent_rows(path), 1);
+    struct store_filter f;
+    one_series(&f, "eth0");
+    struct collected c = { 0 };
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 3);
+    assert_true(c.s[0].value.counter == 10 && c.s[1].value.counter == 25 &&
+                c.s[2].value.counter == 30);
+    assert_int_equal(query_int(path, "SELECT count(*) FROM samples_all"), 3);
+    assert_int_equal(store_close(st, &err), 0);
+    assert_int_equal(merged_rows(path), 3);
+    remove_store(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tiers_read_as_one),
+        cmocka_unit_test(older_samples_replace),
+        cmocka_unit_test(crashed_writer),
+        cmocka_unit_test(merge_by_rows),
+        cmocka_unit_test(big_batches_go_direct),
+        cmocka_unit_test(migrates_v1),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
