@@ -106,22 +106,10 @@ bool evq_slot_make_room(struct evq_slot *sl)
     return true;
 }
 
-/* Into the fine wheel at the slot of slot_time: sorted by time, after the events at its time. */
+/* Into the fine wheel at the slot of slot_time. */
 static bool fine_add(struct evq *q, const struct heap_event *e, int64_t slot_time)
 {
-    uint32_t i = (uint32_t)(slot_time >> EVQ_SLOT_SHIFT) & (EVQ_SLOTS - 1);
-    struct evq_slot *sl = &q->slot[i];
-    if (sl->n == sl->cap && !evq_slot_make_room(sl))
-        return false;
-    uint32_t k = sl->n++;
-    while (k > sl->head && sl->v[k - 1].at > e->at) {
-        sl->v[k] = sl->v[k - 1];
-        k--;
-    }
-    sl->v[k] = *e;
-    q->slot_used[i / 64] |= 1ULL << (i % 64);
-    q->in_fine++;
-    return true;
+    return evq_fine_insert(q, e, (uint32_t)(slot_time >> EVQ_SLOT_SHIFT) & (EVQ_SLOTS - 1));
 }
 
 bool evq_push_later(struct evq *q, const struct heap_event *e)

@@ -90,26 +90,31 @@ const struct heap_event *evq_peek(struct evq *q);
 bool evq_slot_make_room(struct evq_slot *sl);
 bool evq_push_later(struct evq *q, const struct heap_event *e);
 
+/* Into fine slot i, sorted by time after the events at its time (it is the newest of them). */
+static inline bool evq_fine_insert(struct evq *q, const struct heap_event *e, uint32_t i)
+{
+    struct evq_slot *sl = &q->slot[i];
+    if (sl->n == sl->cap && !evq_slot_make_room(sl))
+        return false;
+    uint32_t k = sl->n++;
+    while (k > sl->head && sl->v[k - 1].at > e->at) {
+        sl->v[k] = sl->v[k - 1];
+        k--;
+    }
+    sl->v[k] = *e;
+    q->slot_used[i / 64] |= 1ULL << (i % 64);
+    q->in_fine++;
+    return true;
+}
+
 static inline bool evq_push(struct evq *q, int64_t at, unsigned kind, uint32_t a, uint32_t b)
 {
     struct heap_event e = { at, HEAP_SEQ(q->next_seq++, kind), a, b };
-    if ((uint64_t)(at - q->base) < (uint64_t)(q->fine_end - q->base)) {
-        uint32_t i = (uint32_t)(at >> EVQ_SLOT_SHIFT) & (EVQ_SLOTS - 1);
-        struct evq_slot *sl = &q->slot[i];
-        if (sl->n == sl->cap && !evq_slot_make_room(sl))
-            return false;
-        /* the newest number: it goes after every event at its time or before */
-        uint32_t k = sl->n++;
-        while (k > sl->head && sl->v[k - 1].at > at) {
-            sl->v[k] = sl->v[k - 1];
-            k--;
-        }
-        sl->v[k] = e;
-        q->slot_used[i / 64] |= 1ULL << (i % 64);
-        q->in_fine++;
-    } else if (!evq_push_later(q, &e)) {
+    bool ok = (uint64_t)(at - q->base) < (uint64_t)(q->fine_end - q->base)
+                  ? evq_fine_insert(q, &e, (uint32_t)(at >> EVQ_SLOT_SHIFT) & (EVQ_SLOTS - 1))
+                  : evq_push_later(q, &e);
+    if (!ok)
         return false;
-    }
     q->pending++;
     if (at < q->next_at)
         q->next_valid = false;
