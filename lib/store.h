@@ -22,7 +22,7 @@
 #include "sample.h"
 
 #define STORE_ANY (-2)          /* filter value for prio/queue: match any */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 struct dcb_store;
 

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "store_blocks.h"
 #include "store_impl.h"
 #include "store_schema.h"
 #include "version.h"
@@ -60,8 +61,11 @@ struct sqlite_store {
     int64_t merge_age_ns;
     int64_t merge_rows;
     bool wrote_samples;         /* a batch of samples committed through this handle */
+    struct block_tier tier;     /* the main tier */
+    struct sample_run old_run;  /* a batch's samples of one series for the main tier */
     sqlite3_stmt *ins_recent, *ins_recent_n, *del_recent, *ins_batch;
-    sqlite3_stmt *ins_sample, *upsert_latest, *ins_samples_n, *upsert_latest_n, *ins_series, *sel_series, *ins_event;
+    sqlite3_stmt *upsert_latest, *upsert_latest_n, *ins_series, *sel_series, *ins_event;
+    sqlite3_stmt *sel_recent_one;
 };
 
 static const struct store_ops sqlite_ops;
@@ -92,6 +96,20 @@ static int sq_fail(struct sqlite_store *s, struct dcb_err *err, int rc, const ch
     if (primary == SQLITE_CANTOPEN && s->readonly)
         return dcb_err_set(err, code, "%s: no store there (%s)", s->path, msg);
     return dcb_err_set(err, code, "%s: %s: %s", s->path, what, msg);
+}
+
+/* An error of the block tier: its own words for a block that does not decode. */
+static int tier_fail(struct sqlite_store *s, struct dcb_err *err, int rc, const char *what)
+{
+    if (rc == SQLITE_NOMEM)
+        return dcb_err_set(err, DCB_E_NOMEM, "%s: %s: out of memory", s->path, what);
+    if (rc == SQLITE_CORRUPT && s->tier.why[0]) {
+        int ret = dcb_err_set(err, DCB_E_INVAL, "%s: %s: not a readable dcbkit store (%s)",
+                              s->path, what, s->tier.why);
+        s->tier.why[0] = '\0';
+        return ret;
+    }
+    return sq_fail(s, err, rc, what);
 }
 
 static int exec_sql(struct sqlite_store *s, const char *sql, const char *what, struct dcb_err *err)
@@ -153,8 +171,14 @@ static int migrate(struct sqlite_store *s, struct dcb_err *err)
     for (int v = (int)version; v < latest; v++) {
         char bump[64];
         snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", v + 1);
-        if ((rc = exec_sql(s, store_schema_migration(v), "upgrading the schema", err)) < 0 ||
-            (rc = exec_sql(s, bump, "upgrading the schema", err)) < 0) {
+        if ((rc = exec_sql(s, store_schema_migration(v), "upgrading the schema", err)) == 0 &&
+            v + 1 == 3) {
+            /* the rows of samples into blocks: C makes the bytes */
+            int brc = block_tier_convert_rows(&s->tier);
+            rc = brc == SQLITE_OK ? exec_sql(s, "DROP TABLE samples", "upgrading the schema", err)
+                                  : tier_fail(s, err, brc, "upgrading the schema");
+        }
+        if (rc < 0 || (rc = exec_sql(s, bump, "upgrading the schema", err)) < 0) {
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
             return rc;
         }
@@ -189,6 +213,7 @@ int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, s
         goto fail;
     }
     sqlite3_extended_result_codes(s->db, 1);
+    block_tier_init(&s->tier, s->db);
     sqlite3_busy_timeout(s->db, 5000);
     if (!s->readonly) {
         /* WAL: readers never block the writer and see whole commits only. */
@@ -209,6 +234,7 @@ int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, s
     *out = &s->base;
     return 0;
 fail:
+    block_tier_free(&s->tier);
     sqlite3_close(s->db);
     series_map_free(&s->map);
     free(s);
@@ -229,10 +255,12 @@ static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
         rc = f < 0 ? (int)f : 0;
     }
     sqlite3_stmt *stmts[] = { s->ins_recent, s->ins_recent_n, s->del_recent, s->ins_batch,
-                              s->ins_sample, s->upsert_latest, s->ins_samples_n, s->upsert_latest_n, s->ins_series, s->sel_series,
-                              s->ins_event };
+                              s->upsert_latest, s->upsert_latest_n, s->ins_series, s->sel_series,
+                              s->ins_event, s->sel_recent_one };
     for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
         sqlite3_finalize(stmts[i]);
+    block_tier_free(&s->tier);
+    free(s->old_run.v);
     sqlite3_close(s->db);
     series_map_free(&s->map);
     free(s->db_ids);
@@ -482,7 +510,6 @@ static void bind_value(sqlite3_stmt *st, int col, const struct pending_sample *p
  * 96,000 rows for each table, and a step's fixed cost (bind, run, halt, reset) was as much as
  * the row's own B-tree work. The rest of a batch goes one row to a statement. */
 #define ROWS_PER_STEP 64
-#define SAMPLES_SQL "INSERT OR REPLACE INTO samples (series, ts, value) VALUES "
 #define RECENT_SQL "INSERT OR REPLACE INTO samples_recent (batch, series, ts, value) VALUES "
 #define LATEST_SQL "INSERT INTO latest (series, ts, value) VALUES "
 #define LATEST_CONFLICT_SQL                                                                     \
@@ -540,14 +567,14 @@ static int write_rows(struct sqlite_store *s, sqlite3_stmt *many, sqlite3_stmt *
     return rc;
 }
 
-/* A batch with this many samples per series goes straight into samples: it fills each leaf
- * page it touches as well as a merge would (a bulk import, a long batch age). */
+/* A batch with this many samples per series goes straight into blocks: as full as a merge
+ * would make them (a bulk import, a long batch age). */
 #define DIRECT_SAMPLES_PER_SERIES 32
 
 /* The batch's samples newer than everything stored for their series go to the recent tier as
  * one new batch (the common path: an append at the tier's right edge, already in (series, ts)
  * order); the rest (a re-import, a device clock that stepped back) may have a twin in either
- * tier and replace it in samples. nseries: the series in the batch. */
+ * tier and replace it in the main tier's blocks. nseries: the series in the batch. */
 static int write_samples(struct sqlite_store *s, size_t nseries, struct dcb_err *err)
 {
     size_t nnew = 0, nold = 0;
@@ -589,10 +616,7 @@ static int write_samples(struct sqlite_store *s, size_t nseries, struct dcb_err 
                           "DELETE FROM samples_recent WHERE batch IN (SELECT id FROM "
                           "recent_batches WHERE ?2 BETWEEN ts_min AND ts_max) AND series = ?1 "
                           "AND ts = ?2",
-                          err)) < 0 ||
-            (rc = prepare_rows(s, &s->ins_sample, SAMPLES_SQL, 1, false, "", err)) < 0 ||
-            (rc = prepare_rows(s, &s->ins_samples_n, SAMPLES_SQL, ROWS_PER_STEP, false, "",
-                               err)) < 0)
+                          err)) < 0)
             return rc;
         for (size_t i = 0; i < nold; i++) {
             const struct pending_sample *p = &s->sorted[s->old_rows[i]];
@@ -605,8 +629,24 @@ static int write_samples(struct sqlite_store *s, size_t nseries, struct dcb_err 
             if (rc != SQLITE_DONE)
                 return sq_fail(s, err, rc, "writing samples");
         }
-        if ((rc = write_rows(s, s->ins_samples_n, s->ins_sample, s->old_rows, nold, 0, err)) < 0)
-            return rc;
+        /* old_rows is in (series, ts) order: one run per series */
+        for (size_t i = 0; i < nold;) {
+            uint32_t idx = s->sorted[s->old_rows[i]].series_idx;
+            s->old_run.n = 0;
+            for (; i < nold && s->sorted[s->old_rows[i]].series_idx == idx; i++) {
+                const struct pending_sample *p = &s->sorted[s->old_rows[i]];
+                struct stored_sample smp = { .ts = p->ts, .raw = p->raw,
+                                             .kind = p->counter ? STORED_COUNTER : STORED_GAUGE };
+                /* a twin inside the batch: the later put wins, as a replace would */
+                if (s->old_run.n && s->old_run.v[s->old_run.n - 1].ts == p->ts)
+                    s->old_run.n--;
+                if (!sample_run_push(&s->old_run, &smp))
+                    return dcb_err_set(err, DCB_E_NOMEM, "out of memory writing samples");
+            }
+            int brc = block_tier_put(&s->tier, s->db_ids[idx], s->old_run.v, s->old_run.n);
+            if (brc != SQLITE_OK)
+                return tier_fail(s, err, brc, "writing samples");
+        }
     }
     return 0;
 }
@@ -652,7 +692,7 @@ static int write_batch(struct sqlite_store *s, struct dcb_err *err)
     return 0;
 }
 
-/* Moves the recent tier into samples when it spans the merge age or holds the row cap (or
+/* Moves the recent tier into the main tier's blocks when it spans the merge age or holds the row cap (or
  * always, with force), inside the caller's transaction. The tier's size is read from
  * recent_batches (a row a batch), so it is right after a crash, a prune or another writer. */
 static int maybe_merge(struct sqlite_store *s, bool force, struct dcb_err *err)
@@ -676,13 +716,9 @@ static int maybe_merge(struct sqlite_store *s, bool force, struct dcb_err *err)
         return sq_fail(s, err, rc, "merging the recent samples");
     if (!batches || (!force && rows < s->merge_rows && span < s->merge_age_ns))
         return 0;
-    /* in (series, ts) order, so samples' pages are visited once, left to right */
-    return exec_sql(s,
-                    "INSERT OR REPLACE INTO samples (series, ts, value) "
-                    "SELECT series, ts, value FROM samples_recent ORDER BY series, ts;"
-                    "DELETE FROM samples_recent;"
-                    "DELETE FROM recent_batches;",
-                    "merging the recent samples", err);
+    int64_t moved;
+    rc = block_tier_merge_recent(&s->tier, &moved);
+    return rc == SQLITE_OK ? 0 : tier_fail(s, err, rc, "merging the recent samples");
 }
 
 static int64_t flush_batch(struct sqlite_store *s, bool force_merge, struct dcb_err *err)
@@ -844,88 +880,50 @@ static void bind_filter(sqlite3_stmt *st, const struct store_filter *f)
     sqlite3_bind_int(st, 5, f->queue);
 }
 
-/* A statement's rows as samples. Columns: device, ifname, metric, prio, queue, ts, value (and
- * the series id, for merging two tiers). The metric name is looked up once per run of rows. */
-struct sample_rows {
-    sqlite3_stmt *st;
-    int rc;                     /* of the last step: SQLITE_ROW while a row is there */
-    char last_metric[64];
-    enum metric_id metric;
-};
-
-static void rows_start(struct sample_rows *r, sqlite3_stmt *st)
+/* A stored sample as the metric reads it: counters' raw readings, gauges' values; a gauge
+ * stored as an integer (by an older writer or by hand) is converted. */
+static void stored_to_value(const struct stored_sample *smp, bool gauge, struct dcb_sample *out)
 {
-    r->st = st;
-    r->last_metric[0] = '\0';
-    r->metric = METRIC_NONE;
-    r->rc = sqlite3_step(st);
-}
-
-/* The current row as a sample; false for a metric this dcbkit does not know (written by a newer
- * one: not ours to interpret). */
-static bool row_sample(struct sample_rows *r, struct dcb_sample *smp)
-{
-    sqlite3_stmt *st = r->st;
-    const char *mname = (const char *)sqlite3_column_text(st, 2);
-    if (!mname)
-        return false;
-    if (strcmp(mname, r->last_metric) != 0) {
-        snprintf(r->last_metric, sizeof(r->last_metric), "%s", mname);
-        r->metric = metric_lookup(mname);
-    }
-    if (r->metric == METRIC_NONE)
-        return false;
-    dcb_sample_set(smp, sqlite3_column_int64(st, 5), (const char *)sqlite3_column_text(st, 0),
-                   (const char *)sqlite3_column_text(st, 1), r->metric,
-                   sqlite3_column_int(st, 3), sqlite3_column_int(st, 4));
-    if (sqlite3_column_type(st, 6) == SQLITE_INTEGER)
-        smp->value.counter = (uint64_t)sqlite3_column_int64(st, 6);
+    out->time_ns = smp->ts;
+    if (smp->kind == STORED_COUNTER && gauge)
+        out->value.gauge = (double)(int64_t)smp->raw;
+    else if (smp->kind == STORED_COUNTER)
+        out->value.counter = smp->raw;
     else
-        smp->value.gauge = sqlite3_column_double(st, 6);
-    if (metric_info(r->metric)->kind == METRIC_GAUGE &&
-        sqlite3_column_type(st, 6) == SQLITE_INTEGER)
-        smp->value.gauge = (double)sqlite3_column_int64(st, 6);
-    return true;
+        memcpy(&out->value.gauge, &smp->raw, sizeof(double));
 }
 
-/* Hands every row of a and (when not NULL) b to cb, merged by (series id, ts) when both are in
- * that order; on a tie b's row wins (a merge would let it replace a's). Finalizes both. */
-static int walk_merged(struct sqlite_store *s, sqlite3_stmt *a, sqlite3_stmt *b,
-                       store_sample_cb cb, void *arg, struct dcb_err *err)
+/* The latest table's rows as samples. Columns: device, ifname, metric, prio, queue, ts,
+ * value. The metric name is looked up once per run of rows; a metric this dcbkit does not know
+ * (written by a newer one) is skipped: not ours to interpret. Finalizes st. */
+static int walk_latest_rows(struct sqlite_store *s, sqlite3_stmt *st, store_sample_cb cb,
+                            void *arg, struct dcb_err *err)
 {
-    struct sample_rows ra, rb = { .rc = SQLITE_DONE };
-    rows_start(&ra, a);
-    if (b)
-        rows_start(&rb, b);
-    int ret = 0;
-    while (ra.rc == SQLITE_ROW || rb.rc == SQLITE_ROW) {
-        struct sample_rows *r = &ra;
-        if (rb.rc == SQLITE_ROW) {
-            if (ra.rc != SQLITE_ROW) {
-                r = &rb;
-            } else {
-                int64_t ida = sqlite3_column_int64(a, 7), idb = sqlite3_column_int64(b, 7);
-                int64_t tsa = sqlite3_column_int64(a, 5), tsb = sqlite3_column_int64(b, 5);
-                if (idb < ida || (idb == ida && tsb <= tsa)) {
-                    r = &rb;
-                    if (idb == ida && tsb == tsa)
-                        ra.rc = sqlite3_step(a);
-                }
-            }
+    char last_metric[64] = "";
+    enum metric_id metric = METRIC_NONE;
+    int rc, ret = 0;
+    while (ret == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *mname = (const char *)sqlite3_column_text(st, 2);
+        if (!mname)
+            continue;
+        if (strcmp(mname, last_metric) != 0) {
+            snprintf(last_metric, sizeof(last_metric), "%s", mname);
+            metric = metric_lookup(mname);
         }
+        if (metric == METRIC_NONE)
+            continue;
         struct dcb_sample smp;
-        if (r->rc == SQLITE_ROW && row_sample(r, &smp) && (ret = cb(&smp, arg)) != 0)
-            break;
-        if (r->rc == SQLITE_ROW)
-            r->rc = sqlite3_step(r->st);
+        dcb_sample_set(&smp, 0, (const char *)sqlite3_column_text(st, 0),
+                       (const char *)sqlite3_column_text(st, 1), metric,
+                       sqlite3_column_int(st, 3), sqlite3_column_int(st, 4));
+        struct stored_sample v = { .ts = sqlite3_column_int64(st, 5) };
+        stored_value_from_column(st, 6, &v);
+        stored_to_value(&v, metric_info(metric)->kind == METRIC_GAUGE, &smp);
+        ret = cb(&smp, arg);
     }
-    if (ret == 0) {
-        int rc = ra.rc != SQLITE_DONE && ra.rc != SQLITE_ROW ? ra.rc : rb.rc;
-        if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-            ret = sq_fail(s, err, rc, "reading samples");
-    }
-    sqlite3_finalize(a);
-    sqlite3_finalize(b);
+    if (ret == 0 && rc != SQLITE_DONE)
+        ret = sq_fail(s, err, rc, "reading latest values");
+    sqlite3_finalize(st);
     return ret;
 }
 
@@ -959,67 +957,158 @@ static int sqlite_latest(struct dcb_store *base, const struct store_filter *f, s
     bind_filter(st, f);
     sqlite3_bind_int64(st, 6, f->t0);
     sqlite3_bind_int64(st, 7, f->t1);
-    return walk_merged(s, st, NULL, cb, arg, err);
+    return walk_latest_rows(s, st, cb, arg, err);
 }
 
 /* The recent tier's rows of one series (?1) in [?2, ?3]: a seek per batch that overlaps the
  * window, each in time order; batches are in time order for any one series. */
-#define RECENT_ONE_SQL(cols)                                                                  \
-    "SELECT " cols " FROM recent_batches b CROSS JOIN samples_recent r ON r.batch = b.id "    \
-    "AND r.series = ?1 AND r.ts BETWEEN ?2 AND ?3 WHERE b.ts_max >= ?2 AND b.ts_min <= ?3"
-#define SAMPLES_ONE_SQL(cols) \
-    "SELECT " cols " FROM samples WHERE series = ?1 AND ts BETWEEN ?2 AND ?3"
+#define RECENT_ONE_SQL                                                                        \
+    "SELECT r.ts, r.value FROM recent_batches b CROSS JOIN samples_recent r ON r.batch = b.id " \
+    "AND r.series = ?1 AND r.ts BETWEEN ?2 AND ?3 WHERE b.ts_max >= ?2 AND b.ts_min <= ?3 "   \
+    "ORDER BY b.id, r.ts"
+
+typedef int (*stored_cb)(const struct stored_sample *smp, void *arg);
+
+static int recent_next(sqlite3_stmt *st, struct stored_sample *smp)
+{
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        smp->ts = sqlite3_column_int64(st, 0);
+        stored_value_from_column(st, 1, smp);
+    }
+    return rc;
+}
+
+/* One series' samples in [t0, t1] from both tiers in time order, to cb; a recent sample
+ * replaces a main-tier one at the same time (as a merge would). A non-zero cb stops the walk
+ * and is returned. Runs inside the caller's read transaction. */
+static int walk_series(struct sqlite_store *s, int64_t series, int64_t t0, int64_t t1,
+                       stored_cb cb, void *arg, struct dcb_err *err)
+{
+    int rc = prepare(s, &s->sel_recent_one, RECENT_ONE_SQL, err);
+    if (rc < 0)
+        return rc;
+    sqlite3_stmt *recent = s->sel_recent_one;
+    sqlite3_bind_int64(recent, 1, series);
+    sqlite3_bind_int64(recent, 2, t0);
+    sqlite3_bind_int64(recent, 3, t1);
+    struct block_cursor c;
+    if ((rc = block_cursor_open(&c, &s->tier, series, t0, t1)) != SQLITE_OK) {
+        sqlite3_reset(recent);
+        return tier_fail(s, err, rc, "reading samples");
+    }
+    struct stored_sample a, b;
+    bool has_a = block_cursor_next(&c, &a);
+    int rrc = recent_next(recent, &b);
+    int ret = 0;
+    while (ret == 0 && (has_a || rrc == SQLITE_ROW)) {
+        if (rrc == SQLITE_ROW && (!has_a || b.ts <= a.ts)) {
+            if (has_a && a.ts == b.ts)
+                has_a = block_cursor_next(&c, &a);
+            ret = cb(&b, arg);
+            rrc = recent_next(recent, &b);
+        } else {
+            ret = cb(&a, arg);
+            has_a = block_cursor_next(&c, &a);
+        }
+    }
+    if (ret == 0 && c.rc != SQLITE_DONE && c.rc != SQLITE_ROW)
+        ret = tier_fail(s, err, c.rc, "reading samples");
+    else if (ret == 0 && rrc != SQLITE_DONE)
+        ret = sq_fail(s, err, rrc, "reading samples");
+    block_cursor_close(&c);
+    sqlite3_reset(recent);
+    return ret;
+}
+
+struct range_walk {
+    struct dcb_sample smp;      /* the series' key; time and value set per sample */
+    bool gauge;
+    store_sample_cb cb;
+    void *arg;
+};
+
+static int range_step(const struct stored_sample *smp, void *arg)
+{
+    struct range_walk *w = arg;
+    stored_to_value(smp, w->gauge, &w->smp);
+    return w->cb(&w->smp, w->arg);
+}
 
 static int sqlite_range(struct dcb_store *base, const struct store_filter *f, store_sample_cb cb,
                         void *arg, struct dcb_err *err)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
-    static const char *const sql[2] = {
-        "SELECT s.device, s.ifname, s.metric, s.prio, s.queue, x.ts, x.value, s.id "
-        "FROM series s CROSS JOIN samples x ON x.series = s.id AND x.ts BETWEEN ?6 AND ?7 "
-        "WHERE " SERIES_FILTER_SQL " ORDER BY s.id, x.ts",
-        "SELECT s.device, s.ifname, s.metric, s.prio, s.queue, r.ts, r.value, s.id "
-        "FROM series s CROSS JOIN recent_batches b CROSS JOIN samples_recent r "
-        "ON r.batch = b.id AND r.series = s.id AND r.ts BETWEEN ?6 AND ?7 "
-        "WHERE " SERIES_FILTER_SQL " AND b.ts_max >= ?6 AND b.ts_min <= ?7 "
-        "ORDER BY s.id, b.id, r.ts",
-    };
     bool owned;
     int rc = read_begin(s, &owned, err);
     if (rc < 0)
         return rc;
-    sqlite3_stmt *st[2] = { NULL, NULL };
-    for (int i = 0; i < 2; i++) {
-        rc = sqlite3_prepare_v2(s->db, sql[i], -1, &st[i], NULL);
-        if (rc != SQLITE_OK) {
-            sqlite3_finalize(st[0]);
-            read_end(s, owned);
-            return sq_fail(s, err, rc, "reading samples");
-        }
-        bind_filter(st[i], f);
-        sqlite3_bind_int64(st[i], 6, f->t0);
-        sqlite3_bind_int64(st[i], 7, f->t1);
+    sqlite3_stmt *st;
+    rc = sqlite3_prepare_v2(s->db, "SELECT id, device, ifname, metric, prio, queue FROM series s "
+                            "WHERE " SERIES_FILTER_SQL " ORDER BY id", -1, &st, NULL);
+    if (rc != SQLITE_OK) {
+        read_end(s, owned);
+        return sq_fail(s, err, rc, "reading samples");
     }
-    rc = walk_merged(s, st[0], st[1], cb, arg, err);
+    bind_filter(st, f);
+    struct range_walk w = { .cb = cb, .arg = arg };
+    int ret = 0;
+    while (ret == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        enum metric_id metric = metric_lookup((const char *)sqlite3_column_text(st, 3));
+        if (metric == METRIC_NONE)
+            continue;                   /* written by a newer dcbkit: not ours to interpret */
+        dcb_sample_set(&w.smp, 0, (const char *)sqlite3_column_text(st, 1),
+                       (const char *)sqlite3_column_text(st, 2), metric,
+                       sqlite3_column_int(st, 4), sqlite3_column_int(st, 5));
+        w.gauge = metric_info(metric)->kind == METRIC_GAUGE;
+        ret = walk_series(s, sqlite3_column_int64(st, 0), f->t0, f->t1, range_step, &w, err);
+    }
+    if (ret == 0 && rc != SQLITE_DONE)
+        ret = sq_fail(s, err, rc, "reading samples");
+    sqlite3_finalize(st);
     read_end(s, owned);
-    return rc;
+    return ret;
 }
 
-/* Gauge aggregates in SQL, on the (series, ts) key of samples and the recent tier's seeks: no
- * sample leaves SQLite. Counters' deltas walk the samples as store_delta does (wraps and
- * resets need each step); a compound ORDER BY merges the tiers. */
-#define BOTH_TIERS_SQL(cols, rcols) SAMPLES_ONE_SQL(cols) " UNION ALL " RECENT_ONE_SQL(rcols)
-static const char *const aggregate_sql[] = {
-    [STORE_AGG_AVG] = "SELECT avg(value), count(*) FROM ("
-                      BOTH_TIERS_SQL("value", "r.value") ")",
-    [STORE_AGG_MAX] = "SELECT max(value), count(*) FROM ("
-                      BOTH_TIERS_SQL("value", "r.value") ")",
-    [STORE_AGG_MIN] = "SELECT min(value), count(*) FROM ("
-                      BOTH_TIERS_SQL("value", "r.value") ")",
-    [STORE_AGG_LAST] = "SELECT value, 1 FROM ("
-                       BOTH_TIERS_SQL("ts, value", "r.ts, r.value") " ORDER BY 1 DESC LIMIT 1)",
-    [STORE_AGG_DELTA] = BOTH_TIERS_SQL("ts, value", "r.ts, r.value") " ORDER BY 1",
+/* One series' aggregate, over what walk_series hands out: the ring's rules (store_ring.c),
+ * counters' steps as store_delta takes them (a smaller reading is a reset). */
+struct agg_walk {
+    bool gauge;
+    uint64_t n, prev;
+    double sum, mn, mx, last, delta;
+    int64_t first_ts, last_ts, busy_ns;
 };
+
+static int agg_step(const struct stored_sample *smp, void *arg)
+{
+    struct agg_walk *w = arg;
+    double v;
+    uint64_t reading;
+    if (smp->kind == STORED_COUNTER) {
+        reading = smp->raw;
+        v = w->gauge ? (double)(int64_t)smp->raw : (double)smp->raw;
+    } else {
+        memcpy(&v, &smp->raw, sizeof(v));
+        reading = (uint64_t)(int64_t)v;
+    }
+    if (w->n == 0) {
+        w->first_ts = smp->ts;
+        w->mn = w->mx = v;
+    } else {
+        uint64_t step = reading >= w->prev ? reading - w->prev : reading;
+        w->delta += (double)step;
+        if (step && smp->ts > w->last_ts)
+            w->busy_ns += smp->ts - w->last_ts;
+    }
+    w->mn = v < w->mn ? v : w->mn;
+    w->mx = v > w->mx ? v : w->mx;
+    w->sum += v;
+    w->last = v;
+    w->last_ts = smp->ts;
+    w->prev = reading;
+    w->n++;
+    return 0;
+}
 
 static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f,
                             enum store_agg agg, double *out, struct dcb_err *err)
@@ -1043,59 +1132,36 @@ static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f
         return sq_fail(s, err, rc, "finding a series");
     if (id < 0)
         return 0;
-    enum store_agg q = agg == STORE_AGG_RATE || agg == STORE_AGG_BUSY_RATE ? STORE_AGG_DELTA : agg;
-    rc = sqlite3_prepare_v2(s->db, aggregate_sql[q], -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return sq_fail(s, err, rc, "aggregating samples");
-    sqlite3_bind_int64(st, 1, id);
-    sqlite3_bind_int64(st, 2, f->t0);
-    sqlite3_bind_int64(st, 3, f->t1);
-    if (q == STORE_AGG_DELTA) {
-        /* each step of the one series, ts and value only: twice as fast as SQLite's lag() */
-        uint64_t n = 0, prev = 0;
-        double delta = 0;
-        int64_t first_ts = 0, last_ts = 0, busy_ns = 0;
-        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-            uint64_t v = (uint64_t)sqlite3_column_int64(st, 1);
-            int64_t ts = sqlite3_column_int64(st, 0);
-            if (n++ == 0) {
-                first_ts = ts;
-            } else {
-                uint64_t step = v >= prev ? v - prev : v;   /* smaller: a reset */
-                delta += (double)step;
-                if (step && ts > last_ts)
-                    busy_ns += ts - last_ts;
-            }
-            last_ts = ts;
-            prev = v;
-        }
-        sqlite3_finalize(st);
-        if (rc != SQLITE_DONE)
-            return sq_fail(s, err, rc, "aggregating samples");
-        if (agg == STORE_AGG_BUSY_RATE) {
-            if (busy_ns <= 0)
-                return 0;
-            *out = delta * 1e9 / (double)busy_ns;
-            return 1;
-        }
-        if (n < 2 || (agg == STORE_AGG_RATE && last_ts <= first_ts))
+    enum metric_id metric = f->metric ? metric_lookup(f->metric) : METRIC_NONE;
+    struct agg_walk w = { .gauge = metric != METRIC_NONE &&
+                                   metric_info(metric)->kind == METRIC_GAUGE };
+    bool owned;
+    if ((rc = read_begin(s, &owned, err)) < 0)
+        return rc;
+    rc = walk_series(s, id, f->t0, f->t1, agg_step, &w, err);
+    read_end(s, owned);
+    if (rc < 0)
+        return rc;
+    if (!w.n)
+        return 0;
+    switch (agg) {
+    case STORE_AGG_DELTA:
+    case STORE_AGG_RATE:
+        if (w.n < 2 || (agg == STORE_AGG_RATE && w.last_ts <= w.first_ts))
             return 0;
-        *out = agg == STORE_AGG_DELTA ? delta : delta * 1e9 / (double)(last_ts - first_ts);
+        *out = agg == STORE_AGG_DELTA ? w.delta : w.delta * 1e9 / (double)(w.last_ts - w.first_ts);
         return 1;
+    case STORE_AGG_BUSY_RATE:
+        if (w.busy_ns <= 0)
+            return 0;
+        *out = w.delta * 1e9 / (double)w.busy_ns;
+        return 1;
+    case STORE_AGG_AVG: *out = w.sum / (double)w.n; break;
+    case STORE_AGG_MAX: *out = w.mx; break;
+    case STORE_AGG_MIN: *out = w.mn; break;
+    case STORE_AGG_LAST: *out = w.last; break;
     }
-    rc = sqlite3_step(st);
-    int found = 0;
-    if (rc == SQLITE_ROW) {
-        int64_t n = sqlite3_column_int64(st, 1);
-        if (n >= 1 && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-            *out = sqlite3_column_double(st, 0);
-            found = 1;
-        }
-    } else if (rc != SQLITE_DONE) {
-        found = sq_fail(s, err, rc, "aggregating samples");
-    }
-    sqlite3_finalize(st);
-    return found;
+    return 1;
 }
 
 static int sqlite_events(struct dcb_store *base, const struct store_filter *f, const char *kind,
@@ -1253,13 +1319,13 @@ static int sqlite_info(struct dcb_store *base, struct store_info *info, struct d
     int64_t v[9];
     const char *queries[] = {
         "SELECT count(*) FROM series",
-        "SELECT (SELECT count(*) FROM samples) + (SELECT count(*) FROM samples_recent)",
+        "SELECT (SELECT total(n) FROM sample_blocks) + (SELECT count(*) FROM samples_recent)",
         "SELECT count(*) FROM events", "SELECT count(*) FROM config_snapshots",
         "SELECT count(*) FROM findings", "SELECT count(*) FROM runs",
-        /* a sample's twin re-imported into samples leaves the same (series, ts) behind, so a
+        /* a sample's twin re-imported into blocks leaves the same (series, ts) behind, so a
          * batch's ts_min stays the tier's true oldest */
-        ("SELECT min(coalesce((SELECT min((SELECT ts FROM samples WHERE series = s.id "
-         "ORDER BY ts LIMIT 1)) FROM series s), 9223372036854775807), "
+        ("SELECT min(coalesce((SELECT min((SELECT t0 FROM sample_blocks WHERE series = s.id "
+         "ORDER BY t0 LIMIT 1)) FROM series s), 9223372036854775807), "
          "coalesce((SELECT min(ts_min) FROM recent_batches), 9223372036854775807))"),
         "SELECT max(ts) FROM latest",
         "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size",
@@ -1299,10 +1365,14 @@ static int64_t sqlite_prune(struct dcb_store *base, int64_t cutoff_ns, struct dc
     if (rc < 0)
         return rc;
     int64_t deleted = 0;
-    /* "series IN (...)" lets each delete walk a range of the (series, ts) key, "batch IN"
-     * the recent tier's batches that reach back before the cutoff */
+    rc = block_tier_prune(&s->tier, cutoff_ns, &deleted);
+    if (rc != SQLITE_OK) {
+        int ret = tier_fail(s, err, rc, "pruning");
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return ret;
+    }
+    /* "batch IN" walks the recent tier's batches that reach back before the cutoff */
     const char *sqls[] = {
-        "DELETE FROM samples WHERE series IN (SELECT id FROM series) AND ts < ?1",
         "DELETE FROM samples_recent WHERE batch IN (SELECT id FROM recent_batches "
         "WHERE ts_min < ?1) AND ts < ?1",
         "DELETE FROM recent_batches WHERE ts_max < ?1 OR NOT EXISTS (SELECT 1 FROM "
@@ -1328,7 +1398,7 @@ static int64_t sqlite_prune(struct dcb_store *base, int64_t cutoff_ns, struct dc
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
             return ret;
         }
-        if (i <= 1 || i == 5)           /* samples of both tiers, events */
+        if (i == 0 || i == 4)           /* recent samples, events */
             deleted += sqlite3_changes(s->db);
     }
     rc = exec_sql(s, "COMMIT", "pruning", err);

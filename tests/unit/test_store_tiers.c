@@ -1,5 +1,5 @@
-/* The SQLite store's two sample tiers (schema 2): flushes append to samples_recent, a merge
- * moves it into samples, and every read sees both as one table. The tables are looked at
+/* The SQLite store's two sample tiers (schema 3): flushes append to samples_recent, a merge
+ * moves it into sample_blocks (packed runs of a series), and every read sees both as one. The tables are looked at
  * directly (sqlite3) to check where rows went, and through the store API to check that it
  * does not matter. */
 #include "unit.h"
@@ -56,7 +56,7 @@ static int64_t recent_rows(const char *path)
 
 static int64_t merged_rows(const char *path)
 {
-    return query_int(path, "SELECT count(*) FROM samples");
+    return query_int(path, "SELECT coalesce(sum(n), 0) FROM sample_blocks");
 }
 
 static void put(struct dcb_store *st, int64_t t, const char *ifname, uint64_t v)
@@ -66,6 +66,11 @@ static void put(struct dcb_store *st, int64_t t, const char *ifname, uint64_t v)
     s.value.counter = v;
     struct dcb_err err;
     assert_int_equal(store_put_sample(st, &s, &err), 0);
+}
+
+static int64_t blocks(const char *path)
+{
+    return query_int(path, "SELECT count(*) FROM sample_blocks");
 }
 
 struct collected {
@@ -151,7 +156,7 @@ static void tiers_read_as_one(void **state)
     assert_int_equal(store_info(st, &info, &err), 0);
     assert_int_equal(info.samples, 20);
     assert_true(info.first_ns == 1 * SEC && info.last_ns == 10 * SEC);
-    assert_int_equal(info.schema_version, 2);
+    assert_int_equal(info.schema_version, 3);
 
     /* a reader in another connection sees both tiers */
     struct dcb_store *rd;
@@ -280,7 +285,13 @@ static void crashed_writer(void **state)
     assert_int_equal(store_close(st, &err), 0);
     assert_int_equal(recent_rows(path), 0);
     assert_int_equal(merged_rows(path), 4);
-    assert_int_equal(query_int(path, "SELECT value FROM samples WHERE ts = 3000000000"), 33);
+    assert_int_equal(store_open_sqlite(&st, &ro, &err), 0);
+    f.t0 = f.t1 = 3 * SEC;
+    c.n = 0;
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 1);
+    assert_true(c.s[0].value.counter == 33);
+    assert_int_equal(store_close(st, &err), 0);
     remove_store(path);
 }
 
@@ -305,8 +316,8 @@ static void merge_by_rows(void **state)
     remove_store(path);
 }
 
-/* A batch of 32 or more samples per series fills samples' pages as well as a merge would and
- * goes there directly, replacing twins in the recent tier. */
+/* A batch of 32 or more samples per series makes blocks as full as a merge would and goes
+ * there directly, replacing twins in the recent tier. */
 static void big_batches_go_direct(void **state)
 {
     (void)state;
@@ -339,7 +350,7 @@ static void big_batches_go_direct(void **state)
     remove_store(path);
 }
 
-/* A schema 1 store (one sample table) opens, migrates to 2 and keeps its samples. */
+/* A schema 1 store (one sample table) opens, migrates to 3 and keeps its samples. */
 static void migrates_v1(void **state)
 {
     (void)state;
@@ -363,11 +374,14 @@ static void migrates_v1(void **state)
     struct dcb_store *st;
     struct store_options ro = { .path = path, .readonly = true };
     assert_int_not_equal(store_open_sqlite(&st, &ro, &err), 0);
-    assert_non_null(strstr(err.msg, "needs upgrading to 2"));
+    assert_non_null(strstr(err.msg, "needs upgrading to 3"));
 
     struct store_options opt = { .path = path };
     assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
-    assert_int_equal(query_int(path, "PRAGMA user_version"), 2);
+    assert_int_equal(query_int(path, "PRAGMA user_version"), 3);
+    assert_int_equal(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
+                                     "('samples', 'samples_all')"), 0);
+    assert_int_equal(merged_rows(path), 2);
     put(st, 2 * SEC, "eth0", 25);            /* already stored: replaces */
     put(st, 3 * SEC, "eth0", 30);            /* new: the recent tier */
     assert_int_equal(store_flush(st, &err), 2);
@@ -379,9 +393,203 @@ static void migrates_v1(void **state)
     assert_int_equal(c.n, 3);
     assert_true(c.s[0].value.counter == 10 && c.s[1].value.counter == 25 &&
                 c.s[2].value.counter == 30);
-    assert_int_equal(query_int(path, "SELECT count(*) FROM samples_all"), 3);
+    struct store_info info;
+    assert_int_equal(store_info(st, &info, &err), 0);
+    assert_true(info.samples == 3 && info.first_ns == SEC && info.last_ns == 3 * SEC);
     assert_int_equal(store_close(st, &err), 0);
     assert_int_equal(merged_rows(path), 3);
+    remove_store(path);
+}
+
+/* Merges append to a series' newest block while it has room (SAMPLE_BLOCK_MAX), so 300
+ * one-sample merges make 3 blocks, not 300; reads across block edges see every sample. */
+static void merges_fill_blocks(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path(path, sizeof(path));
+    struct dcb_store *st;
+    struct store_options opt = { .path = path, .merge_max_rows = 1 };
+    struct dcb_err err;
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    for (int t = 1; t <= 300; t++) {
+        put(st, t * SEC + t % 7, "eth0", (uint64_t)t * t);
+        assert_int_equal(store_flush(st, &err), 1);
+    }
+    assert_int_equal(recent_rows(path), 0);
+    assert_int_equal(merged_rows(path), 300);
+    assert_int_equal(blocks(path), 3);           /* 128 + 128 + 44 */
+    struct store_filter f;
+    one_series(&f, "eth0");
+    f.t0 = 120 * SEC;
+    f.t1 = 140 * SEC;
+    struct collected c = { 0 };
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 21);
+    for (int i = 0; i < 21; i++) {
+        int t = 120 + i;
+        assert_true(c.s[i].time_ns == t * SEC + t % 7);
+        assert_true(c.s[i].value.counter == (uint64_t)t * t);
+    }
+    assert_int_equal(store_close(st, &err), 0);
+    remove_store(path);
+}
+
+/* A re-import inside stored blocks rewrites the blocks it overlaps: twins replaced, new
+ * times slotted in, the rest kept, and no two blocks of the series overlap. */
+static void overlap_rewrites_blocks(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path(path, sizeof(path));
+    struct dcb_store *st;
+    struct store_options opt = { .path = path };
+    struct dcb_err err;
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    for (int t = 0; t < 200; t += 2)               /* even seconds, straight to blocks */
+        put(st, t * SEC, "eth0", (uint64_t)t);
+    assert_int_equal(store_flush(st, &err), 100);
+    assert_int_equal(merged_rows(path), 100);
+    for (int t = 90; t < 140; t++)                 /* 90..139 s: 25 twins, 25 new */
+        put(st, t * SEC, "eth0", (uint64_t)t + 1000);
+    assert_int_equal(store_flush(st, &err), 50);
+    assert_int_equal(recent_rows(path), 0);
+    assert_int_equal(merged_rows(path), 125);
+    assert_int_equal(query_int(path, "SELECT count(*) FROM sample_blocks a JOIN sample_blocks b "
+                                     "ON a.series = b.series AND a.t0 < b.t0 AND a.t1 >= b.t0"),
+                     0);
+    struct store_filter f;
+    one_series(&f, "eth0");
+    struct collected c = { 0 };
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 125);
+    int64_t prev = -1;
+    for (int i = 0; i < 64 && i < c.n; i++) {
+        int64_t t = c.s[i].time_ns / SEC;
+        assert_true(c.s[i].time_ns > prev);
+        prev = c.s[i].time_ns;
+        assert_true(c.s[i].value.counter == (uint64_t)(t >= 90 && t < 140 ? t + 1000 : t));
+    }
+    assert_int_equal(store_close(st, &err), 0);
+    remove_store(path);
+}
+
+/* Prune drops whole blocks before the cutoff and the front of the one that straddles it. */
+static void prune_trims_blocks(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path(path, sizeof(path));
+    struct dcb_store *st;
+    struct store_options opt = { .path = path };
+    struct dcb_err err;
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    for (int t = 0; t < 300; t++)
+        put(st, t * SEC, "eth0", (uint64_t)t);
+    assert_int_equal(store_flush(st, &err), 300);
+    assert_int_equal(blocks(path), 3);
+    assert_int_equal(store_prune(st, 200 * SEC, &err), 200);
+    assert_int_equal(merged_rows(path), 100);
+    struct store_filter f;
+    one_series(&f, "eth0");
+    struct collected c = { 0 };
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 100);
+    assert_true(c.s[0].time_ns == 200 * SEC && c.s[0].value.counter == 200);
+    assert_int_equal(store_close(st, &err), 0);
+    remove_store(path);
+}
+
+/* A block whose bytes do not decode is an error that says so, not a crash or a short read
+ * passed off as the history. */
+static void corrupt_block_is_an_error(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path(path, sizeof(path));
+    struct dcb_store *st;
+    struct store_options opt = { .path = path };
+    struct dcb_err err;
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    for (int t = 0; t < 40; t++)
+        put(st, t * SEC, "eth0", (uint64_t)t);
+    assert_int_equal(store_flush(st, &err), 40);
+    assert_int_equal(store_close(st, &err), 0);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "UPDATE sample_blocks SET data = substr(data, 1, 7)",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    struct store_options ro = { .path = path, .readonly = true };
+    assert_int_equal(store_open_sqlite(&st, &ro, &err), 0);
+    struct store_filter f;
+    one_series(&f, "eth0");
+    struct collected c = { 0 };
+    assert_true(store_range(st, &f, collect, &c, &err) < 0);
+    assert_non_null(strstr(err.msg, "malformed"));
+    double v;
+    assert_true(store_aggregate(st, &f, STORE_AGG_MAX, &v, &err) < 0);
+    assert_int_equal(store_close(st, &err), 0);
+    remove_store(path);
+}
+
+/* A schema 2 store (rows in samples and in the recent tier) migrates to 3: the rows become
+ * blocks, the recent tier stays, and every sample reads back. */
+static void migrates_v2(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path(path, sizeof(path));
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    for (int v = 0; v < 2; v++)
+        assert_int_equal(sqlite3_exec(db, store_schema_migration(v), NULL, NULL, NULL),
+                         SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+                                  "PRAGMA user_version = 2;"
+                                  "INSERT INTO series VALUES (1, 'h1', 'eth0', 'pfc.rx_pause', "
+                                  "3, -1);"
+                                  "INSERT INTO series VALUES (2, 'h1', 'eth0', "
+                                  "'queue.depth_bytes', -1, 3);"
+                                  "WITH RECURSIVE t(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM t "
+                                  "WHERE x < 200) INSERT INTO samples SELECT 1, x * 1000000000, "
+                                  "x * 3 FROM t;"
+                                  "INSERT INTO samples VALUES (2, 1000000000, 2.5), "
+                                  "(2, 2000000000, -0.0), (2, 3000000000, 1e300);"
+                                  "INSERT INTO recent_batches VALUES (1, 201000000000, "
+                                  "201000000000, 1);"
+                                  "INSERT INTO samples_recent VALUES (1, 1, 201000000000, 603);"
+                                  "INSERT INTO latest VALUES (1, 201000000000, 603);",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    struct dcb_err err;
+    struct dcb_store *st;
+    struct store_options opt = { .path = path };
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    assert_int_equal(query_int(path, "PRAGMA user_version"), 3);
+    assert_int_equal(merged_rows(path), 203);
+    assert_int_equal(blocks(path), 3);           /* 128 + 72, and the gauge's 3 */
+    assert_int_equal(recent_rows(path), 1);
+    struct store_filter f;
+    one_series(&f, "eth0");
+    struct collected c = { 0 };
+    double v;
+    f.t0 = 199 * SEC;
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 3);
+    assert_true(c.s[2].time_ns == 201 * SEC && c.s[2].value.counter == 603);
+    f.t0 = INT64_MIN;
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_DELTA, &v, &err), 1);
+    assert_true(v == 600);
+    store_filter_init(&f);
+    f.metric = "queue.depth_bytes";
+    c.n = 0;
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 3);
+    assert_true(c.s[0].value.gauge == 2.5 && c.s[1].value.gauge == 0 &&
+                signbit(c.s[1].value.gauge) && c.s[2].value.gauge == 1e300);
+    assert_int_equal(store_close(st, &err), 0);
     remove_store(path);
 }
 
@@ -394,6 +602,11 @@ int main(void)
         cmocka_unit_test(merge_by_rows),
         cmocka_unit_test(big_batches_go_direct),
         cmocka_unit_test(migrates_v1),
+        cmocka_unit_test(merges_fill_blocks),
+        cmocka_unit_test(overlap_rewrites_blocks),
+        cmocka_unit_test(prune_trims_blocks),
+        cmocka_unit_test(corrupt_block_is_an_error),
+        cmocka_unit_test(migrates_v2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

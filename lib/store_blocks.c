@@ -1,0 +1,558 @@
+/* The main sample tier: packed blocks in sample_blocks (see store_blocks.h, sample_block.h). */
+#include "store_blocks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* a merge holds one statement per batch open: 1,024 batches are 17 minutes of 1 s flushes */
+#define MERGE_MAX_BATCHES 1024
+
+void block_tier_init(struct block_tier *t, sqlite3 *db)
+{
+    memset(t, 0, sizeof(*t));
+    t->db = db;
+}
+
+void block_tier_free(struct block_tier *t)
+{
+    sqlite3_stmt *stmts[] = { t->sel_before, t->sel_after, t->ins, t->upd, t->del,
+                              t->del_after, t->sel_range };
+    for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
+        sqlite3_finalize(stmts[i]);
+    free(t->old.v);
+    free(t->merged.v);
+    free(t->run.v);
+    memset(t, 0, sizeof(*t));
+}
+
+bool sample_run_push(struct sample_run *r, const struct stored_sample *s)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? r->cap * 2 : SAMPLE_BLOCK_MAX;
+        struct stored_sample *v = realloc(r->v, cap * sizeof(*v));
+        if (!v)
+            return false;
+        r->v = v;
+        r->cap = cap;
+    }
+    r->v[r->n++] = *s;
+    return true;
+}
+
+void stored_value_from_column(sqlite3_stmt *st, int col, struct stored_sample *smp)
+{
+    if (sqlite3_column_type(st, col) == SQLITE_INTEGER) {
+        smp->kind = STORED_COUNTER;
+        smp->raw = (uint64_t)sqlite3_column_int64(st, col);
+    } else {
+        double d = sqlite3_column_double(st, col);
+        smp->kind = STORED_GAUGE;
+        memcpy(&smp->raw, &d, sizeof(d));
+    }
+}
+
+static int prepare(struct block_tier *t, sqlite3_stmt **st, const char *sql)
+{
+    if (*st)
+        return SQLITE_OK;
+    return sqlite3_prepare_v3(t->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
+}
+
+static int corrupt(struct block_tier *t, int64_t series, int64_t t0)
+{
+    snprintf(t->why, sizeof(t->why), "the sample block of series %lld at %lld ns is malformed",
+             (long long)series, (long long)t0);
+    return SQLITE_CORRUPT;
+}
+
+/* Appends the block in st's current row (columns 0, 1, 2: t0, n, data) to run. */
+static int decode_row(struct block_tier *t, sqlite3_stmt *st, int64_t series,
+                      struct sample_run *run)
+{
+    int64_t t0 = sqlite3_column_int64(st, 0);
+    int64_t n = sqlite3_column_int64(st, 1);
+    const void *data = sqlite3_column_blob(st, 2);
+    int len = sqlite3_column_bytes(st, 2);
+    if (n <= 0 || n > SAMPLE_BLOCK_MAX)
+        return corrupt(t, series, t0);
+    struct sample_block_reader br;
+    sample_block_reader_init(&br, t0, data, (size_t)len, (size_t)n);
+    struct stored_sample smp;
+    while (sample_block_next(&br, &smp))
+        if (!sample_run_push(run, &smp))
+            return SQLITE_NOMEM;
+    if (br.bad)                         /* the last call checked for bytes left over */
+        return corrupt(t, series, t0);
+    return SQLITE_OK;
+}
+
+static int step_done(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Writes v[0..n) as blocks of at most SAMPLE_BLOCK_MAX, each a new row. */
+static int insert_blocks(struct block_tier *t, int64_t series, const struct stored_sample *v,
+                         size_t n)
+{
+    int rc = prepare(t, &t->ins, "INSERT INTO sample_blocks (series, t0, t1, n, data) "
+                                 "VALUES (?1, ?2, ?3, ?4, ?5)");
+    for (size_t i = 0; rc == SQLITE_OK && i < n; i += SAMPLE_BLOCK_MAX) {
+        size_t k = n - i < SAMPLE_BLOCK_MAX ? n - i : SAMPLE_BLOCK_MAX;
+        size_t len = sample_block_encode(v + i, k, t->bytes);
+        sqlite3_bind_int64(t->ins, 1, series);
+        sqlite3_bind_int64(t->ins, 2, v[i].ts);
+        sqlite3_bind_int64(t->ins, 3, v[i + k - 1].ts);
+        sqlite3_bind_int64(t->ins, 4, (int64_t)k);
+        sqlite3_bind_blob(t->ins, 5, t->bytes, (int)len, SQLITE_STATIC);
+        rc = step_done(t->ins);
+    }
+    return rc;
+}
+
+static int delete_block(struct block_tier *t, int64_t series, int64_t t0)
+{
+    int rc = prepare(t, &t->del, "DELETE FROM sample_blocks WHERE series = ?1 AND t0 = ?2");
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_bind_int64(t->del, 1, series);
+    sqlite3_bind_int64(t->del, 2, t0);
+    return step_done(t->del);
+}
+
+/* merged = a and b (each in time order) in time order; b's sample wins a tie */
+static int merge_runs(struct sample_run *merged, const struct stored_sample *a, size_t na,
+                      const struct stored_sample *b, size_t nb)
+{
+    merged->n = 0;
+    size_t i = 0, j = 0;
+    while (i < na || j < nb) {
+        const struct stored_sample *next;
+        if (j == nb || (i < na && a[i].ts < b[j].ts)) {
+            next = &a[i++];
+        } else {
+            if (i < na && a[i].ts == b[j].ts)
+                i++;
+            next = &b[j++];
+        }
+        if (!sample_run_push(merged, next))
+            return SQLITE_NOMEM;
+    }
+    return SQLITE_OK;
+}
+
+int block_tier_put(struct block_tier *t, int64_t series, const struct stored_sample *v, size_t n)
+{
+    if (!n)
+        return SQLITE_OK;
+    int rc;
+    if ((rc = prepare(t, &t->sel_before,
+                      "SELECT t0, n, data, t1 FROM sample_blocks WHERE series = ?1 AND t0 <= ?2 "
+                      "ORDER BY t0 DESC LIMIT 1")) != SQLITE_OK ||
+        (rc = prepare(t, &t->sel_after,
+                      "SELECT t0, n, data, t1 FROM sample_blocks WHERE series = ?1 AND t0 > ?2 "
+                      "AND t0 <= ?3 ORDER BY t0")) != SQLITE_OK)
+        return rc;
+    int64_t a = v[0].ts, b = v[n - 1].ts;
+    /* the blocks that overlap [a, b]: the one before a if it reaches a, and any starting in
+     * (a, b]; the one before a that ends earlier may take the run on its end instead */
+    t->old.n = 0;
+    bool before_overlaps = false, extend = false;
+    int64_t before_t0 = 0;
+    sqlite3_bind_int64(t->sel_before, 1, series);
+    sqlite3_bind_int64(t->sel_before, 2, a);
+    rc = sqlite3_step(t->sel_before);
+    if (rc == SQLITE_ROW) {
+        before_t0 = sqlite3_column_int64(t->sel_before, 0);
+        before_overlaps = sqlite3_column_int64(t->sel_before, 3) >= a;
+        extend = !before_overlaps &&
+                 sqlite3_column_int64(t->sel_before, 1) + (int64_t)n <= SAMPLE_BLOCK_MAX;
+        rc = before_overlaps || extend ? decode_row(t, t->sel_before, series, &t->old)
+                                       : SQLITE_OK;
+    } else if (rc == SQLITE_DONE) {
+        rc = SQLITE_OK;
+    }
+    sqlite3_reset(t->sel_before);
+    if (rc != SQLITE_OK)
+        return rc;
+    size_t from_before = t->old.n;
+    sqlite3_bind_int64(t->sel_after, 1, series);
+    sqlite3_bind_int64(t->sel_after, 2, a);
+    sqlite3_bind_int64(t->sel_after, 3, b);
+    while ((rc = sqlite3_step(t->sel_after)) == SQLITE_ROW &&
+           (rc = decode_row(t, t->sel_after, series, &t->old)) == SQLITE_OK)
+        ;
+    sqlite3_reset(t->sel_after);
+    if (rc != SQLITE_DONE && rc != SQLITE_OK)
+        return rc;
+    bool after_overlaps = t->old.n > from_before;
+
+    if (!before_overlaps && !after_overlaps) {
+        if (!extend)
+            return insert_blocks(t, series, v, n);
+        /* the common case at steady state: the series' newest block has room */
+        if ((rc = merge_runs(&t->merged, t->old.v, t->old.n, v, n)) != SQLITE_OK ||
+            (rc = prepare(t, &t->upd, "UPDATE sample_blocks SET t1 = ?3, n = ?4, data = ?5 "
+                                      "WHERE series = ?1 AND t0 = ?2")) != SQLITE_OK)
+            return rc;
+        size_t len = sample_block_encode(t->merged.v, t->merged.n, t->bytes);
+        sqlite3_bind_int64(t->upd, 1, series);
+        sqlite3_bind_int64(t->upd, 2, before_t0);
+        sqlite3_bind_int64(t->upd, 3, b);
+        sqlite3_bind_int64(t->upd, 4, (int64_t)t->merged.n);
+        sqlite3_bind_blob(t->upd, 5, t->bytes, (int)len, SQLITE_STATIC);
+        return step_done(t->upd);
+    }
+    /* overlap: rewrite the blocks it touches with the run merged in (the run wins ties) */
+    if (!before_overlaps && extend) {
+        memmove(t->old.v, t->old.v + from_before, (t->old.n - from_before) * sizeof(*t->old.v));
+        t->old.n -= from_before;
+    }
+    if ((rc = merge_runs(&t->merged, t->old.v, t->old.n, v, n)) != SQLITE_OK)
+        return rc;
+    if (before_overlaps && (rc = delete_block(t, series, before_t0)) != SQLITE_OK)
+        return rc;
+    if (after_overlaps) {
+        if ((rc = prepare(t, &t->del_after, "DELETE FROM sample_blocks WHERE series = ?1 "
+                                            "AND t0 > ?2 AND t0 <= ?3")) != SQLITE_OK)
+            return rc;
+        sqlite3_bind_int64(t->del_after, 1, series);
+        sqlite3_bind_int64(t->del_after, 2, a);
+        sqlite3_bind_int64(t->del_after, 3, b);
+        if ((rc = step_done(t->del_after)) != SQLITE_OK)
+            return rc;
+    }
+    return insert_blocks(t, series, t->merged.v, t->merged.n);
+}
+
+int block_tier_convert_rows(struct block_tier *t)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(t->db, "SELECT series, ts, value FROM samples ORDER BY series, ts",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    t->run.n = 0;
+    int64_t series = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(st, 0);
+        if ((id != series || t->run.n == SAMPLE_BLOCK_MAX) && t->run.n) {
+            if ((rc = insert_blocks(t, series, t->run.v, t->run.n)) != SQLITE_OK)
+                break;
+            t->run.n = 0;
+        }
+        series = id;
+        struct stored_sample smp = { .ts = sqlite3_column_int64(st, 1) };
+        stored_value_from_column(st, 2, &smp);
+        if (!sample_run_push(&t->run, &smp)) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+    }
+    sqlite3_finalize(st);
+    if (rc == SQLITE_DONE)
+        rc = t->run.n ? insert_blocks(t, series, t->run.v, t->run.n) : SQLITE_OK;
+    t->run.n = 0;
+    return rc;
+}
+
+/* The k-way merge of the recent tier's batches: a heap of cursors ordered by (series, batch),
+ * so one series' rows come out batch by batch, which is time order. */
+struct batch_cursor {
+    sqlite3_stmt *st;
+    int64_t series;
+    int k;                      /* batch position: ties go to the older batch */
+};
+
+static bool cursor_less(const struct batch_cursor *x, const struct batch_cursor *y)
+{
+    return x->series < y->series || (x->series == y->series && x->k < y->k);
+}
+
+static void heap_down(struct batch_cursor *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        if (l < n && cursor_less(&h[l], &h[m]))
+            m = l;
+        if (l + 1 < n && cursor_less(&h[l + 1], &h[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        struct batch_cursor tmp = h[i];
+        h[i] = h[m];
+        h[m] = tmp;
+        i = m;
+    }
+}
+
+struct ranked_sample {
+    struct stored_sample s;
+    size_t pos;
+};
+
+static int cmp_ranked(const void *x, const void *y)
+{
+    const struct ranked_sample *a = x, *b = y;
+    if (a->s.ts != b->s.ts)
+        return (a->s.ts > b->s.ts) - (a->s.ts < b->s.ts);
+    return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* A run from the recent tier is in time order unless two writers interleaved; then it is
+ * sorted, and of samples at one time the newest batch's (the last pushed) is kept. */
+static int settle_run(struct sample_run *run)
+{
+    size_t n = run->n;
+    bool ordered = true;
+    for (size_t i = 1; i < n && ordered; i++)
+        ordered = run->v[i].ts > run->v[i - 1].ts;
+    if (ordered)
+        return SQLITE_OK;
+    struct ranked_sample *tmp = malloc(n * sizeof(*tmp));
+    if (!tmp)
+        return SQLITE_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = (struct ranked_sample){ .s = run->v[i], .pos = i };
+    qsort(tmp, n, sizeof(*tmp), cmp_ranked);
+    size_t out = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i + 1 == n || tmp[i + 1].s.ts != tmp[i].s.ts)
+            run->v[out++] = tmp[i].s;
+    run->n = out;
+    free(tmp);
+    return SQLITE_OK;
+}
+
+static int flush_run(struct block_tier *t, int64_t series)
+{
+    int rc = settle_run(&t->run);
+    if (rc == SQLITE_OK)
+        rc = block_tier_put(t, series, t->run.v, t->run.n);
+    t->run.n = 0;
+    return rc;
+}
+
+int block_tier_merge_recent(struct block_tier *t, int64_t *moved)
+{
+    *moved = 0;
+    sqlite3_stmt *ids;
+    int rc = sqlite3_prepare_v2(t->db, "SELECT id, (SELECT count(*) FROM recent_batches) "
+                                "FROM recent_batches ORDER BY id LIMIT ?1", -1, &ids, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_bind_int(ids, 1, MERGE_MAX_BATCHES);
+    struct batch_cursor *heap = calloc(MERGE_MAX_BATCHES, sizeof(*heap));
+    size_t nheap = 0, nbatches = 0;
+    int64_t last_batch = 0, total_batches = 0;
+    if (!heap) {
+        sqlite3_finalize(ids);
+        return SQLITE_NOMEM;
+    }
+    while ((rc = sqlite3_step(ids)) == SQLITE_ROW) {
+        last_batch = sqlite3_column_int64(ids, 0);
+        total_batches = sqlite3_column_int64(ids, 1);
+        sqlite3_stmt *st;
+        rc = sqlite3_prepare_v2(t->db, "SELECT series, ts, value FROM samples_recent "
+                                "WHERE batch = ?1", -1, &st, NULL);
+        if (rc != SQLITE_OK)
+            break;
+        sqlite3_bind_int64(st, 1, last_batch);
+        heap[nbatches] = (struct batch_cursor){ .st = st, .k = (int)nbatches };
+        nbatches++;
+    }
+    sqlite3_finalize(ids);
+    if (rc == SQLITE_DONE) {
+        rc = SQLITE_OK;
+        for (size_t i = 0; i < nbatches && rc == SQLITE_OK; i++) {
+            int s = sqlite3_step(heap[i].st);
+            if (s == SQLITE_ROW) {
+                heap[i].series = sqlite3_column_int64(heap[i].st, 0);
+                heap[nheap++] = heap[i];
+            } else {
+                sqlite3_finalize(heap[i].st);
+                rc = s == SQLITE_DONE ? SQLITE_OK : s;
+            }
+        }
+        nbatches = nheap;
+        for (size_t i = nheap; i-- > 0;)
+            heap_down(heap, nheap, i);
+    }
+    t->run.n = 0;
+    int64_t series = 0;
+    while (rc == SQLITE_OK && nheap) {
+        struct batch_cursor *c = &heap[0];
+        if (c->series != series && t->run.n && (rc = flush_run(t, series)) != SQLITE_OK)
+            break;
+        series = c->series;
+        struct stored_sample smp = { .ts = sqlite3_column_int64(c->st, 1) };
+        stored_value_from_column(c->st, 2, &smp);
+        if (!sample_run_push(&t->run, &smp)) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        (*moved)++;
+        int s = sqlite3_step(c->st);
+        if (s == SQLITE_ROW) {
+            c->series = sqlite3_column_int64(c->st, 0);
+        } else {
+            if (s != SQLITE_DONE)
+                rc = s;
+            sqlite3_finalize(c->st);
+            heap[0] = heap[--nheap];
+        }
+        heap_down(heap, nheap, 0);
+    }
+    if (rc == SQLITE_OK && t->run.n)
+        rc = flush_run(t, series);
+    for (size_t i = 0; i < nheap; i++)
+        sqlite3_finalize(heap[i].st);
+    free(heap);
+    t->run.n = 0;
+    if (rc != SQLITE_OK || !total_batches)
+        return rc;
+    /* without a WHERE, SQLite drops the tier's pages instead of deleting row by row */
+    bool all = total_batches <= MERGE_MAX_BATCHES;
+    char sql[160];
+    snprintf(sql, sizeof(sql),
+             all ? "DELETE FROM samples_recent; DELETE FROM recent_batches;"
+                 : "DELETE FROM samples_recent WHERE batch <= %lld; "
+                   "DELETE FROM recent_batches WHERE id <= %lld;",
+             (long long)last_batch, (long long)last_batch);
+    return sqlite3_exec(t->db, sql, NULL, NULL, NULL);
+}
+
+int block_tier_prune(struct block_tier *t, int64_t cutoff, int64_t *deleted)
+{
+    *deleted = 0;
+    /* whole blocks first ("series IN" walks each series' key range up to the cutoff) */
+    static const char *const whole[] = {
+        "SELECT total(n) FROM sample_blocks WHERE series IN (SELECT id FROM series) "
+        "AND t0 < ?1 AND t1 < ?1",
+        "DELETE FROM sample_blocks WHERE series IN (SELECT id FROM series) "
+        "AND t0 < ?1 AND t1 < ?1",
+    };
+    int rc = SQLITE_OK;
+    for (int i = 0; i < 2 && rc == SQLITE_OK; i++) {
+        sqlite3_stmt *st;
+        rc = sqlite3_prepare_v2(t->db, whole[i], -1, &st, NULL);
+        if (rc != SQLITE_OK)
+            return rc;
+        sqlite3_bind_int64(st, 1, cutoff);
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW)
+            *deleted += (int64_t)sqlite3_column_double(st, 0);
+        sqlite3_finalize(st);
+        rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+    }
+    if (rc != SQLITE_OK)
+        return rc;
+    /* then the one block per series that may straddle the cutoff: its front goes */
+    sqlite3_stmt *series_st, *block;
+    if ((rc = sqlite3_prepare_v2(t->db, "SELECT id FROM series ORDER BY id", -1, &series_st,
+                                 NULL)) != SQLITE_OK)
+        return rc;
+    if ((rc = sqlite3_prepare_v2(t->db, "SELECT t0, n, data FROM sample_blocks "
+                                 "WHERE series = ?1 AND t0 < ?2", -1, &block, NULL)) != SQLITE_OK) {
+        sqlite3_finalize(series_st);
+        return rc;
+    }
+    while (rc == SQLITE_OK && (rc = sqlite3_step(series_st)) == SQLITE_ROW) {
+        int64_t series = sqlite3_column_int64(series_st, 0);
+        sqlite3_bind_int64(block, 1, series);
+        sqlite3_bind_int64(block, 2, cutoff);
+        t->old.n = 0;
+        int64_t t0 = 0;
+        rc = sqlite3_step(block);
+        if (rc == SQLITE_ROW) {
+            t0 = sqlite3_column_int64(block, 0);
+            rc = decode_row(t, block, series, &t->old);
+            rc = rc == SQLITE_OK ? SQLITE_ROW : rc;
+        }
+        sqlite3_reset(block);
+        if (rc == SQLITE_DONE) {
+            rc = SQLITE_OK;
+            continue;
+        }
+        if (rc != SQLITE_ROW)
+            break;
+        size_t keep = 0;
+        while (keep < t->old.n && t->old.v[keep].ts < cutoff)
+            keep++;
+        *deleted += (int64_t)keep;
+        if ((rc = delete_block(t, series, t0)) == SQLITE_OK)
+            rc = insert_blocks(t, series, t->old.v + keep, t->old.n - keep);
+    }
+    sqlite3_finalize(series_st);
+    sqlite3_finalize(block);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t series, int64_t t0,
+                      int64_t t1)
+{
+    memset(c, 0, sizeof(*c));
+    c->t = t;
+    c->series = series;
+    c->t0 = t0;
+    c->t1 = t1;
+    /* the block before t0 may reach into the window; later ones start inside it */
+    int rc = prepare(t, &t->sel_range,
+                     "SELECT t0, n, data FROM sample_blocks WHERE series = ?1 AND t0 >= "
+                     "coalesce((SELECT max(t0) FROM sample_blocks WHERE series = ?1 AND "
+                     "t0 <= ?2), ?2) AND t0 <= ?3 ORDER BY t0");
+    if (rc != SQLITE_OK) {
+        c->rc = rc;
+        return rc;
+    }
+    c->st = t->sel_range;
+    sqlite3_bind_int64(c->st, 1, series);
+    sqlite3_bind_int64(c->st, 2, t0);
+    sqlite3_bind_int64(c->st, 3, t1);
+    c->rc = SQLITE_ROW;
+    return SQLITE_OK;
+}
+
+bool block_cursor_next(struct block_cursor *c, struct stored_sample *out)
+{
+    while (c->rc == SQLITE_ROW) {
+        if (c->in_block) {
+            if (sample_block_next(&c->br, out)) {
+                if (out->ts < c->t0)
+                    continue;
+                if (out->ts <= c->t1)
+                    return true;
+                c->rc = SQLITE_DONE;    /* past the window: later blocks are too */
+                return false;
+            }
+            c->in_block = false;
+            if (c->br.bad) {
+                c->rc = corrupt(c->t, c->series, sqlite3_column_int64(c->st, 0));
+                return false;
+            }
+        }
+        c->rc = sqlite3_step(c->st);
+        if (c->rc != SQLITE_ROW)
+            break;
+        int64_t n = sqlite3_column_int64(c->st, 1);
+        if (n <= 0 || n > SAMPLE_BLOCK_MAX) {
+            c->rc = corrupt(c->t, c->series, sqlite3_column_int64(c->st, 0));
+            return false;
+        }
+        sample_block_reader_init(&c->br, sqlite3_column_int64(c->st, 0),
+                                 sqlite3_column_blob(c->st, 2),
+                                 (size_t)sqlite3_column_bytes(c->st, 2), (size_t)n);
+        c->in_block = true;
+    }
+    return false;
+}
+
+void block_cursor_close(struct block_cursor *c)
+{
+    if (c->st)
+        sqlite3_reset(c->st);
+    c->st = NULL;
+}

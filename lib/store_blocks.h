@@ -1,0 +1,71 @@
+/* The SQLite store's main sample tier (schema 3): table sample_blocks, one row per run of up
+ * to SAMPLE_BLOCK_MAX samples of one series, keyed (series, t0). A series' blocks never
+ * overlap in time, so its blocks in t0 order are its samples in time order. Internal to
+ * store_sqlite.c; functions return SQLITE_OK (or SQLITE_DONE where a walk ends) or an SQLite
+ * error code, SQLITE_CORRUPT with why set for a block whose bytes do not decode. */
+#ifndef DCB_STORE_BLOCKS_H
+#define DCB_STORE_BLOCKS_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sample_block.h"
+
+struct sample_run {
+    struct stored_sample *v;
+    size_t n, cap;
+};
+
+struct block_tier {
+    sqlite3 *db;
+    sqlite3_stmt *sel_before, *sel_after, *ins, *upd, *del, *del_after, *sel_range;
+    struct sample_run old, merged, run;
+    uint8_t bytes[SAMPLE_BLOCK_MAX * SAMPLE_BLOCK_BYTES_MAX];
+    char why[160];
+};
+
+void block_tier_init(struct block_tier *t, sqlite3 *db);
+void block_tier_free(struct block_tier *t);
+
+/* A column's value as stored: an INTEGER is a counter's reading, anything else a gauge. */
+void stored_value_from_column(sqlite3_stmt *st, int col, struct stored_sample *smp);
+
+/* false when out of memory */
+bool sample_run_push(struct sample_run *r, const struct stored_sample *s);
+
+/* Stores one series' samples (times strictly increasing), replacing any stored sample at the
+ * same time: appended to the series' newest block while it has room, else new blocks; a run
+ * that overlaps stored blocks is merged with them and they are rewritten. */
+int block_tier_put(struct block_tier *t, int64_t series, const struct stored_sample *v, size_t n);
+
+/* Moves the recent tier (samples_recent, recent_batches) into blocks: its oldest batches, up
+ * to a bound, merged by series in C (no SQL sort), then deletes what it moved. *moved: rows. */
+int block_tier_merge_recent(struct block_tier *t, int64_t *moved);
+
+/* Deletes samples older than cutoff (whole blocks, and the front of blocks that straddle it);
+ * *deleted counts samples. */
+int block_tier_prune(struct block_tier *t, int64_t cutoff, int64_t *deleted);
+
+/* Schema 2 -> 3: the rows of the old (series, ts) samples table into blocks. */
+int block_tier_convert_rows(struct block_tier *t);
+
+/* One series' stored samples with t0 <= time <= t1, in time order. One cursor per tier at a
+ * time: it uses the tier's statement. */
+struct block_cursor {
+    struct block_tier *t;
+    sqlite3_stmt *st;
+    struct sample_block_reader br;
+    int64_t series, t0, t1;
+    bool in_block;
+    int rc;                     /* SQLITE_ROW while samples may follow, else the end or error */
+};
+
+int block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t series, int64_t t0,
+                      int64_t t1);
+/* false at the end (c->rc SQLITE_DONE) or on an error (c->rc the code) */
+bool block_cursor_next(struct block_cursor *c, struct stored_sample *out);
+void block_cursor_close(struct block_cursor *c);
+
+#endif
