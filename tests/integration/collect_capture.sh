@@ -41,8 +41,8 @@ wait $collector || fail "collect --capture failed: $(cat "$TMP/err")"
 grep -q "frames captured" "$TMP/err" || fail "no summary line: $(cat "$TMP/err")"
 
 # What was sent, counted from the fixtures' expected files (written by the capture script).
-/usr/bin/python3 - "$TMP/out.jsonl" "$AF" "$TMP/c.db" <<'PY'
-import json, sqlite3, sys
+/usr/bin/python3 - "$TMP/out.jsonl" "$AF" "$TMP/c.db" "$(dirname "$0")/lib" <<'PY'
+import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 gap = json.load(open(sys.argv[2] + "/roce-gap-retx.expected.json"))["expect"]
 pfc = json.load(open(sys.argv[2] + "/pfc-classes.expected.json"))["expect"]
@@ -73,7 +73,9 @@ kinds = {e["event"] for e in events}
 assert {"psn_gap", "nak", "rnr_nak", "retransmit", "pfc_xoff", "pfc_xon"} <= kinds, kinds
 assert all(e["ifname"] == "ca" for e in events)
 
-db = sqlite3.connect(sys.argv[3])
+sys.path.insert(0, sys.argv[4])
+import store_sql
+db = store_sql.connect(sys.argv[3])
 stored = {k for (k,) in db.execute("select distinct kind from events")}
 assert kinds <= stored, (kinds, stored)
 n = db.execute("select count(*) from samples_all s join series m on s.series = m.id "

@@ -10,12 +10,12 @@ A certificate from another CA is refused, and accepted with --insecure.
 """
 import json
 import os
-import sqlite3
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from gnmi_helpers import Peer, dcbkit, fail, json_lines, make_ca, need_peer  # noqa: E402
+import store_sql  # noqa: E402
 
 
 def leaves(r):
@@ -84,7 +84,7 @@ def run_tree(tree, conn, tmp, label):
         db = os.path.join(tmp, "%s.db" % label)
         dcbkit("collect", "--gnmi", p.address, "--map", tree, "--device", "leaf1", "--interval", "200ms",
                "--duration", "900ms", "--store", db, "-q", *conn["client"])
-        con = sqlite3.connect(db)
+        con = store_sql.connect(db)
         rows = dict(((m, i, pr, q), v) for m, i, pr, q, v in con.execute(
             "SELECT s.metric, s.ifname, s.prio, s.queue, MIN(v.value) FROM samples_all v JOIN series s "
             "ON s.id = v.series GROUP BY s.id"))
@@ -150,7 +150,7 @@ def main():
                     {"name": "gpu1", "role": "host", "reach": "none"}]}, f)
             db = os.path.join(tmp, "fabric.db")
             dcbkit("collect", "--fabric", fab, "--interval", "200ms", "--duration", "800ms", "--store", db, "-q")
-            con = sqlite3.connect(db)
+            con = store_sql.connect(db)
             got = dict(con.execute("SELECT s.device, COUNT(*) FROM samples_all v JOIN series s ON s.id = v.series "
                                    "GROUP BY s.device"))
             con.close()

@@ -23,6 +23,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from gnmi_helpers import DCBKIT, Peer, dcbkit, fail, need_h2, need_peer  # noqa: E402
+import store_sql  # noqa: E402
 
 TIMEOUT_S = 1.0   # the client deadline the tests give; a hang must end within it plus slack
 
@@ -93,7 +94,7 @@ def main():
             r = dcbkit("collect", "--gnmi", p.address, "--plaintext", "--map", "sonic", "--interval", "200ms",
                        "--duration", "1s", "--store", db, "-q", check=False)
             check(r.returncode == 0, "fallback: exit %d: %s" % (r.returncode, r.stderr))
-            con = sqlite3.connect(db)
+            con = store_sql.connect(db)
             vals = [v for (v,) in con.execute(
                 "SELECT v.value FROM samples_all v JOIN series s ON s.id = v.series WHERE s.metric='pfc.rx_pause' "
                 "AND s.prio=3 AND s.ifname='Ethernet0' ORDER BY v.ts")]
@@ -136,7 +137,7 @@ def main():
                 col.kill()
         check(col.returncode == 0, "reconnect: collect exit %d: %s" % (col.returncode, err))
         check("retrying" in err, "reconnect: no retry reported: %s" % err)
-        con = sqlite3.connect(db)
+        con = store_sql.connect(db)
         gaps = [(ts, json.loads(d)) for ts, d in con.execute(
             "SELECT ts, details FROM events WHERE kind='source_gap' AND device='127.0.0.1:%d'" % port)]
         after = con.execute("SELECT COUNT(*) FROM samples_all v JOIN series s ON s.id = v.series WHERE v.ts > ?",

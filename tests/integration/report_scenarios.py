@@ -15,7 +15,6 @@ import json
 import os
 import shutil
 import socket
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -24,6 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from chromium import Chromium  # noqa: E402
 from gnmi_helpers import Peer, need_peer  # noqa: E402
 from report_store import DCBKIT, fail, run  # noqa: E402
+import store_sql  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build", "cc"))
@@ -54,7 +54,7 @@ try:
         run(["replay", os.path.join(SCENARIOS, name + ".json"), "--store", db,
              "--device-prefix", name + "-"], expect=0)
     # each run on its own devices and in its own time: no window overlaps the one before
-    con = sqlite3.connect(db)
+    con = store_sql.connect(db)
     spans = [con.execute("SELECT min(ts), max(ts) FROM samples_all JOIN series ON series = id "
                          "WHERE device LIKE ?", (name + "-%",)).fetchone() for name in EXPECT]
     con.close()

@@ -5,7 +5,6 @@ import os
 import random
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -13,9 +12,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from store_helpers import DCBKIT, db_check, fail, write_stream  # noqa: E402
+import store_sql  # noqa: E402
 
 SERIES = 500
-SECONDS = 400          # per run: 200,000 samples, more than a run lasts before its kill
+SECONDS = 800          # per run: 400,000 samples, more than a run lasts before its kill (~1 s)
 KILLS = 20
 committed_re = re.compile(r"committed (\d+) samples \(through line (\d+)\)")
 
@@ -28,7 +28,7 @@ for run in range(KILLS):
     write_stream(stream, SECONDS, SERIES, t_offset=run * SECONDS)
     p = subprocess.Popen([DCBKIT, "store", "import", "--store", db, "--batch", str(SERIES),
                           "-v", stream], stderr=subprocess.PIPE)
-    deadline = time.monotonic() + random.uniform(0.05, 0.6)
+    deadline = time.monotonic() + random.uniform(0.05, 0.35)
     reported = 0
     fd = p.stderr.fileno()
     os.set_blocking(fd, False)
@@ -63,8 +63,8 @@ for run in range(KILLS):
     if this_run % SERIES:
         fail("run %d: %d samples present, not whole batches of %d: a torn batch" %
              (run, this_run, SERIES))
-    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
     lo, hi = run * SECONDS * 10**9, (run + 1) * SECONDS * 10**9
+    con = store_sql.connect(db, t0=lo, t1=hi)
     per_ts = con.execute("SELECT ts, count(*) FROM samples_all WHERE ts >= ? AND ts < ? GROUP BY ts "
                          "HAVING count(*) != ?", (lo, hi, SERIES)).fetchall()
     con.close()

@@ -4,6 +4,8 @@ import os
 import sqlite3
 import sys
 
+import store_sql
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DCBKIT = os.environ.get("DCBKIT", os.path.join(ROOT, "build", "cc", "bin", "dcbkit"))
 
@@ -33,7 +35,7 @@ def db_check(path):
     con = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
     try:
         ok = con.execute("PRAGMA integrity_check").fetchone()[0]
-        n = con.execute("SELECT count(*) FROM samples_all").fetchone()[0]
+        n = store_sql.count_samples(con)
     finally:
         con.close()
     return ok, n

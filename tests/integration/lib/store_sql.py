@@ -1,0 +1,99 @@
+"""SQL over a dcbkit store's samples, for tests: connect() returns a sqlite3 connection with a
+TEMP table samples_all (series, ts, value) holding both tiers, the recent rows as they are and
+the main tier's packed blocks decoded here. This decoder is written from the format in
+lib/sample_block.h, apart from the C one, so a test reading through it also checks the bytes.
+Counters come back as Python ints (the raw reading, unsigned), gauges as floats."""
+import sqlite3
+import struct
+
+
+class BlockError(ValueError):
+    pass
+
+
+def _varint(data, pos):
+    value = shift = 0
+    while True:
+        if pos >= len(data) or shift > 63:
+            raise BlockError("varint runs past the block")
+        b = data[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return value & ((1 << 64) - 1), pos
+        shift += 7
+
+
+def _unzigzag(z):
+    return (z >> 1) ^ -(z & 1)
+
+
+def decode_block(t0, n, data):
+    """[(ts, value)] of one block; raises BlockError on malformed bytes."""
+    out = []
+    pos = 0
+    ts, step, prev = t0, 0, 0
+    mask = (1 << 64) - 1
+    for i in range(n):
+        head, pos = _varint(data, pos)
+        if head == 3:
+            if pos + 8 > len(data):
+                raise BlockError("escape runs past the block")
+            new_ts = struct.unpack_from("<q", data, pos)[0]
+            pos += 8
+            kind, pos = _varint(data, pos)
+            step = new_ts - ts
+        else:
+            kind = head & 3
+            step += _unzigzag(head >> 2)
+            new_ts = ts + step
+        if kind > 2 or (i == 0 and new_ts != t0) or (i > 0 and new_ts <= ts):
+            raise BlockError("bad kind or time in block at %d" % t0)
+        ts = new_ts
+        if kind == 0:
+            z, pos = _varint(data, pos)
+            prev = (prev + _unzigzag(z)) & mask
+            out.append((ts, prev))
+        elif kind == 1:
+            z, pos = _varint(data, pos)
+            prev = (prev + _unzigzag(z)) & mask
+            signed = prev - (1 << 64) if prev >> 63 else prev
+            out.append((ts, float(signed)))
+        else:
+            if pos + 8 > len(data):
+                raise BlockError("gauge runs past the block")
+            out.append((ts, struct.unpack_from("<d", data, pos)[0]))
+            pos += 8
+    if pos != len(data):
+        raise BlockError("bytes left over in block at %d" % t0)
+    return out
+
+
+def count_samples(con):
+    """Samples in both tiers, without decoding a block."""
+    return con.execute("SELECT (SELECT coalesce(sum(n), 0) FROM sample_blocks) + "
+                       "(SELECT count(*) FROM samples_recent)").fetchone()[0]
+
+
+def connect(path, readonly=True, t0=None, t1=None):
+    """A connection to the store at path with TEMP samples_all filled from both tiers; with
+    t0/t1, only the samples in [t0, t1) (the blocks that reach into it are decoded)."""
+    uri = "file:%s?mode=ro" % path if readonly else "file:%s" % path
+    con = sqlite3.connect(uri, uri=True)
+    con.execute("CREATE TEMP TABLE samples_all (series INTEGER, ts INTEGER, value)")
+    con.execute("BEGIN")
+    lo = -(1 << 63) if t0 is None else t0
+    hi = (1 << 63) - 1 if t1 is None else t1 - 1
+    rows = []
+    for series, b0, n, data in con.execute("SELECT series, t0, n, data FROM sample_blocks "
+                                           "WHERE t1 >= ? AND t0 <= ?", (lo, hi)):
+        for ts, value in decode_block(b0, n, bytes(data)):
+            if isinstance(value, int) and value >> 63:
+                value -= 1 << 64            # SQLite integers are signed
+            if lo <= ts <= hi:
+                rows.append((series, ts, value))
+    con.executemany("INSERT INTO temp.samples_all VALUES (?, ?, ?)", rows)
+    con.execute("INSERT INTO temp.samples_all SELECT series, ts, value FROM samples_recent "
+                "WHERE ts BETWEEN ? AND ?", (lo, hi))
+    con.execute("COMMIT")
+    return con
