@@ -1,0 +1,43 @@
+/* libFuzzer: a packed sample block as the store reads it back from a database file (which a
+ * user can hand over from anywhere). Input: t0 (8 bytes little-endian), n (1 byte), then the
+ * block's bytes. Whatever decodes must have strictly increasing times starting at t0, and
+ * must survive a round trip through the encoder sample for sample. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sample_block.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 9)
+        return 0;
+    int64_t t0 = 0;
+    for (int i = 0; i < 8; i++)
+        t0 |= (int64_t)((uint64_t)data[i] << (8 * i));
+    size_t n = data[8] % SAMPLE_BLOCK_MAX + 1;
+    struct stored_sample v[SAMPLE_BLOCK_MAX], w;
+    struct sample_block_reader r;
+    sample_block_reader_init(&r, t0, data + 9, size - 9, n);
+    size_t got = 0;
+    while (sample_block_next(&r, &v[got])) {
+        if ((got == 0 && v[0].ts != t0) || (got > 0 && v[got].ts <= v[got - 1].ts))
+            abort();
+        if (++got > n)
+            abort();
+    }
+    if (r.bad)
+        return 0;
+    if (got != n)
+        abort();
+    uint8_t buf[SAMPLE_BLOCK_MAX * SAMPLE_BLOCK_BYTES_MAX];
+    size_t len = sample_block_encode(v, n, buf);
+    sample_block_reader_init(&r, t0, buf, len, n);
+    for (size_t i = 0; i < n; i++)
+        if (!sample_block_next(&r, &w) || w.ts != v[i].ts || w.raw != v[i].raw ||
+            w.kind != v[i].kind)
+            abort();
+    if (sample_block_next(&r, &w) || r.bad)
+        abort();
+    return 0;
+}
