@@ -40,10 +40,6 @@ bool sample_run_push(struct sample_run *r, const struct stored_sample *s);
  * that overlaps stored blocks is merged with them and they are rewritten. */
 int block_tier_put(struct block_tier *t, int64_t series, const struct stored_sample *v, size_t n);
 
-/* Moves the recent tier (samples_recent, recent_batches) into blocks: its oldest batches, up
- * to a bound, merged by series in C (no SQL sort), then deletes what it moved. *moved: rows. */
-int block_tier_merge_recent(struct block_tier *t, int64_t *moved);
-
 /* Deletes samples older than cutoff (whole blocks, and the front of blocks that straddle it);
  * *deleted counts samples. */
 int block_tier_prune(struct block_tier *t, int64_t cutoff, int64_t *deleted);

@@ -60,13 +60,20 @@ static const char *const migrations[] = {
      * one sample per row cost about a microsecond a sample on top of the flush's, so a 96,000
      * series collector spent ~0.1 core on merges alone; a block is one row for up to 128
      * samples of a series, times t0..t1, that overlaps no other block of the series.
-     * store_sqlite.c then moves the old samples table's rows into blocks and drops it
-     * (block_tier_convert_rows): the bytes are made in C. samples_all goes with it: SQL by
-     * hand reads `dcbkit store export` instead. */
+     * store_sqlite.c then moves the rows of samples and samples_recent into blocks and chunks
+     * and drops both tables (block_tier_convert_rows, recent_tier_convert_rows): the bytes are
+     * made in C. samples_all goes with them: SQL by hand reads `dcbkit store export`. */
     "CREATE TABLE sample_blocks ("
     "  series INTEGER NOT NULL, t0 INTEGER NOT NULL, t1 INTEGER NOT NULL,"
     "  n INTEGER NOT NULL, data BLOB NOT NULL,"
     "  PRIMARY KEY (series, t0)) WITHOUT ROWID;"
+    /* The recent tier in chunks (lib/sample_chunk.h): a flush of 96,000 series is a few
+     * hundred rows, not 96,000, and a merge reads them back as fast. series0..series1: the
+     * series in the chunk, each once; n: its samples. */
+    "CREATE TABLE recent_chunks ("
+    "  batch INTEGER NOT NULL, series0 INTEGER NOT NULL, series1 INTEGER NOT NULL,"
+    "  n INTEGER NOT NULL, data BLOB NOT NULL,"
+    "  PRIMARY KEY (batch, series0)) WITHOUT ROWID;"
     "DROP VIEW samples_all;",
 };
 

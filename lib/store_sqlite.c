@@ -12,6 +12,7 @@
 
 #include "store_blocks.h"
 #include "store_impl.h"
+#include "store_recent.h"
 #include "store_schema.h"
 #include "version.h"
 
@@ -62,10 +63,10 @@ struct sqlite_store {
     int64_t merge_rows;
     bool wrote_samples;         /* a batch of samples committed through this handle */
     struct block_tier tier;     /* the main tier */
-    struct sample_run old_run;  /* a batch's samples of one series for the main tier */
-    sqlite3_stmt *ins_recent, *ins_recent_n, *del_recent, *ins_batch;
+    struct recent_tier recent;
+    struct sample_run old_run;  /* a batch's samples of one series */
+    int64_t *old_ts;            /* their times, sorted_cap of them */
     sqlite3_stmt *upsert_latest, *upsert_latest_n, *ins_series, *sel_series, *ins_event;
-    sqlite3_stmt *sel_recent_one;
 };
 
 static const struct store_ops sqlite_ops;
@@ -103,10 +104,11 @@ static int tier_fail(struct sqlite_store *s, struct dcb_err *err, int rc, const 
 {
     if (rc == SQLITE_NOMEM)
         return dcb_err_set(err, DCB_E_NOMEM, "%s: %s: out of memory", s->path, what);
-    if (rc == SQLITE_CORRUPT && s->tier.why[0]) {
+    char *why = s->tier.why[0] ? s->tier.why : s->recent.why;
+    if (rc == SQLITE_CORRUPT && why[0]) {
         int ret = dcb_err_set(err, DCB_E_INVAL, "%s: %s: not a readable dcbkit store (%s)",
-                              s->path, what, s->tier.why);
-        s->tier.why[0] = '\0';
+                              s->path, what, why);
+        why[0] = '\0';
         return ret;
     }
     return sq_fail(s, err, rc, what);
@@ -173,9 +175,12 @@ static int migrate(struct sqlite_store *s, struct dcb_err *err)
         snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", v + 1);
         if ((rc = exec_sql(s, store_schema_migration(v), "upgrading the schema", err)) == 0 &&
             v + 1 == 3) {
-            /* the rows of samples into blocks: C makes the bytes */
+            /* the rows of both tiers into blocks and chunks: C makes the bytes */
             int brc = block_tier_convert_rows(&s->tier);
-            rc = brc == SQLITE_OK ? exec_sql(s, "DROP TABLE samples", "upgrading the schema", err)
+            if (brc == SQLITE_OK)
+                brc = recent_tier_convert_rows(&s->recent);
+            rc = brc == SQLITE_OK ? exec_sql(s, "DROP TABLE samples; DROP TABLE samples_recent",
+                                             "upgrading the schema", err)
                                   : tier_fail(s, err, brc, "upgrading the schema");
         }
         if (rc < 0 || (rc = exec_sql(s, bump, "upgrading the schema", err)) < 0) {
@@ -214,6 +219,7 @@ int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, s
     }
     sqlite3_extended_result_codes(s->db, 1);
     block_tier_init(&s->tier, s->db);
+    recent_tier_init(&s->recent, s->db);
     sqlite3_busy_timeout(s->db, 5000);
     if (!s->readonly) {
         /* WAL: readers never block the writer and see whole commits only. */
@@ -235,6 +241,7 @@ int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, s
     return 0;
 fail:
     block_tier_free(&s->tier);
+    recent_tier_free(&s->recent);
     sqlite3_close(s->db);
     series_map_free(&s->map);
     free(s);
@@ -254,13 +261,14 @@ static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
         int64_t f = flush_batch(s, s->npending || s->wrote_samples, err);
         rc = f < 0 ? (int)f : 0;
     }
-    sqlite3_stmt *stmts[] = { s->ins_recent, s->ins_recent_n, s->del_recent, s->ins_batch,
-                              s->upsert_latest, s->upsert_latest_n, s->ins_series, s->sel_series,
-                              s->ins_event, s->sel_recent_one };
+    sqlite3_stmt *stmts[] = { s->upsert_latest, s->upsert_latest_n, s->ins_series, s->sel_series,
+                              s->ins_event };
     for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
         sqlite3_finalize(stmts[i]);
     block_tier_free(&s->tier);
+    recent_tier_free(&s->recent);
     free(s->old_run.v);
+    free(s->old_ts);
     sqlite3_close(s->db);
     series_map_free(&s->map);
     free(s->db_ids);
@@ -447,12 +455,14 @@ static int sort_batch(struct sqlite_store *s, struct dcb_err *err)
         free(s->latest_rows);
         free(s->new_rows);
         free(s->old_rows);
+        free(s->old_ts);
+        s->old_ts = malloc(s->npending * sizeof(*s->old_ts));
         s->sorted = malloc(s->npending * sizeof(*s->sorted));
         s->latest_rows = malloc(s->npending * sizeof(*s->latest_rows));
         s->new_rows = malloc(s->npending * sizeof(*s->new_rows));
         s->old_rows = malloc(s->npending * sizeof(*s->old_rows));
-        s->sorted_cap =
-            s->sorted && s->latest_rows && s->new_rows && s->old_rows ? s->npending : 0;
+        s->sorted_cap = s->sorted && s->latest_rows && s->new_rows && s->old_rows && s->old_ts
+                            ? s->npending : 0;
     }
     if (!s->order_cap || !s->sorted_cap)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory sorting a batch");
@@ -506,44 +516,37 @@ static void bind_value(sqlite3_stmt *st, int col, const struct pending_sample *p
     }
 }
 
-/* Rows go in ROWS_PER_STEP to a statement: with 96,000 series of one sample each a batch is
- * 96,000 rows for each table, and a step's fixed cost (bind, run, halt, reset) was as much as
- * the row's own B-tree work. The rest of a batch goes one row to a statement. */
+/* The latest table's rows go in ROWS_PER_STEP to a statement: with 96,000 series a batch is
+ * 96,000 upserts, and a step's fixed cost (bind, run, halt, reset) was as much as the row's own
+ * B-tree work. The rest of a batch goes one row to a statement. */
 #define ROWS_PER_STEP 64
-#define RECENT_SQL "INSERT OR REPLACE INTO samples_recent (batch, series, ts, value) VALUES "
 #define LATEST_SQL "INSERT INTO latest (series, ts, value) VALUES "
 #define LATEST_CONFLICT_SQL                                                                     \
     " ON CONFLICT (series) DO UPDATE SET ts = excluded.ts, value = excluded.value "             \
     "WHERE excluded.ts >= latest.ts"
 
-/* head, then rows times "(?, ?, ?)" (with a leading "?, " for the batch column when batched)
- * separated by commas, then tail. */
-static int prepare_rows(struct sqlite_store *s, sqlite3_stmt **st, const char *head, int rows,
-                        bool batched, const char *tail, struct dcb_err *err)
+/* The latest upsert for rows rows. */
+static int prepare_latest(struct sqlite_store *s, sqlite3_stmt **st, int rows,
+                          struct dcb_err *err)
 {
     if (*st)
         return 0;
-    char sql[sizeof(RECENT_SQL LATEST_CONFLICT_SQL) + ROWS_PER_STEP * 14];
-    size_t n = (size_t)snprintf(sql, sizeof(sql), "%s", head);
+    char sql[sizeof(LATEST_SQL LATEST_CONFLICT_SQL) + ROWS_PER_STEP * 12];
+    size_t n = (size_t)snprintf(sql, sizeof(sql), "%s", LATEST_SQL);
     for (int i = 0; i < rows; i++)
-        n += (size_t)snprintf(sql + n, sizeof(sql) - n, "%s(%s?, ?, ?)", i ? ", " : "",
-                              batched ? "?, " : "");
-    snprintf(sql + n, sizeof(sql) - n, "%s", tail);
+        n += (size_t)snprintf(sql + n, sizeof(sql) - n, "%s(?, ?, ?)", i ? ", " : "");
+    snprintf(sql + n, sizeof(sql) - n, "%s", LATEST_CONFLICT_SQL);
     return prepare(s, st, sql, err);
 }
 
-/* Steps st once for n samples of the sorted batch, binding (series id, ts, value) each, after
- * the recent tier's batch id when batch > 0: those at rows[first..first+n), or at
- * first..first+n when rows is NULL. */
+/* Steps st once for the n samples of the sorted batch at rows[first..first+n), binding
+ * (series id, ts, value) each. */
 static int step_rows(struct sqlite_store *s, sqlite3_stmt *st, const uint32_t *rows,
-                     size_t first, size_t n, int64_t batch, struct dcb_err *err)
+                     size_t first, size_t n, struct dcb_err *err)
 {
-    int width = batch > 0 ? 4 : 3;
     for (size_t i = 0; i < n; i++) {
-        const struct pending_sample *p = &s->sorted[rows ? rows[first + i] : first + i];
-        int col = (int)i * width;
-        if (batch > 0)
-            sqlite3_bind_int64(st, ++col, batch);
+        const struct pending_sample *p = &s->sorted[rows[first + i]];
+        int col = (int)i * 3;
         sqlite3_bind_int64(st, col + 1, s->db_ids[p->series_idx]);
         sqlite3_bind_int64(st, col + 2, p->ts);
         bind_value(st, col + 3, p);
@@ -553,23 +556,44 @@ static int step_rows(struct sqlite_store *s, sqlite3_stmt *st, const uint32_t *r
     return rc == SQLITE_DONE ? 0 : sq_fail(s, err, rc, "writing samples");
 }
 
-/* Writes n samples (as step_rows picks them) through the many-row statement, the tail through
- * the one-row one. */
-static int write_rows(struct sqlite_store *s, sqlite3_stmt *many, sqlite3_stmt *one,
-                      const uint32_t *rows, size_t n, int64_t batch, struct dcb_err *err)
+/* Upserts the latest rows of n samples: ROWS_PER_STEP at a time, then one by one. */
+static int write_latest(struct sqlite_store *s, const uint32_t *rows, size_t n,
+                        struct dcb_err *err)
 {
+    int rc;
+    if ((rc = prepare_latest(s, &s->upsert_latest, 1, err)) < 0 ||
+        (rc = prepare_latest(s, &s->upsert_latest_n, ROWS_PER_STEP, err)) < 0)
+        return rc;
     size_t i = 0;
-    int rc = 0;
     for (; rc == 0 && i + ROWS_PER_STEP <= n; i += ROWS_PER_STEP)
-        rc = step_rows(s, many, rows, i, ROWS_PER_STEP, batch, err);
+        rc = step_rows(s, s->upsert_latest_n, rows, i, ROWS_PER_STEP, err);
     for (; rc == 0 && i < n; i++)
-        rc = step_rows(s, one, rows, i, 1, batch, err);
+        rc = step_rows(s, s->upsert_latest, rows, i, 1, err);
     return rc;
 }
 
 /* A batch with this many samples per series goes straight into blocks: as full as a merge
  * would make them (a bulk import, a long batch age). */
 #define DIRECT_SAMPLES_PER_SERIES 32
+
+/* The samples at rows[*i..n) of the series of rows[*i] into run, in time order (a twin inside
+ * the batch: the later put wins, as a replace would); *i moves past them. */
+static bool take_run(struct sqlite_store *s, const uint32_t *rows, size_t n, size_t *i,
+                     struct sample_run *run)
+{
+    uint32_t idx = s->sorted[rows[*i]].series_idx;
+    run->n = 0;
+    for (; *i < n && s->sorted[rows[*i]].series_idx == idx; (*i)++) {
+        const struct pending_sample *p = &s->sorted[rows[*i]];
+        struct stored_sample smp = { .ts = p->ts, .raw = p->raw,
+                                     .kind = p->counter ? STORED_COUNTER : STORED_GAUGE };
+        if (run->n && run->v[run->n - 1].ts == p->ts)
+            run->n--;
+        if (!sample_run_push(run, &smp))
+            return false;
+    }
+    return true;
+}
 
 /* The batch's samples newer than everything stored for their series go to the recent tier as
  * one new batch (the common path: an append at the tier's right edge, already in (series, ts)
@@ -590,75 +614,41 @@ static int write_samples(struct sqlite_store *s, size_t nseries, struct dcb_err 
             s->old_rows[nold++] = (uint32_t)i;
         }
     }
-    int rc;
-    if (nnew) {
-        if ((rc = prepare(s, &s->ins_batch,
-                          "INSERT INTO recent_batches (ts_min, ts_max, rows) VALUES (?1, ?2, ?3)",
-                          err)) < 0 ||
-            (rc = prepare_rows(s, &s->ins_recent, RECENT_SQL, 1, true, "", err)) < 0 ||
-            (rc = prepare_rows(s, &s->ins_recent_n, RECENT_SQL, ROWS_PER_STEP, true, "",
-                               err)) < 0)
-            return rc;
-        sqlite3_bind_int64(s->ins_batch, 1, ts_min);
-        sqlite3_bind_int64(s->ins_batch, 2, ts_max);
-        sqlite3_bind_int64(s->ins_batch, 3, (int64_t)nnew);
-        rc = sqlite3_step(s->ins_batch);
-        sqlite3_reset(s->ins_batch);
-        if (rc != SQLITE_DONE)
-            return sq_fail(s, err, rc, "writing samples");
-        int64_t batch = sqlite3_last_insert_rowid(s->db);
-        if ((rc = write_rows(s, s->ins_recent_n, s->ins_recent, s->new_rows, nnew, batch,
-                             err)) < 0)
-            return rc;
+    int rc = SQLITE_OK;
+    if (nnew)
+        rc = recent_batch_begin(&s->recent, ts_min, ts_max, (int64_t)nnew);
+    for (size_t i = 0; rc == SQLITE_OK && i < nnew;) {
+        int64_t id = s->db_ids[s->sorted[s->new_rows[i]].series_idx];
+        rc = take_run(s, s->new_rows, nnew, &i, &s->old_run)
+                 ? recent_batch_add(&s->recent, id, s->old_run.v, s->old_run.n)
+                 : SQLITE_NOMEM;
     }
-    if (nold) {
-        if ((rc = prepare(s, &s->del_recent,
-                          "DELETE FROM samples_recent WHERE batch IN (SELECT id FROM "
-                          "recent_batches WHERE ?2 BETWEEN ts_min AND ts_max) AND series = ?1 "
-                          "AND ts = ?2",
-                          err)) < 0)
-            return rc;
-        for (size_t i = 0; i < nold; i++) {
-            const struct pending_sample *p = &s->sorted[s->old_rows[i]];
-            if (p->ts > s->last_ts[p->series_idx])
-                continue;                   /* newer than the series' stored samples */
-            sqlite3_bind_int64(s->del_recent, 1, s->db_ids[p->series_idx]);
-            sqlite3_bind_int64(s->del_recent, 2, p->ts);
-            rc = sqlite3_step(s->del_recent);
-            sqlite3_reset(s->del_recent);
-            if (rc != SQLITE_DONE)
-                return sq_fail(s, err, rc, "writing samples");
+    if (rc == SQLITE_OK && nnew)
+        rc = recent_batch_end(&s->recent);
+    /* old_rows is in (series, ts) order: one run per series; a twin in the recent tier
+     * (newer than the series' stored samples cannot have one) goes, the run replaces any in
+     * the blocks */
+    for (size_t i = 0; rc == SQLITE_OK && i < nold;) {
+        uint32_t idx = s->sorted[s->old_rows[i]].series_idx;
+        if (!take_run(s, s->old_rows, nold, &i, &s->old_run)) {
+            rc = SQLITE_NOMEM;
+            break;
         }
-        /* old_rows is in (series, ts) order: one run per series */
-        for (size_t i = 0; i < nold;) {
-            uint32_t idx = s->sorted[s->old_rows[i]].series_idx;
-            s->old_run.n = 0;
-            for (; i < nold && s->sorted[s->old_rows[i]].series_idx == idx; i++) {
-                const struct pending_sample *p = &s->sorted[s->old_rows[i]];
-                struct stored_sample smp = { .ts = p->ts, .raw = p->raw,
-                                             .kind = p->counter ? STORED_COUNTER : STORED_GAUGE };
-                /* a twin inside the batch: the later put wins, as a replace would */
-                if (s->old_run.n && s->old_run.v[s->old_run.n - 1].ts == p->ts)
-                    s->old_run.n--;
-                if (!sample_run_push(&s->old_run, &smp))
-                    return dcb_err_set(err, DCB_E_NOMEM, "out of memory writing samples");
-            }
-            int brc = block_tier_put(&s->tier, s->db_ids[idx], s->old_run.v, s->old_run.n);
-            if (brc != SQLITE_OK)
-                return tier_fail(s, err, brc, "writing samples");
-        }
+        int64_t *ts = s->old_ts;
+        size_t nts = 0;
+        for (size_t k = 0; k < s->old_run.n && s->old_run.v[k].ts <= s->last_ts[idx]; k++)
+            ts[nts++] = s->old_run.v[k].ts;
+        rc = recent_tier_remove(&s->recent, s->db_ids[idx], ts, nts);
+        if (rc == SQLITE_OK)
+            rc = block_tier_put(&s->tier, s->db_ids[idx], s->old_run.v, s->old_run.n);
     }
-    return 0;
+    return rc == SQLITE_OK ? 0 : tier_fail(s, err, rc, "writing samples");
 }
 
 static int write_batch(struct sqlite_store *s, struct dcb_err *err)
 {
     int rc;
-    if ((rc = prepare_rows(s, &s->upsert_latest, LATEST_SQL, 1, false, LATEST_CONFLICT_SQL,
-                           err)) < 0 ||
-        (rc = prepare_rows(s, &s->upsert_latest_n, LATEST_SQL, ROWS_PER_STEP, false,
-                           LATEST_CONFLICT_SQL, err)) < 0 ||
-        (rc = prepare(s, &s->ins_event,
+    if ((rc = prepare(s, &s->ins_event,
                       "INSERT INTO events (ts, kind, device, ifname, prio, details) "
                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                       err)) < 0)
@@ -672,8 +662,7 @@ static int write_batch(struct sqlite_store *s, struct dcb_err *err)
             s->latest_rows[nlatest++] = (uint32_t)i;
     }
     if ((rc = write_samples(s, nlatest, err)) < 0 ||
-        (rc = write_rows(s, s->upsert_latest_n, s->upsert_latest, s->latest_rows, nlatest, 0,
-                         err)) < 0)
+        (rc = write_latest(s, s->latest_rows, nlatest, err)) < 0)
         return rc;
     for (size_t i = 0; i < s->nevents; i++) {
         const struct dcb_event *e = &s->pending_events[i];
@@ -717,7 +706,7 @@ static int maybe_merge(struct sqlite_store *s, bool force, struct dcb_err *err)
     if (!batches || (!force && rows < s->merge_rows && span < s->merge_age_ns))
         return 0;
     int64_t moved;
-    rc = block_tier_merge_recent(&s->tier, &moved);
+    rc = recent_tier_merge(&s->recent, &s->tier, &moved);
     return rc == SQLITE_OK ? 0 : tier_fail(s, err, rc, "merging the recent samples");
 }
 
@@ -960,24 +949,7 @@ static int sqlite_latest(struct dcb_store *base, const struct store_filter *f, s
     return walk_latest_rows(s, st, cb, arg, err);
 }
 
-/* The recent tier's rows of one series (?1) in [?2, ?3]: a seek per batch that overlaps the
- * window, each in time order; batches are in time order for any one series. */
-#define RECENT_ONE_SQL                                                                        \
-    "SELECT r.ts, r.value FROM recent_batches b CROSS JOIN samples_recent r ON r.batch = b.id " \
-    "AND r.series = ?1 AND r.ts BETWEEN ?2 AND ?3 WHERE b.ts_max >= ?2 AND b.ts_min <= ?3 "   \
-    "ORDER BY b.id, r.ts"
-
 typedef int (*stored_cb)(const struct stored_sample *smp, void *arg);
-
-static int recent_next(sqlite3_stmt *st, struct stored_sample *smp)
-{
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        smp->ts = sqlite3_column_int64(st, 0);
-        stored_value_from_column(st, 1, smp);
-    }
-    return rc;
-}
 
 /* One series' samples in [t0, t1] from both tiers in time order, to cb; a recent sample
  * replaces a main-tier one at the same time (as a merge would). A non-zero cb stops the walk
@@ -985,28 +957,22 @@ static int recent_next(sqlite3_stmt *st, struct stored_sample *smp)
 static int walk_series(struct sqlite_store *s, int64_t series, int64_t t0, int64_t t1,
                        stored_cb cb, void *arg, struct dcb_err *err)
 {
-    int rc = prepare(s, &s->sel_recent_one, RECENT_ONE_SQL, err);
-    if (rc < 0)
-        return rc;
-    sqlite3_stmt *recent = s->sel_recent_one;
-    sqlite3_bind_int64(recent, 1, series);
-    sqlite3_bind_int64(recent, 2, t0);
-    sqlite3_bind_int64(recent, 3, t1);
     struct block_cursor c;
-    if ((rc = block_cursor_open(&c, &s->tier, series, t0, t1)) != SQLITE_OK) {
-        sqlite3_reset(recent);
+    struct recent_cursor rc_;
+    int rc = block_cursor_open(&c, &s->tier, series, t0, t1);
+    if (rc == SQLITE_OK && (rc = recent_cursor_open(&rc_, &s->recent, series, t0, t1)) != SQLITE_OK)
+        block_cursor_close(&c);
+    if (rc != SQLITE_OK)
         return tier_fail(s, err, rc, "reading samples");
-    }
     struct stored_sample a, b;
-    bool has_a = block_cursor_next(&c, &a);
-    int rrc = recent_next(recent, &b);
+    bool has_a = block_cursor_next(&c, &a), has_b = recent_cursor_next(&rc_, &b);
     int ret = 0;
-    while (ret == 0 && (has_a || rrc == SQLITE_ROW)) {
-        if (rrc == SQLITE_ROW && (!has_a || b.ts <= a.ts)) {
+    while (ret == 0 && (has_a || has_b)) {
+        if (has_b && (!has_a || b.ts <= a.ts)) {
             if (has_a && a.ts == b.ts)
                 has_a = block_cursor_next(&c, &a);
             ret = cb(&b, arg);
-            rrc = recent_next(recent, &b);
+            has_b = recent_cursor_next(&rc_, &b);
         } else {
             ret = cb(&a, arg);
             has_a = block_cursor_next(&c, &a);
@@ -1014,10 +980,10 @@ static int walk_series(struct sqlite_store *s, int64_t series, int64_t t0, int64
     }
     if (ret == 0 && c.rc != SQLITE_DONE && c.rc != SQLITE_ROW)
         ret = tier_fail(s, err, c.rc, "reading samples");
-    else if (ret == 0 && rrc != SQLITE_DONE)
-        ret = sq_fail(s, err, rrc, "reading samples");
+    else if (ret == 0 && rc_.rc != SQLITE_DONE && rc_.rc != SQLITE_ROW)
+        ret = tier_fail(s, err, rc_.rc, "reading samples");
     block_cursor_close(&c);
-    sqlite3_reset(recent);
+    recent_cursor_close(&rc_);
     return ret;
 }
 
@@ -1319,7 +1285,7 @@ static int sqlite_info(struct dcb_store *base, struct store_info *info, struct d
     int64_t v[9];
     const char *queries[] = {
         "SELECT count(*) FROM series",
-        "SELECT (SELECT total(n) FROM sample_blocks) + (SELECT count(*) FROM samples_recent)",
+        "SELECT (SELECT total(n) FROM sample_blocks) + (SELECT total(n) FROM recent_chunks)",
         "SELECT count(*) FROM events", "SELECT count(*) FROM config_snapshots",
         "SELECT count(*) FROM findings", "SELECT count(*) FROM runs",
         /* a sample's twin re-imported into blocks leaves the same (series, ts) behind, so a
@@ -1364,23 +1330,17 @@ static int64_t sqlite_prune(struct dcb_store *base, int64_t cutoff_ns, struct dc
     int rc = exec_sql(s, "BEGIN IMMEDIATE", "pruning", err);
     if (rc < 0)
         return rc;
-    int64_t deleted = 0;
+    int64_t deleted = 0, recent_deleted = 0;
     rc = block_tier_prune(&s->tier, cutoff_ns, &deleted);
+    if (rc == SQLITE_OK)
+        rc = recent_tier_prune(&s->recent, cutoff_ns, &recent_deleted);
     if (rc != SQLITE_OK) {
         int ret = tier_fail(s, err, rc, "pruning");
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         return ret;
     }
-    /* "batch IN" walks the recent tier's batches that reach back before the cutoff */
+    deleted += recent_deleted;
     const char *sqls[] = {
-        "DELETE FROM samples_recent WHERE batch IN (SELECT id FROM recent_batches "
-        "WHERE ts_min < ?1) AND ts < ?1",
-        "DELETE FROM recent_batches WHERE ts_max < ?1 OR NOT EXISTS (SELECT 1 FROM "
-        "samples_recent r WHERE r.batch = recent_batches.id)",
-        "UPDATE recent_batches SET "
-        "ts_min = (SELECT min(ts) FROM samples_recent r WHERE r.batch = recent_batches.id), "
-        "rows = (SELECT count(*) FROM samples_recent r WHERE r.batch = recent_batches.id) "
-        "WHERE ts_min < ?1",
         "DELETE FROM latest WHERE ts < ?1",
         "DELETE FROM events WHERE ts < ?1",
         "DELETE FROM config_snapshots WHERE ts < ?1",
@@ -1398,7 +1358,7 @@ static int64_t sqlite_prune(struct dcb_store *base, int64_t cutoff_ns, struct dc
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
             return ret;
         }
-        if (i == 0 || i == 4)           /* recent samples, events */
+        if (i == 1)                     /* events */
             deleted += sqlite3_changes(s->db);
     }
     rc = exec_sql(s, "COMMIT", "pruning", err);

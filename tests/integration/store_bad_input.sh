@@ -65,7 +65,7 @@ fi
 mkdir -p "$TMP/small"
 mount -t tmpfs -o size=1m tmpfs "$TMP/small" || skip "cannot mount a tmpfs here"
 cleanup_hooks+=("umount '$TMP/small'")
-gen 200 100 >"$TMP/big.jsonl"
+gen 4000 100 >"$TMP/big.jsonl"          # 400,000 samples: well past 1 MiB even packed
 run_rc rc "$DCBKIT" store import --store "$TMP/small/full.db" --batch 1000 "$TMP/big.jsonl"
 one_line_error "full disk" "full"
 run_rc rc "$DCBKIT" store info --store "$TMP/small/full.db" -T json

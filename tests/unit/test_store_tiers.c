@@ -1,5 +1,6 @@
-/* The SQLite store's two sample tiers (schema 3): flushes append to samples_recent, a merge
- * moves it into sample_blocks (packed runs of a series), and every read sees both as one. The tables are looked at
+/* The SQLite store's two sample tiers (schema 3): flushes append chunks to recent_chunks, a
+ * merge moves them into sample_blocks (packed runs of a series), and every read sees both as
+ * one. The tables are looked at
  * directly (sqlite3) to check where rows went, and through the store API to check that it
  * does not matter. */
 #include "unit.h"
@@ -51,7 +52,7 @@ static int64_t query_int(const char *path, const char *sql)
 
 static int64_t recent_rows(const char *path)
 {
-    return query_int(path, "SELECT count(*) FROM samples_recent");
+    return query_int(path, "SELECT coalesce(sum(n), 0) FROM recent_chunks");
 }
 
 static int64_t merged_rows(const char *path)
@@ -474,7 +475,8 @@ static void overlap_rewrites_blocks(void **state)
     remove_store(path);
 }
 
-/* Prune drops whole blocks before the cutoff and the front of the one that straddles it. */
+/* Prune drops whole blocks before the cutoff and the front of the one that straddles it; the
+ * same for a recent batch. */
 static void prune_trims_blocks(void **state)
 {
     (void)state;
@@ -496,6 +498,26 @@ static void prune_trims_blocks(void **state)
     assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
     assert_int_equal(c.n, 100);
     assert_true(c.s[0].time_ns == 200 * SEC && c.s[0].value.counter == 200);
+
+    /* a recent batch that straddles the cutoff keeps its newer samples, in both series */
+    for (int t = 300; t < 310; t++) {
+        put(st, t * SEC, "eth0", (uint64_t)t);
+        put(st, t * SEC, "eth1", (uint64_t)t * 2);
+    }
+    assert_int_equal(store_flush(st, &err), 20);
+    assert_int_equal(recent_rows(path), 20);
+    assert_int_equal(store_prune(st, 305 * SEC, &err), 110);
+    assert_int_equal(recent_rows(path), 10);
+    assert_int_equal(merged_rows(path), 0);
+    struct store_info info;
+    assert_int_equal(store_info(st, &info, &err), 0);
+    assert_true(info.samples == 10 && info.first_ns == 305 * SEC);
+    store_filter_init(&f);
+    c.n = 0;
+    assert_int_equal(store_range(st, &f, collect, &c, &err), 0);
+    assert_int_equal(c.n, 10);
+    assert_true(c.s[0].time_ns == 305 * SEC && c.s[5].time_ns == 305 * SEC &&
+                c.s[5].value.counter == 610);
     assert_int_equal(store_close(st, &err), 0);
     remove_store(path);
 }

@@ -1,7 +1,7 @@
 """SQL over a dcbkit store's samples, for tests: connect() returns a sqlite3 connection with a
-TEMP table samples_all (series, ts, value) holding both tiers, the recent rows as they are and
-the main tier's packed blocks decoded here. This decoder is written from the format in
-lib/sample_block.h, apart from the C one, so a test reading through it also checks the bytes.
+TEMP table samples_all (series, ts, value) holding both tiers, the recent tier's chunks and the
+main tier's blocks decoded here. This decoder is written from the formats in lib/sample_block.h
+and lib/sample_chunk.h, apart from the C one, so a test reading through it also checks them.
 Counters come back as Python ints (the raw reading, unsigned), gauges as floats."""
 import sqlite3
 import struct
@@ -69,10 +69,29 @@ def decode_block(t0, n, data):
     return out
 
 
+def decode_chunk(series0, data):
+    """[(series, [(ts, value)])] of one recent-tier chunk; raises BlockError when malformed."""
+    out = []
+    pos = 0
+    series, t0 = series0, 0
+    while pos < len(data):
+        dseries, pos = _varint(data, pos)
+        n, pos = _varint(data, pos)
+        zt0, pos = _varint(data, pos)
+        blen, pos = _varint(data, pos)
+        if (dseries == 0) != (not out) or n == 0 or pos + blen > len(data):
+            raise BlockError("bad series head in chunk from %d" % series0)
+        series += dseries
+        t0 += _unzigzag(zt0)
+        out.append((series, decode_block(t0, n, data[pos:pos + blen])))
+        pos += blen
+    return out
+
+
 def count_samples(con):
     """Samples in both tiers, without decoding a block."""
     return con.execute("SELECT (SELECT coalesce(sum(n), 0) FROM sample_blocks) + "
-                       "(SELECT count(*) FROM samples_recent)").fetchone()[0]
+                       "(SELECT coalesce(sum(n), 0) FROM recent_chunks)").fetchone()[0]
 
 
 def connect(path, readonly=True, t0=None, t1=None):
@@ -92,8 +111,15 @@ def connect(path, readonly=True, t0=None, t1=None):
                 value -= 1 << 64            # SQLite integers are signed
             if lo <= ts <= hi:
                 rows.append((series, ts, value))
+    for series0, data in con.execute("SELECT c.series0, c.data FROM recent_batches b JOIN "
+                                     "recent_chunks c ON c.batch = b.id "
+                                     "WHERE b.ts_max >= ? AND b.ts_min <= ?", (lo, hi)):
+        for series, samples in decode_chunk(series0, bytes(data)):
+            for ts, value in samples:
+                if isinstance(value, int) and value >> 63:
+                    value -= 1 << 64
+                if lo <= ts <= hi:
+                    rows.append((series, ts, value))
     con.executemany("INSERT INTO temp.samples_all VALUES (?, ?, ?)", rows)
-    con.execute("INSERT INTO temp.samples_all SELECT series, ts, value FROM samples_recent "
-                "WHERE ts BETWEEN ? AND ?", (lo, hi))
     con.execute("COMMIT")
     return con
