@@ -615,14 +615,15 @@ const struct cli_command cmd_store = {
         "last batches since the most recent checkpoint, never the database's consistency. "
         "--durable (synchronous=FULL) makes every commit survive power loss, at the cost of an "
         "fsync per batch.\n\n"
-        "Samples are kept in two tiers (schema 2): each commit appends its batch to a recent "
-        "table, so a commit costs the same after a day as after a minute, whatever the number "
-        "of series; once that table spans 60 s or holds 4 million samples, and when a writer "
-        "closes the store, a merge moves it into the main table, clustered by series and time. "
-        "Every read covers both tiers. At fabric scale (96,000 series) a merge takes a few "
-        "seconds, so stopping a collector can too. A store written by an older dcbkit is "
-        "upgraded the first time it is opened for writing. For SQL by hand, the view "
-        "samples_all (series, ts, value) holds both tiers.",
+        "Samples are kept packed, in two tiers (schema 3): each commit appends its batch "
+        "as a few chunk rows (a run of series each) to a recent table, so a commit costs "
+        "what its samples cost whatever the number of series; once that table spans 60 s or "
+        "holds 4 million samples, and when a writer closes the store, a merge moves it into "
+        "blocks of up to 128 samples of one series, clustered by series and time. Every read "
+        "covers both tiers. At fabric scale (96,000 series) a merge takes under a second. A "
+        "store written by an older dcbkit is converted the first time it is opened for "
+        "writing. There is no table of one row per sample for SQL by hand: export writes "
+        "the samples as CSV or JSON Lines.",
     .options = store_options,
     .examples = store_examples,
     .json_doc =

@@ -2,8 +2,9 @@
  * counters, the bench_gnmi load) and one sample of each a batch, synthetic timestamps 1 s
  * apart, written as fast as the store takes them. Prints each phase's CPU per batch
  * (getrusage: user + sys of this process) at the start, middle and end, the merges' cost, and
- * the same run in the same process with a merge every flush: every commit then writes into the
- * (series, ts) table as schema 1 did, a leaf page per series. Then the reader's cost of the
+ * the same run in the same process with a merge every flush: every commit then rewrites each
+ * series' newest block in the (series, t0) table, a leaf page per series (the page pattern of
+ * schema 1's row-per-sample table). Then the reader's cost of the
  * recent tier: one series' range with the tier full and with it empty (after the close's merge).
  *
  *   bench_store_steady [BATCHES [REFERENCE_BATCHES]]      (defaults 209 and 60)
@@ -254,7 +255,7 @@ int main(int argc, char **argv)
     store_close(st, NULL);
     remove_db(path);
 
-    /* the reference: a merge every flush, schema 1's page pattern */
+    /* the reference: a merge every flush, a leaf page per series a commit */
     struct store_options every = { .path = path, .merge_max_rows = 1 };
     if (store_open_sqlite(&st, &every, &err) < 0)
         return fail("open", err.msg);
@@ -264,7 +265,7 @@ int main(int argc, char **argv)
     total = cpu_seconds() - c0;
     for (int b = 0; b < ref_batches; b++)
         cost[b].merged = false;
-    print_phases("merge every flush (schema 1's commits)", cost, ref_batches);
+    print_phases("merge every flush (a page per series a commit)", cost, ref_batches);
     printf("merge every flush: %.3f s CPU per batch on average over %d batches; WAL %.1f MB\n",
            total / ref_batches, ref_batches, wal_mb(path));
     store_close(st, NULL);
