@@ -331,15 +331,22 @@ int block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t seri
     c->t0 = t0;
     c->t1 = t1;
     /* the block before t0 may reach into the window; later ones start inside it */
-    int rc = prepare(t, &t->sel_range,
-                     "SELECT t0, n, data FROM sample_blocks WHERE series = ?1 AND t0 >= "
-                     "coalesce((SELECT max(t0) FROM sample_blocks WHERE series = ?1 AND "
-                     "t0 <= ?2), ?2) AND t0 <= ?3 ORDER BY t0");
+    static const char sql[] =
+        "SELECT t0, n, data FROM sample_blocks WHERE series = ?1 AND t0 >= "
+        "coalesce((SELECT max(t0) FROM sample_blocks WHERE series = ?1 AND t0 <= ?2), ?2) "
+        "AND t0 <= ?3 ORDER BY t0";
+    int rc = prepare(t, &t->sel_range, sql);
+    c->st = t->sel_range;
+    /* a read nested in another's callback gets a statement of its own */
+    if (rc == SQLITE_OK && sqlite3_stmt_busy(c->st)) {
+        c->owned = true;
+        rc = sqlite3_prepare_v2(t->db, sql, -1, &c->st, NULL);
+    }
     if (rc != SQLITE_OK) {
+        c->st = NULL;
         c->rc = rc;
         return rc;
     }
-    c->st = t->sel_range;
     sqlite3_bind_int64(c->st, 1, series);
     sqlite3_bind_int64(c->st, 2, t0);
     sqlite3_bind_int64(c->st, 3, t1);
@@ -383,7 +390,9 @@ bool block_cursor_next(struct block_cursor *c, struct stored_sample *out)
 
 void block_cursor_close(struct block_cursor *c)
 {
-    if (c->st)
+    if (c->owned)
+        sqlite3_finalize(c->st);
+    else if (c->st)
         sqlite3_reset(c->st);
     c->st = NULL;
 }

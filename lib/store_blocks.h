@@ -47,14 +47,16 @@ int block_tier_prune(struct block_tier *t, int64_t cutoff, int64_t *deleted);
 /* Schema 2 -> 3: the rows of the old (series, ts) samples table into blocks. */
 int block_tier_convert_rows(struct block_tier *t);
 
-/* One series' stored samples with t0 <= time <= t1, in time order. One cursor per tier at a
- * time: it uses the tier's statement. */
+/* One series' stored samples with t0 <= time <= t1, in time order. The first cursor open
+ * uses the tier's statement; one opened while it is busy (a read inside a read's callback)
+ * prepares its own. */
 struct block_cursor {
     struct block_tier *t;
     sqlite3_stmt *st;
     struct sample_block_reader br;
     int64_t series, t0, t1;
     bool in_block;
+    bool owned;                 /* st is the cursor's own, not the tier's */
     int rc;                     /* SQLITE_ROW while samples may follow, else the end or error */
 };
 

@@ -119,11 +119,17 @@ int recent_cursor_open(struct recent_cursor *c, struct recent_tier *r, int64_t s
     c->t0 = t0;
     c->t1 = t1;
     int rc = prepare(r, &r->sel_series, SERIES_CHUNKS_SQL);
+    c->st = r->sel_series;
+    /* a read nested in another's callback gets a statement of its own */
+    if (rc == SQLITE_OK && sqlite3_stmt_busy(c->st)) {
+        c->owned = true;
+        rc = sqlite3_prepare_v2(r->db, SERIES_CHUNKS_SQL, -1, &c->st, NULL);
+    }
     if (rc != SQLITE_OK) {
+        c->st = NULL;
         c->rc = rc;
         return rc;
     }
-    c->st = r->sel_series;
     sqlite3_bind_int64(c->st, 1, series);
     sqlite3_bind_int64(c->st, 2, t0);
     sqlite3_bind_int64(c->st, 3, t1);
@@ -174,7 +180,9 @@ bool recent_cursor_next(struct recent_cursor *c, struct stored_sample *out)
 
 void recent_cursor_close(struct recent_cursor *c)
 {
-    if (c->st)
+    if (c->owned)
+        sqlite3_finalize(c->st);
+    else if (c->st)
         sqlite3_reset(c->st);
     c->st = NULL;
 }

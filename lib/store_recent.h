@@ -46,13 +46,15 @@ int recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *deleted);
 /* Schema 2 -> 3: the rows of samples_recent into chunks (its batches stay). */
 int recent_tier_convert_rows(struct recent_tier *r);
 
-/* One series' recent samples with t0 <= time <= t1, in time order; one cursor per tier. */
+/* One series' recent samples with t0 <= time <= t1, in time order (nested cursors as in
+ * store_blocks.h). */
 struct recent_cursor {
     struct recent_tier *r;
     sqlite3_stmt *st;
     struct chunk_reader cr;
     int64_t series, t0, t1;
     bool in_series;
+    bool owned;                 /* st is the cursor's own, not the tier's */
     int rc;                     /* SQLITE_ROW while samples may follow, else the end or error */
 };
 

@@ -615,6 +615,56 @@ static void migrates_v2(void **state)
     remove_store(path);
 }
 
+/* A read inside another read's callback (a report aggregating while it walks) gets the same
+ * answers as on its own: the cursors do not share a statement while one is open. */
+struct nested {
+    struct dcb_store *st;
+    int outer, inner_total;
+};
+
+static int count_inner(const struct dcb_sample *s, void *arg)
+{
+    (void)s;
+    (*(int *)arg)++;
+    return 0;
+}
+
+static int read_inside(const struct dcb_sample *s, void *arg)
+{
+    struct nested *n = arg;
+    struct store_filter f;
+    one_series(&f, s->ifname);
+    int inner = 0;
+    struct dcb_err err;
+    assert_int_equal(store_range(n->st, &f, count_inner, &inner, &err), 0);
+    n->inner_total += inner;
+    n->outer++;
+    return 0;
+}
+
+static void nested_reads(void **state)
+{
+    (void)state;
+    char path[128];
+    temp_path(path, sizeof(path));
+    struct store_options opt = { .path = path, .merge_age_ns = 3 * SEC };
+    struct dcb_err err;
+    struct nested n = { 0 };
+    assert_int_equal(store_open_sqlite(&n.st, &opt, &err), 0);
+    for (int t = 1; t <= 6; t++) {                 /* 1..4 s merged, 5..6 s recent */
+        put(n.st, t * SEC, "eth0", (uint64_t)t);
+        put(n.st, t * SEC, "eth1", (uint64_t)t);
+        assert_int_equal(store_flush(n.st, &err), 2);
+    }
+    struct store_filter f;
+    store_filter_init(&f);
+    assert_int_equal(store_range(n.st, &f, read_inside, &n, &err), 0);
+    assert_int_equal(n.outer, 12);
+    assert_int_equal(n.inner_total, 12 * 6);
+    assert_int_equal(store_close(n.st, &err), 0);
+    remove_store(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -629,6 +679,7 @@ int main(void)
         cmocka_unit_test(prune_trims_blocks),
         cmocka_unit_test(corrupt_block_is_an_error),
         cmocka_unit_test(migrates_v2),
+        cmocka_unit_test(nested_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
