@@ -89,7 +89,7 @@ bool chunk_next_series(struct chunk_reader *r)
     const uint8_t *block = rd_bytes(&r->rd, blen);
     if (!block)
         return chunk_bad(r);
-    r->series += (int64_t)dseries;
+    r->series = (int64_t)((uint64_t)r->series + dseries);
     r->t0 = (int64_t)((uint64_t)r->t0 + block_unzigzag(zt0));
     r->n = (size_t)n;
     r->started = true;

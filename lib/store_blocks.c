@@ -165,8 +165,9 @@ int block_tier_put(struct block_tier *t, int64_t series, const struct stored_sam
     if (rc == SQLITE_ROW) {
         before_t0 = sqlite3_column_int64(t->sel_before, 0);
         before_overlaps = sqlite3_column_int64(t->sel_before, 3) >= a;
-        extend = !before_overlaps &&
-                 sqlite3_column_int64(t->sel_before, 1) + (int64_t)n <= SAMPLE_BLOCK_MAX;
+        int64_t stored_n = sqlite3_column_int64(t->sel_before, 1);
+        extend = !before_overlaps && n <= SAMPLE_BLOCK_MAX && stored_n >= 1 &&
+                 stored_n <= SAMPLE_BLOCK_MAX - (int64_t)n;
         rc = before_overlaps || extend ? decode_row(t, t->sel_before, series, &t->old)
                                        : SQLITE_OK;
     } else if (rc == SQLITE_DONE) {

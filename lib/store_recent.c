@@ -227,11 +227,29 @@ static int decode_chunk(struct recent_tier *r, int64_t batch, int64_t series0, c
 }
 
 /* Replaces chunk (batch, series0) with r->all's groups, keeping only the samples keep() says
- * to; *dropped counts the others. */
+ * to; *dropped counts the others. A chunk that loses nothing is left as it is. */
 static int rewrite_chunk(struct recent_tier *r, int64_t batch, int64_t series0, size_t ngroups,
                          bool (*keep)(const struct stored_sample *, int64_t, void *),
                          void *arg, int64_t *dropped)
 {
+    /* each group's kept samples moved down in place; group_start[g] becomes its new start,
+     * the old one's end read before it is overwritten */
+    if (!ngroups)
+        return SQLITE_OK;
+    size_t out = 0, before = r->all.n;
+    for (size_t g = 0; g < ngroups; g++) {
+        size_t from = r->group_start[g], to = r->group_start[g + 1];
+        r->group_start[g] = out;
+        for (size_t i = from; i < to; i++) {
+            if (keep(&r->all.v[i], r->group_series[g], arg))
+                r->all.v[out++] = r->all.v[i];
+        }
+    }
+    r->group_start[ngroups] = out;
+    r->all.n = out;
+    if (out == before)
+        return SQLITE_OK;
+    *dropped += (int64_t)(before - out);
     int rc = prepare(r, &r->del_chunk,
                      "DELETE FROM recent_chunks WHERE batch = ?1 AND series0 = ?2");
     if (rc != SQLITE_OK)
@@ -242,18 +260,11 @@ static int rewrite_chunk(struct recent_tier *r, int64_t batch, int64_t series0, 
         return rc;
     chunk_writer_reset(&r->w);
     for (size_t g = 0; g < ngroups && rc == SQLITE_OK; g++) {
-        size_t from = r->group_start[g], to = r->group_start[g + 1], kept = from;
-        for (size_t i = from; i < to; i++) {
-            if (keep(&r->all.v[i], r->group_series[g], arg))
-                r->all.v[kept++] = r->all.v[i];
-            else
-                (*dropped)++;
-        }
-        if (kept > from && !chunk_writer_add(&r->w, r->group_series[g], r->all.v + from,
-                                             kept - from))
+        size_t from = r->group_start[g], to = r->group_start[g + 1];
+        if (to > from && !chunk_writer_add(&r->w, r->group_series[g], r->all.v + from, to - from))
             rc = SQLITE_NOMEM;
     }
-    /* one row again, however big: the chunk only shrank */
+    /* one row again, however long (a sample gone can lengthen the next one's deltas) */
     return rc == SQLITE_OK ? put_chunk(r, batch) : rc;
 }
 

@@ -1055,7 +1055,10 @@ static int agg_step(const struct stored_sample *smp, void *arg)
         v = w->gauge ? (double)(int64_t)smp->raw : (double)smp->raw;
     } else {
         memcpy(&v, &smp->raw, sizeof(v));
-        reading = (uint64_t)(int64_t)v;
+        if (isnan(v))
+            return 0;                   /* a gauge with no reading (as SQL's NULL was) */
+        /* a counter's steps from a gauge only by mistake: clamped, never undefined */
+        reading = v <= 0 ? 0 : v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
     }
     if (w->n == 0) {
         w->first_ts = smp->ts;

@@ -20,12 +20,23 @@ def _varint(data, pos):
         pos += 1
         value |= (b & 0x7F) << shift
         if not b & 0x80:
-            return value & ((1 << 64) - 1), pos
+            if shift == 63 and b > 1:
+                raise BlockError("varint past 64 bits")
+            return value & MASK, pos
         shift += 7
 
 
 def _unzigzag(z):
     return (z >> 1) ^ -(z & 1)
+
+
+MASK = (1 << 64) - 1
+
+
+def _signed(v):
+    """A 64-bit two's complement value as a Python int (C's arithmetic wraps; Python's not)."""
+    v &= MASK
+    return v - (1 << 64) if v >> 63 else v
 
 
 def decode_block(t0, n, data):
@@ -42,11 +53,13 @@ def decode_block(t0, n, data):
             new_ts = struct.unpack_from("<q", data, pos)[0]
             pos += 8
             kind, pos = _varint(data, pos)
-            step = new_ts - ts
+            step = (new_ts - ts) & MASK
         else:
             kind = head & 3
-            step += _unzigzag(head >> 2)
-            new_ts = ts + step
+            step = (step + _unzigzag(head >> 2)) & MASK
+            if i > 0 and (step == 0 or step > (1 << 63) - 1 - ts):
+                raise BlockError("time step past the end of time in block at %d" % t0)
+            new_ts = _signed(ts + step)
         if kind > 2 or (i == 0 and new_ts != t0) or (i > 0 and new_ts <= ts):
             raise BlockError("bad kind or time in block at %d" % t0)
         ts = new_ts
@@ -81,8 +94,8 @@ def decode_chunk(series0, data):
         blen, pos = _varint(data, pos)
         if (dseries == 0) != (not out) or n == 0 or pos + blen > len(data):
             raise BlockError("bad series head in chunk from %d" % series0)
-        series += dseries
-        t0 += _unzigzag(zt0)
+        series = _signed(series + dseries)
+        t0 = _signed(t0 + _unzigzag(zt0))
         out.append((series, decode_block(t0, n, data[pos:pos + blen])))
         pos += blen
     return out
