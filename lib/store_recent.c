@@ -695,3 +695,113 @@ int recent_tier_merge(struct recent_tier *r, struct block_tier *t, int64_t *move
              (long long)last_batch, (long long)last_batch);
     return sqlite3_exec(r->db, sql, NULL, NULL, NULL);
 }
+
+/* --- reading many series: batch by batch --- */
+
+struct tagged_sample {
+    struct stored_sample s;
+    uint32_t series;
+};
+
+void recent_gather_free(struct recent_gather *g)
+{
+    free(g->v);
+    free(g->start);
+    memset(g, 0, sizeof(*g));
+}
+
+int recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_ids, int64_t t0,
+                       int64_t t1, int64_t max_samples, struct recent_gather *g)
+{
+    memset(g, 0, sizeof(*g));
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(r->db, "SELECT total(rows) FROM recent_batches "
+                                "WHERE ts_max >= ?1 AND ts_min <= ?2", -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, t0);
+    sqlite3_bind_int64(st, 2, t1);
+    double rows = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_double(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (rows > (double)max_samples)
+        return SQLITE_TOOBIG;
+    g->start = calloc((size_t)want_ids + 1, sizeof(*g->start));
+    size_t cap = (size_t)rows + 1;
+    struct tagged_sample *tmp = malloc(cap * sizeof(*tmp));
+    if (!g->start || !tmp) {
+        free(tmp);
+        recent_gather_free(g);
+        return SQLITE_NOMEM;
+    }
+    rc = sqlite3_prepare_v2(r->db, "SELECT c.batch, c.series0, c.data FROM recent_batches b "
+                            "CROSS JOIN recent_chunks c ON c.batch = b.id "
+                            "WHERE b.ts_max >= ?1 AND b.ts_min <= ?2 ORDER BY b.id, c.series0",
+                            -1, &st, NULL);
+    size_t n = 0;
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_int64(st, 1, t0);
+        sqlite3_bind_int64(st, 2, t1);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            struct chunk_reader cr;
+            chunk_reader_init(&cr, sqlite3_column_int64(st, 1), sqlite3_column_blob(st, 2),
+                              (size_t)sqlite3_column_bytes(st, 2));
+            while (chunk_next_series(&cr)) {
+                int64_t id = cr.series;
+                if (id < 0 || id >= want_ids || !(want[id >> 3] & (1u << (id & 7))))
+                    continue;
+                struct stored_sample smp;
+                while (chunk_next_sample(&cr, &smp)) {
+                    if (smp.ts < t0 || smp.ts > t1)
+                        continue;
+                    if (n == cap) {             /* rows undercounted (a hand-edited store) */
+                        struct tagged_sample *grown = realloc(tmp, 2 * cap * sizeof(*tmp));
+                        if (!grown) {
+                            rc = SQLITE_NOMEM;
+                            break;
+                        }
+                        tmp = grown;
+                        cap *= 2;
+                    }
+                    tmp[n++] = (struct tagged_sample){ smp, (uint32_t)id };
+                    g->start[id]++;
+                }
+                if (rc == SQLITE_NOMEM)
+                    break;
+            }
+            if (cr.bad)
+                rc = corrupt(r, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1));
+            if (rc != SQLITE_ROW)
+                break;
+        }
+        sqlite3_finalize(st);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    }
+    if (rc == SQLITE_OK && !(g->v = malloc((n ? n : 1) * sizeof(*g->v))))
+        rc = SQLITE_NOMEM;
+    if (rc != SQLITE_OK) {
+        free(tmp);
+        recent_gather_free(g);
+        return rc;
+    }
+    /* a stable counting sort by series: batch order, which is time order for a series, kept */
+    uint32_t sum = 0;
+    for (int64_t id = 0; id < want_ids; id++) {
+        uint32_t count = g->start[id];
+        g->start[id] = sum;
+        sum += count;
+    }
+    g->start[want_ids] = sum;
+    uint32_t *fill = malloc(((size_t)want_ids + 1) * sizeof(*fill));
+    if (!fill) {
+        free(tmp);
+        recent_gather_free(g);
+        return SQLITE_NOMEM;
+    }
+    memcpy(fill, g->start, ((size_t)want_ids + 1) * sizeof(*fill));
+    for (size_t i = 0; i < n; i++)
+        g->v[fill[tmp[i].series]++] = tmp[i].s;
+    g->n = n;
+    free(fill);
+    free(tmp);
+    return SQLITE_OK;
+}

@@ -46,6 +46,21 @@ int recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *deleted);
 /* Schema 2 -> 3: the rows of samples_recent into chunks (its batches stay). */
 int recent_tier_convert_rows(struct recent_tier *r);
 
+/* The recent samples with t0 <= time <= t1 of the series whose ids are set in want (a bitmap
+ * of want_ids bits), read batch by batch: one pass over the window's chunks instead of a lookup
+ * per series per batch. Series id's samples, in time order, are v[start[id]..start[id + 1])
+ * for id < want_ids. SQLITE_TOOBIG, with nothing gathered, when the window's batches hold more
+ * than max_samples (the caller reads series by series instead). */
+struct recent_gather {
+    struct stored_sample *v;
+    size_t n;
+    uint32_t *start;            /* want_ids + 1 entries */
+};
+
+int recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_ids, int64_t t0,
+                       int64_t t1, int64_t max_samples, struct recent_gather *g);
+void recent_gather_free(struct recent_gather *g);
+
 /* One series' recent samples with t0 <= time <= t1, in time order (nested cursors as in
  * store_blocks.h). */
 struct recent_cursor {

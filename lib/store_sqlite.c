@@ -954,25 +954,47 @@ typedef int (*stored_cb)(const struct stored_sample *smp, void *arg);
 /* One series' samples in [t0, t1] from both tiers in time order, to cb; a recent sample
  * replaces a main-tier one at the same time (as a merge would). A non-zero cb stops the walk
  * and is returned. Runs inside the caller's read transaction. */
+/* Where walk_series takes a series' recent samples from: its own cursor, or a slice that
+ * recent_tier_gather made for many series at once. */
+struct recent_source {
+    struct recent_cursor cur;
+    const struct stored_sample *v;
+    size_t n, i;
+    bool slice;
+};
+
+static bool recent_source_next(struct recent_source *r, struct stored_sample *out)
+{
+    if (!r->slice)
+        return recent_cursor_next(&r->cur, out);
+    if (r->i == r->n)
+        return false;
+    *out = r->v[r->i++];
+    return true;
+}
+
+/* slice: the series' gathered recent samples, or NULL to read them with a cursor. */
 static int walk_series(struct sqlite_store *s, int64_t series, int64_t t0, int64_t t1,
-                       stored_cb cb, void *arg, struct dcb_err *err)
+                       const struct stored_sample *slice, size_t nslice, stored_cb cb,
+                       void *arg, struct dcb_err *err)
 {
     struct block_cursor c;
-    struct recent_cursor rc_;
+    struct recent_source r = { .v = slice, .n = nslice, .slice = slice != NULL };
     int rc = block_cursor_open(&c, &s->tier, series, t0, t1);
-    if (rc == SQLITE_OK && (rc = recent_cursor_open(&rc_, &s->recent, series, t0, t1)) != SQLITE_OK)
+    if (rc == SQLITE_OK && !r.slice &&
+        (rc = recent_cursor_open(&r.cur, &s->recent, series, t0, t1)) != SQLITE_OK)
         block_cursor_close(&c);
     if (rc != SQLITE_OK)
         return tier_fail(s, err, rc, "reading samples");
     struct stored_sample a, b;
-    bool has_a = block_cursor_next(&c, &a), has_b = recent_cursor_next(&rc_, &b);
+    bool has_a = block_cursor_next(&c, &a), has_b = recent_source_next(&r, &b);
     int ret = 0;
     while (ret == 0 && (has_a || has_b)) {
         if (has_b && (!has_a || b.ts <= a.ts)) {
             if (has_a && a.ts == b.ts)
                 has_a = block_cursor_next(&c, &a);
             ret = cb(&b, arg);
-            has_b = recent_cursor_next(&rc_, &b);
+            has_b = recent_source_next(&r, &b);
         } else {
             ret = cb(&a, arg);
             has_a = block_cursor_next(&c, &a);
@@ -980,10 +1002,11 @@ static int walk_series(struct sqlite_store *s, int64_t series, int64_t t0, int64
     }
     if (ret == 0 && c.rc != SQLITE_DONE && c.rc != SQLITE_ROW)
         ret = tier_fail(s, err, c.rc, "reading samples");
-    else if (ret == 0 && rc_.rc != SQLITE_DONE && rc_.rc != SQLITE_ROW)
-        ret = tier_fail(s, err, rc_.rc, "reading samples");
+    else if (ret == 0 && !r.slice && r.cur.rc != SQLITE_DONE && r.cur.rc != SQLITE_ROW)
+        ret = tier_fail(s, err, r.cur.rc, "reading samples");
     block_cursor_close(&c);
-    recent_cursor_close(&rc_);
+    if (!r.slice)
+        recent_cursor_close(&r.cur);
     return ret;
 }
 
@@ -1001,6 +1024,63 @@ static int range_step(const struct stored_sample *smp, void *arg)
     return w->cb(&w->smp, w->arg);
 }
 
+/* A range over at least this many series reads the recent tier batch by batch (one pass over
+ * the window's chunks) when the window holds at most GATHER_MAX_SAMPLES there; fewer series,
+ * or more samples, read it series by series (a lookup per series per batch, no buffer). */
+#define GATHER_MIN_SERIES 64
+#define GATHER_MAX_SAMPLES 2000000
+
+/* The ids of the series the filter matches, in increasing order: *ids (malloc'd), *n. */
+static int filter_ids(struct sqlite_store *s, const struct store_filter *f, int64_t **ids,
+                      size_t *n)
+{
+    *ids = NULL;
+    *n = 0;
+    size_t cap = 0;
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(s->db, "SELECT id FROM series s WHERE " SERIES_FILTER_SQL
+                                " ORDER BY id", -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    bind_filter(st, f);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 256;
+            int64_t *grown = realloc(*ids, cap * sizeof(*grown));
+            if (!grown) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            *ids = grown;
+        }
+        (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* The recent samples of many series at once (see recent_tier_gather), for ids (sorted);
+ * *gathered false when there are too many in the window: then each series reads its own. */
+static int gather_recent(struct sqlite_store *s, const int64_t *ids, size_t n, int64_t t0,
+                         int64_t t1, struct recent_gather *g, int64_t *want_ids, bool *gathered)
+{
+    *gathered = false;
+    *want_ids = 0;
+    if (n < GATHER_MIN_SERIES || ids[n - 1] < 0 || ids[n - 1] >= INT32_MAX)
+        return SQLITE_OK;
+    *want_ids = ids[n - 1] + 1;
+    uint8_t *want = calloc((size_t)(*want_ids + 7) / 8, 1);
+    if (!want)
+        return SQLITE_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] >= 0)
+            want[ids[i] >> 3] |= (uint8_t)(1u << (ids[i] & 7));
+    int rc = recent_tier_gather(&s->recent, want, *want_ids, t0, t1, GATHER_MAX_SAMPLES, g);
+    free(want);
+    *gathered = rc == SQLITE_OK;
+    return rc == SQLITE_TOOBIG ? SQLITE_OK : rc;
+}
+
 static int sqlite_range(struct dcb_store *base, const struct store_filter *f, store_sample_cb cb,
                         void *arg, struct dcb_err *err)
 {
@@ -1009,29 +1089,42 @@ static int sqlite_range(struct dcb_store *base, const struct store_filter *f, st
     int rc = read_begin(s, &owned, err);
     if (rc < 0)
         return rc;
-    sqlite3_stmt *st;
-    rc = sqlite3_prepare_v2(s->db, "SELECT id, device, ifname, metric, prio, queue FROM series s "
-                            "WHERE " SERIES_FILTER_SQL " ORDER BY id", -1, &st, NULL);
-    if (rc != SQLITE_OK) {
-        read_end(s, owned);
-        return sq_fail(s, err, rc, "reading samples");
-    }
-    bind_filter(st, f);
+    int64_t *ids = NULL, want_ids = 0;
+    size_t nids = 0;
+    struct recent_gather g = { 0 };
+    bool gathered = false;
+    sqlite3_stmt *st = NULL;
+    if ((rc = filter_ids(s, f, &ids, &nids)) == SQLITE_OK &&
+        (rc = gather_recent(s, ids, nids, f->t0, f->t1, &g, &want_ids, &gathered)) == SQLITE_OK)
+        rc = sqlite3_prepare_v2(s->db, "SELECT device, ifname, metric, prio, queue FROM series "
+                                "WHERE id = ?1", -1, &st, NULL);
+    int ret = rc == SQLITE_OK ? 0 : tier_fail(s, err, rc, "reading samples");
     struct range_walk w = { .cb = cb, .arg = arg };
-    int ret = 0;
-    while (ret == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        enum metric_id metric = metric_lookup((const char *)sqlite3_column_text(st, 3));
+    for (size_t i = 0; ret == 0 && i < nids; i++) {
+        int64_t id = ids[i];
+        sqlite3_bind_int64(st, 1, id);
+        if ((rc = sqlite3_step(st)) != SQLITE_ROW) {
+            ret = sq_fail(s, err, rc == SQLITE_DONE ? SQLITE_CORRUPT : rc, "reading samples");
+            break;
+        }
+        enum metric_id metric = metric_lookup((const char *)sqlite3_column_text(st, 2));
+        if (metric != METRIC_NONE) {    /* else written by a newer dcbkit: not ours to read */
+            dcb_sample_set(&w.smp, 0, (const char *)sqlite3_column_text(st, 0),
+                           (const char *)sqlite3_column_text(st, 1), metric,
+                           sqlite3_column_int(st, 3), sqlite3_column_int(st, 4));
+            w.gauge = metric_info(metric)->kind == METRIC_GAUGE;
+        }
+        sqlite3_reset(st);
         if (metric == METRIC_NONE)
-            continue;                   /* written by a newer dcbkit: not ours to interpret */
-        dcb_sample_set(&w.smp, 0, (const char *)sqlite3_column_text(st, 1),
-                       (const char *)sqlite3_column_text(st, 2), metric,
-                       sqlite3_column_int(st, 4), sqlite3_column_int(st, 5));
-        w.gauge = metric_info(metric)->kind == METRIC_GAUGE;
-        ret = walk_series(s, sqlite3_column_int64(st, 0), f->t0, f->t1, range_step, &w, err);
+            continue;
+        bool in_gather = gathered && id >= 0 && id < want_ids;
+        const struct stored_sample *slice = in_gather ? g.v + g.start[id] : NULL;
+        size_t nslice = in_gather ? g.start[id + 1] - g.start[id] : 0;
+        ret = walk_series(s, id, f->t0, f->t1, slice, nslice, range_step, &w, err);
     }
-    if (ret == 0 && rc != SQLITE_DONE)
-        ret = sq_fail(s, err, rc, "reading samples");
     sqlite3_finalize(st);
+    free(ids);
+    recent_gather_free(&g);
     read_end(s, owned);
     return ret;
 }
@@ -1107,7 +1200,7 @@ static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f
     bool owned;
     if ((rc = read_begin(s, &owned, err)) < 0)
         return rc;
-    rc = walk_series(s, id, f->t0, f->t1, agg_step, &w, err);
+    rc = walk_series(s, id, f->t0, f->t1, NULL, 0, agg_step, &w, err);
     read_end(s, owned);
     if (rc < 0)
         return rc;
