@@ -245,7 +245,9 @@ uint32_t nic_next_packet(struct sim *s, uint32_t port)
         double rate = rp_enabled(s, fl) ? fl->rp.rc : pt->bps;
         if (rate > pt->bps)
             rate = pt->bps;
-        int64_t gap = (int64_t)((double)(s->pkts[p].bytes + WIRE_OVERHEAD) * 8e12 / rate + 0.5);
+        int64_t gap = rate == pt->bps ? serialize_ps(pt, s->pkts[p].bytes)
+                                      : (int64_t)((double)(s->pkts[p].bytes + WIRE_OVERHEAD) *
+                                                  8e12 / rate + 0.5);
         fl->next_send_ps = s->now_ps + gap;
         pt->ready_at[idx] = fl->next_send_ps;
         if (rp_enabled(s, fl))

@@ -7,11 +7,6 @@
 
 #include "sim.h"
 
-int64_t serialize_ps(const struct port *pt, uint32_t bytes)
-{
-    return (int64_t)((double)(bytes + WIRE_OVERHEAD) * 8e12 / pt->bps + 0.5);
-}
-
 static inline bool tc_paused(const struct port *pt, unsigned tc)
 {
     return (pt->paused_tc >> tc) & 1;

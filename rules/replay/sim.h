@@ -92,6 +92,7 @@ struct port {                     /* hot fields first; the config, names and rar
     uint8_t dwrr_next;
     uint32_t tx_pkt;              /* the packet on the wire */
     double bps;
+    int64_t ps_per_byte;          /* 8e12 / bps when that is a whole number (most speeds), else 0 */
     int64_t prop_ps;
     uint8_t tc_of[PRIOS];         /* prio2tc, resolved */
     bool strict[PRIOS];           /* by TC */
@@ -257,7 +258,14 @@ void port_tx_done(struct sim *s, uint32_t port);
 void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta);
 void port_pause_apply(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta);
 void port_pause_end(struct sim *s, uint32_t port, unsigned prio);
-int64_t serialize_ps(const struct port *pt, uint32_t bytes);
+/* A frame's time on the wire: a multiply at the usual speeds, where the division's result is
+ * that whole number anyway (the same picoseconds, so the same events). */
+static inline int64_t serialize_ps(const struct port *pt, uint32_t bytes)
+{
+    if (pt->ps_per_byte)
+        return (int64_t)(bytes + WIRE_OVERHEAD) * pt->ps_per_byte;
+    return (int64_t)((double)(bytes + WIRE_OVERHEAD) * 8e12 / pt->bps + 0.5);
+}
 void port_update_paused(struct port *pt);
 
 /* fault.c: injected faults */

@@ -1,6 +1,7 @@
 /* Building the simulated fabric from the fabric model: nodes, ports with their effective config,
  * links (speed, cable_m x 5 ns/m of propagation), shortest-path routes with every equal-cost next
  * hop kept for ECMP, and the flows. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,8 @@ static int build_nodes(struct sim *s, const struct fabric *f, struct dcb_err *er
             return rc;
         pt->bps = pt->cfg.speed_bps.set && pt->cfg.speed_bps.v > 0 ? (double)pt->cfg.speed_bps.v
                                                                    : DEFAULT_BPS;
+        double per_byte = 8e12 / pt->bps;
+        pt->ps_per_byte = per_byte == floor(per_byte) && per_byte <= 1e9 ? (int64_t)per_byte : 0;
         pt->prop_ps = pt->cfg.cable_mm.set ? pt->cfg.cable_mm.v * PROP_PS_PER_M / 1000 : 0;
         const struct fabric_end *peer = NULL;
         if (fabric_find_link(f, s->nodes[pt->node].name, pt->name, &peer) && peer) {
