@@ -49,6 +49,63 @@ void stored_value_from_column(sqlite3_stmt *st, int col, struct stored_sample *s
     }
 }
 
+int stmt_collect_int64(sqlite3_stmt *st, int ncols, int64_t **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n + (size_t)ncols > cap) {
+            cap = cap ? cap * 2 : 64;
+            int64_t *grown = realloc(*out, cap * sizeof(*grown));
+            if (!grown) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            *out = grown;
+        }
+        for (int i = 0; i < ncols; i++)
+            (*out)[(*n)++] = sqlite3_column_int64(st, i);
+    }
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE)
+        return SQLITE_OK;
+    free(*out);
+    *out = NULL;
+    *n = 0;
+    return rc;
+}
+
+int window_stmt_open(sqlite3 *db, sqlite3_stmt **cached, const char *sql, int64_t series,
+                     int64_t t0, int64_t t1, sqlite3_stmt **st, bool *owned)
+{
+    *owned = false;
+    int rc = *cached ? SQLITE_OK
+                     : sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, cached, NULL);
+    *st = *cached;
+    if (rc == SQLITE_OK && sqlite3_stmt_busy(*st)) {
+        *owned = true;
+        rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+    }
+    if (rc != SQLITE_OK) {
+        *st = NULL;
+        return rc;
+    }
+    sqlite3_bind_int64(*st, 1, series);
+    sqlite3_bind_int64(*st, 2, t0);
+    sqlite3_bind_int64(*st, 3, t1);
+    return SQLITE_OK;
+}
+
+void window_stmt_close(sqlite3_stmt *st, bool owned)
+{
+    if (owned)
+        sqlite3_finalize(st);
+    else if (st)
+        sqlite3_reset(st);
+}
+
 static int prepare(struct block_tier *t, sqlite3_stmt **st, const char *sql)
 {
     if (*st)
@@ -336,23 +393,9 @@ int block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t seri
         "SELECT t0, n, data FROM sample_blocks WHERE series = ?1 AND t0 >= "
         "coalesce((SELECT max(t0) FROM sample_blocks WHERE series = ?1 AND t0 <= ?2), ?2) "
         "AND t0 <= ?3 ORDER BY t0";
-    int rc = prepare(t, &t->sel_range, sql);
-    c->st = t->sel_range;
-    /* a read nested in another's callback gets a statement of its own */
-    if (rc == SQLITE_OK && sqlite3_stmt_busy(c->st)) {
-        c->owned = true;
-        rc = sqlite3_prepare_v2(t->db, sql, -1, &c->st, NULL);
-    }
-    if (rc != SQLITE_OK) {
-        c->st = NULL;
-        c->rc = rc;
-        return rc;
-    }
-    sqlite3_bind_int64(c->st, 1, series);
-    sqlite3_bind_int64(c->st, 2, t0);
-    sqlite3_bind_int64(c->st, 3, t1);
-    c->rc = SQLITE_ROW;
-    return SQLITE_OK;
+    int rc = window_stmt_open(t->db, &t->sel_range, sql, series, t0, t1, &c->st, &c->owned);
+    c->rc = rc == SQLITE_OK ? SQLITE_ROW : rc;
+    return rc;
 }
 
 bool block_cursor_next(struct block_cursor *c, struct stored_sample *out)
@@ -391,9 +434,6 @@ bool block_cursor_next(struct block_cursor *c, struct stored_sample *out)
 
 void block_cursor_close(struct block_cursor *c)
 {
-    if (c->owned)
-        sqlite3_finalize(c->st);
-    else if (c->st)
-        sqlite3_reset(c->st);
+    window_stmt_close(c->st, c->owned);
     c->st = NULL;
 }

@@ -35,6 +35,17 @@ void stored_value_from_column(sqlite3_stmt *st, int col, struct stored_sample *s
 /* false when out of memory */
 bool sample_run_push(struct sample_run *r, const struct stored_sample *s);
 
+/* Steps st to its end, appending the first ncols columns of every row, as int64, to *out
+ * (malloc'd, *n values; freed and NULL on an error); resets st. */
+int stmt_collect_int64(sqlite3_stmt *st, int ncols, int64_t **out, size_t *n);
+
+/* A cursor's statement for sql, bound (?1 series, ?2 t0, ?3 t1): *cached (prepared once), or
+ * one of the cursor's own (*owned) when *cached is still walking for an enclosing read (a
+ * read in another's callback). */
+int window_stmt_open(sqlite3 *db, sqlite3_stmt **cached, const char *sql, int64_t series,
+                     int64_t t0, int64_t t1, sqlite3_stmt **st, bool *owned);
+void window_stmt_close(sqlite3_stmt *st, bool owned);
+
 /* Stores one series' samples (times strictly increasing), replacing any stored sample at the
  * same time: appended to the series' newest block while it has room, else new blocks; a run
  * that overlaps stored blocks is merged with them and they are rewritten. */

@@ -118,23 +118,10 @@ int recent_cursor_open(struct recent_cursor *c, struct recent_tier *r, int64_t s
     c->series = series;
     c->t0 = t0;
     c->t1 = t1;
-    int rc = prepare(r, &r->sel_series, SERIES_CHUNKS_SQL);
-    c->st = r->sel_series;
-    /* a read nested in another's callback gets a statement of its own */
-    if (rc == SQLITE_OK && sqlite3_stmt_busy(c->st)) {
-        c->owned = true;
-        rc = sqlite3_prepare_v2(r->db, SERIES_CHUNKS_SQL, -1, &c->st, NULL);
-    }
-    if (rc != SQLITE_OK) {
-        c->st = NULL;
-        c->rc = rc;
-        return rc;
-    }
-    sqlite3_bind_int64(c->st, 1, series);
-    sqlite3_bind_int64(c->st, 2, t0);
-    sqlite3_bind_int64(c->st, 3, t1);
-    c->rc = SQLITE_ROW;
-    return SQLITE_OK;
+    int rc = window_stmt_open(r->db, &r->sel_series, SERIES_CHUNKS_SQL, series, t0, t1, &c->st,
+                              &c->owned);
+    c->rc = rc == SQLITE_OK ? SQLITE_ROW : rc;
+    return rc;
 }
 
 /* Positions cr on series in the chunk it was opened on: true when the chunk holds it. */
@@ -180,10 +167,7 @@ bool recent_cursor_next(struct recent_cursor *c, struct stored_sample *out)
 
 void recent_cursor_close(struct recent_cursor *c)
 {
-    if (c->owned)
-        sqlite3_finalize(c->st);
-    else if (c->st)
-        sqlite3_reset(c->st);
+    window_stmt_close(c->st, c->owned);
     c->st = NULL;
 }
 
@@ -294,31 +278,16 @@ int recent_tier_remove(struct recent_tier *r, int64_t series, const int64_t *ts,
 {
     if (!n)
         return SQLITE_OK;
-    int rc = prepare(r, &r->sel_holder, SERIES_CHUNKS_SQL);
-    if (rc != SQLITE_OK)
-        return rc;
-    /* the chunks first (a rewrite inside the walk would move its rows), then each rewritten */
-    sqlite3_stmt *st = r->sel_holder;
-    sqlite3_bind_int64(st, 1, series);
-    sqlite3_bind_int64(st, 2, ts[0]);
-    sqlite3_bind_int64(st, 3, ts[n - 1]);
+    /* the chunks' keys (batch, series0) first: a rewrite inside the walk would move its rows */
+    sqlite3_stmt *st;
+    bool owned;
     int64_t *keys = NULL;
-    size_t nkeys = 0, cap = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (nkeys + 2 > cap) {
-            cap = cap ? cap * 2 : 16;
-            int64_t *k = realloc(keys, cap * sizeof(*k));
-            if (!k) {
-                rc = SQLITE_NOMEM;
-                break;
-            }
-            keys = k;
-        }
-        keys[nkeys++] = sqlite3_column_int64(st, 0);
-        keys[nkeys++] = sqlite3_column_int64(st, 1);
-    }
-    sqlite3_reset(st);
-    rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+    size_t nkeys = 0;
+    int rc = window_stmt_open(r->db, &r->sel_holder, SERIES_CHUNKS_SQL, series, ts[0],
+                              ts[n - 1], &st, &owned);
+    if (rc == SQLITE_OK)
+        rc = stmt_collect_int64(st, 2, &keys, &nkeys);
+    window_stmt_close(st, owned);
     struct twin_set twins = { ts, n, series };
     sqlite3_stmt *one = NULL;
     if (rc == SQLITE_OK && nkeys)
@@ -367,23 +336,10 @@ int recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *deleted)
     if (rc != SQLITE_OK)
         return rc;
     sqlite3_bind_int64(st, 1, cutoff);
-    int64_t *ids = NULL;
-    size_t n = 0, cap = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (n + 2 > cap) {
-            cap = cap ? cap * 2 : 64;
-            int64_t *p = realloc(ids, cap * sizeof(*p));
-            if (!p) {
-                rc = SQLITE_NOMEM;
-                break;
-            }
-            ids = p;
-        }
-        ids[n++] = sqlite3_column_int64(st, 0);
-        ids[n++] = sqlite3_column_int64(st, 1);
-    }
+    int64_t *ids;                       /* (id, ts_max) pairs */
+    size_t n;
+    rc = stmt_collect_int64(st, 2, &ids, &n);
     sqlite3_finalize(st);
-    rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
     sqlite3_stmt *count = NULL, *drop = NULL, *chunks = NULL, *fix = NULL;
     if (rc == SQLITE_OK && n &&
         ((rc = sqlite3_prepare_v2(r->db, "SELECT total(n) FROM recent_chunks WHERE batch = ?1",
@@ -410,23 +366,10 @@ int recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *deleted)
             continue;
         }
         /* it straddles the cutoff: each chunk loses its front */
-        int64_t *series0 = NULL;
-        size_t nchunks = 0, ccap = 0;
+        int64_t *series0;
+        size_t nchunks;
         sqlite3_bind_int64(chunks, 1, batch);
-        while ((rc = sqlite3_step(chunks)) == SQLITE_ROW) {
-            if (nchunks == ccap) {
-                ccap = ccap ? ccap * 2 : 64;
-                int64_t *p = realloc(series0, ccap * sizeof(*p));
-                if (!p) {
-                    rc = SQLITE_NOMEM;
-                    break;
-                }
-                series0 = p;
-            }
-            series0[nchunks++] = sqlite3_column_int64(chunks, 0);
-        }
-        sqlite3_reset(chunks);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        rc = stmt_collect_int64(chunks, 1, &series0, &nchunks);
         sqlite3_stmt *one = NULL;
         struct prune_front front = { cutoff, INT64_MAX };
         if (rc == SQLITE_OK)

@@ -1036,27 +1036,15 @@ static int filter_ids(struct sqlite_store *s, const struct store_filter *f, int6
 {
     *ids = NULL;
     *n = 0;
-    size_t cap = 0;
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(s->db, "SELECT id FROM series s WHERE " SERIES_FILTER_SQL
                                 " ORDER BY id", -1, &st, NULL);
     if (rc != SQLITE_OK)
         return rc;
     bind_filter(st, f);
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 256;
-            int64_t *grown = realloc(*ids, cap * sizeof(*grown));
-            if (!grown) {
-                rc = SQLITE_NOMEM;
-                break;
-            }
-            *ids = grown;
-        }
-        (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
-    }
+    rc = stmt_collect_int64(st, 1, ids, n);
     sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+    return rc;
 }
 
 /* The recent samples of many series at once (see recent_tier_gather), for ids (sorted);

@@ -37,6 +37,25 @@ static void remove_store(const char *path)
     unlink(p);
 }
 
+/* Each test's store: a fresh path, and its files gone afterwards, whether the test passed or
+ * not. */
+static int store_path_setup(void **state)
+{
+    char *path = malloc(128);
+    if (!path)
+        return -1;
+    temp_path(path, 128);
+    *state = path;
+    return 0;
+}
+
+static int store_path_teardown(void **state)
+{
+    remove_store(*state);
+    free(*state);
+    return 0;
+}
+
 /* The first column of sql's first row, on a connection of its own. */
 static int64_t query_int(const char *path, const char *sql)
 {
@@ -103,9 +122,7 @@ static void one_series(struct store_filter *f, const char *ifname)
  * span: some samples end in each tier, and reads, aggregates, info and prune see one table. */
 static void tiers_read_as_one(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     struct dcb_store *st;
     struct store_options opt = { .path = path, .merge_age_ns = 3 * SEC };
     struct dcb_err err;
@@ -184,16 +201,13 @@ static void tiers_read_as_one(void **state)
     assert_int_equal(recent_rows(path), 0);
     assert_int_equal(merged_rows(path), 2);
     assert_int_equal(query_int(path, "SELECT count(*) FROM recent_batches"), 0);
-    remove_store(path);
 }
 
 /* Samples not newer than what is stored for their series (a re-import, a clock stepping back)
  * replace their twin wherever it is, and never sit in both tiers. */
 static void older_samples_replace(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     struct dcb_store *st;
     struct store_options opt = { .path = path };
     struct dcb_err err;
@@ -233,16 +247,13 @@ static void older_samples_replace(void **state)
     assert_int_equal(c.n, 6);
     assert_true(c.s[4].value.counter == 44 && c.s[5].value.counter == 50);
     assert_int_equal(store_close(st, &err), 0);
-    remove_store(path);
 }
 
 /* A writer that dies leaves its committed batches in the recent tier: readers see them, the
  * next writer appends after them and merges them. */
 static void crashed_writer(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     struct store_options opt = { .path = path };
     pid_t pid = fork();
     assert_true(pid >= 0);
@@ -294,15 +305,12 @@ static void crashed_writer(void **state)
     assert_int_equal(c.n, 1);
     assert_true(c.s[0].value.counter == 33);
     assert_int_equal(store_close(st, &err), 0);
-    remove_store(path);
 }
 
 /* The row cap merges before the age does. */
 static void merge_by_rows(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     struct dcb_store *st;
     struct store_options opt = { .path = path, .merge_max_rows = 5 };
     struct dcb_err err;
@@ -315,16 +323,13 @@ static void merge_by_rows(void **state)
     }
     assert_int_equal(merged_rows(path), 6);
     assert_int_equal(store_close(st, &err), 0);
-    remove_store(path);
 }
 
 /* A batch of 32 or more samples per series makes blocks as full as a merge would and goes
  * there directly, replacing twins in the recent tier. */
 static void big_batches_go_direct(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     struct dcb_store *st;
     struct store_options opt = { .path = path };
     struct dcb_err err;
@@ -349,15 +354,12 @@ static void big_batches_go_direct(void **state)
         assert_true(c.s[i].value.counter == (uint64_t)i * 100);
     }
     assert_int_equal(store_close(st, &err), 0);
-    remove_store(path);
 }
 
 /* A schema 1 store (one sample table) opens, migrates to 3 and keeps its samples. */
 static void migrates_v1(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, store_schema_migration(0), NULL, NULL, NULL), SQLITE_OK);
@@ -400,16 +402,13 @@ static void migrates_v1(void **state)
     assert_true(info.samples == 3 && info.first_ns == SEC && info.last_ns == 3 * SEC);
     assert_int_equal(store_close(st, &err), 0);
     assert_int_equal(merged_rows(path), 3);
-    remove_store(path);
 }
 
 /* Merges append to a series' newest block while it has room (SAMPLE_BLOCK_MAX), so 300
  * one-sample merges make 3 blocks, not 300; reads across block edges see every sample. */
 static void merges_fill_blocks(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     struct dcb_store *st;
     struct store_options opt = { .path = path, .merge_max_rows = 1 };
     struct dcb_err err;
@@ -434,16 +433,13 @@ static void merges_fill_blocks(void **state)
         assert_true(c.s[i].value.counter == (uint64_t)t * t);
     }
     assert_int_equal(store_close(st, &err), 0);
-    remove_store(path);
 }
 
 /* A re-import inside stored blocks rewrites the blocks it overlaps: twins replaced, new
  * times slotted in, the rest kept, and no two blocks of the series overlap. */
 static void overlap_rewrites_blocks(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     struct dcb_store *st;
     struct store_options opt = { .path = path };
     struct dcb_err err;
@@ -473,16 +469,13 @@ static void overlap_rewrites_blocks(void **state)
         assert_true(c.s[i].value.counter == (uint64_t)(t >= 90 && t < 140 ? t + 1000 : t));
     }
     assert_int_equal(store_close(st, &err), 0);
-    remove_store(path);
 }
 
 /* Prune drops whole blocks before the cutoff and the front of the one that straddles it; the
  * same for a recent batch. */
 static void prune_trims_blocks(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     struct dcb_store *st;
     struct store_options opt = { .path = path };
     struct dcb_err err;
@@ -520,16 +513,13 @@ static void prune_trims_blocks(void **state)
     assert_true(c.s[0].time_ns == 305 * SEC && c.s[5].time_ns == 305 * SEC &&
                 c.s[5].value.counter == 610);
     assert_int_equal(store_close(st, &err), 0);
-    remove_store(path);
 }
 
 /* A block whose bytes do not decode is an error that says so, not a crash or a short read
  * passed off as the history. */
 static void corrupt_block_is_an_error(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     struct dcb_store *st;
     struct store_options opt = { .path = path };
     struct dcb_err err;
@@ -553,16 +543,13 @@ static void corrupt_block_is_an_error(void **state)
     double v;
     assert_true(store_aggregate(st, &f, STORE_AGG_MAX, &v, &err) < 0);
     assert_int_equal(store_close(st, &err), 0);
-    remove_store(path);
 }
 
 /* A schema 2 store (rows in samples and in the recent tier) migrates to 3: the rows become
  * blocks, the recent tier stays, and every sample reads back. */
 static void migrates_v2(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     for (int v = 0; v < 2; v++)
@@ -613,7 +600,6 @@ static void migrates_v2(void **state)
     assert_true(c.s[0].value.gauge == 2.5 && c.s[1].value.gauge == 0 &&
                 signbit(c.s[1].value.gauge) && c.s[2].value.gauge == 1e300);
     assert_int_equal(store_close(st, &err), 0);
-    remove_store(path);
 }
 
 /* A read inside another read's callback (a report aggregating while it walks) gets the same
@@ -645,9 +631,7 @@ static int read_inside(const struct dcb_sample *s, void *arg)
 
 static void nested_reads(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     struct store_options opt = { .path = path, .merge_age_ns = 3 * SEC };
     struct dcb_err err;
     struct nested n = { 0 };
@@ -663,16 +647,13 @@ static void nested_reads(void **state)
     assert_int_equal(n.outer, 12);
     assert_int_equal(n.inner_total, 12 * 6);
     assert_int_equal(store_close(n.st, &err), 0);
-    remove_store(path);
 }
 
 /* Gauges without a reading (NaN) are left out of aggregates, as SQL's NULL was, and values no
  * integer holds are aggregated without undefined behaviour (UBSan runs this in ci-extra). */
 static void gauge_aggregates(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     struct dcb_store *st;
     struct store_options opt = { .path = path };
     struct dcb_err err;
@@ -706,7 +687,6 @@ static void gauge_aggregates(void **state)
     assert_int_equal(store_aggregate(st, &f, STORE_AGG_DELTA, &out, &err), 1);
     assert_false(isnan(out));
     assert_int_equal(store_close(st, &err), 0);
-    remove_store(path);
 }
 
 /* A range over many series (64 or more) reads the recent tier batch by batch; it must give what
@@ -738,9 +718,7 @@ static int check_many(const struct dcb_sample *s, void *arg)
 
 static void many_series_range(void **state)
 {
-    (void)state;
-    char path[128];
-    temp_path(path, sizeof(path));
+    const char *path = *state;
     struct dcb_store *st;
     struct store_options opt = { .path = path, .merge_age_ns = 9 * SEC };
     struct dcb_err err;
@@ -770,26 +748,27 @@ static void many_series_range(void **state)
         assert_true(m.ok);
     }
     assert_int_equal(store_close(st, &err), 0);
-    remove_store(path);
 }
+
+#define STORE_TEST(f) cmocka_unit_test_setup_teardown(f, store_path_setup, store_path_teardown)
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(tiers_read_as_one),
-        cmocka_unit_test(older_samples_replace),
-        cmocka_unit_test(crashed_writer),
-        cmocka_unit_test(merge_by_rows),
-        cmocka_unit_test(big_batches_go_direct),
-        cmocka_unit_test(migrates_v1),
-        cmocka_unit_test(merges_fill_blocks),
-        cmocka_unit_test(overlap_rewrites_blocks),
-        cmocka_unit_test(prune_trims_blocks),
-        cmocka_unit_test(corrupt_block_is_an_error),
-        cmocka_unit_test(migrates_v2),
-        cmocka_unit_test(nested_reads),
-        cmocka_unit_test(gauge_aggregates),
-        cmocka_unit_test(many_series_range),
+        STORE_TEST(tiers_read_as_one),
+        STORE_TEST(older_samples_replace),
+        STORE_TEST(crashed_writer),
+        STORE_TEST(merge_by_rows),
+        STORE_TEST(big_batches_go_direct),
+        STORE_TEST(migrates_v1),
+        STORE_TEST(merges_fill_blocks),
+        STORE_TEST(overlap_rewrites_blocks),
+        STORE_TEST(prune_trims_blocks),
+        STORE_TEST(corrupt_block_is_an_error),
+        STORE_TEST(migrates_v2),
+        STORE_TEST(nested_reads),
+        STORE_TEST(gauge_aggregates),
+        STORE_TEST(many_series_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
