@@ -36,7 +36,7 @@ static void flush_port(struct sim *s, uint32_t port)
     struct port *pt = &s->ports[port];
     for (unsigned tc = 0; tc < PRIOS; tc++) {
         while (pt->q[tc].count) {
-            uint32_t p = pq_pop(s, &pt->q[tc]);
+            uint32_t p = egress_pop(s, pt, tc);
             switch_release(s, p);
             pt->q_drops[tc]++;
             s->drops++;

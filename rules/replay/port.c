@@ -7,11 +7,6 @@
 
 #include "sim.h"
 
-static inline bool tc_paused(const struct port *pt, unsigned tc)
-{
-    return (pt->paused_tc >> tc) & 1;
-}
-
 void port_update_paused(struct port *pt)
 {
     uint8_t mask = 0;
@@ -21,32 +16,51 @@ void port_update_paused(struct port *pt)
     pt->paused_tc = mask;
 }
 
+bool egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p)
+{
+    if (!pq_push(s, &pt->q[tc], p))
+        return false;
+    pt->q_nonempty |= (uint8_t)(1u << tc);
+    return true;
+}
+
+uint32_t egress_pop(struct sim *s, struct port *pt, unsigned tc)
+{
+    uint32_t p = pq_pop(s, &pt->q[tc]);
+    if (!pt->q[tc].count)
+        pt->q_nonempty &= (uint8_t)~(1u << tc);
+    return p;
+}
+
+/* The TCs of mask in DWRR visiting order from `from`: bit k of the result is TC (from + k) % 8. */
+static inline unsigned rotate_tcs(unsigned mask, unsigned from)
+{
+    return ((mask >> from) | (mask << (PRIOS - from))) & 0xffu;
+}
+
 static uint32_t pick_switch_queue(struct sim *s, struct port *pt)
 {
-    for (int tc = PRIOS - 1; tc >= 0; tc--)
-        if (pt->strict[tc] && pt->q[tc].count && !tc_paused(pt, (unsigned)tc))
-            return pq_pop(s, &pt->q[tc]);
+    unsigned avail = pt->q_nonempty & (uint8_t)~pt->paused_tc;
+    unsigned strict = avail & pt->strict_tcs;
+    if (strict)                         /* the highest strict TC first */
+        return egress_pop(s, pt, 31u - (unsigned)__builtin_clz(strict));
+    unsigned shared = avail & (uint8_t)~pt->strict_tcs;
+    if (!shared)
+        return NO_INDEX;
     /* DWRR: each visit adds the TC's quantum; a TC sends while its deficit covers the head */
     for (unsigned round = 0; round < 2 * PRIOS + 2; round++) {
-        bool any = false;
-        for (unsigned k = 0; k < PRIOS; k++) {
-            unsigned tc = (pt->dwrr_next + k) % PRIOS;
-            if (pt->strict[tc] || !pt->q[tc].count || tc_paused(pt, tc))
-                continue;
-            any = true;
+        for (unsigned order = rotate_tcs(shared, pt->dwrr_next); order; order &= order - 1) {
+            unsigned tc = (pt->dwrr_next + (unsigned)__builtin_ctz(order)) % PRIOS;
             const struct pkt_queue *q = &pt->q[tc];
-            uint32_t head = q->v[q->head];
-            if (pt->deficit[tc] >= (int64_t)s->pkts[head].bytes) {
-                pt->deficit[tc] -= s->pkts[head].bytes;
+            uint32_t head_bytes = s->pkts[q->v[q->head]].bytes;
+            if (pt->deficit[tc] >= (int64_t)head_bytes) {
+                pt->deficit[tc] -= head_bytes;
                 pt->dwrr_next = (uint8_t)tc;
-                return pq_pop(s, &pt->q[tc]);
+                return egress_pop(s, pt, tc);
             }
         }
-        if (!any)
-            return NO_INDEX;
-        for (unsigned tc = 0; tc < PRIOS; tc++)
-            if (!pt->strict[tc] && pt->q[tc].count && !tc_paused(pt, tc))
-                pt->deficit[tc] += pt->weight[tc];
+        for (unsigned left = shared; left; left &= left - 1)
+            pt->deficit[__builtin_ctz(left)] += pt->weight[__builtin_ctz(left)];
         pt->dwrr_next = (uint8_t)((pt->dwrr_next + 1) % PRIOS);
     }
     return NO_INDEX;

@@ -345,7 +345,10 @@ void port_setup(struct sim *s, uint32_t port)
     for (unsigned prio = 0; prio < PRIOS; prio++)
         pt->tc_of[prio] = c->prio2tc[prio].set ? (uint8_t)(c->prio2tc[prio].v & 7) : (uint8_t)prio;
     for (unsigned tc = 0; tc < PRIOS; tc++) {
-        pt->strict[tc] = c->ets_tsa[tc].set && c->ets_tsa[tc].v == QOS_TSA_STRICT;
+        if (c->ets_tsa[tc].set && c->ets_tsa[tc].v == QOS_TSA_STRICT)
+            pt->strict_tcs |= (uint8_t)(1u << tc);
+        else
+            pt->strict_tcs &= (uint8_t)~(1u << tc);
         uint32_t bw = c->ets_bw[tc].set ? (uint32_t)c->ets_bw[tc].v : 0;
         pt->weight[tc] = (bw ? bw : 1) * 1600;   /* a 1% share is one full frame a round */
     }

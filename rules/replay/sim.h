@@ -90,12 +90,13 @@ struct port {                     /* hot fields first; the config, names and rar
     bool busy;
     uint8_t paused_tc;            /* traffic classes a pause holds (watchdog storms excepted) */
     uint8_t dwrr_next;
+    uint8_t q_nonempty;           /* switches: the egress queues holding packets, by TC */
+    uint8_t strict_tcs;           /* strict-priority traffic classes; the rest share by DWRR */
     uint32_t tx_pkt;              /* the packet on the wire */
     double bps;
     int64_t ps_per_byte;          /* 8e12 / bps when that is a whole number (most speeds), else 0 */
     int64_t prop_ps;
     uint8_t tc_of[PRIOS];         /* prio2tc, resolved */
-    bool strict[PRIOS];           /* by TC */
     bool paused[PRIOS];
     bool wd_storm[PRIOS];         /* PFC watchdog: this TC ignores pauses and drops */
     struct pkt_queue ctrl;        /* PFC, CNP, ACK: sent before data, never paused */
@@ -267,6 +268,9 @@ static inline int64_t serialize_ps(const struct port *pt, uint32_t bytes)
     return (int64_t)((double)(bytes + WIRE_OVERHEAD) * 8e12 / pt->bps + 0.5);
 }
 void port_update_paused(struct port *pt);
+/* A switch's egress queue by traffic class, keeping q_nonempty. */
+bool egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p);
+uint32_t egress_pop(struct sim *s, struct port *pt, unsigned tc);
 
 /* fault.c: injected faults */
 void fault_setup(struct sim *s);

@@ -195,7 +195,7 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
         drop(s, out_port, p, prio, false);          /* the watchdog's drop action */
         return;
     }
-    if (!pq_push(s, &out->q[tc], p)) {
+    if (!egress_push(s, out, tc, p)) {
         pkt_free(s, p);
         return;
     }
@@ -237,7 +237,7 @@ void watchdog_tick(struct sim *s)
                 sim_event(s, EVENT_WATCHDOG, i, (int)prio, details);
                 if (drop_action) {
                     while (pt->q[tc].count) {
-                        uint32_t p = pq_pop(s, &pt->q[tc]);
+                        uint32_t p = egress_pop(s, pt, tc);
                         switch_release(s, p);
                         drop(s, i, p, prio, false);
                     }
