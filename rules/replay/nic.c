@@ -58,6 +58,7 @@ static void make_ready(struct sim *s, uint32_t f)
         pt->ready_cap = cap;
     }
     pt->ready_prio[pt->nready] = fl->prio;
+    pt->ready_by_prio[fl->prio & 7]++;
     pt->ready_at[pt->nready] = fl->next_send_ps;
     pt->ready[pt->nready++] = f;
     fl->ready = true;
@@ -69,8 +70,10 @@ static void ready_gone(struct sim *s, uint32_t f)
 {
     struct port *pt = &s->ports[s->flows[f].src_port];
     for (uint32_t i = 0; i < pt->nready; i++)
-        if (pt->ready[i] == f)
+        if (pt->ready[i] == f && pt->ready_at[i] != READY_GONE) {
             pt->ready_at[i] = READY_GONE;
+            pt->ready_gone++;
+        }
 }
 
 void nic_flow_send(struct sim *s, uint32_t f)
@@ -124,6 +127,9 @@ static uint32_t data_packet(struct sim *s, uint32_t f)
 
 static void deactivate(struct port *pt, struct flow *fl, uint32_t idx)
 {
+    pt->ready_by_prio[pt->ready_prio[idx] & 7]--;
+    if (pt->ready_at[idx] == READY_GONE)
+        pt->ready_gone--;
     pt->ready[idx] = pt->ready[--pt->nready];
     pt->ready_at[idx] = pt->ready_at[pt->nready];
     pt->ready_prio[idx] = pt->ready_prio[pt->nready];
@@ -194,6 +200,15 @@ static uint32_t skip_not_due_paused(const int64_t *at, const uint8_t *prio, cons
     return j;
 }
 
+/* Whether a ready flow's priority is not paused. */
+static bool unpaused_ready(const struct port *pt)
+{
+    for (unsigned prio = 0; prio < PRIOS; prio++)
+        if (pt->ready_by_prio[prio] && !pt->paused[prio])
+            return true;
+    return false;
+}
+
 /* The next packet of the host's active flows, round robin, skipping priorities its switch
  * paused and flows whose pacing gap is not over. Pacing needs no event per packet: when nothing
  * may go now, one wake-up is set for the earliest flow (the event queue stays small). */
@@ -202,6 +217,8 @@ uint32_t nic_next_packet(struct sim *s, uint32_t port)
     struct port *pt = &s->ports[port];
     int64_t earliest = INT64_MAX, now = s->now_ps;
     bool any_paused = pt->paused_any_since_ps >= 0;
+    if (any_paused && !pt->ready_gone && !unpaused_ready(pt))
+        return NO_INDEX;                /* what the scan would find: nothing, and no wake-up */
     uint32_t n = pt->nready, cur_n = n, idx = n ? pt->ready_rr % n : 0;
     for (uint32_t k = 0; k < n && pt->nready; k++, idx = idx + 1 == cur_n ? 0 : idx + 1) {
         if (pt->nready != cur_n) {      /* a slot went: where (ready_rr + k) % nready is now */

@@ -102,14 +102,6 @@ uint32_t pq_pop(struct sim *s, struct pkt_queue *q)
     return p;
 }
 
-void sim_at(struct sim *s, int64_t at_ps, enum ev_kind kind, uint32_t a, uint32_t b)
-{
-    if (at_ps > s->end_ps)
-        return;                         /* after the end: never runs */
-    if (!evq_push(&s->queue, at_ps, kind, a, b))
-        s->oom = true;
-}
-
 double sim_random(struct sim *s)
 {
     /* splitmix64: one stream from the seed, the same draws in the same order every run */

@@ -120,6 +120,8 @@ struct port {                     /* hot fields first; the config, names and rar
                                      flow); READY_GONE: the flow finished while ready */
     uint8_t *ready_prio;          /* by ready slot: the flow's priority (a pause skips it) */
     uint32_t nready, ready_cap, ready_rr;
+    uint32_t ready_by_prio[PRIOS];    /* ready slots by ready_prio, and those READY_GONE: */
+    uint32_t ready_gone;              /* a scan that can neither send nor clear may be skipped */
     uint8_t rp_prios, np_prios;   /* priorities DCQCN's reaction / notification point runs on */
     int64_t wake_ps;              /* a pending EV_PORT_WAKE, 0: none */
     double rx_backlog;
@@ -237,7 +239,15 @@ uint32_t pkt_alloc(struct sim *s);
 void pkt_free(struct sim *s, uint32_t p);
 bool pq_push(struct sim *s, struct pkt_queue *q, uint32_t p);
 uint32_t pq_pop(struct sim *s, struct pkt_queue *q);
-void sim_at(struct sim *s, int64_t at_ps, enum ev_kind kind, uint32_t a, uint32_t b);
+/* Inline: nearly every event is a frame's end or arrival scheduled from the one before, and a
+ * call's entry and exit were a fifth of the queue's work. */
+static inline void sim_at(struct sim *s, int64_t at_ps, enum ev_kind kind, uint32_t a, uint32_t b)
+{
+    if (at_ps > s->end_ps)
+        return;                         /* after the end: never runs */
+    if (!evq_push(&s->queue, at_ps, kind, a, b))
+        s->oom = true;
+}
 double sim_random(struct sim *s);
 void sim_event(struct sim *s, enum dcb_event_kind kind, uint32_t port, int prio,
                const char *details);
