@@ -35,10 +35,10 @@ static void flush_port(struct sim *s, uint32_t port)
 {
     struct port *pt = &s->ports[port];
     for (unsigned tc = 0; tc < PRIOS; tc++) {
-        while (pt->q[tc].count) {
+        while (pt->by_tc[tc].q.count) {
             uint32_t p = egress_pop(s, pt, tc);
             switch_release(s, p);
-            pt->q_drops[tc]++;
+            pt->by_tc[tc].drops++;
             s->drops++;
             pkt_free(s, p);
         }

@@ -503,7 +503,7 @@ void nic_receive(struct sim *s, uint32_t port, uint32_t p)
     struct port *pt = &s->ports[port];
     pt->rx_bytes += pk->bytes;
     pt->rx_packets++;
-    pt->prio_rx_bytes[pk->prio & 7] += pk->bytes;
+    pt->by_prio[pk->prio & 7].rx_bytes += pk->bytes;
     switch (pk->kind) {
     case PKT_DATA:
         receive_data(s, port, p);

@@ -18,7 +18,7 @@ void port_update_paused(struct port *pt)
 
 bool egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p)
 {
-    if (!pq_push(s, &pt->q[tc], p))
+    if (!pq_push(s, &pt->by_tc[tc].q, p))
         return false;
     pt->q_nonempty |= (uint8_t)(1u << tc);
     return true;
@@ -26,8 +26,8 @@ bool egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p)
 
 uint32_t egress_pop(struct sim *s, struct port *pt, unsigned tc)
 {
-    uint32_t p = pq_pop(s, &pt->q[tc]);
-    if (!pt->q[tc].count)
+    uint32_t p = pq_pop(s, &pt->by_tc[tc].q);
+    if (!pt->by_tc[tc].q.count)
         pt->q_nonempty &= (uint8_t)~(1u << tc);
     return p;
 }
@@ -51,16 +51,16 @@ static uint32_t pick_switch_queue(struct sim *s, struct port *pt)
     for (unsigned round = 0; round < 2 * PRIOS + 2; round++) {
         for (unsigned order = rotate_tcs(shared, pt->dwrr_next); order; order &= order - 1) {
             unsigned tc = (pt->dwrr_next + (unsigned)__builtin_ctz(order)) % PRIOS;
-            const struct pkt_queue *q = &pt->q[tc];
+            const struct pkt_queue *q = &pt->by_tc[tc].q;
             uint32_t head_bytes = s->pkts[q->v[q->head]].bytes;
-            if (pt->deficit[tc] >= (int64_t)head_bytes) {
-                pt->deficit[tc] -= head_bytes;
+            if (pt->by_tc[tc].deficit >= (int64_t)head_bytes) {
+                pt->by_tc[tc].deficit -= head_bytes;
                 pt->dwrr_next = (uint8_t)tc;
                 return egress_pop(s, pt, tc);
             }
         }
         for (unsigned left = shared; left; left &= left - 1)
-            pt->deficit[__builtin_ctz(left)] += pt->weight[__builtin_ctz(left)];
+            pt->by_tc[__builtin_ctz(left)].deficit += pt->by_tc[__builtin_ctz(left)].weight;
         pt->dwrr_next = (uint8_t)((pt->dwrr_next + 1) % PRIOS);
     }
     return NO_INDEX;
@@ -106,8 +106,8 @@ void port_tx_done(struct sim *s, uint32_t port)
     pt->tx_packets++;
     if (pt->tx_prio_now) {
         unsigned prio = pt->tx_prio_now - 1u;
-        pt->prio_tx_bytes[prio] += bytes;
-        pt->q_tx_bytes[pt->tc_of[prio]] += bytes;
+        pt->by_prio[prio].tx_bytes += bytes;
+        pt->by_tc[pt->tc_of[prio]].tx_bytes += bytes;
     }
     s->hops++;
     sim_at(s, s->now_ps + pt->prop_ps, EV_ARRIVE, pt->peer, p);

@@ -154,34 +154,34 @@ static void take_samples(struct sim *s)
         if (pt->down_events)
             sample(s, pt, METRIC_LINK_DOWN_EVENTS, -1, -1, pt->down_events, 0);
         for (int prio = 0; prio < PRIOS; prio++) {
-            if (!pt->prio_tx_bytes[prio] && !pt->prio_rx_bytes[prio] && !pt->pfc_tx[prio] &&
+            if (!pt->by_prio[prio].tx_bytes && !pt->by_prio[prio].rx_bytes && !pt->pfc_tx[prio] &&
                 !pt->pfc_rx[prio])
                 continue;
-            sample(s, pt, METRIC_PRIO_TX_BYTES, prio, -1, pt->prio_tx_bytes[prio], 0);
-            sample(s, pt, METRIC_PRIO_RX_BYTES, prio, -1, pt->prio_rx_bytes[prio], 0);
+            sample(s, pt, METRIC_PRIO_TX_BYTES, prio, -1, pt->by_prio[prio].tx_bytes, 0);
+            sample(s, pt, METRIC_PRIO_RX_BYTES, prio, -1, pt->by_prio[prio].rx_bytes, 0);
             sample(s, pt, METRIC_PFC_TX_PAUSE, prio, -1, pt->pfc_tx[prio], 0);
             sample(s, pt, METRIC_PFC_RX_PAUSE, prio, -1, pt->pfc_rx[prio], 0);
             int64_t paused = pt->paused_total_ps[prio] +
                              (pt->paused[prio] ? s->now_ps - pt->pause_start_ps[prio] : 0);
             sample(s, pt, METRIC_PFC_RX_PAUSE_US, prio, -1, (uint64_t)(paused / 1000000), 0);
             if (s->nodes[pt->node].is_switch) {
-                sample(s, pt, METRIC_PG_DROPS, prio, -1, pt->pg[prio].drops, 0);
+                sample(s, pt, METRIC_PG_DROPS, prio, -1, pt->by_prio[prio].pg.drops, 0);
                 sample(s, pt, METRIC_PG_WATERMARK_BYTES, prio, -1, 0,
-                       (double)pt->pg[prio].watermark);
+                       (double)pt->by_prio[prio].pg.watermark);
                 sample(s, pt, METRIC_PG_HEADROOM_WATERMARK_BYTES, prio, -1, 0,
-                       (double)pt->pg[prio].headroom_watermark);
+                       (double)pt->by_prio[prio].pg.headroom_watermark);
             }
         }
         if (s->nodes[pt->node].is_switch) {
             for (int tc = 0; tc < PRIOS; tc++) {
-                if (!pt->q_tx_bytes[tc] && !pt->q[tc].count && !pt->q_drops[tc])
+                if (!pt->by_tc[tc].tx_bytes && !pt->by_tc[tc].q.count && !pt->by_tc[tc].drops)
                     continue;
-                sample(s, pt, METRIC_QUEUE_TX_BYTES, -1, tc, pt->q_tx_bytes[tc], 0);
-                sample(s, pt, METRIC_QUEUE_DROPS, -1, tc, pt->q_drops[tc], 0);
-                sample(s, pt, METRIC_QUEUE_ECN_MARKED, -1, tc, pt->q_marked[tc], 0);
-                sample(s, pt, METRIC_QUEUE_DEPTH_BYTES, -1, tc, 0, (double)pt->q[tc].bytes);
+                sample(s, pt, METRIC_QUEUE_TX_BYTES, -1, tc, pt->by_tc[tc].tx_bytes, 0);
+                sample(s, pt, METRIC_QUEUE_DROPS, -1, tc, pt->by_tc[tc].drops, 0);
+                sample(s, pt, METRIC_QUEUE_ECN_MARKED, -1, tc, pt->by_tc[tc].marked, 0);
+                sample(s, pt, METRIC_QUEUE_DEPTH_BYTES, -1, tc, 0, (double)pt->by_tc[tc].q.bytes);
                 sample(s, pt, METRIC_QUEUE_WATERMARK_BYTES, -1, tc, 0,
-                       (double)pt->q_watermark[tc]);
+                       (double)pt->by_tc[tc].watermark);
             }
         } else {
             sample(s, pt, METRIC_CNP_SENT, -1, -1, pt->cnp_sent, 0);
@@ -212,13 +212,13 @@ static void take_series(struct sim *s)
         if (!s->nodes[pt->node].is_switch)
             continue;
         for (int tc = 0; tc < PRIOS; tc++) {
-            if (!pt->q_tx_bytes[tc] && !pt->q[tc].count)
+            if (!pt->by_tc[tc].tx_bytes && !pt->by_tc[tc].q.count)
                 continue;
-            keep_queue_sample(s, (double)pt->q[tc].bytes);
+            keep_queue_sample(s, (double)pt->by_tc[tc].q.bytes);
             if (h && h->series) {
                 struct replay_series_point sp = { SERIES_QUEUE_BYTES, s->now_ps / REPLAY_PS_PER_NS,
                                                   s->nodes[pt->node].name, pt->name, tc,
-                                                  (double)pt->q[tc].bytes };
+                                                  (double)pt->by_tc[tc].q.bytes };
                 h->series(h->arg, &sp);
             }
         }
@@ -253,7 +253,7 @@ static void arrive(struct sim *s, uint32_t port, uint32_t p)
     if (pt->is_switch) {
         pt->rx_bytes += pk->bytes;
         pt->rx_packets++;
-        pt->prio_rx_bytes[pk->prio & 7] += pk->bytes;
+        pt->by_prio[pk->prio & 7].rx_bytes += pk->bytes;
         switch_receive(s, port, p);
     } else {
         nic_receive(s, port, p);
@@ -342,7 +342,7 @@ void port_setup(struct sim *s, uint32_t port)
         else
             pt->strict_tcs &= (uint8_t)~(1u << tc);
         uint32_t bw = c->ets_bw[tc].set ? (uint32_t)c->ets_bw[tc].v : 0;
-        pt->weight[tc] = (bw ? bw : 1) * 1600;   /* a 1% share is one full frame a round */
+        pt->by_tc[tc].weight = (bw ? bw : 1) * 1600;   /* a 1% share is one full frame a round */
     }
     bool by_dscp = !c->trust.set || c->trust.v == QOS_TRUST_DSCP;
     for (unsigned d = 0; d < 64; d++)
@@ -352,7 +352,7 @@ void port_setup(struct sim *s, uint32_t port)
         if (c->pfc_enabled.set && ((c->pfc_enabled.v >> prio) & 1))
             pt->lossless |= (uint8_t)(1u << prio);
         const struct qos_buffer *b = &c->buffer[prio];
-        struct ingress_pg *g = &pt->pg[prio];
+        struct ingress_pg *g = &pt->by_prio[prio].pg;
         g->xoff = b->xoff.set ? (uint64_t)b->xoff.v : UINT64_MAX;
         g->xon = b->xon.set ? (uint64_t)b->xon.v : UINT64_MAX;
         g->headroom = b->headroom.set ? (uint64_t)b->headroom.v : 0;
@@ -360,11 +360,11 @@ void port_setup(struct sim *s, uint32_t port)
         g->dynamic = b->dynamic_th.set;
         g->alpha = b->dynamic_th.set ? ldexp(1.0, (int)b->dynamic_th.v) : 0;
         const struct qos_wred *w = &c->wred[prio];     /* by TC */
-        pt->wred[prio].on = w->min_bytes.set && w->max_bytes.set;
-        pt->wred[prio].ecn = !w->ecn.set || w->ecn.v;
-        pt->wred[prio].lo = (double)w->min_bytes.v;
-        pt->wred[prio].hi = (double)w->max_bytes.v;
-        pt->wred[prio].max_p = w->max_p.set ? (double)w->max_p.v / 100.0 : 0.01;
+        pt->by_tc[prio].wred.on = w->min_bytes.set && w->max_bytes.set;
+        pt->by_tc[prio].wred.ecn = !w->ecn.set || w->ecn.v;
+        pt->by_tc[prio].wred.lo = (double)w->min_bytes.v;
+        pt->by_tc[prio].wred.hi = (double)w->max_bytes.v;
+        pt->by_tc[prio].wred.max_p = w->max_p.set ? (double)w->max_p.v / 100.0 : 0.01;
     }
     pt->rp_prios = c->dcqcn.rp_enabled.set ? (uint8_t)c->dcqcn.rp_enabled.v : 0xff;
     pt->np_prios = c->dcqcn.np_enabled.set ? (uint8_t)c->dcqcn.np_enabled.v : 0xff;

@@ -84,14 +84,34 @@ struct wred {                     /* an egress queue's WRED/ECN, from the config
     double lo, hi, max_p;         /* bytes, bytes, probability at hi */
 };
 
-struct port {                     /* hot fields first; the config, names and rare state last */
+struct port_tc {                  /* an egress traffic class: what each packet reads first */
+    _Alignas(64) struct pkt_queue q;
+    int64_t deficit;              /* DWRR */
+    uint64_t tx_bytes, watermark;
+    uint32_t weight;              /* DWRR */
+    struct wred wred;             /* second line: read by each data packet enqueued */
+    uint64_t marked, drops;
+};
+
+struct port_prio {                /* a priority: its byte counters and ingress priority group */
+    _Alignas(64) uint64_t tx_bytes;
+    uint64_t rx_bytes;
+    struct ingress_pg pg;
+};
+
+struct port {                     /* by how often a packet reads it: the first three lines by
+                                     every frame, by_tc and by_prio for its class, the rest rarely */
     _Alignas(64) uint32_t node;
     uint32_t peer;
-    bool busy;
+    bool busy, down;              /* down: link down (fault) */
+    bool is_switch, peer_is_switch;   /* from port_setup(), as are dscp_prio and *_prios */
     uint8_t paused_tc;            /* traffic classes a pause holds (watchdog storms excepted) */
     uint8_t dwrr_next;
     uint8_t q_nonempty;           /* switches: the egress queues holding packets, by TC */
     uint8_t strict_tcs;           /* strict-priority traffic classes; the rest share by DWRR */
+    uint8_t lossless;             /* priorities with PFC enabled */
+    uint8_t tx_prio_now;          /* the frame on the wire: its PCP + 1 (0: PFC), and its bytes, */
+    uint32_t tx_bytes_now;        /* so that its end needs only the port */
     uint32_t tx_pkt;              /* the packet on the wire */
     double bps;
     int64_t ps_per_byte;          /* 8e12 / bps when that is a whole number (most speeds), else 0 */
@@ -101,46 +121,37 @@ struct port {                     /* hot fields first; the config, names and rar
     bool wd_storm[PRIOS];         /* PFC watchdog: this TC ignores pauses and drops */
     struct pkt_queue ctrl;        /* PFC, CNP, ACK: sent before data, never paused */
     uint64_t tx_bytes, tx_packets;
-    uint32_t tx_bytes_now;        /* the frame on the wire: its bytes, and its PCP + 1 (0: PFC), */
-    uint8_t tx_prio_now;          /* so that its end needs only the port */
-    bool is_switch, peer_is_switch;   /* from port_setup(), as are dscp_prio and *_prios */
     uint64_t rx_bytes, rx_packets;
-    int8_t dscp_prio[64];         /* classification by DSCP (trust dscp, mapped); -1: keep the PCP */
-    uint8_t lossless;             /* priorities with PFC enabled */
-    _Alignas(64) struct pkt_queue q[PRIOS];   /* egress queues by traffic class */
-    struct wred wred[PRIOS];      /* by TC */
-    int64_t deficit[PRIOS];
-    uint32_t weight[PRIOS];       /* DWRR, by TC */
-    uint64_t prio_tx_bytes[PRIOS], prio_rx_bytes[PRIOS];
-    uint64_t q_tx_bytes[PRIOS], q_watermark[PRIOS];
-    struct ingress_pg pg[PRIOS];
-    /* hosts: the NIC's ready flows, and the receive backlog */
+    int64_t paused_any_since_ps;  /* any priority paused since, -1 */
+    /* hosts: the NIC's ready flows */
+    uint32_t nready, ready_rr;
     uint32_t *ready;              /* the flows with data to send */
     int64_t *ready_at;            /* by ready slot: the flow's next_send_ps (the scan reads no
                                      flow); READY_GONE: the flow finished while ready */
     uint8_t *ready_prio;          /* by ready slot: the flow's priority (a pause skips it) */
-    uint32_t nready, ready_cap, ready_rr;
+    uint8_t rp_prios, np_prios;   /* priorities DCQCN's reaction / notification point runs on */
+    double drain_bps;             /* receive drain rate; 0: line rate, no backlog kept */
+    _Alignas(64) int8_t dscp_prio[64];   /* classification by DSCP (trust dscp, mapped); -1: keep the PCP */
+    struct port_tc by_tc[PRIOS];
+    struct port_prio by_prio[PRIOS];
+    /* hosts: the rest of the ready flows, and the receive backlog */
+    uint32_t ready_cap;
     uint32_t ready_by_prio[PRIOS];    /* ready slots by ready_prio, and those READY_GONE: */
     uint32_t ready_gone;              /* a scan that can neither send nor clear may be skipped */
-    uint8_t rp_prios, np_prios;   /* priorities DCQCN's reaction / notification point runs on */
     int64_t wake_ps;              /* a pending EV_PORT_WAKE, 0: none */
     double rx_backlog;
     int64_t rx_backlog_at_ps;
     bool rx_xoff[PRIOS];
-    double drain_bps;             /* receive drain rate; 0: line rate, no backlog kept */
     uint64_t rx_xoff_bytes;
     int64_t rx_xoff_sent_ps;      /* the host's last XOFF (refreshed at half its length) */
-    bool down;                    /* link down (fault) */
     uint64_t down_events;
     /* counters */
-    uint64_t q_marked[PRIOS], q_drops[PRIOS];
     uint64_t pfc_tx[PRIOS], pfc_rx[PRIOS];
     uint64_t cnp_sent, cnp_handled, ce_received;
     int64_t last_drop_event_ps;
     int64_t paused_until_ps[PRIOS];   /* by priority: the PFC received */
     int64_t pause_start_ps[PRIOS];
     int64_t paused_total_ps[PRIOS];
-    int64_t paused_any_since_ps;  /* any priority paused since, -1 */
     int64_t paused_any_total_ps;
     int64_t wd_last_pause_ps[PRIOS];
     char name[DCB_IFNAME_MAX];

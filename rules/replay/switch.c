@@ -24,7 +24,7 @@ static bool lossless(const struct port *pt, unsigned prio)
  * when a dynamic threshold is set. */
 static uint64_t xoff_threshold(const struct sim *s, const struct port *in, unsigned pg)
 {
-    const struct ingress_pg *g = &in->pg[pg];
+    const struct ingress_pg *g = &in->by_prio[pg].pg;
     const struct node *n = &s->nodes[in->node];
     uint64_t free_bytes = s->switch_buffer > n->buffer_used ? s->switch_buffer - n->buffer_used : 0;
     uint64_t th = g->xoff;
@@ -38,7 +38,7 @@ static uint64_t xoff_threshold(const struct sim *s, const struct port *in, unsig
 
 static uint64_t xon_threshold(const struct port *in, unsigned pg, uint64_t xoff)
 {
-    const struct ingress_pg *g = &in->pg[pg];
+    const struct ingress_pg *g = &in->by_prio[pg].pg;
     return g->xon != UINT64_MAX ? g->xon : xoff / 2;
 }
 
@@ -51,9 +51,9 @@ static void drop(struct sim *s, uint32_t port, uint32_t p, unsigned pg, bool ing
 {
     struct port *pt = &s->ports[port];
     if (ingress)
-        pt->pg[pg].drops++;
+        pt->by_prio[pg].pg.drops++;
     else
-        pt->q_drops[pt->tc_of[pg]]++;
+        pt->by_tc[pt->tc_of[pg]].drops++;
     s->drops++;
     if (s->now_ps - pt->last_drop_event_ps > 1000000000LL || pt->last_drop_event_ps == 0) {
         char details[96];
@@ -74,7 +74,7 @@ static int64_t pause_ps(const struct port *pt)
 static void xoff(struct sim *s, uint32_t port, unsigned pg)
 {
     struct port *pt = &s->ports[port];
-    struct ingress_pg *g = &pt->pg[pg];
+    struct ingress_pg *g = &pt->by_prio[pg].pg;
     g->xoff_sent = true;
     g->xoff_since_ps = s->now_ps;
     sim_at(s, s->now_ps + s->pfc_gen_ps, EV_PFC_SEND, port, pg << 16 | PFC_QUANTA_MAX);
@@ -85,7 +85,7 @@ static void xoff(struct sim *s, uint32_t port, unsigned pg)
 void pfc_check(struct sim *s, uint32_t port, unsigned pg)
 {
     struct port *pt = &s->ports[port];
-    if (!pt->pg[pg].xoff_sent)
+    if (!pt->by_prio[pg].pg.xoff_sent)
         return;
     sim_at(s, s->now_ps, EV_PFC_SEND, port, pg << 16 | PFC_QUANTA_MAX);   /* refresh */
     sim_at(s, s->now_ps + pause_ps(pt) / 2, EV_PFC_CHECK, port, pg);
@@ -97,7 +97,7 @@ void switch_release(struct sim *s, uint32_t p)
     if (pk->ingress == NO_INDEX)
         return;
     struct port *in = &s->ports[pk->ingress];
-    struct ingress_pg *g = &in->pg[pk->pg];
+    struct ingress_pg *g = &in->by_prio[pk->pg].pg;
     g->bytes -= pk->bytes;
     s->nodes[in->node].buffer_used -= pk->bytes;
     uint32_t port = pk->ingress;
@@ -118,10 +118,10 @@ void switch_release(struct sim *s, uint32_t p)
 /* WRED/ECN on the egress queue: true when the packet may go on (marked or not). */
 bool switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk)
 {
-    const struct wred *w = &out->wred[tc];
+    const struct wred *w = &out->by_tc[tc].wred;
     if (!w->on)
         return true;
-    double q = (double)out->q[tc].bytes, lo = w->lo, hi = w->hi;
+    double q = (double)out->by_tc[tc].q.bytes, lo = w->lo, hi = w->hi;
     if (q <= lo)
         return true;
     double p = q >= hi ? 1.0 : w->max_p * (q - lo) / (hi - lo);
@@ -130,7 +130,7 @@ bool switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk
     if (w->ecn && pk->ect) {
         if (!pk->ce) {
             pk->ce = true;
-            out->q_marked[tc]++;
+            out->by_tc[tc].marked++;
             s->marks++;
         }
         return true;
@@ -158,7 +158,7 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
         drop(s, port, p, pg, false);
         return;
     }
-    struct ingress_pg *g = &in->pg[pg];
+    struct ingress_pg *g = &in->by_prio[pg].pg;
     struct node *n = &s->nodes[in->node];
     if (n->buffer_used + pk->bytes > s->switch_buffer) {
         drop(s, port, p, pg, true);
@@ -206,8 +206,8 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
     n->buffer_used += pk->bytes;
     if (g->bytes > g->watermark)
         g->watermark = g->bytes;
-    if (out->q[tc].bytes > out->q_watermark[tc])
-        out->q_watermark[tc] = out->q[tc].bytes;
+    if (out->by_tc[tc].q.bytes > out->by_tc[tc].watermark)
+        out->by_tc[tc].watermark = out->by_tc[tc].q.bytes;
     port_kick(s, out_port);
 }
 
@@ -227,7 +227,7 @@ void watchdog_tick(struct sim *s)
         bool acts = drop_action || pt->cfg.pfcwd_action.v == QOS_PFCWD_FORWARD;
         for (unsigned prio = 0; prio < PRIOS; prio++) {
             unsigned tc = pt->tc_of[prio];
-            if (!pt->wd_storm[tc] && pt->paused[prio] && pt->q[tc].count &&
+            if (!pt->wd_storm[tc] && pt->paused[prio] && pt->by_tc[tc].q.count &&
                 s->now_ps - pt->pause_start_ps[prio] >= detect) {
                 pt->wd_storm[tc] = acts;
                 port_update_paused(pt);
@@ -236,7 +236,7 @@ void watchdog_tick(struct sim *s)
                          drop_action ? "drop" : acts ? "forward" : "alert");
                 sim_event(s, EVENT_WATCHDOG, i, (int)prio, details);
                 if (drop_action) {
-                    while (pt->q[tc].count) {
+                    while (pt->by_tc[tc].q.count) {
                         uint32_t p = egress_pop(s, pt, tc);
                         switch_release(s, p);
                         drop(s, i, p, prio, false);

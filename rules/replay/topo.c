@@ -366,7 +366,7 @@ void sim_free(struct sim *s)
         struct port *pt = &s->ports[i];
         free(pt->ctrl.v);
         for (int q = 0; q < PRIOS; q++)
-            free(pt->q[q].v);
+            free(pt->by_tc[q].q.v);
         free(pt->ready);
         free(pt->ready_at);
         free(pt->ready_prio);
