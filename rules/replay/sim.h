@@ -204,6 +204,12 @@ struct flow {                     /* by who reads it: a packet sent reads lines 
     int64_t start_ps, finish_ps;
 };
 
+struct route {                    /* one lookup a packet, so one small entry */
+    uint32_t start;               /* route_ports[start, start + count) */
+    uint16_t count;
+    uint32_t first;               /* route_ports[start]: the next hop when it is the only one */
+};
+
 struct sim {
     const struct replay_options *opt;
     const struct replay_hooks *hooks;
@@ -222,8 +228,8 @@ struct sim {
     int64_t now_ps, end_ps;
     uint64_t rng;
     /* routing: for switch s and destination host h, next hops [start, start + count) */
-    uint32_t *route_start;        /* nnodes * nnodes + 1 entries, switches only used */
-    uint16_t *route_count;
+    struct route *routes;         /* nnodes * nnodes, by node * nnodes + destination; switches
+                                     only used */
     uint32_t *route_ports;
     uint64_t switch_buffer;       /* bytes per switch */
     int64_t pfc_gen_ps;           /* XOFF decision to the PFC frame queued */

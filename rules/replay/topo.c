@@ -101,12 +101,11 @@ static int build_nodes(struct sim *s, const struct fabric *f, struct dcb_err *er
 static int build_routes(struct sim *s, struct dcb_err *err)
 {
     uint32_t n = s->nnodes;
-    s->route_start = calloc((size_t)n * n + 1, sizeof(*s->route_start));
-    s->route_count = calloc((size_t)n * n, sizeof(*s->route_count));
+    s->routes = calloc((size_t)n * n, sizeof(*s->routes));
     uint32_t *dist = malloc(n * sizeof(*dist)), *queue = malloc(n * sizeof(*queue));
     size_t cap = 1024, used = 0;
     s->route_ports = malloc(cap * sizeof(*s->route_ports));
-    if (!s->route_start || !s->route_count || !dist || !queue || !s->route_ports) {
+    if (!s->routes || !dist || !queue || !s->route_ports) {
         free(dist);
         free(queue);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory for routes");
@@ -137,8 +136,8 @@ static int build_routes(struct sim *s, struct dcb_err *err)
         }
         for (uint32_t sw = 0; sw < n; sw++) {
             const struct node *ns = &s->nodes[sw];
-            size_t key = (size_t)sw * n + dst;
-            s->route_start[key] = (uint32_t)used;
+            struct route *r = &s->routes[(size_t)sw * n + dst];
+            r->start = (uint32_t)used;
             if (!ns->is_switch || dist[sw] == UINT32_MAX)
                 continue;
             for (uint32_t p = ns->first_port; p < ns->first_port + ns->nports; p++) {
@@ -147,7 +146,7 @@ static int build_routes(struct sim *s, struct dcb_err *err)
                     continue;
                 uint32_t v = s->ports[peer].node;
                 if (dist[v] + 1 != dist[sw] || (!s->nodes[v].is_switch && v != dst) ||
-                    s->route_count[key] == ECMP_MAX)
+                    r->count == ECMP_MAX)
                     continue;
                 if (used == cap) {
                     cap *= 2;
@@ -159,8 +158,10 @@ static int build_routes(struct sim *s, struct dcb_err *err)
                     }
                     s->route_ports = grown;
                 }
+                if (!r->count)
+                    r->first = p;
                 s->route_ports[used++] = p;
-                s->route_count[key]++;
+                r->count++;
             }
         }
     }
@@ -188,17 +189,17 @@ uint64_t flow_ecmp_key(const struct flow *fl)
 
 uint32_t sim_next_hop_key(struct sim *s, uint32_t node, uint64_t ecmp_key, uint32_t dst_node)
 {
-    size_t key = (size_t)node * s->nnodes + dst_node;
-    uint16_t count = s->route_count[key];
+    const struct route *r = &s->routes[(size_t)node * s->nnodes + dst_node];
+    uint16_t count = r->count;
     if (!count)
         return NO_INDEX;
     if (count == 1)
-        return s->route_ports[s->route_start[key]];
+        return r->first;
     uint64_t h = mix(ecmp_key ^ (uint64_t)node << 48);
-    uint32_t pick = s->route_ports[s->route_start[key] + h % count];
+    uint32_t pick = s->route_ports[r->start + h % count];
     /* a link that is down leaves the group: the next one up takes its flows */
     for (uint16_t k = 1; s->ports[pick].down && k < count; k++)
-        pick = s->route_ports[s->route_start[key] + (h + k) % count];
+        pick = s->route_ports[r->start + (h + k) % count];
     return s->ports[pick].down ? NO_INDEX : pick;
 }
 
@@ -296,7 +297,7 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
             s->ports[first].node != fl->dst)
             return dcb_err_set(err, DCB_E_INVAL, "flow %zu: no route", i);
         if (s->nodes[s->ports[first].node].is_switch &&
-            !s->route_count[(size_t)s->ports[first].node * s->nnodes + fl->dst])
+            !s->routes[(size_t)s->ports[first].node * s->nnodes + fl->dst].count)
             return dcb_err_set(err, DCB_E_INVAL, "flow %zu: no route from %s to %s", i,
                                rf->src, rf->dst);
         fl->payload = rf->payload ? rf->payload : 1000;
@@ -376,8 +377,7 @@ void sim_free(struct sim *s)
     free(s->flows);
     free(s->dparams);
     free(s->pkts);
-    free(s->route_start);
-    free(s->route_count);
+    free(s->routes);
     free(s->route_ports);
     free(s->queue_samples);
     free(s->fault_port);
@@ -388,11 +388,9 @@ void sim_free(struct sim *s)
  * the fabric's routing protocol would converge (instantly, here). */
 int sim_reroute(struct sim *s)
 {
-    free(s->route_start);
-    free(s->route_count);
+    free(s->routes);
     free(s->route_ports);
-    s->route_start = NULL;
-    s->route_count = NULL;
+    s->routes = NULL;
     s->route_ports = NULL;
     if (build_routes(s, NULL) < 0) {
         s->oom = true;
