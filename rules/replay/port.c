@@ -89,6 +89,7 @@ void port_kick(struct sim *s, uint32_t port)
         const struct flow *fl = &s->flows[pk->flow];   /* the receiving NIC will want it */
         __builtin_prefetch(fl);
         __builtin_prefetch(&fl->expected);
+        __builtin_prefetch(&fl->timer_gen);     /* nak_pending, acked_bytes, CNP state */
     }
     pt->busy = true;
     pt->tx_pkt = p;

@@ -314,6 +314,7 @@ static void prefetch_event(const struct sim *s, const struct heap_event *ev)
         __builtin_prefetch(fl);
         __builtin_prefetch(fl + offsetof(struct flow, rp));
         __builtin_prefetch(fl + offsetof(struct flow, expected));
+        __builtin_prefetch(fl + offsetof(struct flow, timer_gen));
         break;
     }
     default:
