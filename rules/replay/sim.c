@@ -68,6 +68,8 @@ void pkt_free(struct sim *s, uint32_t p)
     s->free_pkt = p;
 }
 
+/* A ring whose size is a power of two (64, doubled when full): its index wraps with a mask,
+ * not a division on every packet. */
 bool pq_push(struct sim *s, struct pkt_queue *q, uint32_t p)
 {
     if (q->count == q->cap) {
@@ -78,13 +80,13 @@ bool pq_push(struct sim *s, struct pkt_queue *q, uint32_t p)
             return false;
         }
         for (uint32_t i = 0; i < q->count; i++)
-            grown[i] = q->v[(q->head + i) % q->cap];
+            grown[i] = q->v[(q->head + i) & (q->cap - 1)];
         free(q->v);
         q->v = grown;
         q->head = 0;
         q->cap = cap;
     }
-    q->v[(q->head + q->count++) % q->cap] = p;
+    q->v[(q->head + q->count++) & (q->cap - 1)] = p;
     q->bytes += s->pkts[p].bytes;
     return true;
 }
@@ -94,7 +96,7 @@ uint32_t pq_pop(struct sim *s, struct pkt_queue *q)
     if (!q->count)
         return NO_INDEX;
     uint32_t p = q->v[q->head];
-    q->head = (q->head + 1) % q->cap;
+    q->head = (q->head + 1) & (q->cap - 1);
     q->count--;
     q->bytes -= s->pkts[p].bytes;
     if (q->count)                       /* the next head waited long: fetch it before its turn */
