@@ -34,7 +34,12 @@ ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SAN_FLAGS) $(EXTRA_CFLAGS)
 ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Idecoders/track -Icollectors -Icollectors/gnmi -I$(GEN) -Irules -Irules/replay -DDCBKIT_VERSION='"$(VERSION)"' \
     -DDCBKIT_SOURCE_MAPS='"$(abspath collectors/maps)"' \
     -DDCBKIT_SOURCE_RULES='"$(abspath rules/catalog)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
-ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
+# The replay engine's event loop runs through five of its files (sim, port, switch, nic, evq).
+# With gcc, -O3 and link-time optimisation make it one loop: +5 % events/s on bench_replay's
+# all-to-all. Fat objects: a link without LTO still has their usual code. Not with clang (14
+# cannot make fat objects) nor under the sanitizers.
+REPLAY_LTO := $(if $(or $(findstring clang,$(CCNAME)),$(SANITIZE)),,-O3 -flto=auto -ffat-lto-objects)
+ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS) $(if $(REPLAY_LTO),-flto=auto)
 DEPFLAGS  = -MMD -MP
 LIBS      = $(call pkg_libs,$(LIB_PKGS)) -lm $(LDLIBS)
 
@@ -79,6 +84,7 @@ all: $(BINS) $(BUILD)/dcbkit.1 $(BUILD)/dcbtop.1
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/obj/rules/replay/%.o: ALL_CFLAGS += $(REPLAY_LTO)
 
 $(GNMI_PB_H): collectors/gnmi/gnmi.proto
 	@mkdir -p $(GEN)
