@@ -100,7 +100,8 @@ struct port_prio {                /* a priority: its byte counters and ingress p
 };
 
 struct port {                     /* by how often a packet reads it: the first three lines by
-                                     every frame, by_tc and by_prio for its class, the rest rarely */
+                                     every frame, by_tc and by_prio for its class, the rest
+                                     rarely */
     _Alignas(64) uint32_t node;
     uint32_t peer;
     bool busy, down;              /* down: link down (fault) */
@@ -131,7 +132,8 @@ struct port {                     /* by how often a packet reads it: the first t
     uint8_t *ready_prio;          /* by ready slot: the flow's priority (a pause skips it) */
     uint8_t rp_prios, np_prios;   /* priorities DCQCN's reaction / notification point runs on */
     double drain_bps;             /* receive drain rate; 0: line rate, no backlog kept */
-    _Alignas(64) int8_t dscp_prio[64];   /* classification by DSCP (trust dscp, mapped); -1: keep the PCP */
+    _Alignas(64) int8_t dscp_prio[64];   /* classification by DSCP (trust dscp, mapped); -1:
+                                            keep the PCP */
     struct port_tc by_tc[PRIOS];
     struct port_prio by_prio[PRIOS];
     /* hosts: the rest of the ready flows, and the receive backlog */
