@@ -236,13 +236,15 @@ bool evq_pop(struct evq *q, struct heap_event *out)
             q->oom = true;
             return false;
         }
-        sl = wheel_first(q);
+        sl = q->cur_slot ? q->cur_slot : wheel_first(q);
     }
     *out = sl->v[sl->head++];
+    q->cur_slot = sl;
     if (sl->head == sl->n) {
         sl->head = sl->n = 0;
         uint32_t i = (uint32_t)(sl - q->slot);
         q->slot_used[i / 64] &= ~(1ULL << (i % 64));
+        q->cur_slot = NULL;
     }
     q->in_fine--;
     q->pending--;
@@ -258,7 +260,7 @@ const struct heap_event *evq_peek(struct evq *q)
 {
     if (!q->in_fine)
         return NULL;
-    struct evq_slot *sl = wheel_first(q);
+    struct evq_slot *sl = q->cur_slot ? q->cur_slot : wheel_first(q);
     const struct heap_event *e = &sl->v[sl->head];
     q->next_valid = true;
     q->next_slot = sl;

@@ -68,6 +68,9 @@ struct evq {
     bool next_valid;
     bool oom;                     /* an allocation failed moving events: evq_pop() says no more */
     struct evq_slot *next_slot;
+    /* the slot of the last event out while it holds more: the first (pushes go there or later),
+     * so the next event needs no search of the bitmap; NULL: search */
+    struct evq_slot *cur_slot;
     int64_t next_at;
     struct evq_chunk *free_chunks;
     uint64_t slot_used[EVQ_SLOTS / 64];   /* bitmap: fine slots holding events */
