@@ -1,12 +1,15 @@
-/* The replay engine's speed on the two workloads of the issue, each run once:
+/* The replay engine's speed on the two workloads of the issue:
  *   - an 8:1 incast on a star at 40 Gb/s, 1 us links (200 m), 1000-byte payloads, every sender
  *     at line rate, 5 ms of simulated time: what an ns-3 user would run;
  *   - a 128-host leaf-spine (8 leaves x 16 hosts, 4 spines, 100G) running all-to-all (one QP per
  *     ordered pair) for 20 ms.
  * Prints events/s and packet-hops per wall second (a packet crossing one link is one hop), and
  * peak memory, per wall second and per CPU second (getrusage: the machine may be shared).
- * Target: at least 10 million events/s on one core. Never asserts on time.
- *   bench_replay [all-to-all duration in ms, default 20] [--all-to-all-only]   (for profiling) */
+ * The incasts run 20 times each (one is too short to time), the all-to-all three times, with
+ * the best, median and worst of those three. Target: at least 10 million events/s on one core.
+ * Never asserts on time.
+ *   bench_replay [all-to-all duration in ms, default 20] [--all-to-all-only]   (one run, for
+ *   profiling) */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,7 @@
             "\"buffer\":{\"3\":{\"xoff\":\"400KB\",\"xon\":\"200KB\",\"headroom\":\"400KB\"}}}}"
 
 #define INCAST_RUNS 20
+#define ALL_TO_ALL_RUNS 3
 #define STR2(x) #x
 #define STR(x) STR2(x)
 
@@ -38,9 +42,9 @@ static double cpu_seconds(void)
 }
 
 /* The same run `runs` times (a short run alone is too quick to time on a busy machine); the
- * figures are over all of them, the counts those of one run. */
+ * figures are over all of them, the counts those of one run. *events_per_s: the wall figure. */
 static int run(const char *what, const char *text, struct replay_flow *flows, size_t n,
-               int64_t duration_ns, bool dcqcn, int runs)
+               int64_t duration_ns, bool dcqcn, int runs, double *events_per_s)
 {
     struct fabric f;
     fabric_init(&f);
@@ -76,9 +80,16 @@ static int run(const char *what, const char *text, struct replay_flow *flows, si
            (double)sum.packet_hops / cpu / 1e6, (unsigned long long)sum.events,
            (unsigned long long)sum.packet_hops, (unsigned long long)sum.drops,
            (unsigned long long)sum.pfc_frames, (unsigned long long)sum.cnps, ru.ru_maxrss / 1024);
+    *events_per_s = (double)sum.events / secs;
     replay_summary_free(&sum);
     fabric_free(&f);
     return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 int main(int argc, char **argv)
@@ -103,9 +114,12 @@ int main(int argc, char **argv)
                                           1000 };
     }
     /* "every sender at line rate": PFC only, so the senders stay there */
+    double rate;
     if (!only_all &&
-        (run("8:1 incast, star, 40G, PFC only", text, incast, 8, 5000000, false, INCAST_RUNS) ||
-         run("8:1 incast, star, 40G, DCQCN (paper)", text, incast, 8, 5000000, true, INCAST_RUNS)))
+        (run("8:1 incast, star, 40G, PFC only", text, incast, 8, 5000000, false, INCAST_RUNS,
+             &rate) ||
+         run("8:1 incast, star, 40G, DCQCN (paper)", text, incast, 8, 5000000, true, INCAST_RUNS,
+             &rate)))
         return 1;
 
     snprintf(text, sizeof(text), "{\"generate\":{\"type\":\"leaf-spine\",\"leaves\":8,"
@@ -124,6 +138,18 @@ int main(int argc, char **argv)
                                                (uint16_t)(10000 + n % 50000), 1000 };
                 n++;
             }
-    return run("all-to-all, 128-host leaf-spine, 100G, DCQCN (paper)", text, all, n,
-               (int64_t)(all_ms * 1e6), true, 1);
+    /* Three runs, each on its own: on a shared machine one run can lose a third of its speed to
+     * a neighbour, and the best and the median say more about the code than one run does. */
+    int runs = only_all ? 1 : ALL_TO_ALL_RUNS;
+    double rates[ALL_TO_ALL_RUNS];
+    for (int i = 0; i < runs; i++)
+        if (run("all-to-all, 128-host leaf-spine, 100G, DCQCN (paper)", text, all, n,
+                (int64_t)(all_ms * 1e6), true, 1, &rates[i]))
+            return 1;
+    if (runs > 1) {
+        qsort(rates, (size_t)runs, sizeof(rates[0]), cmp_double);
+        printf("all-to-all, %d runs: best %.1f, median %.1f, worst %.1f M events/s (target 10)\n",
+               runs, rates[runs - 1] / 1e6, rates[runs / 2] / 1e6, rates[0] / 1e6);
+    }
+    return 0;
 }
