@@ -53,7 +53,7 @@ GNMI_PB_H = $(GEN)/gnmi.pb-c.h
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/gnmi.pb-c.o
 LIBDCB    := $(BUILD)/libdcbkit.a
 
-DCBKIT_SRCS := $(sort $(wildcard cmd/dcbkit/*.c))
+DCBKIT_SRCS := $(sort $(wildcard cmd/dcbkit/*.c cmd/dcbkit/*/*.c))
 DCBKIT_OBJS := $(DCBKIT_SRCS:%.c=$(BUILD)/obj/%.o)
 DCBKIT      := $(BUILD)/bin/dcbkit
 
@@ -109,6 +109,9 @@ $(DCBKIT): $(DCBKIT_OBJS) $(LIBDCB)
 
 $(BUILD)/dcbkit.1: $(DCBKIT)
 	$(DCBKIT) help --man > $@.tmp && mv $@.tmp $@
+
+# a command with more than two files has a folder of its own; cli.h and friends stay on top
+$(DCBKIT_OBJS): ALL_CPPFLAGS += -Icmd/dcbkit
 
 # ncursesw's flags only where curses is used (its -D_XOPEN_SOURCE stays out of the library).
 $(DCBTOP_OBJS): ALL_CPPFLAGS += -Icmd/dcbtop $(call pkg_cflags,$(CURSES_PKG))

@@ -4,6 +4,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "source_opts.h"
 #include "top.h"
 #include "top_doc.h"
 #include "units.h"
@@ -19,9 +21,7 @@
 
 int64_t top_now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    return dcb_realtime_ns();
 }
 
 int top_step(struct top_app *app)
@@ -30,7 +30,7 @@ int top_step(struct top_app *app)
     int64_t data_ns = 0;
     app->src.interval_ns = app->interval_ns;
     app->error[0] = '\0';
-    if (app->src.ops->tick(&app->src, top_now_ns(), &data_ns, &err) < 0) {
+    if (dcb_source_tick(&app->src, top_now_ns(), &data_ns, &err) < 0) {
         snprintf(app->error, sizeof(app->error), "%s", err.msg);
         return -1;
     }
@@ -46,11 +46,16 @@ int top_step(struct top_app *app)
     return 0;
 }
 
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(stderr, "dcbtop: ");
-    fprintf(stderr, fmt, arg);
+    vfprintf(stderr, fmt, ap);
     fprintf(stderr, " (see 'dcbtop --help')\n");
+    va_end(ap);
     return EXIT_USAGE;
 }
 
@@ -72,31 +77,6 @@ int top_parse_delay(const char *text, int64_t *ns)
     return 0;
 }
 
-/* --at: Unix seconds, an ISO 8601 UTC time, or "-DURATION" before the store's end (0 here,
- * resolved by the source as an offset). */
-static int parse_at(const char *text, int64_t *ns, int64_t *before_end)
-{
-    struct dcb_err err;
-    *ns = 0;
-    *before_end = 0;
-    if (text[0] == '-')
-        return dcb_parse_duration(text + 1, before_end, &err) < 0 || *before_end <= 0 ? -1 : 0;
-    char *end;
-    errno = 0;
-    double s = strtod(text, &end);
-    if (end != text && !*end && !errno && s > 0) {
-        *ns = (int64_t)llround(s * 1e9);
-        return 0;
-    }
-    struct tm tm;
-    memset(&tm, 0, sizeof(tm));
-    end = strptime(text, "%Y-%m-%dT%H:%M:%S", &tm);
-    if (!end || (*end && strcmp(end, "Z") != 0))
-        return -1;
-    *ns = (int64_t)timegm(&tm) * 1000000000LL;
-    return 0;
-}
-
 static int parse_sort(const char *name)
 {
     if (!strcasecmp(name, "name"))
@@ -113,250 +93,233 @@ static bool terminal_utf8(void)
     return cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
 }
 
+
+/* What the command line asked for; parse_args fills it, run_* use it. */
+struct top_args {
+    bool batch, auto_source;
+    long iterations;
+    int prio;
+    const char *rules_dir;
+    struct source_opts src;
+};
+
+enum { O_MAN = 256, O_SORT, O_AUTO, O_RULES };
+
+static const struct option own_longopts[] = {
+    { "batch", no_argument, NULL, 'b' },
+    { "iterations", required_argument, NULL, 'n' },
+    { "delay", required_argument, NULL, 'd' },
+    { "format", required_argument, NULL, 'T' },
+    { "prio", required_argument, NULL, 'p' },
+    { "sort", required_argument, NULL, O_SORT },
+    { "filter", required_argument, NULL, 'f' },
+    { "rules", required_argument, NULL, O_RULES },
+    { "auto", no_argument, NULL, O_AUTO },
+    { "man", no_argument, NULL, O_MAN },
+    { "version", no_argument, NULL, 'V' },
+    { "help", no_argument, NULL, 'h' },
+};
+#define OWN_LONGOPTS (sizeof(own_longopts) / sizeof(own_longopts[0]))
+
+/* One of dcbtop's own options: -1 to go on, else an exit status. */
+static int own_option(struct top_app *app, struct top_args *a, int c, const char *arg)
+{
+    char *end;
+    switch (c) {
+    case 'b': a->batch = true; return -1;
+    case 'n':
+        errno = 0;
+        a->iterations = strtol(arg, &end, 10);
+        if (end == arg || *end || errno || a->iterations < 1 || a->iterations > 100000000L)
+            return usage_error("-n takes a whole number from 1, not '%s'", arg);
+        return -1;
+    case 'd':
+        if (top_parse_delay(arg, &app->interval_ns) < 0)
+            return usage_error("-d takes seconds from 0.01 to 3600 (1, 0.5, 500ms), not '%s'",
+                               arg);
+        return -1;
+    case 'T':
+        if (out_parse_format(arg, &app->format) < 0)
+            return usage_error("-T takes 'text' or 'json', not '%s'", arg);
+        return -1;
+    case 'p':
+        if (!strcmp(arg, "l") || !strcmp(arg, "lossless"))
+            a->prio = TOP_PRIO_LOSSLESS;
+        else if (arg[0] >= '0' && arg[0] <= '7' && !arg[1])
+            a->prio = arg[0] - '0';
+        else
+            return usage_error("-p takes a priority 0-7 or 'lossless', not '%s'", arg);
+        return -1;
+    case O_SORT:
+        app->view.sort = parse_sort(arg);
+        if (app->view.sort == -2)
+            return usage_error("--sort takes name or a column key (rx_bps, pfc_rx_per_s, ...), "
+                               "not '%s'", arg);
+        return -1;
+    case 'f': snprintf(app->view.filter, sizeof(app->view.filter), "%s", arg); return -1;
+    case O_RULES: a->rules_dir = arg; return -1;
+    case O_AUTO: a->auto_source = true; return -1;
+    case O_MAN: top_print_man(stdout); return 0;
+    case 'V': printf("dcbtop %s\n", DCBKIT_VERSION); return 0;
+    case 'h': top_print_help(stdout); return 0;
+    }
+    return -2;
+}
+
+static int parse_args(struct top_app *app, struct top_args *a, int argc, char **argv)
+{
+    struct option longopts[OWN_LONGOPTS + SO_END - SO_LOCAL + 1];
+    size_t n = OWN_LONGOPTS;
+    memcpy(longopts, own_longopts, sizeof(own_longopts));
+    source_opts_longopts(SOURCE_G_ALL, longopts, &n, sizeof(longopts) / sizeof(longopts[0]) - 1);
+    longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+    int c;
+    char why[300];
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":bn:d:T:p:f:hV", longopts, NULL)) != -1) {
+        int rc = own_option(app, a, c, optarg);
+        if (rc >= 0)
+            return rc;
+        if (rc == -1)
+            continue;
+        if (c == ':')
+            return usage_error("option '%s' needs a value", argv[optind - 1]);
+        int taken = source_opts_take(&a->src, c, optarg, why, sizeof(why));
+        if (taken < 0)
+            return usage_error("%s", why);
+        if (!taken)
+            return usage_error("unknown option '%s'", argv[optind - 1]);
+    }
+    if (optind < argc)
+        return usage_error("unexpected argument '%s'", argv[optind]);
+    return -1;
+}
+
+static int check_args(const struct top_app *app, const struct top_args *a)
+{
+    char why[300];
+    if (source_opts_check(&a->src, why, sizeof(why)) < 0)
+        return usage_error("%s", why);
+    unsigned live = a->src.named & ~SOURCE_G_FABRIC;
+    if (live & (live - 1))
+        return usage_error("give one source of data: --local, --gnmi, --store, --replay/--demo, "
+                           "--pcap or --prometheus (a --fabric file may go with any)");
+    if (!a->batch && !isatty(STDOUT_FILENO))
+        return usage_error("stdout is not a terminal: use -b for batch mode");
+    if (!a->batch && app->format == OUT_JSON)
+        return usage_error("-T json is for batch mode (-b)");
+    return -1;
+}
+
+/* --auto: this host when one of its interfaces has PFC counters. 0 with the source open, or -1
+ * (the caller opens the demo). */
+static int open_auto_local(struct top_app *app, const struct top_args *a)
+{
+    struct dcb_err err;
+    app->src.sink = model_sink(&app->model);
+    app->src.interval_ns = app->interval_ns;
+    if (dcb_source_local_open(&app->src, &a->src.local, &err) < 0)
+        return -1;
+    int64_t data_ns;
+    if (dcb_source_tick(&app->src, top_now_ns(), &data_ns, &err) == 0 &&
+        dcb_source_local_has_pfc(&app->src)) {
+        app->model.data_ns = data_ns;
+        return 0;
+    }
+    dcb_source_close(&app->src);
+    app->src.sink.reset(app->src.sink.arg);
+    return -1;
+}
+
+static int open_source(struct top_app *app, struct top_args *a)
+{
+    struct dcb_err err;
+    bool only_intent = !(a->src.named & ~SOURCE_G_FABRIC);
+    if (a->auto_source && only_intent) {
+        if (open_auto_local(app, a) == 0)
+            return 0;
+        a->src.named |= SOURCE_G_REPLAY;
+        a->src.demo = true;
+    } else if (!a->src.named) {
+        a->src.named = SOURCE_G_LOCAL;
+    }
+    if (source_opts_open(&a->src, model_sink(&app->model), app->interval_ns, 0, &app->src,
+                         &err) < 0) {
+        fprintf(stderr, "dcbtop: %s\n", err.msg);
+        return 1;
+    }
+    if (a->auto_source && a->src.demo)
+        snprintf(app->src.status, sizeof(app->src.status),
+                 "no interface here has PFC counters: showing the built-in demo");
+    return 0;
+}
+
+static int run_batch(struct top_app *app, long iterations)
+{
+    int64_t next = dcb_monotonic_ns();
+    for (long f = 0; iterations == 0 || f < iterations; f++) {
+        if (top_step(app) < 0) {
+            fprintf(stderr, "dcbtop: %s\n", app->error);
+            return 1;
+        }
+        if (app->error[0])
+            fprintf(stderr, "dcbtop: %s\n", app->error);
+        if (batch_frame(app) < 0) {
+            fprintf(stderr, "dcbtop: writing output: %s\n", strerror(errno));
+            return 1;
+        }
+        if (iterations && f + 1 >= iterations)
+            break;
+        next += app->interval_ns;
+        struct timespec ts = { next / 1000000000LL, next % 1000000000LL };
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+            ;
+    }
+    return 0;
+}
+
+static int setup_model(struct top_app *app, const struct top_args *a)
+{
+    struct dcb_err err;
+    if (model_init(&app->model, &err) < 0) {
+        fprintf(stderr, "dcbtop: %s\n", err.msg);
+        return 1;
+    }
+    app->model.prio = a->prio;
+    model_load_rules(&app->model, a->rules_dir);
+    if (a->rules_dir && app->model.rules_error[0]) {
+        fprintf(stderr, "dcbtop: --rules: %s\n", app->model.rules_error);
+        model_free(&app->model);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
     dcb_log_init("dcbtop");
-    enum { O_LOCAL = 256, O_STORE, O_AT, O_WINDOW, O_SYSFS, O_PROC, O_IFNAME, O_MAPS, O_RULES,
-           O_DEVICE, O_DEMO, O_REPLAY, O_REPLAY_SPEED, O_GNMI, O_FABRIC, O_MAN, O_SORT, O_AUTO,
-           O_MAP, O_PLAINTEXT, O_INSECURE, O_TLS_CA, O_TLS_CERT, O_TLS_KEY, O_CREDENTIALS };
-    static const struct option longopts[] = {
-        { "batch", no_argument, NULL, 'b' },
-        { "iterations", required_argument, NULL, 'n' },
-        { "delay", required_argument, NULL, 'd' },
-        { "format", required_argument, NULL, 'T' },
-        { "prio", required_argument, NULL, 'p' },
-        { "sort", required_argument, NULL, O_SORT },
-        { "filter", required_argument, NULL, 'f' },
-        { "local", no_argument, NULL, O_LOCAL },
-        { "store", required_argument, NULL, O_STORE },
-        { "at", required_argument, NULL, O_AT },
-        { "window", required_argument, NULL, O_WINDOW },
-        { "sysfs-root", required_argument, NULL, O_SYSFS },
-        { "proc-root", required_argument, NULL, O_PROC },
-        { "ifname", required_argument, NULL, O_IFNAME },
-        { "maps", required_argument, NULL, O_MAPS },
-        { "rules", required_argument, NULL, O_RULES },
-        { "device", required_argument, NULL, O_DEVICE },
-        { "demo", no_argument, NULL, O_DEMO },
-        { "auto", no_argument, NULL, O_AUTO },
-        { "replay", required_argument, NULL, O_REPLAY },
-        { "replay-speed", required_argument, NULL, O_REPLAY_SPEED },
-        { "gnmi", required_argument, NULL, O_GNMI },
-        { "fabric", required_argument, NULL, O_FABRIC },
-        { "map", required_argument, NULL, O_MAP },
-        { "plaintext", no_argument, NULL, O_PLAINTEXT },
-        { "insecure", no_argument, NULL, O_INSECURE },
-        { "tls-ca", required_argument, NULL, O_TLS_CA },
-        { "tls-cert", required_argument, NULL, O_TLS_CERT },
-        { "tls-key", required_argument, NULL, O_TLS_KEY },
-        { "credentials", required_argument, NULL, O_CREDENTIALS },
-        { "man", no_argument, NULL, O_MAN },
-        { "version", no_argument, NULL, 'V' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-    };
     static struct top_app app;
+    static struct top_args a;
     app.interval_ns = 1000000000LL;
     app.format = OUT_TEXT;
     app.view.sort = COL_PFC_RX;
     app.view.utf8 = terminal_utf8();
-    bool batch = false;
-    long iterations = 0;
-    int prio = TOP_PRIO_LOSSLESS;
-    const char *store = NULL, *rules_dir = NULL, *scenario = NULL;
-    static struct top_gnmi_options go;
-    bool replay = false, auto_source = false;
-    double speed = 1;
-    int64_t at_ns = 0, at_before_end = 0, window_ns = 0;
-    struct top_local_options lo = { 0 };
-    int c;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":bn:d:T:p:f:hV", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'b': batch = true; break;
-        case 'n': {
-            char *end;
-            errno = 0;
-            iterations = strtol(optarg, &end, 10);
-            if (end == optarg || *end || errno || iterations < 1 || iterations > 100000000L)
-                return usage_error("-n takes a whole number from 1, not '%s'", optarg);
-            break;
-        }
-        case 'd':
-            if (top_parse_delay(optarg, &app.interval_ns) < 0)
-                return usage_error("-d takes seconds from 0.01 to 3600 (1, 0.5, 500ms), not "
-                                   "'%s'", optarg);
-            break;
-        case 'T':
-            if (out_parse_format(optarg, &app.format) < 0)
-                return usage_error("-T takes 'text' or 'json', not '%s'", optarg);
-            break;
-        case 'p':
-            if (!strcmp(optarg, "l") || !strcmp(optarg, "lossless"))
-                prio = TOP_PRIO_LOSSLESS;
-            else if (optarg[0] >= '0' && optarg[0] <= '7' && !optarg[1])
-                prio = optarg[0] - '0';
-            else
-                return usage_error("-p takes a priority 0-7 or 'lossless', not '%s'", optarg);
-            break;
-        case O_SORT:
-            app.view.sort = parse_sort(optarg);
-            if (app.view.sort == -2)
-                return usage_error("--sort takes name or a column key (rx_bps, pfc_rx_per_s, "
-                                   "...), not '%s'", optarg);
-            break;
-        case 'f': snprintf(app.view.filter, sizeof(app.view.filter), "%s", optarg); break;
-        case O_LOCAL: break;
-        case O_STORE: store = optarg; break;
-        case O_AT:
-            if (parse_at(optarg, &at_ns, &at_before_end) < 0)
-                return usage_error("--at takes Unix seconds, YYYY-MM-DDTHH:MM:SSZ or -DURATION "
-                                   "(before the store's end), not '%s'", optarg);
-            break;
-        case O_WINDOW: {
-            struct dcb_err err;
-            if (dcb_parse_duration(optarg, &window_ns, &err) < 0 || window_ns <= 0)
-                return usage_error("--window takes a duration (5m), not '%s'", optarg);
-            break;
-        }
-        case O_SYSFS: lo.sysfs_root = optarg; break;
-        case O_PROC: lo.proc_root = optarg; break;
-        case O_IFNAME: lo.pattern = optarg; break;
-        case O_MAPS: lo.maps_dir = optarg; break;
-        case O_DEVICE: lo.device = optarg; break;
-        case O_RULES: rules_dir = optarg; break;
-        case O_DEMO: replay = true; scenario = NULL; break;
-        case O_AUTO: auto_source = true; break;
-        case O_REPLAY: replay = true; scenario = optarg; break;
-        case O_REPLAY_SPEED: {
-            char *end;
-            errno = 0;
-            speed = strtod(optarg, &end);
-            if (end == optarg || *end || errno || !(speed >= 0.001 && speed <= 1000))
-                return usage_error("--replay-speed takes a factor from 0.001 to 1000, not '%s'",
-                                   optarg);
-            break;
-        }
-        case O_GNMI: {
-            const char *colon = strrchr(optarg, ':');
-            if (!colon || colon == optarg || !colon[1] || strspn(colon + 1, "0123456789") !=
-                strlen(colon + 1))
-                return usage_error("--gnmi takes HOST:PORT, not '%s'", optarg);
-            if (go.naddresses == TOP_GNMI_MAX)
-                return usage_error("at most 64 --gnmi targets (a fabric file takes more)%s", "");
-            go.addresses[go.naddresses++] = optarg;
-            break;
-        }
-        case O_FABRIC: go.fabric = optarg; break;
-        case O_MAP: go.map = optarg; break;
-        case O_PLAINTEXT: go.plaintext = true; break;
-        case O_INSECURE: go.insecure = true; break;
-        case O_TLS_CA: go.tls_ca = optarg; break;
-        case O_TLS_CERT: go.tls_cert = optarg; break;
-        case O_TLS_KEY: go.tls_key = optarg; break;
-        case O_CREDENTIALS: go.credentials = optarg; break;
-        case O_MAN: top_print_man(stdout); return 0;
-        case 'V': printf("dcbtop %s\n", DCBKIT_VERSION); return 0;
-        case 'h': top_print_help(stdout); return 0;
-        case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return usage_error("unexpected argument '%s'", argv[optind]);
-    bool gnmi = go.naddresses || go.fabric;
-    if (go.plaintext && (go.insecure || go.tls_ca || go.tls_cert))
-        return usage_error("%s", "--plaintext turns TLS off; it cannot go with --insecure or "
-                           "--tls-* options");
-    if (!go.tls_cert != !go.tls_key)
-        return usage_error("%s", "--tls-cert and --tls-key go together");
-    if (go.naddresses > 1 && lo.device)
-        return usage_error("%s", "--device names one switch; with several --gnmi each is named "
-                           "by its HOST:PORT");
-    go.device = lo.device;
-    if ((store != NULL) + replay + gnmi > 1)
-        return usage_error("%s", "give one source: --store, --replay/--demo or --gnmi/--fabric");
-    if ((at_ns || at_before_end) && !store)
-        return usage_error("%s needs --store DB", "--at");
-    if (!batch && !isatty(STDOUT_FILENO))
-        return usage_error("%s", "stdout is not a terminal: use -b for batch mode");
-    if (!batch && app.format == OUT_JSON)
-        return usage_error("%s", "-T json is for batch mode (-b)");
-    struct dcb_err err;
-    if (model_init(&app.model, &err) < 0) {
-        fprintf(stderr, "dcbtop: %s\n", err.msg);
+    a.prio = TOP_PRIO_LOSSLESS;
+    source_opts_init(&a.src, SOURCE_G_ALL);
+    int rc = parse_args(&app, &a, argc, argv);
+    if (rc < 0)
+        rc = check_args(&app, &a);
+    if (rc >= 0)
+        return rc;
+    if (setup_model(&app, &a) != 0)
         return 1;
-    }
-    app.model.prio = prio;
-    model_load_rules(&app.model, rules_dir);
-    if (rules_dir && app.model.rules_error[0]) {
-        fprintf(stderr, "dcbtop: --rules: %s\n", app.model.rules_error);
+    if (open_source(&app, &a) != 0) {
         model_free(&app.model);
         return 1;
     }
-    app.src.sink = model_sink(&app.model);
-    app.src.interval_ns = app.interval_ns;
-    int rc;
-    if (auto_source && !store && !replay && !gnmi && top_source_local_open(&app.src, &lo, &err) == 0) {
-        /* this host when one of its interfaces has PFC counters, else the demo */
-        int64_t data_ns;
-        if (app.src.ops->tick(&app.src, top_now_ns(), &data_ns, &err) == 0 &&
-            top_source_local_has_pfc(&app.src)) {
-            app.model.data_ns = data_ns;
-            goto opened;
-        }
-        app.src.ops->close(&app.src);
-        app.src.sink.reset(app.src.sink.arg);
-        app.src.sink = model_sink(&app.model);
-        replay = true;
-    }
-    rc = store ? top_source_store_open(&app.src, store, at_ns, window_ns, &err)
-             : replay ? top_source_replay_open(&app.src, scenario, speed, &err)
-             : gnmi ? top_source_gnmi_open(&app.src, &go, &err)
-                      : top_source_local_open(&app.src, &lo, &err);
-    if (rc < 0) {
-        fprintf(stderr, "dcbtop: %s: %s\n",
-                store ? store : replay ? (scenario ? scenario : "--demo")
-                : gnmi ? (go.fabric ? go.fabric : go.addresses[0]) : "local", err.msg);
-        model_free(&app.model);
-        return 1;
-    }
-    if (auto_source && replay)
-        snprintf(app.src.status, sizeof(app.src.status),
-                 "no interface here has PFC counters: showing the built-in demo");
-opened:
-    if (at_before_end && app.src.ops->seek)
-        top_source_store_at_before_end(&app.src, at_before_end);
-    int status = 0;
-    if (batch) {
-        struct timespec next;
-        clock_gettime(CLOCK_MONOTONIC, &next);
-        for (long f = 0; iterations == 0 || f < iterations; f++) {
-            if (top_step(&app) < 0) {
-                fprintf(stderr, "dcbtop: %s\n", app.error);
-                status = 1;
-                break;
-            }
-            if (app.error[0])
-                fprintf(stderr, "dcbtop: %s\n", app.error);
-            if (batch_frame(&app) < 0) {
-                fprintf(stderr, "dcbtop: writing output: %s\n", strerror(errno));
-                status = 1;
-                break;
-            }
-            if (iterations && f + 1 >= iterations)
-                break;
-            next.tv_nsec += app.interval_ns % 1000000000LL;
-            next.tv_sec += app.interval_ns / 1000000000LL + next.tv_nsec / 1000000000LL;
-            next.tv_nsec %= 1000000000LL;
-            while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
-                ;
-        }
-    } else {
-        status = ui_run(&app);
-    }
-    app.src.ops->close(&app.src);
+    int status = a.batch ? run_batch(&app, a.iterations) : ui_run(&app);
+    dcb_source_close(&app.src);
     model_free(&app.model);
     return status;
 }

@@ -400,9 +400,9 @@ static void on_reset(void *arg)
     m->dirty = true;
 }
 
-struct top_sink model_sink(struct top_model *m)
+struct dcb_sink model_sink(struct top_model *m)
 {
-    return (struct top_sink){ on_sample, on_event, on_config, on_link, on_reset, m };
+    return (struct dcb_sink){ on_sample, on_event, on_config, on_link, on_reset, m };
 }
 
 /* ---- findings ----------------------------------------------------------------------------- */

@@ -85,7 +85,7 @@ struct top_model {
 int model_init(struct top_model *m, struct dcb_err *err);
 void model_free(struct top_model *m);
 /* The sink a source writes to. */
-struct top_sink model_sink(struct top_model *m);
+struct dcb_sink model_sink(struct top_model *m);
 /* Ends the readings taken in: each interface's columns and history move to its newest time. */
 void model_settle(struct top_model *m);
 /* Recomputes the columns for another priority choice (history stays as it was taken). */

@@ -15,7 +15,7 @@
 #define RULES_EVERY_NS (5LL * 1000000000LL)
 
 struct top_app {
-    struct top_source src;
+    struct dcb_source src;
     struct top_model model;
     struct top_view view;
     enum out_format format;

@@ -164,7 +164,7 @@ static void choose_interval(struct ui *u)
 
 static void seek(struct ui *u, int steps)
 {
-    struct top_source *src = &u->app->src;
+    struct dcb_source *src = &u->app->src;
     struct dcb_err err;
     if (!src->ops->seek) {
         snprintf(u->msg, sizeof(u->msg), "[ and ] move in time with --store");

@@ -1,8 +1,8 @@
 /* A source whose producer blocks (the replay runner sleeps to pace simulated time; the gNMI
  * client waits on its sockets) runs in a child process and sends what it produces down a pipe
  * as records; dcbtop stays single-threaded and drains the pipe on each tick. */
-#ifndef DCBTOP_SOURCE_CHILD_H
-#define DCBTOP_SOURCE_CHILD_H
+#ifndef DCB_SOURCE_CHILD_H
+#define DCB_SOURCE_CHILD_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -13,7 +13,7 @@
 #include "qos_config.h"
 #include "source.h"
 
-struct child_link {
+struct source_child {
     pid_t pid;
     int fd;
     char buf[1 << 16];
@@ -25,27 +25,27 @@ struct child_link {
 /* ---- in the child ------------------------------------------------------------------------ */
 
 /* Set by SIGTERM (no SA_RESTART, so a blocked write returns) or a closed pipe. */
-extern volatile sig_atomic_t child_stop;
+extern volatile sig_atomic_t source_child_stop;
 
-void child_send_sample(int fd, const struct dcb_sample *s);
-void child_send_event(int fd, const struct dcb_event *e);
-void child_send_config(int fd, int64_t time_ns, const char *device, const char *ifname,
+void source_child_send_sample(int fd, const struct dcb_sample *s);
+void source_child_send_event(int fd, const struct dcb_event *e);
+void source_child_send_config(int fd, int64_t time_ns, const char *device, const char *ifname,
                        const char *source, const struct qos_config *c);
 /* A line for the status bar ("gnmi leaf1 (10.0.0.1:8080): connection refused; retrying"). */
-void child_send_status(int fd, const char *text);
+void source_child_send_status(int fd, const char *text);
 
 /* ---- in dcbtop ---------------------------------------------------------------------------- */
 
 /* Forks; the child calls run(arg, fd) with the terminal closed to it, and exits with its
  * return value. */
-int child_start(struct child_link *cl, int (*run)(void *arg, int fd), void *arg,
+int source_child_start(struct source_child *cl, int (*run)(void *arg, int fd), void *arg,
                 struct dcb_err *err);
 /* Hands what arrived to the source's sink; waits up to wait_ms for the first data. */
-void child_drain(struct child_link *cl, struct top_source *src, int wait_ms);
-void child_stop_and_wait(struct child_link *cl);
+void source_child_drain(struct source_child *cl, struct dcb_source *src, int wait_ms);
+void source_child_stop_and_wait(struct source_child *cl);
 
-/* A fabric file's intent as config: each interface's, its link partner's ("peer:fabric"),
- * and the link itself. */
-void child_fabric_intent(struct top_source *src, const struct fabric *f, int64_t now_ns);
+/* A fabric's intent as config (each interface's, its link partner's, "peer:fabric") and
+ * links, into src's sink (source_fabric.c). */
+void source_fabric_intent(struct dcb_source *src, const struct fabric *f, int64_t now_ns);
 
 #endif

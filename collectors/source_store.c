@@ -13,7 +13,7 @@
                                  * more); the whole window follows on the next refresh */
 
 struct store_ctx {
-    struct top_source *src;
+    struct dcb_source *src;
     struct dcb_store *st;
     char path[1024];
     int64_t first_ns, last_ns;
@@ -123,7 +123,7 @@ static int feed(struct store_ctx *c, int64_t t0, int64_t t1, struct dcb_err *err
     return 0;
 }
 
-static int store_tick(struct top_source *src, int64_t now_ns, int64_t *data_ns,
+static int store_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
                       struct dcb_err *err)
 {
     (void)now_ns;
@@ -178,7 +178,7 @@ static int store_tick(struct top_source *src, int64_t now_ns, int64_t *data_ns,
     return 0;
 }
 
-static int store_seek(struct top_source *src, int steps, struct dcb_err *err)
+static int store_seek(struct dcb_source *src, int steps, struct dcb_err *err)
 {
     (void)err;
     struct store_ctx *c = src->ctx;
@@ -193,7 +193,7 @@ static int store_seek(struct top_source *src, int steps, struct dcb_err *err)
     return 0;
 }
 
-static void store_close_src(struct top_source *src)
+static void store_close_src(struct dcb_source *src)
 {
     struct store_ctx *c = src->ctx;
     store_close(c->st, NULL);
@@ -202,9 +202,9 @@ static void store_close_src(struct top_source *src)
     src->ctx = NULL;
 }
 
-static const struct top_source_ops store_ops = { store_tick, store_seek, store_close_src };
+static const struct dcb_source_ops store_ops = { store_tick, store_seek, store_close_src };
 
-int top_source_store_open(struct top_source *src, const char *path, int64_t at_ns,
+int dcb_source_store_open(struct dcb_source *src, const char *path, int64_t at_ns,
                           int64_t window_ns, struct dcb_err *err)
 {
     struct store_ctx *c = calloc(1, sizeof(*c));
@@ -237,12 +237,14 @@ int top_source_store_open(struct top_source *src, const char *path, int64_t at_n
         c->reload = true;
     }
     src->ops = &store_ops;
+    src->kind = SOURCE_STORE;
+    src->direct = c->st;
     src->ctx = c;
     snprintf(src->name, sizeof(src->name), "store %s", path);
     return 0;
 }
 
-void top_source_store_at_before_end(struct top_source *src, int64_t before_ns)
+void dcb_source_store_at_before_end(struct dcb_source *src, int64_t before_ns)
 {
     struct store_ctx *c = src->ctx;
     c->at_ns = c->last_ns - before_ns < c->first_ns ? c->first_ns : c->last_ns - before_ns;

@@ -13,19 +13,19 @@
 #include "gnmi_source.h"
 #include "source.h"
 #include "source_child.h"
-#include "top.h"
+#include "units.h"
 
 #define FIRST_DATA_WAIT_MS 3000
 
 struct gnmi_ctx {
-    struct top_gnmi_options opt;
+    struct source_gnmi_options opt;
     struct grpc_endpoint base;
     struct gnmi_creds creds;
     struct fabric fabric;
     bool have_fabric;
     char maps_dir[4096];
     int64_t interval_ns;
-    struct child_link cl;
+    struct source_child cl;
 };
 
 /* ---- the child ---------------------------------------------------------------------------- */
@@ -33,27 +33,27 @@ struct gnmi_ctx {
 static void on_sample(const struct dcb_sample *s, const char *key, void *arg)
 {
     (void)key;
-    child_send_sample(*(int *)arg, s);
+    source_child_send_sample(*(int *)arg, s);
 }
 
 static void on_event(const struct dcb_event *e, void *arg)
 {
-    child_send_event(*(int *)arg, e);
+    source_child_send_event(*(int *)arg, e);
 }
 
 static void on_config(int64_t time_ns, const char *device, const char *ifname,
                       const struct qos_config *c, void *arg)
 {
-    child_send_config(*(int *)arg, time_ns, device, ifname, "gnmi", c);
+    source_child_send_config(*(int *)arg, time_ns, device, ifname, "gnmi", c);
 }
 
 static void on_error(const char *device, const char *address, const char *msg, bool retrying,
                      void *arg)
 {
-    char text[TOP_STATUS_MAX];
+    char text[DCB_SOURCE_STATUS_MAX];
     snprintf(text, sizeof(text), "gnmi %.60s (%.60s): %.100s%s", device, address, msg,
              retrying ? "; retrying" : "");
-    child_send_status(*(int *)arg, text);
+    source_child_send_status(*(int *)arg, text);
 }
 
 static int add_targets(struct gnmi_ctx *g, struct gnmi_source *s, size_t *added,
@@ -76,13 +76,13 @@ static int add_targets(struct gnmi_ctx *g, struct gnmi_source *s, size_t *added,
 static struct gnmi_source_opts source_opts(const struct gnmi_ctx *g)
 {
     struct gnmi_source_opts so = {
-        .client = { .timeout_ns = 10000000000LL, .interval_ns = g->interval_ns,
-                    .reconnect = true, .fallback_get = true, .probe_once = true,
-                    .probe_deliver = true },
-        .mode = GNMI_STREAM,
-        .encoding = GNMI_ENC_JSON_IETF,
+        .client = { .timeout_ns = g->opt.timeout_ns ? g->opt.timeout_ns : 10000000000LL,
+                    .interval_ns = g->interval_ns, .reconnect = true, .fallback_get = true,
+                    .probe_once = true, .probe_deliver = true },
+        .mode = (enum gnmi_mode)g->opt.mode,
+        .encoding = (enum gnmi_encoding)g->opt.encoding,
         .sample_interval_ns = g->interval_ns,
-        .config_interval_ns = 0,
+        .config_interval_ns = g->opt.config_interval_ns,
     };
     return so;
 }
@@ -100,9 +100,9 @@ static int run_child(void *arg, int fd)
     if (rc == 0)
         rc = add_targets(g, s, &added, &err);
     if (rc < 0) {
-        child_send_status(fd, err.msg);
+        source_child_send_status(fd, err.msg);
     } else {
-        gnmi_source_run(s, &child_stop, 0);
+        gnmi_source_run(s, &source_child_stop, 0);
     }
     gnmi_source_free(s);
     return rc;
@@ -110,22 +110,22 @@ static int run_child(void *arg, int fd)
 
 /* ---- dcbtop's side ------------------------------------------------------------------------ */
 
-static int gnmi_tick(struct top_source *src, int64_t now_ns, int64_t *data_ns,
+static int gnmi_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
                      struct dcb_err *err)
 {
     (void)err;
     struct gnmi_ctx *g = src->ctx;
     *data_ns = now_ns;
-    child_drain(&g->cl, src, g->cl.got_data ? 0 : FIRST_DATA_WAIT_MS);
+    source_child_drain(&g->cl, src, g->cl.got_data ? 0 : FIRST_DATA_WAIT_MS);
     if (g->cl.ended && !src->status[0])
         snprintf(src->status, sizeof(src->status), "the gNMI client stopped");
     return 0;
 }
 
-static void gnmi_close(struct top_source *src)
+static void gnmi_close(struct dcb_source *src)
 {
     struct gnmi_ctx *g = src->ctx;
-    child_stop_and_wait(&g->cl);
+    source_child_stop_and_wait(&g->cl);
     gnmi_creds_wipe(&g->creds);
     if (g->have_fabric)
         fabric_free(&g->fabric);
@@ -133,7 +133,7 @@ static void gnmi_close(struct top_source *src)
     src->ctx = NULL;
 }
 
-static const struct top_source_ops gnmi_ops = { gnmi_tick, NULL, gnmi_close };
+static const struct dcb_source_ops gnmi_ops = { gnmi_tick, NULL, gnmi_close };
 
 static int fail(struct gnmi_ctx *g, int rc)
 {
@@ -144,7 +144,7 @@ static int fail(struct gnmi_ctx *g, int rc)
     return rc;
 }
 
-int top_source_gnmi_open(struct top_source *src, const struct top_gnmi_options *opt,
+int dcb_source_gnmi_open(struct dcb_source *src, const struct source_gnmi_options *opt,
                          struct dcb_err *err)
 {
     struct gnmi_ctx *g = calloc(1, sizeof(*g));
@@ -159,13 +159,17 @@ int top_source_gnmi_open(struct top_source *src, const struct top_gnmi_options *
     g->base.ca_file = opt->tls_ca;
     g->base.cert_file = opt->tls_cert;
     g->base.key_file = opt->tls_key;
+    g->base.server_name = opt->tls_server_name;
+    g->base.max_message = opt->max_message;
     int rc = opt->credentials ? gnmi_creds_from_file(&g->creds, opt->credentials, err)
                               : (gnmi_creds_from_env(&g->creds), 0);
     if (rc < 0)
         return fail(g, rc);
     g->base.username = g->creds.username[0] ? g->creds.username : NULL;
     g->base.password = g->creds.username[0] ? g->creds.password : NULL;
-    if (counter_maps_default_dir(g->maps_dir, sizeof(g->maps_dir)) < 0)
+    if (opt->maps_dir)
+        snprintf(g->maps_dir, sizeof(g->maps_dir), "%s", opt->maps_dir);
+    else if (counter_maps_default_dir(g->maps_dir, sizeof(g->maps_dir)) < 0)
         return fail(g, dcb_err_set(err, DCB_E_NOTFOUND, "no counter maps found; set "
                                    "DCBKIT_MAPS"));
     if (opt->fabric) {
@@ -188,9 +192,10 @@ int top_source_gnmi_open(struct top_source *src, const struct top_gnmi_options *
     if (!added)
         return fail(g, dcb_err_set(err, DCB_E_NOTFOUND, "%s: no device is reached over gNMI",
                                    opt->fabric ? opt->fabric : "--gnmi"));
-    if (child_start(&g->cl, run_child, g, err) < 0)
+    if (source_child_start(&g->cl, run_child, g, err) < 0)
         return fail(g, -1);
     src->ops = &gnmi_ops;
+    src->kind = SOURCE_GNMI;
     src->ctx = g;
     if (opt->fabric)
         snprintf(src->name, sizeof(src->name), "fabric %s (%zu gNMI devices)", opt->fabric,
@@ -199,6 +204,6 @@ int top_source_gnmi_open(struct top_source *src, const struct top_gnmi_options *
         snprintf(src->name, sizeof(src->name), "gnmi %s%s", opt->addresses[0],
                  opt->naddresses > 1 ? " and more" : "");
     if (g->have_fabric)
-        child_fabric_intent(src, &g->fabric, top_now_ns());
+        source_fabric_intent(src, &g->fabric, dcb_realtime_ns());
     return 0;
 }

@@ -25,12 +25,12 @@ struct rec_config {
     /* the config's JSON text follows */
 };
 
-volatile sig_atomic_t child_stop;
+volatile sig_atomic_t source_child_stop;
 
 static void on_term(int sig)
 {
     (void)sig;
-    child_stop = 1;
+    source_child_stop = 1;
 }
 
 static void send_rec(int fd, uint32_t kind, const void *a, size_t alen, const void *b,
@@ -48,12 +48,12 @@ static void send_rec(int fd, uint32_t kind, const void *a, size_t alen, const vo
         memcpy(frame + 2 * sizeof(uint32_t) + alen, b, blen);
     const char *p = frame;
     size_t left = 2 * sizeof(uint32_t) + len;
-    while (left && !child_stop) {
+    while (left && !source_child_stop) {
         ssize_t w = write(fd, p, left);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            child_stop = 1;          /* dcbtop is gone */
+            source_child_stop = 1;          /* dcbtop is gone */
             return;
         }
         p += w;
@@ -61,17 +61,17 @@ static void send_rec(int fd, uint32_t kind, const void *a, size_t alen, const vo
     }
 }
 
-void child_send_sample(int fd, const struct dcb_sample *s)
+void source_child_send_sample(int fd, const struct dcb_sample *s)
 {
     send_rec(fd, REC_SAMPLE, s, sizeof(*s), NULL, 0);
 }
 
-void child_send_event(int fd, const struct dcb_event *e)
+void source_child_send_event(int fd, const struct dcb_event *e)
 {
     send_rec(fd, REC_EVENT, e, sizeof(*e), NULL, 0);
 }
 
-void child_send_config(int fd, int64_t time_ns, const char *device, const char *ifname,
+void source_child_send_config(int fd, int64_t time_ns, const char *device, const char *ifname,
                        const char *source, const struct qos_config *c)
 {
     cJSON *j = qos_to_json(c);
@@ -89,14 +89,14 @@ void child_send_config(int fd, int64_t time_ns, const char *device, const char *
     free(text);
 }
 
-void child_send_status(int fd, const char *text)
+void source_child_send_status(int fd, const char *text)
 {
-    char t[TOP_STATUS_MAX];
+    char t[DCB_SOURCE_STATUS_MAX];
     snprintf(t, sizeof(t), "%s", text);
     send_rec(fd, REC_STATUS, t, strlen(t) + 1, NULL, 0);
 }
 
-int child_start(struct child_link *cl, int (*run)(void *arg, int fd), void *arg,
+int source_child_start(struct source_child *cl, int (*run)(void *arg, int fd), void *arg,
                 struct dcb_err *err)
 {
     memset(cl, 0, sizeof(*cl));
@@ -136,7 +136,7 @@ int child_start(struct child_link *cl, int (*run)(void *arg, int fd), void *arg,
     return 0;
 }
 
-static void deliver(struct child_link *cl, struct top_source *src, uint32_t kind,
+static void deliver(struct source_child *cl, struct dcb_source *src, uint32_t kind,
                     const char *p, uint32_t len)
 {
     if (kind == REC_SAMPLE && len == sizeof(struct dcb_sample)) {
@@ -167,7 +167,7 @@ static void deliver(struct child_link *cl, struct top_source *src, uint32_t kind
     }
 }
 
-void child_drain(struct child_link *cl, struct top_source *src, int wait_ms)
+void source_child_drain(struct source_child *cl, struct dcb_source *src, int wait_ms)
 {
     size_t total = 0;
     if (cl->ended)
@@ -212,60 +212,12 @@ void child_drain(struct child_link *cl, struct top_source *src, int wait_ms)
     }
 }
 
-void child_stop_and_wait(struct child_link *cl)
+void source_child_stop_and_wait(struct source_child *cl)
 {
     close(cl->fd);                   /* a child blocked writing gets EPIPE */
     if (cl->pid > 0) {
         kill(cl->pid, SIGTERM);
         waitpid(cl->pid, &cl->status, 0);
         cl->pid = -1;
-    }
-}
-
-/* ---- a fabric's intent ---------------------------------------------------------------------- */
-
-struct each_iface {
-    struct top_source *src;
-    const struct fabric *f;
-    const struct fabric_device *d;
-    int64_t now_ns;
-};
-
-static void put_config(struct each_iface *e, const char *ifname, const char *source,
-                       const struct qos_config *c)
-{
-    cJSON *j = qos_to_json(c);
-    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-    cJSON_Delete(j);
-    if (!text)
-        return;
-    struct store_config_row row = { e->now_ns, e->d->name, ifname, source, text };
-    e->src->sink.config(e->src->sink.arg, &row);
-    free(text);
-}
-
-static void intent_of(const char *ifname, void *arg)
-{
-    struct each_iface *e = arg;
-    struct qos_config c, peer;
-    struct dcb_err err;
-    if (fabric_effective_config(e->f, e->d->name, ifname, &c, &err) < 0)
-        return;
-    put_config(e, ifname, "fabric", &c);
-    const struct fabric_end *other = NULL;
-    if (!fabric_find_link(e->f, e->d->name, ifname, &other) || !other)
-        return;
-    if (fabric_effective_config(e->f, other->device, other->ifname, &peer, &err) == 0)
-        put_config(e, ifname, "peer:fabric", &peer);
-    if (e->src->sink.link)
-        e->src->sink.link(e->src->sink.arg, e->d->name, ifname, other->device, other->ifname,
-                          "fabric");
-}
-
-void child_fabric_intent(struct top_source *src, const struct fabric *f, int64_t now_ns)
-{
-    for (size_t d = 0; d < f->ndevices; d++) {
-        struct each_iface e = { src, f, &f->devices[d], now_ns };
-        fabric_each_iface(f, e.d, intent_of, &e);
     }
 }

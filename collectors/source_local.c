@@ -8,7 +8,7 @@
 #include "source.h"
 
 struct local_ctx {
-    struct top_source *src;
+    struct dcb_source *src;
     struct counter_maps maps;
     struct host_source hs;
     bool any_pfc;                 /* some interface has a pfc.* counter */
@@ -64,7 +64,7 @@ static void on_message(void *arg, enum dcb_log_level level, const char *text)
         snprintf(l->problem, sizeof(l->problem), "%s", text);
 }
 
-static int local_tick(struct top_source *src, int64_t now_ns, int64_t *data_ns,
+static int local_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
                       struct dcb_err *err)
 {
     struct local_ctx *l = src->ctx;
@@ -84,7 +84,7 @@ static int local_tick(struct top_source *src, int64_t now_ns, int64_t *data_ns,
     return 0;
 }
 
-static void local_close(struct top_source *src)
+static void local_close(struct dcb_source *src)
 {
     struct local_ctx *l = src->ctx;
     host_source_close(&l->hs);
@@ -93,15 +93,15 @@ static void local_close(struct top_source *src)
     src->ctx = NULL;
 }
 
-bool top_source_local_has_pfc(const struct top_source *src)
+bool dcb_source_local_has_pfc(const struct dcb_source *src)
 {
     const struct local_ctx *l = src->ctx;
     return l->any_pfc;
 }
 
-static const struct top_source_ops local_ops = { local_tick, NULL, local_close };
+static const struct dcb_source_ops local_ops = { local_tick, NULL, local_close };
 
-int top_source_local_open(struct top_source *src, const struct top_local_options *opt,
+int dcb_source_local_open(struct dcb_source *src, const struct source_local_options *opt,
                           struct dcb_err *err)
 {
     struct local_ctx *l = calloc(1, sizeof(*l));
@@ -126,8 +126,8 @@ int top_source_local_open(struct top_source *src, const struct top_local_options
         snprintf(host, sizeof(host), "localhost");
     struct host_source_options ho = {
         .sysfs_root = opt->sysfs_root, .proc_root = opt->proc_root, .pattern = opt->pattern,
-        .device = opt->device ? opt->device : host, .maps = &l->maps, .lldp = true,
-        .mapped_only = true,         /* the view shows canonical metrics only */
+        .device = opt->device ? opt->device : host, .maps = &l->maps, .lldp = !opt->no_lldp,
+        .mapped_only = !opt->all_counters,   /* canonical metrics only, unless asked */
         .config_every = 10,          /* config changes rarely; the knobs are ~40 files a port */
         .config_delay = 1,           /* the first frame has no rates to show yet: it comes
                                       * quickly, and the config with the second */
@@ -139,6 +139,7 @@ int top_source_local_open(struct top_source *src, const struct top_local_options
         return -1;
     }
     src->ops = &local_ops;
+    src->kind = SOURCE_LOCAL;
     src->ctx = l;
     snprintf(src->name, sizeof(src->name), "local %s", l->hs.device);
     return 0;

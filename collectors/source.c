@@ -1,0 +1,72 @@
+/* The parts of the source layer every source shares: kind names, tick and close through the
+ * ops, and the loop that drives a source to its end or for a while (dcb_source_run). */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "source.h"
+#include "units.h"
+
+static const char *const kind_names[SOURCE_NKINDS] = {
+    [SOURCE_LOCAL] = "local", [SOURCE_GNMI] = "gnmi", [SOURCE_STORE] = "store",
+    [SOURCE_REPLAY] = "replay", [SOURCE_PCAP] = "pcap", [SOURCE_PROMETHEUS] = "prometheus",
+    [SOURCE_FABRIC] = "fabric", [SOURCE_SET] = "set",
+};
+
+const char *dcb_source_kind_name(enum dcb_source_kind k)
+{
+    return (unsigned)k < SOURCE_NKINDS ? kind_names[k] : "?";
+}
+
+int dcb_source_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
+                    struct dcb_err *err)
+{
+    *data_ns = now_ns;
+    if (!src->ops)
+        return DCB_SOURCE_END;
+    return src->ops->tick(src, now_ns, data_ns, err);
+}
+
+void dcb_source_close(struct dcb_source *src)
+{
+    if (src->ops && src->ops->close)
+        src->ops->close(src);
+    src->ops = NULL;
+    src->ctx = NULL;
+}
+
+/* Sleeps until the monotonic deadline, or until *stop is set (a signal interrupts the sleep). */
+static void sleep_until(int64_t deadline_ns, volatile int *stop)
+{
+    struct timespec ts = { deadline_ns / 1000000000LL, deadline_ns % 1000000000LL };
+    while (!(stop && *stop) &&
+           clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
+int dcb_source_run(struct dcb_source *src, const struct dcb_source_run *run, int64_t *data_ns,
+                   struct dcb_err *err)
+{
+    int64_t start = dcb_monotonic_ns(), next = start;
+    long ticks = 0;
+    *data_ns = 0;
+    for (;;) {
+        if (run->stop && *run->stop)
+            return 0;
+        int rc = dcb_source_tick(src, dcb_realtime_ns(), data_ns, err);
+        if (rc < 0)
+            return rc;
+        ticks++;
+        if (run->after_tick && run->after_tick(run->arg, *data_ns, err) < 0)
+            return -1;
+        if (rc == DCB_SOURCE_END || (run->count && ticks >= run->count))
+            return 0;
+        int64_t interval = src->interval_ns > 0 ? src->interval_ns : 1000000000LL;
+        next += interval;
+        if (run->duration_ns && next - start > run->duration_ns)
+            next = start + run->duration_ns;
+        if (run->duration_ns && dcb_monotonic_ns() - start >= run->duration_ns)
+            return 0;
+        sleep_until(next, run->stop);
+    }
+}

@@ -1,0 +1,223 @@
+/* replay: the embedded simulator (rules/replay scenario runner) on a scenario or the demo.
+ *
+ * As fast as possible (fast), the first tick runs the whole scenario and hands every sample and
+ * event to the sink, with the scenario's config ("replay") and where each port sits
+ * ("topology"), as `dcbkit replay --store` records them; then the source ends.
+ *
+ * In real time, the runner sleeps between sample rounds, so it runs in a child process
+ * (source_child.h). The child forwards two sample rounds per refresh interval (counters are
+ * cumulative, so rates lose nothing) and a bounded number of events per second. The scenario's
+ * fabric gives every interface its intended config and its link partner's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cjson/cJSON.h>
+
+#include "qos_json.h"
+#include "scenario.h"
+#include "source.h"
+#include "source_child.h"
+#include "units.h"
+
+#define EVENTS_PER_SECOND 2000
+#define FIRST_DATA_WAIT_MS 2000
+
+struct replay_ctx {
+    struct scenario sc;
+    double speed;
+    int64_t every_ns;
+    int64_t duration_ns;
+    bool fast, ran;
+    struct source_child cl;
+    struct dcb_source *src;
+};
+
+/* ---- the child ---------------------------------------------------------------------------- */
+
+struct pacer {
+    int fd;
+    int64_t every_ns, next_ns, round_ns;
+    bool send_round;
+    int64_t second_ns;
+    unsigned events_this_second;
+};
+
+static void child_sample(void *arg, const struct dcb_sample *s)
+{
+    struct pacer *c = arg;
+    if (s->time_ns != c->round_ns) {
+        c->round_ns = s->time_ns;
+        c->send_round = s->time_ns >= c->next_ns;
+        if (c->send_round)
+            c->next_ns = s->time_ns + c->every_ns;
+    }
+    if (c->send_round)
+        source_child_send_sample(c->fd, s);
+}
+
+static void child_event(void *arg, const struct dcb_event *e)
+{
+    struct pacer *c = arg;
+    if (e->time_ns - c->second_ns >= 1000000000LL) {
+        c->second_ns = e->time_ns;
+        c->events_this_second = 0;
+    }
+    if (c->events_this_second++ < EVENTS_PER_SECOND)
+        source_child_send_event(c->fd, e);
+}
+
+static int run_child(void *arg, int fd)
+{
+    struct replay_ctx *r = arg;
+    struct pacer c = { .fd = fd, .every_ns = r->every_ns, .round_ns = -1 };
+    struct replay_hooks hooks = { child_sample, child_event, NULL, &c };
+    struct scenario_run_options ro = { .duration_ns = r->duration_ns ? r->duration_ns : SCENARIO_FOREVER, .realtime = true,
+                                       .speed = r->speed, .stop = &source_child_stop };
+    struct scenario_result res;
+    struct dcb_err err;
+    int rc = scenario_run(&r->sc, &ro, &hooks, &res, &err);
+    scenario_result_free(&res);
+    return rc;
+}
+
+/* ---- as fast as possible -------------------------------------------------------------------- */
+
+static void fast_sample(void *arg, const struct dcb_sample *s)
+{
+    struct dcb_source *src = arg;
+    src->sink.sample(src->sink.arg, s, 0);
+}
+
+static void fast_event(void *arg, const struct dcb_event *e)
+{
+    struct dcb_source *src = arg;
+    src->sink.event(src->sink.arg, e);
+}
+
+struct config_of {
+    struct dcb_source *src;
+    const struct fabric *f;
+    const char *device;
+    int64_t time_ns;
+};
+
+static void put_text(struct config_of *c, const char *ifname, const char *source, char *text)
+{
+    if (!text)
+        return;
+    struct store_config_row row = { c->time_ns, c->device, ifname, source, text };
+    c->src->sink.config(c->src->sink.arg, &row);
+    free(text);
+}
+
+/* The port's config as the scenario runs it, and where it sits (its role, its partner's). */
+static void iface_config(const char *ifname, void *arg)
+{
+    struct config_of *c = arg;
+    struct qos_config q;
+    if (fabric_effective_config(c->f, c->device, ifname, &q, NULL) < 0)
+        return;
+    cJSON *j = qos_to_json(&q);
+    put_text(c, ifname, "replay", j ? cJSON_PrintUnformatted(j) : NULL);
+    cJSON_Delete(j);
+    put_text(c, ifname, "topology", fabric_topology_json(c->f, c->device, ifname, NULL));
+    const struct fabric_end *other = NULL;
+    if (c->src->sink.link && fabric_find_link(c->f, c->device, ifname, &other) && other)
+        c->src->sink.link(c->src->sink.arg, c->device, ifname, other->device, other->ifname,
+                          "replay");
+}
+
+static int run_fast(struct dcb_source *src, struct replay_ctx *r, int64_t now_ns,
+                    int64_t *data_ns, struct dcb_err *err)
+{
+    const struct fabric *f = &r->sc.fabric;
+    for (size_t d = 0; d < f->ndevices; d++) {
+        struct config_of c = { src, f, f->devices[d].name, now_ns };
+        fabric_each_iface(f, &f->devices[d], iface_config, &c);
+    }
+    struct replay_hooks hooks = { fast_sample, fast_event, NULL, src };
+    struct scenario_run_options ro = { .duration_ns = r->duration_ns, .wall_start_ns = now_ns };
+    struct scenario_result res;
+    memset(&res, 0, sizeof(res));
+    int rc = scenario_run(&r->sc, &ro, &hooks, &res, err);
+    *data_ns = now_ns + res.simulated_ns;
+    scenario_result_free(&res);
+    r->ran = true;
+    return rc < 0 ? rc : DCB_SOURCE_END;
+}
+
+/* ---- the use's side ------------------------------------------------------------------------- */
+
+static int replay_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
+                       struct dcb_err *err)
+{
+    struct replay_ctx *r = src->ctx;
+    *data_ns = now_ns;
+    if (r->fast)
+        return r->ran ? DCB_SOURCE_END : run_fast(src, r, now_ns, data_ns, err);
+    if (r->cl.ended)
+        return 0;
+    source_child_drain(&r->cl, src, r->cl.got_data ? 0 : FIRST_DATA_WAIT_MS);
+    if (r->cl.ended)
+        snprintf(src->status, sizeof(src->status), "the simulation stopped (%s)",
+                 WIFEXITED(r->cl.status) && WEXITSTATUS(r->cl.status) == 0
+                     ? "end of the scenario" : "it failed");
+    return 0;
+}
+
+static void replay_close(struct dcb_source *src)
+{
+    struct replay_ctx *r = src->ctx;
+    if (!r->fast)
+        source_child_stop_and_wait(&r->cl);
+    scenario_free(&r->sc);
+    free(r);
+    src->ctx = NULL;
+}
+
+static const struct dcb_source_ops replay_ops = { replay_tick, NULL, replay_close };
+
+static void name_it(struct dcb_source *src, const struct source_replay_options *opt,
+                    const struct replay_ctx *r)
+{
+    snprintf(src->name, sizeof(src->name), "replay %s%s", opt->scenario ? "" : "demo: ",
+             opt->scenario ? opt->scenario : r->sc.name);
+    size_t len = strlen(src->name);
+    if (!opt->fast && opt->speed > 0 && opt->speed != 1)
+        snprintf(src->name + len, sizeof(src->name) - len, " at %gx", opt->speed);
+}
+
+int dcb_source_replay_open(struct dcb_source *src, const struct source_replay_options *opt,
+                           struct dcb_err *err)
+{
+    struct replay_ctx *r = calloc(1, sizeof(*r));
+    if (!r)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    int rc = opt->scenario ? scenario_load_file(&r->sc, opt->scenario, opt->sets, opt->nsets, err)
+                           : scenario_demo(&r->sc, opt->sets, opt->nsets, err);
+    if (rc < 0) {
+        free(r);
+        return rc;
+    }
+    r->speed = opt->speed;
+    r->fast = opt->fast;
+    r->duration_ns = opt->duration_ns;
+    r->src = src;
+    /* two rounds per refresh, so that every tick finds a fresh one whatever the phase */
+    r->every_ns = src->interval_ns / 2 < 50000000LL ? 50000000LL : src->interval_ns / 2;
+    if (!r->fast && source_child_start(&r->cl, run_child, r, err) < 0) {
+        scenario_free(&r->sc);
+        free(r);
+        return -1;
+    }
+    src->ops = &replay_ops;
+    src->ctx = r;
+    src->kind = SOURCE_REPLAY;
+    src->finite = r->fast;
+    name_it(src, opt, r);
+    if (!r->fast)
+        source_fabric_intent(src, &r->sc.fabric, dcb_realtime_ns());
+    return 0;
+}
