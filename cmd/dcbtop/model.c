@@ -1,3 +1,4 @@
+#include "findings.h"
 #include "model.h"
 
 #include <cjson/cJSON.h>
@@ -442,13 +443,9 @@ static void on_finding(void *arg, const struct finding *f)
     m->findings[m->nfindings++] = *f;
 }
 
-static int by_severity(const void *a, const void *b)
+static int by_order(const void *a, const void *b)
 {
-    const struct finding *x = a, *y = b;
-    if (x->rule->severity != y->rule->severity)
-        return (int)y->rule->severity - (int)x->rule->severity;
-    int c = strcmp(x->rule->id, y->rule->id);
-    return c ? c : strcmp(x->ifname, y->ifname);
+    return finding_order(a, b);
 }
 
 int model_run_rules(struct top_model *m, struct dcb_err *err)
@@ -472,7 +469,7 @@ int model_run_rules(struct top_model *m, struct dcb_err *err)
     }
     evidence_store_close(&ev);
     if (m->nfindings)
-        qsort(m->findings, m->nfindings, sizeof(*m->findings), by_severity);
+        qsort(m->findings, m->nfindings, sizeof(*m->findings), by_order);
     for (size_t f = 0; f < m->nfindings; f++)
         for (size_t k = 0; k < m->n; k++) {
             struct top_iface *i = m->ifaces[k];
