@@ -1,4 +1,3 @@
-#include "findings.h"
 #include "model.h"
 
 #include <cjson/cJSON.h>
@@ -8,6 +7,7 @@
 #include <string.h>
 
 #include "evidence_store.h"
+#include "findings.h"
 #include "qos_json.h"
 
 #define RING_SAMPLES (1u << 18)
