@@ -53,6 +53,10 @@ GNMI_PB_H = $(GEN)/gnmi.pb-c.h
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/gnmi.pb-c.o
 LIBDCB    := $(BUILD)/libdcbkit.a
 
+# cmd/cli: the command-line toolkit both binaries link (options, usage errors, help, man pages).
+CLI_SRCS    := $(sort $(wildcard cmd/cli/*.c))
+CLI_OBJS    := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+
 DCBKIT_SRCS := $(sort $(wildcard cmd/dcbkit/*.c cmd/dcbkit/*/*.c))
 DCBKIT_OBJS := $(DCBKIT_SRCS:%.c=$(BUILD)/obj/%.o)
 DCBKIT      := $(BUILD)/bin/dcbkit
@@ -96,27 +100,28 @@ $(BUILD)/obj/gen/gnmi.pb-c.o: $(GNMI_PB_C)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 # Everything may include the generated header, so it exists before anything compiles.
-$(LIB_OBJS) $(DCBKIT_OBJS) $(DCBTOP_OBJS): | $(GNMI_PB_H)
+$(LIB_OBJS) $(CLI_OBJS) $(DCBKIT_OBJS) $(DCBTOP_OBJS): | $(GNMI_PB_H)
 
 $(LIBDCB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(DCBKIT): $(DCBKIT_OBJS) $(LIBDCB)
+$(DCBKIT): $(DCBKIT_OBJS) $(CLI_OBJS) $(LIBDCB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/dcbkit.1: $(DCBKIT)
 	$(DCBKIT) help --man > $@.tmp && mv $@.tmp $@
 
-# a command with more than two files has a folder of its own; cli.h and friends stay on top
-$(DCBKIT_OBJS): ALL_CPPFLAGS += -Icmd/dcbkit
+# a command with more than two files has a folder of its own; its headers stay on top
+$(DCBKIT_OBJS): ALL_CPPFLAGS += -Icmd/dcbkit -Icmd/cli
+$(CLI_OBJS): ALL_CPPFLAGS += -Icmd/cli
 
 # ncursesw's flags only where curses is used (its -D_XOPEN_SOURCE stays out of the library).
-$(DCBTOP_OBJS): ALL_CPPFLAGS += -Icmd/dcbtop $(call pkg_cflags,$(CURSES_PKG))
+$(DCBTOP_OBJS): ALL_CPPFLAGS += -Icmd/dcbtop -Icmd/cli $(call pkg_cflags,$(CURSES_PKG))
 
-$(DCBTOP): $(DCBTOP_OBJS) $(LIBDCB)
+$(DCBTOP): $(DCBTOP_OBJS) $(CLI_OBJS) $(LIBDCB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(call pkg_libs,$(CURSES_PKG)) $(LIBS)
 
@@ -182,7 +187,7 @@ fuzz: fuzz-build
 	@tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_BUILD) $(FUZZ_BINS)
 
 CPPCHECK_FLAGS := --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
-    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Idecoders/track -Icollectors -Icollectors/gnmi -Irules -Irules/replay -Icmd/dcbtop
+    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Idecoders/track -Icollectors -Icollectors/gnmi -Irules -Irules/replay -Icmd/dcbtop -Icmd/cli -Icmd/dcbkit
 cppcheck:
 	cppcheck $(CPPCHECK_FLAGS) lib decoders collectors rules cmd tests/unit tests/bench tests/fuzz
 

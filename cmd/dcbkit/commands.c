@@ -1,4 +1,10 @@
+/* dcbkit's command table, and what is made from it: the overview, dcbkit(1). */
+#include <stdio.h>
+#include <string.h>
+
 #include "cli.h"
+#include "log.h"
+#include "version.h"
 
 extern const struct cli_command cmd_analyze;
 extern const struct cli_command cmd_calc;
@@ -31,3 +37,52 @@ const struct cli_command *const cli_commands[] = {
     &cmd_help,
     NULL,
 };
+
+const struct cli_command *cli_find_command(const char *name)
+{
+    for (size_t i = 0; cli_commands[i]; i++)
+        if (strcmp(cli_commands[i]->name, name) == 0)
+            return cli_commands[i];
+    return NULL;
+}
+
+void cli_print_overview(FILE *fp)
+{
+    fprintf(fp,
+            "%s %s - why a lossless (RoCEv2) fabric pauses, marks, drops or crawls, and which\n"
+            "knob fixes it.\n\nUsage: %s [--version] <command> [options] [args]\n\nCommands:\n",
+            dcb_progname(), DCBKIT_VERSION, dcb_progname());
+    for (size_t i = 0; cli_commands[i]; i++)
+        fprintf(fp, "  %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+    fprintf(fp,
+            "\nEvery command takes -T json for machine-readable output.\n"
+            "Run '%s help <command>' for its options and examples.\n"
+            "Exit status: 0 success, 1 runtime error, 64 usage error.\n",
+            dcb_progname());
+}
+
+/* dcbkit(1): every command, one section each. */
+void cli_print_man(FILE *fp)
+{
+    fprintf(fp, ".TH DCBKIT 1 \"\" \"dcbkit %s\" \"User Commands\"\n", DCBKIT_VERSION);
+    fputs(".SH NAME\ndcbkit \\- diagnose lossless-Ethernet (RoCEv2) fabrics: PFC, ECN, DCQCN, DCBX\n",
+          fp);
+    fputs(".SH SYNOPSIS\n.B dcbkit\n[\\-\\-version] \\fIcommand\\fR [\\fIoptions\\fR]\n", fp);
+    fputs(".SH DESCRIPTION\n", fp);
+    cli_roff_paragraphs(fp, "dcbkit tells the operators of lossless-Ethernet AI fabrics why their "
+                            "fabric pauses, marks, drops or crawls, and which knob fixes it. Every "
+                            "command prints text by default and the same data as JSON with -T "
+                            "json.");
+    fputs(".SH COMMANDS\n", fp);
+    for (size_t i = 0; cli_commands[i]; i++) {
+        const struct cli_command *c = cli_commands[i];
+        fprintf(fp, ".SS %s \\- ", c->name);
+        cli_roff_text(fp, c->summary, strlen(c->summary));
+        fputc('\n', fp);
+        cli_man_body(c, fp);
+    }
+    fputs(".SH EXIT STATUS\n0 success, 1 runtime error, 64 usage error.\n"
+          ".SH ENVIRONMENT\n.TP\n.B DCBKIT_LOG\nerror, warn (default), info or debug.\n"
+          ".SH SEE ALSO\n.BR dcbtop (1)\n",
+          fp);
+}

@@ -1,4 +1,5 @@
-/* dcbkit: one binary, subcommands. */
+/* dcbkit: one binary, subcommands. The options before the command name are the common ones
+ * (cli_common_option), so `dcbkit -q CMD` means what `dcbkit CMD -q` means. */
 #include <stdio.h>
 #include <string.h>
 
@@ -16,35 +17,44 @@ static int run_command(const struct cli_command *cmd, int argc, char **argv,
     return cmd->run(&ctx, argc, argv);
 }
 
+/* The options before the command name: CLI_NEXT with *first at the command name, or an exit
+ * status. */
+static int global_options(struct cli_ctx *ctx, int argc, char **argv, int *first)
+{
+    static const struct option longopts[] = {
+        { "version", no_argument, NULL, 'V' },
+        CLI_COMMON_LONGOPTS,
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+    optind = 0;
+    opterr = 0;
+    /* "+": stop at the first word that is not an option, the command name */
+    while ((c = getopt_long(argc, argv, "+" CLI_COMMON_SHORTOPTS "V", longopts, NULL)) != -1) {
+        if (c == 'V') {
+            printf("dcbkit %s\n", DCBKIT_VERSION);
+            return 0;
+        }
+        if (c == 'h') {
+            cli_print_overview(stdout);
+            return 0;
+        }
+        int rc = cli_common_option(ctx, c, argv);
+        if (rc != CLI_NEXT)
+            return rc;
+    }
+    *first = optind;
+    return CLI_NEXT;
+}
+
 int main(int argc, char **argv)
 {
     dcb_log_init("dcbkit");
     struct cli_ctx ctx = { NULL, OUT_TEXT, 0 };
-
-    /* Global options before the command name. */
     int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
-            printf("dcbkit %s\n", DCBKIT_VERSION);
-            return 0;
-        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            cli_print_overview(stdout);
-            return 0;
-        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
-            ctx.verbosity++;
-            dcb_log_set_level(ctx.verbosity >= 2 ? DCB_LOG_DEBUG : DCB_LOG_INFO);
-        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
-            dcb_log_set_level(DCB_LOG_ERROR);
-        } else if (strcmp(a, "-T") == 0 || strcmp(a, "--format") == 0) {
-            if (i + 1 >= argc)
-                return cli_usage_error(NULL, "option '%s' needs a value", a);
-            if (out_parse_format(argv[++i], &ctx.format) < 0)
-                return cli_usage_error(NULL, "-T takes 'text' or 'json', not '%s'", argv[i]);
-        } else {
-            return cli_usage_error(NULL, "unknown option '%s'", a);
-        }
-    }
+    int rc = global_options(&ctx, argc, argv, &i);
+    if (rc != CLI_NEXT)
+        return rc;
     if (i >= argc) {
         cli_print_overview(stderr);
         return EXIT_USAGE;

@@ -11,13 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "log.h"
 #include "source_opts.h"
 #include "top.h"
-#include "top_doc.h"
+#include "top_help.h"
 #include "units.h"
-
-#define EXIT_USAGE 64
 
 int64_t top_now_ns(void)
 {
@@ -44,19 +43,6 @@ int top_step(struct top_app *app)
             snprintf(app->error, sizeof(app->error), "rules: %s", err.msg);
     }
     return 0;
-}
-
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "dcbtop: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (see 'dcbtop --help')\n");
-    va_end(ap);
-    return EXIT_USAGE;
 }
 
 /* "1", "0.5" (seconds, as top takes them) or a duration ("500ms"). */
@@ -96,119 +82,122 @@ static bool terminal_utf8(void)
 
 /* What the command line asked for; parse_args fills it, run_* use it. */
 struct top_args {
+    struct cli_ctx ctx;
     bool batch, auto_source;
     long iterations;
     int prio;
-    const char *rules_dir;
+    struct cli_rules rules;
     struct source_opts src;
 };
 
-enum { O_MAN = 256, O_SORT, O_AUTO, O_RULES };
+enum { O_MAN = 256, O_SORT, O_AUTO, O_RULES, O_PROFILE, O_VIEW };
 
 static const struct option own_longopts[] = {
     { "batch", no_argument, NULL, 'b' },
     { "iterations", required_argument, NULL, 'n' },
     { "delay", required_argument, NULL, 'd' },
-    { "format", required_argument, NULL, 'T' },
     { "prio", required_argument, NULL, 'p' },
     { "sort", required_argument, NULL, O_SORT },
     { "filter", required_argument, NULL, 'f' },
+    { "view", required_argument, NULL, O_VIEW },
     { "rules", required_argument, NULL, O_RULES },
+    { "profile", required_argument, NULL, O_PROFILE },
     { "auto", no_argument, NULL, O_AUTO },
     { "man", no_argument, NULL, O_MAN },
     { "version", no_argument, NULL, 'V' },
-    { "help", no_argument, NULL, 'h' },
 };
 #define OWN_LONGOPTS (sizeof(own_longopts) / sizeof(own_longopts[0]))
 
-/* One of dcbtop's own options: -1 to go on, else an exit status. */
+static int parse_prio(struct top_args *a, const char *arg)
+{
+    if (!strcmp(arg, "l") || !strcmp(arg, "lossless"))
+        a->prio = TOP_PRIO_LOSSLESS;
+    else if (arg[0] >= '0' && arg[0] <= '7' && !arg[1])
+        a->prio = arg[0] - '0';
+    else
+        return cli_usage_error(&a->ctx, "-p takes a priority 0-7 or 'lossless', not '%s'", arg);
+    return CLI_NEXT;
+}
+
+static int parse_view(struct top_app *app, struct top_args *a, const char *arg)
+{
+    if (!strcmp(arg, "interfaces"))
+        app->batch_view = TOP_BATCH_INTERFACES;
+    else if (!strcmp(arg, "qos"))
+        app->batch_view = TOP_BATCH_QOS;
+    else
+        return cli_usage_error(&a->ctx, "--view takes interfaces or qos, not '%s'", arg);
+    return CLI_NEXT;
+}
+
+/* One of dcbtop's own options (cli.h's convention): CLI_NEXT, an exit status, or -2: not one. */
 static int own_option(struct top_app *app, struct top_args *a, int c, const char *arg)
 {
-    char *end;
     switch (c) {
-    case 'b': a->batch = true; return -1;
-    case 'n':
-        errno = 0;
-        a->iterations = strtol(arg, &end, 10);
-        if (end == arg || *end || errno || a->iterations < 1 || a->iterations > 100000000L)
-            return usage_error("-n takes a whole number from 1, not '%s'", arg);
-        return -1;
+    case 'b': a->batch = true; return CLI_NEXT;
+    case 'n': return cli_opt_long(&a->ctx, "-n", arg, 1, 100000000L, &a->iterations);
     case 'd':
         if (top_parse_delay(arg, &app->interval_ns) < 0)
-            return usage_error("-d takes seconds from 0.01 to 3600 (1, 0.5, 500ms), not '%s'",
-                               arg);
-        return -1;
-    case 'T':
-        if (out_parse_format(arg, &app->format) < 0)
-            return usage_error("-T takes 'text' or 'json', not '%s'", arg);
-        return -1;
-    case 'p':
-        if (!strcmp(arg, "l") || !strcmp(arg, "lossless"))
-            a->prio = TOP_PRIO_LOSSLESS;
-        else if (arg[0] >= '0' && arg[0] <= '7' && !arg[1])
-            a->prio = arg[0] - '0';
-        else
-            return usage_error("-p takes a priority 0-7 or 'lossless', not '%s'", arg);
-        return -1;
+            return cli_usage_error(&a->ctx, "-d takes seconds from 0.01 to 3600 (1, 0.5, "
+                                   "500ms), not '%s'", arg);
+        return CLI_NEXT;
+    case 'p': return parse_prio(a, arg);
     case O_SORT:
         app->view.sort = parse_sort(arg);
         if (app->view.sort == -2)
-            return usage_error("--sort takes name or a column key (rx_bps, pfc_rx_per_s, ...), "
-                               "not '%s'", arg);
-        return -1;
-    case 'f': snprintf(app->view.filter, sizeof(app->view.filter), "%s", arg); return -1;
-    case O_RULES: a->rules_dir = arg; return -1;
-    case O_AUTO: a->auto_source = true; return -1;
-    case O_MAN: top_print_man(stdout); return 0;
+            return cli_usage_error(&a->ctx, "--sort takes name or a column key (rx_bps, "
+                                   "pfc_rx_per_s, ...), not '%s'", arg);
+        return CLI_NEXT;
+    case 'f': snprintf(app->view.filter, sizeof(app->view.filter), "%s", arg); return CLI_NEXT;
+    case O_VIEW: return parse_view(app, a, arg);
+    case O_RULES: return cli_opt_rules_dir(&a->ctx, &a->rules, arg);
+    case O_PROFILE: return cli_opt_rules_profile(&a->ctx, &a->rules, arg);
+    case O_AUTO: a->auto_source = true; return CLI_NEXT;
+    case O_MAN: cli_print_man_page(&top_command, stdout); return 0;
     case 'V': printf("dcbtop %s\n", DCBKIT_VERSION); return 0;
-    case 'h': top_print_help(stdout); return 0;
     }
     return -2;
 }
 
 static int parse_args(struct top_app *app, struct top_args *a, int argc, char **argv)
 {
-    struct option longopts[OWN_LONGOPTS + SO_END - SO_LOCAL + 1];
-    size_t n = OWN_LONGOPTS;
-    memcpy(longopts, own_longopts, sizeof(own_longopts));
-    source_opts_longopts(SOURCE_G_ALL, longopts, &n, sizeof(longopts) / sizeof(longopts[0]) - 1);
-    longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+    struct option longopts[OWN_LONGOPTS + SO_END - SO_LOCAL + 8];
+    if (cli_longopts(own_longopts, OWN_LONGOPTS, SOURCE_G_ALL, longopts,
+                     sizeof(longopts) / sizeof(longopts[0])) < 0)
+        return cli_fail(1, "options", "the option table is too small");
     int c;
-    char why[300];
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":bn:d:T:p:f:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "bn:d:p:f:V", longopts, NULL)) !=
+           -1) {
         int rc = own_option(app, a, c, optarg);
-        if (rc >= 0)
+        if (rc == -2)
+            rc = cli_source_option(&a->ctx, &a->src, c, argv);
+        if (rc != CLI_NEXT)
             return rc;
-        if (rc == -1)
-            continue;
-        if (c == ':')
-            return usage_error("option '%s' needs a value", argv[optind - 1]);
-        int taken = source_opts_take(&a->src, c, optarg, why, sizeof(why));
-        if (taken < 0)
-            return usage_error("%s", why);
-        if (!taken)
-            return usage_error("unknown option '%s'", argv[optind - 1]);
     }
+    app->format = a->ctx.format;
     if (optind < argc)
-        return usage_error("unexpected argument '%s'", argv[optind]);
-    return -1;
+        return cli_usage_error(&a->ctx, "unexpected argument '%s'", argv[optind]);
+    return CLI_NEXT;
 }
 
 static int check_args(const struct top_app *app, const struct top_args *a)
 {
-    char why[300];
-    if (source_opts_check(&a->src, why, sizeof(why)) < 0)
-        return usage_error("%s", why);
+    const struct cli_ctx *ctx = &a->ctx;
+    if (cli_source_check(ctx, &a->src) != CLI_NEXT)
+        return EXIT_USAGE;
     unsigned live = a->src.named & ~SOURCE_G_FABRIC;
     if (live & (live - 1))
-        return usage_error("give one source of data: --local, --gnmi, --store, --replay/--demo, "
-                           "--pcap or --prometheus (a --fabric file may go with any)");
+        return cli_usage_error(ctx, "give one source of data: --local, --gnmi, --store, "
+                               "--replay/--demo, --pcap or --prometheus (a --fabric file may go "
+                               "with any)");
     if (!a->batch && !isatty(STDOUT_FILENO))
-        return usage_error("stdout is not a terminal: use -b for batch mode");
+        return cli_usage_error(ctx, "stdout is not a terminal: use -b for batch mode");
     if (!a->batch && app->format == OUT_JSON)
-        return usage_error("-T json is for batch mode (-b)");
-    return -1;
+        return cli_usage_error(ctx, "-T json is for batch mode (-b)");
+    if (!a->batch && app->batch_view != TOP_BATCH_INTERFACES)
+        return cli_usage_error(ctx, "--view is for batch mode (-b): Tab cycles the views");
+    return CLI_NEXT;
 }
 
 /* --auto: this host when one of its interfaces has PFC counters. 0 with the source open, or -1
@@ -286,8 +275,8 @@ static int setup_model(struct top_app *app, const struct top_args *a)
         return 1;
     }
     app->model.prio = a->prio;
-    model_load_rules(&app->model, a->rules_dir);
-    if (a->rules_dir && app->model.rules_error[0]) {
+    model_load_rules(&app->model, a->rules.dirs, a->rules.ndirs, a->rules.profile);
+    if (a->rules.ndirs && app->model.rules_error[0]) {
         fprintf(stderr, "dcbtop: --rules: %s\n", app->model.rules_error);
         model_free(&app->model);
         return 1;
@@ -306,11 +295,12 @@ int main(int argc, char **argv)
     app.view.sort = COL_PFC_RX;
     app.view.utf8 = terminal_utf8();
     a.prio = TOP_PRIO_LOSSLESS;
+    a.ctx = (struct cli_ctx){ &top_command, OUT_TEXT, 0 };
     source_opts_init(&a.src, SOURCE_G_ALL);
     int rc = parse_args(&app, &a, argc, argv);
-    if (rc < 0)
+    if (rc == CLI_NEXT)
         rc = check_args(&app, &a);
-    if (rc >= 0)
+    if (rc != CLI_NEXT)
         return rc;
     if (setup_model(&app, &a) != 0)
         return 1;

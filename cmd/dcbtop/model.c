@@ -408,19 +408,12 @@ struct dcb_sink model_sink(struct top_model *m)
 
 /* ---- findings ----------------------------------------------------------------------------- */
 
-void model_load_rules(struct top_model *m, const char *dir)
+void model_load_rules(struct top_model *m, const char *const *dirs, int ndirs,
+                      const char *profile)
 {
-    char buf[4096];
     struct dcb_err err;
-    if (!dir) {
-        if (rules_default_dir(buf, sizeof(buf)) < 0) {
-            snprintf(m->rules_error, sizeof(m->rules_error),
-                     "no rule catalog found; set DCBKIT_RULES");
-            return;
-        }
-        dir = buf;
-    }
-    if (rule_set_load_dir(&m->rules, dir, &err) < 0) {
+    m->profile = profile;
+    if (rule_set_load_catalog(&m->rules, dirs, ndirs, &err) < 0) {
         snprintf(m->rules_error, sizeof(m->rules_error), "%s", err.msg);
         rule_set_free(&m->rules);
         rule_set_init(&m->rules);
@@ -462,8 +455,8 @@ int model_run_rules(struct top_model *m, struct dcb_err *err)
         return -1;
     int rc = evidence_store_preload(&ev, m->data_ns - EVIDENCE_WINDOW_NS, err);
     if (rc == 0) {
-        struct rule_run_options opt = { .now_ns = m->data_ns, .on_finding = on_finding,
-                                        .arg = m };
+        struct rule_run_options opt = { .profile = m->profile, .now_ns = m->data_ns,
+                                        .on_finding = on_finding, .arg = m };
         struct rule_run_stats stats;
         rc = rule_set_run(&m->rules, &ev, &opt, &stats, err);
     }

@@ -75,6 +75,7 @@ struct top_model {
     /* findings */
     struct rule_set rules;
     bool rules_loaded;
+    const char *profile;                      /* --profile, NULL: every rule */
     char rules_error[300];
     struct finding *findings;
     size_t nfindings, findings_cap;
@@ -96,9 +97,11 @@ unsigned model_prio_mask(const struct top_model *m, const struct top_iface *i);
 void model_prio_cols(const struct top_iface *i, int prio, struct top_val out[TOP_NCOLS]);
 /* Whether any series of the interface is per this priority (or queue). */
 bool model_prio_has_data(const struct top_iface *i, int prio);
-/* Loads the rule catalog ($DCBKIT_RULES or the installed one); a failure is kept in
- * rules_error and the findings pane says it. */
-void model_load_rules(struct top_model *m, const char *dir);
+/* Loads the rule catalog ($DCBKIT_RULES or the installed one) and the *.rules of each of dirs
+ * (--rules, as for diagnose); a failure is kept in rules_error and the findings pane says it.
+ * profile: --profile (NULL: every rule). */
+void model_load_rules(struct top_model *m, const char *const *dirs, int ndirs,
+                      const char *profile);
 /* Runs the rules over the ring at the data time. 0 or a negative error. */
 int model_run_rules(struct top_model *m, struct dcb_err *err);
 

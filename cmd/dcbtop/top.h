@@ -14,11 +14,15 @@
 
 #define RULES_EVERY_NS (5LL * 1000000000LL)
 
+/* What a batch frame shows (--view). */
+enum top_batch_view { TOP_BATCH_INTERFACES, TOP_BATCH_QOS };
+
 struct top_app {
     struct dcb_source src;
     struct top_model model;
     struct top_view view;
     enum out_format format;
+    enum top_batch_view batch_view;
     int64_t interval_ns;
     int64_t rules_wall_ns;       /* wall time of the last rules run, 0: never */
     char error[300];             /* the last tick's error, for the status line */

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <wchar.h>
 
-#include "top_doc.h"
+#include "top_help.h"
 #include "ui.h"
 
 /* Text in display cells [x, x+width): cut to fit, padded, right-aligned when asked. */

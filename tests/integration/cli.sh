@@ -50,6 +50,20 @@ run_rc rc "$DCBKIT" -T json calc pause 1 --link-speed 100G
 expect_eq "global -T exit" 0 "$rc"
 expect_eq "global -T json" "5.12" "$(json_get "$TMP/out" 'd["pauses"][0]["ns"]')"
 
+# -q before the command means what it means after it: a command's own remarks go too. store
+# import says "imported N samples" on stderr unless quiet.
+echo '{"ts": 1700000000000000000, "device": "h", "ifname": "e0", "metric": "port.rx_bytes", "prio": -1, "queue": -1, "value": 5}' >"$TMP/one.jsonl"
+run_rc rc "$DCBKIT" store import --store "$TMP/loud.db" "$TMP/one.jsonl"
+expect_eq "store import exit" 0 "$rc"
+expect_contains "store import remark" "imported 1 samples" "$(cat "$TMP/err")"
+for args in "-q store import --store $TMP/q1.db" "store import -q --store $TMP/q2.db" \
+            "--quiet store import --store $TMP/q3.db"; do
+    # shellcheck disable=SC2086
+    run_rc rc "$DCBKIT" $args "$TMP/one.jsonl"
+    expect_eq "'$args' exit" 0 "$rc"
+    expect_eq "'$args' stderr" "" "$(cat "$TMP/err")"
+done
+
 # The man page is roff with every command in it.
 run_rc rc "$DCBKIT" help --man
 expect_eq "help --man exit" 0 "$rc"

@@ -1,0 +1,163 @@
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "version.h"
+
+bool cli_is_binary(const struct cli_command *cmd)
+{
+    return cmd && strcmp(cmd->name, dcb_progname()) == 0;
+}
+
+int cli_usage_error(const struct cli_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const struct cli_command *cmd = ctx ? ctx->cmd : NULL;
+    if (cmd && !cli_is_binary(cmd))
+        fprintf(stderr, "%s %s: ", dcb_progname(), cmd->name);
+    else
+        fprintf(stderr, "%s: ", dcb_progname());
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (cli_is_binary(cmd))
+        fprintf(stderr, " (see '%s --help')\n", dcb_progname());
+    else if (cmd)
+        fprintf(stderr, " (see '%s help %s')\n", dcb_progname(), cmd->name);
+    else
+        fprintf(stderr, " (see '%s help')\n", dcb_progname());
+    return EXIT_USAGE;
+}
+
+int cli_parse_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
+                   long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < min || v > max)
+        return cli_usage_error(ctx, "%s takes a whole number from %ld to %ld, not '%s'", flag, min,
+                               max, text);
+    *out = v;
+    return 0;
+}
+
+int cli_rules_dir(const struct cli_ctx *ctx, struct cli_rules *r, const char *dir)
+{
+    if (r->ndirs == CLI_MAX_RULES_DIRS)
+        return cli_usage_error(ctx, "at most %d --rules folders", CLI_MAX_RULES_DIRS);
+    r->dirs[r->ndirs++] = dir;
+    return 0;
+}
+
+int cli_rules_profile(const struct cli_ctx *ctx, struct cli_rules *r, const char *name)
+{
+    if (strcmp(name, "pfc-only") != 0)
+        return cli_usage_error(ctx, "--profile: the profile is pfc-only, not '%s'", name);
+    r->profile = name;
+    return 0;
+}
+
+int cli_opt_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
+                 long max, long *out)
+{
+    return cli_parse_long(ctx, flag, text, min, max, out) ? EXIT_USAGE : CLI_NEXT;
+}
+
+int cli_opt_rules_dir(const struct cli_ctx *ctx, struct cli_rules *r, const char *dir)
+{
+    return cli_rules_dir(ctx, r, dir) ? EXIT_USAGE : CLI_NEXT;
+}
+
+int cli_opt_rules_profile(const struct cli_ctx *ctx, struct cli_rules *r, const char *name)
+{
+    return cli_rules_profile(ctx, r, name) ? EXIT_USAGE : CLI_NEXT;
+}
+
+int cli_fail(int status, const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: %s: ", dcb_progname(), what);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return status;
+}
+
+int cli_common_option(struct cli_ctx *ctx, int opt, char **argv)
+{
+    switch (opt) {
+    case 'T':
+        if (out_parse_format(optarg, &ctx->format) < 0)
+            return cli_usage_error(ctx, "-T takes 'text' or 'json', not '%s'", optarg);
+        return CLI_NEXT;
+    case 'v':
+        ctx->verbosity++;
+        dcb_log_set_level(ctx->verbosity >= 2 ? DCB_LOG_DEBUG : DCB_LOG_INFO);
+        return CLI_NEXT;
+    case 'q':
+        ctx->verbosity = -1;
+        dcb_log_set_level(DCB_LOG_ERROR);
+        return CLI_NEXT;
+    case 'h':
+        cli_print_help(ctx->cmd, stdout);
+        return 0;
+    case ':':
+        return cli_usage_error(ctx, "option '%s' needs a value", argv[optind - 1]);
+    case '?':
+        if (optopt)
+            return cli_usage_error(ctx, "unknown option '-%c'", optopt);
+        return cli_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
+    default:
+        return cli_usage_error(ctx, "unhandled option '%c'", opt);
+    }
+}
+
+int cli_finish_output(struct dcb_out *o, int status)
+{
+    if (out_finish(o) < 0)
+        return cli_fail(1, "writing output", "%s", strerror(errno));
+    return status;
+}
+
+int cli_longopts(const struct option *own, size_t own_n, unsigned groups, struct option *out,
+                 size_t cap)
+{
+    static const struct option common[] = { CLI_COMMON_LONGOPTS };
+    size_t ncommon = sizeof(common) / sizeof(common[0]);
+    if (own_n + ncommon + 1 > cap)
+        return -1;
+    memcpy(out, own, own_n * sizeof(*own));
+    size_t n = own_n;
+    if (source_opts_longopts(groups, out, &n, cap - ncommon - 1) < 0)
+        return -1;
+    memcpy(out + n, common, sizeof(common));
+    n += ncommon;
+    out[n] = (struct option){ NULL, 0, NULL, 0 };
+    return (int)n;
+}
+
+int cli_source_option(struct cli_ctx *ctx, struct source_opts *so, int opt, char **argv)
+{
+    char why[300];
+    int taken = opt == ':' || opt == '?' ? 0 : source_opts_take(so, opt, optarg, why, sizeof(why));
+    if (taken > 0)
+        return CLI_NEXT;
+    if (taken < 0)
+        return cli_usage_error(ctx, "%s", why);
+    return cli_common_option(ctx, opt, argv);
+}
+
+int cli_source_check(const struct cli_ctx *ctx, const struct source_opts *so)
+{
+    char why[300];
+    if (source_opts_check(so, why, sizeof(why)) < 0)
+        return cli_usage_error(ctx, "%s", why);
+    return CLI_NEXT;
+}

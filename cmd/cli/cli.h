@@ -1,0 +1,161 @@
+/* The command-line toolkit of both binaries (dcbkit's subcommands and dcbtop): the options all
+ * commands accept (-T, -v, -q, -h), the source options (collectors/source_opts.h), one-line
+ * usage errors (exit 64), and help rendered from one description as terminal text
+ * (`dcbkit help CMD`, `dcbtop --help`) or as a man page (`dcbkit help --man`, `dcbtop --man`).
+ * dcbkit's command table (commands.c) is dcbkit's own.
+ *
+ * One return convention for option helpers: CLI_NEXT (-1) when the option was handled and
+ * parsing goes on, otherwise the exit status the command returns at once (0 after --help, 64
+ * after a one-line usage error):
+ *
+ *     int rc = cli_opt_long(ctx, "--count", optarg, 1, 1000, &count);
+ *     if (rc != CLI_NEXT)
+ *         return rc;
+ *
+ * cli_common_option, cli_source_option and the cli_opt_* helpers follow it. cli_parse_long,
+ * cli_rules_dir and cli_rules_profile are the older form of the cli_opt_* helpers (0 for a
+ * good value, else 64); they stay for the commands that call them. */
+#ifndef DCB_CLI_H
+#define DCB_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+
+#include "out.h"
+#include "source_opts.h"
+
+#define EXIT_USAGE 64
+#define CLI_NEXT (-1)
+
+struct cli_option_doc {
+    const char *flags;
+    const char *text;
+};
+
+struct cli_example {
+    const char *command;
+    const char *text;
+};
+
+/* A titled list for help and man pages besides the options (dcbtop's keys). */
+struct cli_section {
+    const char *title;                        /* "Keys"; the man page prints it in capitals */
+    const struct cli_option_doc *items;       /* ends with { NULL, NULL } */
+};
+
+struct cli_ctx;
+
+/* A binary that is one command (dcbtop) names its command after itself: its usage errors say
+ * "dcbtop: ... (see 'dcbtop --help')" and its man page is a page of its own. */
+struct cli_command {
+    const char *name;
+    const char *summary;                      /* one line, for `dcbkit help` */
+    const char *synopsis;                     /* one usage form per line */
+    const char *description;                  /* paragraphs separated by a blank line */
+    const struct cli_option_doc *options;     /* ends with { NULL, NULL } */
+    const struct cli_example *examples;       /* ends with { NULL, NULL } */
+    const char *json_doc;                     /* what -T json prints; NULL if nothing */
+    int (*run)(struct cli_ctx *ctx, int argc, char **argv);
+    unsigned source_groups;                   /* enum source_group bits: help and man list
+                                                 these groups' options from source_option_docs */
+    const struct cli_section *sections;       /* ends with { NULL, NULL }; NULL: none */
+    const char *exit_status;                  /* NULL: 0 success, 1 runtime error, 64 usage */
+};
+
+struct cli_ctx {
+    const struct cli_command *cmd;
+    enum out_format format;
+    int verbosity;                            /* -v adds, -q subtracts */
+};
+
+/* Options every command takes; put CLI_COMMON_LONGOPTS last in a command's option array
+ * (before the terminator) and start its short option string with CLI_COMMON_SHORTOPTS. */
+#define CLI_COMMON_SHORTOPTS ":T:vqh"
+#define CLI_COMMON_LONGOPTS \
+    { "format", required_argument, NULL, 'T' }, { "verbose", no_argument, NULL, 'v' }, \
+    { "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' }
+
+#define CLI_COMMON_OPTION_DOCS \
+    { "-T, --format text|json", "Output format: text (default) or json, described under JSON output." }, \
+    { "-v, --verbose", "Say more on stderr (repeat for debug)." }, \
+    { "-q, --quiet", "Only errors on stderr." }, \
+    { "-h, --help", "This help." }
+
+/* Handles a getopt result that the command did not: common options, unknown options and
+ * missing arguments. Returns CLI_NEXT to go on, or an exit status (0 after --help, 64 on a usage
+ * error, with the one-line message already printed). */
+int cli_common_option(struct cli_ctx *ctx, int opt, char **argv);
+
+/* getopt entries: the command's own (own_n of them, no terminator), then the source options of
+ * groups, then CLI_COMMON_LONGOPTS, then the terminator, into out (cap entries). The number of
+ * entries before the terminator, or -1 when cap is too small. */
+int cli_longopts(const struct option *own, size_t own_n, unsigned groups, struct option *out,
+                 size_t cap);
+/* A getopt result the command did not handle: a source option into so (source_opts_take),
+ * else cli_common_option. CLI_NEXT or an exit status. */
+int cli_source_option(struct cli_ctx *ctx, struct source_opts *so, int opt, char **argv);
+/* The source options as checked after parsing (source_opts_check): CLI_NEXT or 64. */
+int cli_source_check(const struct cli_ctx *ctx, const struct source_opts *so);
+
+/* "dcbkit calc: <message> (see 'dcbkit help calc')" on stderr; returns 64. */
+int cli_usage_error(const struct cli_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A whole decimal number in [min, max] for option flag; 0, or 64 after a one-line usage error
+ * ("--count takes a whole number from 1 to 1000000, not 'x'"). */
+int cli_parse_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
+                   long max, long *out);
+
+/* The rules options of diagnose, report and serve: --rules DIR (repeatable: catalog folders
+ * besides the built-in one) and --profile pfc-only. */
+#define CLI_MAX_RULES_DIRS 8
+struct cli_rules {
+    const char *dirs[CLI_MAX_RULES_DIRS];
+    int ndirs;
+    const char *profile;          /* NULL: every rule */
+};
+/* Each takes the option's argument: 0, or 64 after a one-line usage error. */
+int cli_rules_dir(const struct cli_ctx *ctx, struct cli_rules *r, const char *dir);
+int cli_rules_profile(const struct cli_ctx *ctx, struct cli_rules *r, const char *name);
+
+/* The same three in the one convention: CLI_NEXT, or 64 after a one-line usage error. */
+int cli_opt_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
+                 long max, long *out);
+int cli_opt_rules_dir(const struct cli_ctx *ctx, struct cli_rules *r, const char *dir);
+int cli_opt_rules_profile(const struct cli_ctx *ctx, struct cli_rules *r, const char *name);
+/* The documentation of --rules DIR and --profile NAME, for a command's option list. */
+#define CLI_RULES_OPTION_DOCS \
+    { "--rules DIR", "Also load the *.rules files of DIR besides the built-in catalog " \
+      "($DCBKIT_RULES or the installed one); repeatable." }, \
+    { "--profile pfc-only", "For sites that run PFC without DCQCN on purpose: rules that " \
+      "expect DCQCN are skipped." }
+
+/* "dcbkit: <what>: <why>" on stderr; returns status. */
+int cli_fail(int status, const char *what, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A command's help (cmd not NULL). */
+void cli_print_help(const struct cli_command *cmd, FILE *fp);
+/* dcbkit's overview and dcbkit(1), from its command table (cmd/dcbkit/commands.c). */
+void cli_print_overview(FILE *fp);
+void cli_print_man(FILE *fp);
+/* The man page of a binary that is one command (dcbtop(1)). */
+void cli_print_man_page(const struct cli_command *cmd, FILE *fp);
+/* One command's synopsis, description, options (its own, then its source groups'), sections,
+ * JSON output and examples in roff, under whatever heading the caller printed. */
+void cli_man_body(const struct cli_command *cmd, FILE *fp);
+/* roff: text escaped (backslashes, hyphens, a leading dot or quote); paragraphs split at blank
+ * lines, each after a .PP. */
+void cli_roff_text(FILE *fp, const char *s, size_t n);
+void cli_roff_paragraphs(FILE *fp, const char *text);
+/* Whether cmd is the whole binary (dcbtop), not a subcommand. */
+bool cli_is_binary(const struct cli_command *cmd);
+
+/* The command table (commands.c). */
+extern const struct cli_command *const cli_commands[];
+const struct cli_command *cli_find_command(const char *name);
+
+/* Flushes stdout through out_finish and turns a write failure into "dcbkit: writing output: ...",
+ * exit 1. Returns status unchanged otherwise. */
+int cli_finish_output(struct dcb_out *o, int status);
+
+#endif
