@@ -165,7 +165,11 @@ int batch_frame(struct top_app *app)
 {
     static struct top_iface *rows[4096];
     size_t n = view_rows(&app->model, &app->view, rows, sizeof(rows) / sizeof(rows[0]));
-    if (app->format == OUT_JSON)
+    if (app->batch_view == TOP_BATCH_QOS && app->format == OUT_JSON)
+        batch_qos_json(app, rows, n);
+    else if (app->batch_view == TOP_BATCH_QOS)
+        batch_qos_text(app, rows, n);
+    else if (app->format == OUT_JSON)
         frame_json(app, rows, n);
     else
         frame_text(app, rows, n);

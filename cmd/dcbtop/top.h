@@ -35,7 +35,11 @@ int64_t top_now_ns(void);
 /* "1", "0.5" (seconds, as top takes them) or a duration ("500ms"), 10 ms to 1 h. 0 or -1. */
 int top_parse_delay(const char *text, int64_t *ns);
 
+/* One batch frame of app->batch_view on stdout, flushed: 0, or -1 when writing failed. */
 int batch_frame(struct top_app *app);
+/* The QoS view's frame (batch_qos.c). */
+void batch_qos_json(struct top_app *app, struct top_iface **rows, size_t n);
+void batch_qos_text(struct top_app *app, struct top_iface **rows, size_t n);
 /* The interactive screen until q. 0, or 1 when the terminal could not be used. */
 int ui_run(struct top_app *app);
 

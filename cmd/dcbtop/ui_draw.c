@@ -9,6 +9,7 @@
 #include <time.h>
 #include <wchar.h>
 
+#include "qos_text.h"
 #include "top_help.h"
 #include "ui.h"
 
@@ -312,135 +313,7 @@ static void draw_prio(struct ui *u)
     put(13, 0, COLS, "L: a priority the columns of the main view cover (p chooses)", false);
 }
 
-/* ---- QoS config --------------------------------------------------------------------------- */
-
-static void field(const struct qos_config *c, const char *path, char *buf, size_t len)
-{
-    struct dcb_err err;
-    if (!c || qos_get(c, path, buf, len, &err) < 0)
-        snprintf(buf, len, "-");
-}
-
-/* prio2tc, ets.tsa, ets.bw: eight values, "?" where unknown, "-" when all are. */
-static void table8(const struct qos_config *c, const char *base, char *buf, size_t len)
-{
-    size_t o = 0;
-    bool any = false;
-    buf[0] = '\0';
-    for (int k = 0; k < 8; k++) {
-        char path[64], v[32];
-        snprintf(path, sizeof(path), "%s.%d", base, k);
-        field(c, path, v, sizeof(v));
-        if (strcmp(v, "-"))
-            any = true;
-        int w = snprintf(buf + o, len - o, "%s%s", k ? " " : "", strcmp(v, "-") ? v : "?");
-        if (w < 0 || (size_t)w >= len - o)
-            break;
-        o += (size_t)w;
-    }
-    if (!any)
-        snprintf(buf, len, "-");
-}
-
-static void dscp_map(const struct qos_config *c, char *buf, size_t len)
-{
-    size_t o = 0;
-    buf[0] = '\0';
-    for (int p = 0; c && p < 8; p++) {
-        bool first = true;
-        for (int d = 0; d < 64; d++) {
-            if (!c->dscp2prio[d].set || c->dscp2prio[d].v != p)
-                continue;
-            int w = snprintf(buf + o, len - o, "%s%d", first ? (o ? " | " : "") : ",", d);
-            if (w < 0 || (size_t)w >= len - o)
-                return;
-            o += (size_t)w;
-            first = false;
-        }
-        if (!first) {
-            int w = snprintf(buf + o, len - o, ">%d", p);
-            if (w < 0 || (size_t)w >= len - o)
-                return;
-            o += (size_t)w;
-        }
-    }
-    if (!o)
-        snprintf(buf, len, "-");
-}
-
-/* Per-TC or per-PG records: "3: min_bytes=150000 ecn=1" for each index with a field set. */
-static void records(const struct qos_config *c, const char *base, const char *const *subs,
-                    char *buf, size_t len)
-{
-    size_t o = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < 8; k++) {
-        char rec[256] = "";
-        size_t r = 0;
-        for (int s = 0; subs[s]; s++) {
-            char path[64], v[32];
-            snprintf(path, sizeof(path), "%s.%d.%s", base, k, subs[s]);
-            field(c, path, v, sizeof(v));
-            if (!strcmp(v, "-"))
-                continue;
-            int w = snprintf(rec + r, sizeof(rec) - r, " %s=%s", subs[s], v);
-            if (w < 0 || (size_t)w >= sizeof(rec) - r)
-                break;
-            r += (size_t)w;
-        }
-        if (!r)
-            continue;
-        int w = snprintf(buf + o, len - o, "%s%d:%s", o ? " | " : "", k, rec);
-        if (w < 0 || (size_t)w >= len - o)
-            return;
-        o += (size_t)w;
-    }
-    if (!o)
-        snprintf(buf, len, "-");
-}
-
-enum qos_kind { Q_FIELD, Q_TABLE8, Q_DSCP, Q_WRED, Q_BUFFER };
-
-struct qos_row {
-    const char *label;
-    enum qos_kind kind;
-    const char *path;
-    bool compare;                /* both ends must agree: a difference is a mismatch */
-};
-
-static const struct qos_row qos_rows[] = {
-    { "DCBX mode", Q_FIELD, "dcbx.mode", false },
-    { "trust", Q_FIELD, "trust", false },
-    { "PFC enabled", Q_FIELD, "pfc.enabled", true },
-    { "PFC willing", Q_FIELD, "pfc.willing", false },
-    { "DSCP>prio", Q_DSCP, NULL, true },
-    { "prio>TC", Q_TABLE8, "prio2tc", true },
-    { "ETS TSA", Q_TABLE8, "ets.tsa", true },
-    { "ETS bw %", Q_TABLE8, "ets.bw", true },
-    { "WRED/ECN", Q_WRED, NULL, false },
-    { "buffers", Q_BUFFER, NULL, false },
-    { "DCQCN NP", Q_FIELD, "dcqcn.np_enabled", false },
-    { "DCQCN RP", Q_FIELD, "dcqcn.rp_enabled", false },
-    { "DCQCN rai", Q_FIELD, "dcqcn.rai_mbps", false },
-    { "DCQCN min gap", Q_FIELD, "dcqcn.min_time_between_cnps_us", false },
-    { "CNP dscp/prio", Q_FIELD, "cnp.dscp", false },
-    { "PFC watchdog", Q_FIELD, "pfcwd.detect_ms", false },
-    { "MTU", Q_FIELD, "mtu", false },
-    { "speed", Q_FIELD, "speed_bps", false },
-};
-
-static void qos_text(const struct qos_row *r, const struct qos_config *c, char *buf, size_t len)
-{
-    static const char *const wred[] = { "min_bytes", "max_bytes", "max_p", "ecn", NULL };
-    static const char *const buffer[] = { "size", "xoff", "xon", "headroom", "dynamic_th", NULL };
-    switch (r->kind) {
-    case Q_FIELD: field(c, r->path, buf, len); break;
-    case Q_TABLE8: table8(c, r->path, buf, len); break;
-    case Q_DSCP: dscp_map(c, buf, len); break;
-    case Q_WRED: records(c, "wred", wred, buf, len); break;
-    case Q_BUFFER: records(c, "buffer", buffer, buf, len); break;
-    }
-}
+/* ---- QoS config ------------------------------------------------------------------------ */
 
 static void draw_qos(struct ui *u)
 {
@@ -450,17 +323,11 @@ static void draw_qos(struct ui *u)
         return;
     }
     char line[600];
-    snprintf(line, sizeof(line), "QoS config of %s/%s (%s)", i->device, i->ifname,
-             i->config_source[0] ? i->config_source : "no config snapshot");
+    qos_title(i, line, sizeof(line));
     attron(A_BOLD);
     put_net(u, 2, 0, COLS, line, false);
     attroff(A_BOLD);
-    if (i->peer_name[0] || i->peer)
-        snprintf(line, sizeof(line), "link partner: %s port %s (%s)",
-                 i->peer_name[0] ? i->peer_name : "?", i->peer_port[0] ? i->peer_port : "?",
-                 i->peer_via[0] ? i->peer_via : "advertised config only");
-    else
-        snprintf(line, sizeof(line), "link partner: nothing advertised (no LLDP/DCBX seen)");
+    qos_partner(i, line, sizeof(line));
     put_net(u, 3, 0, COLS, line, false);
     int lw = 14, vw = (COLS - lw - 12) / 2;
     if (vw < 10)
@@ -474,18 +341,9 @@ static void draw_qos(struct ui *u)
     put(4, lw + 2 * vw + 1, COLS - lw - 2 * vw - 1, "", false);
     attroff(u->colour ? COLOR_PAIR(PAIR_HEAD) : A_REVERSE);
     int y = 5;
-    for (size_t r = 0; r < sizeof(qos_rows) / sizeof(qos_rows[0]) && y < LINES - 1; r++, y++) {
+    for (size_t r = 0; r < QOS_NROWS && y < LINES - 1; r++, y++) {
         char here[512], there[512];
-        qos_text(&qos_rows[r], i->config, here, sizeof(here));
-        qos_text(&qos_rows[r], i->peer, there, sizeof(there));
-        if (!strcmp(qos_rows[r].path ? qos_rows[r].path : "", "speed_bps") &&
-            !strcmp(here, "-") && isfinite(i->speed_bps)) {
-            view_format(here, sizeof(here), (struct top_val){ i->speed_bps, VAL_KNOWN },
-                        UNIT_BPS, u->app->view.utf8);
-            strncat(here, "b/s (measured)", sizeof(here) - strlen(here) - 1);
-        }
-        bool mismatch = qos_rows[r].compare && strcmp(here, "-") && strcmp(there, "-") &&
-                        strcmp(here, there);
+        bool mismatch = qos_row_text(i, r, here, there, sizeof(here), u->app->view.utf8);
         attr_t a = mismatch ? (u->colour ? COLOR_PAIR(PAIR_MISMATCH) | A_BOLD : A_REVERSE)
                             : A_NORMAL;
         move(y, 0);
