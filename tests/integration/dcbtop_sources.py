@@ -1,0 +1,277 @@
+"""dcbtop -b -T json over each source, checking the values against what the source holds,
+worked out here from first principles:
+  --local   a fixture sysfs tree swapped from t0 to t1 between two frames: each rate is the
+            counter's increase between the trees (a 32-bit wrap, a reset counted from zero)
+            over the time between the frames;
+  --store   a store `dcbkit replay --store` wrote: at three instants (--at -D) every port's
+            rates equal the increase of its counters between the last two readings at or
+            before that instant, read back with `dcbkit store export`;
+  --demo    both ends of every link of the demo's leaf-spine see the same bytes (one's tx is
+            the other's rx, up to what is in flight), and no port goes above 25G;
+  --fabric  alone: no rates at all (no connection, no counters), and the QoS view of each
+            interface is the file's intent (defaults, role defaults, device, interface, link)
+            against its link partner's.
+The gNMI source is checked in dcbtop_gnmi.py."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+from dcbtop_helpers import DCBKIT, DCBTOP, ROOT, fail, need_binaries  # noqa: E402
+
+need_binaries()
+tmp = tempfile.mkdtemp(prefix="dcbtop-sources-")
+RATE_KEYS = ("rx_bps", "tx_bps", "pfc_rx_per_s", "pfc_tx_per_s", "paused_pct",
+             "ecn_marks_per_s", "cnp_sent_per_s", "cnp_handled_per_s", "out_of_sequence_per_s",
+             "drops_per_s")
+
+
+def top(*args, timeout=60):
+    r = subprocess.run([DCBTOP, "-b", "-T", "json"] + list(args), capture_output=True,
+                       text=True, timeout=timeout)
+    if r.returncode != 0:
+        fail("dcbtop %s: exit %d: %s" % (" ".join(args), r.returncode, r.stderr))
+    return [json.loads(line) for line in r.stdout.splitlines()]
+
+
+def close(got, want, rel=1e-9, what=""):
+    if got is None or abs(got - want) > rel * max(1.0, abs(want)):
+        fail("%s: dcbtop %s, expected %s" % (what, got, want))
+
+
+# ---- --local: a sysfs tree, two readings ----------------------------------------------------
+def local():
+    fix = os.path.join(ROOT, "fixtures", "sysfs", "mlx5")
+    net = "class/net/ens1f0/statistics"
+    hw = "class/infiniband/mlx5_0/ports/1/hw_counters"
+
+    def read(tree, rel):
+        return int(open(os.path.join(fix, tree, rel)).read())
+
+    def increase(rel, width=64):
+        a, b = read("t0", rel), read("t1", rel)
+        if b >= a:
+            return b - a
+        wrapped = (1 << width) - a + b
+        return wrapped if width == 32 and wrapped <= (1 << 30) else b   # else a reset
+
+    want_counts = {"rx_bps": 8 * increase(net + "/rx_bytes"),
+                   "tx_bps": 8 * increase(net + "/tx_bytes"),
+                   "cnp_sent_per_s": increase(hw + "/np_cnp_sent", 32),
+                   "cnp_handled_per_s": increase(hw + "/rp_cnp_handled", 32),
+                   "out_of_sequence_per_s": increase(hw + "/out_of_sequence", 32),
+                   "ecn_marks_per_s": increase(hw + "/np_ecn_marked_roce_packets", 32)}
+    root = os.path.join(tmp, "root")
+    os.symlink(os.path.join(fix, "t0"), root)
+    p = subprocess.Popen([DCBTOP, "-b", "-T", "json", "-n", "2", "-d", "1", "--local",
+                          "--sysfs-root", root, "--proc-root", os.path.join(tmp, "noproc"),
+                          "--ifname", "ens1f0", "--no-lldp"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    frames = [json.loads(p.stdout.readline())]
+    os.symlink(os.path.join(fix, "t1"), root + ".new")
+    os.replace(root + ".new", root)
+    line = p.stdout.readline()
+    if not line:
+        fail("dcbtop --local ended early: " + p.stderr.read())
+    frames.append(json.loads(line))
+    p.wait(timeout=10)
+    dt = (frames[1]["time"] - frames[0]["time"]) / 1e9
+    i = frames[1]["interfaces"][0]
+    for key, count in want_counts.items():
+        close(i[key], count / dt, 1e-6, "--local %s (%d over %.3f s)" % (key, count, dt))
+    print("local: " + ", ".join("%s %.6g" % (k, i[k]) for k in want_counts))
+
+
+# ---- --store: what dcbkit replay --store wrote ------------------------------------------------
+def store():
+    db = os.path.join(tmp, "replay.db")
+    scenario = os.path.join(ROOT, "fixtures", "scenarios", "slow-receiver.json")
+    r = subprocess.run([DCBKIT, "replay", scenario, "--store", db, "-q"], capture_output=True,
+                       text=True, timeout=120)
+    if r.returncode != 0:
+        fail("replay --store: " + r.stderr)
+    r = subprocess.run([DCBKIT, "store", "export", "--store", db, "--jsonl"],
+                       capture_output=True, text=True, timeout=60)
+    series = {}
+    for line in r.stdout.splitlines():
+        s = json.loads(line)
+        series.setdefault((s["device"], s["ifname"], s["metric"], s["prio"], s["queue"]),
+                          []).append((s["ts"], s["value"]))
+    end = max(t for pts in series.values() for t, _ in pts)
+
+    def rate(dev, ifname, metric, prios, at):
+        """The increase per second between the last two readings at or before at, summed over
+        prios (None: port-wide); None when the source has no such series."""
+        total, found = 0.0, False
+        for (d, i, m, p, _q), pts in series.items():
+            if (d, i, m) != (dev, ifname, metric) or (prios is None) != (p < 0):
+                continue
+            if prios is not None and p not in prios:
+                continue
+            upto = sorted(x for x in pts if x[0] <= at)[-2:]
+            if len(upto) < 2:
+                continue
+            found = True
+            total += (upto[1][1] - upto[0][1]) / ((upto[1][0] - upto[0][0]) / 1e9)
+        return total if found else None
+
+    checked = 0
+    for back_us in (500, 1500, 2500):
+        at = end - back_us * 1000
+        frame = top("-n", "1", "-d", "0.1", "--store", db, "--at=-%dus" % back_us)[0]
+        if frame["time"] != at:
+            fail("--store --at -%dus: the frame stands at %d, not %d" % (back_us, frame["time"],
+                                                                         at))
+        for i in frame["interfaces"]:
+            dev, ifn, lossless = i["device"], i["ifname"], i["prios_shown"]
+            want = {"rx_bps": (rate(dev, ifn, "port.rx_bytes", None, at), 8),
+                    "tx_bps": (rate(dev, ifn, "port.tx_bytes", None, at), 8),
+                    "pfc_rx_per_s": (rate(dev, ifn, "pfc.rx_pause", lossless, at), 1),
+                    "pfc_tx_per_s": (rate(dev, ifn, "pfc.tx_pause", lossless, at), 1),
+                    "cnp_sent_per_s": (rate(dev, ifn, "cnp.sent", None, at), 1),
+                    "cnp_handled_per_s": (rate(dev, ifn, "cnp.handled", None, at), 1)}
+            for key, (value, scale) in want.items():
+                if value is None:
+                    continue
+                close(i[key], value * scale, 1e-6, "--store %s/%s %s at -%dus" %
+                      (dev, ifn, key, back_us))
+                checked += 1
+        busy = [(i["device"], i["ifname"], i["rx_bps"], i["pfc_rx_per_s"])
+                for i in frame["interfaces"] if i["rx_bps"] or i["pfc_rx_per_s"]]
+        print("store at -%dus: %s" % (back_us, busy))
+    if checked < 50:
+        fail("--store: only %d values checked" % checked)
+    print("store: %d values equal the store's counter increases" % checked)
+
+
+# ---- --demo: both ends of each link ---------------------------------------------------------
+def demo():
+    frames = top("-n", "3", "-d", "1", "--demo")
+    ports = {(i["device"], i["ifname"]): i for i in frames[-1]["interfaces"]}
+    # the demo's fabric: leaf-spine, 2 leaves, 2 spines, 4 hosts a leaf, 25G (docs/fabric.md:
+    # leaf ports Ethernet0..3 to its hosts, Ethernet4.. to the spines; spine port Ethernet(L-1)
+    # to leaf L)
+    links = []
+    for leaf in (1, 2):
+        for h in range(4):
+            links.append((("host%d" % ((leaf - 1) * 4 + h + 1), "eth0"),
+                          ("leaf%d" % leaf, "Ethernet%d" % h)))
+        for s in (1, 2):
+            links.append((("leaf%d" % leaf, "Ethernet%d" % (3 + s)),
+                          ("spine%d" % s, "Ethernet%d" % (leaf - 1))))
+    if sorted(ports) != sorted(e for link in links for e in link):
+        fail("--demo: ports %s" % sorted(ports))
+    speed = 25e9
+    for a, b in links:
+        for x, y in ((a, b), (b, a)):
+            tx, rx = ports[x]["tx_bps"], ports[y]["rx_bps"]
+            if tx is None or rx is None:
+                fail("--demo: %s/%s -> %s/%s unknown after 3 frames" % (x + y))
+            if abs(tx - rx) > 0.01 * max(tx, rx) + 0.001 * speed:
+                fail("--demo: %s/%s sends %.6g b/s, %s/%s receives %.6g" % (x + (tx,) + y +
+                                                                           (rx,)))
+            if tx > speed * 1.001:
+                fail("--demo: %s/%s sends %.6g b/s on a 25G link" % (x + (tx,)))
+    total = sum(p["tx_bps"] for p in ports.values())
+    if total < 1e8:
+        fail("--demo: hardly any traffic (%.3g b/s in all)" % total)
+    print("demo: %d links, both ends agree; %.3g b/s in all" % (len(links), total))
+
+
+# ---- --fabric alone: intent, no connection --------------------------------------------------
+FABRIC = {
+    "name": "sources-test",
+    "defaults": {"trust": "dscp", "pfc": {"enabled": 8}, "prio2tc": [0, 0, 0, 3, 0, 0, 6, 0],
+                 "cnp": {"dscp": 48, "prio": 6}},
+    "host_defaults": {"mtu": 4200},
+    "switch_defaults": {"mtu": 9216},
+    "devices": [
+        # a switch that is reachable over gNMI, at an address where nothing listens: --fabric
+        # alone must not try it
+        {"name": "sw1", "role": "switch",
+         "reach": {"gnmi": {"target": "127.0.0.1:9", "insecure": True}},
+         "interfaces": {"Ethernet1": {"pfc": {"enabled": 24}}}},
+        {"name": "h1", "role": "host"},
+        {"name": "h2", "role": "host", "config": {"mtu": 9000}},
+    ],
+    "links": [{"a": "sw1:Ethernet0", "b": "h1:eth0", "speed": "100G", "cable_m": 3},
+              {"a": "sw1:Ethernet1", "b": "h2:eth0", "speed": "200G", "cable_m": 3}],
+}
+
+
+def intent(device, ifname):
+    """The effective config, layer by layer as docs/fabric.md says, as the view prints it."""
+    d = next(x for x in FABRIC["devices"] if x["name"] == device)
+    cfg = json.loads(json.dumps(FABRIC["defaults"]))
+    for layer in (FABRIC[d["role"] + "_defaults"], d.get("config", {}),
+                  d.get("interfaces", {}).get(ifname, {})):
+        for k, v in layer.items():
+            if isinstance(v, dict):
+                cfg.setdefault(k, {}).update(v)
+            else:
+                cfg[k] = v
+    link = next(x for x in FABRIC["links"] if "%s:%s" % (device, ifname) in (x["a"], x["b"]))
+    return {"trust": cfg["trust"], "pfc.enabled": "0x%02x" % cfg["pfc"]["enabled"],
+            "prio2tc": " ".join(str(x) for x in cfg["prio2tc"]), "mtu": str(cfg["mtu"]),
+            "cnp.dscp": str(cfg["cnp"]["dscp"]), "speed_bps": link["speed"]}
+
+
+def fabric():
+    path = os.path.join(tmp, "fabric.json")
+    with open(path, "w") as f:
+        json.dump(FABRIC, f)
+    frames = top("-n", "2", "-d", "0.1", "--fabric", path, timeout=20)
+    names = sorted((i["device"], i["ifname"]) for i in frames[-1]["interfaces"])
+    want = [("h1", "eth0"), ("h2", "eth0"), ("sw1", "Ethernet0"), ("sw1", "Ethernet1")]
+    if names != want:
+        fail("--fabric: interfaces %s, the file has %s" % (names, want))
+    for i in frames[-1]["interfaces"]:
+        rates = {k: i[k] for k in RATE_KEYS if i[k] is not None}
+        if rates:
+            fail("--fabric alone gave %s/%s rates %s" % (i["device"], i["ifname"], rates))
+    qos = top("-n", "1", "-d", "0.1", "--view", "qos", "--fabric", path, timeout=20)[0]
+    if qos["view"] != "qos" or len(qos["interfaces"]) != 4:
+        fail("--view qos: %s" % qos)
+    peer_of = {}
+    for link in FABRIC["links"]:
+        peer_of[tuple(link["a"].split(":"))] = tuple(link["b"].split(":"))
+        peer_of[tuple(link["b"].split(":"))] = tuple(link["a"].split(":"))
+    mismatches = set()
+    for i in qos["interfaces"]:
+        me = (i["device"], i["ifname"])
+        peer = peer_of[me]
+        if i["partner"] is None or (i["partner"]["name"], i["partner"]["port"]) != peer:
+            fail("--fabric %s/%s: partner %s, the links say %s" % (me + (i["partner"], peer)))
+        fields = {f["field"]: f for f in i["fields"]}
+        for key, value in intent(*me).items():
+            if fields[key]["here"] != value:
+                fail("--fabric %s/%s %s: %s, the file says %s" % (me + (key, fields[key]["here"],
+                                                                       value)))
+            if fields[key]["partner"] != intent(*peer)[key]:
+                fail("--fabric %s/%s partner's %s: %s, the file says %s" %
+                     (me + (key, fields[key]["partner"], intent(*peer)[key])))
+        if fields["pfc.enabled"]["mismatch"]:
+            mismatches.add(me)
+    # sw1:Ethernet1 has PFC on 3 and 4 (24), h2 on 3 only: both ends see the mismatch
+    if mismatches != {("sw1", "Ethernet1"), ("h2", "eth0")}:
+        fail("--fabric: PFC mismatches at %s" % sorted(mismatches))
+    print("fabric: 4 interfaces, no rates, intent and partners as the file says; "
+          "PFC mismatch at %s" % sorted(mismatches))
+
+    r = subprocess.run([DCBTOP, "-b", "-n", "1", "--view", "qos", "--fabric", path],
+                       capture_output=True, text=True, timeout=20)
+    if r.returncode != 0 or "PFC enabled    0x18" not in r.stdout or "MISMATCH" not in r.stdout:
+        fail("--view qos text: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
+
+
+try:
+    local()
+    store()
+    demo()
+    fabric()
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+print("ok")
