@@ -76,7 +76,8 @@ struct cli_ctx {
     { "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' }
 
 #define CLI_COMMON_OPTION_DOCS \
-    { "-T, --format text|json", "Output format: text (default) or json, described under JSON output." }, \
+    { "-T, --format text|json", \
+      "Output format: text (default) or json, described under JSON output." }, \
     { "-v, --verbose", "Say more on stderr (repeat for debug)." }, \
     { "-q, --quiet", "Only errors on stderr." }, \
     { "-h, --help", "This help." }

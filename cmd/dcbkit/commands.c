@@ -65,8 +65,8 @@ void cli_print_overview(FILE *fp)
 void cli_print_man(FILE *fp)
 {
     fprintf(fp, ".TH DCBKIT 1 \"\" \"dcbkit %s\" \"User Commands\"\n", DCBKIT_VERSION);
-    fputs(".SH NAME\ndcbkit \\- diagnose lossless-Ethernet (RoCEv2) fabrics: PFC, ECN, DCQCN, DCBX\n",
-          fp);
+    fputs(".SH NAME\n"
+          "dcbkit \\- diagnose lossless-Ethernet (RoCEv2) fabrics: PFC, ECN, DCQCN, DCBX\n", fp);
     fputs(".SH SYNOPSIS\n.B dcbkit\n[\\-\\-version] \\fIcommand\\fR [\\fIoptions\\fR]\n", fp);
     fputs(".SH DESCRIPTION\n", fp);
     cli_roff_paragraphs(fp, "dcbkit tells the operators of lossless-Ethernet AI fabrics why their "

@@ -173,32 +173,79 @@ static void draw_cells(struct ui *u, int y, const struct layout *l, const struct
     }
 }
 
+static void draw_main_heading(struct ui *u, const struct layout *l, int sort)
+{
+    attron(u->colour ? COLOR_PAIR(PAIR_HEAD) : A_REVERSE);
+    move(2, 0);
+    clrtoeol();
+    put(2, 0, 2 + l->name_w, "  INTERFACE", false);
+    for (int c = 0; c < TOP_NCOLS; c++) {
+        if (c == sort)
+            attron(A_BOLD | A_UNDERLINE);
+        put(2, 2 + l->name_w + c * l->cw, l->cw, top_cols[c].title, true);
+        if (c == sort)
+            attroff(A_BOLD | A_UNDERLINE);
+    }
+    if (l->spark_w) {
+        char t[64];
+        snprintf(t, sizeof(t), " last %d: %s", l->spark_w,
+                 sort == SORT_NAME ? top_cols[COL_RX].title : top_cols[sort].title);
+        put(2, l->spark_x - 1, COLS - l->spark_x + 1, t, false);
+    } else {
+        put(2, 2 + l->name_w + TOP_NCOLS * l->cw, COLS - (2 + l->name_w + TOP_NCOLS * l->cw), "",
+            false);
+    }
+    attroff(u->colour ? COLOR_PAIR(PAIR_HEAD) : A_REVERSE);
+}
+
+/* Line y of the main view: row r, an interface or one of its priorities. */
+static void draw_main_row(struct ui *u, int y, size_t r, const struct layout *l, bool one_device)
+{
+    struct top_app *app = u->app;
+    int sort = app->view.sort;
+    const struct ui_row *row = &u->rows[r];
+    const struct top_iface *i = row->iface;
+    attr_t a = severity_attr(u, i->severity);
+    if (r == u->sel)
+        a |= A_REVERSE;
+    attron(a);
+    char label[2 * DCB_DEVICE_MAX + 16];
+    if (row->prio < 0) {
+        put(y, 0, 2, sev_mark(i->severity), false);
+        if (one_device)
+            snprintf(label, sizeof(label), "%s%s", i->expanded ? "-" : "+", i->ifname);
+        else
+            snprintf(label, sizeof(label), "%s%s/%s", i->expanded ? "-" : "+", i->device,
+                     i->ifname);
+        put_net(u, y, 2, l->name_w, label, false);
+        draw_cells(u, y, l, i->col, true);
+        if (l->spark_w) {
+            char spark[TOP_HIST * 3 + 1];
+            view_sparkline(i, sort == SORT_NAME ? COL_RX : sort, l->spark_w, spark,
+                           sizeof(spark), app->view.utf8);
+            if (u->colour && r != u->sel)
+                attron(COLOR_PAIR(PAIR_SPARK));
+            put(y, l->spark_x, l->spark_w, spark, false);
+            if (u->colour && r != u->sel)
+                attroff(COLOR_PAIR(PAIR_SPARK));
+        }
+    } else {
+        unsigned mask = model_prio_mask(&app->model, i);
+        snprintf(label, sizeof(label), "   prio %d%s", row->prio,
+                 mask & (1u << row->prio) ? " L" : "");
+        put(y, 0, 2 + l->name_w, label, false);
+        struct top_val pc[TOP_NCOLS];
+        model_prio_cols(i, row->prio, pc);
+        draw_cells(u, y, l, pc, false);
+    }
+    attroff(a);
+}
+
 static void draw_main(struct ui *u)
 {
     struct top_app *app = u->app;
     struct layout l = layout_for(COLS);
-    int sort = app->view.sort;
-    attron(u->colour ? COLOR_PAIR(PAIR_HEAD) : A_REVERSE);
-    move(2, 0);
-    clrtoeol();
-    put(2, 0, 2 + l.name_w, "  INTERFACE", false);
-    for (int c = 0; c < TOP_NCOLS; c++) {
-        if (c == sort)
-            attron(A_BOLD | A_UNDERLINE);
-        put(2, 2 + l.name_w + c * l.cw, l.cw, top_cols[c].title, true);
-        if (c == sort)
-            attroff(A_BOLD | A_UNDERLINE);
-    }
-    if (l.spark_w) {
-        char t[64];
-        snprintf(t, sizeof(t), " last %d: %s", l.spark_w,
-                 sort == SORT_NAME ? top_cols[COL_RX].title : top_cols[sort].title);
-        put(2, l.spark_x - 1, COLS - l.spark_x + 1, t, false);
-    } else {
-        put(2, 2 + l.name_w + TOP_NCOLS * l.cw, COLS - (2 + l.name_w + TOP_NCOLS * l.cw), "",
-            false);
-    }
-    attroff(u->colour ? COLOR_PAIR(PAIR_HEAD) : A_REVERSE);
+    draw_main_heading(u, &l, app->view.sort);
     int body = LINES - 4;
     if (body < 1)
         return;
@@ -213,44 +260,8 @@ static void draw_main(struct ui *u)
         size_t r = u->top + (size_t)y;
         move(3 + y, 0);
         clrtoeol();
-        if (r >= u->nrows)
-            continue;
-        const struct ui_row *row = &u->rows[r];
-        const struct top_iface *i = row->iface;
-        attr_t a = severity_attr(u, i->severity);
-        if (r == u->sel)
-            a |= A_REVERSE;
-        attron(a);
-        char label[2 * DCB_DEVICE_MAX + 16];
-        if (row->prio < 0) {
-            put(3 + y, 0, 2, sev_mark(i->severity), false);
-            if (one_device)
-                snprintf(label, sizeof(label), "%s%s", i->expanded ? "-" : "+", i->ifname);
-            else
-                snprintf(label, sizeof(label), "%s%s/%s", i->expanded ? "-" : "+", i->device,
-                         i->ifname);
-            put_net(u, 3 + y, 2, l.name_w, label, false);
-            draw_cells(u, 3 + y, &l, i->col, true);
-            if (l.spark_w) {
-                char spark[TOP_HIST * 3 + 1];
-                view_sparkline(i, sort == SORT_NAME ? COL_RX : sort, l.spark_w, spark,
-                               sizeof(spark), app->view.utf8);
-                if (u->colour && r != u->sel)
-                    attron(COLOR_PAIR(PAIR_SPARK));
-                put(3 + y, l.spark_x, l.spark_w, spark, false);
-                if (u->colour && r != u->sel)
-                    attroff(COLOR_PAIR(PAIR_SPARK));
-            }
-        } else {
-            unsigned mask = model_prio_mask(&app->model, i);
-            snprintf(label, sizeof(label), "   prio %d%s", row->prio,
-                     mask & (1u << row->prio) ? " L" : "");
-            put(3 + y, 0, 2 + l.name_w, label, false);
-            struct top_val pc[TOP_NCOLS];
-            model_prio_cols(i, row->prio, pc);
-            draw_cells(u, 3 + y, &l, pc, false);
-        }
-        attroff(a);
+        if (r < u->nrows)
+            draw_main_row(u, 3 + y, r, &l, one_device);
     }
 }
 

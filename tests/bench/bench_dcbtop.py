@@ -9,7 +9,11 @@
 
 CPU time comes from getrusage of the children, next to wall time, so that figures mean
 something on a shared machine. Prints figures; never asserts on time. BENCH_FRAMES sets the
-frames measured after the first three (default 10)."""
+frames measured after the first three (default 10).
+
+DCBTOP_OLD=/path/to/an/older/dcbtop compares the two instead: every figure is measured
+BENCH_ROUNDS times (default 5) for each binary, old and new in turn, and the medians are
+printed side by side (this machine's noise is larger than the differences looked for)."""
 import json
 import os
 import resource
@@ -68,6 +72,50 @@ def sysfs_tree(root):
             f.write("eth%d\n" % i)
 
 
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+
+
+def steady(cmd, count_flag):
+    """CPU of the first frame alone, and of FRAMES frames after the first three, and the wall
+    time: the CPU of N+3 frames less that of 3 frames (start-up, the first read, and what the
+    second frame adds: the store's whole window, the local config), over the N seconds."""
+    c1, _ = cpu_run(cmd + [count_flag, "1"])
+    c3, _ = cpu_run(cmd + [count_flag, "3"])
+    cn, wall = cpu_run(cmd + [count_flag, str(FRAMES + 3)])
+    return c1, cn - c3, wall
+
+
+def compare(old, db, tree, noproc):
+    """Old and new dcbtop, interleaved, medians of BENCH_ROUNDS."""
+    rounds = int(os.environ.get("BENCH_ROUNDS", "5"))
+    figures = {}       # (figure, binary) -> [values]
+
+    def args(name):
+        return {"store": ["-b", "--store", db],
+                "sysfs": ["-b", "--sysfs-root", tree, "--proc-root", noproc],
+                "demo": ["-b", "--demo"]}[name]
+
+    for r in range(rounds):
+        for label, binary in (("old", old), ("new", DCBTOP)) if r % 2 == 0 else \
+                (("new", DCBTOP), ("old", old)):
+            for name in ("store", "sysfs"):
+                _, cpu, _ = steady([binary] + args(name) + ["-d", "1"], "-n")
+                figures.setdefault(("%s: %% of a core, steady" % name, label), []).append(
+                    100 * cpu / FRAMES)
+            for name in ("store", "sysfs", "demo"):
+                ms, cpu_ms = first_frame_ms([binary] + args(name) + ["-n", "1"], runs=3)
+                figures.setdefault(("%s: ms to the first frame" % name, label), []).append(ms)
+                figures.setdefault(("%s: ms CPU of -n 1" % name, label), []).append(cpu_ms)
+        print("round %d of %d done" % (r + 1, rounds), flush=True)
+    print("%-36s %10s %10s %8s" % ("figure (medians of %d, interleaved)" % rounds, "old", "new",
+                                   "new/old"))
+    for fig in sorted({f for f, _ in figures}):
+        o, n = median(figures[(fig, "old")]), median(figures[(fig, "new")])
+        print("%-36s %10.3f %10.3f %8.2f" % (fig, o, n, n / o if o else float("nan")))
+
+
 def main():
     for b in (DCBKIT, DCBTOP):
         if not os.access(b, os.X_OK):
@@ -80,21 +128,17 @@ def main():
         tree = os.path.join(tmp, "sys")
         sysfs_tree(tree)
         noproc = os.path.join(tmp, "noproc")
+        old = os.environ.get("DCBTOP_OLD")
+        if old:
+            print("old %s, new %s" % (old, DCBTOP))
+            compare(old, db, tree, noproc)
+            return 0
         store_cmd = [DCBTOP, "-b", "--store", db]
         sysfs_cmd = [DCBTOP, "-b", "--sysfs-root", tree, "--proc-root", noproc]
         n = json.loads(subprocess.run(sysfs_cmd + ["-n", "1", "-T", "json"], capture_output=True,
                                       text=True, check=True).stdout)["interfaces"]
         print("sysfs tree: %d interfaces; store: %d interfaces x 11 series x 120 s" %
               (len(n), IFACES))
-        # steady state: the CPU of N+3 frames less that of 3 frames (start-up, the first
-        # read, and what the second frame adds: the store's whole window, the local config),
-        # over the N seconds between them
-        def steady(cmd, count_flag):
-            c1, _ = cpu_run(cmd + [count_flag, "1"])
-            c3, _ = cpu_run(cmd + [count_flag, "3"])
-            cn, wall = cpu_run(cmd + [count_flag, str(FRAMES + 3)])
-            return c1, cn - c3, wall
-
         top = {}
         for name, cmd in (("store", store_cmd), ("sysfs", sysfs_cmd)):
             first, cpu, wall = steady(cmd + ["-d", "1"], "-n")
