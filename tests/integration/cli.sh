@@ -52,7 +52,8 @@ expect_eq "global -T json" "5.12" "$(json_get "$TMP/out" 'd["pauses"][0]["ns"]')
 
 # -q before the command means what it means after it: a command's own remarks go too. store
 # import says "imported N samples" on stderr unless quiet.
-echo '{"ts": 1700000000000000000, "device": "h", "ifname": "e0", "metric": "port.rx_bytes", "prio": -1, "queue": -1, "value": 5}' >"$TMP/one.jsonl"
+printf '%s\n' '{"ts": 1700000000000000000, "device": "h", "ifname": "e0",'\
+' "metric": "port.rx_bytes", "prio": -1, "queue": -1, "value": 5}' >"$TMP/one.jsonl"
 run_rc rc "$DCBKIT" store import --store "$TMP/loud.db" "$TMP/one.jsonl"
 expect_eq "store import exit" 0 "$rc"
 expect_contains "store import remark" "imported 1 samples" "$(cat "$TMP/err")"
@@ -74,5 +75,33 @@ done
 if command -v groff >/dev/null 2>&1; then
     groff -man -Tutf8 -ww -z "$TMP/out" 2>"$TMP/groff.err" || fail "groff rejects the man page"
     [ ! -s "$TMP/groff.err" ] || fail "groff warns: $(head -3 "$TMP/groff.err")"
+fi
+# dcbtop's help and man page come from the same renderer: its own options, the source options
+# from the one list every command shares (source_option_docs), its keys; usage errors in the
+# same one-line form.
+if [ -x "${DCBTOP:-}" ]; then
+    run_rc rc "$DCBTOP" --help
+    expect_eq "dcbtop --help exit" 0 "$rc"
+    for section in Usage: Options: "Source options:" Keys: "JSON output" Examples:; do
+        grep -q "^$section" "$TMP/out" || fail "dcbtop --help lacks $section"
+    done
+    for flag in "--pcap-speed X" "--prometheus URL" "--tls-server-name NAME" \
+                "--view interfaces|qos"; do
+        grep -qF -- "  $flag" "$TMP/out" || fail "dcbtop --help lacks $flag"
+    done
+    run_rc rc "$DCBTOP" --man
+    expect_eq "dcbtop --man exit" 0 "$rc"
+    head -1 "$TMP/out" | grep -q '^\.TH DCBTOP 1' || fail "dcbtop(1) lacks .TH"
+    for section in OPTIONS "SOURCE OPTIONS" KEYS "JSON OUTPUT" EXAMPLES "EXIT STATUS"; do
+        grep -q "^\.SH $section" "$TMP/out" || fail "dcbtop(1) lacks $section"
+    done
+    if command -v groff >/dev/null 2>&1; then
+        groff -man -Tutf8 -ww -z "$TMP/out" 2>"$TMP/groff.err" || fail "groff rejects dcbtop(1)"
+        [ ! -s "$TMP/groff.err" ] || fail "groff warns on dcbtop(1): $(head -3 "$TMP/groff.err")"
+    fi
+    run_rc rc "$DCBTOP" -b --frob
+    expect_eq "dcbtop --frob exit" 64 "$rc"
+    expect_eq "dcbtop --frob" "dcbtop: unknown option '--frob' (see 'dcbtop --help')" \
+        "$(cat "$TMP/err")"
 fi
 echo "ok"
