@@ -14,6 +14,7 @@
 #include "log.h"
 #include "qos_json.h"
 #include "replay_cmd.h"
+#include "sink_store.h"
 #include "store.h"
 
 #define MAX_SETS 64
@@ -149,63 +150,14 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-struct store_cfg_ctx {
-    struct dcb_store *store;
-    const struct fabric *f;
-    const char *device;           /* as in the fabric */
-    const char *prefix;           /* --device-prefix, or NULL */
-    int64_t time_ns;
-    int rc;
-    struct dcb_err *err;
-};
-
-/* Where the port sits ("topology": its role, its link partner's), as LLDP would tell: rules that
- * compare sibling uplinks read it (rules/README.md). */
-static int store_topology(struct store_cfg_ctx *c, const char *ifname)
-{
-    char device[DCB_DEVICE_MAX];
-    prefixed(device, sizeof(device), c->prefix, c->device);
-    char *text = fabric_topology_json(c->f, c->device, ifname, c->prefix);
-    if (!text)
-        return dcb_err_set(c->err, DCB_E_NOMEM, "out of memory");
-    struct store_config_row row = { c->time_ns, device, ifname, "topology", text };
-    int rc = store_put_config(c->store, &row, c->err);
-    free(text);
-    return rc;
-}
-
-static void store_iface_config(const char *ifname, void *arg)
-{
-    struct store_cfg_ctx *c = arg;
-    struct qos_config q;
-    if (c->rc < 0 || fabric_effective_config(c->f, c->device, ifname, &q, NULL) < 0)
-        return;
-    cJSON *j = qos_to_json(&q);
-    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-    cJSON_Delete(j);
-    if (!text) {
-        c->rc = dcb_err_set(c->err, DCB_E_NOMEM, "out of memory");
-        return;
-    }
-    char device[DCB_DEVICE_MAX];
-    prefixed(device, sizeof(device), c->prefix, c->device);
-    struct store_config_row row = { c->time_ns, device, ifname, "replay", text };
-    c->rc = store_put_config(c->store, &row, c->err);
-    free(text);
-    if (c->rc == 0)
-        c->rc = store_topology(c, ifname);
-}
-
 /* The scenario's config goes in with its samples, so rules can read both from the store. */
 static int store_configs_of(struct dcb_store *st, const struct fabric *f, const char *prefix,
                             int64_t t, struct dcb_err *err)
 {
-    struct store_cfg_ctx c = { st, f, NULL, prefix, t, 0, err };
-    for (size_t i = 0; i < f->ndevices && c.rc == 0; i++) {
-        c.device = f->devices[i].name;
-        fabric_each_iface(f, &f->devices[i], store_iface_config, &c);
-    }
-    return c.rc;
+    struct sink_store ss = { .st = st };
+    struct dcb_sink sink = sink_store_sink(&ss);
+    source_replay_put_config(f, prefix, t, &sink);
+    return sink_store_take_error(&ss, err);
 }
 
 struct replay_args {
@@ -242,95 +194,128 @@ static int load(const struct replay_args *a, const char *const *sets, size_t nse
     return rc;
 }
 
+static int check_prefix(const struct replay_args *a, const struct scenario *sc)
+{
+    for (size_t i = 0; a->prefix && i < sc->fabric.ndevices; i++)
+        if (strlen(a->prefix) + strlen(sc->fabric.devices[i].name) >= DCB_DEVICE_MAX)
+            return cli_fail(1, "replay", "--device-prefix: '%s%s' is longer than %d characters",
+                            a->prefix, sc->fabric.devices[i].name, DCB_DEVICE_MAX - 1);
+    return 0;
+}
+
+/* --store: the run goes after what the store holds, with the scenario's config first. */
+static int open_record(const struct replay_args *a, const struct scenario *sc,
+                       struct replay_sink *sink, int64_t *t0, int64_t *run_id)
+{
+    struct store_options so = { .path = a->store_path };
+    struct store_info info;
+    struct dcb_err err;
+    if (store_open_sqlite(&sink->store, &so, &err) < 0 ||
+        store_info(sink->store, &info, &err) < 0)
+        goto fail;
+    /* a run never overlaps what the store holds: it starts after the newest sample */
+    if (info.last_ns >= *t0)
+        *t0 = info.last_ns + 1000000;
+    if (store_begin_run(sink->store, "replay", sc->source, *t0, run_id, &err) < 0 ||
+        store_configs_of(sink->store, &sc->fabric, a->prefix, *t0, &err) < 0)
+        goto fail;
+    return 0;
+fail:
+    if (sink->store)
+        store_close(sink->store, NULL);
+    sink->store = NULL;
+    return cli_fail(1, "replay", "store %s: %s", a->store_path, err.msg);
+}
+
+static int close_record(const struct replay_args *a, struct replay_sink *sink, int64_t run_id,
+                        int status)
+{
+    struct dcb_err cerr;
+    if (sink->store_errors)
+        status = cli_fail(1, "replay", "store %s: %s", a->store_path, sink->store_err.msg);
+    int64_t end = now_ns();
+    if (sink->newest > end)
+        end = sink->newest;
+    if (store_end_run(sink->store, run_id, end, &cerr) < 0 && !status)
+        status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
+    if (store_close(sink->store, &cerr) < 0 && !status)
+        status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
+    return status;
+}
+
+static void setup_outputs(struct cli_ctx *ctx, const struct replay_args *a,
+                          struct replay_sink *sink, int64_t t0)
+{
+    sink->prefix = a->prefix;
+    if (a->stream) {
+        sink->stream = stdout;
+        out_init(&sink->out, stdout, OUT_JSON);
+    }
+    sink->progress = isatty(STDERR_FILENO) && !a->realtime && ctx->verbosity >= 0;
+    sink->progress_at = mono_now_ns();
+    sink->t0 = a->store_path ? t0 : 0;
+}
+
+/* The summary (text or JSON), or only with -v when the samples stream to stdout. */
+static int print_summary(struct cli_ctx *ctx, const struct replay_args *a,
+                         const struct scenario *sc, const struct scenario_result *res,
+                         int status)
+{
+    struct dcb_out o;
+    out_init(&o, a->stream ? stderr : stdout, a->stream ? OUT_TEXT : ctx->format);
+    if (!a->stream || ctx->verbosity > 0)
+        replay_print_run(&o, sc, res);
+    if (a->stream && fflush(stdout) != 0 && !status)
+        status = cli_fail(1, "replay", "writing output: %m");
+    return cli_finish_output(&o, status);
+}
+
+static int simulate(const struct replay_args *a, struct scenario *sc, struct replay_sink *sink,
+                    int64_t t0, struct scenario_result *res)
+{
+    struct dcb_err err;
+    struct replay_hooks hooks = { sink_sample, sink_event, sink_series, sink };
+    struct scenario_run_options ro = {
+        .duration_ns = a->duration_ns, .realtime = a->realtime, .speed = a->speed,
+        .stop = &stop_flag, .wall_start_ns = a->store_path ? t0 : 0,
+    };
+    int rc = scenario_run(sc, &ro, &hooks, res, &err);
+    if (sink->shown)
+        fprintf(stderr, "\r\033[K");     /* the progress line goes */
+    return rc < 0 ? cli_fail(1, "replay", "%s: %s", sc->source, err.msg) : 0;
+}
+
 static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
 {
     struct scenario sc;
     struct dcb_err err;
     if (load(a, a->sets, a->nsets, &sc, &err) < 0)
         return cli_fail(1, "replay", "%s", err.msg);
-    for (size_t i = 0; a->prefix && i < sc.fabric.ndevices; i++)
-        if (strlen(a->prefix) + strlen(sc.fabric.devices[i].name) >= DCB_DEVICE_MAX) {
-            int rc = cli_fail(1, "replay", "--device-prefix: '%s%s' is longer than %d "
-                              "characters", a->prefix, sc.fabric.devices[i].name,
-                              DCB_DEVICE_MAX - 1);
-            scenario_free(&sc);
-            return rc;
-        }
     struct replay_sink sink;
     memset(&sink, 0, sizeof(sink));
-    sink.prefix = a->prefix;
     int64_t run_id = 0, t0 = now_ns();
-    int status = 0;
-    if (a->store_path) {
-        struct store_options so = { .path = a->store_path };
-        struct store_info info;
-        if (store_open_sqlite(&sink.store, &so, &err) < 0 ||
-            store_info(sink.store, &info, &err) < 0) {
-            if (sink.store)
-                store_close(sink.store, NULL);
-            scenario_free(&sc);
-            return cli_fail(1, "replay", "store %s: %s", a->store_path, err.msg);
-        }
-        /* a run never overlaps what the store holds: it starts after the newest sample */
-        if (info.last_ns >= t0)
-            t0 = info.last_ns + 1000000;
-        if (store_begin_run(sink.store, "replay", sc.source, t0, &run_id, &err) < 0 ||
-            store_configs_of(sink.store, &sc.fabric, a->prefix, t0, &err) < 0) {
-            store_close(sink.store, NULL);
-            scenario_free(&sc);
-            return cli_fail(1, "replay", "store %s: %s", a->store_path, err.msg);
-        }
-    }
-    if (a->stream) {
-        sink.stream = stdout;
-        out_init(&sink.out, stdout, OUT_JSON);
-    }
-    sink.progress = isatty(STDERR_FILENO) && !a->realtime && ctx->verbosity >= 0;
-    sink.progress_at = mono_now_ns();
-    sink.t0 = a->store_path ? t0 : 0;
-    if (a->plot_path && !(sink.plot = replay_plot_new(a->store_path ? t0 : 0))) {
-        if (sink.store)
-            store_close(sink.store, NULL);
-        scenario_free(&sc);
-        return cli_fail(1, "replay", "out of memory");
-    }
-    struct replay_hooks hooks = { sink_sample, sink_event, sink_series, &sink };
-    struct scenario_run_options ro = {
-        .duration_ns = a->duration_ns, .realtime = a->realtime, .speed = a->speed,
-        .stop = &stop_flag, .wall_start_ns = a->store_path ? t0 : 0,
-    };
+    int status = check_prefix(a, &sc);
+    if (!status && a->store_path)
+        status = open_record(a, &sc, &sink, &t0, &run_id);
+    setup_outputs(ctx, a, &sink, t0);
+    if (!status && a->plot_path && !(sink.plot = replay_plot_new(a->store_path ? t0 : 0)))
+        status = cli_fail(1, "replay", "out of memory");
     struct scenario_result res;
-    int rc = scenario_run(&sc, &ro, &hooks, &res, &err);
-    if (sink.shown)
-        fprintf(stderr, "\r\033[K");     /* the progress line goes */
-    if (rc < 0)
-        status = cli_fail(1, "replay", "%s: %s", sc.source, err.msg);
-    if (sink.store) {
-        struct dcb_err cerr;
-        if (sink.store_errors)
-            status = cli_fail(1, "replay", "store %s: %s", a->store_path, sink.store_err.msg);
-        int64_t end = now_ns();
-        if (sink.newest > end)
-            end = sink.newest;
-        if (store_end_run(sink.store, run_id, end, &cerr) < 0 && !status)
-            status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
-        if (store_close(sink.store, &cerr) < 0 && !status)
-            status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
-    }
-    if (rc == 0 && status == 0 && sink.plot &&
+    int ran = status ? -1 : simulate(a, &sc, &sink, t0, &res);
+    if (ran)
+        status = ran < 0 ? status : ran;
+    if (sink.store)
+        status = close_record(a, &sink, run_id, status);
+    if (ran == 0 && status == 0 && sink.plot &&
         replay_plot_write(a->plot_path, sink.plot, &sc, &res, &err) < 0)
         status = cli_fail(1, "replay", "--plot %s: %s", a->plot_path, err.msg);
     replay_plot_free(sink.plot);
-    struct dcb_out o;
-    out_init(&o, a->stream ? stderr : stdout, a->stream ? OUT_TEXT : ctx->format);
-    if (rc == 0 && (!a->stream || ctx->verbosity > 0))
-        replay_print_run(&o, &sc, &res);
-    if (rc == 0)
+    if (ran == 0) {
+        status = print_summary(ctx, a, &sc, &res, status);
         scenario_result_free(&res);
+    }
     scenario_free(&sc);
-    if (a->stream && fflush(stdout) != 0 && !status)
-        status = cli_fail(1, "replay", "writing output: %m");
-    return cli_finish_output(&o, status);
+    return status;
 }
 
 static int run_compare(struct cli_ctx *ctx, const struct replay_args *a)
