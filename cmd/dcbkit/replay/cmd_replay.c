@@ -382,92 +382,111 @@ static int add_set(struct cli_ctx *ctx, const char **v, size_t *n, const char *f
 enum { OPT_SET = 256, OPT_COMPARE, OPT_DURATION, OPT_SEED, OPT_STORE, OPT_PLOT, OPT_REALTIME,
        OPT_SPEED, OPT_STREAM, OPT_DEMO, OPT_WORKLOAD_FROM, OPT_HOST_MAP, OPT_PREFIX };
 
-static int replay_main(struct cli_ctx *ctx, int argc, char **argv)
+static const struct option replay_longopts[] = {
+    { "set", required_argument, NULL, OPT_SET },
+    { "compare", required_argument, NULL, OPT_COMPARE },
+    { "duration", required_argument, NULL, OPT_DURATION },
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "store", required_argument, NULL, OPT_STORE },
+    { "plot", required_argument, NULL, OPT_PLOT },
+    { "realtime", no_argument, NULL, OPT_REALTIME },
+    { "replay-speed", required_argument, NULL, OPT_SPEED },
+    { "stream", no_argument, NULL, OPT_STREAM },
+    { "demo", no_argument, NULL, OPT_DEMO },
+    { "workload-from", required_argument, NULL, OPT_WORKLOAD_FROM },
+    { "host-map", required_argument, NULL, OPT_HOST_MAP },
+    { "device-prefix", required_argument, NULL, OPT_PREFIX },
+    CLI_COMMON_LONGOPTS,
+    { NULL, 0, NULL, 0 },
+};
+
+/* One option: -1 to go on, or an exit status. */
+static int replay_option(struct cli_ctx *ctx, struct replay_args *a, int c, char **argv)
 {
-    static const struct option longopts[] = {
-        { "set", required_argument, NULL, OPT_SET },
-        { "compare", required_argument, NULL, OPT_COMPARE },
-        { "duration", required_argument, NULL, OPT_DURATION },
-        { "seed", required_argument, NULL, OPT_SEED },
-        { "store", required_argument, NULL, OPT_STORE },
-        { "plot", required_argument, NULL, OPT_PLOT },
-        { "realtime", no_argument, NULL, OPT_REALTIME },
-        { "replay-speed", required_argument, NULL, OPT_SPEED },
-        { "stream", no_argument, NULL, OPT_STREAM },
-        { "demo", no_argument, NULL, OPT_DEMO },
-        { "workload-from", required_argument, NULL, OPT_WORKLOAD_FROM },
-        { "host-map", required_argument, NULL, OPT_HOST_MAP },
-        { "device-prefix", required_argument, NULL, OPT_PREFIX },
-        CLI_COMMON_LONGOPTS,
-        { NULL, 0, NULL, 0 },
-    };
-    struct replay_args a;
-    memset(&a, 0, sizeof(a));
     static char seed_set[48];
+    struct dcb_err err;
+    char *end;
+    long seed;
+    switch (c) {
+    case OPT_SET: return add_set(ctx, a->sets, &a->nsets, "--set", optarg);
+    case OPT_COMPARE: return add_set(ctx, a->compare, &a->ncompare, "--compare", optarg);
+    case OPT_HOST_MAP: return add_set(ctx, a->maps, &a->nmaps, "--host-map", optarg);
+    case OPT_DURATION:
+        if (scenario_parse_duration(optarg, &a->duration_ns, &err) < 0)
+            return cli_usage_error(ctx, "--duration takes a time such as 20ms or 'forever': %s",
+                                   err.msg);
+        return -1;
+    case OPT_SEED:
+        if (cli_parse_long(ctx, "--seed", optarg, 0, 9007199254740991L, &seed) != 0)
+            return EXIT_USAGE;
+        snprintf(seed_set, sizeof(seed_set), "seed=%ld", seed);
+        return add_set(ctx, a->sets, &a->nsets, "--set", seed_set);
+    case OPT_STORE: a->store_path = optarg; return -1;
+    case OPT_PLOT: a->plot_path = optarg; return -1;
+    case OPT_REALTIME: a->realtime = true; return -1;
+    case OPT_SPEED:
+        a->speed = strtod(optarg, &end);
+        if (*end || !(a->speed > 0) || a->speed > 1e6)
+            return cli_usage_error(ctx, "--replay-speed takes a factor above 0 such as 0.5 or "
+                                   "10, not '%s'", optarg);
+        return -1;
+    case OPT_STREAM: a->stream = true; return -1;
+    case OPT_DEMO: a->demo = true; return -1;
+    case OPT_WORKLOAD_FROM: a->capture = optarg; return -1;
+    case OPT_PREFIX:
+        if (!optarg[0] || strlen(optarg) >= DCB_DEVICE_MAX / 2)
+            return cli_usage_error(ctx, "--device-prefix takes 1 to %d characters",
+                                   DCB_DEVICE_MAX / 2 - 1);
+        a->prefix = optarg;
+        return -1;
+    default: return cli_common_option(ctx, c, argv);
+    }
+}
+
+/* Combinations that cannot go together: -1 when none, else 64 after the message. */
+static int check_args(struct cli_ctx *ctx, const struct replay_args *a)
+{
+    if (a->speed > 0 && !a->realtime)
+        return cli_usage_error(ctx, "--replay-speed needs --realtime");
+    if (a->ncompare && (a->realtime || a->stream || a->store_path))
+        return cli_usage_error(ctx, "--compare runs two finite simulations: it does not take "
+                               "--realtime, --stream or --store");
+    if (a->ncompare && a->duration_ns == SCENARIO_FOREVER)
+        return cli_usage_error(ctx, "--compare needs a finite --duration");
+    if (a->plot_path && a->duration_ns == SCENARIO_FOREVER)
+        return cli_usage_error(ctx, "--plot needs a finite --duration");
+    if (a->prefix && !a->store_path && !a->stream)
+        return cli_usage_error(ctx, "--device-prefix renames what goes to --store or --stream");
+    if (a->nmaps && !a->capture)
+        return cli_usage_error(ctx, "--host-map goes with --workload-from");
+    return -1;
+}
+
+static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct replay_args *a)
+{
     int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int rc = -1;
-        struct dcb_err err;
-        char *end;
-        long seed;
-        switch (c) {
-        case OPT_SET: rc = add_set(ctx, a.sets, &a.nsets, "--set", optarg); break;
-        case OPT_COMPARE: rc = add_set(ctx, a.compare, &a.ncompare, "--compare", optarg); break;
-        case OPT_HOST_MAP: rc = add_set(ctx, a.maps, &a.nmaps, "--host-map", optarg); break;
-        case OPT_DURATION:
-            if (scenario_parse_duration(optarg, &a.duration_ns, &err) < 0)
-                return cli_usage_error(ctx, "--duration takes a time such as 20ms or 'forever': %s",
-                                       err.msg);
-            break;
-        case OPT_SEED:
-            if (cli_parse_long(ctx, "--seed", optarg, 0, 9007199254740991L, &seed) != 0)
-                return EXIT_USAGE;
-            snprintf(seed_set, sizeof(seed_set), "seed=%ld", seed);
-            rc = add_set(ctx, a.sets, &a.nsets, "--set", seed_set);
-            break;
-        case OPT_STORE: a.store_path = optarg; break;
-        case OPT_PLOT: a.plot_path = optarg; break;
-        case OPT_REALTIME: a.realtime = true; break;
-        case OPT_SPEED:
-            a.speed = strtod(optarg, &end);
-            if (*end || !(a.speed > 0) || a.speed > 1e6)
-                return cli_usage_error(ctx, "--replay-speed takes a factor above 0 such as 0.5 "
-                                       "or 10, not '%s'", optarg);
-            break;
-        case OPT_STREAM: a.stream = true; break;
-        case OPT_DEMO: a.demo = true; break;
-        case OPT_WORKLOAD_FROM: a.capture = optarg; break;
-        case OPT_PREFIX:
-            if (!optarg[0] || strlen(optarg) >= DCB_DEVICE_MAX / 2)
-                return cli_usage_error(ctx, "--device-prefix takes 1 to %d characters",
-                                       DCB_DEVICE_MAX / 2 - 1);
-            a.prefix = optarg;
-            break;
-        default: rc = cli_common_option(ctx, c, argv); break;
-        }
+    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, replay_longopts, NULL)) != -1) {
+        int rc = replay_option(ctx, a, c, argv);
         if (rc >= 0)
             return rc;
     }
-    if (!a.demo && optind >= argc)
+    if (!a->demo && optind >= argc)
         return cli_usage_error(ctx, "a scenario file (or --demo) is required");
-    if (a.demo && optind < argc)
+    if (a->demo && optind < argc)
         return cli_usage_error(ctx, "--demo takes no scenario file");
     if (optind + 1 < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind + 1]);
-    a.file = a.demo ? NULL : argv[optind];
-    if (a.speed > 0 && !a.realtime)
-        return cli_usage_error(ctx, "--replay-speed needs --realtime");
-    if (a.ncompare && (a.realtime || a.stream || a.store_path))
-        return cli_usage_error(ctx, "--compare runs two finite simulations: it does not take "
-                               "--realtime, --stream or --store");
-    if (a.ncompare && a.duration_ns == SCENARIO_FOREVER)
-        return cli_usage_error(ctx, "--compare needs a finite --duration");
-    if (a.plot_path && a.duration_ns == SCENARIO_FOREVER)
-        return cli_usage_error(ctx, "--plot needs a finite --duration");
-    if (a.prefix && !a.store_path && !a.stream)
-        return cli_usage_error(ctx, "--device-prefix renames what goes to --store or --stream");
-    if (a.nmaps && !a.capture)
-        return cli_usage_error(ctx, "--host-map goes with --workload-from");
+    a->file = a->demo ? NULL : argv[optind];
+    return check_args(ctx, a);
+}
+
+static int replay_main(struct cli_ctx *ctx, int argc, char **argv)
+{
+    struct replay_args a;
+    memset(&a, 0, sizeof(a));
+    int rc = parse_args(ctx, argc, argv, &a);
+    if (rc >= 0)
+        return rc;
     /* every pass builds and frees a simulator: keep the freed heap instead of handing it back
      * to the kernel and faulting it in again (half the CPU time of a repeating scenario) */
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
