@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture_workload.h"
 #include "cli.h"
 #include "log.h"
 #include "qos_json.h"
@@ -185,7 +186,7 @@ static int load(const struct replay_args *a, const char *const *sets, size_t nse
         return rc;
     struct workload w;
     workload_init(&w);
-    rc = replay_workload_from_capture(a->capture, &sc->fabric, a->maps, a->nmaps, &w, err);
+    rc = capture_workload_read(a->capture, &sc->fabric, a->maps, a->nmaps, &w, err);
     if (rc == 0)
         rc = scenario_set_workload(sc, &w, err);
     workload_free(&w);
