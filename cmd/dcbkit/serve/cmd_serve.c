@@ -57,19 +57,19 @@ static int http_options(struct cli_ctx *ctx, const struct serve_args *a,
     return 0;
 }
 
-/* --once: one round on stdout. A replay runs one interval first, and every source is read once
- * before the round, so that the page carries what a source gives from its second read on (this
- * host's config). */
+/* --once: one round on stdout. Every source is read once before the round, so that the page
+ * carries what a source gives from its second read on (this host's config); a replay or a
+ * switch, which streams, runs one interval in between. */
 static int run_once(struct serve_round *round, struct serve_board *board,
                     const struct serve_args *a)
 {
     struct dcb_err err;
-    if (a->src.named & SOURCE_G_REPLAY) {
+    int64_t data_ns;
+    serve_feed_tick(round->feed, &data_ns, &err);
+    if (a->src.named & (SOURCE_G_REPLAY | SOURCE_G_GNMI)) {
         struct timespec ts = { a->interval_ns / NS_PER_SEC, a->interval_ns % NS_PER_SEC };
         nanosleep(&ts, NULL);
     }
-    int64_t data_ns;
-    serve_feed_tick(round->feed, &data_ns, &err);
     if (serve_round_run(round, board, &err) < 0)
         return cli_fail(1, "serve", "%s", err.msg);
     int status = 0;
