@@ -105,14 +105,28 @@ try:
     print("--local: the tree's counters, speed and CNP DSCP; rx_bytes moved by 123456789 "
           "exactly")
 
-    # --store: what collect wrote, and following the writer
+    # --store: a store collect has created but not written yet, then what collect wrote, and
+    # following the writer
     db = os.path.join(tmp, "fx.db")
+    empty = os.path.join(tmp, "empty")
+    os.makedirs(empty)
 
-    def collect():
-        subprocess.run([DCBKIT, "collect", "--local", "--sysfs-root", tree.root, "--device",
+    def collect(root):
+        subprocess.run([DCBKIT, "collect", "--local", "--sysfs-root", root, "--device",
                         "fx", "--no-lldp", "--store", db, "--count", "2", "--interval",
-                        "100ms"], check=True, capture_output=True, timeout=60)
-    collect()
+                        "100ms"], capture_output=True, timeout=60)
+    collect(empty)
+    early = Serve(["--store", db, "--interval", "200ms", "--no-rules"], tmp, tag="early",
+                  healthy=False)
+    servers.append(early)
+    time.sleep(0.5)
+    status, body, _ = early.get("/healthz")
+    if status != 503 or "holds no samples yet" not in body:
+        fail("--store on a store with no samples: /healthz %d %s" % (status, body))
+    collect(tree.root)
+    wait_value(early, "dcbkit_port_rx_bytes_total", tree.read("rx_bytes"), device="fx",
+               ifname="ens1f0")
+    print("--store: before the writer's first samples /healthz said: %s" % body.strip())
     s = once(["--store", db])
     check_tree(s, tree, "--store")
     if get(s, "dcbkit_scrape_errors_total", source="store") != 0:
@@ -120,7 +134,7 @@ try:
     store = Serve(["--store", db, "--interval", "200ms", "--no-rules"], tmp, tag="store")
     servers.append(store)
     moved = tree.advance("tx_bytes", 987654321)
-    collect()
+    collect(tree.root)
     wait_value(store, "dcbkit_port_tx_bytes_total", moved, device="fx", ifname="ens1f0")
     print("--store: the values collect stored; tx_bytes followed the writer to %d" % moved)
 

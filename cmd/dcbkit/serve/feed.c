@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "serve.h"
 #include "units.h"
@@ -29,10 +30,16 @@ static int open_in_place(struct serve_feed *f, const struct source_opts *so, int
                          struct dcb_err *err)
 {
     struct dcb_sink none = { 0 };
-    if (source_opts_open(so, none, interval_ns, 0, &f->src, err) < 0)
-        return -1;
+    if (source_opts_open(so, none, interval_ns, 0, &f->src, err) < 0) {
+        /* a store collect has just created holds nothing yet: open it again each round */
+        if (err->code != DCB_E_NOTFOUND || access(so->store.path, F_OK) != 0)
+            return -1;
+        f->waiting = so;
+        f->interval_ns = interval_ns;
+        return 0;
+    }
     f->st = f->src.direct;
-    f->in_place = true;
+    f->waiting = NULL;
     return 0;
 }
 
@@ -57,14 +64,14 @@ int serve_feed_open(struct serve_feed *f, const struct serve_feed_options *opt,
                     struct dcb_err *err)
 {
     memset(f, 0, sizeof(*f));
-    int rc = opt->so->named == SOURCE_G_STORE && !opt->record
-                 ? open_in_place(f, opt->so, opt->interval_ns, err)
-                 : open_ring(f, opt, err);
+    f->in_place = opt->so->named == SOURCE_G_STORE && !opt->record;
+    int rc = f->in_place ? open_in_place(f, opt->so, opt->interval_ns, err)
+                         : open_ring(f, opt, err);
     if (rc < 0) {
         serve_feed_close(f);
         return -1;
     }
-    f->label = label_of(&f->src);
+    f->label = f->in_place ? "store" : label_of(&f->src);
     return 0;
 }
 
@@ -80,6 +87,12 @@ static int64_t store_newest(struct dcb_store *st)
 int serve_feed_tick(struct serve_feed *f, int64_t *data_ns, struct dcb_err *err)
 {
     if (f->in_place) {
+        *data_ns = dcb_realtime_ns();
+        if (f->waiting && open_in_place(f, f->waiting, f->interval_ns, err) < 0)
+            return -1;
+        if (f->waiting)
+            return dcb_err_set(err, DCB_E_NOTFOUND, "%s: the store holds no samples yet",
+                               f->waiting->store.path);
         *data_ns = store_newest(f->st);
         return 0;
     }

@@ -175,13 +175,15 @@ static bool collect(struct serve_round *r, int64_t wall, int64_t *data_ns, char 
     if (serve_feed_tick(r->feed, data_ns, &e) < 0)
         problem_of(r, problem, len, r->feed->label, &e);
     r->nsamples = 0;
+    r->nconfigs = 0;
+    r->ntopology = 0;
+    if (!r->feed->st)                 /* a store that holds nothing yet */
+        return false;
     struct store_filter f;
     store_filter_init(&f);
     f.t0 = wall - r->stale_ns;
     if (store_latest(r->feed->st, &f, add_sample, r, &e) < 0)
         problem_of(r, problem, len, r->feed->label, &e);
-    r->nconfigs = 0;
-    r->ntopology = 0;
     struct config_visit cv = { r, NULL, false };
     if (store_configs(r->feed->st, NULL, NULL, INT64_MAX, add_config, &cv, &e) < 0)
         problem_of(r, problem, len, r->feed->label, &e);
@@ -238,7 +240,7 @@ int serve_round_run(struct serve_round *r, struct serve_board *board, struct dcb
     char problem[DCB_ERR_MSG_MAX + 32] = "";
     int64_t wall = dcb_realtime_ns(), data_ns = wall;
     bool ok = collect(r, wall, &data_ns, problem, sizeof(problem));
-    if (r->rules)
+    if (r->rules && r->feed->st)
         evaluate(r, data_ns, wall, problem, sizeof(problem));
     else
         finding_list_clear(&r->findings);

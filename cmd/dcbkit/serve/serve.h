@@ -107,6 +107,9 @@ struct serve_feed {
     struct sink_store sink;
     struct dcb_store *st;            /* what a round reads: the ring, or the store in place */
     bool in_place;                   /* st is the store source's own (src.direct) */
+    const struct source_opts *waiting;   /* a store that held no samples yet: opened again
+                                          * each round, st NULL until then */
+    int64_t interval_ns;
     const char *label;               /* dcbkit_scrape_errors_total{source}: "local", "gnmi",
                                       * "store", "replay", "fabric" */
     struct serve_events events;
