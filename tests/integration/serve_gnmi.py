@@ -16,13 +16,13 @@ from /metrics; Prometheus' rate() over 20 s must give 12.5e6 B per measured peri
 the quantisation of a step counter (below)."""
 import json
 import os
-import re
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from gnmi_helpers import Peer, need_peer  # noqa: E402
 from serve_helpers import Prometheus, Serve, fail, tmpdir  # noqa: E402
+from serve_helpers import page_series as series, page_value as get  # noqa: E402
 
 SECONDS = float(os.environ.get("SERVE_GNMI_SECONDS", "26"))
 STEP = 12500000                 # rx_bytes per sample
@@ -31,25 +31,6 @@ WINDOW = 20                     # rate()'s window, s
 SCRAPE = 1                      # Prometheus' scrape interval, s
 
 need_peer()
-
-
-def series(page):
-    """{(name, frozenset(labels)): value}"""
-    out = {}
-    for line in page.splitlines():
-        m = re.match(r'^(\w+)\{(.*)\} (\S+)$', line)
-        if m:
-            labels = frozenset(re.findall(r'(\w+)="([^"]*)"', m.group(2)))
-            out[(m.group(1), labels)] = float(m.group(3))
-    return out
-
-
-def get(s, name, **labels):
-    want = set(labels.items())
-    hits = [v for (n, ls), v in s.items() if n == name and want <= set(ls)]
-    if len(hits) != 1:
-        fail("%s%s: %d series" % (name, labels, len(hits)))
-    return hits[0]
 
 
 def epoch_of(value, base, step, what):

@@ -12,33 +12,15 @@ source holds (the gNMI source has its own test, serve_gnmi.py):
              the file's values, dcbkit_topology_info where each port sits, and no counters."""
 import json
 import os
-import re
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from serve_helpers import DCBKIT, ROOT, FixtureTree, Serve, fail, tmpdir  # noqa: E402
+from serve_helpers import page_series as series, page_value as get  # noqa: E402
 
 SCENARIO = os.path.join(ROOT, "fixtures", "scenarios", "pause-storm.json")
-
-
-def series(page):
-    out = {}
-    for line in page.splitlines():
-        m = re.match(r'^(\w+)\{(.*)\} (\S+)$', line)
-        if m:
-            out[(m.group(1), frozenset(re.findall(r'(\w+)="([^"]*)"', m.group(2))))] = \
-                float(m.group(3))
-    return out
-
-
-def get(s, name, **labels):
-    want = set(labels.items())
-    hits = [v for (n, ls), v in s.items() if n == name and want <= set(ls)]
-    if len(hits) != 1:
-        fail("%s%s: %d series" % (name, labels, len(hits)))
-    return hits[0]
 
 
 def once(args):

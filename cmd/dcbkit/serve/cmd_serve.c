@@ -1,5 +1,6 @@
-/* dcbkit serve: a Prometheus exporter. A collection round runs every --interval on the main
- * thread (read the source, evaluate the rules, render the page); libmicrohttpd's thread answers
+/* dcbkit serve: a Prometheus exporter. The command parses (args.c), opens the source the
+ * options name (feed.c), then runs a collection round every --interval on the main thread (tick
+ * the source, evaluate the rules, render the page; round.c); libmicrohttpd's thread answers
  * scrapes from the last published page only. */
 #include <signal.h>
 #include <stdio.h>
@@ -234,8 +235,9 @@ static const struct cli_example serve_examples[] = {
 const struct cli_command cmd_serve = {
     .name = "serve",
     .summary = "export the canonical metrics and active findings to Prometheus",
-    .synopsis = "dcbkit serve [--local] [--gnmi HOST:PORT | --gnmi all] [--fabric FILE] [--store DB] "
-                "[--listen ADDRESS:PORT] [--interval D] [--rules DIR | --no-rules] [--once]\n"
+    .synopsis = "dcbkit serve [--local] [--gnmi HOST:PORT | --gnmi all] [--fabric FILE] "
+                "[--store DB] [--listen ADDRESS:PORT] [--interval D] [--rules DIR | --no-rules] "
+                "[--once]\n"
                 "dcbkit serve --replay SCENARIO | --demo [--store DB] [options]\n"
                 "dcbkit serve --store DB [options]",
     .description =

@@ -200,5 +200,25 @@ class Prometheus:
         self.log.close()
 
 
+def page_series(page):
+    """A /metrics page as {(name, frozenset of (label, value)): value}."""
+    out = {}
+    for line in page.splitlines():
+        m = re.match(r'^(\w+)\{(.*)\} (\S+)$', line)
+        if m:
+            labels = frozenset(re.findall(r'(\w+)="([^"]*)"', m.group(2)))
+            out[(m.group(1), labels)] = float(m.group(3))
+    return out
+
+
+def page_value(s, name, **labels):
+    """The one series of name carrying labels (others may be there too)."""
+    want = set(labels.items())
+    hits = [v for (n, ls), v in s.items() if n == name and want <= set(ls)]
+    if len(hits) != 1:
+        fail("%s%s: %d series" % (name, labels, len(hits)))
+    return hits[0]
+
+
 def tmpdir(tag):
     return tempfile.mkdtemp(prefix="dcbkit-%s-" % tag)
