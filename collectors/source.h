@@ -129,6 +129,12 @@ struct source_replay_options {
 };
 int dcb_source_replay_open(struct dcb_source *src, const struct source_replay_options *opt,
                            struct dcb_err *err);
+/* What a fast replay gives before its samples: each port's config as the scenario runs it
+ * ("replay"), where it sits ("topology": its role and its partner's) and the link, with prefix
+ * (NULL: none) before every device name, as `dcbkit replay --device-prefix` renames them. */
+struct fabric;
+void source_replay_put_config(const struct fabric *f, const char *prefix, int64_t time_ns,
+                              const struct dcb_sink *sink);
 
 /* gnmi: switches by address, and every gNMI device of a fabric file. */
 #define SOURCE_GNMI_MAX 1024
