@@ -55,9 +55,11 @@ struct cli_command {
     const struct cli_option_doc *options;     /* ends with { NULL, NULL } */
     const struct cli_example *examples;       /* ends with { NULL, NULL } */
     const char *json_doc;                     /* what -T json prints; NULL if nothing */
+    /* the source option groups it takes (collectors/source_opts.h): help and man list their
+     * options from source_option_docs after the command's own, except a flag the command
+     * documents itself */
+    unsigned source_groups;
     int (*run)(struct cli_ctx *ctx, int argc, char **argv);
-    unsigned source_groups;                   /* enum source_group bits: help and man list
-                                                 these groups' options from source_option_docs */
     const struct cli_section *sections;       /* ends with { NULL, NULL }; NULL: none */
     const char *exit_status;                  /* NULL: 0 success, 1 runtime error, 64 usage */
 };

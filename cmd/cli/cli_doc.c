@@ -69,14 +69,33 @@ static void print_items(FILE *fp, const char *title, const struct cli_option_doc
     }
 }
 
-static void print_source_options(FILE *fp, unsigned groups)
+/* Whether the command documents the flag of a source option itself ("--pcap FILE" in serve's
+ * own options, to say why it refuses it). */
+static bool own_flag(const struct cli_command *cmd, const char *flags)
 {
-    if (!groups)
-        return;
-    fputs("\nSource options:\n", fp);
-    for (const struct source_option_doc *d = source_option_docs; d->flags; d++) {
-        if (!(d->group & groups))
-            continue;
+    size_t n = strcspn(flags, " ,=");
+    for (const struct cli_option_doc *o = cmd->options; o && o->flags; o++)
+        if (!strncmp(o->flags, flags, n) && strchr(" ,=", o->flags[n]))
+            return true;
+    return false;
+}
+
+/* The source option docs of the command's groups, in source_opts' order, but its own. */
+static const struct source_option_doc *next_source_doc(const struct cli_command *cmd,
+                                                       const struct source_option_doc *d)
+{
+    for (; d->flags; d++)
+        if ((d->group & cmd->source_groups) && !own_flag(cmd, d->flags))
+            return d;
+    return NULL;
+}
+
+static void print_source_options(FILE *fp, const struct cli_command *cmd)
+{
+    const struct source_option_doc *d = next_source_doc(cmd, source_option_docs);
+    if (d)
+        fputs("\nSource options:\n", fp);
+    for (; d; d = next_source_doc(cmd, d + 1)) {
         fprintf(fp, "  %s\n", d->flags);
         print_wrapped(fp, d->text, 6, 78);
     }
@@ -94,7 +113,7 @@ void cli_print_help(const struct cli_command *cmd, FILE *fp)
     fputc('\n', fp);
     print_wrapped(fp, cmd->description, 2, 78);
     print_items(fp, "Options", cmd->options);
-    print_source_options(fp, cmd->source_groups);
+    print_source_options(fp, cmd);
     for (const struct cli_section *s = cmd->sections; s && s->title; s++)
         print_items(fp, s->title, s->items);
     if (cmd->json_doc) {
@@ -190,12 +209,11 @@ static void man_lists(const struct cli_command *cmd, FILE *fp, bool page)
         roff_heading(fp, page, "Options");
     for (const struct cli_option_doc *o = cmd->options; o && o->flags; o++)
         roff_item(fp, o->flags, o->text);
-    if (cmd->source_groups)
+    const struct source_option_doc *d = next_source_doc(cmd, source_option_docs);
+    if (d)
         roff_heading(fp, page, "Source options");
-    for (const struct source_option_doc *d = source_option_docs; cmd->source_groups && d->flags;
-         d++)
-        if (d->group & cmd->source_groups)
-            roff_item(fp, d->flags, d->text);
+    for (; d; d = next_source_doc(cmd, d + 1))
+        roff_item(fp, d->flags, d->text);
     for (const struct cli_section *s = cmd->sections; s && s->title; s++) {
         roff_heading(fp, page, s->title);
         for (const struct cli_option_doc *o = s->items; o && o->flags; o++)
