@@ -81,6 +81,12 @@ struct dcb_source {
     struct dcb_store *direct;
 };
 
+/* A QoS config as a snapshot row (its JSON) into sink: 0, or DCB_E_NOMEM with err set. */
+struct qos_config;
+int dcb_sink_put_qos(const struct dcb_sink *sink, int64_t time_ns, const char *device,
+                     const char *ifname, const char *source, const struct qos_config *c,
+                     struct dcb_err *err);
+
 /* Ticks src; closes it. Safe on a source that never opened (ops NULL). */
 int dcb_source_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
                     struct dcb_err *err);
