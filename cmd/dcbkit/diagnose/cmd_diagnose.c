@@ -87,15 +87,23 @@ static const struct cli_option_doc diagnose_options[] = {
       "metrics and events are unknown there)." },
     { "--store DB", "Evaluate over a store's history: samples, events and config snapshots "
       "as of its newest data." },
-    { "--pcap FILE", "Analyse a capture (as dcbkit analyze does) and evaluate over its events "
-      "and the DCBX configs the link partners advertised." },
+    { "--pcap FILE", "Analyse a capture (as dcbkit analyze does) and evaluate over its events, "
+      "its capture.* counters and the DCBX configs the link partners advertised." },
     { "--local", "Read this host twice, --interval apart (counters, DCB config, DCQCN knobs), "
-      "and evaluate over that." },
+      "and evaluate over that; --sysfs-root DIR reads a saved sysfs tree instead of /sys, "
+      "--ifname PATTERN limits the interfaces, --device NAME names the host." },
+    { "--gnmi HOST:PORT", "Read switches over gNMI twice, --interval apart (counters and "
+      "config), and evaluate over that; --gnmi all --fabric FILE reads every gNMI device of "
+      "the fabric. The TLS and credential options are dcbtop's (--plaintext, --insecure, "
+      "--tls-ca FILE, --tls-cert FILE, --tls-key FILE, --credentials FILE, --map NAME)." },
+    { "--replay SCENARIO, --demo", "Run a scenario (or the built-in demo) on the replay "
+      "engine as fast as it goes and evaluate over what it measured; --set PATH=VALUE changes "
+      "the scenario." },
     { "--prometheus URL", "Read the window from a Prometheus (or Thanos, Mimir) that scrapes "
       "dcbkit serve, through /api/v1/query_range: the canonical metrics, dcbkit_qos_config "
-      "(config), dcbkit_topology_info (role(), peer_role()) and dcbkit_events_total (event "
-      "counts, from its increase over each rule's window), so one diagnosis covers a fleet no "
-      "single machine collects." },
+      "(config), dcbkit_topology_info (role(), peer_role()) and dcbkit_events_total (each "
+      "increase an event, at most 100000, then one source_gap event), so one diagnosis covers "
+      "a fleet no single machine collects." },
     { "--match MATCHERS", "--prometheus: extra label matchers for every series, e.g. "
       "'job=\"dcbkit\",device=~\"leaf.*\"'." },
     { "--step DURATION", "--prometheus: resolution of the window (default 15s; Prometheus "
@@ -106,8 +114,11 @@ static const struct cli_option_doc diagnose_options[] = {
     { "--since DURATION", "Store: no evidence older than this before the store's newest data: "
       "longer windows are cut there (default: as each rule says). Prometheus: the window "
       "read, ending now (default 15m)." },
-    { "--interval DURATION", "--local: time between the two readings (default 1s)." },
+    { "--interval DURATION", "--local, --gnmi: time between the two readings (default 1s)." },
     { "--link-speed SPEED", "--pcap: link speed for pause quanta (default 400G)." },
+    { "--lossless LIST", "--pcap: the lossless priorities, such as 3 or 3,4 (the capture's "
+      "port gets them as its PFC mask)." },
+    { "--storm-ms MS", "--pcap: a pause longer than this is a storm (default 200)." },
     { "--verify", "Replay each finding's proposed change (knob=value on every interface it "
       "applies to) against the scenario without it; attach both figures (pause time, ECN marks, "
       "drops, throughput, FCT p99, iteration p99) and demote advice that does not help." },
@@ -125,6 +136,7 @@ static const struct cli_example diagnose_examples[] = {
     { "dcbkit diagnose --fabric fabric.json", "Check the intended QoS config before a rollout." },
     { "dcbkit diagnose --store fabric.db -T json", "Findings over the collected history." },
     { "dcbkit diagnose --pcap link.pcap -v", "A capture, with what each rule could not decide." },
+    { "dcbkit diagnose --demo -T json", "The demo fabric replayed, then diagnosed." },
     { "dcbkit diagnose --store fabric.db --verify --scenario incast.json",
       "Findings over the history, each proposed change checked on the replay engine." },
     { "dcbkit diagnose --prometheus http://prom:9090 --match 'job=\"dcbkit\"' --since 1h",
@@ -136,8 +148,10 @@ static const struct cli_example diagnose_examples[] = {
 
 const struct cli_command cmd_diagnose = {
     .name = "diagnose",
-    .summary = "run the rule catalog over a fabric file, the store, a capture or this host",
-    .synopsis = "dcbkit diagnose (--fabric FILE | --store DB | --pcap FILE | --local | "
+    .summary = "run the rule catalog over a fabric file, the store, a capture, this host, "
+               "switches, a replay or Prometheus",
+    .synopsis = "dcbkit diagnose (--fabric FILE | --store DB | --pcap FILE [--lossless L] "
+                "[--storm-ms MS] | --local | --gnmi HOST:PORT | --replay SCENARIO | --demo | "
                 "--prometheus URL [--match M] [--step D]) "
                 "[--rules DIR] [--profile pfc-only] [--since D] [--verify [--scenario FILE] "
                 "[--cache-dir DIR | --no-cache]] [-T text|json] [-v]",
@@ -156,7 +170,8 @@ const struct cli_command cmd_diagnose = {
     .options = diagnose_options,
     .examples = diagnose_examples,
     .json_doc =
-        "One document: schema (1), source {kind (fabric, store, pcap, local, prometheus), name}, profile, "
+        "One document: schema (1), source {kind (fabric, store, pcap, local, gnmi, replay, "
+        "prometheus), name}, profile, "
         "verdict {level (ok, warn, crit), summary}, rules (how many were loaded), stats "
         "{instances, fired, undecided}, findings [{rule, severity (crit, warn, info), "
         "confidence, scope, device, ifname, prio (-1 when not per priority), summary, evidence "

@@ -55,7 +55,9 @@ static int open_store_in_place(const struct diagnose_opts *o, struct diagnose_ev
     return 0;
 }
 
-/* A finite source to its end; a live one for two readings, --interval apart. */
+/* A finite source to its end; a live one for two readings, --interval apart. A source that
+ * streams (gNMI) was opened at half the interval, so that a fresh sample has come by the
+ * second reading whatever the phase. */
 static int run_source(const struct diagnose_opts *o, struct diagnose_evidence *d,
                       struct dcb_err *err)
 {
@@ -82,7 +84,7 @@ int diagnose_evidence_open(const struct diagnose_opts *o, struct diagnose_eviden
     if (!(so.named & SOURCE_G_STORE) && sink_store_open_ring(&d->ring, 0, 0, err) < 0)
         return -1;
     d->keep.st = d->ring;
-    if (source_opts_open(&so, sink_store_sink(&d->keep), o->interval_ns, SOURCE_OPEN_FAST,
+    if (source_opts_open(&so, sink_store_sink(&d->keep), o->interval_ns / 2, SOURCE_OPEN_FAST,
                          &d->src, err) < 0)
         return -1;
     if (d->src.direct)
