@@ -168,8 +168,11 @@ static int read_until(struct pcap_ctx *c, int64_t until, struct dcb_err *err)
     c->seen = 0;
     c->more = false;
     int rc = capture_file_read(c->path, NULL, on_packet, c, err);
-    if (rc < 0)
-        return dcb_err_set(err, rc, "%s: %s", c->path, err->msg);
+    if (rc < 0) {
+        char why[sizeof(err->msg)];
+        snprintf(why, sizeof(why), "%s", err->msg);
+        return dcb_err_set(err, rc, "%s: %s", c->path, why);
+    }
     if (track_set_nomem(&c->t))
         return dcb_err_set(err, DCB_E_NOMEM, "%s: out of memory for the trackers", c->path);
     return 0;

@@ -293,8 +293,11 @@ static int prom_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
         rc = put_matrix(c, m, err);
         prom_matrix_free(m);
     }
-    if (rc < 0)
-        return dcb_err_set(err, rc, "%s: %s", c->url, err->msg);
+    if (rc < 0) {
+        char why[sizeof(err->msg)];
+        snprintf(why, sizeof(why), "%s", err->msg);
+        return dcb_err_set(err, rc, "%s: %s", c->url, why);
+    }
     put_gap(c, end);
     return DCB_SOURCE_END;
 }

@@ -67,7 +67,7 @@ static int run_source(const struct diagnose_opts *o, struct diagnose_evidence *d
         sink_store_take_error(&d->keep, err) < 0)
         return -1;
     if (!d->keep.samples && !d->keep.events && !d->keep.configs && d->src.status[0])
-        return dcb_err_set(err, DCB_E_NOTFOUND, "%s: %s", d->src.name, d->src.status);
+        return dcb_err_set(err, DCB_E_NOTFOUND, "%s", d->src.status);
     return 0;
 }
 
