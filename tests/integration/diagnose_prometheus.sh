@@ -1,6 +1,6 @@
 # dcbkit diagnose --prometheus against a stand-in Prometheus that answers query_range with a
-# window written here (points 20 s, 10 s and 0 s before the whole second of the end asked for), so every figure is
-# known: pfc.rx_pause 100 -> 160 -> 400 (a delta of 300 frames); its pause time in seconds 0.001
+# window written here (points 20 s, 10 s and 0 s before the whole second of the end asked for),
+# so every figure is known: pfc.rx_pause 100 -> 160 -> 400 (a delta of 300 frames); its pause time in seconds 0.001
 # -> 0.002 -> 0.005 (4000 us once back in the canonical unit); dcbkit_events_total of pause_storm
 # 0 -> 2 -> 5 (5 storm events; the first point says nothing of the window) and of watchdog
 # 10 -> 12 -> 3 (a restart: 2 + 3 = 5); the port's config PFC mask 8 against its partner's 16
