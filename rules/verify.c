@@ -1,7 +1,7 @@
 /* The verification of advice in replay (diagnose --verify, report): each finding that proposes
- * a value for a knob is checked on the replay engine. The scenario (given with --scenario, or a built-in incast over the --fabric
- * file) runs once as it is and once with `knob=value` (and the rule's `also` changes) set on every
- * interface it applies to; the
+ * a value for a knob is checked on the replay engine. The scenario (given with --scenario, or a
+ * built-in incast over the --fabric file) runs once as it is and once with `knob=value` (and the
+ * rule's `also` changes) set on every interface it applies to; the
  * finding gets both sets of figures, and advice that shows no improvement loses one severity
  * level and says so.
  *

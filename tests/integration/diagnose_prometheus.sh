@@ -1,7 +1,7 @@
 # dcbkit diagnose --prometheus against a stand-in Prometheus that answers query_range with a
 # window written here (points 20 s, 10 s and 0 s before the whole second of the end asked for),
-# so every figure is known: pfc.rx_pause 100 -> 160 -> 400 (a delta of 300 frames); its pause time in seconds 0.001
-# -> 0.002 -> 0.005 (4000 us once back in the canonical unit); dcbkit_events_total of pause_storm
+# so every figure is known: pfc.rx_pause 100 -> 160 -> 400 (a delta of 300 frames); its pause
+# time in seconds 0.001 -> 0.002 -> 0.005 (4000 us once back in the canonical unit); dcbkit_events_total of pause_storm
 # 0 -> 2 -> 5 (5 storm events; the first point says nothing of the window) and of watchdog
 # 10 -> 12 -> 3 (a restart: 2 + 3 = 5); the port's config PFC mask 8 against its partner's 16
 # (cfg-pfc-mask-mismatch, proposing 0x10); its topology: a switch whose partner is a host.
@@ -13,7 +13,8 @@ cat >"$TMP/prom.py" <<'PY'
 import http.server, json, sys, urllib.parse
 mode = sys.argv[1]
 def series(labels, values, end):
-    return {"metric": labels, "values": [[int(end) - 20 + 10 * i, str(v)] for i, v in enumerate(values)]}
+    return {"metric": labels,
+            "values": [[int(end) - 20 + 10 * i, str(v)] for i, v in enumerate(values)]}
 class H(http.server.BaseHTTPRequestHandler):
     def log_message(self, *a): pass
     def do_GET(self):
@@ -52,7 +53,9 @@ cat >"$TMP/probe/p.rules" <<'R'
 severity   = info
 scope      = port
 when       = delta(pfc.rx_pause{prio=3}[1h]) >= 0
-message    = frames={delta(pfc.rx_pause{prio=3}[1h])} us={delta(pfc.rx_pause_us{prio=3}[1h])} storms={count(pause_storm{prio=3}[1h])} watchdog={count(watchdog{prio=3}[1h])} role={role()} peer={peer_role()}
+message    = frames={delta(pfc.rx_pause{prio=3}[1h])} us={delta(pfc.rx_pause_us{prio=3}[1h])}
+             storms={count(pause_storm{prio=3}[1h])} watchdog={count(watchdog{prio=3}[1h])}
+             role={role()} peer={peer_role()}
 
 [probe-gap]
 severity   = info
@@ -80,9 +83,11 @@ expect_eq "window: the figures back in canonical units, events from the increase
     "frames=300 us=4000 storms=5 watchdog=5 role=switch peer=host" "$(summary_of probe-prom)"
 expect_eq "window: no gap" "gaps=0" "$(summary_of probe-gap)"
 expect_eq "window: the PFC masks disagree, the fix is the partner's" "leaf1:Ethernet0 0x10" \
-    "$(json_get "$TMP/out" '[f["device"] + ":" + f["ifname"] + " " + f["proposed"] for f in d["findings"] if f["rule"] == "cfg-pfc-mask-mismatch"][0]')"
+    "$(json_get "$TMP/out" '[f["device"] + ":" + f["ifname"] + " " + f["proposed"]
+                             for f in d["findings"] if f["rule"] == "cfg-pfc-mask-mismatch"][0]')"
 expect_eq "window: the storm events fire pause-storm at prio 3" "pause-storm leaf1:Ethernet0/3" \
-    "$(json_get "$TMP/out" '[f["rule"] + " " + f["device"] + ":" + f["ifname"] + "/" + str(f["prio"]) for f in d["findings"] if f["rule"] == "pause-storm"][0]')"
+    "$(json_get "$TMP/out" '["%s %s:%s/%d" % (f["rule"], f["device"], f["ifname"], f["prio"])
+                             for f in d["findings"] if f["rule"] == "pause-storm"][0]')"
 
 serve_fake flood
 run_rc rc "$DCBKIT" diagnose --prometheus "$url" --since 1m --step 10s --rules "$TMP/probe" -T json

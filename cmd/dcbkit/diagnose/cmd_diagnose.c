@@ -180,8 +180,8 @@ const struct cli_command cmd_diagnose = {
         "ranked worst first, and with -v undecided [{rule, device, ifname, prio, missing}]. "
         "verified is null without --verify; with it {done, improved, tradeoff (improved at a "
         "cost in drops, throughput or FCT p99), cached, change (knob=value, and any path=value "
-        "the rule sets with it, space-separated), note, before and after {pause_us, marks, drops, throughput_bps, "
-        "fct_p99_ns, iter_p99_ns (null when no flow or iteration finished)}} (before and after "
+        "the rule sets with it, space-separated), note, before and after {pause_us, marks, "
+        "drops, throughput_bps, fct_p99_ns, iter_p99_ns (null when no flow or iteration finished)}} (before and after "
         "null when done is false); severity is then the one after demotion.",
     .run = diagnose_run,
 };
