@@ -6,8 +6,9 @@
  * Fast: everything on the first tick, at the capture's own times, then the end. Paced: the
  * capture plays at its own timestamps, speed times faster, shifted so that its first frame is
  * at the first tick; each tick gives the frames its time reached. The file is read frame by
- * frame and never held: a paced tick reads it again from the start and skips the frames given
- * already (capture_file_read has no way to resume), so memory stays bounded whatever its size. */
+ * frame and never held: a paced tick whose time reached the next frame reads it again from the
+ * start and skips the frames given already (capture_file_read has no way to resume), so memory
+ * stays bounded whatever its size, at the cost of a pass per such tick. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@ struct pcap_ctx {
     int64_t shift_ns;                   /* added to capture times (paced) */
     int64_t first_tick_ns;
     int64_t until_ns;                   /* this pass gives frames up to here (capture time) */
+    int64_t next_ns;                    /* the first frame not given yet (when more) */
     uint64_t given, seen;               /* frames given so far; frames met in this pass */
     int64_t neighbours_ns;              /* neighbours seen after this were not given yet */
     bool started, more, ended;
@@ -51,6 +53,7 @@ static bool on_packet(void *arg, const struct capture_packet *p)
         return true;                    /* given on an earlier tick */
     if (p->ts_ns > c->until_ns) {
         c->more = true;
+        c->next_ns = p->ts_ns;
         return false;
     }
     if (!c->given++)
@@ -216,7 +219,8 @@ static int pcap_tick_paced(struct pcap_ctx *c, int64_t now_ns, int64_t *data_ns,
     }
     double speed = c->opt.speed > 0 ? c->opt.speed : 1;
     int64_t reached = c->first_ns + (int64_t)((double)(now_ns - c->first_tick_ns) * speed);
-    if ((rc = read_until(c, reached, err)) < 0)
+    /* a pass reads from the start: only when the next frame is due */
+    if ((!c->started || reached >= c->next_ns) && (rc = read_until(c, reached, err)) < 0)
         return rc;
     *data_ns = reached + c->shift_ns;
     if (!c->more) {
