@@ -106,6 +106,10 @@ expect_eq "store pause-storm: first finding" "pause-storm switch1:Ethernet8/3" \
 expect_eq "store and replay: the same findings at the same places" "$(cat "$TMP/via-replay")" \
     "$(places "$TMP/out")"
 
+# --at is dcbtop's: diagnose reads a store as of its newest data
+run_rc rc "$DCBKIT" diagnose --store "$TMP/storm.db" --at -10m
+expect_eq "store --at: usage" 64 "$rc"
+
 # ---- --demo ------------------------------------------------------------------------------------
 run_rc rc "$DCBKIT" diagnose --demo -T json
 expect_eq "demo: exit ($(cat "$TMP/err"))" 0 "$rc"

@@ -86,7 +86,8 @@ static const struct cli_option_doc diagnose_options[] = {
     { "--fabric FILE", "Check a fabric file's intended config (the configuration checks; "
       "metrics and events are unknown there)." },
     { "--store DB", "Evaluate over a store's history: samples, events and config snapshots "
-      "as of its newest data." },
+      "as of its newest data (--since cuts the window; dcbtop's --at and --window do not "
+      "apply)." },
     { "--pcap FILE", "Analyse a capture (as dcbkit analyze does) and evaluate over its events, "
       "its capture.* counters and the DCBX configs the link partners advertised." },
     { "--local", "Read this host twice, --interval apart (counters, DCB config, DCQCN knobs), "

@@ -76,6 +76,9 @@ static int check(struct cli_ctx *ctx, const struct diagnose_opts *o)
     if (o->verify && !o->scenario && !o->src.fabric)
         return cli_usage_error(ctx, "--verify needs a scenario to replay: --scenario FILE (or "
                                "--fabric FILE, whose fabric gets a built-in incast)");
+    if (o->src.store.at_ns || o->src.store.before_end_ns || o->src.store.window_ns)
+        return cli_usage_error(ctx, "diagnose reads a store as of its newest data: --at and "
+                               "--window are dcbtop's (--since cuts the window)");
     if ((o->src.prometheus.match || o->src.prometheus.step_ns) && !o->src.prometheus.url)
         return cli_usage_error(ctx, "--match and --step go with --prometheus");
     return 0;
