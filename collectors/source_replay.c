@@ -150,7 +150,9 @@ static int run_fast(struct dcb_source *src, struct replay_ctx *r, int64_t now_ns
 {
     source_replay_put_config(&r->sc.fabric, NULL, now_ns, &src->sink);
     struct replay_hooks hooks = { fast_sample, fast_event, NULL, src };
-    struct scenario_run_options ro = { .duration_ns = r->duration_ns, .wall_start_ns = now_ns };
+    /* as fast as possible ends: one pass of a workload that repeats (the demo's does) */
+    int64_t duration = r->duration_ns ? r->duration_ns : r->sc.options.duration_ns;
+    struct scenario_run_options ro = { .duration_ns = duration, .wall_start_ns = now_ns };
     struct scenario_result res;
     memset(&res, 0, sizeof(res));
     int rc = scenario_run(&r->sc, &ro, &hooks, &res, err);
