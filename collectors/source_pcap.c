@@ -89,12 +89,23 @@ static void put_counters(struct pcap_ctx *c, int64_t ts, bool zero)
     };
     for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
         put_counter(c, ts, counters[i].m, -1, zero ? 0 : counters[i].v);
-    uint64_t frames[8] = { 0 };
-    for (size_t i = 0; i < c->t.pauses.ncls; i++)
-        if (c->t.pauses.cls[i].prio >= 0 && c->t.pauses.cls[i].prio < 8)
-            frames[c->t.pauses.cls[i].prio] += c->t.pauses.cls[i].frames;
-    for (int prio = 0; prio < 8; prio++)
+    uint64_t frames[8] = { 0 }, paused_ns[8] = { 0 };
+    for (size_t i = 0; i < c->t.pauses.ncls; i++) {
+        const struct pause_class *k = &c->t.pauses.cls[i];
+        if (k->prio < 0 || k->prio >= 8)
+            continue;
+        frames[k->prio] += k->frames;
+        /* the finished intervals, and the open one as far as ts: a rate of it is the share
+         * of time paused while the capture plays, not only once an interval ends */
+        paused_ns[k->prio] += k->paused_ns;
+        if (k->paused && ts > k->start_ns)
+            paused_ns[k->prio] += (uint64_t)((ts < k->expiry_ns ? ts : k->expiry_ns) -
+                                             k->start_ns);
+    }
+    for (int prio = 0; prio < 8; prio++) {
         put_counter(c, ts, METRIC_CAPTURE_PFC_FRAMES, prio, zero ? 0 : frames[prio]);
+        put_counter(c, ts, METRIC_CAPTURE_PFC_PAUSED_US, prio, zero ? 0 : paused_ns[prio] / 1000);
+    }
 }
 
 static void config_from_dcbx(const struct dcbx_config *d, struct qos_config *c)

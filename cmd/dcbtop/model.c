@@ -178,22 +178,25 @@ static void compute(const struct top_iface *i, unsigned mask, bool port, struct 
         out[COL_RX] = first_of(i, rx_prio, 1, mask, 8.0);
         out[COL_TX] = first_of(i, tx_prio, 2, mask, 8.0);
     }
+    /* a capture (--pcap) sees the PFC frames on the wire, as the port they reach does */
+    static const enum metric_id pfc_rx[] = { METRIC_PFC_RX_PAUSE, METRIC_CAPTURE_PFC_FRAMES };
+    out[COL_PFC_RX] = first_of(i, pfc_rx, 2, mask, 1);
     struct acc a = { 0 };
-    acc_add(&a, i, METRIC_PFC_RX_PAUSE, mask);
-    out[COL_PFC_RX] = acc_val(&a, 1, false);
-    a = (struct acc){ 0 };
     acc_add(&a, i, METRIC_PFC_TX_PAUSE, mask);
     out[COL_PFC_TX] = acc_val(&a, 1, false);
     a = (struct acc){ 0 };
     acc_add(&a, i, METRIC_PFC_RX_PAUSE_US, mask);
+    if (!a.present)
+        acc_add(&a, i, METRIC_CAPTURE_PFC_PAUSED_US, mask);
     out[COL_PAUSED] = acc_val(&a, 1e-4, true);           /* µs per s -> % */
     if (out[COL_PAUSED].state == VAL_KNOWN && out[COL_PAUSED].v > 100)
         out[COL_PAUSED].v = 100;
     static const enum metric_id ecn[] = { METRIC_ECN_MARKED, METRIC_QUEUE_ECN_MARKED };
     out[COL_ECN] = first_of(i, ecn, 2, mask, 1);
     if (port && out[COL_ECN].state == VAL_ABSENT) {
-        static const enum metric_id ce[] = { METRIC_ROCE_ECN_MARKED_RX };
-        out[COL_ECN] = first_of(i, ce, 1, NONE_SLOT, 1);
+        static const enum metric_id ce[] = { METRIC_ROCE_ECN_MARKED_RX,
+                                             METRIC_CAPTURE_CE_PACKETS };
+        out[COL_ECN] = first_of(i, ce, 2, NONE_SLOT, 1);
     }
     static const enum metric_id cnp_sent[] = { METRIC_CNP_SENT }, cnp_handled[] = {
         METRIC_CNP_HANDLED }, oos[] = { METRIC_ROCE_OUT_OF_SEQUENCE };

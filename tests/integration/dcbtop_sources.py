@@ -10,7 +10,11 @@ worked out here from first principles:
             the other's rx, up to what is in flight), and no port goes above 25G;
   --fabric  alone: no rates at all (no connection, no counters), and the QoS view of each
             interface is the file's intent (defaults, role defaults, device, interface, link)
-            against its link partner's.
+            against its link partner's;
+  --pcap    pfc-storm.pcap played at 10x: between consecutive frames, the PFC frames per
+            second and the share of time paused on priorities 3 and 1 are those the capture's
+            own timestamps and quanta imply (read with tshark; 5000 frames/s and 100% paused
+            inside the storm).
 The gNMI source is checked in dcbtop_gnmi.py."""
 import json
 import os
@@ -18,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from dcbtop_helpers import DCBKIT, DCBTOP, ROOT, fail, need_binaries  # noqa: E402
@@ -267,11 +272,108 @@ def fabric():
         fail("--view qos text: exit %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
 
 
+# ---- --pcap: a capture played at 10x -----------------------------------------------------------
+def capture_pfc(path):
+    """The PFC frames of a capture as tshark reads them: (ns, sender, enabled mask, quanta[8])."""
+    if not shutil.which("tshark"):
+        return None
+    fields = ["frame.time_epoch", "eth.src", "macc.cbfc.enbv"] + \
+        ["macc.cbfc.pause_time.c%d" % p for p in range(8)]
+    r = subprocess.run(["tshark", "-r", path, "-Y", "macc.opcode == 0x0101", "-T", "fields",
+                        "-E", "separator=,"] + sum((["-e", f] for f in fields), []),
+                       capture_output=True, text=True, timeout=60)
+    out = []
+    for line in r.stdout.splitlines():
+        t, src, mask, *q = line.split(",")
+        sec, _, frac = t.partition(".")
+        out.append((int(sec) * 10**9 + int((frac + "000000000")[:9]), src, int(mask, 16),
+                    [int(x or 0) for x in q]))
+    return out
+
+
+def pause_intervals(frames, prio, speed_bps):
+    """[start, end) ns the sender paused prio: a frame with the class enabled and quanta q
+    pauses until its time + q * 512 bit times (refreshing what is open); q = 0 ends it."""
+    spans, start, until = [], None, None
+    for t, _src, mask, q in frames:
+        if not mask & (1 << prio):
+            continue
+        if start is not None and t >= until:          # expired before this frame
+            spans.append((start, until))
+            start = None
+        if q[prio] == 0:
+            if start is not None:
+                spans.append((start, t))
+            start = None
+            continue
+        if start is None:
+            start = t
+        until = t + q[prio] * 512 * 10**9 // speed_bps
+    if start is not None:
+        spans.append((start, until))
+    return spans
+
+
+def overlap(spans, a, b):
+    return sum(max(0, min(e, b) - max(s, a)) for s, e in spans)
+
+
+def pcap():
+    """pfc-storm.pcap at 10x: per frame window (a, b] of capture time, the PFC frames naming
+    each priority per capture second and the share of (a, b] it was paused, from tshark's
+    reading of the capture at 100G."""
+    path = os.path.join(ROOT, "fixtures", "captures", "analyze", "pfc-storm.pcap")
+    frames = capture_pfc(path)
+    if frames is None:
+        print("pcap: skipped (no tshark)")
+        return
+    speed = 100 * 10**9
+    t0 = time.monotonic()
+    got = top("-n", "6", "-d", "0.01", "--pcap", path, "--pcap-speed", "10", "--link-speed",
+              "100G", "--lossless", "3")
+    wall = time.monotonic() - t0
+    first = frames[0][0]
+    shift = got[0]["time"] - first           # the play starts at the first frame's time
+    storm = 0
+    for prev, cur in zip(got, got[1:]):
+        a, b = prev["time"] - shift, cur["time"] - shift
+        if b <= a:
+            continue                           # the capture ended: frames repeat the last
+        rows = cur["interfaces"]
+        if len(rows) != 1 or rows[0]["prios_shown"] != [3]:
+            fail("--pcap: rows %s" % rows)
+        per_prio = {p["prio"]: p for p in rows[0]["per_prio"]}
+        for prio in (1, 3):
+            count = sum(1 for t, _s, mask, _q in frames if a < t <= b and mask & (1 << prio))
+            paused = overlap(pause_intervals(frames, prio, speed), a, b)
+            want_rate, want_pct = count / ((b - a) / 1e9), 100.0 * paused / (b - a)
+            row = per_prio[prio]
+            close(row["pfc_rx_per_s"], want_rate, 1e-9,
+                  "--pcap prio %d PFC frames/s in (%d, %d] ns" % (prio, a - first, b - first))
+            if row["paused_pct"] is None or abs(row["paused_pct"] - want_pct) > 0.01:
+                fail("--pcap prio %d paused %s%% in (%d, %d] ns, the capture implies %.4f%%" %
+                     (prio, row["paused_pct"], a - first, b - first, want_pct))
+            if prio == 3:
+                close(rows[0]["pfc_rx_per_s"], want_rate, 1e-9, "--pcap PFCrx (lossless set)")
+                # inside the storm: one frame every 200 us, give or take one at each end
+                storm += abs(row["pfc_rx_per_s"] - 5000) < 50 and row["paused_pct"] > 99.99
+            print("pcap (%6.2f, %6.2f] ms prio %d: %8.2f frames/s, %7.3f%% paused "
+                  "(capture: %8.2f, %7.3f%%)" % ((a - first) / 1e6, (b - first) / 1e6, prio,
+                                                 row["pfc_rx_per_s"], row["paused_pct"],
+                                                 want_rate, want_pct))
+    if storm < 1:
+        fail("--pcap: no frame inside the storm (5000 frames/s, 100% paused)")
+    # 300.2 ms of capture at 10x: about 30 ms of play, not 300
+    if wall > 5:
+        fail("--pcap-speed 10: %.1f s wall" % wall)
+
+
 try:
     local()
     store()
     demo()
     fabric()
+    pcap()
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 print("ok")
