@@ -196,8 +196,12 @@ static int take_gnmi(struct source_opts *o, int code, const char *arg, char *why
             o->gnmi.config_interval_ns = -1;
             return 1;
         }
-        return parse_duration_flag("--config-interval", arg, 0, &o->gnmi.config_interval_ns,
-                                   why, len);
+        if (parse_duration_flag("--config-interval", arg, 0, &o->gnmi.config_interval_ns, why,
+                                len) < 0)
+            return -1;
+        if (o->gnmi.config_interval_ns == 0)
+            o->gnmi.config_interval_ns = -1;        /* 0 is never, as collect always took it */
+        return 1;
     case SO_PLAINTEXT: o->gnmi.plaintext = true; return 1;
     case SO_INSECURE: o->gnmi.insecure = true; return 1;
     case SO_TLS_CA: o->gnmi.tls_ca = arg; return 1;
@@ -461,7 +465,7 @@ const struct source_option_doc source_option_docs[] = {
     { SOURCE_G_GNMI, "--encoding json|json_ietf|proto", "The encoding asked for (default "
       "json_ietf)." },
     { SOURCE_G_GNMI, "--config-interval DURATION|never", "How often the QoS config is read "
-      "with Get (default: once at start)." },
+      "with Get (default: once at start; 0 or never: not at all)." },
     { SOURCE_G_GNMI, "--plaintext", "No TLS: gRPC over cleartext HTTP/2 (h2c)." },
     { SOURCE_G_GNMI, "--insecure", "TLS without verifying the target's certificate (lab use "
       "only)." },

@@ -31,6 +31,9 @@ struct cli_command {
     const struct cli_option_doc *options;     /* ends with { NULL, NULL } */
     const struct cli_example *examples;       /* ends with { NULL, NULL } */
     const char *json_doc;                     /* what -T json prints; NULL if nothing */
+    /* the source option groups it takes (collectors/source_opts.h): their help follows the
+     * command's own options, except a flag the command documents itself */
+    unsigned source_groups;
     int (*run)(struct cli_ctx *ctx, int argc, char **argv);
 };
 
