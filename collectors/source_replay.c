@@ -142,6 +142,9 @@ static int run_fast(struct dcb_source *src, struct replay_ctx *r, int64_t now_ns
     }
     struct replay_hooks hooks = { fast_sample, fast_event, NULL, src };
     struct scenario_run_options ro = { .duration_ns = r->duration_ns, .wall_start_ns = now_ns };
+    /* as fast as possible ends: a repeating workload (the demo) runs one pass, unless told */
+    if (!ro.duration_ns && r->sc.workload.repeat)
+        ro.duration_ns = r->sc.options.duration_ns;
     struct scenario_result res;
     memset(&res, 0, sizeof(res));
     int rc = scenario_run(&r->sc, &ro, &hooks, &res, err);
