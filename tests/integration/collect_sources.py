@@ -144,7 +144,7 @@ def check_refusals(tmp):
     db = os.path.join(tmp, "x.db")
     for args in (["--demo", "--local"], ["--demo", "--once"], ["--pcap", "x.pcap", "--duration", "1s"],
                  ["--fabric", "f.json", "--demo"], ["--demo", "--capture", "eth0"],
-                 ["--gnmi", "all"], ["--demo", "extra"]):
+                 ["--gnmi", "all"], ["--demo", "extra"], ["--demo", "--replay-speed", "2"]):
         r = run("collect", *args, "--store", db, check=False)
         if r.returncode != 64 or len(r.stderr.strip().splitlines()) != 1:
             fail("collect %s: exit %d, %r (want a one-line usage error)" % (args, r.returncode, r.stderr))

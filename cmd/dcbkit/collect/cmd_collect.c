@@ -126,7 +126,8 @@ const struct cli_command cmd_collect = {
         "data. With --pcap FILE, it records a capture's evidence: the pause intervals, PFC, CE "
         "marks, CNPs, NAKs and DCBX peers `dcbkit analyze` finds, and the capture.* counters. "
         "Both are recorded whole as one run of the store; --count and --once are for live "
-        "sources. collect records one source at a time.",
+        "sources, and --replay-speed and --pcap-speed for views. collect records one source at "
+        "a time.",
     .options = collect_options,
     .examples = collect_examples,
     .json_doc =

@@ -112,6 +112,9 @@ static int check_sources(struct cli_ctx *ctx, struct collect_opts *o, int nargs,
     if (finite && o->count)
         return cli_usage_error(ctx, "--count and --once pace a live source; --replay, --demo "
                                "and --pcap are recorded whole");
+    if (o->src.replay.speed || o->src.pcap.speed)
+        return cli_usage_error(ctx, "--replay-speed and --pcap-speed pace a view; collect "
+                               "records a replay or a capture as fast as it goes");
     if ((o->src.named & SOURCE_G_PCAP) && o->duration_ns)
         return cli_usage_error(ctx, "--pcap is recorded whole: no --duration");
     return 0;
