@@ -115,8 +115,12 @@ static void put_counters(struct pcap_ctx *c, int64_t ts, bool zero)
     for (size_t i = 0; i < c->t.pauses.ncls; i++)
         if (c->t.pauses.cls[i].prio >= 0 && c->t.pauses.cls[i].prio < 8)
             frames[c->t.pauses.cls[i].prio] += c->t.pauses.cls[i].frames;
-    for (int prio = 0; prio < 8; prio++)
+    for (int prio = 0; prio < 8; prio++) {
         put_counter(c, ts, METRIC_CAPTURE_PFC_FRAMES, prio, zero ? 0 : frames[prio]);
+        /* the pause intervals as far as ts, so that a view shows the share of time paused */
+        uint64_t paused_ns = zero ? 0 : pause_tracker_paused_ns(&c->t.pauses, prio, ts);
+        put_counter(c, ts, METRIC_CAPTURE_PFC_PAUSED_US, prio, paused_ns / 1000);
+    }
 }
 
 static void config_from_dcbx(const struct dcbx_config *d, struct qos_config *c)
