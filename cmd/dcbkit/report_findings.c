@@ -6,11 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diagnose.h"
 #include "evidence_fabric.h"
 #include "evidence_store.h"
+#include "findings.h"
 #include "report.h"
 #include "units.h"
+#include "verify.h"
 
 #define UNREACHABLE_RULE "device-unreachable"
 
@@ -147,26 +148,26 @@ static int run_over(const struct rule_set *rs, const struct evidence *ev,
                     const struct report_findings_input *in, const char *source, cJSON *arr,
                     struct dcb_err *err)
 {
-    struct diagnose_report rep;
-    diagnose_report_init(&rep, false);
+    struct finding_list found = { 0 };
     struct rule_run_options opt = { .profile = in->profile, .now_ns = in->w->t1,
-                                    .on_finding = diagnose_report_add, .arg = &rep };
+                                    .on_finding = finding_list_add, .arg = &found };
     struct rule_run_stats stats;
     int rc = rule_set_run(rs, ev, &opt, &stats, err);
     if (rc == 0 && in->verify_scenario) {
-        struct diagnose_verify dv = { .scenario = in->verify_scenario };
-        rc = diagnose_verify(&dv, &rep, err);
+        struct rule_verify_options vo = { .scenario = in->verify_scenario };
+        struct rule_verify_stats vs;
+        rc = rule_verify(&vo, found.v, found.n, &vs, err);
     }
-    for (size_t i = 0; rc == 0 && i < rep.n; i++) {
-        cJSON *f = finding_json(&rep.findings[i], source);
+    for (size_t i = 0; rc == 0 && i < found.n; i++) {
+        cJSON *f = finding_json(&found.v[i], source);
         if (has_key(arr, report_str(f, "key")))
             cJSON_Delete(f);       /* measured already said it */
         else
             cJSON_AddItemToArray(arr, f);
     }
-    if (rc == 0 && rep.nomem)
+    if (rc == 0 && found.nomem)
         rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory keeping findings");
-    diagnose_report_free(&rep);
+    finding_list_free(&found);
     return rc;
 }
 
