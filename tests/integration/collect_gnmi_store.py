@@ -34,7 +34,8 @@ def check_values(db, device, label):
         got = series(db, device, metric, prio)
         want = [base + step * e for e in range(len(got))]
         if len(got) < 3 or got != want:
-            fail("%s: %s prio %d stored %s, the target served %s" % (label, metric, prio, got, want))
+            fail("%s: %s prio %d stored %s, the target served %s" %
+                 (label, metric, prio, got, want))
     print("ok: %s: %d samples of each series, each the target's value" %
           (label, len(series(db, device, "pfc.rx_pause", 3))))
 
@@ -44,7 +45,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         with Peer("--tree", "sonic", "--ports", "1") as p:
             db = os.path.join(tmp, "gnmi.db")
-            dcbkit("collect", "--gnmi", p.address, "--plaintext", "--map", "sonic", "--device", "leaf1",
+            dcbkit("collect", "--gnmi", p.address, "--plaintext", "--map", "sonic",
+                   "--device", "leaf1",
                    "--interval", "200ms", "--count", "4", "--store", db, "-q")
             check_values(db, "leaf1", "--gnmi")
             fab = os.path.join(tmp, "fabric.json")

@@ -32,7 +32,8 @@ def run(*args, check=True):
 
 
 def latest(db):
-    return json.loads(run("store", "query", "--store", db, "--latest", "-T", "json").stdout)["samples"]
+    r = run("store", "query", "--store", db, "--latest", "-T", "json")
+    return json.loads(r.stdout)["samples"]
 
 
 def every(db, kind):
@@ -122,9 +123,11 @@ def check_demo(tmp):
     sa, ea, ca, ta = rows_of(a)
     sb, eb, cb, _ = rows_of(b)
     if not sa or sa != sb:
-        fail("--demo: %d samples recorded, replay --store wrote %d, or they differ" % (len(sa), len(sb)))
+        fail("--demo: %d samples recorded, replay --store wrote %d, or they differ" %
+             (len(sa), len(sb)))
     if not ea or ea != eb:
-        fail("--demo: %d events recorded, replay --store wrote %d, or they differ" % (len(ea), len(eb)))
+        fail("--demo: %d events recorded, replay --store wrote %d, or they differ" %
+             (len(ea), len(eb)))
     sources = {c[2] for c in ca}
     if not ca or ca != cb or sources != {"replay", "topology"}:
         fail("--demo: %d config snapshots (%s), replay --store wrote %d, or they differ" %
@@ -142,12 +145,14 @@ def check_demo(tmp):
 
 def check_refusals(tmp):
     db = os.path.join(tmp, "x.db")
-    for args in (["--demo", "--local"], ["--demo", "--once"], ["--pcap", "x.pcap", "--duration", "1s"],
+    for args in (["--demo", "--local"], ["--demo", "--once"],
+                 ["--pcap", "x.pcap", "--duration", "1s"],
                  ["--fabric", "f.json", "--demo"], ["--demo", "--capture", "eth0"],
                  ["--gnmi", "all"], ["--demo", "extra"], ["--demo", "--replay-speed", "2"]):
         r = run("collect", *args, "--store", db, check=False)
         if r.returncode != 64 or len(r.stderr.strip().splitlines()) != 1:
-            fail("collect %s: exit %d, %r (want a one-line usage error)" % (args, r.returncode, r.stderr))
+            fail("collect %s: exit %d, %r (want a one-line usage error)" %
+                 (args, r.returncode, r.stderr))
     print("ok: refused combinations are one-line usage errors")
 
 

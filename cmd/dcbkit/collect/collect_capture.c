@@ -145,7 +145,8 @@ static void put_interval(struct live_run *r, int64_t now)
 static int read_until(struct live_run *r, int64_t deadline)
 {
     struct dcb_err err;
-    for (int64_t now = dcb_monotonic_ns(); now < deadline && !*r->o->stop; now = dcb_monotonic_ns()) {
+    for (int64_t now = dcb_monotonic_ns(); now < deadline && !*r->o->stop;
+         now = dcb_monotonic_ns()) {
         struct pollfd pfd = { .fd = r->cap.fd, .events = POLLIN };
         int wait_ms = (int)((deadline - now + 999999) / 1000000);
         int rc = poll(&pfd, 1, wait_ms);
