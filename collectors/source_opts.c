@@ -462,8 +462,10 @@ const struct source_option_doc source_option_docs[] = {
       "--fabric FILE: every device of the fabric whose reach is gNMI." },
     { SOURCE_G_GNMI, "--map NAME", "The vendor counter map: sonic, openconfig (default), "
       "srlinux." },
-    { SOURCE_G_GNMI, "--gnmi-mode stream|poll|once", "How counters are subscribed (default "
-      "stream)." },
+    { SOURCE_G_GNMI, "--gnmi-mode stream|poll|once", "How counters come: a SAMPLE stream at "
+      "the interval (default), a POLL every interval on one long-lived call, or a ONCE "
+      "subscription every interval. A target that answers UNIMPLEMENTED to Subscribe is polled "
+      "with Get." },
     { SOURCE_G_GNMI, "--encoding json|json_ietf|proto", "The encoding asked for (default "
       "json_ietf)." },
     { SOURCE_G_GNMI, "--config-interval DURATION|never", "How often the QoS config is read "
@@ -480,7 +482,8 @@ const struct source_option_doc source_option_docs[] = {
     { SOURCE_G_GNMI, "--credentials FILE", "Username and password from a file of 'username: "
       "NAME' and 'password: SECRET' lines that only its owner may read (mode 0600). Without "
       "it, DCBKIT_GNMI_USERNAME and DCBKIT_GNMI_PASSWORD when set. Never on the command line." },
-    { SOURCE_G_GNMI, "--timeout DURATION", "Deadline of each gNMI call (default 10s)." },
+    { SOURCE_G_GNMI, "--timeout DURATION", "Deadline of each gNMI call and poll answer; a "
+      "stream silent for this long plus two intervals is reconnected (default 10s)." },
     { SOURCE_G_GNMI, "--max-message SIZE", "Refuse gRPC messages larger than this (default "
       "16MiB)." },
     { SOURCE_G_STORE, "--store DB", "A store that dcbkit collect, replay or serve wrote." },
