@@ -30,7 +30,8 @@ static const struct cli_option_doc collect_options[] = {
     { "--count N, --duration DURATION, --once", "How long to run (default: until interrupted)." },
     { "--store PATH", "Write canonical samples and events to this store, committed every "
       "interval (the destination: collect reads no store)." },
-    { "--device NAME", "The device name samples carry (default: the host name)." },
+    { "--device NAME", "The device name samples carry (default: the host name; a single "
+      "--gnmi target's HOST:PORT; a --pcap file's name)." },
     { "--no-lldp",
       "Do not listen for LLDP neighbours. By default each interface's link partner and the "
       "DCBX config it advertises are recorded (a dcbx_seen event and a config snapshot of the "
