@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "source_opts.h"
 #include "version.h"
 
 int cli_usage_error(const struct cli_ctx *ctx, const char *fmt, ...)
@@ -178,6 +179,15 @@ void cli_print_help(const struct cli_command *cmd, FILE *fp)
             print_wrapped(fp, o->text, 6, 78);
         }
     }
+    if (cmd->source_groups) {
+        fputs("\nSources:\n", fp);
+        for (const struct source_option_doc *o = source_option_docs; o->flags; o++) {
+            if (!(o->group & cmd->source_groups))
+                continue;
+            fprintf(fp, "  %s\n", o->flags);
+            print_wrapped(fp, o->text, 6, 78);
+        }
+    }
     if (cmd->json_doc) {
         fputs("\nJSON output (-T json):\n", fp);
         print_wrapped(fp, cmd->json_doc, 2, 78);
@@ -221,6 +231,16 @@ static void roff_text(FILE *fp, const char *s, size_t n)
     }
 }
 
+/* One option of a man page: its flags in bold, then its text. */
+static void roff_option(FILE *fp, const char *flags, const char *text)
+{
+    fputs(".TP\n.B ", fp);
+    roff_text(fp, flags, strlen(flags));
+    fputc('\n', fp);
+    roff_text(fp, text, strlen(text));
+    fputc('\n', fp);
+}
+
 static void roff_paragraphs(FILE *fp, const char *text)
 {
     const char *p = text;
@@ -255,13 +275,11 @@ void cli_print_man(FILE *fp)
         roff_text(fp, c->synopsis, strlen(c->synopsis));
         fputs("\n.fi\n", fp);
         roff_paragraphs(fp, c->description);
-        for (const struct cli_option_doc *o = c->options; o && o->flags; o++) {
-            fputs(".TP\n.B ", fp);
-            roff_text(fp, o->flags, strlen(o->flags));
-            fputc('\n', fp);
-            roff_text(fp, o->text, strlen(o->text));
-            fputc('\n', fp);
-        }
+        for (const struct cli_option_doc *o = c->options; o && o->flags; o++)
+            roff_option(fp, o->flags, o->text);
+        for (const struct source_option_doc *o = source_option_docs; o->flags; o++)
+            if (o->group & c->source_groups)
+                roff_option(fp, o->flags, o->text);
         if (c->json_doc) {
             fputs(".PP\nJSON output:\n", fp);
             roff_paragraphs(fp, c->json_doc);
