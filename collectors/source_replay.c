@@ -138,7 +138,9 @@ static int run_fast(struct dcb_source *src, struct replay_ctx *r, int64_t now_ns
         fabric_each_iface(f, &f->devices[d], iface_config, &c);
     }
     struct replay_hooks hooks = { fast_sample, fast_event, NULL, src };
-    struct scenario_run_options ro = { .duration_ns = r->duration_ns, .wall_start_ns = now_ns };
+    /* 0: one pass of the scenario (scenario_run would repeat a repeating workload forever) */
+    int64_t duration_ns = r->duration_ns ? r->duration_ns : r->sc.options.duration_ns;
+    struct scenario_run_options ro = { .duration_ns = duration_ns, .wall_start_ns = now_ns };
     struct scenario_result res;
     memset(&res, 0, sizeof(res));
     int rc = scenario_run(&r->sc, &ro, &hooks, &res, err);

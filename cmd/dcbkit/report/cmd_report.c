@@ -71,7 +71,7 @@ static int step_prepare(struct report_job *j)
         return 0;
     j->have_fab = true;
     if (fabric_load_file(&j->fab, j->a->src.fabric, &err) < 0)
-        return cli_fail(FAIL, j->a->src.fabric, "%s", err.msg);
+        return cli_fail(FAIL, "report", "%s", err.msg);   /* err names the file */
     return 0;
 }
 

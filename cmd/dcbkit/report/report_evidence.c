@@ -148,6 +148,8 @@ static void plan_sources(const struct report_args *a, const struct fabric *fab,
     }
     if ((o->named & SOURCE_G_LOCAL) && !o->local.device && local)
         o->local.device = local->name;
+    if ((o->named & SOURCE_G_REPLAY) && a->collect_given)
+        o->replay.duration_ns = a->collect_ns;    /* else one pass of the scenario */
 }
 
 static int watch_devices(const struct source_opts *o, const struct fabric *fab,
