@@ -1,9 +1,11 @@
 /* The parts of the source layer every source shares: kind names, tick and close through the
  * ops, and the loop that drives a source to its end or for a while (dcb_source_run). */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "qos_json.h"
 #include "source.h"
 #include "units.h"
 
@@ -16,6 +18,21 @@ static const char *const kind_names[SOURCE_NKINDS] = {
 const char *dcb_source_kind_name(enum dcb_source_kind k)
 {
     return (unsigned)k < SOURCE_NKINDS ? kind_names[k] : "?";
+}
+
+int dcb_sink_put_qos(const struct dcb_sink *sink, int64_t time_ns, const char *device,
+                     const char *ifname, const char *source, const struct qos_config *c,
+                     struct dcb_err *err)
+{
+    cJSON *j = qos_to_json(c);
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    if (!text)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    struct store_config_row row = { time_ns, device, ifname, source, text };
+    sink->config(sink->arg, &row);
+    free(text);
+    return 0;
 }
 
 int dcb_source_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,

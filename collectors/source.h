@@ -81,6 +81,12 @@ struct dcb_source {
     struct dcb_store *direct;
 };
 
+/* A QoS config as a snapshot row (its JSON) into sink: 0, or DCB_E_NOMEM with err set. */
+struct qos_config;
+int dcb_sink_put_qos(const struct dcb_sink *sink, int64_t time_ns, const char *device,
+                     const char *ifname, const char *source, const struct qos_config *c,
+                     struct dcb_err *err);
+
 /* Ticks src; closes it. Safe on a source that never opened (ops NULL). */
 int dcb_source_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
                     struct dcb_err *err);
@@ -129,6 +135,12 @@ struct source_replay_options {
 };
 int dcb_source_replay_open(struct dcb_source *src, const struct source_replay_options *opt,
                            struct dcb_err *err);
+/* What a fast replay gives before its samples: each port's config as the scenario runs it
+ * ("replay"), where it sits ("topology": its role and its partner's) and the link, with prefix
+ * (NULL: none) before every device name, as `dcbkit replay --device-prefix` renames them. */
+struct fabric;
+void source_replay_put_config(const struct fabric *f, const char *prefix, int64_t time_ns,
+                              const struct dcb_sink *sink);
 
 /* gnmi: switches by address, and every gNMI device of a fabric file. */
 #define SOURCE_GNMI_MAX 1024
@@ -162,17 +174,20 @@ void dcb_source_store_at_before_end(struct dcb_source *src, int64_t before_ns);
 int dcb_source_fabric_open(struct dcb_source *src, const char *path, struct dcb_err *err);
 
 /* pcap: a capture file's evidence - the trackers' events (pause intervals, CE marks, CNPs,
- * NAKs, DCBX peers, as `dcbkit analyze` sees them), capture.* counters, and each DCBX
- * neighbour's advertised config with the other end's as its partner's ("peer:lldp"). Fast gives
- * everything on the first tick and ends; otherwise the capture plays at its own timestamps,
- * speed times faster than they were taken (0: 1), each tick giving what its time has reached,
- * shifted so the first frame is at the first tick. */
+ * NAKs, DCBX peers, as `dcbkit analyze` sees them), capture.* counters, the capture's own port
+ * ("capture", with lossless_mask as its PFC mask), and each DCBX neighbour's advertised config
+ * ("dcbx") with the other end's as its partner's ("peer:dcbx"). Fast gives everything on the
+ * first tick, at the capture's times, and ends; otherwise the capture plays at its own
+ * timestamps, speed times faster than they were taken (0: 1), each tick giving what its time
+ * has reached, shifted so the first frame is at the first tick (rates stay the capture's).
+ * Read frame by frame, never held; errors start with the path. */
 struct source_pcap_options {
     const char *path;
     uint64_t link_bps;                  /* pause quanta to time (0: 400G) */
     unsigned lossless_mask;             /* priorities meant lossless (0: unknown) */
     int64_t storm_ns;                   /* a pause longer than this is a storm (0: default) */
-    const char *device;                 /* the device the capture is of (NULL: "capture") */
+    const char *device;                 /* the device the capture is of (NULL: the file's
+                                         * base name, as diagnose has always named it) */
     double speed;
     bool fast;
 };
@@ -182,8 +197,9 @@ int dcb_source_pcap_open(struct dcb_source *src, const struct source_pcap_option
 /* prometheus: a window of what `dcbkit serve` exported, read back from a Prometheus server with
  * query_range: the canonical metrics (from their Prometheus names and base units), the
  * dcbkit_qos_config series as config snapshots, dcbkit_topology_info as "topology" rows, and the
- * increases of dcbkit_events_total as events. Gives the whole window on the first tick and
- * ends. */
+ * increases of dcbkit_events_total as events (at most 100000; past that one source_gap event
+ * says how many were left out). Gives the whole window on the first tick and ends. Errors
+ * start with the URL. */
 struct source_prometheus_options {
     const char *url;                    /* http://prometheus:9090 */
     const char *match;                  /* extra label matchers (job="dcbkit"); NULL: none */

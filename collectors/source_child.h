@@ -44,8 +44,8 @@ int source_child_start(struct source_child *cl, int (*run)(void *arg, int fd), v
 void source_child_drain(struct source_child *cl, struct dcb_source *src, int wait_ms);
 void source_child_stop_and_wait(struct source_child *cl);
 
-/* A fabric's intent as config (each interface's, its link partner's, "peer:fabric") and
- * links, into src's sink (source_fabric.c). */
+/* A fabric's intent as config (each interface's, its link partner's, "peer:fabric", where it
+ * sits, "topology") and links, into src's sink (source_fabric.c). */
 void source_fabric_intent(struct dcb_source *src, const struct fabric *f, int64_t now_ns);
 
 #endif

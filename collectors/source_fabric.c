@@ -1,6 +1,7 @@
 /* fabric: a fabric file's intent as a source of config only. Each interface gets its intended
- * config ("fabric"), its link partner's ("peer:fabric") and the link itself, once, on the first
- * tick; then the source ends. The gNMI and replay sources give the same for their fabric. */
+ * config ("fabric"), its link partner's ("peer:fabric"), where it sits ("topology") and the link
+ * itself, once, on the first tick; then the source ends. The gNMI and replay sources give the
+ * same for their fabric. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,12 @@ static void intent_of(const char *ifname, void *arg)
     if (fabric_effective_config(e->f, e->d->name, ifname, &c, &err) < 0)
         return;
     put_config(e, ifname, "fabric", &c);
+    char *where = fabric_topology_json(e->f, e->d->name, ifname, NULL);
+    if (where) {                  /* where the port sits: the rules' role() and peer_role() */
+        struct store_config_row row = { e->now_ns, e->d->name, ifname, "topology", where };
+        e->src->sink.config(e->src->sink.arg, &row);
+        free(where);
+    }
     const struct fabric_end *other = NULL;
     if (!fabric_find_link(e->f, e->d->name, ifname, &other) || !other)
         return;

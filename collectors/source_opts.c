@@ -289,6 +289,8 @@ static int take_pcap_prom(struct source_opts *o, int code, const char *arg, char
     }
     case SO_PCAP_SPEED: return parse_factor("--pcap-speed", arg, &o->pcap.speed, why, len);
     case SO_PROMETHEUS:
+        if (strncmp(arg, "http://", 7) != 0 && strncmp(arg, "https://", 8) != 0)
+            return bad(why, len, "--prometheus takes an http:// or https:// URL, not '%s'", arg);
         o->prometheus.url = arg;
         o->named |= SOURCE_G_PROMETHEUS;
         return 1;

@@ -97,9 +97,10 @@ static void fast_event(void *arg, const struct dcb_event *e)
 }
 
 struct config_of {
-    struct dcb_source *src;
+    const struct dcb_sink *sink;
     const struct fabric *f;
-    const char *device;
+    const char *device;           /* as in the fabric */
+    const char *prefix;           /* before every device name put out, or NULL */
     int64_t time_ns;
 };
 
@@ -107,12 +108,15 @@ static void put_text(struct config_of *c, const char *ifname, const char *source
 {
     if (!text)
         return;
-    struct store_config_row row = { c->time_ns, c->device, ifname, source, text };
-    c->src->sink.config(c->src->sink.arg, &row);
+    char device[DCB_DEVICE_MAX];
+    snprintf(device, sizeof(device), "%s%s", c->prefix ? c->prefix : "", c->device);
+    struct store_config_row row = { c->time_ns, device, ifname, source, text };
+    c->sink->config(c->sink->arg, &row);
     free(text);
 }
 
-/* The port's config as the scenario runs it, and where it sits (its role, its partner's). */
+/* The port's config as the scenario runs it, where it sits (its role, its partner's), and the
+ * link. */
 static void iface_config(const char *ifname, void *arg)
 {
     struct config_of *c = arg;
@@ -122,25 +126,33 @@ static void iface_config(const char *ifname, void *arg)
     cJSON *j = qos_to_json(&q);
     put_text(c, ifname, "replay", j ? cJSON_PrintUnformatted(j) : NULL);
     cJSON_Delete(j);
-    put_text(c, ifname, "topology", fabric_topology_json(c->f, c->device, ifname, NULL));
+    put_text(c, ifname, "topology", fabric_topology_json(c->f, c->device, ifname, c->prefix));
     const struct fabric_end *other = NULL;
-    if (c->src->sink.link && fabric_find_link(c->f, c->device, ifname, &other) && other)
-        c->src->sink.link(c->src->sink.arg, c->device, ifname, other->device, other->ifname,
-                          "replay");
+    if (!c->sink->link || !fabric_find_link(c->f, c->device, ifname, &other) || !other)
+        return;
+    char device[DCB_DEVICE_MAX], peer[DCB_DEVICE_MAX];
+    snprintf(device, sizeof(device), "%s%s", c->prefix ? c->prefix : "", c->device);
+    snprintf(peer, sizeof(peer), "%s%s", c->prefix ? c->prefix : "", other->device);
+    c->sink->link(c->sink->arg, device, ifname, peer, other->ifname, "replay");
+}
+
+void source_replay_put_config(const struct fabric *f, const char *prefix, int64_t time_ns,
+                              const struct dcb_sink *sink)
+{
+    for (size_t d = 0; d < f->ndevices; d++) {
+        struct config_of c = { sink, f, f->devices[d].name, prefix, time_ns };
+        fabric_each_iface(f, &f->devices[d], iface_config, &c);
+    }
 }
 
 static int run_fast(struct dcb_source *src, struct replay_ctx *r, int64_t now_ns,
                     int64_t *data_ns, struct dcb_err *err)
 {
-    const struct fabric *f = &r->sc.fabric;
-    for (size_t d = 0; d < f->ndevices; d++) {
-        struct config_of c = { src, f, f->devices[d].name, now_ns };
-        fabric_each_iface(f, &f->devices[d], iface_config, &c);
-    }
+    source_replay_put_config(&r->sc.fabric, NULL, now_ns, &src->sink);
     struct replay_hooks hooks = { fast_sample, fast_event, NULL, src };
-    /* 0: one pass of the scenario (scenario_run would repeat a repeating workload forever) */
-    int64_t duration_ns = r->duration_ns ? r->duration_ns : r->sc.options.duration_ns;
-    struct scenario_run_options ro = { .duration_ns = duration_ns, .wall_start_ns = now_ns };
+    /* as fast as possible ends: one pass of a workload that repeats (the demo's does) */
+    int64_t duration = r->duration_ns ? r->duration_ns : r->sc.options.duration_ns;
+    struct scenario_run_options ro = { .duration_ns = duration, .wall_start_ns = now_ns };
     struct scenario_result res;
     memset(&res, 0, sizeof(res));
     int rc = scenario_run(&r->sc, &ro, &hooks, &res, err);

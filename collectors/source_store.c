@@ -223,10 +223,10 @@ int dcb_source_store_open(struct dcb_source *src, const char *path, int64_t at_n
         free(c);
         return -1;
     }
-    if (!info.last_ns) {
+    if (!info.last_ns && !info.events && !info.config_snapshots) {
         store_close(c->st, NULL);
         free(c);
-        return dcb_err_set(err, DCB_E_NOTFOUND, "%s: the store holds no samples", path);
+        return dcb_err_set(err, DCB_E_NOTFOUND, "%s: the store holds no data", path);
     }
     c->first_ns = info.first_ns;
     c->total_samples = info.samples;

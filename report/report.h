@@ -60,17 +60,9 @@ struct report_findings_input {
     const char *const *rules_dirs;    /* extra --rules folders */
     int nrules_dirs;
     const char *profile;
-    /* NULL, or --verify: replays each finding's proposed change, fills its "verified" and
-     * demotes advice the replay does not bear out */
-    int (*verify)(void *arg, struct finding_list *l, struct dcb_err *err);
-    void *verify_arg;
+    const char *verify_scenario;      /* --verify: replay each finding's change in this scenario */
     const struct report_collect_result *collect_failed;
     size_t ncollect_failed;
-    /* NULL, or what sits in front of the store's evidence (--prometheus: the event counts from
-     * dcbkit_events_total) and takes itself away again before the evidence is closed */
-    void (*wrap)(struct evidence *ev, void *arg);
-    void (*unwrap)(struct evidence *ev, void *arg);
-    void *wrap_arg;
 };
 int report_findings(const struct report_findings_input *in, cJSON *model, struct dcb_err *err);
 

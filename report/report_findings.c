@@ -12,6 +12,7 @@
 #include "findings.h"
 #include "report.h"
 #include "units.h"
+#include "verify.h"
 
 #define UNREACHABLE_RULE "device-unreachable"
 
@@ -154,8 +155,11 @@ static int run_over(const struct rule_set *rs, const struct evidence *ev,
                                     .on_finding = finding_list_add, .arg = &l };
     struct rule_run_stats stats;
     int rc = rule_set_run(rs, ev, &opt, &stats, err);
-    if (rc == 0 && in->verify)
-        rc = in->verify(in->verify_arg, &l, err);
+    if (rc == 0 && in->verify_scenario) {
+        struct rule_verify_options vo = { .scenario = in->verify_scenario };
+        struct rule_verify_stats vs;
+        rc = rule_verify(&vo, l.v, l.n, &vs, err);
+    }
     for (size_t i = 0; rc == 0 && i < l.n; i++)
         if (!found_has(fd, &l.v[i]) && found_add(fd, &l.v[i], source) < 0)
             l.nomem = true;
@@ -216,11 +220,7 @@ static int run_sources(const struct report_findings_input *in, const struct rule
         rc = evidence_store_open(&ev, in->st, in->w->t1, err);
         if (rc == 0) {
             evidence_store_limit(&ev, in->w->t0);
-            if (in->wrap)
-                in->wrap(&ev, in->wrap_arg);
             rc = run_over(rs, &ev, in, "store", fd, err);
-            if (in->unwrap)
-                in->unwrap(&ev, in->wrap_arg);
             evidence_store_close(&ev);
         }
     }

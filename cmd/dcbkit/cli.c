@@ -162,6 +162,34 @@ static void print_lines_indented(FILE *fp, const char *lines, const char *prefix
     }
 }
 
+/* Whether the command documents the flag of a source option itself ("--store DB" and
+ * "--store DB" name the same flag). */
+static bool own_flag(const struct cli_command *cmd, const char *flags)
+{
+    size_t n = strcspn(flags, " ,=");
+    for (const struct cli_option_doc *o = cmd->options; o && o->flags; o++)
+        if (!strncmp(o->flags, flags, n) && strchr(" ,=", o->flags[n]))
+            return true;
+    return false;
+}
+
+/* The source options of the command's groups, in the order source_opts documents them. */
+static void each_source_doc(const struct cli_command *cmd,
+                            void (*fn)(FILE *fp, const char *flags, const char *text), FILE *fp)
+{
+    for (const struct source_option_doc *d = source_option_docs; d->flags; d++)
+        if ((d->group & cmd->source_groups) && !own_flag(cmd, d->flags))
+            fn(fp, d->flags, d->text);
+}
+
+static void help_option(FILE *fp, const char *flags, const char *text)
+{
+    fprintf(fp, "  %s\n", flags);
+    print_wrapped(fp, text, 6, 78);
+}
+
+static void roff_option(FILE *fp, const char *flags, const char *text);
+
 void cli_print_help(const struct cli_command *cmd, FILE *fp)
 {
     if (!cmd) {
@@ -174,19 +202,9 @@ void cli_print_help(const struct cli_command *cmd, FILE *fp)
     print_wrapped(fp, cmd->description, 2, 78);
     if (cmd->options && cmd->options[0].flags) {
         fputs("\nOptions:\n", fp);
-        for (const struct cli_option_doc *o = cmd->options; o->flags; o++) {
-            fprintf(fp, "  %s\n", o->flags);
-            print_wrapped(fp, o->text, 6, 78);
-        }
-    }
-    if (cmd->source_groups) {
-        fputs("\nSources:\n", fp);
-        for (const struct source_option_doc *o = source_option_docs; o->flags; o++) {
-            if (!(o->group & cmd->source_groups))
-                continue;
-            fprintf(fp, "  %s\n", o->flags);
-            print_wrapped(fp, o->text, 6, 78);
-        }
+        for (const struct cli_option_doc *o = cmd->options; o->flags; o++)
+            help_option(fp, o->flags, o->text);
+        each_source_doc(cmd, help_option, fp);
     }
     if (cmd->json_doc) {
         fputs("\nJSON output (-T json):\n", fp);
@@ -231,16 +249,6 @@ static void roff_text(FILE *fp, const char *s, size_t n)
     }
 }
 
-/* One option of a man page: its flags in bold, then its text. */
-static void roff_option(FILE *fp, const char *flags, const char *text)
-{
-    fputs(".TP\n.B ", fp);
-    roff_text(fp, flags, strlen(flags));
-    fputc('\n', fp);
-    roff_text(fp, text, strlen(text));
-    fputc('\n', fp);
-}
-
 static void roff_paragraphs(FILE *fp, const char *text)
 {
     const char *p = text;
@@ -254,6 +262,15 @@ static void roff_paragraphs(FILE *fp, const char *text)
             break;
         p = end + 2;
     }
+}
+
+static void roff_option(FILE *fp, const char *flags, const char *text)
+{
+    fputs(".TP\n.B ", fp);
+    roff_text(fp, flags, strlen(flags));
+    fputc('\n', fp);
+    roff_text(fp, text, strlen(text));
+    fputc('\n', fp);
 }
 
 void cli_print_man(FILE *fp)
@@ -277,9 +294,7 @@ void cli_print_man(FILE *fp)
         roff_paragraphs(fp, c->description);
         for (const struct cli_option_doc *o = c->options; o && o->flags; o++)
             roff_option(fp, o->flags, o->text);
-        for (const struct source_option_doc *o = source_option_docs; o->flags; o++)
-            if (o->group & c->source_groups)
-                roff_option(fp, o->flags, o->text);
+        each_source_doc(c, roff_option, fp);
         if (c->json_doc) {
             fputs(".PP\nJSON output:\n", fp);
             roff_paragraphs(fp, c->json_doc);

@@ -29,9 +29,11 @@ struct cli_command {
     const char *synopsis;                     /* one usage form per line */
     const char *description;                  /* paragraphs separated by a blank line */
     const struct cli_option_doc *options;     /* ends with { NULL, NULL } */
-    unsigned source_groups;                   /* the source options it takes (source_opts.h) */
     const struct cli_example *examples;       /* ends with { NULL, NULL } */
     const char *json_doc;                     /* what -T json prints; NULL if nothing */
+    /* the source option groups it takes (collectors/source_opts.h): their help follows the
+     * command's own options, except a flag the command documents itself */
+    unsigned source_groups;
     int (*run)(struct cli_ctx *ctx, int argc, char **argv);
 };
 

@@ -208,6 +208,70 @@ static char *fmt_trim3(double v, char *buf, size_t len)
     return buf;
 }
 
+/* One of headroom's own options: -1 when c is not one, else 0 or a usage status. */
+static int headroom_option(struct cli_ctx *ctx, int c, struct headroom_input *in,
+                           bool *have_cable)
+{
+    struct dcb_err err;
+    switch (c) {
+    case 's': return parse_link_speed(ctx, optarg, &in->link_bps);
+    case 'c':
+        *have_cable = true;
+        if (dcb_parse_length(optarg, &in->cable_mm, &err) < 0)
+            return cli_usage_error(ctx, "--cable: %s", err.msg);
+        return 0;
+    case 'm':
+        if (dcb_parse_bytes(optarg, &in->mtu, &err) < 0)
+            return cli_usage_error(ctx, "--mtu: %s", err.msg);
+        if (in->mtu < 68 || in->mtu > 65535)
+            return cli_usage_error(ctx, "--mtu takes 68 to 65535 bytes, not '%s'", optarg);
+        return 0;
+    case 'M': return parse_medium(ctx, optarg, &in->medium);
+    case 'r': return parse_response_ns(ctx, optarg, &in->response_ns);
+    case 'f': return parse_formula(ctx, optarg, &in->formula);
+    }
+    return -1;
+}
+
+static int print_headroom(struct cli_ctx *ctx, const struct headroom_input *in,
+                          const struct headroom *h)
+{
+    char speed[DCB_UNIT_BUF], len[DCB_UNIT_BUF], kb[DCB_UNIT_BUF], kib[DCB_UNIT_BUF];
+    dcb_fmt_speed(in->link_bps, speed, sizeof(speed));
+    dcb_fmt_length(in->cable_mm, len, sizeof(len));
+    struct dcb_out o;
+    out_init(&o, stdout, ctx->format);
+    out_obj_open(&o, NULL);
+    out_u64(&o, "schema", NULL, 1);
+    out_str(&o, "formula", NULL, headroom_formula_name(in->formula));
+    out_u64(&o, "link_speed_bps", NULL, in->link_bps);
+    out_str(&o, "link_speed", NULL, speed);
+    out_u64(&o, "cable_mm", NULL, in->cable_mm);
+    out_str(&o, "cable", NULL, len);
+    out_str(&o, "medium", NULL, cable_medium_name(in->medium));
+    out_u64(&o, "propagation_ps_per_m", NULL, h->propagation_ps_per_m);
+    out_u64(&o, "mtu", NULL, in->mtu);
+    out_u64(&o, "response_time_ns", NULL, in->response_ns);
+    out_text(&o, "PFC headroom (%s formula) for %s, %s of %s, MTU %" PRIu64 " B:\n",
+             headroom_formula_name(in->formula), speed, len, cable_medium_name(in->medium), in->mtu);
+    out_arr_open(&o, "terms");
+    for (size_t i = 0; i < h->nterms; i++) {
+        out_obj_open(&o, NULL);
+        out_str(&o, "name", "  %-15s", h->term[i].name);
+        out_u64(&o, "bytes", " %7" PRIu64 " B", h->term[i].bytes);
+        out_str(&o, "how", "  %s\n", h->term[i].how);
+        out_obj_close(&o);
+    }
+    out_arr_close(&o);
+    out_u64(&o, "total_bytes", "  total           %7" PRIu64 " B", h->total);
+    out_dbl(&o, "total_kb", NULL, (double)h->total / 1000.0);
+    out_dbl(&o, "total_kib", NULL, (double)h->total / 1024.0);
+    out_text(&o, "  = %s KB = %s KiB\n", fmt_trim3((double)h->total / 1000.0, kb, sizeof(kb)),
+             fmt_trim3((double)h->total / 1024.0, kib, sizeof(kib)));
+    out_obj_close(&o);
+    return cli_finish_output(&o, 0);
+}
+
 static int calc_headroom(struct cli_ctx *ctx, int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -225,25 +289,8 @@ static int calc_headroom(struct cli_ctx *ctx, int argc, char **argv)
     struct dcb_err err;
     int c;
     while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int rc = 0;
-        if (c == 's') {
-            rc = parse_link_speed(ctx, optarg, &in.link_bps);
-        } else if (c == 'c') {
-            if (dcb_parse_length(optarg, &in.cable_mm, &err) < 0)
-                rc = cli_usage_error(ctx, "--cable: %s", err.msg);
-            have_cable = true;
-        } else if (c == 'm') {
-            if (dcb_parse_bytes(optarg, &in.mtu, &err) < 0)
-                rc = cli_usage_error(ctx, "--mtu: %s", err.msg);
-            else if (in.mtu < 68 || in.mtu > 65535)
-                rc = cli_usage_error(ctx, "--mtu takes 68 to 65535 bytes, not '%s'", optarg);
-        } else if (c == 'M') {
-            rc = parse_medium(ctx, optarg, &in.medium);
-        } else if (c == 'r') {
-            rc = parse_response_ns(ctx, optarg, &in.response_ns);
-        } else if (c == 'f') {
-            rc = parse_formula(ctx, optarg, &in.formula);
-        } else {
+        int rc = headroom_option(ctx, c, &in, &have_cable);
+        if (rc < 0) {
             rc = cli_common_option(ctx, c, argv);
             if (rc >= 0)
                 return rc;
@@ -260,43 +307,8 @@ static int calc_headroom(struct cli_ctx *ctx, int argc, char **argv)
     struct headroom h;
     if (headroom_required(&in, &h, &err) < 0)
         return cli_usage_error(ctx, "%s", err.msg);
-
-    char speed[DCB_UNIT_BUF], len[DCB_UNIT_BUF], kb[DCB_UNIT_BUF], kib[DCB_UNIT_BUF];
-    dcb_fmt_speed(in.link_bps, speed, sizeof(speed));
-    dcb_fmt_length(in.cable_mm, len, sizeof(len));
-    struct dcb_out o;
-    out_init(&o, stdout, ctx->format);
-    out_obj_open(&o, NULL);
-    out_u64(&o, "schema", NULL, 1);
-    out_str(&o, "formula", NULL, headroom_formula_name(in.formula));
-    out_u64(&o, "link_speed_bps", NULL, in.link_bps);
-    out_str(&o, "link_speed", NULL, speed);
-    out_u64(&o, "cable_mm", NULL, in.cable_mm);
-    out_str(&o, "cable", NULL, len);
-    out_str(&o, "medium", NULL, cable_medium_name(in.medium));
-    out_u64(&o, "propagation_ps_per_m", NULL, h.propagation_ps_per_m);
-    out_u64(&o, "mtu", NULL, in.mtu);
-    out_u64(&o, "response_time_ns", NULL, in.response_ns);
-    out_text(&o, "PFC headroom (%s formula) for %s, %s of %s, MTU %" PRIu64 " B:\n",
-             headroom_formula_name(in.formula), speed, len, cable_medium_name(in.medium), in.mtu);
-    out_arr_open(&o, "terms");
-    for (size_t i = 0; i < h.nterms; i++) {
-        out_obj_open(&o, NULL);
-        out_str(&o, "name", "  %-15s", h.term[i].name);
-        out_u64(&o, "bytes", " %7" PRIu64 " B", h.term[i].bytes);
-        out_str(&o, "how", "  %s\n", h.term[i].how);
-        out_obj_close(&o);
-    }
-    out_arr_close(&o);
-    out_u64(&o, "total_bytes", "  total           %7" PRIu64 " B", h.total);
-    out_dbl(&o, "total_kb", NULL, (double)h.total / 1000.0);
-    out_dbl(&o, "total_kib", NULL, (double)h.total / 1024.0);
-    out_text(&o, "  = %s KB = %s KiB\n", fmt_trim3((double)h.total / 1000.0, kb, sizeof(kb)),
-             fmt_trim3((double)h.total / 1024.0, kib, sizeof(kib)));
-    out_obj_close(&o);
-    return cli_finish_output(&o, 0);
+    return print_headroom(ctx, &in, &h);
 }
-
 static void print_threshold(struct dcb_out *o, const char *name, uint64_t bytes, const char *why)
 {
     char b[DCB_UNIT_BUF];

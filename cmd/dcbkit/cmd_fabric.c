@@ -40,63 +40,57 @@ static void print_config_fields(const char *path, const char *text, const char *
     (void)arg;
 }
 
-static int fabric_check(struct cli_ctx *ctx, const char *file, bool show_config)
+static cJSON *iface_json(const struct fabric *f, const char *device, const char *ifname)
 {
-    struct fabric f;
-    struct dcb_err err;
-    if (fabric_load_file(&f, file, &err) < 0)
-        return cli_fail(1, "fabric check", "%s", err.msg);
-    size_t hosts = 0, switches = 0;
-    for (size_t i = 0; i < f.ndevices; i++)
-        *(f.devices[i].role == FABRIC_HOST ? &hosts : &switches) += 1;
-
-    if (ctx->format == OUT_JSON) {
-        cJSON *doc = cJSON_CreateObject();
-        cJSON_AddNumberToObject(doc, "schema", 1);
-        cJSON_AddItemToObject(doc, "fabric", fabric_to_json(&f));
-        cJSON *ifs = cJSON_AddArrayToObject(doc, "interfaces");
-        for (size_t i = 0; i < f.ndevices; i++) {
-            struct iface_list l = { 0 };
-            fabric_each_iface(&f, &f.devices[i], collect_iface, &l);
-            for (size_t k = 0; k < l.n; k++) {
-                struct qos_config eff;
-                fabric_effective_config(&f, f.devices[i].name, l.names[k], &eff, NULL);
-                const struct fabric_end *peer = NULL;
-                fabric_find_link(&f, f.devices[i].name, l.names[k], &peer);
-                cJSON *e = cJSON_CreateObject();
-                cJSON_AddStringToObject(e, "device", f.devices[i].name);
-                cJSON_AddStringToObject(e, "ifname", l.names[k]);
-                if (peer) {
-                    char p[DCB_DEVICE_MAX + DCB_IFNAME_MAX + 2];
-                    snprintf(p, sizeof(p), "%s:%s", peer->device, peer->ifname);
-                    cJSON_AddStringToObject(e, "peer", p);
-                } else {
-                    cJSON_AddNullToObject(e, "peer");
-                }
-                cJSON_AddItemToObject(e, "config", qos_to_json(&eff));
-                cJSON_AddItemToArray(ifs, e);
-            }
-            free(l.names);
-        }
-        char *text = cJSON_PrintUnformatted(doc);
-        cJSON_Delete(doc);
-        fabric_free(&f);
-        if (!text)
-            return cli_fail(1, "fabric check", "out of memory");
-        puts(text);
-        free(text);
-        struct dcb_out o;
-        out_init(&o, stdout, OUT_JSON);
-        return cli_finish_output(&o, 0);
+    struct qos_config eff;
+    fabric_effective_config(f, device, ifname, &eff, NULL);
+    const struct fabric_end *peer = NULL;
+    fabric_find_link(f, device, ifname, &peer);
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "device", device);
+    cJSON_AddStringToObject(e, "ifname", ifname);
+    if (peer) {
+        char p[DCB_DEVICE_MAX + DCB_IFNAME_MAX + 2];
+        snprintf(p, sizeof(p), "%s:%s", peer->device, peer->ifname);
+        cJSON_AddStringToObject(e, "peer", p);
+    } else {
+        cJSON_AddNullToObject(e, "peer");
     }
+    cJSON_AddItemToObject(e, "config", qos_to_json(&eff));
+    return e;
+}
 
-    printf("fabric %s: %zu devices (%zu hosts, %zu switches), %zu links: ok\n",
-           f.name[0] ? f.name : file, f.ndevices, hosts, switches, f.nlinks);
-    printf("\n%-20s %-7s %-6s %s\n", "DEVICE", "ROLE", "REACH", "INTERFACES");
-    for (size_t i = 0; i < f.ndevices; i++) {
-        const struct fabric_device *d = &f.devices[i];
+static int check_json(const struct fabric *f)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddNumberToObject(doc, "schema", 1);
+    cJSON_AddItemToObject(doc, "fabric", fabric_to_json(f));
+    cJSON *ifs = cJSON_AddArrayToObject(doc, "interfaces");
+    for (size_t i = 0; i < f->ndevices; i++) {
         struct iface_list l = { 0 };
-        fabric_each_iface(&f, d, collect_iface, &l);
+        fabric_each_iface(f, &f->devices[i], collect_iface, &l);
+        for (size_t k = 0; k < l.n; k++)
+            cJSON_AddItemToArray(ifs, iface_json(f, f->devices[i].name, l.names[k]));
+        free(l.names);
+    }
+    char *text = cJSON_PrintUnformatted(doc);
+    cJSON_Delete(doc);
+    if (!text)
+        return cli_fail(1, "fabric check", "out of memory");
+    puts(text);
+    free(text);
+    struct dcb_out o;
+    out_init(&o, stdout, OUT_JSON);
+    return cli_finish_output(&o, 0);
+}
+
+static void print_devices(const struct fabric *f, bool show_config)
+{
+    printf("\n%-20s %-7s %-6s %s\n", "DEVICE", "ROLE", "REACH", "INTERFACES");
+    for (size_t i = 0; i < f->ndevices; i++) {
+        const struct fabric_device *d = &f->devices[i];
+        struct iface_list l = { 0 };
+        fabric_each_iface(f, d, collect_iface, &l);
         printf("%-20s %-7s %-6s %zu", d->name, fabric_role_name(d->role),
                fabric_reach_name(d->reach), l.n);
         if (d->reach == REACH_GNMI)
@@ -104,15 +98,19 @@ static int fabric_check(struct cli_ctx *ctx, const char *file, bool show_config)
         putchar('\n');
         for (size_t k = 0; show_config && k < l.n; k++) {
             struct qos_config eff;
-            fabric_effective_config(&f, d->name, l.names[k], &eff, NULL);
+            fabric_effective_config(f, d->name, l.names[k], &eff, NULL);
             printf("    %s\n", l.names[k]);
             qos_each_field(&eff, print_config_fields, NULL);
         }
         free(l.names);
     }
+}
+
+static void print_links(const struct fabric *f)
+{
     printf("\n%-28s %-28s %-7s %s\n", "A", "B", "SPEED", "CABLE");
-    for (size_t i = 0; i < f.nlinks; i++) {
-        const struct fabric_link *l = &f.links[i];
+    for (size_t i = 0; i < f->nlinks; i++) {
+        const struct fabric_link *l = &f->links[i];
         char a[DCB_DEVICE_MAX + DCB_IFNAME_MAX + 2], b[sizeof(a)], speed[DCB_UNIT_BUF] = "-",
              cable[DCB_UNIT_BUF] = "-";
         snprintf(a, sizeof(a), "%s:%s", l->a.device, l->a.ifname);
@@ -123,6 +121,26 @@ static int fabric_check(struct cli_ctx *ctx, const char *file, bool show_config)
             dcb_fmt_length(l->cable_mm, cable, sizeof(cable));
         printf("%-28s %-28s %-7s %s\n", a, b, speed, cable);
     }
+}
+
+static int fabric_check(struct cli_ctx *ctx, const char *file, bool show_config)
+{
+    struct fabric f;
+    struct dcb_err err;
+    if (fabric_load_file(&f, file, &err) < 0)
+        return cli_fail(1, "fabric check", "%s", err.msg);
+    if (ctx->format == OUT_JSON) {
+        int rc = check_json(&f);
+        fabric_free(&f);
+        return rc;
+    }
+    size_t hosts = 0, switches = 0;
+    for (size_t i = 0; i < f.ndevices; i++)
+        *(f.devices[i].role == FABRIC_HOST ? &hosts : &switches) += 1;
+    printf("fabric %s: %zu devices (%zu hosts, %zu switches), %zu links: ok\n",
+           f.name[0] ? f.name : file, f.ndevices, hosts, switches, f.nlinks);
+    print_devices(&f, show_config);
+    print_links(&f);
     fabric_free(&f);
     struct dcb_out o;
     out_init(&o, stdout, OUT_TEXT);

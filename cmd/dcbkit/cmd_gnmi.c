@@ -188,159 +188,199 @@ static int parse_type(const char *s, int *t)
     return -1;
 }
 
-static int gnmi_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
-{
-    static const struct option longopts[] = {
-        { "address", required_argument, NULL, O_ADDRESS },
-        { "path", required_argument, NULL, O_PATH },
-        { "prefix", required_argument, NULL, O_PREFIX },
-        { "target", required_argument, NULL, O_TARGET },
-        { "encoding", required_argument, NULL, O_ENCODING },
-        { "mode", required_argument, NULL, O_MODE },
-        { "stream-mode", required_argument, NULL, O_STREAM_MODE },
-        { "sample-interval", required_argument, NULL, O_SAMPLE_INTERVAL },
-        { "interval", required_argument, NULL, O_INTERVAL },
-        { "count", required_argument, NULL, O_COUNT },
-        { "duration", required_argument, NULL, O_DURATION },
-        { "type", required_argument, NULL, O_TYPE },
-        { "updates-only", no_argument, NULL, O_UPDATES_ONLY },
-        GNMI_CLI_LONGOPTS,
-        CLI_COMMON_LONGOPTS,
-        { NULL, 0, NULL, 0 },
-    };
+enum gnmi_rpc { RPC_CAPABILITIES, RPC_GET, RPC_SUBSCRIBE };
+
+/* What the command line asked for. */
+struct gnmi_args {
     struct gnmi_cmd g;
-    memset(&g, 0, sizeof(g));
-    g.ctx = ctx;
     struct gnmi_cli gc;
-    gnmi_cli_init(&gc);
     struct gnmi_request req;
-    memset(&req, 0, sizeof(req));
-    req.encoding = GNMI_ENC_JSON_IETF;
-    req.mode = GNMI_STREAM;
-    req.stream_mode = GNMI_SAMPLE;
-    req.sample_interval_ns = 1000000000ULL;
-    int64_t interval = 1000000000LL, duration = 0;
-    long count = 0;
+    int64_t interval, duration;
+    long count;
+    enum gnmi_rpc rpc;
+};
+
+static const struct option gnmi_longopts[] = {
+    { "address", required_argument, NULL, O_ADDRESS },
+    { "path", required_argument, NULL, O_PATH },
+    { "prefix", required_argument, NULL, O_PREFIX },
+    { "target", required_argument, NULL, O_TARGET },
+    { "encoding", required_argument, NULL, O_ENCODING },
+    { "mode", required_argument, NULL, O_MODE },
+    { "stream-mode", required_argument, NULL, O_STREAM_MODE },
+    { "sample-interval", required_argument, NULL, O_SAMPLE_INTERVAL },
+    { "interval", required_argument, NULL, O_INTERVAL },
+    { "count", required_argument, NULL, O_COUNT },
+    { "duration", required_argument, NULL, O_DURATION },
+    { "type", required_argument, NULL, O_TYPE },
+    { "updates-only", no_argument, NULL, O_UPDATES_ONLY },
+    GNMI_CLI_LONGOPTS,
+    CLI_COMMON_LONGOPTS,
+    { NULL, 0, NULL, 0 },
+};
+
+/* The request's own options: -1 when c is not one of them, else 0 or a usage status. */
+static int request_option(struct cli_ctx *ctx, struct gnmi_request *req, int c, const char *arg)
+{
     struct dcb_err err;
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "a:", longopts, NULL)) != -1) {
-        int rc = gnmi_cli_option(ctx, &gc, c, optarg);
-        if (rc >= 0) {
-            if (rc)
-                return rc;
-            continue;
-        }
-        switch (c) {
-        case 'a':
-        case O_ADDRESS: g.address = optarg; break;
-        case O_PATH:
-            if (req.npaths == GNMI_MAX_PATHS)
-                return cli_usage_error(ctx, "at most %d --path", GNMI_MAX_PATHS);
-            req.paths[req.npaths++] = optarg;
-            break;
-        case O_PREFIX: req.prefix = optarg; break;
-        case O_TARGET: req.target = optarg; break;
-        case O_ENCODING:
-            if (gnmi_encoding_parse(optarg, &req.encoding) < 0)
-                return cli_usage_error(ctx, "--encoding: json, json_ietf, proto, ascii or bytes, "
-                                       "not '%s'", optarg);
-            break;
-        case O_MODE:
-            if (parse_mode(optarg, &req.mode) < 0)
-                return cli_usage_error(ctx, "--mode: stream, once or poll, not '%s'", optarg);
-            break;
-        case O_STREAM_MODE:
-            if (parse_stream_mode(optarg, &req.stream_mode) < 0)
-                return cli_usage_error(ctx, "--stream-mode: sample, on-change or target-defined, "
-                                       "not '%s'", optarg);
-            break;
-        case O_SAMPLE_INTERVAL: {
-            int64_t ns;
-            if (dcb_parse_duration(optarg, &ns, &err) < 0 || ns <= 0)
-                return cli_usage_error(ctx, "--sample-interval: %s", ns <= 0 ? "above zero" : err.msg);
-            req.sample_interval_ns = (uint64_t)ns;
-            break;
-        }
-        case O_INTERVAL:
-            if (dcb_parse_duration(optarg, &interval, &err) < 0 || interval < 1000000)
-                return cli_usage_error(ctx, "--interval: %s", interval < 1000000 ? "at least 1ms" : err.msg);
-            break;
-        case O_COUNT: {
-            int rc2 = cli_parse_long(ctx, "--count", optarg, 1, 1000000000L, &count);
-            if (rc2)
-                return rc2;
-            break;
-        }
-        case O_DURATION:
-            if (dcb_parse_duration(optarg, &duration, &err) < 0 || duration <= 0)
-                return cli_usage_error(ctx, "--duration: %s", duration <= 0 ? "above zero" : err.msg);
-            break;
-        case O_TYPE:
-            if (parse_type(optarg, &req.get_type) < 0)
-                return cli_usage_error(ctx, "--type: all, config, state or operational, not '%s'",
-                                       optarg);
-            break;
-        case O_UPDATES_ONLY: req.updates_only = true; break;
-        default: {
-            int rc2 = cli_common_option(ctx, c, argv);
-            if (rc2 >= 0)
-                return rc2;
-        }
-        }
+    int64_t ns = 0;
+    switch (c) {
+    case O_PATH:
+        if (req->npaths == GNMI_MAX_PATHS)
+            return cli_usage_error(ctx, "at most %d --path", GNMI_MAX_PATHS);
+        req->paths[req->npaths++] = arg;
+        return 0;
+    case O_PREFIX: req->prefix = arg; return 0;
+    case O_TARGET: req->target = arg; return 0;
+    case O_ENCODING:
+        if (gnmi_encoding_parse(arg, &req->encoding) < 0)
+            return cli_usage_error(ctx, "--encoding: json, json_ietf, proto, ascii or bytes, "
+                                   "not '%s'", arg);
+        return 0;
+    case O_MODE:
+        if (parse_mode(arg, &req->mode) < 0)
+            return cli_usage_error(ctx, "--mode: stream, once or poll, not '%s'", arg);
+        return 0;
+    case O_STREAM_MODE:
+        if (parse_stream_mode(arg, &req->stream_mode) < 0)
+            return cli_usage_error(ctx, "--stream-mode: sample, on-change or target-defined, "
+                                   "not '%s'", arg);
+        return 0;
+    case O_SAMPLE_INTERVAL:
+        if (dcb_parse_duration(arg, &ns, &err) < 0 || ns <= 0)
+            return cli_usage_error(ctx, "--sample-interval: %s", ns <= 0 ? "above zero"
+                                   : err.msg);
+        req->sample_interval_ns = (uint64_t)ns;
+        return 0;
+    case O_TYPE:
+        if (parse_type(arg, &req->get_type) < 0)
+            return cli_usage_error(ctx, "--type: all, config, state or operational, not '%s'",
+                                   arg);
+        return 0;
+    case O_UPDATES_ONLY: req->updates_only = true; return 0;
     }
+    return -1;
+}
+
+/* How long and how often: -1 when c is not one of those, else 0 or a usage status. */
+static int timing_option(struct cli_ctx *ctx, struct gnmi_args *a, int c, const char *arg)
+{
+    struct dcb_err err;
+    switch (c) {
+    case O_INTERVAL:
+        if (dcb_parse_duration(arg, &a->interval, &err) < 0 || a->interval < 1000000)
+            return cli_usage_error(ctx, "--interval: %s", a->interval < 1000000
+                                   ? "at least 1ms" : err.msg);
+        return 0;
+    case O_COUNT: return cli_parse_long(ctx, "--count", arg, 1, 1000000000L, &a->count);
+    case O_DURATION:
+        if (dcb_parse_duration(arg, &a->duration, &err) < 0 || a->duration <= 0)
+            return cli_usage_error(ctx, "--duration: %s", a->duration <= 0 ? "above zero"
+                                   : err.msg);
+        return 0;
+    }
+    return -1;
+}
+
+static int parse_rpc(struct cli_ctx *ctx, struct gnmi_args *a, int argc, char **argv)
+{
     if (optind >= argc)
         return cli_usage_error(ctx, "which RPC? capabilities, get or subscribe");
     const char *rpc = argv[optind++];
     if (optind < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
-    if (!g.address)
+    if (!a->g.address)
         return cli_usage_error(ctx, "--address HOST:PORT is needed");
-    bool caps = !strcmp(rpc, "capabilities") || !strcmp(rpc, "cap");
-    bool get = !strcmp(rpc, "get");
-    bool sub = !strcmp(rpc, "subscribe") || !strcmp(rpc, "sub");
-    if (!caps && !get && !sub)
+    if (!strcmp(rpc, "capabilities") || !strcmp(rpc, "cap"))
+        a->rpc = RPC_CAPABILITIES;
+    else if (!strcmp(rpc, "get"))
+        a->rpc = RPC_GET;
+    else if (!strcmp(rpc, "subscribe") || !strcmp(rpc, "sub"))
+        a->rpc = RPC_SUBSCRIBE;
+    else
         return cli_usage_error(ctx, "unknown RPC '%s' (capabilities, get or subscribe)", rpc);
-    if (!caps && req.npaths == 0)
+    if (a->rpc != RPC_CAPABILITIES && a->req.npaths == 0)
         return cli_usage_error(ctx, "%s needs at least one --path", rpc);
-    int rc = gnmi_cli_finish(ctx, &gc);
-    if (rc)
-        return rc;
-    out_init(&g.out, stdout, ctx->format);
-    if (caps) {
-        rc = run_capabilities(&g, &gc);
-        gnmi_cli_free(&gc);
-        return cli_finish_output(&g.out, rc);
+    return gnmi_cli_finish(ctx, &a->gc);
+}
+
+/* -1 to go on, or an exit status (0 after --help). */
+static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct gnmi_args *a)
+{
+    a->g.ctx = ctx;
+    gnmi_cli_init(&a->gc);
+    a->req.encoding = GNMI_ENC_JSON_IETF;
+    a->req.mode = GNMI_STREAM;
+    a->req.stream_mode = GNMI_SAMPLE;
+    a->req.sample_interval_ns = 1000000000ULL;
+    a->interval = 1000000000LL;
+    int c;
+    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "a:", gnmi_longopts, NULL)) != -1) {
+        int rc = gnmi_cli_option(ctx, &a->gc, c, optarg);
+        if (rc < 0)
+            rc = request_option(ctx, &a->req, c, optarg);
+        if (rc < 0)
+            rc = timing_option(ctx, a, c, optarg);
+        if (rc < 0 && (c == 'a' || c == O_ADDRESS)) {
+            a->g.address = optarg;
+            rc = 0;
+        }
+        if (rc < 0)
+            rc = cli_common_option(ctx, c, argv);
+        if (rc > 0 || (rc == 0 && c == 'h'))
+            return rc;
     }
+    int rc = parse_rpc(ctx, a, argc, argv);
+    return rc ? rc : -1;
+}
+
+/* Get or Subscribe until the rounds, the duration or a signal end it. */
+static int run_calls(struct gnmi_args *a)
+{
+    bool get = a->rpc == RPC_GET;
+    long count = a->count;
     struct gnmi_client_opts co = {
-        .timeout_ns = gc.timeout_ns,
-        .interval_ns = interval,
+        .timeout_ns = a->gc.timeout_ns,
+        .interval_ns = a->interval,
         .reconnect = false,
         .fallback_get = false,
         .probe_once = true,        /* an immediate error shows as its gRPC status */
         .probe_deliver = false,    /* but the output is only the subscription's own data */
-        .max_rounds = get || req.mode == GNMI_ONCE ? (count ? count : 1)
-                      : req.mode == GNMI_POLL ? (count ? count + 1 : 0) : count,
+        .max_rounds = get || a->req.mode == GNMI_ONCE ? (count ? count : 1)
+                      : a->req.mode == GNMI_POLL ? (count ? count + 1 : 0) : count,
     };
     struct gnmi_client_cb cb = { .on_leaf = print_leaf, .on_sync = print_sync,
-                                 .on_gap = print_gap, .on_error = print_error, .arg = &g };
+                                 .on_gap = print_gap, .on_error = print_error, .arg = &a->g };
     struct gnmi_client *client;
-    if (gnmi_client_new(&client, &co, &cb, &err) < 0) {
-        gnmi_cli_free(&gc);
+    struct dcb_err err;
+    if (gnmi_client_new(&client, &co, &cb, &err) < 0)
         return cli_fail(1, "gnmi", "%s", err.msg);
-    }
-    struct gnmi_target_conf tc = { .name = g.address, .req = req, .use_get = get };
-    gnmi_cli_endpoint(&gc, g.address, &tc.ep);
+    struct gnmi_target_conf tc = { .name = a->g.address, .req = a->req, .use_get = get };
+    gnmi_cli_endpoint(&a->gc, a->g.address, &tc.ep);
     if (gnmi_client_add(client, &tc, &err) < 0) {
         gnmi_client_free(client);
-        gnmi_cli_free(&gc);
         return cli_fail(1, "gnmi", "%s", err.msg);
     }
-    gnmi_cli_free(&gc);
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);
-    int failures = gnmi_client_run(client, &gnmi_stop, duration);
+    int failures = gnmi_client_run(client, &gnmi_stop, a->duration);
     gnmi_client_free(client);
-    return cli_finish_output(&g.out, failures ? 1 : 0);
+    return failures ? 1 : 0;
+}
+
+static int gnmi_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
+{
+    static struct gnmi_args a;
+    memset(&a, 0, sizeof(a));
+    int rc = parse_args(ctx, argc, argv, &a);
+    if (rc >= 0) {
+        gnmi_cli_free(&a.gc);
+        return rc;
+    }
+    out_init(&a.g.out, stdout, ctx->format);
+    rc = a.rpc == RPC_CAPABILITIES ? run_capabilities(&a.g, &a.gc) : run_calls(&a);
+    gnmi_cli_free(&a.gc);
+    return cli_finish_output(&a.g.out, rc);
 }
 
 static const struct cli_option_doc gnmi_options[] = {

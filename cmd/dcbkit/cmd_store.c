@@ -24,6 +24,7 @@ struct store_args {
     struct store_filter filter;
     int64_t older_than_ns;
     const char *kind;
+    const char *file;             /* import: the file (default stdin) */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -438,125 +439,168 @@ static int cmd_prune(struct cli_ctx *ctx, const struct store_args *a)
     return cli_finish_output(&o, 0);
 }
 
+enum { O_STORE = 256, O_DEVICE, O_IFNAME, O_METRIC, O_PRIO, O_QUEUE, O_SINCE, O_UNTIL,
+       O_LATEST, O_CSV, O_JSONL, O_OLDER, O_DURABLE, O_BATCH, O_KIND };
+
+static const struct option store_longopts[] = {
+    { "store", required_argument, NULL, O_STORE },
+    { "device", required_argument, NULL, O_DEVICE },
+    { "ifname", required_argument, NULL, O_IFNAME },
+    { "metric", required_argument, NULL, O_METRIC },
+    { "prio", required_argument, NULL, O_PRIO },
+    { "queue", required_argument, NULL, O_QUEUE },
+    { "since", required_argument, NULL, O_SINCE },
+    { "until", required_argument, NULL, O_UNTIL },
+    { "latest", no_argument, NULL, O_LATEST },
+    { "kind", required_argument, NULL, O_KIND },
+    { "csv", no_argument, NULL, O_CSV },
+    { "jsonl", no_argument, NULL, O_JSONL },
+    { "older-than", required_argument, NULL, O_OLDER },
+    { "durable", no_argument, NULL, O_DURABLE },
+    { "batch", required_argument, NULL, O_BATCH },
+    CLI_COMMON_LONGOPTS,
+    { NULL, 0, NULL, 0 },
+};
+
+/* --since, --until, --older-than: an age from now. */
+static int age_option(struct cli_ctx *ctx, struct store_args *a, int c, const char *arg)
+{
+    struct dcb_err err;
+    int64_t ns;
+    if (dcb_parse_duration(arg, &ns, &err) < 0)
+        return cli_usage_error(ctx, "%s", err.msg);
+    if (c == O_SINCE)
+        a->filter.t0 = now_ns() - ns;
+    else if (c == O_UNTIL)
+        a->filter.t1 = now_ns() - ns;
+    else
+        a->older_than_ns = ns;
+    return 0;
+}
+
+/* A selection option: -1 when c is not one, else 0 or a usage status. */
+static int filter_option(struct cli_ctx *ctx, struct store_args *a, int c, const char *arg)
+{
+    long v;
+    int rc;
+    switch (c) {
+    case O_DEVICE: a->filter.device = arg; return 0;
+    case O_IFNAME: a->filter.ifname = arg; return 0;
+    case O_METRIC:
+        if (metric_lookup(arg) == METRIC_NONE)
+            return cli_usage_error(ctx, "unknown metric '%s' (see 'dcbkit metrics')", arg);
+        a->filter.metric = arg;
+        return 0;
+    case O_PRIO:
+    case O_QUEUE:
+        if ((rc = cli_parse_long(ctx, c == O_PRIO ? "--prio" : "--queue", arg, -1, 4095, &v)))
+            return rc;
+        *(c == O_PRIO ? &a->filter.prio : &a->filter.queue) = (int)v;
+        return 0;
+    case O_SINCE:
+    case O_UNTIL:
+    case O_OLDER: return age_option(ctx, a, c, arg);
+    case O_KIND:
+        if (dcb_event_kind_lookup(arg) == EVENT_KIND_NONE)
+            return cli_usage_error(ctx, "unknown event kind '%s'", arg);
+        a->kind = arg;
+        return 0;
+    }
+    return -1;
+}
+
+/* An output or write option: -1 when c is not one, else 0 or a usage status. */
+static int output_option(struct cli_ctx *ctx, struct store_args *a, int c, const char *arg)
+{
+    long v;
+    int rc;
+    switch (c) {
+    case O_STORE: a->path = arg; return 0;
+    case O_LATEST: a->latest_only = true; return 0;
+    case O_CSV: a->csv = true; return 0;
+    case O_JSONL: a->csv = false; return 0;
+    case O_DURABLE: a->durable = true; return 0;
+    case O_BATCH:
+        if ((rc = cli_parse_long(ctx, "--batch", arg, 1, 10000000, &v)))
+            return rc;
+        a->batch = (size_t)v;
+        return 0;
+    }
+    return -1;
+}
+
+/* -1 to go on, or an exit status (0 after --help). */
+static int parse_store_args(struct cli_ctx *ctx, int argc, char **argv, struct store_args *a)
+{
+    store_filter_init(&a->filter);
+    a->csv = true;
+    a->path = getenv("DCBKIT_STORE");
+    int c;
+    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, store_longopts, NULL)) != -1) {
+        int rc = filter_option(ctx, a, c, optarg);
+        if (rc < 0)
+            rc = output_option(ctx, a, c, optarg);
+        if (rc < 0 && (rc = cli_common_option(ctx, c, argv)) >= 0)
+            return rc;
+        if (rc > 0)
+            return rc;
+    }
+    return -1;
+}
+
+static int run_query(struct cli_ctx *ctx, const struct store_args *a)
+{
+    struct store_args q = *a;
+    if (q.filter.t0 == INT64_MIN && q.filter.t1 == INT64_MAX)
+        q.latest_only = true;
+    return cmd_query(ctx, &q);
+}
+
+static int run_delta(struct cli_ctx *ctx, const struct store_args *a)
+{
+    if (a->filter.t0 == INT64_MIN)
+        return cli_usage_error(ctx, "delta needs a window: --since DURATION");
+    return cmd_delta(ctx, a);
+}
+
+static int run_import(struct cli_ctx *ctx, const struct store_args *a)
+{
+    return cmd_import(ctx, a, a->file);
+}
+
+static const struct {
+    const char *name;
+    int (*run)(struct cli_ctx *ctx, const struct store_args *a);
+} store_actions[] = {
+    { "info", cmd_info }, { "query", run_query }, { "export", cmd_export },
+    { "import", run_import }, { "events", cmd_events }, { "delta", run_delta },
+    { "prune", cmd_prune },
+};
+
 static int store_run(struct cli_ctx *ctx, int argc, char **argv)
 {
-    enum { O_STORE = 256, O_DEVICE, O_IFNAME, O_METRIC, O_PRIO, O_QUEUE, O_SINCE, O_UNTIL,
-           O_LATEST, O_CSV, O_JSONL, O_OLDER, O_DURABLE, O_BATCH, O_KIND };
-    static const struct option longopts[] = {
-        { "store", required_argument, NULL, O_STORE },
-        { "device", required_argument, NULL, O_DEVICE },
-        { "ifname", required_argument, NULL, O_IFNAME },
-        { "metric", required_argument, NULL, O_METRIC },
-        { "prio", required_argument, NULL, O_PRIO },
-        { "queue", required_argument, NULL, O_QUEUE },
-        { "since", required_argument, NULL, O_SINCE },
-        { "until", required_argument, NULL, O_UNTIL },
-        { "latest", no_argument, NULL, O_LATEST },
-        { "kind", required_argument, NULL, O_KIND },
-        { "csv", no_argument, NULL, O_CSV },
-        { "jsonl", no_argument, NULL, O_JSONL },
-        { "older-than", required_argument, NULL, O_OLDER },
-        { "durable", no_argument, NULL, O_DURABLE },
-        { "batch", required_argument, NULL, O_BATCH },
-        CLI_COMMON_LONGOPTS,
-        { NULL, 0, NULL, 0 },
-    };
     if (argc < 2)
-        return cli_usage_error(ctx, "needs an action: info, query, delta, events, export, import or prune");
+        return cli_usage_error(ctx, "needs an action: info, query, delta, events, export, "
+                               "import or prune");
     const char *action = argv[1];
     if (strcmp(action, "-h") == 0 || strcmp(action, "--help") == 0) {
         cli_print_help(ctx->cmd, stdout);
         return 0;
     }
-    argc--;
-    argv++;
     struct store_args a;
     memset(&a, 0, sizeof(a));
-    store_filter_init(&a.filter);
-    a.csv = true;
-    a.path = getenv("DCBKIT_STORE");
-    struct dcb_err err;
-    int64_t ns;
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int rc;
-        switch (c) {
-        case O_STORE: a.path = optarg; break;
-        case O_DEVICE: a.filter.device = optarg; break;
-        case O_IFNAME: a.filter.ifname = optarg; break;
-        case O_METRIC:
-            if (metric_lookup(optarg) == METRIC_NONE)
-                return cli_usage_error(ctx, "unknown metric '%s' (see 'dcbkit metrics')", optarg);
-            a.filter.metric = optarg;
-            break;
-        case O_PRIO:
-        case O_QUEUE: {
-            long v;
-            if ((rc = cli_parse_long(ctx, c == O_PRIO ? "--prio" : "--queue", optarg, -1, 4095, &v)))
-                return rc;
-            *(c == O_PRIO ? &a.filter.prio : &a.filter.queue) = (int)v;
-            break;
-        }
-        case O_SINCE:
-        case O_UNTIL:
-        case O_OLDER:
-            if (dcb_parse_duration(optarg, &ns, &err) < 0)
-                return cli_usage_error(ctx, "%s", err.msg);
-            if (c == O_SINCE)
-                a.filter.t0 = now_ns() - ns;
-            else if (c == O_UNTIL)
-                a.filter.t1 = now_ns() - ns;
-            else
-                a.older_than_ns = ns;
-            break;
-        case O_LATEST: a.latest_only = true; break;
-        case O_KIND:
-            if (dcb_event_kind_lookup(optarg) == EVENT_KIND_NONE)
-                return cli_usage_error(ctx, "unknown event kind '%s'", optarg);
-            a.kind = optarg;
-            break;
-        case O_CSV: a.csv = true; break;
-        case O_JSONL: a.csv = false; break;
-        case O_DURABLE: a.durable = true; break;
-        case O_BATCH: {
-            long v;
-            if ((rc = cli_parse_long(ctx, "--batch", optarg, 1, 10000000, &v)))
-                return rc;
-            a.batch = (size_t)v;
-            break;
-        }
-        default:
-            if ((rc = cli_common_option(ctx, c, argv)) >= 0)
-                return rc;
-        }
-    }
-    const char *file = NULL;
-    if (strcmp(action, "import") == 0 && optind < argc)
-        file = argv[optind++];
-    if (optind < argc)
-        return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
-
-    if (strcmp(action, "info") == 0)
-        return cmd_info(ctx, &a);
-    if (strcmp(action, "query") == 0) {
-        if (a.filter.t0 == INT64_MIN && a.filter.t1 == INT64_MAX)
-            a.latest_only = true;
-        return cmd_query(ctx, &a);
-    }
-    if (strcmp(action, "export") == 0)
-        return cmd_export(ctx, &a);
-    if (strcmp(action, "import") == 0)
-        return cmd_import(ctx, &a, file);
-    if (strcmp(action, "events") == 0)
-        return cmd_events(ctx, &a);
-    if (strcmp(action, "delta") == 0) {
-        if (a.filter.t0 == INT64_MIN)
-            return cli_usage_error(ctx, "delta needs a window: --since DURATION");
-        return cmd_delta(ctx, &a);
-    }
-    if (strcmp(action, "prune") == 0)
-        return cmd_prune(ctx, &a);
-    return cli_usage_error(ctx, "unknown action '%s' (info, query, delta, events, export, import, prune)", action);
+    int rc = parse_store_args(ctx, argc - 1, argv + 1, &a);
+    if (rc >= 0)
+        return rc;
+    if (strcmp(action, "import") == 0 && optind < argc - 1)
+        a.file = argv[1 + optind++];
+    if (optind < argc - 1)
+        return cli_usage_error(ctx, "unexpected argument '%s'", argv[1 + optind]);
+    for (size_t i = 0; i < sizeof(store_actions) / sizeof(store_actions[0]); i++)
+        if (strcmp(action, store_actions[i].name) == 0)
+            return store_actions[i].run(ctx, &a);
+    return cli_usage_error(ctx, "unknown action '%s' (info, query, delta, events, export, "
+                           "import, prune)", action);
 }
 
 static const struct cli_option_doc store_options[] = {

@@ -14,6 +14,20 @@ for args in "" "--local --demo" "--local --listen nowhere" "--local --listen 127
     [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "serve $args: more than one line: $(cat "$TMP/err")"
 done
 
+# sources serve refuses, with the reason (in the help too), and gNMI's usage errors
+for case in "--pcap x.pcap|a finished capture has no 'now'" \
+            "--prometheus http://127.0.0.1:9090|use federation" \
+            "--gnmi nohost|--gnmi takes HOST:PORT" "--gnmi all|give --fabric FILE" \
+            "--demo --gnmi 127.0.0.1:1|give one source" "--store x.db --at -1m|--at and --window"; do
+    run_rc rc "$DCBKIT" serve ${case%%|*}
+    expect_eq "serve ${case%%|*} exit" 64 "$rc"
+    expect_contains "serve ${case%%|*} message" "${case#*|}" "$(cat "$TMP/err")"
+done
+run_rc rc "$DCBKIT" help serve
+for flag in --pcap --prometheus; do
+    grep -A1 "^  $flag " "$TMP/out" | grep -q Refused || fail "help serve: $flag not said refused"
+done
+
 run_rc rc "$DCBKIT" serve --store "$TMP/none.db" --once
 expect_eq "missing store exit" 1 "$rc"
 expect_contains "missing store" "dcbkit: $TMP/none.db:" "$(cat "$TMP/err")"

@@ -160,6 +160,18 @@ try:
             fail("%s: diagnose found %s, not the fault's %s" % (name, via_store, sorted(must)))
         print("%s: diagnose: the same rule ids from --store and --prometheus: %s (%d findings)"
               % (name, via_prom, len(doc["findings"])))
+        # the fault's own findings at the same places both ways (host9 sits on Ethernet8)
+        def places(d):
+            return sorted({(f["rule"], f["device"], f["ifname"], f["prio"])
+                           for f in d["findings"] if f["rule"] in must})
+        _, store_doc = rule_ids(["--store", store, "--since", "%ds" % int(SECONDS)])
+        if places(doc) != places(store_doc):
+            fail("%s: the fault's places: --store %s, --prometheus %s" %
+                 (name, places(store_doc), places(doc)))
+        if name == "pause-storm" and ("pause-storm", "switch1", "Ethernet8", 3) not in places(doc):
+            fail("pause-storm: not at switch1:Ethernet8 prio 3 through Prometheus: %s"
+                 % places(doc))
+        print("%s: the fault's places through Prometheus: %s" % (name, places(doc)))
 
         rep_store, _ = report_rules(fabric, ["--store", store],
                                     os.path.join(tmp, name + "-report-store"))

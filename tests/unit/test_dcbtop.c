@@ -12,7 +12,7 @@
 #define SEC 1000000000LL
 #define T0 (1700000000LL * SEC)
 
-static void put(struct top_sink *sink, const char *ifname, enum metric_id m, int prio,
+static void put(struct dcb_sink *sink, const char *ifname, enum metric_id m, int prio,
                 uint64_t value, int64_t t, unsigned bits)
 {
     struct dcb_sample s;
@@ -27,7 +27,7 @@ static void rates_need_two_readings(void **state)
     struct top_model m;
     struct dcb_err err;
     assert_int_equal(model_init(&m, &err), 0);
-    struct top_sink sink = model_sink(&m);
+    struct dcb_sink sink = model_sink(&m);
     put(&sink, "eth0", METRIC_PORT_RX_BYTES, -1, 1000, T0, 64);
     put(&sink, "eth0", METRIC_PFC_RX_PAUSE, 3, 10, T0, 64);
     model_settle(&m);
@@ -54,7 +54,7 @@ static void wraps_at_the_source_width_and_resets(void **state)
     struct top_model m;
     struct dcb_err err;
     assert_int_equal(model_init(&m, &err), 0);
-    struct top_sink sink = model_sink(&m);
+    struct dcb_sink sink = model_sink(&m);
     /* a 32-bit Q-counter wraps: +16 */
     put(&sink, "eth0", METRIC_ROCE_OUT_OF_SEQUENCE, -1, 4294967290ULL, T0, 32);
     put(&sink, "eth0", METRIC_ROCE_OUT_OF_SEQUENCE, -1, 10, T0 + SEC, 32);
@@ -74,7 +74,7 @@ static void columns_cover_the_lossless_set(void **state)
     struct top_model m;
     struct dcb_err err;
     assert_int_equal(model_init(&m, &err), 0);
-    struct top_sink sink = model_sink(&m);
+    struct dcb_sink sink = model_sink(&m);
     for (int k = 0; k < 2; k++)
         for (int p = 0; p < 8; p++)
             put(&sink, "eth0", METRIC_PFC_RX_PAUSE, p, (uint64_t)(k * (p + 1) * 100), T0 + k * SEC,
@@ -101,7 +101,7 @@ static void sorted_largest_first_unknown_last(void **state)
     struct top_model m;
     struct dcb_err err;
     assert_int_equal(model_init(&m, &err), 0);
-    struct top_sink sink = model_sink(&m);
+    struct dcb_sink sink = model_sink(&m);
     const char *names[] = { "a", "b", "c", "d" };
     uint64_t rate[] = { 5, 50, 0, 7 };
     for (int k = 0; k < 4; k++) {

@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diagnose.h"
 #include "log.h"
 #include "report_cmd.h"
 #include "units.h"
@@ -32,32 +31,6 @@ static void progress(const char *what)
 {
     if (isatty(STDERR_FILENO))
         fprintf(stderr, "report: %s\n", what);
-}
-
-/* --verify through diagnose's replay of each finding's proposed change. */
-static int verify_findings(void *arg, struct finding_list *l, struct dcb_err *err)
-{
-    struct diagnose_verify dv = { .scenario = arg };
-    struct diagnose_report rep;
-    diagnose_report_init(&rep, false);
-    rep.findings = l->v;
-    rep.n = l->n;
-    rep.cap = l->cap;
-    int rc = diagnose_verify(&dv, &rep, err);
-    l->v = rep.findings;
-    l->n = rep.n;
-    l->cap = rep.cap;
-    return rc;
-}
-
-static void wrap_prom(struct evidence *ev, void *arg)
-{
-    diagnose_prom_evidence(ev, arg);
-}
-
-static void unwrap_prom(struct evidence *ev, void *arg)
-{
-    diagnose_prom_unwrap(ev, arg);
 }
 
 static int step_prepare(struct report_job *j)
@@ -101,14 +74,9 @@ static int step_findings(struct report_job *j)
         .st = j->ev.st, .fab = j->have_fab ? &j->fab : NULL, .w = &j->w,
         .rules_dirs = j->a->rules.dirs, .nrules_dirs = j->a->rules.ndirs,
         .profile = j->a->rules.profile,
-        .verify = j->a->verify ? verify_findings : NULL, .verify_arg = (void *)j->a->verify,
+        .verify_scenario = j->a->verify,
         .collect_failed = j->ev.failed, .ncollect_failed = j->ev.nfailed,
     };
-    if (j->ev.prom_events) {
-        in.wrap = wrap_prom;
-        in.unwrap = unwrap_prom;
-        in.wrap_arg = j->ev.prom_events;
-    }
     if (report_findings(&in, j->model, &err) < 0)
         return cli_fail(FAIL, "report", "%s", err.msg);
     return 0;

@@ -29,8 +29,6 @@ struct report_args {
 int report_parse_args(struct cli_ctx *ctx, int argc, char **argv, struct report_args *a);
 
 /* What the report reads, once the evidence is in. */
-struct diagnose_prom_events;
-
 struct report_evidence {
     struct dcb_store *st;             /* the store the window is read from */
     bool own_st;                      /* st is closed with the evidence */
@@ -40,7 +38,6 @@ struct report_evidence {
     char label[DCB_SOURCE_NAME_MAX];  /* what the model names as its "store" */
     struct report_collect_result *failed;   /* devices collection got nothing from */
     size_t nfailed;
-    struct diagnose_prom_events *prom_events;   /* the old --prometheus path's event counts */
     struct dcb_source src;            /* the source, open while the store reads in place */
 };
 

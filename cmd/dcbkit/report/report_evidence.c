@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diagnose.h"
 #include "log.h"
 #include "report_cmd.h"
 #include "sink_store.h"
@@ -298,25 +297,7 @@ static int open_in_place(const struct report_args *a, struct report_evidence *ev
     return 0;
 }
 
-/* ---- Prometheus, until its source lands: diagnose's reader and its event counts -------------- */
-
-static int prometheus_old(const struct report_args *a, struct report_evidence *ev)
-{
-    const struct source_prometheus_options *p = &a->src.prometheus;
-    struct diagnose_prometheus d = { p->url, p->match, p->end_ns, p->window_ns, p->step_ns,
-                                     60000 };
-    struct dcb_err err;
-    int64_t end;
-    dcb_source_close(&ev->src);
-    if (ev->st)
-        store_close(ev->st, NULL);
-    ev->st = NULL;
-    if (diagnose_gather_prometheus(&d, &ev->st, &ev->prom_events, &end, &err) < 0)
-        return cli_fail(FAIL, p->url, "%s", err.msg);
-    ev->own_st = true;
-    snprintf(ev->label, sizeof(ev->label), "%s", p->url);
-    return 0;
-}
+/* ---- the whole thing --------------------------------------------------------------------- */
 
 /* The window as Prometheus kept it, at a step that stays under its 11,000 points. */
 static void prometheus_window(struct report_args *a)
@@ -346,8 +327,6 @@ int report_evidence_get(const struct report_args *args, const struct fabric *fab
     struct dcb_err err;
     if (run_sources(&a, &o, fab, ev, &err) == 0)
         return 0;
-    if (err.code == DCB_E_UNSUPP && (o.named & SOURCE_G_PROMETHEUS))
-        return prometheus_old(&a, ev);
     return cli_fail(FAIL, a.collect_given ? "report --collect" : "report", "%s", err.msg);
 }
 
@@ -358,7 +337,6 @@ void report_evidence_free(struct report_evidence *ev)
         store_close(ev->record, NULL);
     if (ev->own_st && ev->st)
         store_close(ev->st, NULL);
-    diagnose_prom_events_free(ev->prom_events);
     free(ev->failed);
     memset(ev, 0, sizeof(*ev));
 }

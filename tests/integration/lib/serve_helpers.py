@@ -39,7 +39,7 @@ def free_port():
 class Serve:
     """dcbkit serve on 127.0.0.1:0; .port is what it bound."""
 
-    def __init__(self, args, tmp, ready_timeout=10.0, tag="serve"):
+    def __init__(self, args, tmp, ready_timeout=10.0, tag="serve", healthy=True):
         self.errpath = os.path.join(tmp, tag + ".err")
         self.err = open(self.errpath, "w")
         self.p = subprocess.Popen([DCBKIT, "serve", "--listen", "127.0.0.1:0"] + args,
@@ -58,12 +58,13 @@ class Serve:
             self.stop()
             fail("serve did not say where it listens: " + self.stderr())
         # the first page is published after the first round
-        while time.monotonic() < deadline:
+        while healthy and time.monotonic() < deadline:
             status, _, _ = self.get("/healthz")
             if status == 200:
                 return
             time.sleep(0.05)
-        fail("serve never became healthy: " + self.stderr())
+        if healthy:
+            fail("serve never became healthy: " + self.stderr())
 
     def stderr(self):
         with open(self.errpath) as f:
@@ -197,6 +198,26 @@ class Prometheus:
                 self.p.kill()
                 self.p.wait()
         self.log.close()
+
+
+def page_series(page):
+    """A /metrics page as {(name, frozenset of (label, value)): value}."""
+    out = {}
+    for line in page.splitlines():
+        m = re.match(r'^(\w+)\{(.*)\} (\S+)$', line)
+        if m:
+            labels = frozenset(re.findall(r'(\w+)="([^"]*)"', m.group(2)))
+            out[(m.group(1), labels)] = float(m.group(3))
+    return out
+
+
+def page_value(s, name, **labels):
+    """The one series of name carrying labels (others may be there too)."""
+    want = set(labels.items())
+    hits = [v for (n, ls), v in s.items() if n == name and want <= set(ls)]
+    if len(hits) != 1:
+        fail("%s%s: %d series" % (name, labels, len(hits)))
+    return hits[0]
 
 
 def tmpdir(tag):

@@ -1,7 +1,7 @@
-/* dcbkit diagnose --verify: each finding that proposes a value for a knob is checked on the
- * replay engine. The scenario (given with --scenario, or a built-in incast over the --fabric
- * file) runs once as it is and once with `knob=value` (and the rule's `also` changes) set on every
- * interface it applies to; the
+/* The verification of advice in replay (diagnose --verify, report): each finding that proposes
+ * a value for a knob is checked on the replay engine. The scenario (given with --scenario, or a
+ * built-in incast over the --fabric file) runs once as it is and once with `knob=value` (and the
+ * rule's `also` changes) set on every interface it applies to; the
  * finding gets both sets of figures, and advice that shows no improvement loses one severity
  * level and says so.
  *
@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diagnose.h"
 #include "scenario.h"
+#include "verify.h"
 #include "version.h"
 
 #define PAUSE_SERIES_MAX 4096
@@ -174,8 +174,8 @@ static void cache_write(const char *dir, const char *path, const char *key,
 /* ---- one replay ------------------------------------------------------------------------------ */
 
 struct verify_ctx {
-    const struct diagnose_verify *v;
-    char cache_dir[4096];
+    const struct rule_verify_options *v;
+    const char *cache_dir;
     char *text;                   /* the scenario: its file, or one built over the fabric */
     size_t len;
     char base_dir[4096];
@@ -283,7 +283,7 @@ static void judge(struct finding *fd)
 
 static int load_scenario_text(struct verify_ctx *vc, struct dcb_err *err)
 {
-    const struct diagnose_verify *v = vc->v;
+    const struct rule_verify_options *v = vc->v;
     if (v->scenario) {
         FILE *fp = fopen(v->scenario, "r");
         if (!fp)
@@ -325,19 +325,19 @@ static int load_scenario_text(struct verify_ctx *vc, struct dcb_err *err)
     return 0;
 }
 
-int diagnose_verify(const struct diagnose_verify *v, struct diagnose_report *rep,
-                    struct dcb_err *err)
+int rule_verify(const struct rule_verify_options *v, struct finding *findings, size_t n,
+                struct rule_verify_stats *stats, struct dcb_err *err)
 {
-    struct verify_ctx vc = { .v = v };
+    struct verify_ctx vc = { .v = v, .cache_dir = stats->cache_dir };
     if (v->cache_dir)
-        snprintf(vc.cache_dir, sizeof(vc.cache_dir), "%s", v->cache_dir);
+        snprintf(stats->cache_dir, sizeof(stats->cache_dir), "%s", v->cache_dir);
     else
-        cache_dir_default(vc.cache_dir, sizeof(vc.cache_dir));
+        cache_dir_default(stats->cache_dir, sizeof(stats->cache_dir));
     int rc = load_scenario_text(&vc, err);
     struct finding_figures base;
     bool base_cached = false, have_base = false;
-    for (size_t i = 0; i < rep->n && rc == 0; i++) {
-        struct finding *fd = &rep->findings[i];
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        struct finding *fd = &findings[i];
         struct finding_verified *vf = &fd->verified;
         if (!fd->knob[0])
             continue;
@@ -360,9 +360,9 @@ int diagnose_verify(const struct diagnose_verify *v, struct diagnose_report *rep
         /* the same change proposed by another finding was replayed already */
         const struct finding *same = NULL;
         for (size_t k = 0; k < i && !same; k++)
-            if (rep->findings[k].verified.done &&
-                !strcmp(rep->findings[k].verified.change, vf->change))
-                same = &rep->findings[k];
+            if (findings[k].verified.done &&
+                !strcmp(findings[k].verified.change, vf->change))
+                same = &findings[k];
         if (same) {
             vf->done = true;
             vf->cached = true;
@@ -387,9 +387,8 @@ int diagnose_verify(const struct diagnose_verify *v, struct diagnose_report *rep
         vf->cached = base_cached && cached;
         judge(fd);
     }
-    if (v->verbose && rc == 0)
-        fprintf(stderr, "dcbkit: verify: %u replays run, %u from the cache (%s)\n", vc.runs,
-                vc.hits, vc.cache_dir[0] ? vc.cache_dir : "no cache");
+    stats->runs = vc.runs;
+    stats->hits = vc.hits;
     free(vc.text);
     return rc;
 }

@@ -10,10 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture_workload.h"
 #include "cli.h"
 #include "log.h"
 #include "qos_json.h"
 #include "replay_cmd.h"
+#include "sink_store.h"
 #include "store.h"
 
 #define MAX_SETS 64
@@ -149,63 +151,14 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-struct store_cfg_ctx {
-    struct dcb_store *store;
-    const struct fabric *f;
-    const char *device;           /* as in the fabric */
-    const char *prefix;           /* --device-prefix, or NULL */
-    int64_t time_ns;
-    int rc;
-    struct dcb_err *err;
-};
-
-/* Where the port sits ("topology": its role, its link partner's), as LLDP would tell: rules that
- * compare sibling uplinks read it (rules/README.md). */
-static int store_topology(struct store_cfg_ctx *c, const char *ifname)
-{
-    char device[DCB_DEVICE_MAX];
-    prefixed(device, sizeof(device), c->prefix, c->device);
-    char *text = fabric_topology_json(c->f, c->device, ifname, c->prefix);
-    if (!text)
-        return dcb_err_set(c->err, DCB_E_NOMEM, "out of memory");
-    struct store_config_row row = { c->time_ns, device, ifname, "topology", text };
-    int rc = store_put_config(c->store, &row, c->err);
-    free(text);
-    return rc;
-}
-
-static void store_iface_config(const char *ifname, void *arg)
-{
-    struct store_cfg_ctx *c = arg;
-    struct qos_config q;
-    if (c->rc < 0 || fabric_effective_config(c->f, c->device, ifname, &q, NULL) < 0)
-        return;
-    cJSON *j = qos_to_json(&q);
-    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
-    cJSON_Delete(j);
-    if (!text) {
-        c->rc = dcb_err_set(c->err, DCB_E_NOMEM, "out of memory");
-        return;
-    }
-    char device[DCB_DEVICE_MAX];
-    prefixed(device, sizeof(device), c->prefix, c->device);
-    struct store_config_row row = { c->time_ns, device, ifname, "replay", text };
-    c->rc = store_put_config(c->store, &row, c->err);
-    free(text);
-    if (c->rc == 0)
-        c->rc = store_topology(c, ifname);
-}
-
 /* The scenario's config goes in with its samples, so rules can read both from the store. */
 static int store_configs_of(struct dcb_store *st, const struct fabric *f, const char *prefix,
                             int64_t t, struct dcb_err *err)
 {
-    struct store_cfg_ctx c = { st, f, NULL, prefix, t, 0, err };
-    for (size_t i = 0; i < f->ndevices && c.rc == 0; i++) {
-        c.device = f->devices[i].name;
-        fabric_each_iface(f, &f->devices[i], store_iface_config, &c);
-    }
-    return c.rc;
+    struct sink_store ss = { .st = st };
+    struct dcb_sink sink = sink_store_sink(&ss);
+    source_replay_put_config(f, prefix, t, &sink);
+    return sink_store_take_error(&ss, err);
 }
 
 struct replay_args {
@@ -233,7 +186,7 @@ static int load(const struct replay_args *a, const char *const *sets, size_t nse
         return rc;
     struct workload w;
     workload_init(&w);
-    rc = replay_workload_from_capture(a->capture, &sc->fabric, a->maps, a->nmaps, &w, err);
+    rc = capture_workload_read(a->capture, &sc->fabric, a->maps, a->nmaps, &w, err);
     if (rc == 0)
         rc = scenario_set_workload(sc, &w, err);
     workload_free(&w);
@@ -242,95 +195,128 @@ static int load(const struct replay_args *a, const char *const *sets, size_t nse
     return rc;
 }
 
+static int check_prefix(const struct replay_args *a, const struct scenario *sc)
+{
+    for (size_t i = 0; a->prefix && i < sc->fabric.ndevices; i++)
+        if (strlen(a->prefix) + strlen(sc->fabric.devices[i].name) >= DCB_DEVICE_MAX)
+            return cli_fail(1, "replay", "--device-prefix: '%s%s' is longer than %d characters",
+                            a->prefix, sc->fabric.devices[i].name, DCB_DEVICE_MAX - 1);
+    return 0;
+}
+
+/* --store: the run goes after what the store holds, with the scenario's config first. */
+static int open_record(const struct replay_args *a, const struct scenario *sc,
+                       struct replay_sink *sink, int64_t *t0, int64_t *run_id)
+{
+    struct store_options so = { .path = a->store_path };
+    struct store_info info;
+    struct dcb_err err;
+    if (store_open_sqlite(&sink->store, &so, &err) < 0 ||
+        store_info(sink->store, &info, &err) < 0)
+        goto fail;
+    /* a run never overlaps what the store holds: it starts after the newest sample */
+    if (info.last_ns >= *t0)
+        *t0 = info.last_ns + 1000000;
+    if (store_begin_run(sink->store, "replay", sc->source, *t0, run_id, &err) < 0 ||
+        store_configs_of(sink->store, &sc->fabric, a->prefix, *t0, &err) < 0)
+        goto fail;
+    return 0;
+fail:
+    if (sink->store)
+        store_close(sink->store, NULL);
+    sink->store = NULL;
+    return cli_fail(1, "replay", "store %s: %s", a->store_path, err.msg);
+}
+
+static int close_record(const struct replay_args *a, struct replay_sink *sink, int64_t run_id,
+                        int status)
+{
+    struct dcb_err cerr;
+    if (sink->store_errors)
+        status = cli_fail(1, "replay", "store %s: %s", a->store_path, sink->store_err.msg);
+    int64_t end = now_ns();
+    if (sink->newest > end)
+        end = sink->newest;
+    if (store_end_run(sink->store, run_id, end, &cerr) < 0 && !status)
+        status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
+    if (store_close(sink->store, &cerr) < 0 && !status)
+        status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
+    return status;
+}
+
+static void setup_outputs(struct cli_ctx *ctx, const struct replay_args *a,
+                          struct replay_sink *sink, int64_t t0)
+{
+    sink->prefix = a->prefix;
+    if (a->stream) {
+        sink->stream = stdout;
+        out_init(&sink->out, stdout, OUT_JSON);
+    }
+    sink->progress = isatty(STDERR_FILENO) && !a->realtime && ctx->verbosity >= 0;
+    sink->progress_at = mono_now_ns();
+    sink->t0 = a->store_path ? t0 : 0;
+}
+
+/* The summary (text or JSON), or only with -v when the samples stream to stdout. */
+static int print_summary(struct cli_ctx *ctx, const struct replay_args *a,
+                         const struct scenario *sc, const struct scenario_result *res,
+                         int status)
+{
+    struct dcb_out o;
+    out_init(&o, a->stream ? stderr : stdout, a->stream ? OUT_TEXT : ctx->format);
+    if (!a->stream || ctx->verbosity > 0)
+        replay_print_run(&o, sc, res);
+    if (a->stream && fflush(stdout) != 0 && !status)
+        status = cli_fail(1, "replay", "writing output: %m");
+    return cli_finish_output(&o, status);
+}
+
+static int simulate(const struct replay_args *a, struct scenario *sc, struct replay_sink *sink,
+                    int64_t t0, struct scenario_result *res)
+{
+    struct dcb_err err;
+    struct replay_hooks hooks = { sink_sample, sink_event, sink_series, sink };
+    struct scenario_run_options ro = {
+        .duration_ns = a->duration_ns, .realtime = a->realtime, .speed = a->speed,
+        .stop = &stop_flag, .wall_start_ns = a->store_path ? t0 : 0,
+    };
+    int rc = scenario_run(sc, &ro, &hooks, res, &err);
+    if (sink->shown)
+        fprintf(stderr, "\r\033[K");     /* the progress line goes */
+    return rc < 0 ? cli_fail(1, "replay", "%s: %s", sc->source, err.msg) : 0;
+}
+
 static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
 {
     struct scenario sc;
     struct dcb_err err;
     if (load(a, a->sets, a->nsets, &sc, &err) < 0)
         return cli_fail(1, "replay", "%s", err.msg);
-    for (size_t i = 0; a->prefix && i < sc.fabric.ndevices; i++)
-        if (strlen(a->prefix) + strlen(sc.fabric.devices[i].name) >= DCB_DEVICE_MAX) {
-            int rc = cli_fail(1, "replay", "--device-prefix: '%s%s' is longer than %d "
-                              "characters", a->prefix, sc.fabric.devices[i].name,
-                              DCB_DEVICE_MAX - 1);
-            scenario_free(&sc);
-            return rc;
-        }
     struct replay_sink sink;
     memset(&sink, 0, sizeof(sink));
-    sink.prefix = a->prefix;
     int64_t run_id = 0, t0 = now_ns();
-    int status = 0;
-    if (a->store_path) {
-        struct store_options so = { .path = a->store_path };
-        struct store_info info;
-        if (store_open_sqlite(&sink.store, &so, &err) < 0 ||
-            store_info(sink.store, &info, &err) < 0) {
-            if (sink.store)
-                store_close(sink.store, NULL);
-            scenario_free(&sc);
-            return cli_fail(1, "replay", "store %s: %s", a->store_path, err.msg);
-        }
-        /* a run never overlaps what the store holds: it starts after the newest sample */
-        if (info.last_ns >= t0)
-            t0 = info.last_ns + 1000000;
-        if (store_begin_run(sink.store, "replay", sc.source, t0, &run_id, &err) < 0 ||
-            store_configs_of(sink.store, &sc.fabric, a->prefix, t0, &err) < 0) {
-            store_close(sink.store, NULL);
-            scenario_free(&sc);
-            return cli_fail(1, "replay", "store %s: %s", a->store_path, err.msg);
-        }
-    }
-    if (a->stream) {
-        sink.stream = stdout;
-        out_init(&sink.out, stdout, OUT_JSON);
-    }
-    sink.progress = isatty(STDERR_FILENO) && !a->realtime && ctx->verbosity >= 0;
-    sink.progress_at = mono_now_ns();
-    sink.t0 = a->store_path ? t0 : 0;
-    if (a->plot_path && !(sink.plot = replay_plot_new(a->store_path ? t0 : 0))) {
-        if (sink.store)
-            store_close(sink.store, NULL);
-        scenario_free(&sc);
-        return cli_fail(1, "replay", "out of memory");
-    }
-    struct replay_hooks hooks = { sink_sample, sink_event, sink_series, &sink };
-    struct scenario_run_options ro = {
-        .duration_ns = a->duration_ns, .realtime = a->realtime, .speed = a->speed,
-        .stop = &stop_flag, .wall_start_ns = a->store_path ? t0 : 0,
-    };
+    int status = check_prefix(a, &sc);
+    if (!status && a->store_path)
+        status = open_record(a, &sc, &sink, &t0, &run_id);
+    setup_outputs(ctx, a, &sink, t0);
+    if (!status && a->plot_path && !(sink.plot = replay_plot_new(a->store_path ? t0 : 0)))
+        status = cli_fail(1, "replay", "out of memory");
     struct scenario_result res;
-    int rc = scenario_run(&sc, &ro, &hooks, &res, &err);
-    if (sink.shown)
-        fprintf(stderr, "\r\033[K");     /* the progress line goes */
-    if (rc < 0)
-        status = cli_fail(1, "replay", "%s: %s", sc.source, err.msg);
-    if (sink.store) {
-        struct dcb_err cerr;
-        if (sink.store_errors)
-            status = cli_fail(1, "replay", "store %s: %s", a->store_path, sink.store_err.msg);
-        int64_t end = now_ns();
-        if (sink.newest > end)
-            end = sink.newest;
-        if (store_end_run(sink.store, run_id, end, &cerr) < 0 && !status)
-            status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
-        if (store_close(sink.store, &cerr) < 0 && !status)
-            status = cli_fail(1, "replay", "store %s: %s", a->store_path, cerr.msg);
-    }
-    if (rc == 0 && status == 0 && sink.plot &&
+    int ran = status ? -1 : simulate(a, &sc, &sink, t0, &res);
+    if (ran)
+        status = ran < 0 ? status : ran;
+    if (sink.store)
+        status = close_record(a, &sink, run_id, status);
+    if (ran == 0 && status == 0 && sink.plot &&
         replay_plot_write(a->plot_path, sink.plot, &sc, &res, &err) < 0)
         status = cli_fail(1, "replay", "--plot %s: %s", a->plot_path, err.msg);
     replay_plot_free(sink.plot);
-    struct dcb_out o;
-    out_init(&o, a->stream ? stderr : stdout, a->stream ? OUT_TEXT : ctx->format);
-    if (rc == 0 && (!a->stream || ctx->verbosity > 0))
-        replay_print_run(&o, &sc, &res);
-    if (rc == 0)
+    if (ran == 0) {
+        status = print_summary(ctx, a, &sc, &res, status);
         scenario_result_free(&res);
+    }
     scenario_free(&sc);
-    if (a->stream && fflush(stdout) != 0 && !status)
-        status = cli_fail(1, "replay", "writing output: %m");
-    return cli_finish_output(&o, status);
+    return status;
 }
 
 static int run_compare(struct cli_ctx *ctx, const struct replay_args *a)
@@ -397,92 +383,111 @@ static int add_set(struct cli_ctx *ctx, const char **v, size_t *n, const char *f
 enum { OPT_SET = 256, OPT_COMPARE, OPT_DURATION, OPT_SEED, OPT_STORE, OPT_PLOT, OPT_REALTIME,
        OPT_SPEED, OPT_STREAM, OPT_DEMO, OPT_WORKLOAD_FROM, OPT_HOST_MAP, OPT_PREFIX };
 
-static int replay_main(struct cli_ctx *ctx, int argc, char **argv)
+static const struct option replay_longopts[] = {
+    { "set", required_argument, NULL, OPT_SET },
+    { "compare", required_argument, NULL, OPT_COMPARE },
+    { "duration", required_argument, NULL, OPT_DURATION },
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "store", required_argument, NULL, OPT_STORE },
+    { "plot", required_argument, NULL, OPT_PLOT },
+    { "realtime", no_argument, NULL, OPT_REALTIME },
+    { "replay-speed", required_argument, NULL, OPT_SPEED },
+    { "stream", no_argument, NULL, OPT_STREAM },
+    { "demo", no_argument, NULL, OPT_DEMO },
+    { "workload-from", required_argument, NULL, OPT_WORKLOAD_FROM },
+    { "host-map", required_argument, NULL, OPT_HOST_MAP },
+    { "device-prefix", required_argument, NULL, OPT_PREFIX },
+    CLI_COMMON_LONGOPTS,
+    { NULL, 0, NULL, 0 },
+};
+
+/* One option: -1 to go on, or an exit status. */
+static int replay_option(struct cli_ctx *ctx, struct replay_args *a, int c, char **argv)
 {
-    static const struct option longopts[] = {
-        { "set", required_argument, NULL, OPT_SET },
-        { "compare", required_argument, NULL, OPT_COMPARE },
-        { "duration", required_argument, NULL, OPT_DURATION },
-        { "seed", required_argument, NULL, OPT_SEED },
-        { "store", required_argument, NULL, OPT_STORE },
-        { "plot", required_argument, NULL, OPT_PLOT },
-        { "realtime", no_argument, NULL, OPT_REALTIME },
-        { "replay-speed", required_argument, NULL, OPT_SPEED },
-        { "stream", no_argument, NULL, OPT_STREAM },
-        { "demo", no_argument, NULL, OPT_DEMO },
-        { "workload-from", required_argument, NULL, OPT_WORKLOAD_FROM },
-        { "host-map", required_argument, NULL, OPT_HOST_MAP },
-        { "device-prefix", required_argument, NULL, OPT_PREFIX },
-        CLI_COMMON_LONGOPTS,
-        { NULL, 0, NULL, 0 },
-    };
-    struct replay_args a;
-    memset(&a, 0, sizeof(a));
     static char seed_set[48];
+    struct dcb_err err;
+    char *end;
+    long seed;
+    switch (c) {
+    case OPT_SET: return add_set(ctx, a->sets, &a->nsets, "--set", optarg);
+    case OPT_COMPARE: return add_set(ctx, a->compare, &a->ncompare, "--compare", optarg);
+    case OPT_HOST_MAP: return add_set(ctx, a->maps, &a->nmaps, "--host-map", optarg);
+    case OPT_DURATION:
+        if (scenario_parse_duration(optarg, &a->duration_ns, &err) < 0)
+            return cli_usage_error(ctx, "--duration takes a time such as 20ms or 'forever': %s",
+                                   err.msg);
+        return -1;
+    case OPT_SEED:
+        if (cli_parse_long(ctx, "--seed", optarg, 0, 9007199254740991L, &seed) != 0)
+            return EXIT_USAGE;
+        snprintf(seed_set, sizeof(seed_set), "seed=%ld", seed);
+        return add_set(ctx, a->sets, &a->nsets, "--set", seed_set);
+    case OPT_STORE: a->store_path = optarg; return -1;
+    case OPT_PLOT: a->plot_path = optarg; return -1;
+    case OPT_REALTIME: a->realtime = true; return -1;
+    case OPT_SPEED:
+        a->speed = strtod(optarg, &end);
+        if (*end || !(a->speed > 0) || a->speed > 1e6)
+            return cli_usage_error(ctx, "--replay-speed takes a factor above 0 such as 0.5 or "
+                                   "10, not '%s'", optarg);
+        return -1;
+    case OPT_STREAM: a->stream = true; return -1;
+    case OPT_DEMO: a->demo = true; return -1;
+    case OPT_WORKLOAD_FROM: a->capture = optarg; return -1;
+    case OPT_PREFIX:
+        if (!optarg[0] || strlen(optarg) >= DCB_DEVICE_MAX / 2)
+            return cli_usage_error(ctx, "--device-prefix takes 1 to %d characters",
+                                   DCB_DEVICE_MAX / 2 - 1);
+        a->prefix = optarg;
+        return -1;
+    default: return cli_common_option(ctx, c, argv);
+    }
+}
+
+/* Combinations that cannot go together: -1 when none, else 64 after the message. */
+static int check_args(struct cli_ctx *ctx, const struct replay_args *a)
+{
+    if (a->speed > 0 && !a->realtime)
+        return cli_usage_error(ctx, "--replay-speed needs --realtime");
+    if (a->ncompare && (a->realtime || a->stream || a->store_path))
+        return cli_usage_error(ctx, "--compare runs two finite simulations: it does not take "
+                               "--realtime, --stream or --store");
+    if (a->ncompare && a->duration_ns == SCENARIO_FOREVER)
+        return cli_usage_error(ctx, "--compare needs a finite --duration");
+    if (a->plot_path && a->duration_ns == SCENARIO_FOREVER)
+        return cli_usage_error(ctx, "--plot needs a finite --duration");
+    if (a->prefix && !a->store_path && !a->stream)
+        return cli_usage_error(ctx, "--device-prefix renames what goes to --store or --stream");
+    if (a->nmaps && !a->capture)
+        return cli_usage_error(ctx, "--host-map goes with --workload-from");
+    return -1;
+}
+
+static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct replay_args *a)
+{
     int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int rc = -1;
-        struct dcb_err err;
-        char *end;
-        long seed;
-        switch (c) {
-        case OPT_SET: rc = add_set(ctx, a.sets, &a.nsets, "--set", optarg); break;
-        case OPT_COMPARE: rc = add_set(ctx, a.compare, &a.ncompare, "--compare", optarg); break;
-        case OPT_HOST_MAP: rc = add_set(ctx, a.maps, &a.nmaps, "--host-map", optarg); break;
-        case OPT_DURATION:
-            if (scenario_parse_duration(optarg, &a.duration_ns, &err) < 0)
-                return cli_usage_error(ctx, "--duration takes a time such as 20ms or 'forever': %s",
-                                       err.msg);
-            break;
-        case OPT_SEED:
-            if (cli_parse_long(ctx, "--seed", optarg, 0, 9007199254740991L, &seed) != 0)
-                return EXIT_USAGE;
-            snprintf(seed_set, sizeof(seed_set), "seed=%ld", seed);
-            rc = add_set(ctx, a.sets, &a.nsets, "--set", seed_set);
-            break;
-        case OPT_STORE: a.store_path = optarg; break;
-        case OPT_PLOT: a.plot_path = optarg; break;
-        case OPT_REALTIME: a.realtime = true; break;
-        case OPT_SPEED:
-            a.speed = strtod(optarg, &end);
-            if (*end || !(a.speed > 0) || a.speed > 1e6)
-                return cli_usage_error(ctx, "--replay-speed takes a factor above 0 such as 0.5 "
-                                       "or 10, not '%s'", optarg);
-            break;
-        case OPT_STREAM: a.stream = true; break;
-        case OPT_DEMO: a.demo = true; break;
-        case OPT_WORKLOAD_FROM: a.capture = optarg; break;
-        case OPT_PREFIX:
-            if (!optarg[0] || strlen(optarg) >= DCB_DEVICE_MAX / 2)
-                return cli_usage_error(ctx, "--device-prefix takes 1 to %d characters",
-                                       DCB_DEVICE_MAX / 2 - 1);
-            a.prefix = optarg;
-            break;
-        default: rc = cli_common_option(ctx, c, argv); break;
-        }
+    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, replay_longopts, NULL)) != -1) {
+        int rc = replay_option(ctx, a, c, argv);
         if (rc >= 0)
             return rc;
     }
-    if (!a.demo && optind >= argc)
+    if (!a->demo && optind >= argc)
         return cli_usage_error(ctx, "a scenario file (or --demo) is required");
-    if (a.demo && optind < argc)
+    if (a->demo && optind < argc)
         return cli_usage_error(ctx, "--demo takes no scenario file");
     if (optind + 1 < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind + 1]);
-    a.file = a.demo ? NULL : argv[optind];
-    if (a.speed > 0 && !a.realtime)
-        return cli_usage_error(ctx, "--replay-speed needs --realtime");
-    if (a.ncompare && (a.realtime || a.stream || a.store_path))
-        return cli_usage_error(ctx, "--compare runs two finite simulations: it does not take "
-                               "--realtime, --stream or --store");
-    if (a.ncompare && a.duration_ns == SCENARIO_FOREVER)
-        return cli_usage_error(ctx, "--compare needs a finite --duration");
-    if (a.plot_path && a.duration_ns == SCENARIO_FOREVER)
-        return cli_usage_error(ctx, "--plot needs a finite --duration");
-    if (a.prefix && !a.store_path && !a.stream)
-        return cli_usage_error(ctx, "--device-prefix renames what goes to --store or --stream");
-    if (a.nmaps && !a.capture)
-        return cli_usage_error(ctx, "--host-map goes with --workload-from");
+    a->file = a->demo ? NULL : argv[optind];
+    return check_args(ctx, a);
+}
+
+static int replay_main(struct cli_ctx *ctx, int argc, char **argv)
+{
+    struct replay_args a;
+    memset(&a, 0, sizeof(a));
+    int rc = parse_args(ctx, argc, argv, &a);
+    if (rc >= 0)
+        return rc;
     /* every pass builds and frees a simulator: keep the freed heap instead of handing it back
      * to the kernel and faulting it in again (half the CPU time of a repeating scenario) */
     mallopt(M_TRIM_THRESHOLD, 256 << 20);

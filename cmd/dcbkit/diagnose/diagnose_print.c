@@ -1,50 +1,21 @@
-/* dcbkit diagnose: collecting, ranking and printing the findings. */
+/* dcbkit diagnose: what a rules run left, and printing it (text, or JSON with -T json). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "diagnose.h"
+#include "diagnose_cmd.h"
 
 #define DIAGNOSE_SCHEMA 1
 
-void diagnose_report_init(struct diagnose_report *r, bool verbose)
+void diagnose_undecided_add(void *arg, const struct rule_undecided *u)
 {
-    memset(r, 0, sizeof(*r));
-    r->verbose = verbose;
-}
-
-void diagnose_report_free(struct diagnose_report *r)
-{
-    free(r->findings);
-    free(r->undecided);
-    memset(r, 0, sizeof(*r));
-}
-
-void diagnose_report_add(void *arg, const struct finding *f)
-{
-    struct diagnose_report *r = arg;
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 32;
-        struct finding *grown = realloc(r->findings, cap * sizeof(*grown));
-        if (!grown) {
-            r->nomem = true;
-            return;
-        }
-        r->findings = grown;
-        r->cap = cap;
-    }
-    r->findings[r->n++] = *f;
-}
-
-void diagnose_report_undecided(void *arg, const struct rule_undecided *u)
-{
-    struct diagnose_report *r = arg;
+    struct diagnose_result *r = arg;
     if (r->nundecided == r->undecided_cap) {
         size_t cap = r->undecided_cap ? r->undecided_cap * 2 : 32;
         struct rule_undecided *grown = realloc(r->undecided, cap * sizeof(*grown));
         if (!grown) {
-            r->nomem = true;
+            r->undecided_nomem = true;
             return;
         }
         r->undecided = grown;
@@ -53,29 +24,20 @@ void diagnose_report_undecided(void *arg, const struct rule_undecided *u)
     r->undecided[r->nundecided++] = *u;
 }
 
-static int rank(const void *x, const void *y)
+void diagnose_result_free(struct diagnose_result *r)
 {
-    const struct finding *a = x, *b = y;
-    if (a->severity != b->severity)
-        return (int)b->severity - (int)a->severity;
-    if (a->rule->confidence != b->rule->confidence)
-        return a->rule->confidence < b->rule->confidence ? 1 : -1;
-    int c = strcmp(a->rule->id, b->rule->id);
-    if (c)
-        return c;
-    if ((c = strcmp(a->device, b->device)) != 0)
-        return c;
-    if ((c = strcmp(a->ifname, b->ifname)) != 0)
-        return c;
-    return a->prio - b->prio;
+    finding_list_free(&r->found);
+    free(r->undecided);
+    r->undecided = NULL;
+    r->nundecided = r->undecided_cap = 0;
 }
 
-int diagnose_report_status(const struct diagnose_report *r)
+int diagnose_status(const struct diagnose_result *r)
 {
     int worst = 0;
-    for (size_t i = 0; i < r->n; i++) {
-        int s = r->findings[i].severity == RULE_CRIT ? 2 :
-                r->findings[i].severity == RULE_WARN ? 1 : 0;
+    for (size_t i = 0; i < r->found.n; i++) {
+        int s = r->found.v[i].severity == RULE_CRIT ? 2 :
+                r->found.v[i].severity == RULE_WARN ? 1 : 0;
         if (s > worst)
             worst = s;
     }
@@ -184,68 +146,77 @@ static void print_finding(struct dcb_out *o, const struct finding *f, bool verif
     out_obj_close(o);
 }
 
-void diagnose_report_print(struct dcb_out *o, struct diagnose_report *r, const char *source_kind,
-                           const char *source_name, const char *profile, size_t nrules,
-                           const struct rule_run_stats *stats)
+static void print_head(struct dcb_out *o, const struct diagnose_result *r,
+                       const struct diagnose_evidence *d)
 {
-    if (r->n)                               /* findings is NULL when nothing fired */
-        qsort(r->findings, r->n, sizeof(*r->findings), rank);
+    const struct finding_list *l = &r->found;
     size_t counts[3] = { 0 };
-    for (size_t i = 0; i < r->n; i++)
-        counts[r->findings[i].severity]++;
-    int status = diagnose_report_status(r);
+    for (size_t i = 0; i < l->n; i++)
+        counts[l->v[i].severity]++;
+    int status = diagnose_status(r);
     const char *level = status == 2 ? "crit" : status == 1 ? "warn" : "ok";
     char summary[FINDING_TEXT_MAX + 64];
-    if (r->n)
+    if (l->n)
         snprintf(summary, sizeof(summary), "%zu findings (%zu crit, %zu warn, %zu info); worst: "
-                 "%s", r->n, counts[RULE_CRIT], counts[RULE_WARN], counts[RULE_INFO],
-                 r->findings[0].summary);
+                 "%s", l->n, counts[RULE_CRIT], counts[RULE_WARN], counts[RULE_INFO],
+                 l->v[0].summary);
     else
         snprintf(summary, sizeof(summary), "no findings: %" PRIu64 " rule instances checked, %"
-                 PRIu64 " could not decide (-v lists them)", stats->instances, stats->undecided);
-    out_obj_open(o, NULL);
+                 PRIu64 " could not decide (-v lists them)", r->stats.instances,
+                 r->stats.undecided);
     out_u64(o, "schema", NULL, DIAGNOSE_SCHEMA);
     out_obj_open(o, "verdict");
     out_str(o, "level", "DIAGNOSIS %s: ", level);
     out_str(o, "summary", "%s\n", summary);
     out_obj_close(o);
     out_obj_open(o, "source");
-    out_str(o, "kind", "  evidence: %s", source_kind);
-    out_str(o, "name", source_name[0] ? " %s" : NULL, source_name);
+    out_str(o, "kind", "  evidence: %s", d->kind);
+    out_str(o, "name", d->name[0] ? " %s" : NULL, d->name);
     out_obj_close(o);
-    if (profile)
-        out_str(o, "profile", "; profile %s", profile);
+    if (r->profile)
+        out_str(o, "profile", "; profile %s", r->profile);
     else
         out_null(o, "profile", NULL);
-    out_u64(o, "rules", "; %" PRIu64 " rules", (uint64_t)nrules);
+    out_u64(o, "rules", "; %" PRIu64 " rules", (uint64_t)r->nrules);
     out_obj_open(o, "stats");
-    out_u64(o, "instances", ", %" PRIu64 " instances", stats->instances);
-    out_u64(o, "fired", ", %" PRIu64 " fired", stats->fired);
-    out_u64(o, "undecided", ", %" PRIu64 " undecided\n", stats->undecided);
+    out_u64(o, "instances", ", %" PRIu64 " instances", r->stats.instances);
+    out_u64(o, "fired", ", %" PRIu64 " fired", r->stats.fired);
+    out_u64(o, "undecided", ", %" PRIu64 " undecided\n", r->stats.undecided);
     out_obj_close(o);
-    if (r->n)
+}
+
+static void print_undecided(struct dcb_out *o, const struct diagnose_result *r)
+{
+    if (r->nundecided)
+        out_text(o, "\nCould not decide\n");
+    out_arr_open(o, "undecided");
+    for (size_t i = 0; i < r->nundecided; i++) {
+        const struct rule_undecided *u = &r->undecided[i];
+        out_obj_open(o, NULL);
+        out_str(o, "rule", "  %s", u->rule->id);
+        out_str(o, "device", " %s", u->device[0] ? u->device : "fabric");
+        out_str(o, "ifname", u->ifname[0] ? ":%s" : NULL, u->ifname);
+        out_i64(o, "prio", u->prio >= 0 ? " prio %" PRId64 : NULL, u->prio);
+        out_str(o, "missing", ": lacks %s\n", u->missing);
+        out_obj_close(o);
+    }
+    out_arr_close(o);
+}
+
+void diagnose_print(struct dcb_out *o, const struct diagnose_result *r,
+                    const struct diagnose_evidence *d)
+{
+    out_obj_open(o, NULL);
+    print_head(o, r, d);
+    if (r->found.n)
         out_text(o, "\nFindings (worst first)\n");
     out_arr_open(o, "findings");
-    for (size_t i = 0; i < r->n; i++)
-        print_finding(o, &r->findings[i], r->verify);
+    for (size_t i = 0; i < r->found.n; i++)
+        print_finding(o, &r->found.v[i], r->verify);
     out_arr_close(o);
-    if (r->verbose) {
-        if (r->nundecided)
-            out_text(o, "\nCould not decide\n");
-        out_arr_open(o, "undecided");
-        for (size_t i = 0; i < r->nundecided; i++) {
-            const struct rule_undecided *u = &r->undecided[i];
-            out_obj_open(o, NULL);
-            out_str(o, "rule", "  %s", u->rule->id);
-            out_str(o, "device", " %s", u->device[0] ? u->device : "fabric");
-            out_str(o, "ifname", u->ifname[0] ? ":%s" : NULL, u->ifname);
-            out_i64(o, "prio", u->prio >= 0 ? " prio %" PRId64 : NULL, u->prio);
-            out_str(o, "missing", ": lacks %s\n", u->missing);
-            out_obj_close(o);
-        }
-        out_arr_close(o);
-    }
-    if (r->nomem)
+    if (r->verbose)
+        print_undecided(o, r);
+    if (r->found.nomem || r->undecided_nomem)
         out_text(o, "(out of memory: some findings were not kept)\n");
     out_obj_close(o);
 }

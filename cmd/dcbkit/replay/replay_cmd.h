@@ -27,13 +27,6 @@ void replay_print_compare(struct dcb_out *o, const struct scenario *base,
                           const struct scenario_result *rv, const char *const *changes,
                           size_t nchanges);
 
-/* The data flows of a capture (RoCEv2 QPs carrying a PSN stream) as a workload between the
- * fabric's hosts: addresses map to hosts in order of first appearance, or by map
- * ("192.168.10.1=host1"). */
-int replay_workload_from_capture(const char *path, const struct fabric *f,
-                                 const char *const *map, size_t nmap, struct workload *w,
-                                 struct dcb_err *err);
-
 /* --plot (replay_plot.c): collects the series and pause events of a run, then draws. */
 struct replay_plot_data;
 struct replay_plot_data *replay_plot_new(int64_t t0);

@@ -1,6 +1,6 @@
-/* One collection round of dcbkit serve: read the source, take each series' newest sample, run
- * the rules over the source's window, render the whole /metrics page and publish it. Scrapes
- * only ever read the published page. */
+/* One collection round of dcbkit serve: tick the feed, take each series' newest sample, run the
+ * rules over the source's window, render the whole /metrics page and publish it. Scrapes only
+ * ever read the published page. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +14,15 @@
 #include "units.h"
 #include "version.h"
 
-void serve_round_init(struct serve_round *r, struct serve_source *src,
+void serve_round_init(struct serve_round *r, struct serve_feed *feed,
                       const struct rule_set *rules)
 {
     memset(r, 0, sizeof(*r));
-    r->src = src;
+    r->feed = feed;
     r->rules = rules;
     r->history_ns = 300 * 1000000000LL;
     r->stale_ns = 300 * 1000000000LL;
-    r->stats[0].name = src->name;
+    r->stats[0].name = feed->label;
     r->stats[1].name = "rules";
     prom_buf_init(&r->page);
 }
@@ -30,7 +30,7 @@ void serve_round_init(struct serve_round *r, struct serve_source *src,
 void serve_round_free(struct serve_round *r)
 {
     free(r->samples);
-    free(r->findings);
+    finding_list_free(&r->findings);
     free(r->configs);
     free(r->topology);
     prom_buf_free(&r->page);
@@ -49,20 +49,6 @@ static int add_sample(const struct dcb_sample *s, void *arg)
     }
     r->samples[r->nsamples++] = *s;
     return 0;
-}
-
-static void add_finding(void *arg, const struct finding *f)
-{
-    struct serve_round *r = arg;
-    if (r->nfindings == r->findings_cap) {
-        size_t cap = r->findings_cap ? r->findings_cap * 2 : 64;
-        struct finding *v = realloc(r->findings, cap * sizeof(*v));
-        if (!v)
-            return;                   /* the page says fewer findings; the next round retries */
-        r->findings = v;
-        r->findings_cap = cap;
-    }
-    r->findings[r->nfindings++] = *f;
 }
 
 struct config_visit {
@@ -151,16 +137,16 @@ static int add_config(const struct store_config_row *row, void *arg)
 static int run_rules(struct serve_round *r, int64_t now, struct dcb_err *err)
 {
     struct evidence ev = { 0 };
-    int rc = evidence_store_open(&ev, r->src->st, now, err);
+    int rc = evidence_store_open(&ev, r->feed->st, now, err);
     if (rc < 0)
         return rc;
-    if (r->src->is_ring)
+    if (!r->feed->in_place)           /* a ring keeps arrival order: load the window first */
         rc = evidence_store_preload(&ev, now - r->history_ns, err);
     else
         evidence_store_limit(&ev, now - r->history_ns);
     if (rc == 0) {
         struct rule_run_options opt = { .profile = r->profile, .now_ns = now,
-                                        .on_finding = add_finding, .arg = r };
+                                        .on_finding = finding_list_add, .arg = &r->findings };
         struct rule_run_stats stats;
         rc = rule_set_run(r->rules, &ev, &opt, &stats, err);
     }
@@ -168,88 +154,98 @@ static int run_rules(struct serve_round *r, int64_t now, struct dcb_err *err)
     return rc;
 }
 
-int serve_round_run(struct serve_round *r, struct serve_board *board, struct dcb_err *err)
+/* The first problem of the round is the one /healthz tells. */
+static void problem_of(struct serve_round *r, char *problem, size_t len, const char *what,
+                       const struct dcb_err *e)
 {
-    char problem[DCB_ERR_MSG_MAX + 32] = "";
+    r->stats[0].errors++;
+    if (!problem[0])
+        snprintf(problem, len, "%s: %s", what, e->msg);
+    if (r->verbose)
+        fprintf(stderr, "dcbkit: serve: %s: %s\n", what, e->msg);
+}
+
+/* Ticks the feed, then reads each series' newest sample and every config snapshot. */
+static bool collect(struct serve_round *r, int64_t wall, int64_t *data_ns, char *problem,
+                    size_t len)
+{
     struct dcb_err e;
-    bool ok = true;
+    size_t errors = r->stats[0].errors;
     int64_t t0 = dcb_monotonic_ns();
-    if (r->src->collect && r->src->collect(r->src, &e) < 0) {
-        r->stats[0].errors++;
-        ok = false;
-        snprintf(problem, sizeof(problem), "%s: %s", r->src->name, e.msg);
-        if (r->verbose)
-            fprintf(stderr, "dcbkit: serve: %s\n", problem);
-    }
-    if (ok && r->src->intent && !r->src->intent_put) {
-        if (serve_put_intent(r->src, &e) < 0) {
-            r->stats[0].errors++;
-            ok = false;
-            snprintf(problem, sizeof(problem), "the fabric's intent: %s", e.msg);
-        } else {
-            r->src->intent_put = true;
-        }
-    }
-    if (r->src->record && store_flush(r->src->record, &e) < 0) {
-        r->stats[0].errors++;
-        ok = false;
-        snprintf(problem, sizeof(problem), "recording to the store: %s", e.msg);
-    }
-    int64_t wall = dcb_realtime_ns();
+    if (serve_feed_tick(r->feed, data_ns, &e) < 0)
+        problem_of(r, problem, len, r->feed->label, &e);
     r->nsamples = 0;
+    r->nconfigs = 0;
+    r->ntopology = 0;
+    if (!r->feed->st)                 /* a store that holds nothing yet */
+        return false;
     struct store_filter f;
     store_filter_init(&f);
     f.t0 = wall - r->stale_ns;
-    if (store_latest(r->src->st, &f, add_sample, r, &e) < 0) {
-        r->stats[0].errors++;
-        ok = false;
-        snprintf(problem, sizeof(problem), "%s: %s", r->src->name, e.msg);
-    }
-    r->nconfigs = 0;
-    r->ntopology = 0;
+    if (store_latest(r->feed->st, &f, add_sample, r, &e) < 0)
+        problem_of(r, problem, len, r->feed->label, &e);
     struct config_visit cv = { r, NULL, false };
-    if (store_configs(r->src->st, NULL, NULL, INT64_MAX, add_config, &cv, &e) < 0) {
-        r->stats[0].errors++;
-        ok = false;
-        snprintf(problem, sizeof(problem), "%s: %s", r->src->name, e.msg);
-    }
-    int64_t t1 = dcb_monotonic_ns();
-    r->stats[0].duration_s = (double)(t1 - t0) / 1e9;
+    if (store_configs(r->feed->st, NULL, NULL, INT64_MAX, add_config, &cv, &e) < 0)
+        problem_of(r, problem, len, r->feed->label, &e);
+    r->stats[0].duration_s = (double)(dcb_monotonic_ns() - t0) / 1e9;
     r->stats[0].series = r->nsamples;
+    bool ok = r->stats[0].errors == errors;
     if (ok)
         r->stats[0].last_ok_ns = wall;
+    return ok;
+}
 
-    r->nfindings = 0;
-    if (r->rules) {
-        if (run_rules(r, r->src->now(r->src), &e) < 0) {
-            r->stats[1].errors++;
-            r->nfindings = 0;
-            if (!problem[0])
-                snprintf(problem, sizeof(problem), "rules: %s", e.msg);
-            if (r->verbose)
-                fprintf(stderr, "dcbkit: serve: rules: %s\n", e.msg);
-        } else {
-            r->stats[1].last_ok_ns = wall;
-        }
-        r->stats[1].series = r->nfindings;
-        r->stats[1].duration_s = (double)(dcb_monotonic_ns() - t1) / 1e9;
+static void evaluate(struct serve_round *r, int64_t data_ns, int64_t wall, char *problem,
+                     size_t len)
+{
+    struct dcb_err e;
+    int64_t t0 = dcb_monotonic_ns();
+    finding_list_clear(&r->findings);
+    if (run_rules(r, data_ns, &e) < 0) {
+        r->stats[1].errors++;
+        finding_list_clear(&r->findings);
+        if (!problem[0])
+            snprintf(problem, len, "rules: %s", e.msg);
+        if (r->verbose)
+            fprintf(stderr, "dcbkit: serve: rules: %s\n", e.msg);
+    } else {
+        r->stats[1].last_ok_ns = wall;
     }
+    r->stats[1].series = r->findings.n;
+    r->stats[1].duration_s = (double)(dcb_monotonic_ns() - t0) / 1e9;
+}
 
-    struct prom_finding *pf = calloc(r->nfindings ? r->nfindings : 1, sizeof(*pf));
+static int render(struct serve_round *r, struct dcb_err *err)
+{
+    size_t n = r->findings.n;
+    struct prom_finding *pf = calloc(n ? n : 1, sizeof(*pf));
     if (!pf)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory for the findings");
-    for (size_t i = 0; i < r->nfindings; i++) {
-        const struct finding *fd = &r->findings[i];
+    for (size_t i = 0; i < n; i++) {
+        const struct finding *fd = &r->findings.v[i];
         pf[i] = (struct prom_finding){ fd->rule->id, rule_severity_name(fd->rule->severity),
                                        fd->device, fd->ifname, fd->prio };
     }
-    struct prom_page page = { r->samples, r->nsamples, pf, r->nfindings, r->stats,
-                              r->rules ? 2 : 1, DCBKIT_VERSION, r->configs, r->nconfigs,
-                              r->src->events, r->src->nevents, r->topology, r->ntopology };
+    const struct serve_events *ev = &r->feed->events;
+    struct prom_page page = { r->samples, r->nsamples, pf, n, r->stats, r->rules ? 2 : 1,
+                              DCBKIT_VERSION, r->configs, r->nconfigs, ev->v, ev->n,
+                              r->topology, r->ntopology };
     int rc = prom_render_page(&r->page, &page, err);
     free(pf);
-    if (rc < 0)
-        return rc;
+    return rc;
+}
+
+int serve_round_run(struct serve_round *r, struct serve_board *board, struct dcb_err *err)
+{
+    char problem[DCB_ERR_MSG_MAX + 32] = "";
+    int64_t wall = dcb_realtime_ns(), data_ns = wall;
+    bool ok = collect(r, wall, &data_ns, problem, sizeof(problem));
+    if (r->rules && r->feed->st)
+        evaluate(r, data_ns, wall, problem, sizeof(problem));
+    else
+        finding_list_clear(&r->findings);
+    if (render(r, err) < 0)
+        return -1;
     serve_board_publish(board, &r->page, ok, wall, problem);
     return 0;
 }

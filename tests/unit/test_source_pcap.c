@@ -1,0 +1,211 @@
+/* The capture source in its two modes, on a capture written here: five PFC XOFF frames on
+ * priority 3 at capture times T0 + 0, 100, 200, 300 and 1000 ms. The capture.pfc_frames{prio=3}
+ * counter the source gives after each tick says how many frames it has given.
+ *   fast: one tick gives all five (0 at T0, 5 at T0 + 1 s, the capture's own times) and ends;
+ *   paced: the first frame lands on the first tick (wall time W), and a tick at W + d gives
+ *          the frames up to T0 + d * speed, stamped W + (t - T0); the end after the last.
+ * A truncated capture is one error, not a crash. */
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "source.h"
+
+#define MS 1000000LL
+#define T0 (1700000000LL * 1000000000LL)
+#define W (1800000000LL * 1000000000LL)
+
+static const int64_t frame_ms[] = { 0, 100, 200, 300, 1000 };
+#define NFRAMES (sizeof(frame_ms) / sizeof(frame_ms[0]))
+
+struct seen {
+    uint64_t pfc3;              /* the last capture.pfc_frames{prio=3} */
+    int64_t pfc3_ns;
+    unsigned pfc3_samples;
+    unsigned configs;
+};
+
+static void on_sample(void *arg, const struct dcb_sample *s, unsigned width_bits)
+{
+    (void)width_bits;
+    struct seen *k = arg;
+    if (s->metric == METRIC_CAPTURE_PFC_FRAMES && s->prio == 3) {
+        k->pfc3 = s->value.counter;
+        k->pfc3_ns = s->time_ns;
+        k->pfc3_samples++;
+    }
+}
+
+static void on_event(void *arg, const struct dcb_event *e)
+{
+    (void)arg;
+    (void)e;
+}
+
+static void on_config(void *arg, const struct store_config_row *c)
+{
+    struct seen *k = arg;
+    k->configs++;
+    assert_string_equal(c->device, "capture.pcap");
+}
+
+static void put32(FILE *fp, uint32_t v)
+{
+    fwrite(&v, 4, 1, fp);
+}
+
+/* A nanosecond pcap of the PFC frames; cut bytes off the end when cut > 0. */
+static void write_capture(const char *path, size_t cut)
+{
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    put32(fp, 0xa1b23c4d);                          /* nanosecond magic */
+    uint16_t version[2] = { 2, 4 };
+    fwrite(version, 2, 2, fp);
+    put32(fp, 0);
+    put32(fp, 0);
+    put32(fp, 65535);
+    put32(fp, 1);                                   /* Ethernet */
+    for (size_t i = 0; i < NFRAMES; i++) {
+        uint8_t f[60] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01, 0x02, 0, 0, 0, 0, 1,
+                          0x88, 0x08, 0x01, 0x01, 0x00, 0x08 };
+        f[18 + 2 * 3] = 0x03;                       /* prio 3: 1000 quanta */
+        f[18 + 2 * 3 + 1] = 0xe8;
+        int64_t ts = T0 + frame_ms[i] * MS;
+        put32(fp, (uint32_t)(ts / 1000000000LL));
+        put32(fp, (uint32_t)(ts % 1000000000LL));
+        put32(fp, sizeof(f));
+        put32(fp, sizeof(f));
+        fwrite(f, 1, sizeof(f), fp);
+    }
+    long size = ftell(fp);
+    fclose(fp);
+    if (cut)
+        assert_int_equal(truncate(path, size - (long)cut), 0);
+}
+
+struct fixture {
+    char dir[64], path[128];
+    struct seen k;
+    struct dcb_source src;
+};
+
+static int open_source(struct fixture *fx, bool fast, double speed, size_t cut)
+{
+    snprintf(fx->dir, sizeof(fx->dir), "/tmp/test_source_pcap.XXXXXX");
+    assert_non_null(mkdtemp(fx->dir));
+    snprintf(fx->path, sizeof(fx->path), "%s/capture.pcap", fx->dir);
+    write_capture(fx->path, cut);
+    memset(&fx->k, 0, sizeof(fx->k));
+    memset(&fx->src, 0, sizeof(fx->src));
+    fx->src.sink = (struct dcb_sink){ on_sample, on_event, on_config, NULL, NULL, &fx->k };
+    struct source_pcap_options o = { .path = fx->path, .link_bps = 100000000000ULL,
+                                     .lossless_mask = 0x08, .speed = speed, .fast = fast };
+    struct dcb_err err;
+    return dcb_source_pcap_open(&fx->src, &o, &err);
+}
+
+static void close_source(struct fixture *fx)
+{
+    dcb_source_close(&fx->src);
+    unlink(fx->path);
+    rmdir(fx->dir);
+}
+
+static void test_fast(void **state)
+{
+    (void)state;
+    struct fixture fx;
+    assert_int_equal(open_source(&fx, true, 0, 0), 0);
+    assert_true(fx.src.finite);
+    int64_t data_ns;
+    struct dcb_err err;
+    assert_int_equal(dcb_source_tick(&fx.src, W, &data_ns, &err), DCB_SOURCE_END);
+    assert_int_equal(data_ns, T0 + 1000 * MS);      /* the last frame, unshifted */
+    assert_int_equal(fx.k.pfc3, NFRAMES);
+    assert_int_equal(fx.k.pfc3_ns, T0 + 1000 * MS);
+    assert_int_equal(fx.k.pfc3_samples, 2);         /* 0 at the first frame, 5 at the last */
+    assert_int_equal(fx.k.configs, 1);              /* the capture's own port */
+    assert_int_equal(dcb_source_tick(&fx.src, W + MS, &data_ns, &err), DCB_SOURCE_END);
+    assert_int_equal(fx.k.pfc3_samples, 2);         /* nothing more after the end */
+    close_source(&fx);
+}
+
+/* Ticks at W + d ms give the frames up to T0 + d * speed ms. */
+static void check_paced(double speed, const int64_t *tick_ms, const uint64_t *want,
+                        size_t nticks)
+{
+    struct fixture fx;
+    assert_int_equal(open_source(&fx, false, speed, 0), 0);
+    struct dcb_err err;
+    for (size_t i = 0; i < nticks; i++) {
+        int64_t data_ns;
+        int rc = dcb_source_tick(&fx.src, W + tick_ms[i] * MS, &data_ns, &err);
+        assert_int_equal(fx.k.pfc3, want[i]);
+        if (want[i] < NFRAMES) {
+            assert_int_equal(rc, 0);
+            int64_t reached = (int64_t)((double)tick_ms[i] * speed) * MS;
+            assert_int_equal(data_ns, W + reached);
+            assert_int_equal(fx.k.pfc3_ns, W + reached);
+        } else {
+            assert_int_equal(rc, DCB_SOURCE_END);
+            assert_int_equal(data_ns, W + 1000 * MS);   /* the last frame, shifted */
+            assert_int_equal(fx.k.pfc3_ns, W + 1000 * MS);
+        }
+    }
+    close_source(&fx);
+}
+
+static void test_paced(void **state)
+{
+    (void)state;
+    static const int64_t ticks[] = { 0, 150, 299, 300, 999, 2000 };
+    static const uint64_t want[] = { 1, 2, 3, 4, 4, 5 };
+    check_paced(1, ticks, want, 6);
+}
+
+static void test_paced_faster(void **state)
+{
+    (void)state;
+    static const int64_t ticks[] = { 0, 100, 149, 500 };
+    static const uint64_t want[] = { 1, 3, 3, 5 };
+    check_paced(2, ticks, want, 4);
+}
+
+static void test_truncated(void **state)
+{
+    (void)state;
+    struct fixture fx;
+    assert_int_equal(open_source(&fx, true, 0, 30), 0);     /* the first frame is whole */
+    int64_t data_ns;
+    struct dcb_err err;
+    int rc = dcb_source_tick(&fx.src, W, &data_ns, &err);
+    assert_true(rc < 0);
+    assert_non_null(strstr(err.msg, fx.path));
+    assert_null(strchr(err.msg, '\n'));
+    close_source(&fx);
+}
+
+static void test_missing(void **state)
+{
+    (void)state;
+    struct dcb_source src = { 0 };
+    struct source_pcap_options o = { .path = "/nonexistent/x.pcap", .fast = true };
+    struct dcb_err err;
+    assert_true(dcb_source_pcap_open(&src, &o, &err) < 0);
+    assert_null(src.ops);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fast),
+        cmocka_unit_test(test_paced),
+        cmocka_unit_test(test_paced_faster),
+        cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_missing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
