@@ -48,13 +48,16 @@ static int step_prepare(struct report_job *j)
     return 0;
 }
 
-/* The window: since before the store's newest data (now when it has none). */
+/* The window: since before the store's newest data (now when it has none), or before the time
+ * the sources reached when that is later (Prometheus' query end: diagnose evaluates there). */
 static int step_model(struct report_job *j)
 {
     struct store_info info;
     struct dcb_err err;
     int64_t now = dcb_realtime_ns();
     int64_t end = store_info(j->ev.st, &info, &err) == 0 && info.last_ns ? info.last_ns : now;
+    if (j->ev.data_ns > end)
+        end = j->ev.data_ns;
     j->w = (struct report_window){ end - j->a->since_ns, end };
     const char *name = j->have_fab ? j->fab.name : j->ev.label;
     j->model = report_model_new(name, j->a->src.fabric, j->ev.label, &j->w, now);

@@ -36,6 +36,7 @@ struct report_evidence {
     bool readonly;                    /* a store was named but cannot take the record */
     const char *store_path;           /* the store file, or NULL (in memory) */
     char label[DCB_SOURCE_NAME_MAX];  /* what the model names as its "store" */
+    int64_t data_ns;                  /* the time the sources' data reached (0: read in place) */
     struct report_collect_result *failed;   /* devices collection got nothing from */
     size_t nfailed;
     struct dcb_source src;            /* the source, open while the store reads in place */

@@ -31,7 +31,9 @@ struct watched {
 struct report_sink {
     struct sink_store store;
     struct dcb_sink inner;
-    bool drop_intent;                 /* the report reads the fabric's intent itself */
+    /* the gNMI source's copy of the fabric file's intent: the report reads the file itself
+     * (a replay's or Prometheus' "fabric" rows are the only config there is: they stay) */
+    bool drop_intent;
     struct watched *watch;
     size_t nwatch;
 };
@@ -62,9 +64,10 @@ static void on_event(void *arg, const struct dcb_event *e)
 static void on_config(void *arg, const struct store_config_row *c)
 {
     struct report_sink *k = arg;
-    if (k->drop_intent && (!strcmp(c->source, "fabric") || !strcmp(c->source, "peer:fabric")))
+    bool intent = !strcmp(c->source, "fabric") || !strcmp(c->source, "peer:fabric");
+    if (intent && k->drop_intent)
         return;
-    struct watched *w = watched_of(k, c->device);
+    struct watched *w = intent ? NULL : watched_of(k, c->device);
     if (w)
         w->got++;
     k->inner.config(k->inner.arg, c);
@@ -212,7 +215,7 @@ static int open_sources(struct source_opts *o, struct report_sink *k, int64_t in
             k->watch[i].got = 0;
         }
     o->named &= ~SOURCE_G_GNMI;
-    if (!(o->named & ~SOURCE_G_FABRIC))
+    if (!o->named)
         return 0;                   /* nothing else to run */
     return source_opts_open(o, sink, interval_ns, SOURCE_OPEN_FAST, &ev->src, err);
 }
@@ -238,13 +241,15 @@ static int open_target(const struct report_args *a, struct report_evidence *ev,
 static int run_sources(const struct report_args *a, struct source_opts *o,
                        const struct fabric *fab, struct report_evidence *ev, struct dcb_err *err)
 {
-    struct report_sink k = { .drop_intent = fab != NULL };
+    struct report_sink k = { .drop_intent = fab && (o->named & SOURCE_G_GNMI) };
     int rc = watch_devices(o, fab, &k);
     if (rc < 0)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     rc = open_target(a, ev, err);
     k.store.st = ev->st;
-    o->named &= ~SOURCE_G_STORE;              /* the store takes what the sources give */
+    /* the store takes what the sources give; the report reads the fabric file's intent
+     * itself (a fabric source would put it over what the sources say) */
+    o->named &= ~(SOURCE_G_STORE | SOURCE_G_FABRIC);
     if (rc == 0)
         rc = open_sources(o, &k, a->interval_ns, ev, err);
     if (rc == 0 && ev->src.ops) {
@@ -254,8 +259,7 @@ static int run_sources(const struct report_args *a, struct source_opts *o,
         struct run_state r = { &k, &ev->src };
         struct dcb_source_run run = { .duration_ns = live ? a->collect_ns : 0,
                                       .after_tick = after_tick, .arg = &r };
-        int64_t data_ns;
-        rc = dcb_source_run(&ev->src, &run, &data_ns, err);
+        rc = dcb_source_run(&ev->src, &run, &ev->data_ns, err);
         dcb_source_close(&ev->src);
     }
     if (rc == 0 && list_failures(&k, ev) < 0)
