@@ -6,7 +6,8 @@ sonic_port_fields): PFC frames +50 received and +20 sent, pause time +1000 us re
 +400 us sent, WRED ECN marks +30. So whatever number of samples came, every port's report row
 holds k steps of those: paused_ns = k x 1 ms, pausing_ns = k x 0.4 ms, pause_frames = k x 70,
 marks = k x 30, with k >= 1 and the same k on the four ports. A fabric device nobody answers
-for is listed as device-unreachable with the reason the gNMI source gave."""
+for is listed as device-unreachable with the reason the gNMI source gave, in the one order of
+findings (after the critical pfc-everywhere)."""
 import json
 import os
 import shutil
@@ -29,6 +30,18 @@ def report(args, out):
         fail("report %s: exit %d\n%s" % (" ".join(args), p.returncode, p.stderr[-2000:]))
     with open(os.path.join(out, "report.json")) as f:
         return json.load(f)
+
+
+SEVERITY = {"crit": 2, "warn": 1, "info": 0}
+
+
+def check_order(m):
+    """The one order (rules/findings.h), device-unreachable included: severity, confidence,
+    rule, device, interface, priority."""
+    keys = [(-SEVERITY[f["severity"]], -f["confidence"], f["rule"], f["device"], f["ifname"],
+             f["prio"]) for f in m["findings"]]
+    if keys != sorted(keys):
+        fail("findings out of the one order: %s" % keys)
 
 
 def check_steps(m, device):
@@ -68,6 +81,10 @@ try:
         why = [f["summary"] for f in m["findings"] if f["device"] == "sw9"]
         if len(why) != 1 or "sw9 could not be reached: gNMI 127.0.0.1:9: " not in why[0]:
             fail("the silent device's finding: %s" % why)
+        check_order(m)
+        if [f["rule"] for f in m["findings"]][-1] != "device-unreachable":
+            fail("the unreachable device's warning is not after the critical findings: %s"
+                 % [(f["rule"], f["severity"]) for f in m["findings"]])
         print("--fabric --gnmi all: sw1 moved %d steps on every port; sw9: %s" % (k, why[0]))
         m = report(["--gnmi", p.address, "--plaintext", "--map", "sonic", "--device", "sw2"],
                    os.path.join(tmp, "addr"))
