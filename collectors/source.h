@@ -49,6 +49,8 @@ struct dcb_sink {
 };
 
 struct dcb_source;
+struct host_source_sink;
+struct gnmi_source_cb;
 
 /* tick returns this when a finite source has given everything it has. */
 #define DCB_SOURCE_END 1
@@ -115,11 +117,29 @@ struct source_local_options {
     const char *sysfs_root, *proc_root, *pattern, *maps_dir, *device;
     bool no_lldp;                       /* no LLDP listener */
     bool all_counters;                  /* also counters that map to no canonical metric */
+    /* What `dcbkit collect` needs beyond the canonical rows: */
+    unsigned raw_every;                 /* all_counters: unmapped ones every Nth tick (0: 10) */
+    bool config_each_tick;              /* config and knobs every tick from the first (else
+                                         * every 10th from the second, for a view) */
+    /* saved `ethtool -S` dumps of interface pattern instead of the host, taken one interval
+     * apart: the first tick gives them all and the source ends; driver names the map (NULL:
+     * guessed from the counter names) */
+    const char *const *dumps;
+    size_t ndumps;
+    const char *driver;
+    /* sees every reading as collectors/host_source gives it (raw counters and their deltas,
+     * the LLDP partner of a config snapshot, messages), besides the sink; may be NULL */
+    const struct host_source_sink *tap;
 };
 int dcb_source_local_open(struct dcb_source *src, const struct source_local_options *opt,
                           struct dcb_err *err);
 /* After a tick: whether some interface has PFC counters. */
 bool dcb_source_local_has_pfc(const struct dcb_source *src);
+struct source_local_stats {
+    uint64_t samples, events, failures;
+    int read;                           /* interfaces the last tick read */
+};
+void dcb_source_local_stats(const struct dcb_source *src, struct source_local_stats *st);
 
 /* replay: a scenario file (NULL: the built-in demo) with path=value overrides. Real time runs
  * it paced to the wall clock at speed (0: 1) in a child process; fast runs it at once, within
@@ -132,6 +152,9 @@ struct source_replay_options {
     double speed;
     bool fast;
     int64_t duration_ns;                /* 0: the scenario's (real time: until stopped) */
+    int64_t start_ns;                   /* fast: the wall time simulated time 0 stands at (0: the
+                                         * first tick's; a recording starts after its store's
+                                         * newest data) */
 };
 int dcb_source_replay_open(struct dcb_source *src, const struct source_replay_options *opt,
                            struct dcb_err *err);
@@ -158,9 +181,27 @@ struct source_gnmi_options {
     int64_t timeout_ns;                 /* per call (0: 10 s) */
     int64_t config_interval_ns;         /* 0: config once at start; <0: never */
     size_t max_message;                 /* 0: the client's default */
+    /* In this process, within each tick, instead of a child process: for a use that does
+     * nothing else meanwhile (collect). Each tick runs the client for one interval; the
+     * source ends after duration_ns (0: never), after max_rounds poll/once rounds (0: no
+     * limit), or when no target is left; *stop (a signal) ends a tick at once. tap sees each
+     * leaf, config, round and error as collectors/gnmi/gnmi_source gives them. */
+    bool in_process;
+    volatile int *stop;
+    int64_t duration_ns;
+    long max_rounds;
+    const struct gnmi_source_cb *tap;
 };
 int dcb_source_gnmi_open(struct dcb_source *src, const struct source_gnmi_options *opt,
                          struct dcb_err *err);
+/* In process: the devices polled, the targets that ended in failure (so far), and the
+ * client's counts. */
+struct source_gnmi_stats {
+    size_t devices;
+    int failures;
+    uint64_t unmapped;
+};
+void dcb_source_gnmi_stats(const struct dcb_source *src, struct source_gnmi_stats *st);
 
 /* store: at_ns 0 follows the store's newest data; window_ns is how much history before it a
  * tick gives (0: 60 intervals). */

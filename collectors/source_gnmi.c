@@ -1,8 +1,8 @@
-/* --gnmi HOST:PORT and --fabric FILE: switches over gNMI (collectors/gnmi/gnmi_source.h, the
- * client `dcbkit collect --gnmi` runs). The client waits on its sockets, so it runs in a child
- * process (source_child.h); counters come as a SAMPLE stream at the refresh interval, config
- * with Get at start. A fabric file also gives every interface its intended config and its link
- * partner's. */
+/* --gnmi HOST:PORT and --fabric FILE: switches over gNMI (collectors/gnmi/gnmi_source.h). The
+ * client waits on its sockets, so for a view it runs in a child process (source_child.h); a use
+ * that only records (collect) runs it in process, one interval per tick. Counters come as a
+ * SAMPLE stream at the refresh interval, config with Get at start. A fabric file also gives
+ * every interface its intended config and its link partner's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +11,7 @@
 #include "counter_map.h"
 #include "gnmi_creds.h"
 #include "gnmi_source.h"
+#include "qos_json.h"
 #include "source.h"
 #include "source_child.h"
 #include "units.h"
@@ -26,6 +27,12 @@ struct gnmi_ctx {
     char maps_dir[4096];
     int64_t interval_ns;
     struct source_child cl;
+    /* in process */
+    struct dcb_source *src;
+    struct gnmi_source *direct;
+    size_t added;
+    int failures;
+    int64_t end_ns;               /* monotonic; 0: none */
 };
 
 /* ---- the child ---------------------------------------------------------------------------- */
@@ -84,6 +91,7 @@ static struct gnmi_source_opts source_opts(const struct gnmi_ctx *g)
         .sample_interval_ns = g->interval_ns,
         .config_interval_ns = g->opt.config_interval_ns,
     };
+    so.client.max_rounds = g->opt.max_rounds;
     return so;
 }
 
@@ -108,6 +116,102 @@ static int run_child(void *arg, int fd)
     return rc;
 }
 
+/* ---- in process ------------------------------------------------------------------------- */
+
+static void direct_sample(const struct dcb_sample *s, const char *key, void *arg)
+{
+    struct gnmi_ctx *g = arg;
+    if (g->opt.tap && g->opt.tap->on_sample)
+        g->opt.tap->on_sample(s, key, g->opt.tap->arg);
+    g->src->sink.sample(g->src->sink.arg, s, 0);
+}
+
+static void direct_event(const struct dcb_event *e, void *arg)
+{
+    struct gnmi_ctx *g = arg;
+    if (g->opt.tap && g->opt.tap->on_event)
+        g->opt.tap->on_event(e, g->opt.tap->arg);
+    g->src->sink.event(g->src->sink.arg, e);
+}
+
+static void direct_config(int64_t time_ns, const char *device, const char *ifname,
+                          const struct qos_config *c, void *arg)
+{
+    struct gnmi_ctx *g = arg;
+    if (g->opt.tap && g->opt.tap->on_config)
+        g->opt.tap->on_config(time_ns, device, ifname, c, g->opt.tap->arg);
+    cJSON *j = qos_to_json(c);
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    if (!text)
+        return;
+    struct store_config_row row = { time_ns, device, ifname, "gnmi", text };
+    g->src->sink.config(g->src->sink.arg, &row);
+    free(text);
+}
+
+static void direct_round(const char *device, void *arg)
+{
+    struct gnmi_ctx *g = arg;
+    if (g->opt.tap && g->opt.tap->on_round)
+        g->opt.tap->on_round(device, g->opt.tap->arg);
+}
+
+static void direct_error(const char *device, const char *address, const char *msg,
+                         bool retrying, void *arg)
+{
+    struct gnmi_ctx *g = arg;
+    if (g->opt.tap && g->opt.tap->on_error)
+        g->opt.tap->on_error(device, address, msg, retrying, g->opt.tap->arg);
+    snprintf(g->src->status, sizeof(g->src->status), "gnmi %.60s (%.60s): %.100s%s", device,
+             address, msg, retrying ? "; retrying" : "");
+}
+
+static int direct_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
+                       struct dcb_err *err)
+{
+    (void)err;
+    struct gnmi_ctx *g = src->ctx;
+    *data_ns = now_ns;
+    if ((g->opt.stop && *g->opt.stop) || !gnmi_client_active(gnmi_source_client(g->direct)))
+        return DCB_SOURCE_END;
+    int64_t slice = src->interval_ns;
+    if (g->end_ns) {
+        int64_t left = g->end_ns - dcb_monotonic_ns();
+        if (left <= 0)
+            return DCB_SOURCE_END;
+        if (left < slice)
+            slice = left;
+    }
+    g->failures = gnmi_source_run(g->direct, (volatile sig_atomic_t *)g->opt.stop, slice);
+    return 0;
+}
+
+void dcb_source_gnmi_stats(const struct dcb_source *src, struct source_gnmi_stats *st)
+{
+    const struct gnmi_ctx *g = src->ctx;
+    *st = (struct source_gnmi_stats){ g->added, g->failures,
+                                      g->direct ? gnmi_source_stats(g->direct)->unmapped : 0 };
+}
+
+/* The client with its targets, its callbacks into src. */
+static int direct_open(struct gnmi_ctx *g, struct dcb_source *src, struct dcb_err *err)
+{
+    g->src = src;
+    struct gnmi_source_opts so = source_opts(g);
+    struct gnmi_source_cb cb = { direct_sample, direct_event, direct_config, direct_round,
+                                 direct_error, g };
+    if (gnmi_source_new(&g->direct, g->maps_dir, &so, &cb, err) < 0 ||
+        add_targets(g, g->direct, &g->added, err) < 0) {
+        gnmi_source_free(g->direct);
+        g->direct = NULL;
+        return -1;
+    }
+    if (g->opt.duration_ns)
+        g->end_ns = dcb_monotonic_ns() + g->opt.duration_ns;
+    return 0;
+}
+
 /* ---- dcbtop's side ------------------------------------------------------------------------ */
 
 static int gnmi_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
@@ -125,7 +229,10 @@ static int gnmi_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
 static void gnmi_close(struct dcb_source *src)
 {
     struct gnmi_ctx *g = src->ctx;
-    source_child_stop_and_wait(&g->cl);
+    if (g->direct)
+        gnmi_source_free(g->direct);
+    else
+        source_child_stop_and_wait(&g->cl);
     gnmi_creds_wipe(&g->creds);
     if (g->have_fabric)
         fabric_free(&g->fabric);
@@ -134,6 +241,20 @@ static void gnmi_close(struct dcb_source *src)
 }
 
 static const struct dcb_source_ops gnmi_ops = { gnmi_tick, NULL, gnmi_close };
+static const struct dcb_source_ops direct_ops = { direct_tick, NULL, gnmi_close };
+
+/* The targets and maps are checked here, where an error can still be said on stderr. */
+static int check_targets(struct gnmi_ctx *g, struct dcb_err *err)
+{
+    struct gnmi_source_opts so = source_opts(g);
+    struct gnmi_source_cb cb = { 0 };
+    struct gnmi_source *s = NULL;
+    int rc = gnmi_source_new(&s, g->maps_dir, &so, &cb, err);
+    if (rc == 0)
+        rc = add_targets(g, s, &g->added, err);
+    gnmi_source_free(s);
+    return rc;
+}
 
 static int fail(struct gnmi_ctx *g, int rc)
 {
@@ -178,23 +299,18 @@ int dcb_source_gnmi_open(struct dcb_source *src, const struct source_gnmi_option
         if (fabric_load_file(&g->fabric, opt->fabric, err) < 0)
             return fail(g, -1);
     }
-    /* the targets and maps are checked here, where an error can still be said on stderr */
-    struct gnmi_source_opts so = source_opts(g);
-    struct gnmi_source_cb cb = { 0 };
-    struct gnmi_source *s = NULL;
-    size_t added = 0;
-    rc = gnmi_source_new(&s, g->maps_dir, &so, &cb, err);
-    if (rc == 0)
-        rc = add_targets(g, s, &added, err);
-    gnmi_source_free(s);
+    rc = opt->in_process ? direct_open(g, src, err) : check_targets(g, err);
     if (rc < 0)
         return fail(g, rc);
-    if (!added)
+    size_t added = g->added;
+    if (!added) {
+        gnmi_source_free(g->direct);
         return fail(g, dcb_err_set(err, DCB_E_NOTFOUND, "%s: no device is reached over gNMI",
                                    opt->fabric ? opt->fabric : "--gnmi"));
-    if (source_child_start(&g->cl, run_child, g, err) < 0)
+    }
+    if (!opt->in_process && source_child_start(&g->cl, run_child, g, err) < 0)
         return fail(g, -1);
-    src->ops = &gnmi_ops;
+    src->ops = opt->in_process ? &direct_ops : &gnmi_ops;
     src->kind = SOURCE_GNMI;
     src->ctx = g;
     if (opt->fabric)

@@ -196,8 +196,12 @@ static int take_gnmi(struct source_opts *o, int code, const char *arg, char *why
             o->gnmi.config_interval_ns = -1;
             return 1;
         }
-        return parse_duration_flag("--config-interval", arg, 0, &o->gnmi.config_interval_ns,
-                                   why, len);
+        if (parse_duration_flag("--config-interval", arg, 0, &o->gnmi.config_interval_ns, why,
+                                len) < 0)
+            return -1;
+        if (o->gnmi.config_interval_ns == 0)
+            o->gnmi.config_interval_ns = -1;        /* 0 is never, as collect always took it */
+        return 1;
     case SO_PLAINTEXT: o->gnmi.plaintext = true; return 1;
     case SO_INSECURE: o->gnmi.insecure = true; return 1;
     case SO_TLS_CA: o->gnmi.tls_ca = arg; return 1;
@@ -458,12 +462,14 @@ const struct source_option_doc source_option_docs[] = {
       "--fabric FILE: every device of the fabric whose reach is gNMI." },
     { SOURCE_G_GNMI, "--map NAME", "The vendor counter map: sonic, openconfig (default), "
       "srlinux." },
-    { SOURCE_G_GNMI, "--gnmi-mode stream|poll|once", "How counters are subscribed (default "
-      "stream)." },
+    { SOURCE_G_GNMI, "--gnmi-mode stream|poll|once", "How counters come: a SAMPLE stream at "
+      "the interval (default), a POLL every interval on one long-lived call, or a ONCE "
+      "subscription every interval. A target that answers UNIMPLEMENTED to Subscribe is polled "
+      "with Get." },
     { SOURCE_G_GNMI, "--encoding json|json_ietf|proto", "The encoding asked for (default "
       "json_ietf)." },
     { SOURCE_G_GNMI, "--config-interval DURATION|never", "How often the QoS config is read "
-      "with Get (default: once at start)." },
+      "with Get (default: once at start; 0 or never: not at all)." },
     { SOURCE_G_GNMI, "--plaintext", "No TLS: gRPC over cleartext HTTP/2 (h2c)." },
     { SOURCE_G_GNMI, "--insecure", "TLS without verifying the target's certificate (lab use "
       "only)." },
@@ -476,7 +482,8 @@ const struct source_option_doc source_option_docs[] = {
     { SOURCE_G_GNMI, "--credentials FILE", "Username and password from a file of 'username: "
       "NAME' and 'password: SECRET' lines that only its owner may read (mode 0600). Without "
       "it, DCBKIT_GNMI_USERNAME and DCBKIT_GNMI_PASSWORD when set. Never on the command line." },
-    { SOURCE_G_GNMI, "--timeout DURATION", "Deadline of each gNMI call (default 10s)." },
+    { SOURCE_G_GNMI, "--timeout DURATION", "Deadline of each gNMI call and poll answer; a "
+      "stream silent for this long plus two intervals is reconnected (default 10s)." },
     { SOURCE_G_GNMI, "--max-message SIZE", "Refuse gRPC messages larger than this (default "
       "16MiB)." },
     { SOURCE_G_STORE, "--store DB", "A store that dcbkit collect, replay or serve wrote." },

@@ -6,10 +6,11 @@
  * Fast: everything on the first tick, at the capture's own times, then the end. Paced: the
  * capture plays at its own timestamps, speed times faster, shifted so that its first frame is
  * at the first tick; each tick gives the frames its time reached. The file is read frame by
- * frame and never held: a paced tick whose time reached the next frame reads it again from the
- * start and skips the frames given already (capture_file_read has no way to resume), so memory
- * stays bounded whatever its size, at the cost of a pass per such tick. */
+ * frame and never held, in one pass: paced, the reading runs on a thread of its own that stops
+ * at the first frame beyond the tick's time and waits for the next tick. The two take turns
+ * (the tick waits while the reader runs), so the sink is only ever called by one of them. */
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,10 +34,36 @@ struct pcap_ctx {
     int64_t first_tick_ns;
     int64_t until_ns;                   /* this pass gives frames up to here (capture time) */
     int64_t next_ns;                    /* the first frame not given yet (when more) */
-    uint64_t given, seen;               /* frames given so far; frames met in this pass */
+    uint64_t given;                     /* frames given so far */
     int64_t neighbours_ns;              /* neighbours seen after this were not given yet */
     bool started, more, ended;
+    /* paced: the reader thread and whose turn it is */
+    pthread_t reader;
+    pthread_mutex_t mu;
+    pthread_cond_t turn;
+    bool reader_started, reader_turn, reader_done, stopping;
+    int read_rc;
+    struct dcb_err read_err;
 };
+
+/* The reader, at a frame beyond the tick's time: the turn goes back to the tick until a later
+ * one reaches the frame. False when the source is closing. */
+static bool wait_for_tick(struct pcap_ctx *c, int64_t frame_ns)
+{
+    pthread_mutex_lock(&c->mu);
+    while (frame_ns > c->until_ns && !c->stopping) {
+        c->more = true;
+        c->next_ns = frame_ns;
+        c->reader_turn = false;
+        pthread_cond_broadcast(&c->turn);
+        while (!c->reader_turn && !c->stopping)
+            pthread_cond_wait(&c->turn, &c->mu);
+    }
+    c->more = false;
+    bool go_on = !c->stopping;
+    pthread_mutex_unlock(&c->mu);
+    return go_on;
+}
 
 static void on_event(void *arg, const struct dcb_event *e)
 {
@@ -49,13 +76,8 @@ static void on_event(void *arg, const struct dcb_event *e)
 static bool on_packet(void *arg, const struct capture_packet *p)
 {
     struct pcap_ctx *c = arg;
-    if (++c->seen <= c->given)
-        return true;                    /* given on an earlier tick */
-    if (p->ts_ns > c->until_ns) {
-        c->more = true;
-        c->next_ns = p->ts_ns;
+    if (p->ts_ns > c->until_ns && !wait_for_tick(c, p->ts_ns))
         return false;
-    }
     if (!c->given++)
         c->first_ns = p->ts_ns;
     c->last_ns = p->ts_ns;
@@ -93,8 +115,12 @@ static void put_counters(struct pcap_ctx *c, int64_t ts, bool zero)
     for (size_t i = 0; i < c->t.pauses.ncls; i++)
         if (c->t.pauses.cls[i].prio >= 0 && c->t.pauses.cls[i].prio < 8)
             frames[c->t.pauses.cls[i].prio] += c->t.pauses.cls[i].frames;
-    for (int prio = 0; prio < 8; prio++)
+    for (int prio = 0; prio < 8; prio++) {
         put_counter(c, ts, METRIC_CAPTURE_PFC_FRAMES, prio, zero ? 0 : frames[prio]);
+        /* the pause intervals as far as ts, so that a view shows the share of time paused */
+        uint64_t paused_ns = zero ? 0 : pause_tracker_paused_ns(&c->t.pauses, prio, ts);
+        put_counter(c, ts, METRIC_CAPTURE_PFC_PAUSED_US, prio, paused_ns / 1000);
+    }
 }
 
 static void config_from_dcbx(const struct dcbx_config *d, struct qos_config *c)
@@ -164,18 +190,64 @@ static int put_capture_port(struct pcap_ctx *c, int64_t ts, struct dcb_err *err)
     return dcb_sink_put_qos(&c->src->sink, ts + c->shift_ns, c->device, "", "capture", &q, err);
 }
 
-/* One pass over the file: the frames not given yet, up to capture time until. */
+static int read_error(struct pcap_ctx *c, int rc, const struct dcb_err *inner,
+                      struct dcb_err *err)
+{
+    char why[sizeof(err->msg)];
+    snprintf(why, sizeof(why), "%s", inner->msg);
+    return dcb_err_set(err, rc, "%s: %s", c->path, why);
+}
+
+static void *reader_main(void *arg)
+{
+    struct pcap_ctx *c = arg;
+    struct dcb_err err;
+    int rc = capture_file_read(c->path, NULL, on_packet, c, &err);
+    pthread_mutex_lock(&c->mu);
+    c->read_rc = rc;
+    if (rc < 0)
+        c->read_err = err;
+    c->reader_done = true;
+    c->more = false;
+    c->reader_turn = false;
+    pthread_cond_broadcast(&c->turn);
+    pthread_mutex_unlock(&c->mu);
+    return NULL;
+}
+
+/* Paced: the reader gives the frames up to capture time until, then hands the turn back. */
 static int read_until(struct pcap_ctx *c, int64_t until, struct dcb_err *err)
 {
+    pthread_mutex_lock(&c->mu);
     c->until_ns = until;
-    c->seen = 0;
-    c->more = false;
-    int rc = capture_file_read(c->path, NULL, on_packet, c, err);
-    if (rc < 0) {
-        char why[sizeof(err->msg)];
-        snprintf(why, sizeof(why), "%s", err->msg);
-        return dcb_err_set(err, rc, "%s: %s", c->path, why);
+    c->reader_turn = true;
+    if (!c->reader_started) {
+        if (pthread_create(&c->reader, NULL, reader_main, c) != 0) {
+            pthread_mutex_unlock(&c->mu);
+            return dcb_err_set(err, DCB_E_NOMEM, "%s: cannot start its reader", c->path);
+        }
+        c->reader_started = true;
     }
+    pthread_cond_broadcast(&c->turn);
+    while (c->reader_turn)
+        pthread_cond_wait(&c->turn, &c->mu);
+    int rc = c->read_rc;
+    pthread_mutex_unlock(&c->mu);
+    if (rc < 0)
+        return read_error(c, rc, &c->read_err, err);
+    if (track_set_nomem(&c->t))
+        return dcb_err_set(err, DCB_E_NOMEM, "%s: out of memory for the trackers", c->path);
+    return 0;
+}
+
+/* Fast: one pass over the whole file, here. */
+static int read_all(struct pcap_ctx *c, struct dcb_err *err)
+{
+    struct dcb_err inner;
+    c->until_ns = INT64_MAX;
+    int rc = capture_file_read(c->path, NULL, on_packet, c, &inner);
+    if (rc < 0)
+        return read_error(c, rc, &inner, err);
     if (track_set_nomem(&c->t))
         return dcb_err_set(err, DCB_E_NOMEM, "%s: out of memory for the trackers", c->path);
     return 0;
@@ -194,7 +266,7 @@ static int finish(struct pcap_ctx *c, struct dcb_err *err)
 
 static int pcap_tick_fast(struct pcap_ctx *c, int64_t *data_ns, struct dcb_err *err)
 {
-    int rc = read_until(c, INT64_MAX, err);
+    int rc = read_all(c, err);
     if (rc < 0)
         return rc;
     *data_ns = c->given ? c->last_ns : *data_ns;
@@ -219,7 +291,7 @@ static int pcap_tick_paced(struct pcap_ctx *c, int64_t now_ns, int64_t *data_ns,
     }
     double speed = c->opt.speed > 0 ? c->opt.speed : 1;
     int64_t reached = c->first_ns + (int64_t)((double)(now_ns - c->first_tick_ns) * speed);
-    /* a pass reads from the start: only when the next frame is due */
+    /* the reader waits at the next frame: wake it only when that frame is due */
     if ((!c->started || reached >= c->next_ns) && (rc = read_until(c, reached, err)) < 0)
         return rc;
     *data_ns = reached + c->shift_ns;
@@ -247,6 +319,15 @@ static int pcap_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
 static void pcap_close(struct dcb_source *src)
 {
     struct pcap_ctx *c = src->ctx;
+    if (c->reader_started) {
+        pthread_mutex_lock(&c->mu);
+        c->stopping = true;
+        pthread_cond_broadcast(&c->turn);
+        pthread_mutex_unlock(&c->mu);
+        pthread_join(c->reader, NULL);
+    }
+    pthread_mutex_destroy(&c->mu);
+    pthread_cond_destroy(&c->turn);
     track_set_free(&c->t);
     free(c);
     src->ctx = NULL;
@@ -291,6 +372,8 @@ int dcb_source_pcap_open(struct dcb_source *src, const struct source_pcap_option
     c->neighbours_ns = INT64_MIN;
     if (c->first_ns == INT64_MIN)
         c->ended = true;                /* no frame at all: nothing to give */
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->turn, NULL);
     src->ops = &pcap_ops;
     src->ctx = c;
     src->kind = SOURCE_PCAP;

@@ -29,6 +29,7 @@ struct replay_ctx {
     double speed;
     int64_t every_ns;
     int64_t duration_ns;
+    int64_t start_ns;             /* fast: simulated time 0 on the wall clock (0: the tick's) */
     bool fast, ran;
     struct source_child cl;
     struct dcb_source *src;
@@ -148,6 +149,8 @@ void source_replay_put_config(const struct fabric *f, const char *prefix, int64_
 static int run_fast(struct dcb_source *src, struct replay_ctx *r, int64_t now_ns,
                     int64_t *data_ns, struct dcb_err *err)
 {
+    if (r->start_ns)
+        now_ns = r->start_ns;
     source_replay_put_config(&r->sc.fabric, NULL, now_ns, &src->sink);
     struct replay_hooks hooks = { fast_sample, fast_event, NULL, src };
     /* as fast as possible ends: one pass of a workload that repeats (the demo's does) */
@@ -218,6 +221,7 @@ int dcb_source_replay_open(struct dcb_source *src, const struct source_replay_op
     r->speed = opt->speed;
     r->fast = opt->fast;
     r->duration_ns = opt->duration_ns;
+    r->start_ns = opt->start_ns;
     r->src = src;
     /* two rounds per refresh, so that every tick finds a fresh one whatever the phase */
     r->every_ns = src->interval_ns / 2 < 50000000LL ? 50000000LL : src->interval_ns / 2;

@@ -171,3 +171,18 @@ void pause_tracker_finish(struct pause_tracker *t)
         if (t->cls[i].paused)
             close_interval(t, &t->cls[i], t->cls[i].expiry_ns, false);
 }
+
+uint64_t pause_tracker_paused_ns(const struct pause_tracker *t, int prio, int64_t at_ns)
+{
+    uint64_t ns = 0;
+    for (size_t i = 0; i < t->ncls; i++) {
+        const struct pause_class *c = &t->cls[i];
+        if (c->prio != prio)
+            continue;
+        ns += c->paused_ns;
+        int64_t end = at_ns < c->expiry_ns ? at_ns : c->expiry_ns;
+        if (c->paused && end > c->start_ns)
+            ns += (uint64_t)(end - c->start_ns);
+    }
+    return ns;
+}

@@ -61,6 +61,10 @@ void pause_tracker_frame(struct pause_tracker *t, int64_t ts_ns, const struct dc
 void pause_tracker_finish(struct pause_tracker *t);
 void pause_tracker_free(struct pause_tracker *t);
 
+/* The time a priority (PAUSE_PRIO_GLOBAL: 802.3x) was paused up to at_ns, over every sender:
+ * the finished intervals, and the open ones as far as at_ns (never past their expiry). */
+uint64_t pause_tracker_paused_ns(const struct pause_tracker *t, int prio, int64_t at_ns);
+
 /* The time quanta stand for at link_bps, in whole nanoseconds (rounded to nearest). */
 int64_t pause_quanta_ns(uint32_t quanta, uint64_t link_bps);
 

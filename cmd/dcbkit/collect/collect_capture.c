@@ -1,4 +1,5 @@
 /* dcbkit collect --capture: see collect_capture.h. */
+#include "collect.h"
 #include "collect_capture.h"
 
 #include <errno.h>
@@ -144,7 +145,8 @@ static void put_interval(struct live_run *r, int64_t now)
 static int read_until(struct live_run *r, int64_t deadline)
 {
     struct dcb_err err;
-    for (int64_t now = dcb_monotonic_ns(); now < deadline && !*r->o->stop; now = dcb_monotonic_ns()) {
+    for (int64_t now = dcb_monotonic_ns(); now < deadline && !*r->o->stop;
+         now = dcb_monotonic_ns()) {
         struct pollfd pfd = { .fd = r->cap.fd, .events = POLLIN };
         int wait_ms = (int)((deadline - now + 999999) / 1000000);
         int rc = poll(&pfd, 1, wait_ms);
@@ -188,5 +190,29 @@ int collect_capture_run(const struct collect_capture_opts *o)
         status = cli_fail(1, "collect", "%s", err.msg);
     capture_live_close(&r.cap);
     track_set_free(&r.t);
+    return status;
+}
+
+int collect_capture(struct cli_ctx *ctx, const struct collect_opts *co)
+{
+    struct dcb_err err;
+    struct dcb_store *store = NULL;
+    if (co->store_path) {
+        struct store_options opt = { .path = co->store_path };
+        if (store_open_sqlite(&store, &opt, &err) < 0)
+            return cli_fail(1, "collect", "%s", err.msg);
+    }
+    struct dcb_out out;
+    out_init(&out, stdout, ctx->format);
+    collect_catch_signals();
+    struct collect_capture_opts o = {
+        .iface = co->capture_iface, .filter = co->filter, .device = co->device,
+        .interval_ns = co->interval_ns, .count = collect_ticks(co),
+        .link_bps = co->src.pcap.link_bps, .store = store, .out = &out, .stop = &collect_stop,
+        .verbosity = ctx->verbosity,
+    };
+    int status = cli_finish_output(&out, collect_capture_run(&o));
+    if (store && store_close(store, &err) < 0)
+        status = cli_fail(1, "collect", "%s", err.msg);
     return status;
 }
