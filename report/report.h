@@ -20,7 +20,6 @@
 #include <stdio.h>
 
 #include "err.h"
-#include "evidence.h"
 #include "fabric.h"
 #include "findings.h"
 #include "store.h"
