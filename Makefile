@@ -31,7 +31,7 @@ EXTRA_CFLAGS ?=
 SANITIZERS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_FLAGS := $(if $(SANITIZE),$(SANITIZERS))
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SAN_FLAGS) $(EXTRA_CFLAGS)
-ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Idecoders/track -Icollectors -Icollectors/gnmi -I$(GEN) -Irules -Irules/replay -DDCBKIT_VERSION='"$(VERSION)"' \
+ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Idecoders/track -Icollectors -Icollectors/gnmi -I$(GEN) -Irules -Irules/replay -Ireport -DDCBKIT_VERSION='"$(VERSION)"' \
     -DDCBKIT_SOURCE_MAPS='"$(abspath collectors/maps)"' \
     -DDCBKIT_SOURCE_RULES='"$(abspath rules/catalog)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
 # The replay engine's event loop runs through five of its files (sim, port, switch, nic, evq).
@@ -45,7 +45,8 @@ LIBS      = $(call pkg_libs,$(LIB_PKGS)) -lm $(LDLIBS)
 
 # ---- sources -------------------------------------------------------------------------------
 LIB_SRCS  := $(sort $(wildcard lib/*.c decoders/*.c decoders/track/*.c collectors/*.c \
-                                collectors/*/*.c rules/*.c rules/*/*.c))
+                                collectors/*/*.c rules/*.c rules/*/*.c \
+                                report/*.c))
 # gNMI messages: collectors/gnmi/gnmi.proto compiled by protoc-c into the build tree.
 GEN       = $(BUILD)/gen
 GNMI_PB_C = $(GEN)/gnmi.pb-c.c
@@ -187,9 +188,9 @@ fuzz: fuzz-build
 	@tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_BUILD) $(FUZZ_BINS)
 
 CPPCHECK_FLAGS := --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
-    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Idecoders/track -Icollectors -Icollectors/gnmi -Irules -Irules/replay -Icmd/dcbtop -Icmd/cli -Icmd/dcbkit
+    --inline-suppr --quiet -D__GNUC__ -D_GNU_SOURCE -Ilib --suppress=missingIncludeSystem -Idecoders -Idecoders/track -Icollectors -Icollectors/gnmi -Irules -Irules/replay -Ireport -Icmd/dcbtop -Icmd/cli -Icmd/dcbkit
 cppcheck:
-	cppcheck $(CPPCHECK_FLAGS) lib decoders collectors rules cmd tests/unit tests/bench tests/fuzz
+	cppcheck $(CPPCHECK_FLAGS) lib decoders collectors rules report cmd tests/unit tests/bench tests/fuzz
 
 # What .ci/run adds after `make check`: the clang build, the ASan+UBSan unit tests, cppcheck,
 # and a short fuzz run of every target.

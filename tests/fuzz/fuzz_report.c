@@ -1,17 +1,13 @@
 /* libFuzzer: a stored report.json (--from-json, --baseline) through the loader, the comparison
- * and both renderers. The report code lives with its command, so its files are compiled in
- * here. Whatever the document holds, the HTML must stay free of injected elements and valid
- * UTF-8, and the Markdown must carry no '<' at all (every string is escaped). */
+ * and both renderers (report/, in the library). Whatever the document holds, the HTML must stay
+ * free of injected elements and valid UTF-8, and the Markdown must carry no '<' at all (every
+ * string is escaped). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../cmd/dcbkit/report_diff.c"
-#include "../../cmd/dcbkit/report_html.c"
-#include "../../cmd/dcbkit/report_md.c"
-#include "../../cmd/dcbkit/report_model.c"
-#include "../../cmd/dcbkit/report_tables.c"
+#include "report.h"
 #include "utf8.h"
 
 static void check_utf8(const char *doc, size_t len)

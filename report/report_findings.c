@@ -1,7 +1,8 @@
 /* dcbkit report: the findings. The rule catalog over the store window (measured: counters,
  * events, collected config) and over the fabric file (intended config), a finding the store
  * already gave is not repeated from the intent; then one finding per device that gave no data,
- * so a device that could not be reached is never silently missing. Ranked worst first. */
+ * so a device that could not be reached is never silently missing. All of them in the one order
+ * (rules/findings.h), worst first. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,48 +89,49 @@ static cJSON *finding_json(const struct finding *f, const char *source)
     return o;
 }
 
-static bool has_key(const cJSON *arr, const char *key)
+/* A finding and what gave it ("store", "fabric", "collect"), in the one order. */
+struct placed {
+    struct finding f;
+    const char *source;
+};
+
+struct found {
+    struct placed *v;
+    size_t n, cap;
+};
+
+static int found_add(struct found *fd, const struct finding *f, const char *source)
 {
-    const cJSON *x;
-    cJSON_ArrayForEach(x, arr) {
-        if (strcmp(report_str(x, "key"), key) == 0)
-            return true;
+    if (fd->n == fd->cap) {
+        size_t cap = fd->cap ? fd->cap * 2 : 64;
+        struct placed *v = realloc(fd->v, cap * sizeof(*v));
+        if (!v)
+            return -1;
+        fd->v = v;
+        fd->cap = cap;
     }
+    fd->v[fd->n++] = (struct placed){ *f, source };
+    return 0;
+}
+
+static bool same_place(const struct finding *a, const struct finding *b)
+{
+    return !strcmp(a->rule->id, b->rule->id) && !strcmp(a->device, b->device) &&
+           !strcmp(a->ifname, b->ifname) && a->prio == b->prio;
+}
+
+/* Whether an earlier source (the store: measured) already said it. */
+static bool found_has(const struct found *fd, const struct finding *f)
+{
+    for (size_t i = 0; i < fd->n; i++)
+        if (same_place(&fd->v[i].f, f))
+            return true;
     return false;
 }
 
-static int severity_rank(const char *s)
+static int by_order(const void *x, const void *y)
 {
-    return !strcmp(s, "crit") ? 2 : !strcmp(s, "warn") ? 1 : 0;
-}
-
-static int rank(const void *x, const void *y)
-{
-    const cJSON *a = *(const cJSON *const *)x, *b = *(const cJSON *const *)y;
-    int c = severity_rank(report_str(b, "severity")) - severity_rank(report_str(a, "severity"));
-    if (c)
-        return c;
-    double ca = report_num(a, "confidence"), cb = report_num(b, "confidence");
-    if (ca != cb)
-        return ca < cb ? 1 : -1;
-    return strcmp(report_str(a, "key"), report_str(b, "key"));
-}
-
-/* Reorders the array in place, worst first; the key breaks ties, so the order is stable. */
-static void rank_findings(cJSON *arr)
-{
-    int n = cJSON_GetArraySize(arr);
-    if (n < 2)
-        return;
-    cJSON **items = malloc((size_t)n * sizeof(*items));
-    if (!items)
-        return;
-    for (int i = n - 1; i >= 0; i--)
-        items[i] = cJSON_DetachItemFromArray(arr, i);
-    qsort(items, (size_t)n, sizeof(*items), rank);
-    for (int i = 0; i < n; i++)
-        cJSON_AddItemToArray(arr, items[i]);
-    free(items);
+    return finding_order(&((const struct placed *)x)->f, &((const struct placed *)y)->f);
 }
 
 static int load_rules(const struct report_findings_input *in, struct rule_set *rs,
@@ -145,29 +147,25 @@ static int load_rules(const struct report_findings_input *in, struct rule_set *r
 }
 
 static int run_over(const struct rule_set *rs, const struct evidence *ev,
-                    const struct report_findings_input *in, const char *source, cJSON *arr,
-                    struct dcb_err *err)
+                    const struct report_findings_input *in, const char *source,
+                    struct found *fd, struct dcb_err *err)
 {
-    struct finding_list found = { 0 };
+    struct finding_list l = { 0 };
     struct rule_run_options opt = { .profile = in->profile, .now_ns = in->w->t1,
-                                    .on_finding = finding_list_add, .arg = &found };
+                                    .on_finding = finding_list_add, .arg = &l };
     struct rule_run_stats stats;
     int rc = rule_set_run(rs, ev, &opt, &stats, err);
     if (rc == 0 && in->verify_scenario) {
         struct rule_verify_options vo = { .scenario = in->verify_scenario };
         struct rule_verify_stats vs;
-        rc = rule_verify(&vo, found.v, found.n, &vs, err);
+        rc = rule_verify(&vo, l.v, l.n, &vs, err);
     }
-    for (size_t i = 0; rc == 0 && i < found.n; i++) {
-        cJSON *f = finding_json(&found.v[i], source);
-        if (has_key(arr, report_str(f, "key")))
-            cJSON_Delete(f);       /* measured already said it */
-        else
-            cJSON_AddItemToArray(arr, f);
-    }
-    if (rc == 0 && found.nomem)
+    for (size_t i = 0; rc == 0 && i < l.n; i++)
+        if (!found_has(fd, &l.v[i]) && found_add(fd, &l.v[i], source) < 0)
+            l.nomem = true;
+    if (rc == 0 && l.nomem)
         rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory keeping findings");
-    finding_list_free(&found);
+    finding_list_free(&l);
     return rc;
 }
 
@@ -179,65 +177,50 @@ static const char *collect_failure(const struct report_findings_input *in, const
     return NULL;
 }
 
-/* A device with no sample or config in the window: unreachable, or nothing collects it. */
-static void add_unreachable(const struct report_findings_input *in, const cJSON *dev,
-                            cJSON *arr)
+static char unreachable_reference[] = "docs/report.md (unreachable devices)";
+static const struct rule unreachable_rule = {
+    .id = UNREACHABLE_RULE, .severity = RULE_WARN, .confidence = 1, .scope = SCOPE_DEVICE,
+    .reference = unreachable_reference,
+};
+
+/* A device with no sample in the window: unreachable, or nothing collects it. A finding like
+ * any other, so it takes its place in the one order. */
+static int add_unreachable(const struct report_findings_input *in, const cJSON *dev,
+                           struct found *fd)
 {
     const char *name = report_str(dev, "name");
     const char *reach = report_str(dev, "reach");
     const char *why = collect_failure(in, name);
-    char since[64], summary[1024];
+    char since[64];
+    struct finding f = { .rule = &unreachable_rule, .severity = RULE_WARN, .prio = -1,
+                         .nevidence = 1 };
+    snprintf(f.device, sizeof(f.device), "%s", name);
     report_fmt_time(in->w->t0, since, sizeof(since));
     if (why)
-        snprintf(summary, sizeof(summary), "%s could not be reached: %s; the report has no data "
-                 "from it since %s", name, why, since);
+        snprintf(f.summary, sizeof(f.summary), "%s could not be reached: %s; the report has no "
+                 "data from it since %s", name, why, since);
     else if (!strcmp(reach, "gnmi"))
-        snprintf(summary, sizeof(summary), "no data from %s (gNMI target %s) since %s: it could "
-                 "not be reached, or nothing collects it", name, report_str(dev, "target"),
+        snprintf(f.summary, sizeof(f.summary), "no data from %s (gNMI target %s) since %s: it "
+                 "could not be reached, or nothing collects it", name, report_str(dev, "target"),
                  since);
     else
-        snprintf(summary, sizeof(summary), "no data from %s (reach %s) since %s: it could not be "
-                 "reached, or nothing collects it", name, reach, since);
-    cJSON *o = cJSON_CreateObject();
-    add_key(o, UNREACHABLE_RULE, name, "", -1);
-    cJSON_AddStringToObject(o, "rule", UNREACHABLE_RULE);
-    cJSON_AddStringToObject(o, "severity", "warn");
-    cJSON_AddNumberToObject(o, "confidence", 1);
-    cJSON_AddStringToObject(o, "scope", "device");
-    cJSON_AddStringToObject(o, "source", why ? "collect" : "store");
-    cJSON_AddStringToObject(o, "device", name);
-    cJSON_AddStringToObject(o, "ifname", "");
-    cJSON_AddNumberToObject(o, "prio", -1);
-    cJSON_AddStringToObject(o, "summary", summary);
-    cJSON *ev = cJSON_AddArrayToObject(o, "evidence");
-    cJSON *e = cJSON_CreateObject();
-    cJSON_AddStringToObject(e, "name", "series in window");
-    cJSON_AddStringToObject(e, "value", "0");
-    cJSON_AddItemToArray(ev, e);
-    cJSON_AddNullToObject(o, "knob");
-    cJSON_AddNullToObject(o, "direction");
-    cJSON_AddNullToObject(o, "proposed");
-    cJSON_AddStringToObject(o, "reference", "docs/report.md (unreachable devices)");
-    cJSON_AddNullToObject(o, "verified");
-    cJSON_AddItemToArray(arr, o);
+        snprintf(f.summary, sizeof(f.summary), "no data from %s (reach %s) since %s: it could "
+                 "not be reached, or nothing collects it", name, reach, since);
+    snprintf(f.evidence[0].name, sizeof(f.evidence[0].name), "series in window");
+    snprintf(f.evidence[0].value, sizeof(f.evidence[0].value), "0");
+    return found_add(fd, &f, why ? "collect" : "store");
 }
 
-int report_findings(const struct report_findings_input *in, cJSON *model, struct dcb_err *err)
+static int run_sources(const struct report_findings_input *in, const struct rule_set *rs,
+                       struct found *fd, struct dcb_err *err)
 {
-    cJSON *arr = cJSON_AddArrayToObject(model, "findings");
-    struct rule_set rs;
-    rule_set_init(&rs);
-    int rc = load_rules(in, &rs, err);
-    if (rc == 0 && in->st) {
+    int rc = 0;
+    if (in->st) {
         struct evidence ev = { 0 };
         rc = evidence_store_open(&ev, in->st, in->w->t1, err);
         if (rc == 0) {
             evidence_store_limit(&ev, in->w->t0);
-            if (in->wrap)
-                in->wrap(&ev, in->wrap_arg);
-            rc = run_over(&rs, &ev, in, "store", arr, err);
-            if (in->unwrap)
-                in->unwrap(&ev, in->wrap_arg);
+            rc = run_over(rs, &ev, in, "store", fd, err);
             evidence_store_close(&ev);
         }
     }
@@ -245,20 +228,36 @@ int report_findings(const struct report_findings_input *in, cJSON *model, struct
         struct evidence ev = { 0 };
         rc = evidence_fabric_open(&ev, in->fab, err);
         if (rc == 0) {
-            rc = run_over(&rs, &ev, in, "fabric", arr, err);
+            rc = run_over(rs, &ev, in, "fabric", fd, err);
             evidence_fabric_close(&ev);
         }
     }
-    size_t nrules = rs.n;
-    rule_set_free(&rs);
-    if (rc < 0)
-        return rc;
+    return rc;
+}
+
+int report_findings(const struct report_findings_input *in, cJSON *model, struct dcb_err *err)
+{
+    cJSON *arr = cJSON_AddArrayToObject(model, "findings");
+    struct rule_set rs;
+    struct found fd = { 0 };
+    rule_set_init(&rs);
+    int rc = load_rules(in, &rs, err);
+    if (rc == 0)
+        rc = run_sources(in, &rs, &fd, err);
     const cJSON *dev;
     cJSON_ArrayForEach(dev, cJSON_GetObjectItemCaseSensitive(model, "devices")) {
-        if (strcmp(report_str(dev, "status"), "ok") != 0)
-            add_unreachable(in, dev, arr);
+        if (rc == 0 && strcmp(report_str(dev, "status"), "ok") != 0 &&
+            add_unreachable(in, dev, &fd) < 0)
+            rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory keeping findings");
     }
-    cJSON_AddNumberToObject(model, "rules", (double)nrules);
-    rank_findings(arr);
-    return 0;
+    if (rc == 0) {
+        if (fd.n > 1)
+            qsort(fd.v, fd.n, sizeof(*fd.v), by_order);
+        for (size_t i = 0; i < fd.n; i++)
+            cJSON_AddItemToArray(arr, finding_json(&fd.v[i].f, fd.v[i].source));
+        cJSON_AddNumberToObject(model, "rules", (double)rs.n);
+    }
+    free(fd.v);
+    rule_set_free(&rs);
+    return rc;
 }

@@ -1,8 +1,7 @@
-/* dcbkit report internals. The report is one JSON model (report.json, schema 1, documented in
- * docs/report.md); everything else is a rendering of it, so `--from-json` re-renders exactly:
+/* The fabric health report (`dcbkit report`, cmd/dcbkit/report/). The report is one JSON model
+ * (report.json, schema 1, documented in docs/report.md); everything else is a rendering of it,
+ * so `--from-json` re-renders exactly. It reads a store (whatever source filled it):
  *
- *   report_collect.c   --collect: sample the fabric's devices into the store now (the gNMI
- *                      ones in report_collect_gnmi.c)
  *   report_gather.c    the store window -> traffic (top offenders, heatmap, per-device charts),
  *                      QPs, LLDP neighbours, config snapshots
  *   report_findings.c  the rules over the store and the fabric file, unreachable devices
@@ -21,8 +20,8 @@
 #include <stdio.h>
 
 #include "err.h"
-#include "evidence.h"
 #include "fabric.h"
+#include "findings.h"
 #include "store.h"
 #include "svg_chart.h"
 
@@ -50,22 +49,9 @@ struct report_collect_result {
     char why[256];
 };
 
-/* Samples every device of the fabric for duration_ns into the store at store_path. Devices
- * that cannot be sampled are listed in *failed (the caller frees it). 0, or a negative error
- * when nothing could run at all. */
-int report_collect(const struct fabric *fab, const char *store_path, int64_t duration_ns,
-                   int64_t interval_ns, struct report_collect_result **failed, size_t *nfailed,
-                   struct dcb_err *err);
-/* The gNMI devices alone (report_collect_gnmi.c); a device that gave nothing is in *failed. */
-int report_collect_gnmi(const struct fabric *fab, const char *store_path, int64_t duration_ns,
-                        int64_t interval_ns, struct report_collect_result **failed,
-                        size_t *nfailed, struct dcb_err *err);
-/* Adds device -> why to *failed; -1 when out of memory. */
-int report_collect_fail(struct report_collect_result **failed, size_t *n, const char *device,
-                        const char *why);
-
 /* The rules over the store window (and the fabric's intent, when given), plus a finding per
- * device without data; the "findings" array, ranked worst first, each with its "key". */
+ * device without data; the "findings" array in the one order (rules/findings.h), each with its
+ * "key". */
 struct report_findings_input {
     struct dcb_store *st;             /* may be NULL: no store evidence */
     const struct fabric *fab;         /* may be NULL */
@@ -76,11 +62,6 @@ struct report_findings_input {
     const char *verify_scenario;      /* --verify: replay each finding's change in this scenario */
     const struct report_collect_result *collect_failed;
     size_t ncollect_failed;
-    /* NULL, or what sits in front of the store's evidence (--prometheus: the event counts from
-     * dcbkit_events_total) and takes itself away again before the evidence is closed */
-    void (*wrap)(struct evidence *ev, void *arg);
-    void (*unwrap)(struct evidence *ev, void *arg);
-    void *wrap_arg;
 };
 int report_findings(const struct report_findings_input *in, cJSON *model, struct dcb_err *err);
 

@@ -38,6 +38,11 @@ static const struct tracked {
     { "drop.prio", ACC_DROPS, 1, -1 },
     { "pfcwd.tx_drop", ACC_DROPS, 1, -1 },
     { "pfcwd.rx_drop", ACC_DROPS, 1, -1 },
+    /* what a capture saw on the wire (--pcap, collect --capture): who paused is not known */
+    { "capture.pfc_frames", ACC_PAUSE_FRAMES, 1, -1 },
+    { "capture.pause_frames", ACC_PAUSE_FRAMES, 1, -1 },
+    { "capture.pfc_paused_us", ACC_PAUSE_NS, 1000, -1 },
+    { "capture.ce_packets", ACC_MARKS, 1, -1 },
 };
 
 /* The QoS fields a device section shows, when a source knows them. */
