@@ -1,5 +1,6 @@
 /* Counter directories read with kept file descriptors; see counter_dir.h. */
 #include "counter_dir.h"
+#include "grow.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -93,14 +94,8 @@ static int list(struct counter_dir *cd, const char *path, const char *const *ski
     while ((e = readdir(d))) {
         if (skipped(e->d_name, skip) || strlen(e->d_name) >= sizeof(cd->files[0].name))
             continue;
-        if (cd->n == cd->cap) {
-            size_t cap = cd->cap ? cd->cap * 2 : 32;
-            struct counter_file *grown = realloc(cd->files, cap * sizeof(*grown));
-            if (!grown)
-                break;
-            cd->files = grown;
-            cd->cap = cap;
-        }
+        if (cd->n == cd->cap && dcb_grow(&cd->files, &cd->cap, sizeof(*cd->files), 32) < 0)
+            break;
         struct counter_file *f = &cd->files[cd->n++];
         snprintf(f->name, sizeof(f->name), "%s", e->d_name);
         f->important = !important || important(f->name, arg);

@@ -1,4 +1,5 @@
 #include "host.h"
+#include "grow.h"
 #include "log.h"
 #include "proc_net_dev.h"
 #include "sysfs_file.h"
@@ -104,14 +105,8 @@ static void add_counter(struct host_reader *r, struct host_iface_reading *out,
                         const struct counter_map *map, const char *source, const char *name,
                         uint64_t value)
 {
-    if (out->n == out->cap) {
-        size_t cap = out->cap ? out->cap * 2 : 64;
-        struct host_counter *c = realloc(out->counters, cap * sizeof(*c));
-        if (!c)
-            return;
-        out->counters = c;
-        out->cap = cap;
-    }
+    if (out->n == out->cap && dcb_grow(&out->counters, &out->cap, sizeof(*out->counters), 64) < 0)
+        return;
     struct host_counter *c = &out->counters[out->n++];
     c->source = source;
     size_t len = strnlen(name, sizeof(c->raw) - 1);   /* no snprintf: this runs per counter */
@@ -206,14 +201,9 @@ static void list_rdma_ports(struct host_reader *r)
                     break;                  /* ports are numbered from 1 without gaps */
                 continue;
             }
-            if (r->nrdma_ports == cap) {
-                size_t grown_cap = cap ? cap * 2 : 16;
-                struct host_rdma_port *grown = realloc(r->rdma_ports, grown_cap * sizeof(*grown));
-                if (!grown)
-                    break;
-                r->rdma_ports = grown;
-                cap = grown_cap;
-            }
+            if (r->nrdma_ports == cap &&
+                dcb_grow(&r->rdma_ports, &cap, sizeof(*r->rdma_ports), 16) < 0)
+                break;
             struct host_rdma_port *p = &r->rdma_ports[r->nrdma_ports++];
             snprintf(p->ndev, sizeof(p->ndev), "%.*s", IFNAMSIZ - 1, ndev);
             snprintf(p->device, sizeof(p->device), "%.63s", e->d_name);

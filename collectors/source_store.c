@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "source.h"
 
 #define SEEK_INTERVALS 10       /* [ and ] move by this many refresh intervals */
@@ -38,14 +39,9 @@ struct timed {
 static int keep_sample(const struct dcb_sample *s, void *arg)
 {
     struct store_ctx *c = arg;
-    if (c->nsamples == c->samples_cap) {
-        size_t cap = c->samples_cap ? c->samples_cap * 2 : 4096;
-        struct dcb_sample *p = realloc(c->samples, cap * sizeof(*p));
-        if (!p)
-            return DCB_E_NOMEM;
-        c->samples = p;
-        c->samples_cap = cap;
-    }
+    if (c->nsamples == c->samples_cap &&
+        dcb_grow(&c->samples, &c->samples_cap, sizeof(*c->samples), 4096) < 0)
+        return DCB_E_NOMEM;
     c->samples[c->nsamples++] = *s;
     return 0;
 }

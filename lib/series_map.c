@@ -1,3 +1,4 @@
+#include "grow.h"
 #include "store_impl.h"
 
 #include <stdlib.h>
@@ -73,14 +74,8 @@ int64_t series_map_intern(struct series_map *m, const struct dcb_sample *s, bool
         if (SLOT_TAG(slot) == SLOT_TAG(h) && key_equal(&m->keys[idx], s))
             return idx;
     }
-    if (m->count == m->key_cap) {
-        size_t cap = m->key_cap ? m->key_cap * 2 : 1024;
-        struct series_key *keys = realloc(m->keys, cap * sizeof(*keys));
-        if (!keys)
-            return -1;
-        m->keys = keys;
-        m->key_cap = cap;
-    }
+    if (m->count == m->key_cap && dcb_grow(&m->keys, &m->key_cap, sizeof(*m->keys), 1024) < 0)
+        return -1;
     struct series_key *k = &m->keys[m->count];
     memcpy(k->device, s->device, sizeof(k->device));
     memcpy(k->ifname, s->ifname, sizeof(k->ifname));

@@ -1,5 +1,6 @@
 /* The main sample tier: packed blocks in sample_blocks (see store_blocks.h, sample_block.h). */
 #include "store_blocks.h"
+#include "grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,14 +26,8 @@ void block_tier_free(struct block_tier *t)
 
 bool sample_run_push(struct sample_run *r, const struct stored_sample *s)
 {
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : SAMPLE_BLOCK_MAX;
-        struct stored_sample *v = realloc(r->v, cap * sizeof(*v));
-        if (!v)
-            return false;
-        r->v = v;
-        r->cap = cap;
-    }
+    if (r->n == r->cap && dcb_grow(&r->v, &r->cap, sizeof(*r->v), SAMPLE_BLOCK_MAX) < 0)
+        return false;
     r->v[r->n++] = *s;
     return true;
 }

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "store_blocks.h"
 #include "store_impl.h"
 #include "store_recent.h"
@@ -368,14 +369,9 @@ static int sqlite_put_sample(struct dcb_store *base, const struct dcb_sample *sm
         memset(ids + s->db_ids_cap, 0, (cap - s->db_ids_cap) * sizeof(*ids));
         s->db_ids_cap = cap;
     }
-    if (s->npending == s->pending_cap) {
-        size_t cap = s->pending_cap ? s->pending_cap * 2 : 4096;
-        struct pending_sample *p = realloc(s->pending, cap * sizeof(*p));
-        if (!p)
-            return dcb_err_set(err, DCB_E_NOMEM, "out of memory queueing samples");
-        s->pending = p;
-        s->pending_cap = cap;
-    }
+    if (s->npending == s->pending_cap &&
+        dcb_grow(&s->pending, &s->pending_cap, sizeof(*s->pending), 4096) < 0)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory queueing samples");
     note_first_pending(s);
     struct pending_sample *p = &s->pending[s->npending++];
     p->series_idx = (uint32_t)idx;
@@ -397,14 +393,9 @@ static int sqlite_put_event(struct dcb_store *base, const struct dcb_event *e, s
     struct sqlite_store *s = (struct sqlite_store *)base;
     if (s->readonly)
         return dcb_err_set(err, DCB_E_PERM, "%s: store opened read-only", s->path);
-    if (s->nevents == s->events_cap) {
-        size_t cap = s->events_cap ? s->events_cap * 2 : 256;
-        struct dcb_event *p = realloc(s->pending_events, cap * sizeof(*p));
-        if (!p)
-            return dcb_err_set(err, DCB_E_NOMEM, "out of memory queueing events");
-        s->pending_events = p;
-        s->events_cap = cap;
-    }
+    if (s->nevents == s->events_cap &&
+        dcb_grow(&s->pending_events, &s->events_cap, sizeof(*s->pending_events), 256) < 0)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory queueing events");
     note_first_pending(s);
     s->pending_events[s->nevents++] = *e;
     if (due_for_flush(s)) {

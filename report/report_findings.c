@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "evidence_fabric.h"
 #include "evidence_store.h"
 #include "findings.h"
@@ -102,14 +103,8 @@ struct found {
 
 static int found_add(struct found *fd, const struct finding *f, const char *source)
 {
-    if (fd->n == fd->cap) {
-        size_t cap = fd->cap ? fd->cap * 2 : 64;
-        struct placed *v = realloc(fd->v, cap * sizeof(*v));
-        if (!v)
-            return -1;
-        fd->v = v;
-        fd->cap = cap;
-    }
+    if (fd->n == fd->cap && dcb_grow(&fd->v, &fd->cap, sizeof(*fd->v), 64) < 0)
+        return -1;
     fd->v[fd->n++] = (struct placed){ *f, source };
     return 0;
 }

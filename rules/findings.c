@@ -2,20 +2,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "findings.h"
 
 void finding_list_add(void *arg, const struct finding *f)
 {
     struct finding_list *l = arg;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        struct finding *v = realloc(l->v, cap * sizeof(*v));
-        if (!v) {
-            l->nomem = true;
-            return;
-        }
-        l->v = v;
-        l->cap = cap;
+    if (l->n == l->cap && dcb_grow(&l->v, &l->cap, sizeof(*l->v), 64) < 0) {
+        l->nomem = true;
+        return;
     }
     l->v[l->n++] = *f;
 }

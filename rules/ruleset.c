@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "data_dir.h"
 #include "rules_ast.h"
 #include "units.h"
@@ -323,14 +324,9 @@ static int start_rule(struct loader *ld, const char *line_text, int line)
         if (strlen(ld->rs->rules[i].id) == len && !strncmp(ld->rs->rules[i].id, line_text + 1, len))
             return fail(ld, line, 2, "rule id '%.*s' is already defined in %s:%d", (int)len,
                         line_text + 1, ld->rs->rules[i].file, ld->rs->rules[i].line);
-    if (ld->rs->n == ld->rs->cap) {
-        size_t cap = ld->rs->cap ? ld->rs->cap * 2 : 32;
-        struct rule *grown = realloc(ld->rs->rules, cap * sizeof(*grown));
-        if (!grown)
-            return dcb_err_set(ld->err, DCB_E_NOMEM, "out of memory");
-        ld->rs->rules = grown;
-        ld->rs->cap = cap;
-    }
+    if (ld->rs->n == ld->rs->cap &&
+        dcb_grow(&ld->rs->rules, &ld->rs->cap, sizeof(*ld->rs->rules), 32) < 0)
+        return dcb_err_set(ld->err, DCB_E_NOMEM, "out of memory");
     struct rule *r = &ld->rs->rules[ld->rs->n];
     memset(r, 0, sizeof(*r));
     snprintf(r->id, sizeof(r->id), "%.*s", (int)len, line_text + 1);

@@ -1,4 +1,5 @@
 #include "model.h"
+#include "grow.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -428,14 +429,9 @@ void model_load_rules(struct top_model *m, const char *const *dirs, int ndirs,
 static void on_finding(void *arg, const struct finding *f)
 {
     struct top_model *m = arg;
-    if (m->nfindings == m->findings_cap) {
-        size_t cap = m->findings_cap ? m->findings_cap * 2 : 16;
-        struct finding *p = realloc(m->findings, cap * sizeof(*p));
-        if (!p)
-            return;
-        m->findings = p;
-        m->findings_cap = cap;
-    }
+    if (m->nfindings == m->findings_cap &&
+        dcb_grow(&m->findings, &m->findings_cap, sizeof(*m->findings), 16) < 0)
+        return;
     m->findings[m->nfindings++] = *f;
 }
 

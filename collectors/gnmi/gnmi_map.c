@@ -1,3 +1,4 @@
+#include "grow.h"
 #include "gnmi_map.h"
 
 #include <cjson/cJSON.h>
@@ -176,14 +177,8 @@ bool gnmi_cfg_round_add(const struct gnmi_map *m, struct gnmi_cfg_round *r, cons
         any = regexec(&m->cfg[i].re, key, 0, NULL, 0) == 0;
     if (!any)
         return false;
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 64;
-        struct gnmi_cfg_leaf *nl = realloc(r->leaves, cap * sizeof(*nl));
-        if (!nl)
-            return false;
-        r->leaves = nl;
-        r->cap = cap;
-    }
+    if (r->n == r->cap && dcb_grow(&r->leaves, &r->cap, sizeof(*r->leaves), 64) < 0)
+        return false;
     r->leaves[r->n].key = strdup(key);
     r->leaves[r->n].value = strdup(value);
     if (!r->leaves[r->n].key || !r->leaves[r->n].value) {

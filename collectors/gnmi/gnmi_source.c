@@ -1,3 +1,4 @@
+#include "grow.h"
 #include "gnmi_source.h"
 
 #include <inttypes.h>
@@ -108,14 +109,8 @@ static struct if_config *if_config_of(struct device *d, const char *ifname)
     for (size_t i = 0; i < d->nifs; i++)
         if (!strcmp(d->ifs[i].ifname, ifname))
             return &d->ifs[i];
-    if (d->nifs == d->capifs) {
-        size_t cap = d->capifs ? d->capifs * 2 : 16;
-        struct if_config *n = realloc(d->ifs, cap * sizeof(*n));
-        if (!n)
-            return NULL;
-        d->ifs = n;
-        d->capifs = cap;
-    }
+    if (d->nifs == d->capifs && dcb_grow(&d->ifs, &d->capifs, sizeof(*d->ifs), 16) < 0)
+        return NULL;
     struct if_config *c = &d->ifs[d->nifs++];
     memset(c, 0, sizeof(*c));
     snprintf(c->ifname, sizeof(c->ifname), "%s", ifname);
@@ -138,14 +133,8 @@ static void apply_setting(const char *ifname, const char *field, const char *val
         if (!strcmp(a->fresh[i].ifname, ifname))
             break;
     if (i == a->n) {
-        if (a->n == a->cap) {
-            size_t cap = a->cap ? a->cap * 2 : 16;
-            struct if_config *n = realloc(a->fresh, cap * sizeof(*n));
-            if (!n)
-                return;
-            a->fresh = n;
-            a->cap = cap;
-        }
+        if (a->n == a->cap && dcb_grow(&a->fresh, &a->cap, sizeof(*a->fresh), 16) < 0)
+            return;
         memset(&a->fresh[i], 0, sizeof(a->fresh[i]));
         snprintf(a->fresh[i].ifname, sizeof(a->fresh[i].ifname), "%s", ifname);
         qos_config_init(&a->fresh[i].cfg);

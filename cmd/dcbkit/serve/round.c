@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "grow.h"
 #include "evidence_store.h"
 #include <cjson/cJSON.h>
 
@@ -39,14 +40,9 @@ void serve_round_free(struct serve_round *r)
 static int add_sample(const struct dcb_sample *s, void *arg)
 {
     struct serve_round *r = arg;
-    if (r->nsamples == r->samples_cap) {
-        size_t cap = r->samples_cap ? r->samples_cap * 2 : 1024;
-        struct dcb_sample *v = realloc(r->samples, cap * sizeof(*v));
-        if (!v)
-            return DCB_E_NOMEM;
-        r->samples = v;
-        r->samples_cap = cap;
-    }
+    if (r->nsamples == r->samples_cap &&
+        dcb_grow(&r->samples, &r->samples_cap, sizeof(*r->samples), 1024) < 0)
+        return DCB_E_NOMEM;
     r->samples[r->nsamples++] = *s;
     return 0;
 }
