@@ -16,5 +16,6 @@ int dcb_grow(void *array_ptr, size_t *cap, size_t elem, size_t first)
         return -1;
     memcpy(array_ptr, &grown, sizeof(grown));
     *cap = want;
+    /* cppcheck-suppress memleak ; the caller's pointer holds it now */
     return 0;
 }

@@ -152,7 +152,7 @@ static int run_over(const struct rule_set *rs, const struct evidence *ev,
     int rc = rule_set_run(rs, ev, &opt, &stats, err);
     if (rc == 0 && in->verify_scenario) {
         struct rule_verify_options vo = { .scenario = in->verify_scenario };
-        struct rule_verify_stats vs;
+        struct rule_verify_stats vs = { 0 };
         rc = rule_verify(&vo, l.v, l.n, &vs, err);
     }
     for (size_t i = 0; rc == 0 && i < l.n; i++)

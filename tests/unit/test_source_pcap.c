@@ -117,7 +117,7 @@ static void close_source(struct fixture *fx)
 static void test_fast(void **state)
 {
     (void)state;
-    struct fixture fx;
+    struct fixture fx = { 0 };
     assert_int_equal(open_source(&fx, true, 0, 0), 0);
     assert_true(fx.src.finite);
     int64_t data_ns;
@@ -137,7 +137,7 @@ static void test_fast(void **state)
 static void check_paced(double speed, const int64_t *tick_ms, const uint64_t *want,
                         size_t nticks)
 {
-    struct fixture fx;
+    struct fixture fx = { 0 };
     assert_int_equal(open_source(&fx, false, speed, 0), 0);
     struct dcb_err err;
     for (size_t i = 0; i < nticks; i++) {
@@ -177,7 +177,7 @@ static void test_paced_faster(void **state)
 static void test_truncated(void **state)
 {
     (void)state;
-    struct fixture fx;
+    struct fixture fx = { 0 };
     assert_int_equal(open_source(&fx, true, 0, 30), 0);     /* the first frame is whole */
     int64_t data_ns;
     struct dcb_err err;

@@ -30,7 +30,7 @@ static int verify_advice(const struct diagnose_opts *o, struct diagnose_result *
 {
     struct rule_verify_options vo = { .scenario = o->scenario, .fabric = o->src.fabric,
                                       .cache_dir = o->cache_dir };
-    struct rule_verify_stats vs;
+    struct rule_verify_stats vs = { 0 };
     if (rule_verify(&vo, r->found.v, r->found.n, &vs, err) < 0)
         return -1;
     if (o->verbose)
