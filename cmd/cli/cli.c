@@ -154,6 +154,52 @@ int cli_source_option(struct cli_ctx *ctx, struct source_opts *so, int opt, char
     return cli_common_option(ctx, opt, argv);
 }
 
+#define CLI_LONGOPTS_MAX 160
+
+/* own, then the source options of groups that own does not define, then the common ones. */
+static int parser_longopts(const struct cli_parser *p, struct option *out, size_t cap)
+{
+    static const struct option common[] = { CLI_COMMON_LONGOPTS };
+    struct option src[SO_END - SO_LOCAL + 1];
+    size_t ns = 0, n = 0;
+    if (p->src && source_opts_longopts(p->src->groups, src, &ns, sizeof(src) / sizeof(*src)) < 0)
+        return -1;
+    if (p->nown + ns + sizeof(common) / sizeof(*common) + 1 > cap)
+        return -1;
+    memcpy(out, p->own, p->nown * sizeof(*p->own));
+    n = p->nown;
+    for (size_t i = 0; i < ns; i++) {
+        bool own = false;
+        for (size_t j = 0; j < p->nown && !own; j++)
+            own = !strcmp(p->own[j].name, src[i].name);
+        if (!own)
+            out[n++] = src[i];
+    }
+    memcpy(out + n, common, sizeof(common));
+    n += sizeof(common) / sizeof(*common);
+    out[n] = (struct option){ NULL, 0, NULL, 0 };
+    return (int)n;
+}
+
+int cli_parse(struct cli_ctx *ctx, const struct cli_parser *p, int argc, char **argv)
+{
+    struct option longopts[CLI_LONGOPTS_MAX];
+    if (parser_longopts(p, longopts, CLI_LONGOPTS_MAX) < 0)
+        return cli_fail(1, ctx->cmd ? ctx->cmd->name : "options", "too many options");
+    char shortopts[64];
+    snprintf(shortopts, sizeof(shortopts), "%s%s", CLI_COMMON_SHORTOPTS,
+             p->shortopts ? p->shortopts : "");
+    int c;
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        int rc = p->own_option ? p->own_option(ctx, p->args, c, optarg) : CLI_NOT_OWN;
+        if (rc == CLI_NOT_OWN)
+            rc = p->src ? cli_source_option(ctx, p->src, c, argv) : cli_common_option(ctx, c, argv);
+        if (rc != CLI_NEXT)
+            return rc;
+    }
+    return p->src ? cli_source_check(ctx, p->src) : CLI_NEXT;
+}
+
 int cli_source_check(const struct cli_ctx *ctx, const struct source_opts *so)
 {
     char why[300];

@@ -100,6 +100,27 @@ int cli_source_option(struct cli_ctx *ctx, struct source_opts *so, int opt, char
 /* The source options as checked after parsing (source_opts_check): CLI_NEXT or 64. */
 int cli_source_check(const struct cli_ctx *ctx, const struct source_opts *so);
 
+/* A command's own option: CLI_NEXT when it took it, CLI_NOT_OWN when opt is none of its own,
+ * otherwise the exit status. */
+#define CLI_NOT_OWN (-2)
+typedef int (*cli_own_option_fn)(struct cli_ctx *ctx, void *args, int opt, const char *arg);
+
+/* What a command's command line is made of. */
+struct cli_parser {
+    const struct option *own;         /* its own getopt entries (no terminator, no common
+                                       * ones); they win over a source option of the same name */
+    size_t nown;
+    const char *shortopts;            /* its own short letters, after the common ones; or NULL */
+    cli_own_option_fn own_option;
+    void *args;                       /* handed to own_option */
+    struct source_opts *src;          /* the source options it takes (src->groups); or NULL */
+};
+
+/* The one option loop: each getopt result goes to the command's own options, then to the
+ * source options, then to the common ones; the source options are checked at the end. CLI_NEXT
+ * with optind at the first operand, or the exit status (0 after --help). */
+int cli_parse(struct cli_ctx *ctx, const struct cli_parser *p, int argc, char **argv);
+
 /* "dcbkit calc: <message> (see 'dcbkit help calc')" on stderr; returns 64. */
 int cli_usage_error(const struct cli_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

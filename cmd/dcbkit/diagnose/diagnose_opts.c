@@ -21,35 +21,34 @@ static const struct option own_longopts[] = {
     { "scenario", required_argument, NULL, O_SCENARIO },
     { "cache-dir", required_argument, NULL, O_CACHE_DIR },
     { "no-cache", no_argument, NULL, O_NO_CACHE },
-    CLI_COMMON_LONGOPTS,
 };
 #define OWN_LONGOPTS (sizeof(own_longopts) / sizeof(own_longopts[0]))
 
-/* diagnose's own options: 1 taken, 0 not one of them, or an exit status (as a negative). */
-static int take_own(struct cli_ctx *ctx, struct diagnose_opts *o, int c, const char *arg)
+/* diagnose's own options, in cli.h's convention (CLI_NEXT, CLI_NOT_OWN or an exit status). */
+static int take_own(struct cli_ctx *ctx, void *args, int c, const char *arg)
 {
+    struct diagnose_opts *o = args;
     struct dcb_err err;
-    int rc;
     switch (c) {
-    case O_RULES: return (rc = cli_rules_dir(ctx, &o->rules, arg)) ? -rc : 1;
-    case O_PROFILE: return (rc = cli_rules_profile(ctx, &o->rules, arg)) ? -rc : 1;
+    case O_RULES: return cli_opt_rules_dir(ctx, &o->rules, arg);
+    case O_PROFILE: return cli_opt_rules_profile(ctx, &o->rules, arg);
     case O_SINCE:
         if (dcb_parse_duration(arg, &o->since_ns, &err) < 0)
-            return -cli_usage_error(ctx, "--since: %s", err.msg);
+            return cli_usage_error(ctx, "--since: %s", err.msg);
         if (o->since_ns <= 0)
-            return -cli_usage_error(ctx, "--since must be above zero");
-        return 1;
+            return cli_usage_error(ctx, "--since must be above zero");
+        return CLI_NEXT;
     case O_INTERVAL:
         if (dcb_parse_duration(arg, &o->interval_ns, &err) < 0 || o->interval_ns < 1000000)
-            return -cli_usage_error(ctx, "--interval: %s", o->interval_ns < 1000000 ?
-                                    "at least 1ms" : err.msg);
-        return 1;
-    case O_VERIFY: o->verify = true; return 1;
-    case O_SCENARIO: o->scenario = arg; return 1;
-    case O_CACHE_DIR: o->cache_dir = arg; return 1;
-    case O_NO_CACHE: o->cache_dir = ""; return 1;
+            return cli_usage_error(ctx, "--interval: %s", o->interval_ns < 1000000 ?
+                                   "at least 1ms" : err.msg);
+        return CLI_NEXT;
+    case O_VERIFY: o->verify = true; return CLI_NEXT;
+    case O_SCENARIO: o->scenario = arg; return CLI_NEXT;
+    case O_CACHE_DIR: o->cache_dir = arg; return CLI_NEXT;
+    case O_NO_CACHE: o->cache_dir = ""; return CLI_NEXT;
     }
-    return 0;
+    return CLI_NOT_OWN;
 }
 
 /* The sources named, the fabric file counted apart when it is gNMI's device list. */
@@ -63,9 +62,6 @@ static unsigned sources_named(const struct source_opts *s)
 
 static int check(struct cli_ctx *ctx, const struct diagnose_opts *o)
 {
-    char why[300];
-    if (source_opts_check(&o->src, why, sizeof(why)) < 0)
-        return cli_usage_error(ctx, "%s", why);
     unsigned named = sources_named(&o->src);
     if (!named || (named & (named - 1)))
         return cli_usage_error(ctx, "give one evidence source: --store DB, --pcap FILE, "
@@ -89,31 +85,12 @@ int diagnose_parse(struct cli_ctx *ctx, int argc, char **argv, struct diagnose_o
     memset(o, 0, sizeof(*o));
     source_opts_init(&o->src, DIAGNOSE_GROUPS);
     o->interval_ns = NS_PER_SEC;
-    o->verbose = ctx->verbosity > 0;
-    struct option longopts[OWN_LONGOPTS + SO_END - SO_LOCAL + 1];
-    size_t n = OWN_LONGOPTS;
-    memcpy(longopts, own_longopts, sizeof(own_longopts));
-    source_opts_longopts(DIAGNOSE_GROUPS, longopts, &n, sizeof(longopts) / sizeof(*longopts) - 1);
-    longopts[n] = (struct option){ NULL, 0, NULL, 0 };
-    char why[300];
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int rc = take_own(ctx, o, c, optarg);
-        if (rc < 0)
-            return -rc;
-        if (rc > 0)
-            continue;
-        rc = source_opts_take(&o->src, c, optarg, why, sizeof(why));
-        if (rc < 0)
-            return cli_usage_error(ctx, "%s", why);
-        if (rc > 0)
-            continue;
-        rc = cli_common_option(ctx, c, argv);
-        if (rc == 0)
-            return DIAGNOSE_HELP_SHOWN;
-        if (rc > 0)
-            return rc;
-    }
+    struct cli_parser p = { own_longopts, OWN_LONGOPTS, NULL, take_own, o, &o->src };
+    int rc = cli_parse(ctx, &p, argc, argv);
+    if (rc == 0)
+        return DIAGNOSE_HELP_SHOWN;
+    if (rc != CLI_NEXT)
+        return rc;
     o->verbose = ctx->verbosity > 0;
     if (optind < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);

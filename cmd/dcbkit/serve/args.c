@@ -26,7 +26,6 @@ static const struct option own_longopts[] = {
     { "speed", required_argument, NULL, O_SPEED },
     { "pcap", required_argument, NULL, O_PCAP },
     { "prometheus", required_argument, NULL, O_PROMETHEUS },
-    CLI_COMMON_LONGOPTS,
 };
 #define OWN_LONGOPTS (sizeof(own_longopts) / sizeof(own_longopts[0]))
 
@@ -41,25 +40,6 @@ static void defaults(struct serve_args *a)
     a->ring_samples = 1L << 20;
     a->max_header = 16384;
     source_opts_init(&a->src, SERVE_SOURCE_GROUPS);
-}
-
-/* serve's table, then the source options it does not define itself (serve's --timeout is the
- * HTTP connection's). */
-static void build_longopts(struct option *opts, size_t cap)
-{
-    size_t n = OWN_LONGOPTS;
-    memcpy(opts, own_longopts, sizeof(own_longopts));
-    struct option src[SO_END - SO_LOCAL + 1];
-    size_t ns = 0;
-    source_opts_longopts(SERVE_SOURCE_GROUPS, src, &ns, sizeof(src) / sizeof(src[0]));
-    for (size_t i = 0; i < ns && n + 1 < cap; i++) {
-        bool own = false;
-        for (size_t j = 0; j < OWN_LONGOPTS && !own; j++)
-            own = !strcmp(own_longopts[j].name, src[i].name);
-        if (!own)
-            opts[n++] = src[i];
-    }
-    opts[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
 static int duration_opt(struct cli_ctx *ctx, const char *flag, const char *arg, int64_t min,
@@ -86,61 +66,55 @@ static int refused(struct cli_ctx *ctx, int c)
                            "again; use federation (/federate) instead");
 }
 
-/* One of serve's own options: 0 taken, else an exit status. */
-static int own_option(struct cli_ctx *ctx, struct serve_args *a, int c, const char *arg)
+/* The older helpers' 0 for a good value is CLI_NEXT here. */
+static int next_if_ok(int rc)
 {
+    return rc ? rc : CLI_NEXT;
+}
+
+/* One of serve's own options, in cli.h's convention. */
+static int own_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
+{
+    struct serve_args *a = args;
     struct dcb_err err;
-    char why[300];
     switch (c) {
-    case O_LISTEN: a->listen = arg; return 0;
-    case O_RULES: return cli_rules_dir(ctx, &a->rules, arg);
-    case O_NO_RULES: a->no_rules = true; return 0;
-    case O_PROFILE: return cli_rules_profile(ctx, &a->rules, arg);
+    case O_LISTEN: a->listen = arg; return CLI_NEXT;
+    case O_RULES: return cli_opt_rules_dir(ctx, &a->rules, arg);
+    case O_NO_RULES: a->no_rules = true; return CLI_NEXT;
+    case O_PROFILE: return cli_opt_rules_profile(ctx, &a->rules, arg);
     case O_INTERVAL:
-        return duration_opt(ctx, "--interval", arg, 10 * NS_PER_MS, "10ms", &a->interval_ns);
-    case O_HISTORY: return duration_opt(ctx, "--history", arg, NS_PER_SEC, "1s", &a->history_ns);
-    case O_TIMEOUT: return duration_opt(ctx, "--timeout", arg, NS_PER_SEC, "1s", &a->timeout_ns);
+        return next_if_ok(duration_opt(ctx, "--interval", arg, 10 * NS_PER_MS, "10ms",
+                                       &a->interval_ns));
+    case O_HISTORY:
+        return next_if_ok(duration_opt(ctx, "--history", arg, NS_PER_SEC, "1s", &a->history_ns));
+    case O_TIMEOUT:
+        return next_if_ok(duration_opt(ctx, "--timeout", arg, NS_PER_SEC, "1s", &a->timeout_ns));
     case O_MAX_CONN:
-        return cli_parse_long(ctx, "--max-connections", arg, 1, 60000, &a->max_connections);
-    case O_RING:
-        return cli_parse_long(ctx, "--ring-samples", arg, 1024, 1L << 28, &a->ring_samples);
+        return cli_opt_long(ctx, "--max-connections", arg, 1, 60000, &a->max_connections);
+    case O_RING: return cli_opt_long(ctx, "--ring-samples", arg, 1024, 1L << 28, &a->ring_samples);
     case O_MAX_HEADER:
         if (dcb_parse_bytes(arg, &a->max_header, &err) < 0)
             return cli_usage_error(ctx, "--max-header-size: %s", err.msg);
         if (a->max_header < 4096 || a->max_header > (1u << 24))
             return cli_usage_error(ctx, "--max-header-size: from 4KiB to 16MiB, not '%s'", arg);
-        return 0;
-    case O_ONCE: a->once = true; return 0;
+        return CLI_NEXT;
+    case O_ONCE: a->once = true; return CLI_NEXT;
     case O_SPEED:                     /* the older name of --replay-speed */
-        return source_opts_take(&a->src, SO_REPLAY_SPEED, arg, why, sizeof(why)) < 0
-                   ? cli_usage_error(ctx, "%s", why) : 0;
+        return cli_source_option(ctx, &a->src, SO_REPLAY_SPEED, NULL);
     case O_PCAP:
     case O_PROMETHEUS: return refused(ctx, c);
     }
-    return -1;
+    return CLI_NOT_OWN;
 }
 
 static int parse_options(struct cli_ctx *ctx, int argc, char **argv, struct serve_args *a)
 {
-    struct option longopts[OWN_LONGOPTS + SO_END - SO_LOCAL + 1];
-    build_longopts(longopts, sizeof(longopts) / sizeof(longopts[0]));
-    char why[300];
-    int c, rc;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        if ((rc = own_option(ctx, a, c, optarg)) >= 0) {
-            if (rc)
-                return rc;
-            continue;
-        }
-        int taken = source_opts_take(&a->src, c, optarg, why, sizeof(why));
-        if (taken < 0)
-            return cli_usage_error(ctx, "%s", why);
-        if (taken)
-            continue;
-        rc = cli_common_option(ctx, c, argv);
-        if (rc >= 0)
-            return rc == 0 ? SERVE_HELP_SHOWN : rc;
-    }
+    struct cli_parser p = { own_longopts, OWN_LONGOPTS, NULL, own_option, a, &a->src };
+    int rc = cli_parse(ctx, &p, argc, argv);
+    if (rc == 0)
+        return SERVE_HELP_SHOWN;
+    if (rc != CLI_NEXT)
+        return rc;
     if (optind < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
     return 0;
@@ -181,9 +155,6 @@ int serve_parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_ar
     if (ctx->format == OUT_JSON)
         return cli_usage_error(ctx, "serve writes the Prometheus text format; -T json does "
                                "not apply");
-    char why[300];
-    if (source_opts_check(&a->src, why, sizeof(why)) < 0)
-        return cli_usage_error(ctx, "%s", why);
     if ((rc = check_sources(ctx, &a->src)))
         return rc;
     struct source_opts *o = &a->src;
