@@ -20,6 +20,16 @@ run_rc rc "$DCBKIT" calc --help
 expect_eq "calc --help exit" 0 "$rc"
 grep -q "dcbkit calc pause QUANTA" "$TMP/out" || fail "calc --help lacks the synopsis"
 
+# Every command's --help prints its help and stops: exit 0 at once, nothing collected or run
+# (collect --help once went on to collect). The commands are the ones `dcbkit help` lists.
+"$DCBKIT" help > "$TMP/cmds"
+for c in $(awk '/^  [a-z]/ { print $1 }' "$TMP/cmds"); do
+    run_rc rc timeout 5 "$DCBKIT" "$c" --help
+    expect_eq "$c --help exit" 0 "$rc"
+    grep -q "^Usage:" "$TMP/out" || fail "$c --help printed no usage"
+    [ ! -s "$TMP/err" ] || fail "$c --help wrote to stderr: $(head -c 200 "$TMP/err")"
+done
+
 # No command: the overview on stderr, exit 64.
 run_rc rc "$DCBKIT"
 expect_eq "no command exit" 64 "$rc"

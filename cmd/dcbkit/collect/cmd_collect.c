@@ -8,7 +8,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
 {
     static struct collect_opts opt;      /* static: it holds up to 1024 gNMI target names */
     int rc = collect_parse(ctx, argc, argv, &opt);
-    if (rc)
+    if (rc != CLI_NEXT)
         return rc;
     if (opt.capture_iface)
         return collect_capture(ctx, &opt);

@@ -39,6 +39,7 @@ struct collect_opts {
 };
 
 /* Parses argv into o: 0, or an exit status (64 after a usage error, 0 after --help). */
+/* CLI_NEXT to go on, or the exit status (0 after --help). */
 int collect_parse(struct cli_ctx *ctx, int argc, char **argv, struct collect_opts *o);
 /* The samples a live host run takes: --count, or --duration in intervals (0: no end). */
 long collect_ticks(const struct collect_opts *o);

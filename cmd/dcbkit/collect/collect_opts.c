@@ -23,50 +23,35 @@ static const struct option own_longopts[] = {
     { "capture", required_argument, NULL, O_CAPTURE },
 };
 #define NOWN (sizeof(own_longopts) / sizeof(own_longopts[0]))
-#define LONGOPTS_MAX 96
-
-static int build_longopts(struct option *opts)
+/* One of collect's own options, in cli.h's convention. */
+static int take_own(struct cli_ctx *ctx, void *args, int c, const char *arg)
 {
-    static const struct option common[] = { CLI_COMMON_LONGOPTS };
-    size_t n = 0;
-    memcpy(opts, own_longopts, sizeof(own_longopts));
-    n = NOWN;
-    if (source_opts_longopts(COLLECT_SOURCE_GROUPS, opts, &n, LONGOPTS_MAX - 5) < 0)
-        return -1;
-    memcpy(opts + n, common, sizeof(common));
-    n += sizeof(common) / sizeof(common[0]);
-    opts[n] = (struct option){ NULL, 0, NULL, 0 };
-    return 0;
-}
-
-/* One of collect's own options: 0 taken, else an exit status. */
-static int take_own(struct cli_ctx *ctx, struct collect_opts *o, int c, const char *arg)
-{
+    struct collect_opts *o = args;
     struct dcb_err err;
     switch (c) {
     case O_INTERVAL:
         if (dcb_parse_duration(arg, &o->interval_ns, &err) < 0 || o->interval_ns < 1000000)
             return cli_usage_error(ctx, "--interval: %s",
                                    o->interval_ns < 1000000 ? "at least 1ms" : err.msg);
-        return 0;
-    case O_COUNT: return cli_parse_long(ctx, "--count", arg, 1, 1000000000L, &o->count);
+        return CLI_NEXT;
+    case O_COUNT: return cli_opt_long(ctx, "--count", arg, 1, 1000000000L, &o->count);
     case O_DURATION:
         if (dcb_parse_duration(arg, &o->duration_ns, &err) < 0 || o->duration_ns <= 0)
             return cli_usage_error(ctx, "--duration: %s",
                                    o->duration_ns <= 0 ? "must be above zero" : err.msg);
-        return 0;
-    case O_ONCE: o->count = 1; return 0;
-    case O_STORE: o->store_path = arg; return 0;
-    case O_RAW_EVERY: return cli_parse_long(ctx, "--raw-every", arg, 1, 1000000L, &o->raw_every);
+        return CLI_NEXT;
+    case O_ONCE: o->count = 1; return CLI_NEXT;
+    case O_STORE: o->store_path = arg; return CLI_NEXT;
+    case O_RAW_EVERY: return cli_opt_long(ctx, "--raw-every", arg, 1, 1000000L, &o->raw_every);
     case O_DUMP:
         if (o->ndumps == COLLECT_DUMPS_MAX)
             return cli_usage_error(ctx, "at most %d dumps", COLLECT_DUMPS_MAX);
         o->dumps[o->ndumps++] = arg;
-        return 0;
-    case O_DRIVER: o->driver = arg; return 0;
-    case O_CAPTURE: o->capture_iface = arg; return 0;
+        return CLI_NEXT;
+    case O_DRIVER: o->driver = arg; return CLI_NEXT;
+    case O_CAPTURE: o->capture_iface = arg; return CLI_NEXT;
     }
-    return -1;
+    return CLI_NOT_OWN;
 }
 
 /* The words after the options, joined by spaces (a BPF filter as tcpdump takes it). */
@@ -145,36 +130,20 @@ static void set_device(struct collect_opts *o)
 
 int collect_parse(struct cli_ctx *ctx, int argc, char **argv, struct collect_opts *o)
 {
-    static struct option longopts[LONGOPTS_MAX];
-    if (build_longopts(longopts) < 0)
-        return cli_fail(1, "collect", "too many options");
     memset(o, 0, sizeof(*o));
     source_opts_init(&o->src, COLLECT_SOURCE_GROUPS);
     o->interval_ns = 1000000000LL;
     o->raw_every = HOST_RAW_EVERY;
-    char why[256];
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int rc = take_own(ctx, o, c, optarg);
-        if (rc >= 0) {
-            if (rc)
-                return rc;
-            continue;
-        }
-        rc = source_opts_take(&o->src, c, optarg, why, sizeof(why));
-        if (rc < 0)
-            return cli_usage_error(ctx, "%s", why);
-        if (rc == 0 && (rc = cli_common_option(ctx, c, argv)) >= 0)
-            return rc;
-    }
-    int rc = check_sources(ctx, o, argc - optind, argv + optind);
-    if (rc == 0 && source_opts_check(&o->src, why, sizeof(why)) < 0)
-        rc = cli_usage_error(ctx, "%s", why);
+    struct cli_parser p = { own_longopts, NOWN, NULL, take_own, o, &o->src };
+    int rc = cli_parse(ctx, &p, argc, argv);
+    if (rc != CLI_NEXT)
+        return rc;
+    rc = check_sources(ctx, o, argc - optind, argv + optind);
     if (rc == 0 && (o->src.named & SOURCE_G_LOCAL))
         rc = check_local(ctx, o, argc - optind, argv + optind);
     if (rc == 0)
         set_device(o);
-    return rc;
+    return rc ? rc : CLI_NEXT;
 }
 
 long collect_ticks(const struct collect_opts *o)
