@@ -8,15 +8,17 @@ Ethernet0 must be exactly base, base + step, base + 2 step... with the target's 
   pfc.rx_pause_us prio 3   500 + 1000 e          (SAI_PORT_STAT_PFC_3_RX_PAUSE_DURATION_US)
   port.rx_bytes           10^9 + 12500000 e     (SAI_PORT_STAT_IF_IN_OCTETS)
 
-The same through --fabric F --gnmi all, and through --fabric F alone (collect's shorthand for
-it), where the fabric's intended config is recorded beside the switch's."""
+The same through --fabric F --gnmi all, where the fabric's intended config is recorded beside
+the switch's; and --fabric F alone, which records the intent only and opens no connection."""
 import json
 import os
+import subprocess
 import sys
+import time
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
-from gnmi_helpers import Peer, dcbkit, fail, need_peer  # noqa: E402
+from gnmi_helpers import DCBKIT, Peer, dcbkit, fail, need_peer  # noqa: E402
 import store_sql  # noqa: E402
 
 WANT = {("pfc.rx_pause", 3): (1300, 50), ("pfc.tx_pause", 3): (2300, 20),
@@ -57,19 +59,57 @@ def main():
                                                            "map": "sonic"}}},
                                        {"name": "gpu1", "role": "host", "reach": "none"}],
                            "links": [{"a": "leaf1:Ethernet0", "b": "gpu1:eth0"}]}, f)
-            for label, args in (("--fabric --gnmi all", ["--gnmi", "all"]), ("--fabric alone", [])):
-                db = os.path.join(tmp, "fabric%d.db" % len(args))
-                dcbkit("collect", "--fabric", fab, *args, "--interval", "200ms", "--count", "4",
-                       "--store", db, "-q")
-                check_values(db, "leaf1", label)
-                con = store_sql.connect(db)
-                sources = {s for (s,) in con.execute("SELECT DISTINCT source FROM config_snapshots "
-                                                     "WHERE device = 'leaf1'")}
-                con.close()
-                if "gnmi" not in sources or "fabric" not in sources:
-                    fail("%s: config snapshots from %s, want the switch's (gnmi) and the intent "
-                         "(fabric)" % (label, sources))
+            label = "--fabric --gnmi all"
+            db = os.path.join(tmp, "fabric-gnmi.db")
+            dcbkit("collect", "--fabric", fab, "--gnmi", "all", "--interval", "200ms", "--count",
+                   "4", "--store", db, "-q")
+            check_values(db, "leaf1", label)
+            sources = config_sources(db, "leaf1")
+            if "gnmi" not in sources or "fabric" not in sources:
+                fail("%s: config snapshots from %s, want the switch's (gnmi) and the intent "
+                     "(fabric)" % (label, sources))
+            fabric_alone(tmp, fab)
     print("ok")
+
+
+def config_sources(db, device):
+    con = store_sql.connect(db)
+    sources = {s for (s,) in con.execute("SELECT DISTINCT source FROM config_snapshots "
+                                         "WHERE device = ?", (device,))}
+    con.close()
+    return sources
+
+
+def fabric_alone(tmp, fab):
+    """--fabric F alone records the fabric's intent and opens no connection: with the switch's
+    target pointed at a closed port it still ends at once, with leaf1's intended PFC mask (8,
+    the file's default), its partner's, where it sits, and not one sample."""
+    with open(fab) as f:
+        doc = json.load(f)
+    doc["devices"][0]["reach"]["gnmi"]["target"] = "127.0.0.1:1"
+    closed = os.path.join(tmp, "fabric-closed.json")
+    with open(closed, "w") as f:
+        json.dump(doc, f)
+    db = os.path.join(tmp, "fabric-alone.db")
+    t0 = time.monotonic()
+    dcbkit("collect", "--fabric", closed, "--store", db, "-q")
+    took = time.monotonic() - t0
+    if took > 5:
+        fail("--fabric alone took %.1f s: it should record the intent and end" % took)
+    sources = config_sources(db, "leaf1")
+    if not {"fabric", "peer:fabric", "topology"} <= sources or "gnmi" in sources:
+        fail("--fabric alone: config snapshots from %s, want the intent only" % sources)
+    con = store_sql.connect(db)
+    (text,) = con.execute("SELECT config FROM config_snapshots WHERE device = 'leaf1' AND "
+                          "ifname = 'Ethernet0' AND source = 'fabric'").fetchone()
+    con.close()
+    if json.loads(text).get("pfc", {}).get("enabled") != 8:
+        fail("--fabric alone: leaf1:Ethernet0's intent %s, want pfc.enabled 8" % text)
+    out = subprocess.run([DCBKIT, "store", "info", "--store", db, "-T", "json"],
+                         capture_output=True, text=True, check=True).stdout
+    if json.loads(out).get("samples"):
+        fail("--fabric alone stored samples: %s" % out)
+    print("ok: --fabric alone: the intent in %.2f s, no connection, no samples" % took)
 
 
 if __name__ == "__main__":

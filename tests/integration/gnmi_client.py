@@ -137,7 +137,7 @@ def main():
             check(r.returncode == 1 and "certificate" in r.stderr.lower(), "collect took a wrong certificate: %s" % r.stderr)
             r = dcbkit("gnmi", "-a", p.address, "--insecure", "capabilities")
             check("gNMI version: 0.10.0" in r.stdout, "--insecure: %s" % r.stdout)
-        # collect --fabric: every device reached over gNMI, each with its transport and map
+        # collect --fabric F --gnmi all: every device reached over gNMI, each with its transport and map
         with Peer("--tree", "sonic", "--ports", "1") as ps, \
                 Peer("--tree", "openconfig", "--ports", "1", "--tls-cert", cert, "--tls-key", key) as po:
             fab = os.path.join(tmp, "fabric.json")
@@ -149,7 +149,8 @@ def main():
                      "reach": {"gnmi": {"target": po.address, "tls": {"ca": ca}, "map": "openconfig"}}},
                     {"name": "gpu1", "role": "host", "reach": "none"}]}, f)
             db = os.path.join(tmp, "fabric.db")
-            dcbkit("collect", "--fabric", fab, "--interval", "200ms", "--duration", "800ms", "--store", db, "-q")
+            dcbkit("collect", "--fabric", fab, "--gnmi", "all", "--interval", "200ms", "--duration",
+                   "800ms", "--store", db, "-q")
             con = store_sql.connect(db)
             got = dict(con.execute("SELECT s.device, COUNT(*) FROM samples_all v JOIN series s ON s.id = v.series "
                                    "GROUP BY s.device"))

@@ -18,7 +18,7 @@ static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     run.opt = &opt;
     if (opt.src.named & SOURCE_G_GNMI)
         return collect_gnmi(&run);
-    if (opt.src.named & (SOURCE_G_REPLAY | SOURCE_G_PCAP))
+    if ((opt.src.named & (SOURCE_G_REPLAY | SOURCE_G_PCAP)) || opt.src.named == SOURCE_G_FABRIC)
         return collect_finite(&run);
     return collect_local(&run);
 }
@@ -58,10 +58,11 @@ static const struct cli_option_doc collect_options[] = {
       "CAP_NET_RAW." },
     { "--link-speed SPEED", "With --capture or --pcap: the link speed that turns pause quanta "
       "into time (default 400G)." },
-    { "--fabric FILE", "Collect every device of a fabric file whose reach is gNMI, with its own "
-      "TLS, credentials file and map (docs/fabric.md), and record the fabric's intended config "
-      "with them. collect has nothing to record from intent alone, so --fabric FILE by itself "
-      "is short for --fabric FILE --gnmi all." },
+    { "--fabric FILE", "Alone: record the fabric's intent once (each port's intended config, "
+      "its partner's, where it sits), for diagnose --store's configuration checks; it opens no "
+      "connection. With --gnmi all: collect every device of the fabric whose reach is gNMI, "
+      "with its own TLS, credentials file and map (docs/fabric.md), and its intent beside "
+      "them." },
     { "--duration DURATION (--replay, --demo)", "The simulated time to record (default: the "
       "scenario's)." },
     { "--raw-every N", "Read the sysfs counters that map to no canonical metric (kept under "
@@ -99,13 +100,14 @@ const struct cli_command cmd_collect = {
                 "[--count N | --duration D | --once] [--store DB] [-T json]\n"
                 "dcbkit collect --capture IFACE [--link-speed SPEED] [--interval 1s] "
                 "[--count N | --duration D] [--store DB] [-T json] [FILTER]\n"
-                "dcbkit collect --gnmi HOST:PORT... | --fabric FILE [--gnmi all] [--map NAME] "
+                "dcbkit collect --gnmi HOST:PORT... | --fabric FILE --gnmi all [--map NAME] "
                 "[--gnmi-mode stream|poll|once] [TLS and credential options] [--interval 1s] "
                 "[--count N | --duration D] [--store DB] [-T json]\n"
                 "dcbkit collect --replay SCENARIO | --demo [--set PATH=VALUE]... [--duration D] "
                 "--store DB [-T json]\n"
                 "dcbkit collect --pcap FILE [--link-speed SPEED] [--lossless LIST] --store DB "
-                "[-T json]",
+                "[-T json]\n"
+                "dcbkit collect --fabric FILE --store DB",
     .description =
         "Reads each interface's driver statistics through the SIOCETHTOOL ioctl (what ethtool -S "
         "shows, without running ethtool), its link speed (link.speed_bps), the netdev "
@@ -119,7 +121,7 @@ const struct cli_command cmd_collect = {
         "a counter_reset event. An interface that vanishes gives a source_gap event and is "
         "picked up again when it returns; an interface that cannot be read is reported once "
         "and the others are still collected.\n\n"
-        "With --gnmi or --fabric, collect reads switches instead, over gNMI: counters by "
+        "With --gnmi (and --fabric FILE --gnmi all), collect reads switches instead, over gNMI: counters by "
         "subscription through a vendor map (collectors/maps/NAME_gnmi.json), QoS config by Get, "
         "a source_gap event for each outage, reconnection with backoff (docs/gnmi.md).\n\n"
         "With --replay SCENARIO or --demo, collect records the embedded simulator's run as fast "

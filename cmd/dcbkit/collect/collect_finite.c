@@ -1,4 +1,4 @@
-/* collect --replay SCENARIO / --demo and --pcap FILE: a source that ends, recorded whole as fast
+/* collect --replay SCENARIO / --demo, --pcap FILE and --fabric FILE alone: a source that ends, recorded whole as fast
  * as it goes, as one run of the store. A replay starts after the store's newest data, as
  * `dcbkit replay --store` does, so that two recordings never overlap. */
 #include <inttypes.h>
@@ -25,6 +25,8 @@ static const char *what_of(const struct collect_opts *o)
 {
     if (o->src.named & SOURCE_G_PCAP)
         return o->src.pcap.path;
+    if (o->src.named == SOURCE_G_FABRIC)
+        return o->src.fabric;
     return o->src.replay.scenario ? o->src.replay.scenario : "demo";
 }
 

@@ -72,17 +72,15 @@ static int join_words(struct cli_ctx *ctx, int n, char **words, char *buf, size_
 static int check_sources(struct cli_ctx *ctx, struct collect_opts *o, int nargs, char **args)
 {
     unsigned named = o->src.named & ~SOURCE_G_FABRIC;
-    /* the fabric file names devices; collect does nothing with intent alone, so by itself it
-     * means polling its gNMI devices, as it always did: --fabric F --gnmi all */
-    if (o->src.fabric && !named)
-        o->src.named |= SOURCE_G_GNMI;
+    /* --fabric F alone is the fabric's intent, recorded once (as everywhere, it opens no
+     * connection); with --gnmi all it is also the list of switches to poll */
     if (o->src.fabric && (named & ~SOURCE_G_GNMI))
-        return cli_usage_error(ctx, "--fabric names the switches to poll over gNMI; it does "
-                               "not go with --local, --replay, --demo or --pcap");
+        return cli_usage_error(ctx, "--fabric goes alone (its intent) or with --gnmi (its "
+                               "switches); not with --local, --replay, --demo or --pcap");
     if (named & (named - 1))
         return cli_usage_error(ctx, "collect records one source at a time: --local, --gnmi, "
                                "--replay/--demo or --pcap");
-    if (!(o->src.named & ~SOURCE_G_FABRIC))
+    if (!o->src.named)
         o->src.named |= SOURCE_G_LOCAL;         /* the default */
     bool local = o->src.named & SOURCE_G_LOCAL;
     if ((o->src.named & SOURCE_G_GNMI) && (nargs || o->capture_iface || o->ndumps))
@@ -91,7 +89,8 @@ static int check_sources(struct cli_ctx *ctx, struct collect_opts *o, int nargs,
     if (!local && (o->capture_iface || o->ndumps))
         return cli_usage_error(ctx, "--capture and --from-ethtool-dump read this host, not "
                                "--replay or --pcap");
-    bool finite = o->src.named & (SOURCE_G_REPLAY | SOURCE_G_PCAP);
+    bool finite = o->src.named & (SOURCE_G_REPLAY | SOURCE_G_PCAP) ||
+                  o->src.named == SOURCE_G_FABRIC;
     if (finite && nargs)
         return cli_usage_error(ctx, "unexpected argument '%s'", args[0]);
     if (finite && o->count)
