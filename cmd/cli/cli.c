@@ -181,6 +181,17 @@ static int parser_longopts(const struct cli_parser *p, struct option *out, size_
     return (int)n;
 }
 
+int cli_flag_option(struct cli_ctx *ctx, void *args, int opt, const char *arg)
+{
+    (void)ctx;
+    (void)arg;
+    const struct cli_flag *f = args;
+    if (opt != f->opt)
+        return CLI_NOT_OWN;
+    *f->set = true;
+    return CLI_NEXT;
+}
+
 int cli_parse(struct cli_ctx *ctx, const struct cli_parser *p, int argc, char **argv)
 {
     struct option longopts[CLI_LONGOPTS_MAX];

@@ -116,6 +116,14 @@ struct cli_parser {
     struct source_opts *src;          /* the source options it takes (src->groups); or NULL */
 };
 
+/* For a command whose only own option is a switch: own_option = cli_flag_option, args = a
+ * struct cli_flag naming the option and the bool it sets. */
+struct cli_flag {
+    int opt;
+    bool *set;
+};
+int cli_flag_option(struct cli_ctx *ctx, void *args, int opt, const char *arg);
+
 /* The one option loop: each getopt result goes to the command's own options, then to the
  * source options, then to the common ones; the source options are checked at the end. CLI_NEXT
  * with optind at the first operand, or the exit status (0 after --help). */

@@ -257,11 +257,7 @@ static int fabric_paths(struct cli_ctx *ctx)
 
 static int fabric_run(struct cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "config", no_argument, NULL, 'c' },
-        CLI_COMMON_LONGOPTS,
-        { NULL, 0, NULL, 0 },
-    };
+    static const struct option longopts[] = { { "config", no_argument, NULL, 'c' } };
     if (argc < 2)
         return cli_usage_error(ctx, "needs an action: check, diff or paths");
     const char *action = argv[1];
@@ -272,16 +268,11 @@ static int fabric_run(struct cli_ctx *ctx, int argc, char **argv)
     argc--;
     argv++;
     bool show_config = false;
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "c", longopts, NULL)) != -1) {
-        if (c == 'c') {
-            show_config = true;
-            continue;
-        }
-        int rc = cli_common_option(ctx, c, argv);
-        if (rc >= 0)
-            return rc;
-    }
+    struct cli_flag flag = { 'c', &show_config };
+    struct cli_parser p = { longopts, 1, "c", cli_flag_option, &flag, NULL };
+    int rc = cli_parse(ctx, &p, argc, argv);
+    if (rc != CLI_NEXT)
+        return rc;
     int nargs = argc - optind;
     if (!strcmp(action, "check")) {
         if (nargs != 1)

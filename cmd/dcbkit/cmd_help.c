@@ -5,22 +5,13 @@
 
 static int help_run(struct cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "man", no_argument, NULL, 'm' },
-        CLI_COMMON_LONGOPTS,
-        { NULL, 0, NULL, 0 },
-    };
+    static const struct option own[] = { { "man", no_argument, NULL, 'm' } };
     bool man = false;
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "m", longopts, NULL)) != -1) {
-        if (c == 'm') {
-            man = true;
-            continue;
-        }
-        int rc = cli_common_option(ctx, c, argv);
-        if (rc >= 0)
-            return rc;
-    }
+    struct cli_flag flag = { 'm', &man };
+    struct cli_parser p = { own, 1, "m", cli_flag_option, &flag, NULL };
+    int rc = cli_parse(ctx, &p, argc, argv);
+    if (rc != CLI_NEXT)
+        return rc;
     if (man) {
         cli_print_man(stdout);
         return 0;

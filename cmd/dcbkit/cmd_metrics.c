@@ -6,13 +6,10 @@
 
 static int metrics_run(struct cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option longopts[] = { CLI_COMMON_LONGOPTS, { NULL, 0, NULL, 0 } };
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int rc = cli_common_option(ctx, c, argv);
-        if (rc >= 0)
-            return rc;
-    }
+    struct cli_parser p = { 0 };
+    int rc = cli_parse(ctx, &p, argc, argv);
+    if (rc != CLI_NEXT)
+        return rc;
     if (optind < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
 
