@@ -475,28 +475,28 @@ static int age_option(struct cli_ctx *ctx, struct store_args *a, int c, const ch
         a->filter.t1 = now_ns() - ns;
     else
         a->older_than_ns = ns;
-    return 0;
+    return CLI_NEXT;
 }
 
-/* A selection option: -1 when c is not one, else 0 or a usage status. */
+/* A selection option, in cli.h's convention. */
 static int filter_option(struct cli_ctx *ctx, struct store_args *a, int c, const char *arg)
 {
     long v;
     int rc;
     switch (c) {
-    case O_DEVICE: a->filter.device = arg; return 0;
-    case O_IFNAME: a->filter.ifname = arg; return 0;
+    case O_DEVICE: a->filter.device = arg; return CLI_NEXT;
+    case O_IFNAME: a->filter.ifname = arg; return CLI_NEXT;
     case O_METRIC:
         if (metric_lookup(arg) == METRIC_NONE)
             return cli_usage_error(ctx, "unknown metric '%s' (see 'dcbkit metrics')", arg);
         a->filter.metric = arg;
-        return 0;
+        return CLI_NEXT;
     case O_PRIO:
     case O_QUEUE:
-        if ((rc = cli_parse_long(ctx, c == O_PRIO ? "--prio" : "--queue", arg, -1, 4095, &v)))
-            return rc;
-        *(c == O_PRIO ? &a->filter.prio : &a->filter.queue) = (int)v;
-        return 0;
+        if ((rc = cli_opt_long(ctx, c == O_PRIO ? "--prio" : "--queue", arg, -1, 4095, &v)) ==
+            CLI_NEXT)
+            *(c == O_PRIO ? &a->filter.prio : &a->filter.queue) = (int)v;
+        return rc;
     case O_SINCE:
     case O_UNTIL:
     case O_OLDER: return age_option(ctx, a, c, arg);
@@ -504,48 +504,45 @@ static int filter_option(struct cli_ctx *ctx, struct store_args *a, int c, const
         if (dcb_event_kind_lookup(arg) == EVENT_KIND_NONE)
             return cli_usage_error(ctx, "unknown event kind '%s'", arg);
         a->kind = arg;
-        return 0;
+        return CLI_NEXT;
     }
-    return -1;
+    return CLI_NOT_OWN;
 }
 
-/* An output or write option: -1 when c is not one, else 0 or a usage status. */
+/* An output or write option, in cli.h's convention. */
 static int output_option(struct cli_ctx *ctx, struct store_args *a, int c, const char *arg)
 {
     long v;
     int rc;
     switch (c) {
-    case O_STORE: a->path = arg; return 0;
-    case O_LATEST: a->latest_only = true; return 0;
-    case O_CSV: a->csv = true; return 0;
-    case O_JSONL: a->csv = false; return 0;
-    case O_DURABLE: a->durable = true; return 0;
+    case O_STORE: a->path = arg; return CLI_NEXT;
+    case O_LATEST: a->latest_only = true; return CLI_NEXT;
+    case O_CSV: a->csv = true; return CLI_NEXT;
+    case O_JSONL: a->csv = false; return CLI_NEXT;
+    case O_DURABLE: a->durable = true; return CLI_NEXT;
     case O_BATCH:
-        if ((rc = cli_parse_long(ctx, "--batch", arg, 1, 10000000, &v)))
-            return rc;
-        a->batch = (size_t)v;
-        return 0;
+        if ((rc = cli_opt_long(ctx, "--batch", arg, 1, 10000000, &v)) == CLI_NEXT)
+            a->batch = (size_t)v;
+        return rc;
     }
-    return -1;
+    return CLI_NOT_OWN;
 }
 
-/* -1 to go on, or an exit status (0 after --help). */
+static int store_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
+{
+    int rc = filter_option(ctx, args, c, arg);
+    return rc == CLI_NOT_OWN ? output_option(ctx, args, c, arg) : rc;
+}
+
+/* CLI_NEXT to go on, or an exit status (0 after --help). */
 static int parse_store_args(struct cli_ctx *ctx, int argc, char **argv, struct store_args *a)
 {
     store_filter_init(&a->filter);
     a->csv = true;
     a->path = getenv("DCBKIT_STORE");
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, store_longopts, NULL)) != -1) {
-        int rc = filter_option(ctx, a, c, optarg);
-        if (rc < 0)
-            rc = output_option(ctx, a, c, optarg);
-        if (rc < 0 && (rc = cli_common_option(ctx, c, argv)) >= 0)
-            return rc;
-        if (rc > 0)
-            return rc;
-    }
-    return -1;
+    struct cli_parser p = { store_longopts, sizeof(store_longopts) / sizeof(*store_longopts),
+                            NULL, store_option, a, NULL };
+    return cli_parse(ctx, &p, argc, argv);
 }
 
 static int run_query(struct cli_ctx *ctx, const struct store_args *a)
@@ -590,7 +587,7 @@ static int store_run(struct cli_ctx *ctx, int argc, char **argv)
     struct store_args a;
     memset(&a, 0, sizeof(a));
     int rc = parse_store_args(ctx, argc - 1, argv + 1, &a);
-    if (rc >= 0)
+    if (rc != CLI_NEXT)
         return rc;
     if (strcmp(action, "import") == 0 && optind < argc - 1)
         a.file = argv[1 + optind++];
