@@ -215,11 +215,9 @@ static const struct option gnmi_longopts[] = {
     { "type", required_argument, NULL, O_TYPE },
     { "updates-only", no_argument, NULL, O_UPDATES_ONLY },
     GNMI_CLI_LONGOPTS,
-    CLI_COMMON_LONGOPTS,
-    { NULL, 0, NULL, 0 },
 };
 
-/* The request's own options: -1 when c is not one of them, else 0 or a usage status. */
+/* The request's own options, in cli.h's convention. */
 static int request_option(struct cli_ctx *ctx, struct gnmi_request *req, int c, const char *arg)
 {
     struct dcb_err err;
@@ -229,40 +227,40 @@ static int request_option(struct cli_ctx *ctx, struct gnmi_request *req, int c, 
         if (req->npaths == GNMI_MAX_PATHS)
             return cli_usage_error(ctx, "at most %d --path", GNMI_MAX_PATHS);
         req->paths[req->npaths++] = arg;
-        return 0;
-    case O_PREFIX: req->prefix = arg; return 0;
-    case O_TARGET: req->target = arg; return 0;
+        return CLI_NEXT;
+    case O_PREFIX: req->prefix = arg; return CLI_NEXT;
+    case O_TARGET: req->target = arg; return CLI_NEXT;
     case O_ENCODING:
         if (gnmi_encoding_parse(arg, &req->encoding) < 0)
             return cli_usage_error(ctx, "--encoding: json, json_ietf, proto, ascii or bytes, "
                                    "not '%s'", arg);
-        return 0;
+        return CLI_NEXT;
     case O_MODE:
         if (parse_mode(arg, &req->mode) < 0)
             return cli_usage_error(ctx, "--mode: stream, once or poll, not '%s'", arg);
-        return 0;
+        return CLI_NEXT;
     case O_STREAM_MODE:
         if (parse_stream_mode(arg, &req->stream_mode) < 0)
             return cli_usage_error(ctx, "--stream-mode: sample, on-change or target-defined, "
                                    "not '%s'", arg);
-        return 0;
+        return CLI_NEXT;
     case O_SAMPLE_INTERVAL:
         if (dcb_parse_duration(arg, &ns, &err) < 0 || ns <= 0)
             return cli_usage_error(ctx, "--sample-interval: %s", ns <= 0 ? "above zero"
                                    : err.msg);
         req->sample_interval_ns = (uint64_t)ns;
-        return 0;
+        return CLI_NEXT;
     case O_TYPE:
         if (parse_type(arg, &req->get_type) < 0)
             return cli_usage_error(ctx, "--type: all, config, state or operational, not '%s'",
                                    arg);
-        return 0;
-    case O_UPDATES_ONLY: req->updates_only = true; return 0;
+        return CLI_NEXT;
+    case O_UPDATES_ONLY: req->updates_only = true; return CLI_NEXT;
     }
-    return -1;
+    return CLI_NOT_OWN;
 }
 
-/* How long and how often: -1 when c is not one of those, else 0 or a usage status. */
+/* How long and how often, in cli.h's convention. */
 static int timing_option(struct cli_ctx *ctx, struct gnmi_args *a, int c, const char *arg)
 {
     struct dcb_err err;
@@ -271,15 +269,15 @@ static int timing_option(struct cli_ctx *ctx, struct gnmi_args *a, int c, const 
         if (dcb_parse_duration(arg, &a->interval, &err) < 0 || a->interval < 1000000)
             return cli_usage_error(ctx, "--interval: %s", a->interval < 1000000
                                    ? "at least 1ms" : err.msg);
-        return 0;
-    case O_COUNT: return cli_parse_long(ctx, "--count", arg, 1, 1000000000L, &a->count);
+        return CLI_NEXT;
+    case O_COUNT: return cli_opt_long(ctx, "--count", arg, 1, 1000000000L, &a->count);
     case O_DURATION:
         if (dcb_parse_duration(arg, &a->duration, &err) < 0 || a->duration <= 0)
             return cli_usage_error(ctx, "--duration: %s", a->duration <= 0 ? "above zero"
                                    : err.msg);
-        return 0;
+        return CLI_NEXT;
     }
-    return -1;
+    return CLI_NOT_OWN;
 }
 
 static int parse_rpc(struct cli_ctx *ctx, struct gnmi_args *a, int argc, char **argv)
@@ -304,7 +302,23 @@ static int parse_rpc(struct cli_ctx *ctx, struct gnmi_args *a, int argc, char **
     return gnmi_cli_finish(ctx, &a->gc);
 }
 
-/* -1 to go on, or an exit status (0 after --help). */
+static int gnmi_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
+{
+    struct gnmi_args *a = args;
+    int rc = gnmi_cli_option(ctx, &a->gc, c, arg);
+    if (rc != CLI_NOT_OWN)
+        return rc;
+    if ((rc = request_option(ctx, &a->req, c, arg)) != CLI_NOT_OWN)
+        return rc;
+    if ((rc = timing_option(ctx, a, c, arg)) != CLI_NOT_OWN)
+        return rc;
+    if (c != 'a' && c != O_ADDRESS)
+        return CLI_NOT_OWN;
+    a->g.address = arg;
+    return CLI_NEXT;
+}
+
+/* CLI_NEXT to go on, or an exit status (0 after --help). */
 static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct gnmi_args *a)
 {
     a->g.ctx = ctx;
@@ -314,24 +328,13 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct gnmi_ar
     a->req.stream_mode = GNMI_SAMPLE;
     a->req.sample_interval_ns = 1000000000ULL;
     a->interval = 1000000000LL;
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "a:", gnmi_longopts, NULL)) != -1) {
-        int rc = gnmi_cli_option(ctx, &a->gc, c, optarg);
-        if (rc < 0)
-            rc = request_option(ctx, &a->req, c, optarg);
-        if (rc < 0)
-            rc = timing_option(ctx, a, c, optarg);
-        if (rc < 0 && (c == 'a' || c == O_ADDRESS)) {
-            a->g.address = optarg;
-            rc = 0;
-        }
-        if (rc < 0)
-            rc = cli_common_option(ctx, c, argv);
-        if (rc > 0 || (rc == 0 && c == 'h'))
-            return rc;
-    }
-    int rc = parse_rpc(ctx, a, argc, argv);
-    return rc ? rc : -1;
+    struct cli_parser p = { gnmi_longopts, sizeof(gnmi_longopts) / sizeof(*gnmi_longopts), "a:",
+                            gnmi_option, a, NULL };
+    int rc = cli_parse(ctx, &p, argc, argv);
+    if (rc != CLI_NEXT)
+        return rc;
+    rc = parse_rpc(ctx, a, argc, argv);
+    return rc ? rc : CLI_NEXT;
 }
 
 /* Get or Subscribe until the rounds, the duration or a signal end it. */
@@ -373,7 +376,7 @@ static int gnmi_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
     static struct gnmi_args a;
     memset(&a, 0, sizeof(a));
     int rc = parse_args(ctx, argc, argv, &a);
-    if (rc >= 0) {
+    if (rc != CLI_NEXT) {
         gnmi_cli_free(&a.gc);
         return rc;
     }

@@ -16,27 +16,27 @@ int gnmi_cli_option(struct cli_ctx *ctx, struct gnmi_cli *g, int opt, const char
 {
     struct dcb_err err;
     switch (opt) {
-    case GO_TLS_CA: g->ep.ca_file = arg; return 0;
-    case GO_TLS_CERT: g->ep.cert_file = arg; return 0;
-    case GO_TLS_KEY: g->ep.key_file = arg; return 0;
-    case GO_TLS_SERVER_NAME: g->ep.server_name = arg; return 0;
-    case GO_INSECURE: g->insecure = true; return 0;
-    case GO_PLAINTEXT: g->plaintext = true; return 0;
-    case GO_CREDENTIALS: g->credentials_file = arg; return 0;
+    case GO_TLS_CA: g->ep.ca_file = arg; return CLI_NEXT;
+    case GO_TLS_CERT: g->ep.cert_file = arg; return CLI_NEXT;
+    case GO_TLS_KEY: g->ep.key_file = arg; return CLI_NEXT;
+    case GO_TLS_SERVER_NAME: g->ep.server_name = arg; return CLI_NEXT;
+    case GO_INSECURE: g->insecure = true; return CLI_NEXT;
+    case GO_PLAINTEXT: g->plaintext = true; return CLI_NEXT;
+    case GO_CREDENTIALS: g->credentials_file = arg; return CLI_NEXT;
     case GO_TIMEOUT:
         if (dcb_parse_duration(arg, &g->timeout_ns, &err) < 0 || g->timeout_ns < 1000000)
             return cli_usage_error(ctx, "--timeout: %s",
                                    g->timeout_ns < 1000000 ? "at least 1ms" : err.msg);
-        return 0;
+        return CLI_NEXT;
     case GO_MAX_MSG: {
         uint64_t bytes;
         if (dcb_parse_bytes(arg, &bytes, &err) < 0 || bytes < 1024 || bytes > (1u << 30))
             return cli_usage_error(ctx, "--max-message: a size from 1KiB to 1GiB, not '%s'",
                                    arg);
         g->ep.max_message = (size_t)bytes;
-        return 0;
+        return CLI_NEXT;
     }
-    default: return -1;
+    default: return CLI_NOT_OWN;
     }
 }
 

@@ -53,7 +53,7 @@ struct gnmi_cli {
 };
 
 void gnmi_cli_init(struct gnmi_cli *g);
-/* -1: not one of these options; otherwise 0 or a usage exit status. */
+/* In cli.h's convention: CLI_NEXT, CLI_NOT_OWN, or a usage exit status. */
 int gnmi_cli_option(struct cli_ctx *ctx, struct gnmi_cli *g, int opt, const char *arg);
 /* After parsing: checks combinations and loads credentials. 0, 64 (usage) or 1 (error printed). */
 int gnmi_cli_finish(struct cli_ctx *ctx, struct gnmi_cli *g);
