@@ -377,7 +377,7 @@ static int add_set(struct cli_ctx *ctx, const char **v, size_t *n, const char *f
     if (!strchr(arg, '=') || arg[0] == '=')
         return cli_usage_error(ctx, "%s takes path=value, not '%s'", flag, arg);
     v[(*n)++] = arg;
-    return -1;
+    return CLI_NEXT;
 }
 
 enum { OPT_SET = 256, OPT_COMPARE, OPT_DURATION, OPT_SEED, OPT_STORE, OPT_PLOT, OPT_REALTIME,
@@ -397,54 +397,53 @@ static const struct option replay_longopts[] = {
     { "workload-from", required_argument, NULL, OPT_WORKLOAD_FROM },
     { "host-map", required_argument, NULL, OPT_HOST_MAP },
     { "device-prefix", required_argument, NULL, OPT_PREFIX },
-    CLI_COMMON_LONGOPTS,
-    { NULL, 0, NULL, 0 },
 };
 
-/* One option: -1 to go on, or an exit status. */
-static int replay_option(struct cli_ctx *ctx, struct replay_args *a, int c, char **argv)
+/* One of replay's own options, in cli.h's convention. */
+static int replay_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
 {
+    struct replay_args *a = args;
     static char seed_set[48];
     struct dcb_err err;
     char *end;
     long seed;
     switch (c) {
-    case OPT_SET: return add_set(ctx, a->sets, &a->nsets, "--set", optarg);
-    case OPT_COMPARE: return add_set(ctx, a->compare, &a->ncompare, "--compare", optarg);
-    case OPT_HOST_MAP: return add_set(ctx, a->maps, &a->nmaps, "--host-map", optarg);
+    case OPT_SET: return add_set(ctx, a->sets, &a->nsets, "--set", arg);
+    case OPT_COMPARE: return add_set(ctx, a->compare, &a->ncompare, "--compare", arg);
+    case OPT_HOST_MAP: return add_set(ctx, a->maps, &a->nmaps, "--host-map", arg);
     case OPT_DURATION:
-        if (scenario_parse_duration(optarg, &a->duration_ns, &err) < 0)
+        if (scenario_parse_duration(arg, &a->duration_ns, &err) < 0)
             return cli_usage_error(ctx, "--duration takes a time such as 20ms or 'forever': %s",
                                    err.msg);
-        return -1;
+        return CLI_NEXT;
     case OPT_SEED:
-        if (cli_parse_long(ctx, "--seed", optarg, 0, 9007199254740991L, &seed) != 0)
+        if (cli_opt_long(ctx, "--seed", arg, 0, 9007199254740991L, &seed) != CLI_NEXT)
             return EXIT_USAGE;
         snprintf(seed_set, sizeof(seed_set), "seed=%ld", seed);
         return add_set(ctx, a->sets, &a->nsets, "--set", seed_set);
-    case OPT_STORE: a->store_path = optarg; return -1;
-    case OPT_PLOT: a->plot_path = optarg; return -1;
-    case OPT_REALTIME: a->realtime = true; return -1;
+    case OPT_STORE: a->store_path = arg; return CLI_NEXT;
+    case OPT_PLOT: a->plot_path = arg; return CLI_NEXT;
+    case OPT_REALTIME: a->realtime = true; return CLI_NEXT;
     case OPT_SPEED:
-        a->speed = strtod(optarg, &end);
+        a->speed = strtod(arg, &end);
         if (*end || !(a->speed > 0) || a->speed > 1e6)
             return cli_usage_error(ctx, "--replay-speed takes a factor above 0 such as 0.5 or "
-                                   "10, not '%s'", optarg);
-        return -1;
-    case OPT_STREAM: a->stream = true; return -1;
-    case OPT_DEMO: a->demo = true; return -1;
-    case OPT_WORKLOAD_FROM: a->capture = optarg; return -1;
+                                   "10, not '%s'", arg);
+        return CLI_NEXT;
+    case OPT_STREAM: a->stream = true; return CLI_NEXT;
+    case OPT_DEMO: a->demo = true; return CLI_NEXT;
+    case OPT_WORKLOAD_FROM: a->capture = arg; return CLI_NEXT;
     case OPT_PREFIX:
-        if (!optarg[0] || strlen(optarg) >= DCB_DEVICE_MAX / 2)
+        if (!arg[0] || strlen(arg) >= DCB_DEVICE_MAX / 2)
             return cli_usage_error(ctx, "--device-prefix takes 1 to %d characters",
                                    DCB_DEVICE_MAX / 2 - 1);
-        a->prefix = optarg;
-        return -1;
-    default: return cli_common_option(ctx, c, argv);
+        a->prefix = arg;
+        return CLI_NEXT;
+    default: return CLI_NOT_OWN;
     }
 }
 
-/* Combinations that cannot go together: -1 when none, else 64 after the message. */
+/* Combinations that cannot go together: CLI_NEXT when none, else 64 after the message. */
 static int check_args(struct cli_ctx *ctx, const struct replay_args *a)
 {
     if (a->speed > 0 && !a->realtime)
@@ -460,17 +459,16 @@ static int check_args(struct cli_ctx *ctx, const struct replay_args *a)
         return cli_usage_error(ctx, "--device-prefix renames what goes to --store or --stream");
     if (a->nmaps && !a->capture)
         return cli_usage_error(ctx, "--host-map goes with --workload-from");
-    return -1;
+    return CLI_NEXT;
 }
 
 static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct replay_args *a)
 {
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, replay_longopts, NULL)) != -1) {
-        int rc = replay_option(ctx, a, c, argv);
-        if (rc >= 0)
-            return rc;
-    }
+    struct cli_parser p = { replay_longopts, sizeof(replay_longopts) / sizeof(*replay_longopts),
+                            NULL, replay_option, a, NULL };
+    int rc = cli_parse(ctx, &p, argc, argv);
+    if (rc != CLI_NEXT)
+        return rc;
     if (!a->demo && optind >= argc)
         return cli_usage_error(ctx, "a scenario file (or --demo) is required");
     if (a->demo && optind < argc)
@@ -486,7 +484,7 @@ static int replay_main(struct cli_ctx *ctx, int argc, char **argv)
     struct replay_args a;
     memset(&a, 0, sizeof(a));
     int rc = parse_args(ctx, argc, argv, &a);
-    if (rc >= 0)
+    if (rc != CLI_NEXT)
         return rc;
     /* every pass builds and frees a simulator: keep the freed heap instead of handing it back
      * to the kernel and faulting it in again (half the CPU time of a repeating scenario) */
