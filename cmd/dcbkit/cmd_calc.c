@@ -77,32 +77,41 @@ static int calc_pause_time(struct cli_ctx *ctx, const char *time_text, uint64_t 
     return cli_finish_output(&o, 0);
 }
 
+struct pause_args {
+    uint64_t bps;
+    const char *time_text;
+};
+
+static int pause_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
+{
+    struct pause_args *a = args;
+    struct dcb_err err;
+    if (c == 't') {
+        a->time_text = arg;
+        return CLI_NEXT;
+    }
+    if (c != 's')
+        return CLI_NOT_OWN;
+    if (dcb_parse_speed(arg, &a->bps, &err) < 0)
+        return cli_usage_error(ctx, "--link-speed: %s", err.msg);
+    if (a->bps == 0)
+        return cli_usage_error(ctx, "--link-speed must be above zero");
+    return CLI_NEXT;
+}
+
 static int calc_pause(struct cli_ctx *ctx, int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "link-speed", required_argument, NULL, 's' },
         { "time", required_argument, NULL, 't' },
-        CLI_COMMON_LONGOPTS,
-        { NULL, 0, NULL, 0 },
     };
-    uint64_t bps = 0;
-    const char *time_text = NULL;
-    struct dcb_err err;
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "s:t:", longopts, NULL)) != -1) {
-        if (c == 's') {
-            if (dcb_parse_speed(optarg, &bps, &err) < 0)
-                return cli_usage_error(ctx, "--link-speed: %s", err.msg);
-            if (bps == 0)
-                return cli_usage_error(ctx, "--link-speed must be above zero");
-        } else if (c == 't') {
-            time_text = optarg;
-        } else {
-            int rc = cli_common_option(ctx, c, argv);
-            if (rc >= 0)
-                return rc;
-        }
-    }
+    struct pause_args a = { 0 };
+    struct cli_parser p = { longopts, 2, "s:t:", pause_option, &a, NULL };
+    int prc = cli_parse(ctx, &p, argc, argv);
+    if (prc != CLI_NEXT)
+        return prc;
+    uint64_t bps = a.bps;
+    const char *time_text = a.time_text;
     if (time_text) {
         if (optind < argc)
             return cli_usage_error(ctx, "give QUANTA or --time, not both");
@@ -272,6 +281,19 @@ static int print_headroom(struct cli_ctx *ctx, const struct headroom_input *in,
     return cli_finish_output(&o, 0);
 }
 
+struct headroom_args {
+    struct headroom_input in;
+    bool have_cable;
+};
+
+static int headroom_parser_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
+{
+    struct headroom_args *a = args;
+    (void)arg;
+    int rc = headroom_option(ctx, c, &a->in, &a->have_cable);
+    return rc < 0 ? CLI_NOT_OWN : rc ? rc : CLI_NEXT;
+}
+
 static int calc_headroom(struct cli_ctx *ctx, int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -281,24 +303,16 @@ static int calc_headroom(struct cli_ctx *ctx, int argc, char **argv)
         { "medium", required_argument, NULL, 'M' },
         { "response-time", required_argument, NULL, 'r' },
         { "formula", required_argument, NULL, 'f' },
-        CLI_COMMON_LONGOPTS,
-        { NULL, 0, NULL, 0 },
     };
-    struct headroom_input in = { .response_ns = HEADROOM_DEFAULT_RESPONSE_NS };
-    bool have_cable = false;
+    struct headroom_args a = { .in = { .response_ns = HEADROOM_DEFAULT_RESPONSE_NS } };
+    struct cli_parser p = { longopts, sizeof(longopts) / sizeof(*longopts), NULL,
+                            headroom_parser_option, &a, NULL };
+    int prc = cli_parse(ctx, &p, argc, argv);
+    if (prc != CLI_NEXT)
+        return prc;
+    struct headroom_input in = a.in;
+    bool have_cable = a.have_cable;
     struct dcb_err err;
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int rc = headroom_option(ctx, c, &in, &have_cable);
-        if (rc < 0) {
-            rc = cli_common_option(ctx, c, argv);
-            if (rc >= 0)
-                return rc;
-            rc = 0;
-        }
-        if (rc)
-            return rc;
-    }
     if (optind < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
     if (!in.link_bps || !have_cable || !in.mtu)
@@ -320,6 +334,32 @@ static void print_threshold(struct dcb_out *o, const char *name, uint64_t bytes,
     out_obj_close(o);
 }
 
+static int threshold_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
+{
+    struct threshold_plan_input *in = args;
+    struct dcb_err err;
+    long v = 0;
+    int rc;
+    switch (c) {
+    case 's': return (rc = parse_link_speed(ctx, arg, &in->link_bps)) ? rc : CLI_NEXT;
+    case 'b':
+        if (dcb_parse_bytes(arg, &in->buffer_bytes, &err) < 0)
+            return cli_usage_error(ctx, "--buffer: %s", err.msg);
+        if (in->buffer_bytes == 0)
+            return cli_usage_error(ctx, "--buffer must be above zero");
+        return CLI_NEXT;
+    case 'p':
+        if ((rc = cli_opt_long(ctx, "--ports", arg, 1, 4096, &v)) == CLI_NEXT)
+            in->ports = (uint32_t)v;
+        return rc;
+    case 'l':
+        if ((rc = cli_opt_long(ctx, "--lossless-prios", arg, 1, 8, &v)) == CLI_NEXT)
+            in->lossless_prios = (uint32_t)v;
+        return rc;
+    }
+    return CLI_NOT_OWN;
+}
+
 static int calc_thresholds(struct cli_ctx *ctx, int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -327,37 +367,14 @@ static int calc_thresholds(struct cli_ctx *ctx, int argc, char **argv)
         { "buffer", required_argument, NULL, 'b' },
         { "ports", required_argument, NULL, 'p' },
         { "lossless-prios", required_argument, NULL, 'l' },
-        CLI_COMMON_LONGOPTS,
-        { NULL, 0, NULL, 0 },
     };
     struct threshold_plan_input in = { .lossless_prios = 1 };
     struct dcb_err err;
-    long v = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS, longopts, NULL)) != -1) {
-        int rc = 0;
-        if (c == 's') {
-            rc = parse_link_speed(ctx, optarg, &in.link_bps);
-        } else if (c == 'b') {
-            if (dcb_parse_bytes(optarg, &in.buffer_bytes, &err) < 0)
-                rc = cli_usage_error(ctx, "--buffer: %s", err.msg);
-            else if (in.buffer_bytes == 0)
-                rc = cli_usage_error(ctx, "--buffer must be above zero");
-        } else if (c == 'p') {
-            rc = cli_parse_long(ctx, "--ports", optarg, 1, 4096, &v);
-            in.ports = rc ? 0 : (uint32_t)v;
-        } else if (c == 'l') {
-            rc = cli_parse_long(ctx, "--lossless-prios", optarg, 1, 8, &v);
-            in.lossless_prios = rc ? 0 : (uint32_t)v;
-        } else {
-            rc = cli_common_option(ctx, c, argv);
-            if (rc >= 0)
-                return rc;
-            rc = 0;
-        }
-        if (rc)
-            return rc;
-    }
+    struct cli_parser pr = { longopts, sizeof(longopts) / sizeof(*longopts), NULL,
+                             threshold_option, &in, NULL };
+    int prc = cli_parse(ctx, &pr, argc, argv);
+    if (prc != CLI_NEXT)
+        return prc;
     if (optind < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
     if (!in.link_bps || !in.buffer_bytes || !in.ports)
