@@ -57,6 +57,45 @@ static int parse_lossless(const struct cli_ctx *ctx, const char *text, int *mask
     return 0;
 }
 
+struct analyze_args {
+    struct analyze_options *opt;
+    const char **store_path;
+};
+
+/* analyze's own options, in cli.h's convention. */
+static int analyze_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
+{
+    struct analyze_options *opt = ((struct analyze_args *)args)->opt;
+    struct dcb_err err;
+    long v;
+    int rc;
+    switch (c) {
+    case 'r': opt->file = arg; return CLI_NEXT;
+    case 'd': *((struct analyze_args *)args)->store_path = arg; return CLI_NEXT;
+    case 's':
+        if (dcb_parse_speed(arg, &opt->link_bps, &err) < 0)
+            return cli_usage_error(ctx, "--link-speed: %s", err.msg);
+        if (opt->link_bps == 0)
+            return cli_usage_error(ctx, "--link-speed must be above zero");
+        opt->link_speed_assumed = false;
+        return CLI_NEXT;
+    case 'l': return (rc = parse_lossless(ctx, arg, &opt->lossless_mask)) ? rc : CLI_NEXT;
+    case 'S':
+        if ((rc = cli_opt_long(ctx, "--storm-ms", arg, 1, 3600000, &v)) == CLI_NEXT)
+            opt->storm_ns = v * 1000000LL;
+        return rc;
+    case 'Q':
+        if ((rc = cli_opt_long(ctx, "--max-qps", arg, 1, 1L << 26, &v)) == CLI_NEXT)
+            opt->max_qps = (uint32_t)v;
+        return rc;
+    case 'n':
+        if ((rc = cli_opt_long(ctx, "--top", arg, 0, 1L << 30, &v)) == CLI_NEXT)
+            opt->top = v;
+        return rc;
+    }
+    return CLI_NOT_OWN;
+}
+
 static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct analyze_options *opt,
                       const char **store_path)
 {
@@ -68,49 +107,19 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct analyze
         { "max-qps", required_argument, NULL, 'Q' },
         { "top", required_argument, NULL, 'n' },
         { "store", required_argument, NULL, 'd' },
-        CLI_COMMON_LONGOPTS,
-        { NULL, 0, NULL, 0 },
     };
-    struct dcb_err err;
-    long v;
-    int c;
     *opt = (struct analyze_options){
         .link_bps = DEFAULT_LINK_BPS, .link_speed_assumed = true, .lossless_mask = -1,
         .storm_ns = DEFAULT_STORM_MS * 1000000LL, .max_qps = QP_DEFAULT_MAX, .top = DEFAULT_TOP,
     };
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "r:", longopts, NULL)) != -1) {
-        int rc = 0;
-        if (c == 'r') {
-            opt->file = optarg;
-        } else if (c == 's') {
-            if (dcb_parse_speed(optarg, &opt->link_bps, &err) < 0)
-                return cli_usage_error(ctx, "--link-speed: %s", err.msg);
-            if (opt->link_bps == 0)
-                return cli_usage_error(ctx, "--link-speed must be above zero");
-            opt->link_speed_assumed = false;
-        } else if (c == 'l') {
-            rc = parse_lossless(ctx, optarg, &opt->lossless_mask);
-        } else if (c == 'S') {
-            if (!(rc = cli_parse_long(ctx, "--storm-ms", optarg, 1, 3600000, &v)))
-                opt->storm_ns = v * 1000000LL;
-        } else if (c == 'Q') {
-            if (!(rc = cli_parse_long(ctx, "--max-qps", optarg, 1, 1L << 26, &v)))
-                opt->max_qps = (uint32_t)v;
-        } else if (c == 'n') {
-            if (!(rc = cli_parse_long(ctx, "--top", optarg, 0, 1L << 30, &v)))
-                opt->top = v;
-        } else if (c == 'd') {
-            *store_path = optarg;
-        } else {
-            rc = cli_common_option(ctx, c, argv);
-            if (rc == 0)
-                return HELP_SHOWN;
-            if (rc < 0)
-                rc = 0;
-        }
-        if (rc)
-            return rc;
-    }
+    struct analyze_args args = { opt, store_path };
+    struct cli_parser p = { longopts, sizeof(longopts) / sizeof(*longopts), "r:", analyze_option,
+                            &args, NULL };
+    int rc = cli_parse(ctx, &p, argc, argv);
+    if (rc == 0)
+        return HELP_SHOWN;
+    if (rc != CLI_NEXT)
+        return rc;
     if (optind < argc && !opt->file)
         opt->file = argv[optind++];
     if (optind < argc)
