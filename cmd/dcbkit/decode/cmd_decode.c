@@ -65,7 +65,27 @@ static int join_filter(const struct cli_ctx *ctx, int argc, char **argv, char *b
     return 0;
 }
 
-#define HELP_SHOWN (-1)
+#define HELP_SHOWN (-3)
+
+/* decode's own options, in cli.h's convention. */
+static int decode_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
+{
+    struct decode_args *a = args;
+    struct dcb_err err;
+    int rc;
+    switch (c) {
+    case 'r': a->file = arg; return CLI_NEXT;
+    case 'i': a->iface = arg; return CLI_NEXT;
+    case 'c': return (rc = parse_count(ctx, arg, &a->max_frames)) ? rc : CLI_NEXT;
+    case 's':
+        if (dcb_parse_speed(arg, &a->link_bps, &err) < 0)
+            return cli_usage_error(ctx, "--link-speed: %s", err.msg);
+        if (a->link_bps == 0)
+            return cli_usage_error(ctx, "--link-speed must be above zero");
+        return CLI_NEXT;
+    }
+    return CLI_NOT_OWN;
+}
 
 /* 0, an exit status (usage error), or HELP_SHOWN. */
 static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct decode_args *a)
@@ -75,35 +95,14 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct decode_
         { "interface", required_argument, NULL, 'i' },
         { "count", required_argument, NULL, 'c' },
         { "link-speed", required_argument, NULL, 's' },
-        CLI_COMMON_LONGOPTS,
-        { NULL, 0, NULL, 0 },
     };
-    struct dcb_err err;
-    int c;
     a->link_bps = DEFAULT_LINK_BPS;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "r:i:c:s:", longopts, NULL)) != -1) {
-        int rc = 0;
-        if (c == 'r') {
-            a->file = optarg;
-        } else if (c == 'i') {
-            a->iface = optarg;
-        } else if (c == 'c') {
-            rc = parse_count(ctx, optarg, &a->max_frames);
-        } else if (c == 's') {
-            if (dcb_parse_speed(optarg, &a->link_bps, &err) < 0)
-                return cli_usage_error(ctx, "--link-speed: %s", err.msg);
-            if (a->link_bps == 0)
-                return cli_usage_error(ctx, "--link-speed must be above zero");
-        } else {
-            rc = cli_common_option(ctx, c, argv);
-            if (rc == 0)
-                return HELP_SHOWN;
-            if (rc < 0)
-                rc = 0;
-        }
-        if (rc)
-            return rc;
-    }
+    struct cli_parser p = { longopts, 4, "r:i:c:s:", decode_option, a, NULL };
+    int rc = cli_parse(ctx, &p, argc, argv);
+    if (rc == 0)
+        return HELP_SHOWN;
+    if (rc != CLI_NEXT)
+        return rc;
     if (!a->file == !a->iface)
         return cli_usage_error(ctx, "give exactly one of -r FILE or -i IFACE");
     return join_filter(ctx, argc - optind, argv + optind, a->filter, sizeof(a->filter));
