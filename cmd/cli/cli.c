@@ -34,8 +34,8 @@ int cli_usage_error(const struct cli_ctx *ctx, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-int cli_parse_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
-                   long max, long *out)
+int cli_opt_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
+                 long max, long *out)
 {
     char *end;
     errno = 0;
@@ -44,39 +44,23 @@ int cli_parse_long(const struct cli_ctx *ctx, const char *flag, const char *text
         return cli_usage_error(ctx, "%s takes a whole number from %ld to %ld, not '%s'", flag, min,
                                max, text);
     *out = v;
-    return 0;
-}
-
-int cli_rules_dir(const struct cli_ctx *ctx, struct cli_rules *r, const char *dir)
-{
-    if (r->ndirs == CLI_MAX_RULES_DIRS)
-        return cli_usage_error(ctx, "at most %d --rules folders", CLI_MAX_RULES_DIRS);
-    r->dirs[r->ndirs++] = dir;
-    return 0;
-}
-
-int cli_rules_profile(const struct cli_ctx *ctx, struct cli_rules *r, const char *name)
-{
-    if (strcmp(name, "pfc-only") != 0)
-        return cli_usage_error(ctx, "--profile: the profile is pfc-only, not '%s'", name);
-    r->profile = name;
-    return 0;
-}
-
-int cli_opt_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
-                 long max, long *out)
-{
-    return cli_parse_long(ctx, flag, text, min, max, out) ? EXIT_USAGE : CLI_NEXT;
+    return CLI_NEXT;
 }
 
 int cli_opt_rules_dir(const struct cli_ctx *ctx, struct cli_rules *r, const char *dir)
 {
-    return cli_rules_dir(ctx, r, dir) ? EXIT_USAGE : CLI_NEXT;
+    if (r->ndirs == CLI_MAX_RULES_DIRS)
+        return cli_usage_error(ctx, "at most %d --rules folders", CLI_MAX_RULES_DIRS);
+    r->dirs[r->ndirs++] = dir;
+    return CLI_NEXT;
 }
 
 int cli_opt_rules_profile(const struct cli_ctx *ctx, struct cli_rules *r, const char *name)
 {
-    return cli_rules_profile(ctx, r, name) ? EXIT_USAGE : CLI_NEXT;
+    if (strcmp(name, "pfc-only") != 0)
+        return cli_usage_error(ctx, "--profile: the profile is pfc-only, not '%s'", name);
+    r->profile = name;
+    return CLI_NEXT;
 }
 
 int cli_fail(int status, const char *what, const char *fmt, ...)

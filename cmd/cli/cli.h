@@ -12,9 +12,9 @@
  *     if (rc != CLI_NEXT)
  *         return rc;
  *
- * cli_common_option, cli_source_option and the cli_opt_* helpers follow it. cli_parse_long,
- * cli_rules_dir and cli_rules_profile are the older form of the cli_opt_* helpers (0 for a
- * good value, else 64); they stay for the commands that call them. */
+ * cli_parse (the one option loop every command uses), a command's own option function
+ * (which also answers CLI_NOT_OWN for an option that is not its own), cli_common_option,
+ * cli_source_option and the cli_opt_* helpers all follow it. */
 #ifndef DCB_CLI_H
 #define DCB_CLI_H
 
@@ -132,11 +132,6 @@ int cli_parse(struct cli_ctx *ctx, const struct cli_parser *p, int argc, char **
 /* "dcbkit calc: <message> (see 'dcbkit help calc')" on stderr; returns 64. */
 int cli_usage_error(const struct cli_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* A whole decimal number in [min, max] for option flag; 0, or 64 after a one-line usage error
- * ("--count takes a whole number from 1 to 1000000, not 'x'"). */
-int cli_parse_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
-                   long max, long *out);
-
 /* The rules options of diagnose, report and serve: --rules DIR (repeatable: catalog folders
  * besides the built-in one) and --profile pfc-only. */
 #define CLI_MAX_RULES_DIRS 8
@@ -145,11 +140,9 @@ struct cli_rules {
     int ndirs;
     const char *profile;          /* NULL: every rule */
 };
-/* Each takes the option's argument: 0, or 64 after a one-line usage error. */
-int cli_rules_dir(const struct cli_ctx *ctx, struct cli_rules *r, const char *dir);
-int cli_rules_profile(const struct cli_ctx *ctx, struct cli_rules *r, const char *name);
-
-/* The same three in the one convention: CLI_NEXT, or 64 after a one-line usage error. */
+/* Option helpers, in the one convention: CLI_NEXT, or 64 after a one-line usage error. A whole
+ * decimal number in [min, max] ("--count takes a whole number from 1 to 1000000, not 'x'"),
+ * a --rules folder, the --profile name. */
 int cli_opt_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
                  long max, long *out);
 int cli_opt_rules_dir(const struct cli_ctx *ctx, struct cli_rules *r, const char *dir);
