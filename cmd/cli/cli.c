@@ -110,23 +110,6 @@ int cli_finish_output(struct dcb_out *o, int status)
     return status;
 }
 
-int cli_longopts(const struct option *own, size_t own_n, unsigned groups, struct option *out,
-                 size_t cap)
-{
-    static const struct option common[] = { CLI_COMMON_LONGOPTS };
-    size_t ncommon = sizeof(common) / sizeof(common[0]);
-    if (own_n + ncommon + 1 > cap)
-        return -1;
-    memcpy(out, own, own_n * sizeof(*own));
-    size_t n = own_n;
-    if (source_opts_longopts(groups, out, &n, cap - ncommon - 1) < 0)
-        return -1;
-    memcpy(out + n, common, sizeof(common));
-    n += ncommon;
-    out[n] = (struct option){ NULL, 0, NULL, 0 };
-    return (int)n;
-}
-
 int cli_source_option(struct cli_ctx *ctx, struct source_opts *so, int opt, char **argv)
 {
     char why[300];

@@ -89,11 +89,6 @@ struct cli_ctx {
  * error, with the one-line message already printed). */
 int cli_common_option(struct cli_ctx *ctx, int opt, char **argv);
 
-/* getopt entries: the command's own (own_n of them, no terminator), then the source options of
- * groups, then CLI_COMMON_LONGOPTS, then the terminator, into out (cap entries). The number of
- * entries before the terminator, or -1 when cap is too small. */
-int cli_longopts(const struct option *own, size_t own_n, unsigned groups, struct option *out,
-                 size_t cap);
 /* A getopt result the command did not handle: a source option into so (source_opts_take),
  * else cli_common_option. CLI_NEXT or an exit status. */
 int cli_source_option(struct cli_ctx *ctx, struct source_opts *so, int opt, char **argv);

@@ -130,9 +130,17 @@ static int parse_view(struct top_app *app, struct top_args *a, const char *arg)
     return CLI_NEXT;
 }
 
-/* One of dcbtop's own options (cli.h's convention): CLI_NEXT, an exit status, or -2: not one. */
-static int own_option(struct top_app *app, struct top_args *a, int c, const char *arg)
+struct top_parse {
+    struct top_app *app;
+    struct top_args *a;
+};
+
+/* One of dcbtop's own options, in cli.h's convention. */
+static int own_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
 {
+    struct top_app *app = ((struct top_parse *)args)->app;
+    struct top_args *a = ((struct top_parse *)args)->a;
+    (void)ctx;
     switch (c) {
     case 'b': a->batch = true; return CLI_NEXT;
     case 'n': return cli_opt_long(&a->ctx, "-n", arg, 1, 100000000L, &a->iterations);
@@ -156,25 +164,17 @@ static int own_option(struct top_app *app, struct top_args *a, int c, const char
     case O_MAN: cli_print_man_page(&top_command, stdout); return 0;
     case 'V': printf("dcbtop %s\n", DCBKIT_VERSION); return 0;
     }
-    return -2;
+    return CLI_NOT_OWN;
 }
 
 static int parse_args(struct top_app *app, struct top_args *a, int argc, char **argv)
 {
-    struct option longopts[OWN_LONGOPTS + SO_END - SO_LOCAL + 8];
-    if (cli_longopts(own_longopts, OWN_LONGOPTS, SOURCE_G_ALL, longopts,
-                     sizeof(longopts) / sizeof(longopts[0])) < 0)
-        return cli_fail(1, "options", "the option table is too small");
-    int c;
+    struct top_parse tp = { app, a };
+    struct cli_parser p = { own_longopts, OWN_LONGOPTS, "bn:d:p:f:V", own_option, &tp, &a->src };
     opterr = 0;
-    while ((c = getopt_long(argc, argv, CLI_COMMON_SHORTOPTS "bn:d:p:f:V", longopts, NULL)) !=
-           -1) {
-        int rc = own_option(app, a, c, optarg);
-        if (rc == -2)
-            rc = cli_source_option(&a->ctx, &a->src, c, argv);
-        if (rc != CLI_NEXT)
-            return rc;
-    }
+    int rc = cli_parse(&a->ctx, &p, argc, argv);
+    if (rc != CLI_NEXT)
+        return rc;
     app->format = a->ctx.format;
     if (optind < argc)
         return cli_usage_error(&a->ctx, "unexpected argument '%s'", argv[optind]);
@@ -184,8 +184,6 @@ static int parse_args(struct top_app *app, struct top_args *a, int argc, char **
 static int check_args(const struct top_app *app, const struct top_args *a)
 {
     const struct cli_ctx *ctx = &a->ctx;
-    if (cli_source_check(ctx, &a->src) != CLI_NEXT)
-        return EXIT_USAGE;
     unsigned live = a->src.named & ~SOURCE_G_FABRIC;
     if (live & (live - 1))
         return cli_usage_error(ctx, "give one source of data: --local, --gnmi, --store, "
