@@ -256,6 +256,27 @@ bool counter_map_match(const struct counter_map *m, const char *name, struct cou
     return false;
 }
 
+const struct counter_map *counter_maps_guess(const struct counter_maps *maps, const char *source,
+                                             const char *const *names, size_t n, size_t *matched)
+{
+    const struct counter_map *best = NULL;
+    *matched = 0;
+    for (size_t i = 0; i < maps->n; i++) {
+        const struct counter_map *m = &maps->maps[i];
+        if (strcmp(m->source, source) != 0)
+            continue;
+        size_t hits = 0;
+        struct counter_match out;
+        for (size_t k = 0; k < n; k++)
+            hits += counter_map_match(m, names[k], &out);
+        if (hits > *matched) {
+            best = m;
+            *matched = hits;
+        }
+    }
+    return best;
+}
+
 int counter_maps_default_dir(char *buf, size_t len)
 {
 #ifdef DCBKIT_SOURCE_MAPS

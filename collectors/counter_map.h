@@ -52,6 +52,13 @@ void counter_maps_free(struct counter_maps *maps);
 const struct counter_map *counter_maps_find(const struct counter_maps *maps, const char *driver,
                                             const char *source);
 
+/* For a device whose driver is unknown or has no map: the map of source that recognises the most
+ * of names (the counter files it has), with *matched set; NULL when no map knows any of them.
+ * A tie goes to the map loaded first. */
+const struct counter_map *counter_maps_guess(const struct counter_maps *maps, const char *source,
+                                             const char *const *names, size_t n,
+                                             size_t *matched);
+
 #define COUNTER_MATCH_IFNAME 48
 
 struct counter_match {

@@ -213,27 +213,106 @@ static void list_rdma_ports(struct host_reader *r)
     closedir(d);
 }
 
+/* The port of an RDMA device that a netdev sits on, by device/net/IF (the link ibdev2netdev
+ * follows): the first port with hw_counters, for a device whose GIDs name no netdev yet. */
+static bool find_by_device_net(struct host_reader *r, const char *ifname, char *device,
+                               size_t len, int *port)
+{
+    char dir[1100];
+    snprintf(dir, sizeof(dir), "%s/class/infiniband", r->sysfs_root);
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    bool found = false;
+    struct dirent *e;
+    while (!found && (e = readdir(d))) {
+        char path[1400];
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof(path), "%s/%s/device/net/%s", dir, e->d_name, ifname);
+        if (access(path, F_OK) < 0)
+            continue;
+        for (int p = 1; p <= 4 && !found; p++) {
+            snprintf(path, sizeof(path), "%s/%s/ports/%d/hw_counters", dir, e->d_name, p);
+            if (access(path, F_OK) == 0) {
+                snprintf(device, len, "%.63s", e->d_name);
+                *port = p;
+                found = true;
+            }
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+/* The names of the files in dir (at most max), malloc'ed; the count. */
+static size_t list_names(const char *dir, char **names, size_t max)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    struct dirent *e;
+    while (d && n < max && (e = readdir(d)))
+        if (e->d_name[0] != '.' && (names[n] = strdup(e->d_name)))
+            n++;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* The RDMA map by the device's driver, or else the one that recognises most of its counters. */
+static void pick_rdma_map(struct host_reader *r, struct host_iface_state *st)
+{
+    st->rdma_map = st->rdma_driver[0] ? counter_maps_find(r->maps, st->rdma_driver, "rdma") : NULL;
+    if (st->rdma_map)
+        return;
+    char *names[512];
+    size_t n = list_names(st->rdma_counters, names, 512), matched = 0;
+    st->rdma_map = counter_maps_guess(r->maps, "rdma", (const char *const *)names, n, &matched);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    if (st->rdma_map && !st->rdma_map_said) {
+        st->rdma_map_said = true;
+        dcb_warn("collect: %s (%s): %s; map guessed from names: %s (%zu of %zu counters known)",
+                 st->ifname, st->rdma_device,
+                 st->rdma_driver[0] ? "no RDMA map for its driver" : "no device/driver link",
+                 st->rdma_map->driver, matched, n);
+    }
+}
+
+/* The RDMA device of st's interface: by GID ndev (the list above), else by device/net/IF.
+ * (RDMA netlink, the third way, is not asked.) */
 static void find_rdma(struct host_reader *r, struct host_iface_state *st)
 {
     st->rdma_searched = true;
     st->reads_since_search = 0;
     st->rdma_device[0] = '\0';
+    st->rdma_driver[0] = '\0';
+    st->rdma_map = NULL;
     /* a list made during this pass over the interfaces is fresh enough */
     if (!r->rdma_listed || r->reads - r->rdma_listed_at > r->nstates)
         list_rdma_ports(r);
-    for (size_t i = 0; i < r->nrdma_ports; i++) {
+    char device[64] = "";
+    int port = 0;
+    for (size_t i = 0; i < r->nrdma_ports && !device[0]; i++) {
         const struct host_rdma_port *p = &r->rdma_ports[i];
-        if (strcmp(p->ndev, st->ifname))
-            continue;
-        char dir[1100], path[1400];
-        snprintf(dir, sizeof(dir), "%s/class/infiniband", r->sysfs_root);
-        snprintf(st->rdma_device, sizeof(st->rdma_device), "%.50s/%d", p->device, p->port);
-        snprintf(path, sizeof(path), "%s/%s/device/driver", dir, p->device);
-        link_basename(path, st->rdma_driver, sizeof(st->rdma_driver));
-        snprintf(st->rdma_counters, sizeof(st->rdma_counters), "%s/%s/ports/%d/hw_counters",
-                 dir, p->device, p->port);
-        return;
+        if (!strcmp(p->ndev, st->ifname)) {
+            snprintf(device, sizeof(device), "%s", p->device);
+            port = p->port;
+            st->rdma_found_by = "gid ndev";
+        }
     }
+    if (!device[0] && find_by_device_net(r, st->ifname, device, sizeof(device), &port))
+        st->rdma_found_by = "device/net";
+    if (!device[0])
+        return;
+    char dir[1100], path[1400];
+    snprintf(dir, sizeof(dir), "%s/class/infiniband", r->sysfs_root);
+    snprintf(st->rdma_device, sizeof(st->rdma_device), "%.50s/%d", device, port);
+    snprintf(path, sizeof(path), "%s/%s/device/driver", dir, device);
+    link_basename(path, st->rdma_driver, sizeof(st->rdma_driver));
+    snprintf(st->rdma_counters, sizeof(st->rdma_counters), "%s/%s/ports/%d/hw_counters", dir,
+             device, port);
+    pick_rdma_map(r, st);
 }
 
 static void read_rdma(struct host_reader *r, struct host_iface_state *st,
@@ -244,7 +323,7 @@ static void read_rdma(struct host_reader *r, struct host_iface_state *st,
     if (!st->rdma_device[0])
         return;
     static const char *const skip[] = { "lifespan", NULL };
-    struct counter_add a = { r, out, counter_maps_find(r->maps, st->rdma_driver, "rdma"), "rdma" };
+    struct counter_add a = { r, out, st->rdma_map, "rdma" };
     bool all = r->raw_every && st->reads % r->raw_every == 0;
     if (counter_dir_read_some(&st->rdma, st->rdma_counters, skip, all, is_mapped, add_stat,
                               &a) < 0) {
@@ -433,10 +512,8 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
                                  "ethtool" };
         if (cache)
             rc = ethtool_read_stats(r->sock, ifname, cache, add_stat, &a, err);
-        if (rc == DCB_E_UNSUPP)
-            rc = 0;  /* drivers without statistics still have netdev counters */
-        if (rc < 0)
-            return rc;
+        if (rc < 0 && rc != DCB_E_UNSUPP)  /* no statistics: the other sources still count */
+            dcb_debug("collect: %s: ethtool statistics: %s", ifname, err ? err->msg : "");
         struct dcbnl_pfc_counters pfc = { 0 };
         qos_config_init(&out->dcb);
         out->dcb_status = dcbnl_read(ifname, &out->dcb, &pfc, NULL);
@@ -456,15 +533,23 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
     rc = counter_dir_read_some(&state->netdev, path, NULL,
                                r->raw_every && state->reads % r->raw_every == 0,
                                is_mapped, add_stat, &a);
-    if (rc == -ENOENT) {
-        rc = read_proc_net_dev(r, out, netdev, err);
-        if (rc < 0)
-            return rc;
-    } else if (rc < 0) {
-        return dcb_err_set(err, rc == -EACCES ? DCB_E_PERM : DCB_E_NOTFOUND, "%s: %s: %s",
-                           ifname, path, strerror(-rc));
-    }
+    struct dcb_err nerr = { 0 };
+    if (rc == -ENOENT)
+        rc = read_proc_net_dev(r, out, netdev, &nerr);
+    else if (rc < 0)
+        rc = dcb_err_set(&nerr, rc == -EACCES ? DCB_E_PERM : DCB_E_NOTFOUND, "%s: %s: %s",
+                         ifname, path, strerror(-rc));
     read_rdma(r, state, out);
+    /* each source on its own: netdev counters missing leave the others standing */
+    if (rc < 0 && out->n == 0) {
+        if (err)
+            *err = nerr;
+        return rc;
+    }
+    if (rc < 0 && !state->netdev_said) {
+        state->netdev_said = true;
+        dcb_warn("collect: %s; its other counters are still read", nerr.msg);
+    }
     state->reads++;
     r->reads++;
     resolve_duplicates(out);

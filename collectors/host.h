@@ -51,6 +51,10 @@ struct host_iface_state {
     char rdma_device[64];        /* "mlx5_0/1", "" when none */
     char rdma_counters[1400];    /* its hw_counters folder */
     char rdma_driver[32];
+    const char *rdma_found_by;   /* "gid ndev" or "device/net" */
+    const struct counter_map *rdma_map;   /* by driver, or guessed from the counter names */
+    bool rdma_map_said;          /* "map guessed from names" said once */
+    bool netdev_said;            /* "no netdev statistics" said once */
 };
 
 /* An RDMA port and the netdev under it (class/infiniband/DEV/ports/N/gid_attrs/ndevs/0). */
