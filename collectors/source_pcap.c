@@ -83,6 +83,7 @@ static bool on_packet(void *arg, const struct capture_packet *p)
     c->last_ns = p->ts_ns;
     if (dcb_linktype_known(p->linktype)) {
         dcb_decode_link_frame(p->linktype, p->data, p->caplen, p->len, &c->frame);
+        dcb_verify_icrc(p->data, &c->frame);     /* corrupt frames: capture.bad_icrc */
         track_set_frame(&c->t, p->ts_ns, p->iface, &c->frame);
     }
     return true;
@@ -108,6 +109,7 @@ static void put_counters(struct pcap_ctx *c, int64_t ts, bool zero)
         { METRIC_CAPTURE_PSN_GAPS, q->psn_gaps },
         { METRIC_CAPTURE_NAKS, q->naks },
         { METRIC_CAPTURE_RETRANSMITS, q->retransmit_episodes },
+        { METRIC_CAPTURE_BAD_ICRC, q->bad_icrc },
     };
     for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
         put_counter(c, ts, counters[i].m, -1, zero ? 0 : counters[i].v);

@@ -376,9 +376,12 @@ void qp_tracker_frame(struct qp_tracker *t, int64_t ts_ns, const struct dcb_fram
     size_t alen = f->ip.version == 6 ? 16 : 4;
     memcpy(k.src, f->ip.src, alen);
     memcpy(k.dst, f->ip.dst, alen);
-    if (f->ip.ecn == 3)
+    bool corrupt = f->icrc.checked && !f->icrc.ok;
+    if (corrupt)
+        t->bad_icrc++;
+    else if (f->ip.ecn == 3)
         t->ce_packets++;
-    if (f->bth.opcode == OPCODE_CNP)
+    if (f->bth.opcode == OPCODE_CNP && !corrupt)
         t->cnps++;
     uint32_t idx = find_flow(t, &k);
     if (idx == QP_NONE) {
@@ -387,7 +390,14 @@ void qp_tracker_frame(struct qp_tracker *t, int64_t ts_ns, const struct dcb_fram
         return;
     }
     struct qp_flow *q = &t->flows[idx];
-    if (!q->packets)
+    if (corrupt) {
+        if (!q->packets && !q->bad_icrc)
+            q->first_ns = ts_ns;
+        q->bad_icrc++;
+        q->last_ns = ts_ns;
+        return;
+    }
+    if (!q->packets && !q->bad_icrc)
         q->first_ns = ts_ns;
     q->packets++;
     q->bytes += f->len;

@@ -42,6 +42,7 @@ struct qp_flow {
     uint64_t data_packets;
     uint64_t psn_gaps, psn_missing, duplicates, retransmit_episodes, retransmitted_packets;
     uint64_t acks, naks, rnr_naks;
+    uint64_t bad_icrc;        /* frames whose ICRC failed: counted here only (corrupt, not data) */
     uint64_t ecn[4];          /* not-ECT, ECT(1), ECT(0), CE: indexed by the ECN field */
     uint64_t non_ect_data;
     uint64_t dscp_seen;       /* bit n: DSCP n */
@@ -70,13 +71,16 @@ struct qp_tracker {
     uint64_t roce_packets, untracked_packets, untracked_bytes;
     uint64_t cnps, cnps_unattributed;
     uint64_t ce_packets, psn_gaps, naks, retransmit_episodes;   /* over all flows, untracked too */
+    uint64_t bad_icrc;        /* frames with a checked, wrong ICRC (in roce_packets only) */
     uint64_t latencies_kept, latencies_dropped;
     bool nomem;
 };
 
 /* 0, or -1 when the tables cannot be allocated. max_qps 0 means QP_DEFAULT_MAX. */
 int qp_tracker_init(struct qp_tracker *t, uint32_t max_qps, const struct track_events *events);
-/* Feeds one decoded frame (only complete RoCEv2 packets, DCB_L_BTH, are looked at). */
+/* Feeds one decoded frame (only complete RoCEv2 packets, DCB_L_BTH, are looked at). A frame whose
+ * ICRC was checked and is wrong (dcb_verify_icrc) counts as bad_icrc on its flow and nowhere
+ * else: its ECN mark, AETH and PSN are not trusted, so it is not a CE mark, a NAK or a PSN. */
 void qp_tracker_frame(struct qp_tracker *t, int64_t ts_ns, const struct dcb_frame *f);
 void qp_tracker_free(struct qp_tracker *t);
 

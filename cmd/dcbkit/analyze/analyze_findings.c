@@ -119,7 +119,7 @@ static const char *flow_name(const struct qp_flow *q, char *buf, size_t len)
 static void judge_flows(struct analysis *a)
 {
     struct flow_tally no_cnp = { 0 }, non_ect = { 0 }, gaps = { 0 }, retx = { 0 }, naks = { 0 },
-                      rnr = { 0 };
+                      rnr = { 0 }, bad = { 0 };
     for (uint32_t i = 0; i < a->t.qps.nflows; i++) {
         const struct qp_flow *q = &a->t.qps.flows[i];
         tally(&no_cnp, q, q->cnps_received ? 0 : q->ecn[3]);
@@ -128,8 +128,16 @@ static void judge_flows(struct analysis *a)
         tally(&retx, q, q->retransmit_episodes);
         tally(&naks, q, q->naks);
         tally(&rnr, q, q->rnr_naks);
+        tally(&bad, q, q->bad_icrc);
     }
     char name[140];
+    if (bad.flows)
+        add(a, SEV_ERROR, "bad_icrc", bad.flows,
+            "Bad ICRC: %" PRIu64 " RoCE frame%s on %" PRIu64 " flow%s (%s) arrived corrupted: a "
+            "link on their path flips bits (check its FCS and symbol errors; reseat or replace "
+            "the cable or optic); counted as corrupt, not as CE marks, NAKs or data", bad.packets,
+            bad.packets == 1 ? "" : "s", bad.flows, bad.flows == 1 ? "" : "s",
+            flow_name(bad.example, name, sizeof(name)));
     if (no_cnp.flows)
         add(a, SEV_ERROR, "ce_without_cnp", no_cnp.flows,
             "CE-marked RoCE with no CNP back: %" PRIu64 " CE packets on %" PRIu64 " flow%s (%s); "

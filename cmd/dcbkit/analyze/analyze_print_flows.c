@@ -98,6 +98,7 @@ static void print_flow(struct dcb_out *o, struct analysis *a, struct qp_flow *q)
     out_u64(o, "acks", "; ACK %" PRIu64, q->acks);
     out_u64(o, "naks", " NAK %" PRIu64, q->naks);
     out_u64(o, "rnr_naks", " RNR %" PRIu64, q->rnr_naks);
+    out_u64(o, "bad_icrc", q->bad_icrc ? "; bad ICRC %" PRIu64 : NULL, q->bad_icrc);
     out_u64(o, "ce_packets", "; CE %" PRIu64, q->ecn[3]);
     out_dbl(o, "ce_fraction", " (%.2f%%)", q->packets ? (double)q->ecn[3] / (double)q->packets *
             (out_is_json(o) ? 1 : 100) : 0);
@@ -187,6 +188,8 @@ void analyze_print_flows(struct dcb_out *o, struct analysis *a)
     out_text(o, "\nRoCE flows\n");
     out_u64(o, "count", "  %" PRIu64 " QPs", (uint64_t)t->nflows);
     out_u64(o, "roce_packets", ", %" PRIu64 " RoCE packets", t->roce_packets);
+    out_u64(o, "bad_icrc", t->bad_icrc ? ", %" PRIu64 " with a bad ICRC (corrupt)" : NULL,
+            t->bad_icrc);
     out_u64(o, "max_qps", NULL, t->max_qps);
     out_u64(o, "untracked_packets", t->untracked_packets ? ", %" PRIu64 " packets beyond "
             "--max-qps" : NULL, t->untracked_packets);

@@ -171,6 +171,7 @@ static bool on_packet(void *arg, const struct capture_packet *p)
     }
     if (!dcb_decode_link_frame(p->linktype, p->data, p->caplen, p->len, &frame))
         a->malformed++;
+    dcb_verify_icrc(p->data, &frame);     /* a corrupt frame counts as such, not as a mark */
     track_set_frame(&a->t, p->ts_ns, p->iface, &frame);
     return true;
 }
@@ -350,27 +351,28 @@ const struct cli_command cmd_analyze = {
     .options = analyze_options,
     .examples = analyze_examples,
     .json_doc =
-        "One document (docs/analyze.md): schema (1), file, verdict {level (ok, warning, error), "
-        "summary}, capture {frames, malformed, other_linktype, first_ns, last_ns, duration_ns, "
-        "link_speed_bps, link_speed_assumed, lossless [prio], lossless_source (option, dcbx, "
-        "unknown), storm_ms}, findings [{severity, kind, count, summary}], pauses {frames_pfc, "
-        "frames_pause, total_paused_ns, storms, untracked_frames, classes [{src, prio (-1 for "
-        "802.3x), kind (pfc, pause), frames, xoff, refreshes, xon, intervals, paused_ns, "
-        "longest_ns, frames_per_s, storms, lossless, intervals_list [{start_ns, end_ns, xoffs, "
-        "ended_by}]}], pfc_on_lossy [{src, prio, frames}], pause_on_pfc_link {frames, senders} "
-        "or null}, flows {count, roce_packets, max_qps, untracked_packets, untracked_bytes, "
-        "latencies_dropped, list [{src_ip, dst_ip, dqpn, packets, bytes, first_ns, last_ns, "
-        "duration_ns, goodput_bytes, goodput_bps, data_packets, psn_gaps, psn_missing, "
-        "duplicates, retransmit_episodes, retransmitted_packets, acks, naks, rnr_naks, "
-        "ce_packets, ce_fraction, ecn {not_ect, ect1, ect0, ce}, non_ect_packets, dscp [], pcp "
-        "[], untagged, cnps_received, cnps_without_ce, cnp_latency_ns {count, median, max, "
-        "median_exact} or null, opcodes [{opcode, name, packets}], opcodes_other, peer "
-        "{src_ip, dst_ip, dqpn} or null}]}, cnps {count, unattributed, list [{src_ip, dst_ip, "
-        "dqpn, count, rate_per_s, dscp [], pcp [], for_flow or null}]}, dcbx {lldp_frames, "
-        "dcbx_frames, neighbours_count, neighbours [{chassis, port, src, iface, protocol, "
-        "frames, changes, willing, pfc_enable, pfc_cap, has_ets, prio_tc, tc_bw, tsa, app "
-        "[{sel, proto, prio}]}], links [{a {chassis, port}, b {chassis, port}, mismatches "
-        "[dcbx_version, pfc_enable, ets, app], willing (both, one, neither)}]}, resources "
-        "{peak_rss_kb, elapsed_s}.",
+        "One document (docs/analyze.md): schema (1), file, verdict {level (ok, warning, "
+        "error), summary}, capture {frames, malformed, other_linktype, first_ns, last_ns, "
+        "duration_ns, link_speed_bps, link_speed_assumed, lossless [prio], lossless_source "
+        "(option, dcbx, unknown), storm_ms}, findings [{severity, kind, count, summary}], "
+        "pauses {frames_pfc, frames_pause, total_paused_ns, storms, untracked_frames, classes "
+        "[{src, prio (-1 for 802.3x), kind (pfc, pause), frames, xoff, refreshes, xon, "
+        "intervals, paused_ns, longest_ns, frames_per_s, storms, lossless, intervals_list "
+        "[{start_ns, end_ns, xoffs, ended_by}]}], pfc_on_lossy [{src, prio, frames}], "
+        "pause_on_pfc_link {frames, senders} or null}, flows {count, roce_packets, bad_icrc, "
+        "max_qps, untracked_packets, untracked_bytes, latencies_dropped, list [{src_ip, "
+        "dst_ip, dqpn, packets, bytes, first_ns, last_ns, duration_ns, goodput_bytes, "
+        "goodput_bps, data_packets, psn_gaps, psn_missing, duplicates, retransmit_episodes, "
+        "retransmitted_packets, acks, naks, rnr_naks, bad_icrc, ce_packets, ce_fraction, ecn "
+        "{not_ect, ect1, ect0, ce}, non_ect_packets, dscp [], pcp [], untagged, "
+        "cnps_received, cnps_without_ce, cnp_latency_ns {count, median, max, median_exact} or "
+        "null, opcodes [{opcode, name, packets}], opcodes_other, peer {src_ip, dst_ip, dqpn} "
+        "or null}]}, cnps {count, unattributed, list [{src_ip, dst_ip, dqpn, count, "
+        "rate_per_s, dscp [], pcp [], for_flow or null}]}, dcbx {lldp_frames, dcbx_frames, "
+        "neighbours_count, neighbours [{chassis, port, src, iface, protocol, frames, changes, "
+        "willing, pfc_enable, pfc_cap, has_ets, prio_tc, tc_bw, tsa, app [{sel, proto, "
+        "prio}]}], links [{a {chassis, port}, b {chassis, port}, mismatches [dcbx_version, "
+        "pfc_enable, ets, app], willing (both, one, neither)}]}, resources {peak_rss_kb, "
+        "elapsed_s}.",
     .run = analyze_run,
 };
