@@ -1,7 +1,13 @@
 /* --store DB [--at TIME]: the history. Without --at the view follows the store's newest data (a
  * collector writing it shows up live); with --at, or once [ or ] moved, it stands at a point in
- * time and shows the window of samples before it. */
+ * time and shows the window of samples before it.
+ *
+ * A store sampled more sparsely than the view refreshes (collect --interval 60s under dcbtop
+ * -d 1) still gives rates: every window fed holds at least SPACINGS_FED of the store's own
+ * sample spacing, so each series has two readings in it and its rate is taken over that spacing
+ * (the status line says so). */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +18,7 @@
 #define SEEK_INTERVALS 10       /* [ and ] move by this many refresh intervals */
 #define FIRST_INTERVALS 10      /* the first frame loads this many intervals (or seconds, if
                                  * more); the whole window follows on the next refresh */
+#define SPACINGS_FED 3          /* a window holds at least this many sample spacings */
 
 struct store_ctx {
     struct dcb_source *src;
@@ -27,6 +34,7 @@ struct store_ctx {
     struct dcb_sample *samples; /* one feed's samples, put in time order */
     size_t nsamples, samples_cap;
     uint64_t total_samples;     /* in the store when opened: sizes the first window */
+    int64_t spacing_ns;         /* the store's mean time between a series' samples (0: unknown) */
 };
 
 struct timed {
@@ -119,6 +127,24 @@ static int feed(struct store_ctx *c, int64_t t0, int64_t t1, struct dcb_err *err
     return 0;
 }
 
+/* The status line: what is said, and the store's spacing when rates span more than -d. */
+static void set_status(struct dcb_source *src, const struct store_ctx *c, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_status(struct dcb_source *src, const struct store_ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(src->status, sizeof(src->status), fmt, ap);
+    va_end(ap);
+    if (c->spacing_ns <= src->interval_ns || src->interval_ns <= 0)
+        return;
+    size_t n = strlen(src->status);
+    snprintf(src->status + n, sizeof(src->status) - n,
+             "%sa sample every %.3g s in the store: rates are over that spacing",
+             n ? "; " : "", (double)c->spacing_ns / 1e9);
+}
+
 static int store_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
                       struct dcb_err *err)
 {
@@ -127,11 +153,15 @@ static int store_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
     int64_t window = c->window_ns;
     if (window < 60 * src->interval_ns)
         window = 60 * src->interval_ns;
+    if (window < SPACINGS_FED * c->spacing_ns)
+        window = SPACINGS_FED * c->spacing_ns;
     /* the first frame comes from the window's last intervals (rates, findings); the next
      * refresh starts over with the whole window (the history behind the sparklines) */
     int64_t first = FIRST_INTERVALS * src->interval_ns;
     if (first < FIRST_INTERVALS * 1000000000LL)
         first = FIRST_INTERVALS * 1000000000LL;     /* a store sampled every second or so */
+    if (first < SPACINGS_FED * c->spacing_ns)
+        first = SPACINGS_FED * c->spacing_ns;
     if (first > window)
         first = window;
     if (c->partial) {
@@ -147,8 +177,7 @@ static int store_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
             return 0;
         c->reload = false;
         src->sink.reset(src->sink.arg);
-        snprintf(src->status, sizeof(src->status), "history: [ and ] move %d intervals",
-                 SEEK_INTERVALS);
+        set_status(src, c, "history: [ and ] move %d intervals", SEEK_INTERVALS);
         if (!c->loaded_once) {
             c->loaded_once = c->partial = true;
             return feed(c, c->at_ns - first, c->at_ns, err);
@@ -198,6 +227,16 @@ static void store_close_src(struct dcb_source *src)
     src->ctx = NULL;
 }
 
+/* The mean time between two samples of a series: the store's span over the readings each
+ * series has on average, less one. */
+static int64_t store_spacing(const struct store_info *info)
+{
+    if (!info->series || info->samples < 2 * info->series || info->last_ns <= info->first_ns)
+        return 0;
+    double per_series = (double)info->samples / (double)info->series;
+    return (int64_t)((double)(info->last_ns - info->first_ns) / (per_series - 1));
+}
+
 static const struct dcb_source_ops store_ops = { store_tick, store_seek, store_close_src };
 
 int dcb_source_store_open(struct dcb_source *src, const char *path, int64_t at_ns,
@@ -228,6 +267,7 @@ int dcb_source_store_open(struct dcb_source *src, const char *path, int64_t at_n
     c->total_samples = info.samples;
     c->last_ns = info.last_ns;
     c->window_ns = window_ns;
+    c->spacing_ns = store_spacing(&info);
     if (at_ns) {
         c->at_ns = at_ns < c->first_ns ? c->first_ns : at_ns > c->last_ns ? c->last_ns : at_ns;
         c->reload = true;
@@ -237,6 +277,7 @@ int dcb_source_store_open(struct dcb_source *src, const char *path, int64_t at_n
     src->direct = c->st;
     src->ctx = c;
     snprintf(src->name, sizeof(src->name), "store %s", path);
+    set_status(src, c, "%s", "");
     return 0;
 }
 
