@@ -11,6 +11,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "nl_attr.h"
 #include "reader.h"
 
 #define NL_BUF 16384
@@ -26,31 +27,6 @@ static void set_val(struct qos_val *v, int64_t x)
 {
     v->v = x;
     v->set = true;
-}
-
-/* Walks netlink attributes in r; calls fn for each with its payload as a sub-reader. */
-typedef int (*attr_fn)(uint16_t type, struct dcb_reader *payload, void *arg);
-
-static int walk_attrs(struct dcb_reader *r, attr_fn fn, void *arg)
-{
-    while (rd_remaining(r) >= 4) {
-        size_t start = rd_offset(r);
-        uint16_t len = rd_le16(r);   /* netlink is host order; dcbkit builds for little-endian */
-        uint16_t type = rd_le16(r) & NLA_TYPE_MASK;
-        if (len < 4)
-            return -1;
-        struct dcb_reader payload;
-        if (!rd_sub(r, (size_t)len - 4, &payload))
-            return -1;
-        int rc = fn(type, &payload, arg);
-        if (rc)
-            return rc;
-        size_t aligned = NLA_ALIGN(len);
-        size_t used = rd_offset(r) - start;
-        if (aligned > used && !rd_skip(r, aligned - used))
-            break;   /* the last attribute may omit its padding */
-    }
-    return 0;
 }
 
 struct ieee_ctx {
@@ -122,11 +98,11 @@ static int ieee_attr(uint16_t type, struct dcb_reader *p, void *arg)
         }
     } else if (type == DCB_ATTR_IEEE_APP_TABLE) {
         c->napp = 0;
-        if (walk_attrs(p, app_entry, c) < 0)
+        if (nl_attr_walk(p, app_entry, c) < 0)
             return -1;
     } else if (type == DCBNL_ATTR_APP_TRUST_TABLE) {
         c->trust.set = false;
-        if (walk_attrs(p, trust_entry, c) < 0)
+        if (nl_attr_walk(p, trust_entry, c) < 0)
             return -1;
     }
     return 0;
@@ -135,7 +111,7 @@ static int ieee_attr(uint16_t type, struct dcb_reader *p, void *arg)
 static int top_attr(uint16_t type, struct dcb_reader *p, void *arg)
 {
     if (type == DCB_ATTR_IEEE)
-        return walk_attrs(p, ieee_attr, arg);
+        return nl_attr_walk(p, ieee_attr, arg);
     return 0;
 }
 
@@ -145,7 +121,7 @@ int dcbnl_parse_ieee(const uint8_t *attrs, size_t len, struct qos_config *c,
     struct dcb_reader r;
     rd_init(&r, attrs, len);
     struct ieee_ctx x = { c, pfc };
-    if (walk_attrs(&r, top_attr, &x) < 0)
+    if (nl_attr_walk(&r, top_attr, &x) < 0)
         return dcb_err_set(err, DCB_E_INVAL, "malformed DCB netlink reply");
     return 0;
 }
@@ -233,7 +209,7 @@ int dcbnl_read(const char *ifname, struct qos_config *c, struct dcbnl_pfc_counte
     if (rc == 0 && dcb_request(fd, ifname, DCB_CMD_GDCBX, buf, sizeof(buf), &attrs, &len, NULL) == 0) {
         struct dcb_reader r;
         rd_init(&r, attrs, len);
-        walk_attrs(&r, dcbx_attr, c);
+        nl_attr_walk(&r, dcbx_attr, c);
     }
     close(fd);
     return rc;

@@ -2,6 +2,7 @@
 #include "grow.h"
 #include "log.h"
 #include "proc_net_dev.h"
+#include "rdma_nl.h"
 #include "sysfs_file.h"
 
 #include <dirent.h>
@@ -177,6 +178,24 @@ static struct ethtool_strings *cache_for(struct host_reader *r, const char *ifna
  * RDMA_SEARCH_EVERY reads when there was none (a driver loaded later). */
 /* Lists every RDMA port with its netdev: one pass over class/infiniband, whatever the number of
  * interfaces looking (a search per interface would read every port's ndev each time). */
+/* A port RDMA netlink names, kept unless sysfs already tied it to a netdev. */
+static void add_netlink_port(const struct rdma_nl_port *np, void *arg)
+{
+    struct host_reader *r = arg;
+    for (size_t i = 0; i < r->nrdma_ports; i++)
+        if (!strcmp(r->rdma_ports[i].device, np->device) && r->rdma_ports[i].port == (int)np->port)
+            return;
+    if (np->port > 64 || (r->nrdma_ports == r->rdma_ports_cap &&
+                          dcb_grow(&r->rdma_ports, &r->rdma_ports_cap, sizeof(*r->rdma_ports),
+                                   16) < 0))
+        return;
+    struct host_rdma_port *p = &r->rdma_ports[r->nrdma_ports++];
+    snprintf(p->ndev, sizeof(p->ndev), "%s", np->ndev);
+    snprintf(p->device, sizeof(p->device), "%s", np->device);
+    p->port = (int)np->port;
+    p->via = "netlink";
+}
+
 static void list_rdma_ports(struct host_reader *r)
 {
     r->nrdma_ports = 0;
@@ -187,7 +206,7 @@ static void list_rdma_ports(struct host_reader *r)
     DIR *d = opendir(dir);
     if (!d)
         return;
-    size_t cap = 0;
+    size_t cap = r->rdma_ports_cap;
     struct dirent *e;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.')
@@ -208,9 +227,13 @@ static void list_rdma_ports(struct host_reader *r)
             snprintf(p->ndev, sizeof(p->ndev), "%.*s", IFNAMSIZ - 1, ndev);
             snprintf(p->device, sizeof(p->device), "%.63s", e->d_name);
             p->port = port;
+            p->via = "gid ndev";
         }
     }
     closedir(d);
+    r->rdma_ports_cap = cap;
+    if (r->live)
+        rdma_nl_ports(add_netlink_port, r, NULL);
 }
 
 /* The port of an RDMA device that a netdev sits on, by device/net/IF (the link ibdev2netdev
@@ -279,8 +302,24 @@ static void pick_rdma_map(struct host_reader *r, struct host_iface_state *st)
     }
 }
 
-/* The RDMA device of st's interface: by GID ndev (the list above), else by device/net/IF.
- * (RDMA netlink, the third way, is not asked.) */
+/* A listed port (found the way via says) whose netdev is st's interface. */
+static bool find_listed(struct host_reader *r, struct host_iface_state *st, const char *via,
+                        char *device, size_t len, int *port)
+{
+    for (size_t i = 0; i < r->nrdma_ports; i++) {
+        const struct host_rdma_port *p = &r->rdma_ports[i];
+        if (strcmp(p->via, via) == 0 && strcmp(p->ndev, st->ifname) == 0) {
+            snprintf(device, len, "%s", p->device);
+            *port = p->port;
+            st->rdma_found_by = p->via;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The RDMA device of st's interface: by GID ndev (the list above), else by device/net/IF, else
+ * by RDMA netlink (listed with the GID ndevs, on a live host). */
 static void find_rdma(struct host_reader *r, struct host_iface_state *st)
 {
     st->rdma_searched = true;
@@ -293,16 +332,12 @@ static void find_rdma(struct host_reader *r, struct host_iface_state *st)
         list_rdma_ports(r);
     char device[64] = "";
     int port = 0;
-    for (size_t i = 0; i < r->nrdma_ports && !device[0]; i++) {
-        const struct host_rdma_port *p = &r->rdma_ports[i];
-        if (!strcmp(p->ndev, st->ifname)) {
-            snprintf(device, sizeof(device), "%s", p->device);
-            port = p->port;
-            st->rdma_found_by = "gid ndev";
-        }
-    }
-    if (!device[0] && find_by_device_net(r, st->ifname, device, sizeof(device), &port))
+    /* whichever answers, in this order: GID ndev, device/net, RDMA netlink */
+    bool found = find_listed(r, st, "gid ndev", device, sizeof(device), &port);
+    if (!found && (found = find_by_device_net(r, st->ifname, device, sizeof(device), &port)))
         st->rdma_found_by = "device/net";
+    if (!found)
+        find_listed(r, st, "netlink", device, sizeof(device), &port);
     if (!device[0])
         return;
     char dir[1100], path[1400];

@@ -51,17 +51,19 @@ struct host_iface_state {
     char rdma_device[64];        /* "mlx5_0/1", "" when none */
     char rdma_counters[1400];    /* its hw_counters folder */
     char rdma_driver[32];
-    const char *rdma_found_by;   /* "gid ndev" or "device/net" */
+    const char *rdma_found_by;   /* "gid ndev", "device/net" or "netlink" */
     const struct counter_map *rdma_map;   /* by driver, or guessed from the counter names */
     bool rdma_map_said;          /* "map guessed from names" said once */
     bool netdev_said;            /* "no netdev statistics" said once */
 };
 
-/* An RDMA port and the netdev under it (class/infiniband/DEV/ports/N/gid_attrs/ndevs/0). */
+/* An RDMA port and the netdev under it (class/infiniband/DEV/ports/N/gid_attrs/ndevs/0, or what
+ * RDMA netlink says). */
 struct host_rdma_port {
     char ndev[IFNAMSIZ];
     char device[64];
     int port;
+    const char *via;             /* "gid ndev" (sysfs) or "netlink" (RDMA netlink, live only) */
 };
 
 struct host_reader {
@@ -79,7 +81,7 @@ struct host_reader {
     size_t nstates;
     /* every RDMA port, listed once and used by each interface's search (not one scan each) */
     struct host_rdma_port *rdma_ports;
-    size_t nrdma_ports;
+    size_t nrdma_ports, rdma_ports_cap;
     uint64_t reads;              /* interfaces read so far */
     uint64_t rdma_listed_at;     /* reads when the list was made */
     bool rdma_listed;
