@@ -54,7 +54,7 @@ static const struct cli_option_doc collect_options[] = {
       "(a mirror port, or a host port), with an optional BPF filter: pause intervals and storms, "
       "PSN gaps, NAKs, retransmissions and DCBX changes become events as they happen, and "
       "capture.* counters (PFC frames and paused time per priority, PAUSE frames, RoCE, CE, CNP, "
-      "gaps, NAKs, retransmissions, kernel drops) are written every --interval. Needs "
+      "gaps, NAKs, retransmissions, bad ICRCs, kernel drops) are written every --interval. Needs "
       "CAP_NET_RAW." },
     { "--link-speed SPEED", "With --capture or --pcap: the link speed that turns pause quanta "
       "into time (default 400G)." },

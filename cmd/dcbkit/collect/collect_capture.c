@@ -63,6 +63,7 @@ static bool on_frame(void *arg, const struct capture_packet *p)
         return true;
     if (!dcb_decode_link_frame(p->linktype, p->data, p->caplen, p->len, &frame))
         r->malformed++;
+    dcb_verify_icrc(p->data, &frame);     /* corrupt frames: capture.bad_icrc, not marks */
     track_set_frame(&r->t, p->ts_ns, 0, &frame);
     return true;
 }
@@ -134,6 +135,7 @@ static void put_interval(struct live_run *r, int64_t now)
     put_counter(r, now, METRIC_CAPTURE_NAKS, -1, q->naks);
     put_counter(r, now, METRIC_CAPTURE_RETRANSMITS, -1, q->retransmit_episodes);
     put_counter(r, now, METRIC_CAPTURE_DROPPED, -1, capture_live_dropped(&r->cap));
+    put_counter(r, now, METRIC_CAPTURE_BAD_ICRC, -1, q->bad_icrc);
     r->have_last = true;
     struct dcb_err err;
     if (r->o->store && store_flush(r->o->store, &err) < 0)
