@@ -6,25 +6,38 @@ FRAMES=${ANALYZE_MEMORY_FRAMES:-5000000}
 QPS=100000
 
 # A nanosecond pcap, written round by round: each round is one packet for every QP (PSN = round,
-# so every QP's stream is in order), patched in place with strided slice assignment.
+# so every QP's stream is in order), patched in place with strided slice assignment. Each frame
+# carries its true ICRC (a wrong one would make it corrupt): round 0's are computed, and since a
+# CRC is affine, round r's are round 0's XOR one constant (the CRC of the PSN bytes' change).
 cat >"$TMP/gen.py" <<'PY'
-import struct, sys
+import struct, sys, zlib
 frames, qps = int(sys.argv[1]), int(sys.argv[2])
 out = sys.stdout.buffer
 out.write(struct.pack("<IHHiIII", 0xa1b23c4d, 2, 4, 0, 0, 65535, 1))
 eth = bytes.fromhex("020000000002020000000001") + b"\x08\x00"
+def masked(ip):  # the ICRC's input: the IP packet up to the ICRC, variant fields set to ones
+    b = bytearray(ip[:-4])
+    b[1] = b[8] = 0xff
+    b[10:12] = b[26:28] = b"\xff\xff"
+    b[32] = 0xff
+    return b"\xff" * 8 + bytes(b)
 def frame(qp):
     bth = struct.pack("!BBHII", 4, 0, 0xffff, qp, 0)            # SEND Only, dqpn, PSN 0
     udp_len = 8 + len(bth) + 16 + 4
     udp = struct.pack("!HHHH", 49152 + qp % 1000, 4791, udp_len, 0)
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 26 << 2 | 2, 20 + udp_len, 0, 0x4000, 64, 17, 0,
                      bytes([10, 0, qp >> 16 & 255, 1]), bytes([10, 1, qp >> 8 & 255, qp & 255]))
-    return eth + ip + udp + bth + b"\0" * 16 + b"\0" * 4
+    ip += udp + bth + b"\0" * 16 + b"\0" * 4
+    return eth + ip[:-4] + struct.pack("<I", zlib.crc32(masked(ip)))
 rec = [struct.pack("<IIII", 0, 0, 0, 0) + frame(q) for q in range(qps)]
 size = len(rec[0])
 assert all(len(r) == size for r in rec)
 block = bytearray(b"".join(rec))
 psn_off = 16 + 14 + 20 + 8 + 9           # the PSN's three bytes in each record
+icrc_off = size - 4
+icrc0 = [bytes(block[icrc_off + i::size]) for i in range(4)]
+mlen = len(masked(bytes(size - 16 - 14)))
+zero_crc = zlib.crc32(bytes(mlen))
 written = 0
 rnd = 0
 while written < frames:
@@ -34,8 +47,14 @@ while written < frames:
     hdr = struct.pack("<IIII", sec, nsec, size - 16, size - 16)
     for i in range(16):
         block[i::size] = bytes([hdr[i]]) * qps
-    for i, b in enumerate(((rnd >> 16) & 255, (rnd >> 8) & 255, rnd & 255)):
+    psn = bytes(((rnd >> 16) & 255, (rnd >> 8) & 255, rnd & 255))
+    for i, b in enumerate(psn):
         block[psn_off + i::size] = bytes([b]) * qps
+    change = bytearray(mlen)
+    change[8 + 20 + 8 + 9:8 + 20 + 8 + 12] = psn
+    k = struct.pack("<I", zlib.crc32(bytes(change)) ^ zero_crc)
+    for i in range(4):
+        block[icrc_off + i::size] = icrc0[i].translate(bytes(x ^ k[i] for x in range(256)))
     out.write(block[:n * size])
     written += n
     rnd += 1
