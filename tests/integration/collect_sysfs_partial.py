@@ -7,7 +7,9 @@ with one piece taken out, built here. Each source of an interface stands on its 
                   (the link ibdev2netdev follows);
   no-driver       no class/infiniband/DEV/device/driver link: the map is guessed from the counter
                   names, said once as "map guessed from names", and the counters keep their metrics;
-  all-three       all of the above at once.
+  all-three       all of the above at once;
+  bnxt-no-driver  fixtures/sysfs/bnxt-re-old without its driver link: bnxt_re's older names
+                  (oos_drop_count, tx_cnp_pkts, ...) are known to the bnxt map alone.
 
 Expected figures come from the tree's own files: each hw_counters file's value at t0 and t1 and
 the width the mlx5 driver gives it (Q-counters are 32-bit, congestion counters 64-bit), so the
@@ -131,6 +133,26 @@ try:
               (name, len(rdma), len(netdev), len(events),
                "; ".join(line for line in err.splitlines() if "collected" not in line)
                or "no warnings"))
+    # the guess goes by names: bnxt_re's older names are bnxt's map's alone
+    tree = os.path.join(tmp, "bnxt-no-driver")
+    shutil.copytree(os.path.join(ROOT, "fixtures", "sysfs", "bnxt-re-old", "t0"), tree,
+                    symlinks=True)
+    os.unlink(os.path.join(tree, "class/infiniband/bnxt_re0/device/driver"))
+    r = subprocess.run([DCBKIT, "collect", "--sysfs-root", tree, "--once", "-T", "json"],
+                       capture_output=True, text=True, timeout=30)
+    hw = os.path.join(tree, "class/infiniband/bnxt_re0/ports/1/hw_counters")
+    want = {"oos_drop_count": "roce.out_of_sequence", "seq_err_naks_rcvd": "roce.packet_seq_err",
+            "to_retransmits": "roce.local_ack_timeout_err", "tx_cnp_pkts": "cnp.sent",
+            "rx_cnp_pkts": "cnp.handled", "rx_ecn_marked_pkts": "roce.ecn_marked_rx",
+            "active_qps": None}
+    got = {x["counter"]: (x["metric"], x["value"]) for x in map(json.loads, r.stdout.splitlines())
+           if x.get("source") == "rdma"}
+    expect = {c: (m, read_num(hw, c)) for c, m in want.items()}
+    if r.returncode != 0 or got != expect or \
+            "map guessed from names: bnxt_en (6 of 8 counters known)" not in r.stderr:
+        fail("bnxt without a driver link: exit %d, %s, expected %s; %r" %
+             (r.returncode, got, expect, r.stderr))
+    print("bnxt-no-driver %d RDMA counters by the guessed bnxt_en map" % len(got))
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 print("ok")
