@@ -9,6 +9,15 @@
 
 enum phase { PH_WAIT, PH_CALL, PH_DONE, PH_FAILED };
 enum call_kind { CALL_SUBSCRIBE, CALL_GET };
+enum path_st { PATH_OK, PATH_UNKNOWN, PATH_MISSING };
+
+struct path_state {
+    enum path_st st;
+    bool reported;                   /* said missing (on_path) */
+    int code;                        /* the gRPC status it was rejected with */
+    int64_t retry_ns;                /* monotonic: when to ask a missing path again */
+    char why[200];
+};
 
 struct gnmi_target {
     struct gnmi_client *client;
@@ -41,6 +50,20 @@ struct gnmi_target {
     bool probed;                     /* the probe passed since the last failure */
     int leaf_error;
     char leaf_error_msg[DCB_ERR_MSG_MAX];
+    uint64_t round_notes;            /* STREAM: notifications before the first sync */
+    uint64_t notes_since;            /* STREAM: notifications since the last round */
+    bool synced;                     /* STREAM: this call's first sync came */
+    /* path by path (path_retry_ns > 0): req.paths holds the paths not missing */
+    const char *all[GNMI_MAX_PATHS];
+    size_t nall;
+    struct path_state ps[GNMI_MAX_PATHS];
+    bool paths_blocked;              /* the call waits for its paths to be asked one by one */
+    bool paths_checked;              /* they were, and no data came since */
+    int reject_code;                 /* the status that started the check */
+    struct grpc_call pcall;          /* a path asked alone */
+    bool p_in_multi;
+    int p_index;                     /* its path, -1: none */
+    int64_t p_deadline;
     struct gnmi_target_stats stats;
     void *user;
 };
@@ -151,7 +174,8 @@ int gnmi_client_add(struct gnmi_client *c, const struct gnmi_target_conf *conf,
     t->req.target = keep(t, conf->req.target);
     t->req.prefix = keep(t, conf->req.prefix);
     for (size_t i = 0; i < conf->req.npaths && i < GNMI_MAX_PATHS; i++)
-        t->req.paths[i] = keep(t, conf->req.paths[i]);
+        t->all[t->nall++] = t->req.paths[i] = keep(t, conf->req.paths[i]);
+    t->p_index = -1;
     t->use_get = conf->use_get;
     t->max_rounds = c->o.max_rounds;
     t->interval_ns = c->o.interval_ns;
@@ -171,6 +195,9 @@ static int on_leaf(const struct gnmi_leaf *leaf, void *arg)
     struct gnmi_target *t = arg;
     if (t->probing && !t->client->o.probe_deliver)
         return 0;
+    if (t->kind == CALL_SUBSCRIBE && t->req.mode == GNMI_STREAM && t->max_rounds &&
+        t->rounds >= t->max_rounds)
+        return 0;   /* --count reached: the rest of the batch is not asked for */
     t->stats.leaves++;
     return t->client->cb.on_leaf ? t->client->cb.on_leaf(t, leaf, t->client->cb.arg) : 0;
 }
@@ -187,6 +214,7 @@ static void data_arrived(struct gnmi_target *t)
     t->last_data_ns = now;
     t->last_data_mono = mono_ns();
     t->got_data_this_call = true;
+    t->paths_checked = false;
 }
 
 static int notification(struct gnmi_target *t, const Gnmi__Notification *n)
@@ -211,6 +239,19 @@ static void round_done(struct gnmi_target *t)
         t->client->cb.on_sync(t, t->client->cb.arg);
 }
 
+/* A STREAM sends no sync after its first: a round is as many notifications as that sync
+ * ended (a SAMPLE stream sends its whole tree each interval). */
+static void stream_note(struct gnmi_target *t)
+{
+    if (t->probing || t->req.mode != GNMI_STREAM)
+        return;
+    t->notes_since++;
+    if (t->synced && t->round_notes && t->notes_since >= t->round_notes) {
+        t->notes_since = 0;
+        round_done(t);
+    }
+}
+
 static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
 {
     struct gnmi_target *t = arg;
@@ -226,6 +267,7 @@ static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
     switch (r->response_case) {
     case GNMI__SUBSCRIBE_RESPONSE__RESPONSE_UPDATE:
         rc = notification(t, r->update);
+        stream_note(t);
         break;
     case GNMI__SUBSCRIBE_RESPONSE__RESPONSE_SYNC_RESPONSE:
         if (t->probing) {
@@ -234,6 +276,9 @@ static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
             t->awaiting_sync = false;
             round_done(t);
         } else if (t->req.mode == GNMI_STREAM) {
+            t->synced = true;
+            t->round_notes = t->notes_since;
+            t->notes_since = 0;
             round_done(t);
         }
         break;
@@ -326,6 +371,8 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
     t->got_data_this_call = false;
     t->leaf_error = 0;
     t->awaiting_sync = false;
+    t->synced = false;
+    t->notes_since = t->round_notes = 0;
     if (t->use_get) {
         t->kind = CALL_GET;
         rc = gnmi_encode_get(&t->req, &buf, &len, err);
@@ -384,6 +431,9 @@ void gnmi_target_config_interval(struct gnmi_target *t, int64_t interval_ns)
     }
 }
 
+static bool path_rejected(const struct gnmi_target *t, int status);
+static void check_paths(struct gnmi_target *t, int status);
+
 static void call_finished(struct gnmi_target *t, CURLcode result)
 {
     grpc_call_finish(&t->call, result);
@@ -391,6 +441,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
     dcb_err_clear(&err);
     int rc = grpc_call_result(&t->call, &err);
     bool unimplemented = t->call.have_status && t->call.status == GRPC_UNIMPLEMENTED;
+    int status = t->call.have_status ? t->call.status : -1;
     /* libcurl 7.88 can lose a Trailers-Only answer when the target resets the stream right
      * after it (CURLE_HTTP2_STREAM, nothing received): ask once more at once, so the status
      * (UNAUTHENTICATED...) is what gets reported rather than a framing error. */
@@ -441,6 +492,10 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
         failed(t, "the target ended the subscription");
         return;
     }
+    if (path_rejected(t, status)) {
+        check_paths(t, status);
+        return;
+    }
     if (unimplemented && t->kind == CALL_SUBSCRIBE && t->client->o.fallback_get) {
         t->use_get = true;
         t->stats.using_get = true;
@@ -462,13 +517,244 @@ static void abort_call(struct gnmi_target *t, const char *why)
     failed(t, why);
 }
 
+/* ---- path by path ---------------------------------------------------------------------- */
+
+static bool is_rejection(int code)
+{
+    return code == GRPC_NOT_FOUND || code == GRPC_INVALID_ARGUMENT || code == GRPC_UNIMPLEMENTED;
+}
+
+/* A rejection before any data, not yet checked path by path. One path that a Subscribe
+ * finds UNIMPLEMENTED is the RPC's answer (fallback_get), as before. */
+static bool path_rejected(const struct gnmi_target *t, int status)
+{
+    if (t->client->o.path_retry_ns <= 0 || !is_rejection(status) || t->got_data_this_call ||
+        t->paths_checked || t->nall == 0)
+        return false;
+    return !(status == GRPC_UNIMPLEMENTED && t->kind == CALL_SUBSCRIBE && t->req.npaths <= 1 &&
+             t->client->o.fallback_get);
+}
+
+static void rebuild_paths(struct gnmi_target *t)
+{
+    t->req.npaths = 0;
+    for (size_t i = 0; i < t->nall; i++)
+        if (t->ps[i].st != PATH_MISSING)
+            t->req.paths[t->req.npaths++] = t->all[i];
+}
+
+/* The call's paths are asked one by one before it starts again. */
+static void check_paths(struct gnmi_target *t, int status)
+{
+    for (size_t i = 0; i < t->nall; i++)
+        if (t->ps[i].st == PATH_OK)
+            t->ps[i].st = PATH_UNKNOWN;
+    t->reject_code = status;
+    t->paths_blocked = true;
+    t->phase = PH_WAIT;
+    t->next_ns = mono_ns();
+}
+
+static void end_probe(struct gnmi_target *t)
+{
+    if (t->p_in_multi)
+        curl_multi_remove_handle(t->client->multi, t->pcall.easy);
+    t->p_in_multi = false;
+    grpc_call_cleanup(&t->pcall);
+    t->p_index = -1;
+}
+
+static int drop_message(const uint8_t *msg, size_t len, void *arg)
+{
+    (void)msg;
+    (void)len;
+    (void)arg;
+    return 0;
+}
+
+static int start_probe(struct gnmi_target *t, int i, struct dcb_err *err)
+{
+    struct gnmi_client *c = t->client;
+    struct gnmi_request r = t->req;
+    r.npaths = 1;
+    r.paths[0] = t->all[i];
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int rc;
+    if (t->use_get) {
+        rc = gnmi_encode_get(&r, &buf, &len, err);
+        if (rc == 0)
+            rc = grpc_call_init(&t->pcall, &t->ep, "/gnmi.gNMI/Get", buf, len, true,
+                                c->o.timeout_ns, drop_message, t, err);
+    } else {
+        r.mode = GNMI_ONCE;
+        rc = gnmi_encode_subscribe(&r, &buf, &len, err);
+        if (rc == 0)
+            rc = grpc_call_init(&t->pcall, &t->ep, "/gnmi.gNMI/Subscribe", buf, len, true, 0,
+                                drop_message, t, err);
+    }
+    free(buf);
+    if (rc < 0) {
+        grpc_call_cleanup(&t->pcall);
+        return rc;
+    }
+    if (curl_multi_add_handle(c->multi, t->pcall.easy) != CURLM_OK) {
+        grpc_call_cleanup(&t->pcall);
+        return dcb_err_set(err, DCB_E_IO, "curl_multi_add_handle failed");
+    }
+    t->p_in_multi = true;
+    t->p_index = i;
+    t->p_deadline = mono_ns() + c->o.timeout_ns;
+    return 0;
+}
+
+/* A path served again rejoins the call: a running STREAM or POLL starts again with it. */
+static void path_back(struct gnmi_target *t, struct path_state *p, size_t i)
+{
+    struct gnmi_client *c = t->client;
+    p->st = PATH_OK;
+    if (p->reported && c->cb.on_path)
+        c->cb.on_path(t, t->all[i], false, "", c->cb.arg);
+    p->reported = false;
+    rebuild_paths(t);
+    if (t->phase == PH_CALL && t->kind == CALL_SUBSCRIBE && t->req.mode != GNMI_ONCE)
+        end_call(t);
+    if (t->phase == PH_CALL && t->call.easy == NULL) {
+        t->phase = PH_WAIT;
+        t->next_ns = mono_ns();
+    }
+}
+
+/* The probe's outcome; why is set when it did not end with a status. */
+static void probe_outcome(struct gnmi_target *t, int rc, int status, const char *why)
+{
+    struct gnmi_client *c = t->client;
+    size_t i = (size_t)t->p_index;
+    struct path_state *p = &t->ps[i];
+    end_probe(t);
+    if (rc == 0) {
+        if (p->st == PATH_MISSING)
+            path_back(t, p, i);
+        p->st = PATH_OK;
+        return;
+    }
+    if (status >= 0 && is_rejection(status)) {
+        p->st = PATH_MISSING;
+        p->code = status;
+        snprintf(p->why, sizeof(p->why), "%s", why);
+        p->retry_ns = mono_ns() + c->o.path_retry_ns;
+        return;
+    }
+    if (p->st == PATH_MISSING) {     /* no answer this time: ask again later */
+        p->retry_ns = mono_ns() + c->o.path_retry_ns;
+        return;
+    }
+    /* the target cannot be asked now: the call is retried whole, as any failure */
+    for (size_t k = 0; k < t->nall; k++)
+        if (t->ps[k].st == PATH_UNKNOWN)
+            t->ps[k].st = PATH_OK;
+    t->paths_blocked = false;
+    rebuild_paths(t);
+    failed(t, why);
+}
+
+static void probe_finished(struct gnmi_target *t, CURLcode result)
+{
+    grpc_call_finish(&t->pcall, result);
+    struct dcb_err err;
+    dcb_err_clear(&err);
+    int rc = grpc_call_result(&t->pcall, &err);
+    probe_outcome(t, rc, t->pcall.have_status ? t->pcall.status : -1, err.msg);
+}
+
+static bool every_path_unimplemented(const struct gnmi_target *t)
+{
+    for (size_t i = 0; i < t->nall; i++)
+        if (t->ps[i].st != PATH_MISSING || t->ps[i].code != GRPC_UNIMPLEMENTED)
+            return false;
+    return true;
+}
+
+/* Every path was asked alone: say the missing ones, and the call goes on with the rest. */
+static void paths_checked(struct gnmi_target *t)
+{
+    struct gnmi_client *c = t->client;
+    t->paths_blocked = false;
+    t->paths_checked = true;
+    t->phase = PH_WAIT;
+    t->next_ns = mono_ns();
+    if (!t->use_get && t->reject_code == GRPC_UNIMPLEMENTED && c->o.fallback_get &&
+        every_path_unimplemented(t)) {
+        for (size_t i = 0; i < t->nall; i++)
+            t->ps[i].st = PATH_OK;
+        rebuild_paths(t);
+        t->use_get = true;
+        t->stats.using_get = true;
+        t->paths_checked = false;
+        if (c->cb.on_error)
+            c->cb.on_error(t, "Subscribe is UNIMPLEMENTED; polling with Get instead", true,
+                           c->cb.arg);
+        return;
+    }
+    for (size_t i = 0; i < t->nall; i++) {
+        struct path_state *p = &t->ps[i];
+        if (p->st == PATH_MISSING && !p->reported) {
+            p->reported = true;
+            if (c->cb.on_path)
+                c->cb.on_path(t, t->all[i], true, p->why, c->cb.arg);
+        }
+    }
+    rebuild_paths(t);
+    if (t->req.npaths == 0 && t->max_rounds)
+        t->phase = PH_DONE;          /* nothing to ask, and no rounds to wait for */
+}
+
+/* Starts the next probe; returns when to look again. */
+static int64_t paths_tick(struct gnmi_target *t, int64_t now)
+{
+    int64_t far = now + 3600000000000LL;
+    if (t->client->o.path_retry_ns <= 0 || t->phase == PH_FAILED || t->phase == PH_DONE)
+        return far;
+    if (t->p_index >= 0) {
+        if (now > t->p_deadline)
+            probe_outcome(t, DCB_E_TIMEOUT, -1, "deadline exceeded asking for one path");
+        return t->p_index >= 0 ? t->p_deadline : now;
+    }
+    int next = -1;
+    int64_t wake = far;
+    for (size_t i = 0; i < t->nall && next < 0; i++) {
+        const struct path_state *p = &t->ps[i];
+        if (p->st == PATH_UNKNOWN || (p->st == PATH_MISSING && now >= p->retry_ns))
+            next = (int)i;
+        else if (p->st == PATH_MISSING && p->retry_ns < wake)
+            wake = p->retry_ns;
+    }
+    if (next < 0) {
+        if (t->paths_blocked)
+            paths_checked(t);
+        return t->paths_blocked ? now : wake;
+    }
+    struct dcb_err err;
+    dcb_err_clear(&err);
+    if (start_probe(t, next, &err) < 0) {
+        t->p_index = next;
+        probe_outcome(t, err.code ? err.code : DCB_E_IO, -1, err.msg);
+        return now;
+    }
+    return t->p_deadline;
+}
+
 /* Timers: start waiting targets, send polls, enforce deadlines. Returns the next wake-up. */
 static int64_t tick(struct gnmi_client *c, int64_t now)
 {
     int64_t wake = now + 1000000000LL;
     for (size_t i = 0; i < c->n; i++) {
         struct gnmi_target *t = c->t[i];
-        if (t->phase == PH_WAIT && now >= t->next_ns) {
+        int64_t pw = paths_tick(t, now);
+        if (pw < wake)
+            wake = pw;
+        bool waits = t->paths_blocked || (t->nall && !t->req.npaths);
+        if (t->phase == PH_WAIT && now >= t->next_ns && !waits) {
             struct dcb_err err;
             dcb_err_clear(&err);
             if (start_call(t, &err) < 0) {
@@ -479,6 +765,12 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
                     c->cb.on_error(t, err.msg, false, c->cb.arg);
                 continue;
             }
+        }
+        if (t->phase == PH_CALL && t->kind == CALL_SUBSCRIBE && t->req.mode == GNMI_STREAM &&
+            !t->probing && rounds_done(t)) {
+            end_call(t);
+            t->phase = PH_DONE;
+            continue;
         }
         if (t->phase == PH_CALL && t->kind == CALL_SUBSCRIBE) {
             if (t->probing) {
@@ -538,7 +830,7 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
         if (t->phase == PH_CALL && (t->kind == CALL_GET || t->req.mode == GNMI_ONCE) &&
             t->deadline_ns < wake)
             wake = t->deadline_ns;
-        if (t->phase == PH_WAIT && t->next_ns < wake)
+        if (t->phase == PH_WAIT && !waits && t->next_ns < wake)
             wake = t->next_ns;
 
     }
@@ -580,6 +872,10 @@ int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t 
                     call_finished(c->t[i], m->data.result);
                     break;
                 }
+                if (c->t[i]->p_index >= 0 && &c->t[i]->pcall == call) {
+                    probe_finished(c->t[i], m->data.result);
+                    break;
+                }
             }
         }
         /* A status in the trailers (or a Trailers-Only answer) ends the call even while our
@@ -618,6 +914,8 @@ void gnmi_client_free(struct gnmi_client *c)
         struct gnmi_target *t = c->t[i];
         if (t->call.easy)
             end_call(t);
+        if (t->pcall.easy)
+            end_probe(t);
         for (size_t s = 0; s < t->nstrings; s++) {
             memset(t->strings[s], 0, strlen(t->strings[s]));
             free(t->strings[s]);
