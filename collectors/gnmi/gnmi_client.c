@@ -63,6 +63,7 @@ struct gnmi_target {
     struct grpc_call pcall;          /* a path asked alone */
     bool p_in_multi;
     int p_index;                     /* its path, -1: none */
+    bool p_stream_retried;           /* see call_finished: a lost Trailers-Only answer */
     int64_t p_deadline;
     struct gnmi_target_stats stats;
     void *user;
@@ -661,6 +662,13 @@ static void probe_outcome(struct gnmi_target *t, int rc, int status, const char 
 static void probe_finished(struct gnmi_target *t, CURLcode result)
 {
     grpc_call_finish(&t->pcall, result);
+    if (result == CURLE_HTTP2_STREAM && !t->pcall.have_status && t->pcall.bytes_in == 0 &&
+        !t->pcall.error[0] && !t->p_stream_retried) {
+        t->p_stream_retried = true;   /* asked again on the next tick */
+        end_probe(t);
+        return;
+    }
+    t->p_stream_retried = false;
     struct dcb_err err;
     dcb_err_clear(&err);
     int rc = grpc_call_result(&t->pcall, &err);
@@ -862,9 +870,11 @@ int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t 
         curl_multi_perform(c->multi, &running);
         CURLMsg *m;
         int left;
+        bool ended = false;          /* a call ended: what follows it starts without a wait */
         while ((m = curl_multi_info_read(c->multi, &left))) {
             if (m->msg != CURLMSG_DONE)
                 continue;
+            ended = true;
             struct grpc_call *call = NULL;
             curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&call);
             for (size_t i = 0; i < c->n; i++) {
@@ -892,7 +902,7 @@ int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t 
         int64_t wait_ms = (wake - now) / 1000000;
         if (duration_ns && start + duration_ns - now < wait_ms * 1000000)
             wait_ms = (start + duration_ns - now) / 1000000;
-        if (wait_ms < 0)
+        if (wait_ms < 0 || ended)
             wait_ms = 0;
         if (wait_ms > 200)
             wait_ms = 200;   /* stop flags are checked at least this often */
