@@ -7,76 +7,7 @@
 
 #include "gnmi.pb-c.h"
 
-enum phase { PH_WAIT, PH_CALL, PH_DONE, PH_FAILED };
-enum call_kind { CALL_SUBSCRIBE, CALL_GET };
-enum path_st { PATH_OK, PATH_UNKNOWN, PATH_MISSING };
-
-struct path_state {
-    enum path_st st;
-    bool reported;                   /* said missing (on_path) */
-    int code;                        /* the gRPC status it was rejected with */
-    int64_t retry_ns;                /* monotonic: when to ask a missing path again */
-    char why[200];
-};
-
-struct gnmi_target {
-    struct gnmi_client *client;
-    char name[GNMI_NAME_MAX];
-    struct grpc_endpoint ep;
-    struct gnmi_request req;
-    char *strings[8 + GNMI_MAX_PATHS];   /* owned copies behind ep and req */
-    size_t nstrings;
-    bool use_get;
-
-    enum phase phase;
-    enum call_kind kind;
-    struct grpc_call call;
-    bool in_multi;
-    int64_t next_ns;                 /* PH_WAIT: when to start; PH_CALL: the next poll */
-    int64_t deadline_ns;             /* the call fails when nothing arrives by then (0: none) */
-    bool awaiting_sync;              /* a POLL asked and not yet answered */
-    int64_t backoff_ns;
-    long rounds;
-    long max_rounds;                 /* 0: unbounded */
-    int64_t interval_ns;             /* ONCE / POLL / Get repeat */
-    bool down;                       /* an outage is open */
-    int64_t down_since_ns;
-    int64_t last_data_ns;
-    int64_t last_data_mono;
-    char down_reason[200];
-    bool got_data_this_call;
-    bool probing;                    /* this call is the ONCE probe */
-    bool stream_error_retried;
-    bool probed;                     /* the probe passed since the last failure */
-    int leaf_error;
-    char leaf_error_msg[DCB_ERR_MSG_MAX];
-    uint64_t round_notes;            /* STREAM: notifications before the first sync */
-    uint64_t notes_since;            /* STREAM: notifications since the last round */
-    bool synced;                     /* STREAM: this call's first sync came */
-    /* path by path (path_retry_ns > 0): req.paths holds the paths not missing */
-    const char *all[GNMI_MAX_PATHS];
-    size_t nall;
-    struct path_state ps[GNMI_MAX_PATHS];
-    bool paths_blocked;              /* the call waits for its paths to be asked one by one */
-    bool paths_checked;              /* they were, and no data came since */
-    int reject_code;                 /* the status that started the check */
-    struct grpc_call pcall;          /* a path asked alone */
-    bool p_in_multi;
-    int p_index;                     /* its path, -1: none */
-    bool p_stream_retried;           /* see call_finished: a lost Trailers-Only answer */
-    int64_t p_deadline;
-    struct gnmi_target_stats stats;
-    void *user;
-};
-
-struct gnmi_client {
-    struct gnmi_client_opts o;
-    struct gnmi_client_cb cb;
-    CURLM *multi;
-    struct gnmi_target **t;
-    size_t n, cap;
-    uint64_t rng;
-};
+#include "gnmi_target_int.h"
 
 int64_t gnmi_now_ns(void)
 {
@@ -85,7 +16,7 @@ int64_t gnmi_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static int64_t mono_ns(void)
+int64_t gnmi_mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -126,7 +57,7 @@ int gnmi_client_new(struct gnmi_client **out, const struct gnmi_client_opts *opt
     if (c->o.backoff_max_ns < c->o.backoff_min_ns)
         c->o.backoff_max_ns = 30000000000LL;
     c->cb = *cb;
-    c->rng = (uint64_t)mono_ns() ^ 0x9e3779b97f4a7c15ULL;
+    c->rng = (uint64_t)gnmi_mono_ns() ^ 0x9e3779b97f4a7c15ULL;
     c->multi = curl_multi_init();
     if (!c->multi) {
         free(c);
@@ -182,7 +113,7 @@ int gnmi_client_add(struct gnmi_client *c, const struct gnmi_target_conf *conf,
     t->interval_ns = c->o.interval_ns;
     t->stats.using_get = conf->use_get;
     t->phase = PH_WAIT;
-    t->next_ns = mono_ns();
+    t->next_ns = gnmi_mono_ns();
     t->backoff_ns = c->o.backoff_min_ns;
     t->last_data_ns = gnmi_now_ns();
     c->t[c->n++] = t;
@@ -213,7 +144,7 @@ static void data_arrived(struct gnmi_target *t)
     }
     t->backoff_ns = t->client->o.backoff_min_ns;
     t->last_data_ns = now;
-    t->last_data_mono = mono_ns();
+    t->last_data_mono = gnmi_mono_ns();
     t->got_data_this_call = true;
     t->paths_checked = false;
 }
@@ -325,7 +256,7 @@ static uint64_t rnd(struct gnmi_client *c)
     return c->rng;
 }
 
-static void end_call(struct gnmi_target *t)
+void gnmi_target_end_call(struct gnmi_target *t)
 {
     if (t->in_multi)
         curl_multi_remove_handle(t->client->multi, t->call.easy);
@@ -334,7 +265,7 @@ static void end_call(struct gnmi_target *t)
 }
 
 /* A failure: report it, open the outage, schedule the retry (or give up). */
-static void failed(struct gnmi_target *t, const char *why)
+void gnmi_target_failed(struct gnmi_target *t, const char *why)
 {
     struct gnmi_client *c = t->client;
     t->stats.failures++;
@@ -358,7 +289,7 @@ static void failed(struct gnmi_target *t, const char *why)
     int64_t half = t->backoff_ns / 2;
     int64_t delay = half + (int64_t)(rnd(c) % (uint64_t)(half + 1));
     t->phase = PH_WAIT;
-    t->next_ns = mono_ns() + delay;
+    t->next_ns = gnmi_mono_ns() + delay;
     t->backoff_ns = t->backoff_ns * 2 > c->o.backoff_max_ns ? c->o.backoff_max_ns
                                                             : t->backoff_ns * 2;
 }
@@ -380,7 +311,7 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
         if (rc == 0)
             rc = grpc_call_init(&t->call, &t->ep, "/gnmi.gNMI/Get", buf, len, true,
                                 c->o.timeout_ns, get_message, t, err);
-        t->deadline_ns = mono_ns() + c->o.timeout_ns;
+        t->deadline_ns = gnmi_mono_ns() + c->o.timeout_ns;
     } else {
         t->kind = CALL_SUBSCRIBE;
         t->probing = c->o.probe_once && t->req.mode == GNMI_POLL && !t->probed;
@@ -396,25 +327,29 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
         if (rc == 0)
             rc = grpc_call_init(&t->call, &t->ep, "/gnmi.gNMI/Subscribe", buf, len,
                                 r.mode != GNMI_POLL, 0, subscribe_message, t, err);
-        t->deadline_ns = mono_ns() + c->o.timeout_ns;
+        t->deadline_ns = gnmi_mono_ns() + c->o.timeout_ns;
         if (r.mode == GNMI_POLL) {
             t->awaiting_sync = true;   /* the initial data ends with a sync */
-            t->next_ns = mono_ns() + t->interval_ns;
+            t->next_ns = gnmi_mono_ns() + t->interval_ns;
         }
     }
     free(buf);
-    if (rc < 0) {
-        grpc_call_cleanup(&t->call);
+    if ((rc = gnmi_client_attach(c, &t->call, rc, err)) < 0)
         return rc;
-    }
-    if (curl_multi_add_handle(c->multi, t->call.easy) != CURLM_OK) {
-        grpc_call_cleanup(&t->call);
-        return dcb_err_set(err, DCB_E_IO, "curl_multi_add_handle failed");
-    }
     t->in_multi = true;
     t->phase = PH_CALL;
     t->stats.calls++;
     return 0;
+}
+
+int gnmi_client_attach(struct gnmi_client *c, struct grpc_call *call, int rc,
+                       struct dcb_err *err)
+{
+    if (rc == 0 && curl_multi_add_handle(c->multi, call->easy) != CURLM_OK)
+        rc = dcb_err_set(err, DCB_E_IO, "curl_multi_add_handle failed");
+    if (rc < 0)
+        grpc_call_cleanup(call);
+    return rc;
 }
 
 static bool rounds_done(struct gnmi_target *t)
@@ -432,9 +367,6 @@ void gnmi_target_config_interval(struct gnmi_target *t, int64_t interval_ns)
     }
 }
 
-static bool path_rejected(const struct gnmi_target *t, int status);
-static void check_paths(struct gnmi_target *t, int status);
-
 static void call_finished(struct gnmi_target *t, CURLcode result)
 {
     grpc_call_finish(&t->call, result);
@@ -449,9 +381,9 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
     if (result == CURLE_HTTP2_STREAM && !t->call.have_status && t->call.bytes_in == 0 &&
         !t->call.error[0] && !t->stream_error_retried) {
         t->stream_error_retried = true;
-        end_call(t);
+        gnmi_target_end_call(t);
         t->phase = PH_WAIT;
-        t->next_ns = mono_ns();
+        t->next_ns = gnmi_mono_ns();
         return;
     }
     t->stream_error_retried = false;
@@ -460,7 +392,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
         rc = dcb_err_set(&err, t->leaf_error, "%s", t->leaf_error_msg);
     else if (t->leaf_error && t->call.error[0] == '\0')
         snprintf(err.msg, sizeof(err.msg), "%s", t->leaf_error_msg);
-    end_call(t);
+    gnmi_target_end_call(t);
     bool probe = t->probing;
     t->probing = false;
     if (rc == 0 && probe) {
@@ -468,7 +400,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
         if (t->client->o.probe_deliver && t->got_data_this_call)
             round_done(t);
         t->phase = PH_WAIT;
-        t->next_ns = mono_ns();
+        t->next_ns = gnmi_mono_ns();
         return;
     }
     if (rc == 0) {
@@ -482,7 +414,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
                 return;
             }
             t->phase = PH_WAIT;
-            t->next_ns = mono_ns() + t->interval_ns;
+            t->next_ns = gnmi_mono_ns() + t->interval_ns;
             return;
         }
         /* a STREAM or POLL subscription the target ended cleanly: subscribe again */
@@ -490,11 +422,11 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
             t->phase = PH_DONE;
             return;
         }
-        failed(t, "the target ended the subscription");
+        gnmi_target_failed(t, "the target ended the subscription");
         return;
     }
-    if (path_rejected(t, status)) {
-        check_paths(t, status);
+    if (gnmi_paths_rejected(t, status)) {
+        gnmi_paths_check(t, status);
         return;
     }
     if (unimplemented && t->kind == CALL_SUBSCRIBE && t->client->o.fallback_get) {
@@ -504,252 +436,18 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
             t->client->cb.on_error(t, "Subscribe is UNIMPLEMENTED; polling with Get instead",
                                    true, t->client->cb.arg);
         t->phase = PH_WAIT;
-        t->next_ns = mono_ns();
+        t->next_ns = gnmi_mono_ns();
         return;
     }
-    failed(t, err.msg);
+    gnmi_target_failed(t, err.msg);
 }
 
 static void abort_call(struct gnmi_target *t, const char *why)
 {
     if (t->call.easy)
         t->stats.bytes_in += t->call.bytes_in;
-    end_call(t);
-    failed(t, why);
-}
-
-/* ---- path by path ---------------------------------------------------------------------- */
-
-static bool is_rejection(int code)
-{
-    return code == GRPC_NOT_FOUND || code == GRPC_INVALID_ARGUMENT || code == GRPC_UNIMPLEMENTED;
-}
-
-/* A rejection before any data, not yet checked path by path. One path that a Subscribe
- * finds UNIMPLEMENTED is the RPC's answer (fallback_get), as before. */
-static bool path_rejected(const struct gnmi_target *t, int status)
-{
-    if (t->client->o.path_retry_ns <= 0 || !is_rejection(status) || t->got_data_this_call ||
-        t->paths_checked || t->nall == 0)
-        return false;
-    return !(status == GRPC_UNIMPLEMENTED && t->kind == CALL_SUBSCRIBE && t->req.npaths <= 1 &&
-             t->client->o.fallback_get);
-}
-
-static void rebuild_paths(struct gnmi_target *t)
-{
-    t->req.npaths = 0;
-    for (size_t i = 0; i < t->nall; i++)
-        if (t->ps[i].st != PATH_MISSING)
-            t->req.paths[t->req.npaths++] = t->all[i];
-}
-
-/* The call's paths are asked one by one before it starts again. */
-static void check_paths(struct gnmi_target *t, int status)
-{
-    for (size_t i = 0; i < t->nall; i++)
-        if (t->ps[i].st == PATH_OK)
-            t->ps[i].st = PATH_UNKNOWN;
-    t->reject_code = status;
-    t->paths_blocked = true;
-    t->phase = PH_WAIT;
-    t->next_ns = mono_ns();
-}
-
-static void end_probe(struct gnmi_target *t)
-{
-    if (t->p_in_multi)
-        curl_multi_remove_handle(t->client->multi, t->pcall.easy);
-    t->p_in_multi = false;
-    grpc_call_cleanup(&t->pcall);
-    t->p_index = -1;
-}
-
-static int drop_message(const uint8_t *msg, size_t len, void *arg)
-{
-    (void)msg;
-    (void)len;
-    (void)arg;
-    return 0;
-}
-
-static int start_probe(struct gnmi_target *t, int i, struct dcb_err *err)
-{
-    struct gnmi_client *c = t->client;
-    struct gnmi_request r = t->req;
-    r.npaths = 1;
-    r.paths[0] = t->all[i];
-    uint8_t *buf = NULL;
-    size_t len = 0;
-    int rc;
-    if (t->use_get) {
-        rc = gnmi_encode_get(&r, &buf, &len, err);
-        if (rc == 0)
-            rc = grpc_call_init(&t->pcall, &t->ep, "/gnmi.gNMI/Get", buf, len, true,
-                                c->o.timeout_ns, drop_message, t, err);
-    } else {
-        r.mode = GNMI_ONCE;
-        rc = gnmi_encode_subscribe(&r, &buf, &len, err);
-        if (rc == 0)
-            rc = grpc_call_init(&t->pcall, &t->ep, "/gnmi.gNMI/Subscribe", buf, len, true, 0,
-                                drop_message, t, err);
-    }
-    free(buf);
-    if (rc < 0) {
-        grpc_call_cleanup(&t->pcall);
-        return rc;
-    }
-    if (curl_multi_add_handle(c->multi, t->pcall.easy) != CURLM_OK) {
-        grpc_call_cleanup(&t->pcall);
-        return dcb_err_set(err, DCB_E_IO, "curl_multi_add_handle failed");
-    }
-    t->p_in_multi = true;
-    t->p_index = i;
-    t->p_deadline = mono_ns() + c->o.timeout_ns;
-    return 0;
-}
-
-/* A path served again rejoins the call: a running STREAM or POLL starts again with it. */
-static void path_back(struct gnmi_target *t, struct path_state *p, size_t i)
-{
-    struct gnmi_client *c = t->client;
-    p->st = PATH_OK;
-    if (p->reported && c->cb.on_path)
-        c->cb.on_path(t, t->all[i], false, "", c->cb.arg);
-    p->reported = false;
-    rebuild_paths(t);
-    if (t->phase == PH_CALL && t->kind == CALL_SUBSCRIBE && t->req.mode != GNMI_ONCE)
-        end_call(t);
-    if (t->phase == PH_CALL && t->call.easy == NULL) {
-        t->phase = PH_WAIT;
-        t->next_ns = mono_ns();
-    }
-}
-
-/* The probe's outcome; why is set when it did not end with a status. */
-static void probe_outcome(struct gnmi_target *t, int rc, int status, const char *why)
-{
-    struct gnmi_client *c = t->client;
-    size_t i = (size_t)t->p_index;
-    struct path_state *p = &t->ps[i];
-    end_probe(t);
-    if (rc == 0) {
-        if (p->st == PATH_MISSING)
-            path_back(t, p, i);
-        p->st = PATH_OK;
-        return;
-    }
-    if (status >= 0 && is_rejection(status)) {
-        p->st = PATH_MISSING;
-        p->code = status;
-        snprintf(p->why, sizeof(p->why), "%s", why);
-        p->retry_ns = mono_ns() + c->o.path_retry_ns;
-        return;
-    }
-    if (p->st == PATH_MISSING) {     /* no answer this time: ask again later */
-        p->retry_ns = mono_ns() + c->o.path_retry_ns;
-        return;
-    }
-    /* the target cannot be asked now: the call is retried whole, as any failure */
-    for (size_t k = 0; k < t->nall; k++)
-        if (t->ps[k].st == PATH_UNKNOWN)
-            t->ps[k].st = PATH_OK;
-    t->paths_blocked = false;
-    rebuild_paths(t);
-    failed(t, why);
-}
-
-static void probe_finished(struct gnmi_target *t, CURLcode result)
-{
-    grpc_call_finish(&t->pcall, result);
-    if (result == CURLE_HTTP2_STREAM && !t->pcall.have_status && t->pcall.bytes_in == 0 &&
-        !t->pcall.error[0] && !t->p_stream_retried) {
-        t->p_stream_retried = true;   /* asked again on the next tick */
-        end_probe(t);
-        return;
-    }
-    t->p_stream_retried = false;
-    struct dcb_err err;
-    dcb_err_clear(&err);
-    int rc = grpc_call_result(&t->pcall, &err);
-    probe_outcome(t, rc, t->pcall.have_status ? t->pcall.status : -1, err.msg);
-}
-
-static bool every_path_unimplemented(const struct gnmi_target *t)
-{
-    for (size_t i = 0; i < t->nall; i++)
-        if (t->ps[i].st != PATH_MISSING || t->ps[i].code != GRPC_UNIMPLEMENTED)
-            return false;
-    return true;
-}
-
-/* Every path was asked alone: say the missing ones, and the call goes on with the rest. */
-static void paths_checked(struct gnmi_target *t)
-{
-    struct gnmi_client *c = t->client;
-    t->paths_blocked = false;
-    t->paths_checked = true;
-    t->phase = PH_WAIT;
-    t->next_ns = mono_ns();
-    if (!t->use_get && t->reject_code == GRPC_UNIMPLEMENTED && c->o.fallback_get &&
-        every_path_unimplemented(t)) {
-        for (size_t i = 0; i < t->nall; i++)
-            t->ps[i].st = PATH_OK;
-        rebuild_paths(t);
-        t->use_get = true;
-        t->stats.using_get = true;
-        t->paths_checked = false;
-        if (c->cb.on_error)
-            c->cb.on_error(t, "Subscribe is UNIMPLEMENTED; polling with Get instead", true,
-                           c->cb.arg);
-        return;
-    }
-    for (size_t i = 0; i < t->nall; i++) {
-        struct path_state *p = &t->ps[i];
-        if (p->st == PATH_MISSING && !p->reported) {
-            p->reported = true;
-            if (c->cb.on_path)
-                c->cb.on_path(t, t->all[i], true, p->why, c->cb.arg);
-        }
-    }
-    rebuild_paths(t);
-    if (t->req.npaths == 0 && t->max_rounds)
-        t->phase = PH_DONE;          /* nothing to ask, and no rounds to wait for */
-}
-
-/* Starts the next probe; returns when to look again. */
-static int64_t paths_tick(struct gnmi_target *t, int64_t now)
-{
-    int64_t far = now + 3600000000000LL;
-    if (t->client->o.path_retry_ns <= 0 || t->phase == PH_FAILED || t->phase == PH_DONE)
-        return far;
-    if (t->p_index >= 0) {
-        if (now > t->p_deadline)
-            probe_outcome(t, DCB_E_TIMEOUT, -1, "deadline exceeded asking for one path");
-        return t->p_index >= 0 ? t->p_deadline : now;
-    }
-    int next = -1;
-    int64_t wake = far;
-    for (size_t i = 0; i < t->nall && next < 0; i++) {
-        const struct path_state *p = &t->ps[i];
-        if (p->st == PATH_UNKNOWN || (p->st == PATH_MISSING && now >= p->retry_ns))
-            next = (int)i;
-        else if (p->st == PATH_MISSING && p->retry_ns < wake)
-            wake = p->retry_ns;
-    }
-    if (next < 0) {
-        if (t->paths_blocked)
-            paths_checked(t);
-        return t->paths_blocked ? now : wake;
-    }
-    struct dcb_err err;
-    dcb_err_clear(&err);
-    if (start_probe(t, next, &err) < 0) {
-        t->p_index = next;
-        probe_outcome(t, err.code ? err.code : DCB_E_IO, -1, err.msg);
-        return now;
-    }
-    return t->p_deadline;
+    gnmi_target_end_call(t);
+    gnmi_target_failed(t, why);
 }
 
 /* Timers: start waiting targets, send polls, enforce deadlines. Returns the next wake-up. */
@@ -758,7 +456,7 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
     int64_t wake = now + 1000000000LL;
     for (size_t i = 0; i < c->n; i++) {
         struct gnmi_target *t = c->t[i];
-        int64_t pw = paths_tick(t, now);
+        int64_t pw = gnmi_paths_tick(t, now);
         if (pw < wake)
             wake = pw;
         bool waits = t->paths_blocked || (t->nall && !t->req.npaths);
@@ -776,7 +474,7 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
         }
         if (t->phase == PH_CALL && t->kind == CALL_SUBSCRIBE && t->req.mode == GNMI_STREAM &&
             !t->probing && rounds_done(t)) {
-            end_call(t);
+            gnmi_target_end_call(t);
             t->phase = PH_DONE;
             continue;
         }
@@ -792,7 +490,7 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
             }
             if (t->req.mode == GNMI_POLL && !t->awaiting_sync && now >= t->next_ns) {
                 if (rounds_done(t)) {
-                    end_call(t);
+                    gnmi_target_end_call(t);
                     t->phase = PH_DONE;
                     continue;
                 }
@@ -860,9 +558,9 @@ bool gnmi_client_active(const struct gnmi_client *c)
 
 int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t duration_ns)
 {
-    int64_t start = mono_ns();
+    int64_t start = gnmi_mono_ns();
     while (!(stop && *stop) && anything_left(c)) {
-        int64_t now = mono_ns();
+        int64_t now = gnmi_mono_ns();
         if (duration_ns && now - start >= duration_ns)
             break;
         int64_t wake = tick(c, now);
@@ -883,7 +581,7 @@ int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t 
                     break;
                 }
                 if (c->t[i]->p_index >= 0 && &c->t[i]->pcall == call) {
-                    probe_finished(c->t[i], m->data.result);
+                    gnmi_paths_probe_finished(c->t[i], m->data.result);
                     break;
                 }
             }
@@ -898,7 +596,7 @@ int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t 
                     call_finished(t, CURLE_OK);
             }
         }
-        now = mono_ns();
+        now = gnmi_mono_ns();
         int64_t wait_ms = (wake - now) / 1000000;
         if (duration_ns && start + duration_ns - now < wait_ms * 1000000)
             wait_ms = (start + duration_ns - now) / 1000000;
@@ -923,9 +621,8 @@ void gnmi_client_free(struct gnmi_client *c)
     for (size_t i = 0; i < c->n; i++) {
         struct gnmi_target *t = c->t[i];
         if (t->call.easy)
-            end_call(t);
-        if (t->pcall.easy)
-            end_probe(t);
+            gnmi_target_end_call(t);
+        gnmi_paths_free(t);
         for (size_t s = 0; s < t->nstrings; s++) {
             memset(t->strings[s], 0, strlen(t->strings[s]));
             free(t->strings[s]);
