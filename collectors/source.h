@@ -181,6 +181,7 @@ struct source_gnmi_options {
     int64_t timeout_ns;                 /* per call (0: 10 s) */
     int64_t config_interval_ns;         /* 0: config once at start; <0: never */
     size_t max_message;                 /* 0: the client's default */
+    int64_t path_retry_ns;              /* a path not served is asked again (0: 5 min) */
     /* In this process, within each tick, instead of a child process: for a use that does
      * nothing else meanwhile (collect). Each tick runs the client for one interval; the
      * source ends after duration_ns (0: never), after max_rounds poll/once rounds (0: no

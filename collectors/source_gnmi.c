@@ -63,6 +63,36 @@ static void on_error(const char *device, const char *address, const char *msg, b
     source_child_send_status(*(int *)arg, text);
 }
 
+/* The status names the paths not served, with the last error after them. */
+static void missing_status(char *status, size_t len, const struct gnmi_source *s)
+{
+    if (len < 8)
+        return;
+    memcpy(status, "gnmi: ", 7);
+    gnmi_source_missing_text(s, status + 6, len - 6);
+    if (!status[6])
+        status[0] = '\0';
+}
+
+struct child_arg {
+    int fd;
+    struct gnmi_source *s;
+};
+
+static void child_missing(const char *device, const char *address, const char *path,
+                          bool missing, const char *why, void *arg)
+{
+    (void)device;
+    (void)address;
+    (void)path;
+    (void)missing;
+    (void)why;
+    struct child_arg *a = arg;
+    char text[DCB_SOURCE_STATUS_MAX];
+    missing_status(text, sizeof(text), a->s);
+    source_child_send_status(a->fd, text);
+}
+
 static int add_targets(struct gnmi_ctx *g, struct gnmi_source *s, size_t *added,
                        struct dcb_err *err)
 {
@@ -92,6 +122,7 @@ static struct gnmi_source_opts source_opts(const struct gnmi_ctx *g)
         .config_interval_ns = g->opt.config_interval_ns,
     };
     so.client.max_rounds = g->opt.max_rounds;
+    so.client.path_retry_ns = g->opt.path_retry_ns;
     return so;
 }
 
@@ -99,12 +130,15 @@ static int run_child(void *arg, int fd)
 {
     struct gnmi_ctx *g = arg;
     struct gnmi_source_opts so = source_opts(g);
+    struct child_arg ca = { fd, NULL };
     struct gnmi_source_cb cb = { .on_sample = on_sample, .on_event = on_event,
-                                 .on_config = on_config, .on_error = on_error, .arg = &fd };
+                                 .on_config = on_config, .on_error = on_error,
+                                 .on_missing = child_missing, .arg = &ca };
     struct gnmi_source *s = NULL;
     struct dcb_err err;
     size_t added = 0;
     int rc = gnmi_source_new(&s, g->maps_dir, &so, &cb, &err);
+    ca.s = s;
     if (rc == 0)
         rc = add_targets(g, s, &added, &err);
     if (rc < 0) {
@@ -167,6 +201,15 @@ static void direct_error(const char *device, const char *address, const char *ms
              address, msg, retrying ? "; retrying" : "");
 }
 
+static void direct_missing(const char *device, const char *address, const char *path,
+                           bool missing, const char *why, void *arg)
+{
+    struct gnmi_ctx *g = arg;
+    if (g->opt.tap && g->opt.tap->on_missing)
+        g->opt.tap->on_missing(device, address, path, missing, why, g->opt.tap->arg);
+    missing_status(g->src->status, sizeof(g->src->status), g->direct);
+}
+
 static int direct_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
                        struct dcb_err *err)
 {
@@ -200,7 +243,7 @@ static int direct_open(struct gnmi_ctx *g, struct dcb_source *src, struct dcb_er
     g->src = src;
     struct gnmi_source_opts so = source_opts(g);
     struct gnmi_source_cb cb = { direct_sample, direct_event, direct_config, direct_round,
-                                 direct_error, g };
+                                 direct_error, direct_missing, g };
     if (gnmi_source_new(&g->direct, g->maps_dir, &so, &cb, err) < 0 ||
         add_targets(g, g->direct, &g->added, err) < 0) {
         gnmi_source_free(g->direct);

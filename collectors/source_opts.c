@@ -41,6 +41,7 @@ static const struct source_flag source_flags[] = {
     { "credentials", required_argument, SO_CREDENTIALS, SOURCE_G_GNMI },
     { "timeout", required_argument, SO_TIMEOUT, SOURCE_G_GNMI },
     { "max-message", required_argument, SO_MAX_MESSAGE, SOURCE_G_GNMI },
+    { "gnmi-path-retry", required_argument, SO_GNMI_PATH_RETRY, SOURCE_G_GNMI },
     { "store", required_argument, SO_STORE, SOURCE_G_STORE },
     { "at", required_argument, SO_AT, SOURCE_G_STORE },
     { "window", required_argument, SO_WINDOW, SOURCE_G_STORE },
@@ -216,6 +217,9 @@ static int take_gnmi(struct source_opts *o, int code, const char *arg, char *why
             return bad(why, len, "--max-message: a size from 1KiB to 1GiB, not '%s'", arg);
         o->gnmi.max_message = (size_t)bytes;
         return 1;
+    case SO_GNMI_PATH_RETRY:
+        return parse_duration_flag("--gnmi-path-retry", arg, 100000000, &o->gnmi.path_retry_ns,
+                                   why, len);
     }
     return 0;
 }
@@ -486,6 +490,10 @@ const struct source_option_doc source_option_docs[] = {
       "stream silent for this long plus two intervals is reconnected (default 10s)." },
     { SOURCE_G_GNMI, "--max-message SIZE", "Refuse gRPC messages larger than this (default "
       "16MiB)." },
+    { SOURCE_G_GNMI, "--gnmi-path-retry DURATION", "A path the target rejects (NOT_FOUND, "
+      "INVALID_ARGUMENT, UNIMPLEMENTED: a SONiC without the PFC watchdog has no Pfcwd table) is "
+      "dropped, said once, and asked for again this often (default 5m); the other paths flow "
+      "meanwhile." },
     { SOURCE_G_STORE, "--store DB", "A store that dcbkit collect, replay or serve wrote." },
     { SOURCE_G_STORE, "--at TIME", "With --store: stand at Unix seconds, YYYY-MM-DDTHH:MM:SSZ, "
       "or -DURATION before the store's newest data (default: follow the newest data)." },

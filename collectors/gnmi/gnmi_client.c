@@ -7,52 +7,7 @@
 
 #include "gnmi.pb-c.h"
 
-enum phase { PH_WAIT, PH_CALL, PH_DONE, PH_FAILED };
-enum call_kind { CALL_SUBSCRIBE, CALL_GET };
-
-struct gnmi_target {
-    struct gnmi_client *client;
-    char name[GNMI_NAME_MAX];
-    struct grpc_endpoint ep;
-    struct gnmi_request req;
-    char *strings[8 + GNMI_MAX_PATHS];   /* owned copies behind ep and req */
-    size_t nstrings;
-    bool use_get;
-
-    enum phase phase;
-    enum call_kind kind;
-    struct grpc_call call;
-    bool in_multi;
-    int64_t next_ns;                 /* PH_WAIT: when to start; PH_CALL: the next poll */
-    int64_t deadline_ns;             /* the call fails when nothing arrives by then (0: none) */
-    bool awaiting_sync;              /* a POLL asked and not yet answered */
-    int64_t backoff_ns;
-    long rounds;
-    long max_rounds;                 /* 0: unbounded */
-    int64_t interval_ns;             /* ONCE / POLL / Get repeat */
-    bool down;                       /* an outage is open */
-    int64_t down_since_ns;
-    int64_t last_data_ns;
-    int64_t last_data_mono;
-    char down_reason[200];
-    bool got_data_this_call;
-    bool probing;                    /* this call is the ONCE probe */
-    bool stream_error_retried;
-    bool probed;                     /* the probe passed since the last failure */
-    int leaf_error;
-    char leaf_error_msg[DCB_ERR_MSG_MAX];
-    struct gnmi_target_stats stats;
-    void *user;
-};
-
-struct gnmi_client {
-    struct gnmi_client_opts o;
-    struct gnmi_client_cb cb;
-    CURLM *multi;
-    struct gnmi_target **t;
-    size_t n, cap;
-    uint64_t rng;
-};
+#include "gnmi_target_int.h"
 
 int64_t gnmi_now_ns(void)
 {
@@ -61,7 +16,7 @@ int64_t gnmi_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static int64_t mono_ns(void)
+int64_t gnmi_mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -102,7 +57,7 @@ int gnmi_client_new(struct gnmi_client **out, const struct gnmi_client_opts *opt
     if (c->o.backoff_max_ns < c->o.backoff_min_ns)
         c->o.backoff_max_ns = 30000000000LL;
     c->cb = *cb;
-    c->rng = (uint64_t)mono_ns() ^ 0x9e3779b97f4a7c15ULL;
+    c->rng = (uint64_t)gnmi_mono_ns() ^ 0x9e3779b97f4a7c15ULL;
     c->multi = curl_multi_init();
     if (!c->multi) {
         free(c);
@@ -151,13 +106,14 @@ int gnmi_client_add(struct gnmi_client *c, const struct gnmi_target_conf *conf,
     t->req.target = keep(t, conf->req.target);
     t->req.prefix = keep(t, conf->req.prefix);
     for (size_t i = 0; i < conf->req.npaths && i < GNMI_MAX_PATHS; i++)
-        t->req.paths[i] = keep(t, conf->req.paths[i]);
+        t->all[t->nall++] = t->req.paths[i] = keep(t, conf->req.paths[i]);
+    t->p_index = -1;
     t->use_get = conf->use_get;
     t->max_rounds = c->o.max_rounds;
     t->interval_ns = c->o.interval_ns;
     t->stats.using_get = conf->use_get;
     t->phase = PH_WAIT;
-    t->next_ns = mono_ns();
+    t->next_ns = gnmi_mono_ns();
     t->backoff_ns = c->o.backoff_min_ns;
     t->last_data_ns = gnmi_now_ns();
     c->t[c->n++] = t;
@@ -171,6 +127,9 @@ static int on_leaf(const struct gnmi_leaf *leaf, void *arg)
     struct gnmi_target *t = arg;
     if (t->probing && !t->client->o.probe_deliver)
         return 0;
+    if (t->kind == CALL_SUBSCRIBE && t->req.mode == GNMI_STREAM && t->max_rounds &&
+        t->rounds >= t->max_rounds)
+        return 0;   /* --count reached: the rest of the batch is not asked for */
     t->stats.leaves++;
     return t->client->cb.on_leaf ? t->client->cb.on_leaf(t, leaf, t->client->cb.arg) : 0;
 }
@@ -185,8 +144,9 @@ static void data_arrived(struct gnmi_target *t)
     }
     t->backoff_ns = t->client->o.backoff_min_ns;
     t->last_data_ns = now;
-    t->last_data_mono = mono_ns();
+    t->last_data_mono = gnmi_mono_ns();
     t->got_data_this_call = true;
+    t->paths_checked = false;
 }
 
 static int notification(struct gnmi_target *t, const Gnmi__Notification *n)
@@ -211,6 +171,19 @@ static void round_done(struct gnmi_target *t)
         t->client->cb.on_sync(t, t->client->cb.arg);
 }
 
+/* A STREAM sends no sync after its first: a round is as many notifications as that sync
+ * ended (a SAMPLE stream sends its whole tree each interval). */
+static void stream_note(struct gnmi_target *t)
+{
+    if (t->probing || t->req.mode != GNMI_STREAM)
+        return;
+    t->notes_since++;
+    if (t->synced && t->round_notes && t->notes_since >= t->round_notes) {
+        t->notes_since = 0;
+        round_done(t);
+    }
+}
+
 static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
 {
     struct gnmi_target *t = arg;
@@ -226,6 +199,7 @@ static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
     switch (r->response_case) {
     case GNMI__SUBSCRIBE_RESPONSE__RESPONSE_UPDATE:
         rc = notification(t, r->update);
+        stream_note(t);
         break;
     case GNMI__SUBSCRIBE_RESPONSE__RESPONSE_SYNC_RESPONSE:
         if (t->probing) {
@@ -234,6 +208,9 @@ static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
             t->awaiting_sync = false;
             round_done(t);
         } else if (t->req.mode == GNMI_STREAM) {
+            t->synced = true;
+            t->round_notes = t->notes_since;
+            t->notes_since = 0;
             round_done(t);
         }
         break;
@@ -279,7 +256,7 @@ static uint64_t rnd(struct gnmi_client *c)
     return c->rng;
 }
 
-static void end_call(struct gnmi_target *t)
+void gnmi_target_end_call(struct gnmi_target *t)
 {
     if (t->in_multi)
         curl_multi_remove_handle(t->client->multi, t->call.easy);
@@ -288,7 +265,7 @@ static void end_call(struct gnmi_target *t)
 }
 
 /* A failure: report it, open the outage, schedule the retry (or give up). */
-static void failed(struct gnmi_target *t, const char *why)
+void gnmi_target_failed(struct gnmi_target *t, const char *why)
 {
     struct gnmi_client *c = t->client;
     t->stats.failures++;
@@ -312,7 +289,7 @@ static void failed(struct gnmi_target *t, const char *why)
     int64_t half = t->backoff_ns / 2;
     int64_t delay = half + (int64_t)(rnd(c) % (uint64_t)(half + 1));
     t->phase = PH_WAIT;
-    t->next_ns = mono_ns() + delay;
+    t->next_ns = gnmi_mono_ns() + delay;
     t->backoff_ns = t->backoff_ns * 2 > c->o.backoff_max_ns ? c->o.backoff_max_ns
                                                             : t->backoff_ns * 2;
 }
@@ -326,13 +303,15 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
     t->got_data_this_call = false;
     t->leaf_error = 0;
     t->awaiting_sync = false;
+    t->synced = false;
+    t->notes_since = t->round_notes = 0;
     if (t->use_get) {
         t->kind = CALL_GET;
         rc = gnmi_encode_get(&t->req, &buf, &len, err);
         if (rc == 0)
             rc = grpc_call_init(&t->call, &t->ep, "/gnmi.gNMI/Get", buf, len, true,
                                 c->o.timeout_ns, get_message, t, err);
-        t->deadline_ns = mono_ns() + c->o.timeout_ns;
+        t->deadline_ns = gnmi_mono_ns() + c->o.timeout_ns;
     } else {
         t->kind = CALL_SUBSCRIBE;
         t->probing = c->o.probe_once && t->req.mode == GNMI_POLL && !t->probed;
@@ -348,25 +327,29 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
         if (rc == 0)
             rc = grpc_call_init(&t->call, &t->ep, "/gnmi.gNMI/Subscribe", buf, len,
                                 r.mode != GNMI_POLL, 0, subscribe_message, t, err);
-        t->deadline_ns = mono_ns() + c->o.timeout_ns;
+        t->deadline_ns = gnmi_mono_ns() + c->o.timeout_ns;
         if (r.mode == GNMI_POLL) {
             t->awaiting_sync = true;   /* the initial data ends with a sync */
-            t->next_ns = mono_ns() + t->interval_ns;
+            t->next_ns = gnmi_mono_ns() + t->interval_ns;
         }
     }
     free(buf);
-    if (rc < 0) {
-        grpc_call_cleanup(&t->call);
+    if ((rc = gnmi_client_attach(c, &t->call, rc, err)) < 0)
         return rc;
-    }
-    if (curl_multi_add_handle(c->multi, t->call.easy) != CURLM_OK) {
-        grpc_call_cleanup(&t->call);
-        return dcb_err_set(err, DCB_E_IO, "curl_multi_add_handle failed");
-    }
     t->in_multi = true;
     t->phase = PH_CALL;
     t->stats.calls++;
     return 0;
+}
+
+int gnmi_client_attach(struct gnmi_client *c, struct grpc_call *call, int rc,
+                       struct dcb_err *err)
+{
+    if (rc == 0 && curl_multi_add_handle(c->multi, call->easy) != CURLM_OK)
+        rc = dcb_err_set(err, DCB_E_IO, "curl_multi_add_handle failed");
+    if (rc < 0)
+        grpc_call_cleanup(call);
+    return rc;
 }
 
 static bool rounds_done(struct gnmi_target *t)
@@ -391,15 +374,16 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
     dcb_err_clear(&err);
     int rc = grpc_call_result(&t->call, &err);
     bool unimplemented = t->call.have_status && t->call.status == GRPC_UNIMPLEMENTED;
+    int status = t->call.have_status ? t->call.status : -1;
     /* libcurl 7.88 can lose a Trailers-Only answer when the target resets the stream right
      * after it (CURLE_HTTP2_STREAM, nothing received): ask once more at once, so the status
      * (UNAUTHENTICATED...) is what gets reported rather than a framing error. */
     if (result == CURLE_HTTP2_STREAM && !t->call.have_status && t->call.bytes_in == 0 &&
         !t->call.error[0] && !t->stream_error_retried) {
         t->stream_error_retried = true;
-        end_call(t);
+        gnmi_target_end_call(t);
         t->phase = PH_WAIT;
-        t->next_ns = mono_ns();
+        t->next_ns = gnmi_mono_ns();
         return;
     }
     t->stream_error_retried = false;
@@ -408,7 +392,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
         rc = dcb_err_set(&err, t->leaf_error, "%s", t->leaf_error_msg);
     else if (t->leaf_error && t->call.error[0] == '\0')
         snprintf(err.msg, sizeof(err.msg), "%s", t->leaf_error_msg);
-    end_call(t);
+    gnmi_target_end_call(t);
     bool probe = t->probing;
     t->probing = false;
     if (rc == 0 && probe) {
@@ -416,7 +400,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
         if (t->client->o.probe_deliver && t->got_data_this_call)
             round_done(t);
         t->phase = PH_WAIT;
-        t->next_ns = mono_ns();
+        t->next_ns = gnmi_mono_ns();
         return;
     }
     if (rc == 0) {
@@ -430,7 +414,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
                 return;
             }
             t->phase = PH_WAIT;
-            t->next_ns = mono_ns() + t->interval_ns;
+            t->next_ns = gnmi_mono_ns() + t->interval_ns;
             return;
         }
         /* a STREAM or POLL subscription the target ended cleanly: subscribe again */
@@ -438,7 +422,11 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
             t->phase = PH_DONE;
             return;
         }
-        failed(t, "the target ended the subscription");
+        gnmi_target_failed(t, "the target ended the subscription");
+        return;
+    }
+    if (gnmi_paths_rejected(t, status)) {
+        gnmi_paths_check(t, status);
         return;
     }
     if (unimplemented && t->kind == CALL_SUBSCRIBE && t->client->o.fallback_get) {
@@ -448,18 +436,18 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
             t->client->cb.on_error(t, "Subscribe is UNIMPLEMENTED; polling with Get instead",
                                    true, t->client->cb.arg);
         t->phase = PH_WAIT;
-        t->next_ns = mono_ns();
+        t->next_ns = gnmi_mono_ns();
         return;
     }
-    failed(t, err.msg);
+    gnmi_target_failed(t, err.msg);
 }
 
 static void abort_call(struct gnmi_target *t, const char *why)
 {
     if (t->call.easy)
         t->stats.bytes_in += t->call.bytes_in;
-    end_call(t);
-    failed(t, why);
+    gnmi_target_end_call(t);
+    gnmi_target_failed(t, why);
 }
 
 /* Timers: start waiting targets, send polls, enforce deadlines. Returns the next wake-up. */
@@ -468,7 +456,11 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
     int64_t wake = now + 1000000000LL;
     for (size_t i = 0; i < c->n; i++) {
         struct gnmi_target *t = c->t[i];
-        if (t->phase == PH_WAIT && now >= t->next_ns) {
+        int64_t pw = gnmi_paths_tick(t, now);
+        if (pw < wake)
+            wake = pw;
+        bool waits = t->paths_blocked || (t->nall && !t->req.npaths);
+        if (t->phase == PH_WAIT && now >= t->next_ns && !waits) {
             struct dcb_err err;
             dcb_err_clear(&err);
             if (start_call(t, &err) < 0) {
@@ -479,6 +471,12 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
                     c->cb.on_error(t, err.msg, false, c->cb.arg);
                 continue;
             }
+        }
+        if (t->phase == PH_CALL && t->kind == CALL_SUBSCRIBE && t->req.mode == GNMI_STREAM &&
+            !t->probing && rounds_done(t)) {
+            gnmi_target_end_call(t);
+            t->phase = PH_DONE;
+            continue;
         }
         if (t->phase == PH_CALL && t->kind == CALL_SUBSCRIBE) {
             if (t->probing) {
@@ -492,7 +490,7 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
             }
             if (t->req.mode == GNMI_POLL && !t->awaiting_sync && now >= t->next_ns) {
                 if (rounds_done(t)) {
-                    end_call(t);
+                    gnmi_target_end_call(t);
                     t->phase = PH_DONE;
                     continue;
                 }
@@ -538,7 +536,7 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
         if (t->phase == PH_CALL && (t->kind == CALL_GET || t->req.mode == GNMI_ONCE) &&
             t->deadline_ns < wake)
             wake = t->deadline_ns;
-        if (t->phase == PH_WAIT && t->next_ns < wake)
+        if (t->phase == PH_WAIT && !waits && t->next_ns < wake)
             wake = t->next_ns;
 
     }
@@ -560,9 +558,9 @@ bool gnmi_client_active(const struct gnmi_client *c)
 
 int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t duration_ns)
 {
-    int64_t start = mono_ns();
+    int64_t start = gnmi_mono_ns();
     while (!(stop && *stop) && anything_left(c)) {
-        int64_t now = mono_ns();
+        int64_t now = gnmi_mono_ns();
         if (duration_ns && now - start >= duration_ns)
             break;
         int64_t wake = tick(c, now);
@@ -570,14 +568,20 @@ int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t 
         curl_multi_perform(c->multi, &running);
         CURLMsg *m;
         int left;
+        bool ended = false;          /* a call ended: what follows it starts without a wait */
         while ((m = curl_multi_info_read(c->multi, &left))) {
             if (m->msg != CURLMSG_DONE)
                 continue;
+            ended = true;
             struct grpc_call *call = NULL;
             curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&call);
             for (size_t i = 0; i < c->n; i++) {
                 if (c->t[i]->phase == PH_CALL && &c->t[i]->call == call) {
                     call_finished(c->t[i], m->data.result);
+                    break;
+                }
+                if (c->t[i]->p_index >= 0 && &c->t[i]->pcall == call) {
+                    gnmi_paths_probe_finished(c->t[i], m->data.result);
                     break;
                 }
             }
@@ -592,11 +596,11 @@ int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t 
                     call_finished(t, CURLE_OK);
             }
         }
-        now = mono_ns();
+        now = gnmi_mono_ns();
         int64_t wait_ms = (wake - now) / 1000000;
         if (duration_ns && start + duration_ns - now < wait_ms * 1000000)
             wait_ms = (start + duration_ns - now) / 1000000;
-        if (wait_ms < 0)
+        if (wait_ms < 0 || ended)
             wait_ms = 0;
         if (wait_ms > 200)
             wait_ms = 200;   /* stop flags are checked at least this often */
@@ -617,7 +621,8 @@ void gnmi_client_free(struct gnmi_client *c)
     for (size_t i = 0; i < c->n; i++) {
         struct gnmi_target *t = c->t[i];
         if (t->call.easy)
-            end_call(t);
+            gnmi_target_end_call(t);
+        gnmi_paths_free(t);
         for (size_t s = 0; s < t->nstrings; s++) {
             memset(t->strings[s], 0, strlen(t->strings[s]));
             free(t->strings[s]);

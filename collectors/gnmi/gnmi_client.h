@@ -7,6 +7,15 @@
  * a gRPC error status, a deadline) it is retried with exponential backoff and jitter, and once
  * data flows again on_gap reports the outage (from the last data to the first new data).
  *
+ * Path by path (path_retry_ns > 0): when the target rejects a call before any data with
+ * NOT_FOUND, INVALID_ARGUMENT or UNIMPLEMENTED, each of its paths is asked alone (Subscribe
+ * ONCE, or Get), on a side call whose data is dropped. The error text is not used to find the
+ * path: it is the target's own words (SONiC names the path, others name a key or nothing), and
+ * one call per path answers for every target. Each path rejected alone is dropped from the
+ * call and said once (on_path); it is asked alone again every path_retry_ns, and a path served
+ * again rejoins the call (a STREAM or POLL call restarts with it). Every other path flows.
+ * When every path of a Subscribe is UNIMPLEMENTED, the RPC is (fallback_get applies).
+ *
  * Deadlines: a unary call (Get, Capabilities) and a poll answer must come within timeout_ns;
  * a STREAM subscription that sends nothing for timeout_ns plus twice its sample interval is
  * treated as dead. */
@@ -45,6 +54,9 @@ struct gnmi_client_opts {
      * rather than dropping it. */
     bool probe_once;
     bool probe_deliver;
+    /* > 0: a rejected path is dropped and asked again this often (see above); 0: a rejection
+     * fails the call as a whole */
+    int64_t path_retry_ns;
 };
 
 struct gnmi_target;
@@ -56,6 +68,10 @@ struct gnmi_client_cb {
     void (*on_gap)(struct gnmi_target *t, int64_t from_ns, int64_t to_ns, const char *reason,
                    void *arg);
     void (*on_error)(struct gnmi_target *t, const char *msg, bool retrying, void *arg);
+    /* path_retry_ns > 0: a path the target rejected alone (missing, with the target's words),
+     * said once per target, or one it serves again (!missing) */
+    void (*on_path)(struct gnmi_target *t, const char *path, bool missing, const char *why,
+                    void *arg);
     void *arg;
 };
 
@@ -86,6 +102,8 @@ struct gnmi_target_stats {
     bool failed;                     /* gave up (no reconnect) */
     char last_error[256];
 };
+/* Rounds: a sync (POLL, ONCE, a Get answer), and for a STREAM after its first sync, each
+ * further batch of as many notifications as came before that sync. */
 /* Get / ONCE targets: repeat every interval_ns (> 0), or run once (0). */
 void gnmi_target_config_interval(struct gnmi_target *t, int64_t interval_ns);
 const struct gnmi_target_stats *gnmi_target_stats(const struct gnmi_target *t);

@@ -30,6 +30,12 @@ struct device {
 struct call {
     struct device *dev;
     bool config;
+    char target[64];                 /* the prefix target (COUNTERS_DB), "" none */
+};
+
+struct missing {
+    char device[DCB_DEVICE_MAX];
+    char path[GNMI_PATH_MAX];
 };
 
 struct gnmi_source {
@@ -44,6 +50,8 @@ struct gnmi_source {
     size_t ncalls, capcalls;
     struct gnmi_client *client;
     struct gnmi_source_stats stats;
+    struct missing *missing;
+    size_t nmissing, capmissing;
 };
 
 const struct gnmi_source_stats *gnmi_source_stats(const struct gnmi_source *s) { return &s->stats; }
@@ -214,6 +222,51 @@ static void on_error(struct gnmi_target *t, const char *msg, bool retrying, void
         s->cb.on_error(c->dev->name, gnmi_target_address(t), msg, retrying, s->cb.arg);
 }
 
+static void missing_set(struct gnmi_source *s, const char *device, const char *path, bool on)
+{
+    for (size_t i = 0; i < s->nmissing; i++) {
+        if (strcmp(s->missing[i].device, device) || strcmp(s->missing[i].path, path))
+            continue;
+        if (!on)
+            s->missing[i] = s->missing[--s->nmissing];
+        return;
+    }
+    if (!on || (s->nmissing == s->capmissing &&
+                dcb_grow(&s->missing, &s->capmissing, sizeof(*s->missing), 8) < 0))
+        return;
+    struct missing *m = &s->missing[s->nmissing++];
+    snprintf(m->device, sizeof(m->device), "%s", device);
+    snprintf(m->path, sizeof(m->path), "%s", path);
+}
+
+void gnmi_source_missing_text(const struct gnmi_source *s, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < s->nmissing && at < len; i++) {
+        const struct missing *m = &s->missing[i];
+        bool same = i > 0 && !strcmp(s->missing[i - 1].device, m->device);
+        int n = same ? snprintf(buf + at, len - at, ", %s", m->path)
+                     : snprintf(buf + at, len - at, "%s%s lacks %s", i ? "; " : "", m->device,
+                                m->path);
+        if (n < 0)
+            break;
+        at += (size_t)n;
+    }
+}
+
+static void on_path(struct gnmi_target *t, const char *path, bool missing, const char *why,
+                    void *arg)
+{
+    struct gnmi_source *s = arg;
+    struct call *c = gnmi_target_user(t);
+    char full[GNMI_PATH_MAX];
+    snprintf(full, sizeof(full), "%s%s%s", c->target, c->target[0] ? ":" : "", path);
+    missing_set(s, c->dev->name, full, missing);
+    if (s->cb.on_missing)
+        s->cb.on_missing(c->dev->name, gnmi_target_address(t), full, missing, why, s->cb.arg);
+}
+
 int gnmi_source_new(struct gnmi_source **out, const char *maps_dir,
                     const struct gnmi_source_opts *opts, const struct gnmi_source_cb *cb,
                     struct dcb_err *err)
@@ -228,8 +281,10 @@ int gnmi_source_new(struct gnmi_source **out, const char *maps_dir,
     s->cb = *cb;
     snprintf(s->maps_dir, sizeof(s->maps_dir), "%s", maps_dir);
     struct gnmi_client_cb ccb = { .on_leaf = on_leaf, .on_sync = on_sync, .on_gap = on_gap,
-                                  .on_error = on_error, .arg = s };
+                                  .on_error = on_error, .on_path = on_path, .arg = s };
     struct gnmi_client_opts co = s->o.client;
+    if (co.path_retry_ns == 0)
+        co.path_retry_ns = GNMI_PATH_RETRY_NS;
     if (co.interval_ns <= 0)
         co.interval_ns = s->o.sample_interval_ns;
     int rc = gnmi_client_new(&s->client, &co, &ccb, err);
@@ -299,6 +354,7 @@ static int add_call(struct gnmi_source *s, struct device *d, const struct grpc_e
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     c->dev = d;
     c->config = config;
+    snprintf(c->target, sizeof(c->target), "%s", target);
     s->calls[s->ncalls++] = c;
     int rc = gnmi_client_add(s->client, &tc, err);
     if (rc < 0)
@@ -363,6 +419,7 @@ void gnmi_source_free(struct gnmi_source *s)
     for (size_t i = 0; i < s->ncalls; i++)
         free(s->calls[i]);
     free(s->calls);
+    free(s->missing);
     for (size_t i = 0; i < s->nmaps; i++) {
         gnmi_map_free(s->maps[i]);
         free(s->maps[i]);

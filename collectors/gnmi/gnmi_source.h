@@ -26,8 +26,15 @@ struct gnmi_source_cb {
     void (*on_round)(const char *device, void *arg);     /* a full round of counters arrived */
     void (*on_error)(const char *device, const char *address, const char *msg, bool retrying,
                      void *arg);
+    /* a path the target does not serve ("TARGET:path", with the target's words), said once
+     * per device, or one it serves again (!missing); the other paths flow meanwhile */
+    void (*on_missing)(const char *device, const char *address, const char *path, bool missing,
+                       const char *why, void *arg);
     void *arg;
 };
+
+/* A path not served asks again every client.path_retry_ns (0: GNMI_PATH_RETRY_NS). */
+#define GNMI_PATH_RETRY_NS 300000000000LL
 
 struct gnmi_source_opts {
     struct gnmi_client_opts client;
@@ -63,6 +70,9 @@ int gnmi_source_add_fabric(struct gnmi_source *s, const struct fabric *f,
 /* See gnmi_client_run. */
 int gnmi_source_run(struct gnmi_source *s, volatile sig_atomic_t *stop, int64_t duration_ns);
 const struct gnmi_source_stats *gnmi_source_stats(const struct gnmi_source *s);
+/* The paths not served, as one line: "leaf1 lacks CONFIG_DB:PORT_QOS_MAP, ...; leaf2 lacks
+ * ..." ("" when every path is served). */
+void gnmi_source_missing_text(const struct gnmi_source *s, char *buf, size_t len);
 struct gnmi_client *gnmi_source_client(struct gnmi_source *s);
 void gnmi_source_free(struct gnmi_source *s);
 

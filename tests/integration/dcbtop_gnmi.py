@@ -5,7 +5,9 @@ in, 50 PFC frames received and 20 sent on priority 3, 1000 us paused; so rx_bps 
 times pfc_rx_per_s whatever the sample interval, and near 1e8 b/s at one sample a second); in
 tmux, the QoS view shows the config read with Get. --fabric F alone reads no switch (intent
 only, no rates); --gnmi all --fabric F polls the fabric's gNMI devices, with the same rates.
-Bad targets are one-line errors."""
+A target without the PFC watchdog tables still gives every port's rates, and the status names
+the missing paths (through a --maps directory of the test's own). Bad targets are one-line
+errors."""
 import json
 import os
 import shutil
@@ -100,6 +102,33 @@ with Peer("--tree", "sonic", "--ports", "4") as p:
         t.wait_text("quit", "DCBTOP-EXIT=0")
     finally:
         t.close()
+
+# A SONiC without the PFC watchdog (no Pfcwd, no PORT_QOS_MAP; a request naming them is
+# NOT_FOUND), read through a map directory of the test's own (the sonic map named 'lab', with
+# DCBKIT_MAPS pointing nowhere): every port has its rates, and the status names what is missing.
+with Peer("--tree", "sonic", "--ports", "4", "--missing", "Pfcwd,PORT_QOS_MAP") as p:
+    maps = tempfile.mkdtemp(prefix="dcbtop-gnmi-maps-")
+    shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "collectors",
+                             "maps", "sonic_gnmi.json"), os.path.join(maps, "lab_gnmi.json"))
+    env = dict(os.environ, DCBKIT_MAPS=os.path.join(maps, "nowhere"))
+    r = subprocess.run([DCBTOP, "-b", "-n", "4", "-d", "1", "-T", "json", "--gnmi", p.address,
+                        "--plaintext", "--map", "lab", "--maps", maps, "--device", "sw1"],
+                       capture_output=True, text=True, timeout=60, env=env)
+    shutil.rmtree(maps)
+    if r.returncode != 0:
+        fail("dcbtop --gnmi, paths missing: " + r.stderr)
+    frames = [json.loads(x) for x in r.stdout.splitlines()]
+    last = {i["ifname"]: i for i in frames[-1]["interfaces"]}
+    if sorted(last) != ["Ethernet0", "Ethernet12", "Ethernet4", "Ethernet8"]:
+        fail("paths missing: ports %s" % sorted(last))
+    for name, i in last.items():
+        check_rates("paths missing: " + name, i)
+    status = frames[-1].get("status", "")
+    want = "sw1 lacks "
+    if not status.startswith("gnmi: " + want) or "COUNTERS_DB:COUNTERS/Ethernet*/Pfcwd" not in \
+            status or "CONFIG_DB:PORT_QOS_MAP" not in status:
+        fail("paths missing: status %r, want both paths named" % status)
+    print("paths missing: status %r, rates on %d ports" % (status, len(last)))
 
 for bad, code, text in ((["--gnmi", "nohost"], 64, "--gnmi takes HOST:PORT"),
                         (["--gnmi", "127.0.0.1:1", "--plaintext", "--map", "nosuchmap"], 1,

@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from gnmi_helpers import Peer, dcbkit, fail, json_lines, make_ca, need_peer  # noqa: E402
@@ -73,6 +74,16 @@ def run_tree(tree, conn, tmp, label):
         got = [int(v) for v in stream]
         check(len(got) >= 3 and got == [int(first) + step * i for i in range(len(got))],
               "%s: STREAM %s" % (label, got))
+        # --count ends a stream: its first sync, then each further sample (no --duration)
+        for n in (1, 3):
+            t0 = time.monotonic()
+            counted = values_of(dcbkit(*base, *tgt, "--path", path, "--sample-interval", "100ms",
+                                       "--count", str(n), "subscribe", timeout=10), leaf)
+            took = time.monotonic() - t0
+            got = [int(v) for v in counted]
+            check(got == [int(first) + step * i for i in range(n)] and took < 5,
+                  "%s: STREAM --count %d: %s in %.1f s, want %d samples from %s" %
+                  (label, n, got, took, n, first))
         # ON_CHANGE: the ECN counter moves every sample; dropped-pkts never does
         still = "/qos/interfaces/interface[interface-id=Ethernet0]/output/queues/queue[name=3]/state/dropped-pkts" \
             if tree == "openconfig" else "COUNTERS/Ethernet0/SAI_PORT_STAT_IF_IN_DISCARDS"

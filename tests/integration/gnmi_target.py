@@ -12,6 +12,10 @@ trees whose counters move every sample (pauses, ECN marks, watermarks):
 
 Messages are encoded by hand (lib/gnmi_wire.py), never with dcbkit's proto.
 
+Missing tables (--missing Pfcwd,PORT_QOS_MAP): the tree lacks every table or key with such an
+element, and a Subscribe or Get naming one is rejected whole, NOT_FOUND "no such path: 'Pfcwd'",
+as a SONiC without the PFC watchdog answers; --missing-for S serves them again after S seconds.
+
 Faults (--fault): unauthenticated, unimplemented (Subscribe only; Get still works),
 resource-exhausted, huge (a 64 MiB message), hang (accepts the call, never answers),
 close-mid-stream / malformed-prefix (raw HTTP/2 via python3-h2, see --raw).
@@ -183,10 +187,28 @@ def elem_match(pattern, elem):
 
 
 class Tree:
-    def __init__(self, kind, nports, version="0.10.0"):
+    def __init__(self, kind, nports, version="0.10.0", missing=(), missing_for=0.0):
         self.kind = kind
         self.nports = nports
         self.version = version
+        self.missing = set(missing)
+        self.missing_until = time.monotonic() + missing_for if missing_for else None
+
+    def lacks(self):
+        """The element names the tree lacks now."""
+        if self.missing_until is not None and time.monotonic() >= self.missing_until:
+            return set()
+        return self.missing
+
+    def rejected(self, prefix, paths):
+        """The first missing element a request names, or None."""
+        lacks = self.lacks()
+        pre = (prefix or {}).get("elem", [])
+        for p in paths:
+            for name, _ in pre + p["elem"]:
+                if name in lacks:
+                    return name
+        return None
 
     def capabilities(self):
         if self.kind == "sonic":
@@ -212,6 +234,8 @@ class Tree:
 
     def _sonic(self, target, full, ts, epoch):
         tables = sonic_tables(self.nports, epoch).get(target, {})
+        lacks = self.lacks()
+        tables = {k: v for k, v in tables.items() if not lacks & set(k.split("/"))}
         notes = []
         pat = [(n, k) for n, k in full]
         for key in sorted(tables):
@@ -310,6 +334,10 @@ def build_server(args, tree):
         if args.fault == "huge":
             return huge_get
         g = W.decode_get_request(req)
+        gone = tree.rejected(g["prefix"], g["paths"])
+        if gone:
+            stats["rejected"] += 1
+            context.abort(grpc.StatusCode.NOT_FOUND, "no such path: '%s'" % gone)
         notes = tree.notifications(g["prefix"], g["paths"], g["encoding"], 0)
         if not notes:
             context.abort(grpc.StatusCode.NOT_FOUND, "no data at the requested paths")
@@ -329,6 +357,10 @@ def build_server(args, tree):
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first request must subscribe")
         stats["subscribe"] += 1
         paths = [s["path"] for s in sl["subs"]]
+        gone = tree.rejected(sl["prefix"], paths)
+        if gone:
+            stats["rejected"] += 1
+            context.abort(grpc.StatusCode.NOT_FOUND, "no such path: '%s'" % gone)
         epoch = 0
 
         def sample():
@@ -397,7 +429,7 @@ def build_server(args, tree):
     return server, port
 
 
-stats = {"get": 0, "subscribe": 0, "polls": 0, "notifications": 0}
+stats = {"get": 0, "subscribe": 0, "polls": 0, "notifications": 0, "rejected": 0}
 
 
 # ---- raw HTTP/2 faults ------------------------------------------------------------------------
@@ -462,6 +494,10 @@ def main():
     ap.add_argument("--password-file", help="require username/password metadata")
     ap.add_argument("--fault", choices=["unauthenticated", "unimplemented", "resource-exhausted",
                                         "huge", "hang", "close-mid-stream", "malformed-prefix"])
+    ap.add_argument("--missing", default="", help="comma-separated element names the tree lacks "
+                    "(Pfcwd,PORT_QOS_MAP): a request naming one is NOT_FOUND")
+    ap.add_argument("--missing-for", type=float, default=0.0,
+                    help="serve the missing tables again after this many seconds (0: never)")
     ap.add_argument("--default-interval", type=float, default=1.0)
     ap.add_argument("--workers", type=int, default=16)
     ap.add_argument("--stats", help="write call counts (JSON) here on exit")
@@ -469,7 +505,11 @@ def main():
     args = ap.parse_args()
     if args.dump:
         if args.tree == "sonic":
-            print(json.dumps(stringify(sonic_tables(args.ports, 0)), indent=1))
+            lacks = set(m for m in args.missing.split(",") if m)
+            print(json.dumps(stringify({t: {k: v for k, v in tab.items()
+                                            if not lacks & set(k.split("/"))}
+                                        for t, tab in sonic_tables(args.ports, 0).items()}),
+                             indent=1))
         else:
             for el, v in oc_leaves(args.ports, 0):
                 print("/" + "/".join(n + "".join("[%s=%s]" % kv for kv in k.items()) for n, k in el), v)
@@ -477,7 +517,9 @@ def main():
     if args.fault in ("close-mid-stream", "malformed-prefix"):
         raw_server(args)
         return
-    server, port = build_server(args, Tree(args.tree, args.ports))
+    missing = [m for m in args.missing.split(",") if m]
+    server, port = build_server(args, Tree(args.tree, args.ports, missing=missing,
+                                           missing_for=args.missing_for))
     server.start()
     print("PORT %d" % port, flush=True)
     done = threading.Event()

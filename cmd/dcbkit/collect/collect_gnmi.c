@@ -69,6 +69,21 @@ static void on_error(const char *device, const char *address, const char *msg, b
             retrying ? "; retrying" : "");
 }
 
+/* Said once per path and device: the rest of the device is collected meanwhile. */
+static void on_missing(const char *device, const char *address, const char *path, bool missing,
+                       const char *why, void *arg)
+{
+    struct collect_run *r = arg;
+    if (r->ctx->verbosity < 0 && !missing)
+        return;
+    if (missing)
+        fprintf(stderr, "dcbkit: collect: gnmi %s (%s): path %s is not served (%s); collecting "
+                "the others, asking again later\n", device, address, path, why);
+    else
+        fprintf(stderr, "dcbkit: collect: gnmi %s (%s): path %s is served again\n", device,
+                address, path);
+}
+
 /* --count: rounds for poll and once, else (a stream) that many intervals and a half. */
 static void pace(const struct collect_opts *o, struct source_gnmi_options *g)
 {
@@ -84,7 +99,7 @@ int collect_gnmi(struct collect_run *r)
     const struct collect_opts *o = r->opt;
     static struct source_opts so;              /* static: it holds up to 1024 target names */
     static const struct gnmi_source_cb printer = { on_sample, on_event, on_config, on_round,
-                                                   on_error, NULL };
+                                                   on_error, on_missing, NULL };
     static struct gnmi_source_cb tap;
     so = o->src;
     tap = printer;

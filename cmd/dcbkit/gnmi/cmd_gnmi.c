@@ -399,7 +399,8 @@ static const struct cli_option_doc gnmi_options[] = {
     { "--stream-mode sample|on-change|target-defined", "How a stream sends (default sample)." },
     { "--sample-interval DURATION", "Interval of a sample stream (default 1s)." },
     { "--interval DURATION", "Time between polls in poll mode (default 1s)." },
-    { "--count N", "Stop after N rounds: polls, or syncs of a stream (get/once: 1)." },
+    { "--count N", "Stop after N rounds: polls; of a stream, its first sync and then each "
+      "further sample (as many notifications as came before that sync); get/once: 1." },
     { "--duration DURATION", "Stop after this long." },
     { "--type all|config|state|operational", "Get: which data (default all)." },
     { "--updates-only", "Subscribe: only changes after the initial sync." },
