@@ -52,4 +52,23 @@ double counter_rate_per_sec(const struct counter_delta *d);
 
 const char *counter_delta_kind_name(enum counter_delta_kind kind);
 
+/* A window's increase with resets left out: the interval a reset falls in has no known
+ * increase (the counter may restart from any value, not only 0), so it adds nothing to the
+ * total and its time is left out of the rate's. Wraps count through the top as usual. */
+struct counter_window {
+    struct counter_state st;
+    unsigned width_bits;
+    double total;
+    int64_t covered_ns;    /* the time of the intervals that count (no reset in them) */
+    int64_t busy_ns;       /* ... of those, the ones with an increase */
+    uint64_t readings, resets;
+};
+
+void counter_window_init(struct counter_window *w, unsigned width_bits);
+/* Readings oldest first. Returns the reading's kind (COUNTER_RESET: the caller may say so). */
+enum counter_delta_kind counter_window_add(struct counter_window *w, uint64_t reading,
+                                           int64_t time_ns);
+/* Per second over the covered time; NaN when no interval counts. */
+double counter_window_rate(const struct counter_window *w);
+
 #endif
