@@ -48,7 +48,8 @@ struct counter_delta counter_update(struct counter_state *st, uint64_t reading, 
 
 double counter_rate_per_sec(const struct counter_delta *d)
 {
-    if (d->kind == COUNTER_FIRST || d->kind == COUNTER_INVALID || d->interval_ns <= 0)
+    if (d->kind == COUNTER_FIRST || d->kind == COUNTER_INVALID || d->kind == COUNTER_RESET ||
+        d->interval_ns <= 0)
         return NAN;
     return (double)d->delta * 1e9 / (double)d->interval_ns;
 }

@@ -314,9 +314,8 @@ static void on_sample(void *arg, const struct dcb_sample *s, unsigned width_bits
                                             width_bits ? width_bits : 64, 0);
     /* a repeated reading of the same instant (a replay pass boundary) keeps the last rate; no
      * rate spans a reset (the counter may restart from any value) */
-    if (d.kind == COUNTER_RESET)
-        i->rate[s->metric][slot] = NAN;
-    else if (d.kind != COUNTER_INVALID && d.kind != COUNTER_FIRST && d.interval_ns > 0)
+    if (d.kind == COUNTER_RESET || (d.kind != COUNTER_INVALID && d.kind != COUNTER_FIRST &&
+                                    d.interval_ns > 0))
         i->rate[s->metric][slot] = counter_rate_per_sec(&d);
 }
 
