@@ -29,11 +29,15 @@ int top_step(struct top_app *app)
     int64_t data_ns = 0;
     app->src.interval_ns = app->interval_ns;
     app->error[0] = '\0';
-    if (dcb_source_tick(&app->src, top_now_ns(), &data_ns, &err) < 0) {
+    app->model.wall_ns = top_now_ns();
+    if (dcb_source_tick(&app->src, app->model.wall_ns, &data_ns, &err) < 0) {
         snprintf(app->error, sizeof(app->error), "%s", err.msg);
         return -1;
     }
     model_settle(&app->model);
+    /* a live source (one that neither ends nor moves in time) can lose a device */
+    if (!app->src.finite && app->src.ops && !app->src.ops->seek)
+        model_mark_stale(&app->model, top_now_ns(), app->interval_ns);
     if (data_ns > app->model.data_ns)
         app->model.data_ns = data_ns;
     int64_t wall = top_now_ns();

@@ -21,7 +21,7 @@ FIX = os.path.join(ROOT, "fixtures", "sysfs", "mlx5")
 TOP_KEYS = {"time", "source", "status", "prio", "interfaces", "findings"}
 IF_KEYS = {"device", "ifname", "speed_bps", "severity", "prios_shown", "rx_bps", "tx_bps",
            "pfc_rx_per_s", "pfc_tx_per_s", "paused_pct", "ecn_marks_per_s", "cnp_sent_per_s",
-           "cnp_handled_per_s", "out_of_sequence_per_s", "drops_per_s", "per_prio"}
+           "cnp_handled_per_s", "out_of_sequence_per_s", "drops_per_s", "per_prio", "stale_s"}
 tmp = tempfile.mkdtemp(prefix="dcbtop-batch-")
 
 
