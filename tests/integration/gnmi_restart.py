@@ -5,7 +5,7 @@ subscription). pfc.rx_pause{prio=3} of Ethernet0 is 1300 + 50 e: 50 per sample.
 
 - `collect --gnmi --store` (one sample every 500 ms: the true rate is 50 / 0.5 s = 100/s) records
   exactly one counter_reset event for that series, from the last reading before the outage back
-  to 1300; `store delta` across the restart gives the sum of the steps (50 times the intervals on
+  to 1300 (and prints it with -T json); `store delta` across the restart gives the sum of the steps (50 times the intervals on
   each side) over the time of those intervals - the stored timestamps give the expected figure
   exactly, and it is within a few per cent of 100/s (with the restart's 1300 counted, or the
   outage's time, it would be far off);
@@ -60,8 +60,8 @@ def gnmi_args(address, device):
 
 def run_with_restart(port, tmp):
     """collect, dcbtop and serve against the target, which goes away after UP_S and comes back
-    OUTAGE_S later on the same port. Returns (dcbtop frames with arrival times, outage window
-    in monotonic time, serve's port)."""
+    OUTAGE_S later on the same port. Returns (the store, dcbtop's frames with their arrival
+    times, the outage in monotonic time, serve's page at the end, collect's JSON lines)."""
     address = "127.0.0.1:%d" % port
     db = os.path.join(tmp, "restart.db")
     serve_port = free_port()
@@ -70,8 +70,9 @@ def run_with_restart(port, tmp):
     try:
         procs.append(subprocess.Popen(
             [DCBKIT, "collect"] + gnmi_args(address, "leaf1") +
-            ["--interval", "500ms", "--duration", "%ds" % RUN_S, "--store", db, "-q"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+            ["--interval", "500ms", "--duration", "%ds" % RUN_S, "--store", db, "-T", "json"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        printed = Reader(procs[0])
         top = subprocess.Popen([DCBTOP, "-b", "-T", "json", "-d", "1", "-n", str(int(RUN_S))] +
                                gnmi_args(address, "leaf1"),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -92,8 +93,10 @@ def run_with_restart(port, tmp):
             if p.returncode != 0:
                 fail("%s: exit %d: %s" % (p.args[:2], p.returncode, p.stderr.read()[-1500:]))
         frames.join(5)
+        printed.join(5)
         metrics = scrape(serve_port)
-        return db, frames.lines, (down, up), metrics
+        return db, frames.lines, (down, up), metrics, [json.loads(line) for _, line in
+                                                         printed.lines]
     finally:
         for p in procs:
             if p.poll() is None:
@@ -113,7 +116,7 @@ def stored_series(db):
     return sorted((s["ts"], s["value"]) for s in json.loads(r.stdout)["samples"])
 
 
-def check_collect(db):
+def check_collect(db, printed):
     pts = stored_series(db)
     back = [k for k in range(1, len(pts)) if pts[k][1] < pts[k - 1][1]]
     if len(back) != 1:
@@ -151,6 +154,11 @@ def check_collect(db):
     if not 90 <= s["rate_per_sec"] <= 100.5:
         fail("store delta rate %s/s, the target serves 50 per 500 ms sample: 100/s" %
              s["rate_per_sec"])
+    shown = [e for e in printed if e.get("event") == "counter_reset" and
+             e.get("ifname") == "Ethernet0" and e.get("prio") == 3 and
+             e["details"].get("metric") == "pfc.rx_pause"]
+    if len(shown) != 1 or shown[0]["details"] != d:
+        fail("collect -T json printed %s, want the stored counter_reset %s" % (shown, d))
     print("ok: collect: %d + %d samples, one counter_reset (%d -> %d); store delta %d over "
           "%.2f s = %.2f/s" % (len(before), len(after), d["previous"], d["value"], want_delta,
                                covered_s, s["rate_per_sec"]))
@@ -217,8 +225,8 @@ def check_serve(metrics):
 def main():
     need_peer()
     with tempfile.TemporaryDirectory() as tmp:
-        db, lines, outage, metrics = run_with_restart(free_port(), tmp)
-        check_collect(db)
+        db, lines, outage, metrics, printed = run_with_restart(free_port(), tmp)
+        check_collect(db, printed)
         check_dcbtop(lines, outage)
         check_serve(metrics)
     print("ok")
