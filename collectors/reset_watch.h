@@ -1,8 +1,11 @@
 /* The reset stage of the source layer: a sink in front of another that follows every counter
  * series, and before a reading lower than the last one that its width does not explain as a
  * wrap (lib/counter.h), gives the downstream sink a counter_reset event. Sources that read
- * raw device counters without following them (gNMI) go through it, once, where they are opened
- * (dcb_source_watch_resets); the local host source says its resets itself. */
+ * raw device counters without following them (gNMI) go through it, once, where every command
+ * opens them (source_opts_open, through dcb_source_watch_resets). The others do not: the local
+ * host source says its resets itself (it knows each counter's width from its map); a store or
+ * Prometheus window gives back the counter_reset events recorded with its samples; replay and
+ * pcap counters are computed and never go back. */
 #ifndef DCB_RESET_WATCH_H
 #define DCB_RESET_WATCH_H
 
