@@ -262,6 +262,9 @@ static int run_batch(struct top_app *app, long iterations)
         if (iterations && f + 1 >= iterations)
             break;
         next += app->interval_ns;
+        int64_t now = dcb_monotonic_ns();
+        if (next < now)             /* a slow tick: the cadence goes on from here, no burst */
+            next = now + app->interval_ns;
         struct timespec ts = { next / 1000000000LL, next % 1000000000LL };
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
             ;

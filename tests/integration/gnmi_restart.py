@@ -12,7 +12,7 @@ subscription). pfc.rx_pause{prio=3} of Ethernet0 is 1300 + 50 e: 50 per sample.
 - `dcbtop -b -T json -d 1` over the same target meanwhile: no frame shows a rate spanning the
   reset (every known pfc_rx_per_s on priority 3 is 50 per sample period, about 50/s), the port
   is stale during the outage (stale_s a number, its rates null), and the frames keep their
-  one-second cadence while the target is unreachable;
+  one-second cadence while the target is unreachable (and with a target that never answers);
 - `serve --gnmi` counts the reset in dcbkit_events_total{kind="counter_reset"} and exports the
   raw counter (back at the target's initial values after the restart)."""
 import json
@@ -222,8 +222,28 @@ def check_serve(metrics):
     print("ok: serve: %d counter_reset in dcbkit_events_total, raw counter %d" % (total, value))
 
 
+def check_unreachable():
+    """A target that never answers (a closed port): after the first frame (which waits up to 3 s
+    for data) the frames come one second apart, not in a burst nor one per retry."""
+    p = subprocess.Popen([DCBTOP, "-b", "-T", "json", "-d", "1", "-n", "5"] +
+                         gnmi_args("127.0.0.1:%d" % free_port(), "gone"),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    t0, arrived = time.monotonic(), []
+    for line in p.stdout:
+        arrived.append(time.monotonic() - t0)
+        if json.loads(line)["interfaces"]:
+            fail("an unreachable target shows interfaces: %s" % line)
+    p.wait(10)
+    gaps = [b - a for a, b in zip(arrived, arrived[1:])]
+    if len(arrived) != 5 or arrived[0] > 4 or not all(0.8 <= g <= 1.3 for g in gaps):
+        fail("dcbtop -d 1 with an unreachable target: frames at %s s" %
+             ["%.2f" % t for t in arrived])
+    print("ok: unreachable target: frames at %s s" % ", ".join("%.2f" % t for t in arrived))
+
+
 def main():
     need_peer()
+    check_unreachable()
     with tempfile.TemporaryDirectory() as tmp:
         db, lines, outage, metrics, printed = run_with_restart(free_port(), tmp)
         check_collect(db, printed)
