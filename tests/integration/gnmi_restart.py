@@ -5,18 +5,20 @@ subscription). pfc.rx_pause{prio=3} of Ethernet0 is 1300 + 50 e: 50 per sample.
 
 - `collect --gnmi --store` (one sample every 500 ms: the true rate is 50 / 0.5 s = 100/s) records
   exactly one counter_reset event for that series, from the last reading before the outage back
-  to 1300 (and prints it with -T json); `store delta` across the restart gives the sum of the steps (50 times the intervals on
-  each side) over the time of those intervals - the stored timestamps give the expected figure
+  to 1300 (and prints it with -T json); `store delta` across the restart gives the sum of the
+  steps (50 times the intervals on each side) over the time of those intervals - the stored timestamps give the expected figure
   exactly, and it is within a few per cent of 100/s (with the restart's 1300 counted, or the
   outage's time, it would be far off);
 - `dcbtop -b -T json -d 1` over the same target meanwhile: no frame shows a rate spanning the
   reset (every known pfc_rx_per_s on priority 3 is 50 per sample period, about 50/s), the port
   is stale during the outage (stale_s a number, its rates null), and the frames keep their
   one-second cadence while the target is unreachable (and with a target that never answers);
+  on screen (tmux) the port's row is greyed and says "stale Ns";
 - `serve --gnmi` counts the reset in dcbkit_events_total{kind="counter_reset"} and exports the
   raw counter (back at the target's initial values after the restart)."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -241,9 +243,36 @@ def check_unreachable():
     print("ok: unreachable target: frames at %s s" % ", ".join("%.2f" % t for t in arrived))
 
 
+def check_screen():
+    """On screen (tmux), the port of a target that went away is greyed (dim) and says
+    "stale Ns" instead of its rates."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+    from dcbtop_helpers import Tmux
+    peer = Peer("--tree", "sonic", "--ports", "1")
+    t = Tmux("restart", "%s -d 0.5 %s" % (DCBTOP, " ".join(gnmi_args(peer.address, "leaf1"))),
+             120, 30)
+    try:
+        t.wait_for("Ethernet0 with rates", lambda s: any(
+            "Ethernet0" in line and "stale" not in line and re.search(r" [0-9.]+M ", line)
+            for line in s.splitlines()))
+        peer.stop()
+        s = t.wait_for("Ethernet0 stale", lambda s: any(
+            "Ethernet0" in line and re.search(r"stale [0-9]+s", line) for line in s.splitlines()))
+        e = t.screen(escapes=True)
+        row = next(line for line in e.splitlines() if "Ethernet0" in line)
+        if not re.search(r"\x1b\[([0-9;]*;)?2[;m]", row):
+            fail("the stale row is not dim: %r" % row)
+        line = next(line for line in s.splitlines() if "Ethernet0" in line)
+        print("ok: on screen: %s" % " ".join(line.split()))
+    finally:
+        t.close()
+        peer.stop()
+
+
 def main():
     need_peer()
     check_unreachable()
+    check_screen()
     with tempfile.TemporaryDirectory() as tmp:
         db, lines, outage, metrics, printed = run_with_restart(free_port(), tmp)
         check_collect(db, printed)
