@@ -1,8 +1,8 @@
 /* Batch mode, like top -b: one frame per refresh on stdout, flushed. Text frames are the main
  * view as plain lines; JSON frames are one object per line (docs/dcbtop.md):
  *   {"time": ns, "source", "prio", "interfaces": [...], "findings": [...]}
- * with null for every rate not known yet, and "stale_s" (seconds without a reading from a live
- * source, its rates null) or null. */
+ * with null for every rate not known yet, and "stale_s" (seconds without a reading from a polled
+ * device, its rates null) or null. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>

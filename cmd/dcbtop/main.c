@@ -23,6 +23,21 @@ int64_t top_now_ns(void)
     return dcb_realtime_ns();
 }
 
+/* Whether src polls devices at the refresh interval (--local, --gnmi), so that a device whose
+ * readings stop is out of reach. A replay or a capture has its own pace; a store or a
+ * Prometheus window moves in the source's time. */
+static bool polls_devices(struct dcb_source *src)
+{
+    static const enum dcb_source_kind paced[] = { SOURCE_STORE, SOURCE_REPLAY, SOURCE_PCAP,
+                                                  SOURCE_PROMETHEUS };
+    if (!dcb_source_find(src, SOURCE_GNMI) && !dcb_source_find(src, SOURCE_LOCAL))
+        return false;
+    for (size_t k = 0; k < sizeof(paced) / sizeof(paced[0]); k++)
+        if (dcb_source_find(src, paced[k]))
+            return false;
+    return true;
+}
+
 int top_step(struct top_app *app)
 {
     struct dcb_err err;
@@ -35,8 +50,7 @@ int top_step(struct top_app *app)
         return -1;
     }
     model_settle(&app->model);
-    /* a live source (one that neither ends nor moves in time) can lose a device */
-    if (!app->src.finite && app->src.ops && !app->src.ops->seek)
+    if (polls_devices(&app->src))
         model_mark_stale(&app->model, top_now_ns(), app->interval_ns);
     if (data_ns > app->model.data_ns)
         app->model.data_ns = data_ns;

@@ -55,7 +55,7 @@ struct top_iface {
     int64_t cur_ns;                           /* time of the readings being taken in */
     int64_t settled_ns;                       /* time the columns stand at */
     int64_t recv_wall_ns;                     /* wall time of the tick its last reading came */
-    int64_t stale_ns;                         /* >0: a live source gave no reading for this
+    int64_t stale_ns;                         /* >0: a polled device gave no reading for this
                                                * long (an outage): no rate is shown */
     struct top_val col[TOP_NCOLS];
     float hist[TOP_NCOLS][TOP_HIST];          /* NaN where unknown */
@@ -93,7 +93,7 @@ void model_free(struct top_model *m);
 struct dcb_sink model_sink(struct top_model *m);
 /* Ends the readings taken in: each interface's columns and history move to its newest time. */
 void model_settle(struct top_model *m);
-/* After a live source's tick at wall_ns: an interface that had no reading for more than two
+/* After a tick at wall_ns of a source that polls devices (--local, --gnmi): an interface that had no reading for more than two
  * intervals and a second is stale (its device is out of reach): its rates become unknown,
  * never the last ones shown as live, until readings come again. */
 void model_mark_stale(struct top_model *m, int64_t wall_ns, int64_t interval_ns);
