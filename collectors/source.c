@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "qos_json.h"
+#include "reset_watch.h"
 #include "source.h"
 #include "units.h"
 
@@ -50,6 +51,19 @@ void dcb_source_close(struct dcb_source *src)
         src->ops->close(src);
     src->ops = NULL;
     src->ctx = NULL;
+    reset_watch_free(src->watch);
+    src->watch = NULL;
+}
+
+int dcb_source_watch_resets(struct dcb_source *src, struct dcb_err *err)
+{
+    if (src->watch)
+        return 0;
+    src->watch = reset_watch_new(src->sink);
+    if (!src->watch)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    src->sink = reset_watch_sink(src->watch);
+    return 0;
 }
 
 /* Sleeps until the monotonic deadline, or until *stop is set (a signal interrupts the sleep). */

@@ -81,6 +81,9 @@ struct dcb_source {
     /* The store source's store, read in place by a use that reads a store anyway (diagnose,
      * report) instead of copying it through the sink; NULL for every other source. */
     struct dcb_store *direct;
+    /* The reset stage in front of sink (collectors/reset_watch.h), for a source that does not
+     * say its counters' resets itself; closed with the source. NULL: none. */
+    struct reset_watch *watch;
 };
 
 /* A QoS config as a snapshot row (its JSON) into sink: 0, or DCB_E_NOMEM with err set. */
@@ -93,6 +96,8 @@ int dcb_sink_put_qos(const struct dcb_sink *sink, int64_t time_ns, const char *d
 int dcb_source_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
                     struct dcb_err *err);
 void dcb_source_close(struct dcb_source *src);
+/* Puts the reset stage in front of src's sink (after it opened): 0, or DCB_E_NOMEM. */
+int dcb_source_watch_resets(struct dcb_source *src, struct dcb_err *err);
 
 /* How a use drives a source to the end or for a while (dcb_source_run). */
 struct dcb_source_run {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "qos_json.h"
+#include "units.h"
 
 #define READ_MAX_PER_TICK (16u << 20)
 #define TEXT_MAX 4096
@@ -172,10 +173,14 @@ void source_child_drain(struct source_child *cl, struct dcb_source *src, int wai
     size_t total = 0;
     if (cl->ended)
         return;
+    /* the wait is for the whole call: status records (a target that does not answer) must not
+     * restart it, or a tick would take as long as the child keeps saying it retries */
+    int64_t deadline = dcb_monotonic_ns() + (int64_t)wait_ms * 1000000LL;
     for (;;) {
         if (wait_ms > 0 && !cl->got_data) {
+            int64_t left_ms = (deadline - dcb_monotonic_ns()) / 1000000LL;
             struct pollfd p = { cl->fd, POLLIN, 0 };
-            if (poll(&p, 1, wait_ms) <= 0)
+            if (left_ms <= 0 || poll(&p, 1, (int)left_ms) <= 0)
                 return;
         }
         ssize_t n = read(cl->fd, cl->buf + cl->used, sizeof(cl->buf) - cl->used);

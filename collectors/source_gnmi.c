@@ -27,6 +27,7 @@ struct gnmi_ctx {
     char maps_dir[4096];
     int64_t interval_ns;
     struct source_child cl;
+    bool first_done;              /* the first tick (which waits for data) is over */
     /* in process */
     struct dcb_source *src;
     struct gnmi_source *direct;
@@ -263,7 +264,10 @@ static int gnmi_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
     (void)err;
     struct gnmi_ctx *g = src->ctx;
     *data_ns = now_ns;
-    source_child_drain(&g->cl, src, g->cl.got_data ? 0 : FIRST_DATA_WAIT_MS);
+    /* only the first tick waits for data: later ones keep the use's cadence while a target
+     * is unreachable */
+    source_child_drain(&g->cl, src, g->first_done ? 0 : FIRST_DATA_WAIT_MS);
+    g->first_done = true;
     if (g->cl.ended && !src->status[0])
         snprintf(src->status, sizeof(src->status), "the gNMI client stopped");
     return 0;

@@ -359,6 +359,11 @@ static int open_one(const struct source_opts *o, enum dcb_source_kind k, unsigne
         g->fabric = o->fabric;
         int rc = dcb_source_gnmi_open(src, g, err);
         free(g);
+        /* a switch's counters come raw: their resets are found in the one stage for it */
+        if (rc == 0 && dcb_source_watch_resets(src, err) < 0) {
+            dcb_source_close(src);
+            return -1;
+        }
         return rc;
     }
     case SOURCE_STORE: {

@@ -48,7 +48,8 @@ struct counter_delta counter_update(struct counter_state *st, uint64_t reading, 
 
 double counter_rate_per_sec(const struct counter_delta *d)
 {
-    if (d->kind == COUNTER_FIRST || d->kind == COUNTER_INVALID || d->interval_ns <= 0)
+    if (d->kind == COUNTER_FIRST || d->kind == COUNTER_INVALID || d->kind == COUNTER_RESET ||
+        d->interval_ns <= 0)
         return NAN;
     return (double)d->delta * 1e9 / (double)d->interval_ns;
 }
@@ -63,4 +64,35 @@ const char *counter_delta_kind_name(enum counter_delta_kind kind)
     case COUNTER_INVALID: return "invalid";
     }
     return "?";
+}
+
+void counter_window_init(struct counter_window *w, unsigned width_bits)
+{
+    *w = (struct counter_window){ .width_bits = width_bits ? width_bits : 64 };
+    counter_state_init(&w->st);
+}
+
+enum counter_delta_kind counter_window_add(struct counter_window *w, uint64_t reading,
+                                           int64_t time_ns)
+{
+    struct counter_delta d = counter_update(&w->st, reading, time_ns, w->width_bits, 0);
+    if (d.kind == COUNTER_INVALID)
+        return d.kind;
+    w->readings++;
+    if (d.kind == COUNTER_RESET) {
+        w->resets++;
+    } else if (d.kind != COUNTER_FIRST) {
+        w->total += (double)d.delta;
+        if (d.interval_ns > 0) {
+            w->covered_ns += d.interval_ns;
+            if (d.delta)
+                w->busy_ns += d.interval_ns;
+        }
+    }
+    return d.kind;
+}
+
+double counter_window_rate(const struct counter_window *w)
+{
+    return w->covered_ns > 0 ? w->total * 1e9 / (double)w->covered_ns : NAN;
 }

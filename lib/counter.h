@@ -6,8 +6,11 @@
  *    most max_step (the largest increase the caller believes possible in one interval, e.g. the
  *    link's byte rate times the interval), or, when the caller gives no bound, at most a quarter
  *    of the range;
- *  - reset: anything else. The delta is then the new reading (what was counted since the reset,
- *    as Prometheus does), never a huge or negative number, and the caller emits counter_reset.
+ *  - reset: anything else. The delta is then the new reading (what was counted since the reset
+ *    if the counter restarted from 0, as Prometheus assumes), never a huge or negative number,
+ *    and the caller emits counter_reset. No rate spans a reset: a counter may restart from any
+ *    value (a switch's from its initial ones), so the interval's increase is unknown;
+ *    counter_rate_per_sec gives NaN for it and counter_window leaves it out.
  * A reading above the counter's width (a 32-bit counter reporting 2^32) is invalid input. */
 #ifndef DCB_COUNTER_H
 #define DCB_COUNTER_H
@@ -47,9 +50,29 @@ static inline void counter_state_init(struct counter_state *st)
 struct counter_delta counter_update(struct counter_state *st, uint64_t reading, int64_t time_ns,
                                     unsigned width_bits, uint64_t max_step);
 
-/* Per-second rate of a delta; NaN when there is no interval (first reading or same time). */
+/* Per-second rate of a delta; NaN when there is no interval (first reading or same time) or
+ * the interval holds a reset. */
 double counter_rate_per_sec(const struct counter_delta *d);
 
 const char *counter_delta_kind_name(enum counter_delta_kind kind);
+
+/* A window's increase with resets left out: the interval a reset falls in has no known
+ * increase (the counter may restart from any value, not only 0), so it adds nothing to the
+ * total and its time is left out of the rate's. Wraps count through the top as usual. */
+struct counter_window {
+    struct counter_state st;
+    unsigned width_bits;
+    double total;
+    int64_t covered_ns;    /* the time of the intervals that count (no reset in them) */
+    int64_t busy_ns;       /* ... of those, the ones with an increase */
+    uint64_t readings, resets;
+};
+
+void counter_window_init(struct counter_window *w, unsigned width_bits);
+/* Readings oldest first. Returns the reading's kind (COUNTER_RESET: the caller may say so). */
+enum counter_delta_kind counter_window_add(struct counter_window *w, uint64_t reading,
+                                           int64_t time_ns);
+/* Per second over the covered time; NaN when no interval counts. */
+double counter_window_rate(const struct counter_window *w);
 
 #endif

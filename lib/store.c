@@ -137,16 +137,14 @@ int64_t store_prune(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err
 }
 
 struct delta_walk {
-    struct counter_state state;
-    unsigned width_bits;
+    struct counter_window win;
     bool is_counter;
     bool seen_series;
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
     enum metric_id metric;
     int prio, queue;
     bool ambiguous;
-    uint64_t samples, resets;
-    double total;
+    uint64_t samples;
     int64_t first_ns, last_ns;
     double first_gauge, last_gauge;
 };
@@ -173,14 +171,8 @@ static int delta_step(const struct dcb_sample *s, void *arg)
     w->samples++;
     w->last_ns = s->time_ns;
     w->last_gauge = s->value.gauge;
-    if (w->is_counter) {
-        struct counter_delta d = counter_update(&w->state, s->value.counter, s->time_ns,
-                                                w->width_bits, 0);
-        if (d.kind == COUNTER_RESET)
-            w->resets++;
-        if (d.kind != COUNTER_FIRST && d.kind != COUNTER_INVALID)
-            w->total += (double)d.delta;
-    }
+    if (w->is_counter)
+        counter_window_add(&w->win, s->value.counter, s->time_ns);
     return 0;
 }
 
@@ -189,8 +181,7 @@ int store_delta(struct dcb_store *st, const struct store_filter *f, unsigned wid
 {
     struct delta_walk w;
     memset(&w, 0, sizeof(w));
-    counter_state_init(&w.state);
-    w.width_bits = width_bits ? width_bits : 64;
+    counter_window_init(&w.win, width_bits);
     int rc = store_range(st, f, delta_step, &w, err);
     if (w.ambiguous)
         return dcb_err_set(err, DCB_E_INVAL,
@@ -201,10 +192,15 @@ int store_delta(struct dcb_store *st, const struct store_filter *f, unsigned wid
     *delta = NAN;
     *rate_per_sec = NAN;
     if (resets)
-        *resets = w.resets;
+        *resets = w.win.resets;
     if (w.samples < 2)
         return 0;
-    *delta = w.is_counter ? w.total : w.last_gauge - w.first_gauge;
+    if (w.is_counter) {                 /* no rate spans a reset */
+        *delta = w.win.total;
+        *rate_per_sec = counter_window_rate(&w.win);
+        return 0;
+    }
+    *delta = w.last_gauge - w.first_gauge;
     if (w.last_ns > w.first_ns)
         *rate_per_sec = *delta * 1e9 / (double)(w.last_ns - w.first_ns);
     return 0;

@@ -138,7 +138,8 @@ int store_info(struct dcb_store *st, struct store_info *info, struct dcb_err *er
 int64_t store_prune(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err);
 
 /* The increase of one counter series over [t0, t1] (wraps and resets handled as in
- * lib/counter.h), and the per-second rate over the same window. The filter must match exactly
+ * lib/counter.h: an interval with a reset adds nothing), and the per-second rate over the time
+ * of the intervals without one (no rate spans a reset). The filter must match exactly
  * one series. NaN when fewer than two samples fall in the window. */
 int store_delta(struct dcb_store *st, const struct store_filter *f, unsigned width_bits,
                 double *delta, double *rate_per_sec, uint64_t *resets, struct dcb_err *err);
@@ -150,7 +151,7 @@ enum store_agg { STORE_AGG_DELTA, STORE_AGG_RATE, STORE_AGG_AVG, STORE_AGG_MAX, 
 
 /* One series' aggregate over [t0, t1]: the filter names it exactly (device, ifname, metric,
  * prio, queue). Counters' delta and rate count 64-bit increases, a smaller reading being a reset
- * (as store_delta does at width 64). 1 with *out set, 0 when the window holds too few samples
+ * whose interval counts neither its increase nor its time (as store_delta does at width 64). 1 with *out set, 0 when the window holds too few samples
  * (none; one for delta and rate) or no such series, or a negative error. The back ends answer it
  * without handing out every sample: SQLite in SQL, the ring along its per-series chain. */
 int store_aggregate(struct dcb_store *st, const struct store_filter *f, enum store_agg agg,

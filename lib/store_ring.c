@@ -371,7 +371,7 @@ static int ring_aggregate(struct dcb_store *base, const struct store_filter *f,
     bool counter = metric_info(m)->kind == METRIC_COUNTER;
     uint64_t n = 0, newer = 0;
     double sum = 0, mn = 0, mx = 0, last = 0, delta = 0;
-    int64_t first_ts = 0, last_ts = 0, newer_ts = 0, busy_ns = 0;
+    int64_t first_ts = 0, last_ts = 0, newer_ts = 0, busy_ns = 0, reset_ns = 0;
     for (const struct ring_entry *e = ring_at(r, r->latest[idx].last_seq); e;
          e = ring_at(r, e->prev_seq)) {
         if (e->ts > f->t1)
@@ -381,8 +381,10 @@ static int ring_aggregate(struct dcb_store *base, const struct store_filter *f,
         double v;
         if (counter) {
             v = (double)e->raw;
-            if (n) {                     /* newer is the reading after this one in time */
-                uint64_t step = newer >= e->raw ? newer - e->raw : newer;
+            if (n && newer < e->raw) {   /* a reset: its interval counts for nothing */
+                reset_ns += newer_ts - e->ts;
+            } else if (n) {              /* newer is the reading after this one in time */
+                uint64_t step = newer - e->raw;
                 delta += (double)step;
                 if (step && newer_ts > e->ts)
                     busy_ns += newer_ts - e->ts;
@@ -407,9 +409,10 @@ static int ring_aggregate(struct dcb_store *base, const struct store_filter *f,
     switch (agg) {
     case STORE_AGG_DELTA:
     case STORE_AGG_RATE:
-        if (n < 2 || (agg == STORE_AGG_RATE && last_ts <= first_ts))
+        if (n < 2 || (agg == STORE_AGG_RATE && last_ts - first_ts - reset_ns <= 0))
             return 0;
-        *out = agg == STORE_AGG_DELTA ? delta : delta * 1e9 / (double)(last_ts - first_ts);
+        *out = agg == STORE_AGG_DELTA ? delta
+                                      : delta * 1e9 / (double)(last_ts - first_ts - reset_ns);
         return 1;
     case STORE_AGG_BUSY_RATE:
         if (busy_ns <= 0)

@@ -1114,7 +1114,7 @@ struct agg_walk {
     bool gauge;
     uint64_t n, prev;
     double sum, mn, mx, last, delta;
-    int64_t first_ts, last_ts, busy_ns;
+    int64_t first_ts, last_ts, busy_ns, reset_ns;
 };
 
 static int agg_step(const struct stored_sample *smp, void *arg)
@@ -1136,10 +1136,14 @@ static int agg_step(const struct stored_sample *smp, void *arg)
         w->first_ts = smp->ts;
         w->mn = w->mx = v;
     } else {
-        uint64_t step = reading >= w->prev ? reading - w->prev : reading;
-        w->delta += (double)step;
-        if (step && smp->ts > w->last_ts)
-            w->busy_ns += smp->ts - w->last_ts;
+        if (reading < w->prev) {         /* a reset: its interval counts for nothing */
+            w->reset_ns += smp->ts - w->last_ts;
+        } else {
+            uint64_t step = reading - w->prev;
+            w->delta += (double)step;
+            if (step && smp->ts > w->last_ts)
+                w->busy_ns += smp->ts - w->last_ts;
+        }
     }
     w->mn = v < w->mn ? v : w->mn;
     w->mx = v > w->mx ? v : w->mx;
@@ -1188,9 +1192,11 @@ static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f
     switch (agg) {
     case STORE_AGG_DELTA:
     case STORE_AGG_RATE:
-        if (w.n < 2 || (agg == STORE_AGG_RATE && w.last_ts <= w.first_ts))
+        if (w.n < 2 || (agg == STORE_AGG_RATE && w.last_ts - w.first_ts - w.reset_ns <= 0))
             return 0;
-        *out = agg == STORE_AGG_DELTA ? w.delta : w.delta * 1e9 / (double)(w.last_ts - w.first_ts);
+        *out = agg == STORE_AGG_DELTA ? w.delta
+                                      : w.delta * 1e9 / (double)(w.last_ts - w.first_ts -
+                                                                 w.reset_ns);
         return 1;
     case STORE_AGG_BUSY_RATE:
         if (w.busy_ns <= 0)

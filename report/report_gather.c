@@ -183,7 +183,8 @@ static int on_sample(const struct dcb_sample *s, void *arg)
             k->port->has[k->t->kind] = true;
     }
     struct counter_delta d = counter_update(&k->cs, s->value.counter, s->time_ns, 64, 0);
-    if (!k->port || (d.kind != COUNTER_OK && d.kind != COUNTER_WRAPPED && d.kind != COUNTER_RESET))
+    /* a reset's interval has no known increase (the counter may restart from any value) */
+    if (!k->port || (d.kind != COUNTER_OK && d.kind != COUNTER_WRAPPED))
         return 0;
     double v = (double)d.delta * k->t->scale;
     struct port *p = k->port;

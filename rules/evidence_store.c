@@ -330,37 +330,6 @@ int evidence_store_preload(struct evidence *ev, int64_t t0, struct dcb_err *err)
     return 0;
 }
 
-/* busy_rate: counter increases over the time of the intervals that had one. */
-struct busy {
-    struct counter_state state;
-    int64_t prev_ts, busy_ns;
-    double total;
-};
-
-static void busy_init(struct busy *b)
-{
-    memset(b, 0, sizeof(*b));
-    counter_state_init(&b->state);
-}
-
-static void busy_add(struct busy *b, uint64_t raw, int64_t ts)
-{
-    struct counter_delta d = counter_update(&b->state, raw, ts, 64, 0);
-    if (d.kind != COUNTER_FIRST && d.kind != COUNTER_INVALID && d.delta > 0 && ts > b->prev_ts) {
-        b->total += (double)d.delta;
-        b->busy_ns += ts - b->prev_ts;
-    }
-    b->prev_ts = ts;
-}
-
-static int busy_result(const struct busy *b, double *out)
-{
-    if (b->busy_ns <= 0)
-        return 0;
-    *out = b->total * 1e9 / (double)b->busy_ns;
-    return 1;
-}
-
 /* A window from the preloaded samples: the same answers as the store's own queries. */
 static int preloaded_metric(const struct preload_series *ps, const struct preload *pl,
                             enum evidence_agg agg, int64_t t0, int64_t t1, double *out)
@@ -388,27 +357,25 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
         return 0;
     const double *v = pl->value + ps->start;
     if (agg == AGG_BUSY_RATE) {
-        struct busy b;
-        busy_init(&b);
+        struct counter_window w;         /* increases over the intervals that had one */
+        counter_window_init(&w, 64);
         for (uint32_t i = first; i < end; i++)
-            busy_add(&b, pl->raw[ps->start + i], ts[i]);
-        return busy_result(&b, out);
+            counter_window_add(&w, pl->raw[ps->start + i], ts[i]);
+        if (w.busy_ns <= 0)
+            return 0;
+        *out = w.total * 1e9 / (double)w.busy_ns;
+        return 1;
     }
     if (agg == AGG_RATE || agg == AGG_DELTA) {
         if (end - first < 2)
             return 0;
-        struct counter_state state;
-        counter_state_init(&state);
-        double total = 0;
-        for (uint32_t i = first; i < end; i++) {
-            struct counter_delta d = counter_update(&state, pl->raw[ps->start + i], ts[i], 64, 0);
-            if (d.kind != COUNTER_FIRST && d.kind != COUNTER_INVALID)
-                total += (double)d.delta;
-        }
-        int64_t span = ts[end - 1] - ts[first];
-        if (agg == AGG_RATE && span <= 0)
+        struct counter_window w;         /* no rate spans a reset */
+        counter_window_init(&w, 64);
+        for (uint32_t i = first; i < end; i++)
+            counter_window_add(&w, pl->raw[ps->start + i], ts[i]);
+        if (agg == AGG_RATE && w.covered_ns <= 0)
             return 0;
-        *out = agg == AGG_DELTA ? total : total * 1e9 / (double)span;
+        *out = agg == AGG_DELTA ? w.total : counter_window_rate(&w);
         return 1;
     }
     double sum = 0, mn = v[first], mx = v[first];

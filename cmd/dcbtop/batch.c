@@ -1,7 +1,8 @@
 /* Batch mode, like top -b: one frame per refresh on stdout, flushed. Text frames are the main
  * view as plain lines; JSON frames are one object per line (docs/dcbtop.md):
  *   {"time": ns, "source", "prio", "interfaces": [...], "findings": [...]}
- * with null for every rate not known yet. */
+ * with null for every rate not known yet, and "stale_s" (seconds without a reading from a polled
+ * device, its rates null) or null. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -79,6 +80,10 @@ static void frame_json(struct top_app *app, struct top_iface **rows, size_t n)
             out_str(&o, "severity", NULL, rule_severity_name((enum rule_severity)i->severity));
         else
             out_null(&o, "severity", NULL);
+        if (i->stale_ns > 0)
+            out_i64(&o, "stale_s", NULL, i->stale_ns / 1000000000LL);
+        else
+            out_null(&o, "stale_s", NULL);
         unsigned mask = model_prio_mask(m, i);
         out_arr_open(&o, "prios_shown");
         for (int p = 0; p < 8; p++)
@@ -141,6 +146,8 @@ static void frame_text(struct top_app *app, struct top_iface **rows, size_t n)
             view_format(v, sizeof(v), i->col[c], top_cols[c].unit, utf8);
             printf(" %*s", utf8 && !strcmp(v, "\xe2\x80\xa6") ? 9 : 7, v);
         }
+        if (i->stale_ns > 0)
+            printf("  stale %llds", (long long)(i->stale_ns / 1000000000LL));
         printf("\n");
     }
     for (size_t f = 0; f < m->nfindings; f++) {

@@ -23,17 +23,35 @@ int64_t top_now_ns(void)
     return dcb_realtime_ns();
 }
 
+/* Whether src polls devices at the refresh interval (--local, --gnmi), so that a device whose
+ * readings stop is out of reach. A replay or a capture has its own pace; a store or a
+ * Prometheus window moves in the source's time. */
+static bool polls_devices(struct dcb_source *src)
+{
+    static const enum dcb_source_kind paced[] = { SOURCE_STORE, SOURCE_REPLAY, SOURCE_PCAP,
+                                                  SOURCE_PROMETHEUS };
+    if (!dcb_source_find(src, SOURCE_GNMI) && !dcb_source_find(src, SOURCE_LOCAL))
+        return false;
+    for (size_t k = 0; k < sizeof(paced) / sizeof(paced[0]); k++)
+        if (dcb_source_find(src, paced[k]))
+            return false;
+    return true;
+}
+
 int top_step(struct top_app *app)
 {
     struct dcb_err err;
     int64_t data_ns = 0;
     app->src.interval_ns = app->interval_ns;
     app->error[0] = '\0';
-    if (dcb_source_tick(&app->src, top_now_ns(), &data_ns, &err) < 0) {
+    app->model.wall_ns = top_now_ns();
+    if (dcb_source_tick(&app->src, app->model.wall_ns, &data_ns, &err) < 0) {
         snprintf(app->error, sizeof(app->error), "%s", err.msg);
         return -1;
     }
     model_settle(&app->model);
+    if (polls_devices(&app->src))
+        model_mark_stale(&app->model, top_now_ns(), app->interval_ns);
     if (data_ns > app->model.data_ns)
         app->model.data_ns = data_ns;
     int64_t wall = top_now_ns();
@@ -258,6 +276,9 @@ static int run_batch(struct top_app *app, long iterations)
         if (iterations && f + 1 >= iterations)
             break;
         next += app->interval_ns;
+        int64_t now = dcb_monotonic_ns();
+        if (next < now)             /* a slow tick: the cadence goes on from here, no burst */
+            next = now + app->interval_ns;
         struct timespec ts = { next / 1000000000LL, next % 1000000000LL };
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
             ;

@@ -262,6 +262,24 @@ void model_settle(struct top_model *m)
         settle(m, m->ifaces[k]);
 }
 
+void model_mark_stale(struct top_model *m, int64_t wall_ns, int64_t interval_ns)
+{
+    int64_t after = 2 * interval_ns + 1000000000LL;
+    for (size_t k = 0; k < m->n; k++) {
+        struct top_iface *i = m->ifaces[k];
+        int64_t gap = wall_ns - i->recv_wall_ns;
+        if (!i->has_series || !i->recv_wall_ns || gap <= after) {
+            i->stale_ns = 0;
+            continue;
+        }
+        i->stale_ns = gap;
+        for (int a = 0; a < METRIC_COUNT; a++)
+            for (int b = 0; b < TOP_SLOTS; b++)
+                i->rate[a][b] = NAN;
+        compute(i, model_prio_mask(m, i), true, i->col);
+    }
+}
+
 void model_set_prio(struct top_model *m, int prio)
 {
     m->prio = prio;
@@ -297,6 +315,8 @@ static void on_sample(void *arg, const struct dcb_sample *s, unsigned width_bits
     int slot = slot_of(s);
     if (!i || slot < 0)
         return;
+    i->recv_wall_ns = m->wall_ns;
+    i->stale_ns = 0;
     if (s->time_ns > i->cur_ns) {
         if (i->cur_ns)
             settle(m, i);
@@ -312,8 +332,10 @@ static void on_sample(void *arg, const struct dcb_sample *s, unsigned width_bits
     i->has_series = true;
     struct counter_delta d = counter_update(&i->st[s->metric][slot], s->value.counter, s->time_ns,
                                             width_bits ? width_bits : 64, 0);
-    /* a repeated reading of the same instant (a replay pass boundary) keeps the last rate */
-    if (d.kind != COUNTER_INVALID && d.kind != COUNTER_FIRST && d.interval_ns > 0)
+    /* a repeated reading of the same instant (a replay pass boundary) keeps the last rate; no
+     * rate spans a reset (the counter may restart from any value) */
+    if (d.kind == COUNTER_RESET || (d.kind != COUNTER_INVALID && d.kind != COUNTER_FIRST &&
+                                    d.interval_ns > 0))
         i->rate[s->metric][slot] = counter_rate_per_sec(&d);
 }
 

@@ -54,6 +54,9 @@ struct top_iface {
     double speed_bps;                         /* NaN: unknown */
     int64_t cur_ns;                           /* time of the readings being taken in */
     int64_t settled_ns;                       /* time the columns stand at */
+    int64_t recv_wall_ns;                     /* wall time of the tick its last reading came */
+    int64_t stale_ns;                         /* >0: a polled device gave no reading for this
+                                               * long (an outage): no rate is shown */
     struct top_val col[TOP_NCOLS];
     float hist[TOP_NCOLS][TOP_HIST];          /* NaN where unknown */
     unsigned hist_n, hist_pos;
@@ -71,6 +74,7 @@ struct top_model {
     size_t last_hit;
     int prio;                                 /* 0..7 or TOP_PRIO_LOSSLESS */
     int64_t data_ns;                          /* the time the data stands at */
+    int64_t wall_ns;                          /* wall time of the tick under way */
     uint64_t samples, events;
     /* findings */
     struct rule_set rules;
@@ -89,6 +93,10 @@ void model_free(struct top_model *m);
 struct dcb_sink model_sink(struct top_model *m);
 /* Ends the readings taken in: each interface's columns and history move to its newest time. */
 void model_settle(struct top_model *m);
+/* After a tick at wall_ns of a source that polls devices (--local, --gnmi): an interface that had no reading for more than two
+ * intervals and a second is stale (its device is out of reach): its rates become unknown,
+ * never the last ones shown as live, until readings come again. */
+void model_mark_stale(struct top_model *m, int64_t wall_ns, int64_t interval_ns);
 /* Recomputes the columns for another priority choice (history stays as it was taken). */
 void model_set_prio(struct top_model *m, int prio);
 /* The priorities the columns cover for this interface (bit mask). */

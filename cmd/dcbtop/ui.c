@@ -266,6 +266,7 @@ int ui_run(struct top_app *app)
         init_pair(PAIR_HEAD, COLOR_BLACK, COLOR_GREEN);
         init_pair(PAIR_SPARK, COLOR_GREEN, -1);
         init_pair(PAIR_MISMATCH, COLOR_WHITE, COLOR_RED);
+        init_pair(PAIR_STALE, COLOR_WHITE, -1);      /* with A_DIM: grey */
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));

@@ -37,6 +37,6 @@ struct top_iface *ui_selected(const struct ui *u);
 void ui_draw(struct ui *u);
 
 /* Colour pairs. */
-enum { PAIR_CRIT = 1, PAIR_WARN, PAIR_INFO, PAIR_HEAD, PAIR_SPARK, PAIR_MISMATCH };
+enum { PAIR_CRIT = 1, PAIR_WARN, PAIR_INFO, PAIR_HEAD, PAIR_SPARK, PAIR_MISMATCH, PAIR_STALE };
 
 #endif

@@ -206,6 +206,8 @@ static void draw_main_row(struct ui *u, int y, size_t r, const struct layout *l,
     const struct ui_row *row = &u->rows[r];
     const struct top_iface *i = row->iface;
     attr_t a = severity_attr(u, i->severity);
+    if (i->stale_ns > 0)                /* out of reach: greyed, and said so */
+        a = u->colour ? COLOR_PAIR(PAIR_STALE) | A_DIM : A_DIM;
     if (r == u->sel)
         a |= A_REVERSE;
     attron(a);
@@ -219,7 +221,13 @@ static void draw_main_row(struct ui *u, int y, size_t r, const struct layout *l,
                      i->ifname);
         put_net(u, y, 2, l->name_w, label, false);
         draw_cells(u, y, l, i->col, true);
-        if (l->spark_w) {
+        if (i->stale_ns > 0) {
+            char stale[40];
+            snprintf(stale, sizeof(stale), " stale %llds",
+                     (long long)(i->stale_ns / 1000000000LL));
+            put(y, 2 + l->name_w + TOP_NCOLS * l->cw, COLS - (2 + l->name_w + TOP_NCOLS * l->cw),
+                stale, false);
+        } else if (l->spark_w) {
             char spark[TOP_HIST * 3 + 1];
             view_sparkline(i, sort == SORT_NAME ? COL_RX : sort, l->spark_w, spark,
                            sizeof(spark), app->view.utf8);

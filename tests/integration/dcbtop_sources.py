@@ -61,7 +61,7 @@ def local():
         if b >= a:
             return b - a
         wrapped = (1 << width) - a + b
-        return wrapped if width == 32 and wrapped <= (1 << 30) else b   # else a reset
+        return wrapped if width == 32 and wrapped <= (1 << 30) else None  # a reset: no rate
 
     want_counts = {"rx_bps": 8 * increase(net + "/rx_bytes"),
                    "tx_bps": 8 * increase(net + "/tx_bytes"),
@@ -86,8 +86,12 @@ def local():
     dt = (frames[1]["time"] - frames[0]["time"]) / 1e9
     i = frames[1]["interfaces"][0]
     for key, count in want_counts.items():
+        if count is None:
+            if i[key] is not None:
+                fail("--local %s: %s across a reset, want null" % (key, i[key]))
+            continue
         close(i[key], count / dt, 1e-6, "--local %s (%d over %.3f s)" % (key, count, dt))
-    print("local: " + ", ".join("%s %.6g" % (k, i[k]) for k in want_counts))
+    print("local: " + ", ".join("%s %s" % (k, i[k]) for k in want_counts))
 
 
 # ---- --store: what dcbkit replay --store wrote ------------------------------------------------

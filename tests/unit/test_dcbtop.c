@@ -58,13 +58,51 @@ static void wraps_at_the_source_width_and_resets(void **state)
     /* a 32-bit Q-counter wraps: +16 */
     put(&sink, "eth0", METRIC_ROCE_OUT_OF_SEQUENCE, -1, 4294967290ULL, T0, 32);
     put(&sink, "eth0", METRIC_ROCE_OUT_OF_SEQUENCE, -1, 10, T0 + SEC, 32);
-    /* a 64-bit counter that goes back was reset: the new reading is the increase */
+    /* a 64-bit counter that goes back was reset: no rate spans it (it may have restarted from
+     * any value), until the next reading */
     put(&sink, "eth0", METRIC_CNP_SENT, -1, 900000, T0, 64);
     put(&sink, "eth0", METRIC_CNP_SENT, -1, 12, T0 + SEC, 64);
     model_settle(&m);
     struct top_iface *i = m.ifaces[0];
     assert_true(fabs(i->col[COL_OOS].v - 16) < 1e-9);
-    assert_true(fabs(i->col[COL_CNP_SENT].v - 12) < 1e-9);
+    assert_int_equal(i->col[COL_CNP_SENT].state, VAL_PENDING);
+    put(&sink, "eth0", METRIC_CNP_SENT, -1, 32, T0 + 2 * SEC, 64);
+    model_settle(&m);
+    assert_int_equal(i->col[COL_CNP_SENT].state, VAL_KNOWN);
+    assert_true(fabs(i->col[COL_CNP_SENT].v - 20) < 1e-9);
+    model_free(&m);
+}
+
+/* Readings that stop (a switch out of reach): after two intervals and a second the interface
+ * is stale, its rates unknown rather than the last ones; a reading makes it fresh again. */
+static void stale_when_readings_stop(void **state)
+{
+    (void)state;
+    struct top_model m;
+    struct dcb_err err;
+    assert_int_equal(model_init(&m, &err), 0);
+    struct dcb_sink sink = model_sink(&m);
+    m.wall_ns = T0;
+    put(&sink, "eth0", METRIC_PFC_RX_PAUSE, 3, 10, T0, 64);
+    m.wall_ns = T0 + SEC;
+    put(&sink, "eth0", METRIC_PFC_RX_PAUSE, 3, 60, T0 + SEC, 64);
+    model_settle(&m);
+    struct top_iface *i = m.ifaces[0];
+    model_mark_stale(&m, T0 + 4 * SEC, SEC);               /* 3 s: not yet (2 x 1 s + 1 s) */
+    assert_int_equal(i->stale_ns, 0);
+    assert_true(fabs(i->col[COL_PFC_RX].v - 50) < 1e-9);
+    model_mark_stale(&m, T0 + 5 * SEC, SEC);               /* 4 s */
+    assert_int_equal(i->stale_ns, 4 * SEC);
+    assert_int_equal(i->col[COL_PFC_RX].state, VAL_PENDING);
+    struct top_val pc[TOP_NCOLS];
+    model_prio_cols(i, 3, pc);
+    assert_int_equal(pc[COL_PFC_RX].state, VAL_PENDING);
+    m.wall_ns = T0 + 6 * SEC;
+    put(&sink, "eth0", METRIC_PFC_RX_PAUSE, 3, 310, T0 + 6 * SEC, 64);
+    model_settle(&m);
+    model_mark_stale(&m, T0 + 6 * SEC, SEC);
+    assert_int_equal(i->stale_ns, 0);
+    assert_true(fabs(i->col[COL_PFC_RX].v - 50) < 1e-9);   /* 250 over the 5 s */
     model_free(&m);
 }
 
@@ -173,6 +211,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rates_need_two_readings),
         cmocka_unit_test(wraps_at_the_source_width_and_resets),
+        cmocka_unit_test(stale_when_readings_stop),
         cmocka_unit_test(columns_cover_the_lossless_set),
         cmocka_unit_test(sorted_largest_first_unknown_last),
         cmocka_unit_test(human_units),

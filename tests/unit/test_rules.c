@@ -142,6 +142,20 @@ static void run_rules(const char *text, const char *profile, struct outcome *o)
 
 #define RULE(id, when) "[" id "]\nseverity = warn\nscope = port\nwhen = " when "\nmessage = m\n"
 
+/* A switch restarted 50 s ago, after a 10 s outage, with its counters from their initial values
+ * again: pfc.rx_pause{prio=3} = 1000 + 10 a second before (t = 0..50 s) and after (t = 60..100
+ * s, counting from 1000 again). */
+static struct dcb_store *restarted_store(void)
+{
+    struct dcb_store *st;
+    assert_int_equal(store_open_ring(&st, 100000, 1000, NULL), 0);
+    for (int t = 0; t <= 100; t++)
+        if (t <= 50 || t >= 60)
+            put_counter(st, NOW - (100 - t) * SEC, METRIC_PFC_RX_PAUSE, 3,
+                        (uint64_t)(1000 + 10 * (t <= 50 ? t : t - 60)));
+    return st;
+}
+
 static void logic(void **state)
 {
     (void)state;
@@ -211,6 +225,29 @@ static void windows(void **state)
     assert_false(fired(&o, "no-data"));
     assert_non_null(strstr(undecided(&o, "no-data"), "pfc.rx_pause"));
     assert_false(fired(&o, "for-broken"));       /* 15 s ago the queue was empty */
+}
+
+/* Over [60 s]: t = 40..50 gives +100 in 10 s, t = 60..100 +400 in 40 s; the interval with the
+ * reset (50 -> 60 s) counts for nothing: rate 10/s, delta 500 (not 1000 more for the restart's
+ * initial value, nor 1500/60 = 25/s). */
+static void windows_across_a_reset(void **state)
+{
+    (void)state;
+    struct outcome o;
+    make_store = restarted_store;
+    run_rules(RULE("rate", "rate(pfc.rx_pause{prio=3}[60s]) == 10")
+              RULE("delta", "delta(pfc.rx_pause{prio=3}[60s]) == 500")
+              RULE("busy", "busy_rate(pfc.rx_pause{prio=3}[60s]) == 10")
+              RULE("after", "rate(pfc.rx_pause{prio=3}[30s]) == 10"),
+              NULL, &o);
+    make_store = evidence_store;
+    const char *yes[] = { "rate", "delta", "busy", "after" };
+    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+        if (!fired(&o, yes[i])) {
+            print_error("%s did not fire (%s)\n", yes[i],
+                        undecided(&o, yes[i]) ? undecided(&o, yes[i]) : "false");
+            fail();
+        }
 }
 
 static void templates_and_profiles(void **state)
@@ -368,6 +405,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(logic),
         cmocka_unit_test(windows),
+        cmocka_unit_test(windows_across_a_reset),
         cmocka_unit_test(templates_and_profiles),
         cmocka_unit_test(load_errors),
         cmocka_unit_test(ports_functions),

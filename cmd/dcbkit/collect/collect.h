@@ -85,6 +85,9 @@ int collect_capture(struct cli_ctx *ctx, const struct collect_opts *o);
 struct host_source_sink collect_local_printer(struct collect_run *r);
 /* The generic printer of canonical rows, for the finite sources (collect_print.c). */
 void collect_print_taps(struct collect_run *r);
+/* Only its events: every event the sink takes, the source's and the source layer's
+ * (counter_reset from the reset stage), for a source whose own printer shows the rest. */
+void collect_print_event_tap(struct collect_run *r);
 /* A sample line: "source" names where from, "counter" the leaf (NULL: none); counted. */
 void collect_print_sample(struct collect_run *r, const struct dcb_sample *s, const char *source,
                           const char *key);

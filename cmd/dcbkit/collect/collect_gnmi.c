@@ -13,13 +13,6 @@ static void on_sample(const struct dcb_sample *s, const char *key, void *arg)
     collect_print_sample(arg, s, "gnmi", key);
 }
 
-static void on_event(const struct dcb_event *e, void *arg)
-{
-    struct collect_run *r = arg;
-    r->events++;
-    collect_print_event(&r->out, e, e->device);
-}
-
 static void on_config(int64_t ts, const char *device, const char *ifname,
                       const struct qos_config *c, void *arg)
 {
@@ -98,7 +91,8 @@ int collect_gnmi(struct collect_run *r)
 {
     const struct collect_opts *o = r->opt;
     static struct source_opts so;              /* static: it holds up to 1024 target names */
-    static const struct gnmi_source_cb printer = { on_sample, on_event, on_config, on_round,
+    /* events come through the sink (collect_print_event_tap): the reset stage's with them */
+    static const struct gnmi_source_cb printer = { on_sample, NULL, on_config, on_round,
                                                    on_error, on_missing, NULL };
     static struct gnmi_source_cb tap;
     so = o->src;
@@ -111,6 +105,7 @@ int collect_gnmi(struct collect_run *r)
     struct dcb_err err;
     if (collect_record_open(r, &err) < 0)
         return cli_fail(1, "collect", "%s", err.msg);
+    collect_print_event_tap(r);
     if (source_opts_open(&so, sink_store_sink(&r->sink), o->interval_ns, 0, &r->src, &err) < 0)
         return collect_record_close(r, cli_fail(1, "collect", "%s", err.msg));
     struct dcb_source_run how = { 0 };

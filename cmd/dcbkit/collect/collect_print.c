@@ -65,6 +65,12 @@ static void tap_config(void *arg, const struct store_config_row *c)
     }
 }
 
+void collect_print_event_tap(struct collect_run *r)
+{
+    r->sink.tap_event = tap_event;
+    r->sink.tap_arg = r;
+}
+
 void collect_print_taps(struct collect_run *r)
 {
     r->sink.tap_sample = tap_sample;
