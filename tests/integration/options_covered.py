@@ -1,0 +1,293 @@
+"""Every option the help lists is exercised by a test of its command.
+
+The list comes from the command table itself: `dcbkit help` names the commands, `dcbkit help CMD`
+lists each one's options (its own, the source options of its groups and the common -T/-v/-q/-h)
+and `dcbtop --help` dcbtop's; a new option therefore shows up here without editing this file.
+
+A (command, option) pair is covered when one invocation in a test under tests/integration names
+both the command and the option: a Python statement (string literals, one logical line, however
+many physical lines its argv list spans) or a shell command line (with its continuations). The
+command is its word ("store", "collect"; DCBTOP or dcbtop for dcbtop) or a call of a helper that
+prepends it (WRAPPERS); so `--once` in a serve test does not count for collect. An option with a
+short and a long spelling ("-T, --format") is covered by either.
+
+A pair that no test runs is a failure, listed with every other, unless ALLOWED gives the reason
+it cannot be exercised here. Being named in a test is the floor; the tests that name an option
+check its effect (the value it changes), which is what a reviewer looks for when one is added."""
+import io
+import os
+import re
+import subprocess
+import sys
+import tokenize
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DCBKIT = os.environ.get("DCBKIT", os.path.join(ROOT, "build", "cc", "bin", "dcbkit"))
+DCBTOP = os.environ.get("DCBTOP", os.path.join(ROOT, "build", "cc", "bin", "dcbtop"))
+
+# Helpers that run a command with the caller's arguments: a call of one counts as naming it.
+# (test file or None for every test, helper name): command
+WRAPPERS = {
+    (None, "Serve"): "serve",
+    ("dcbtop_sources.py", "top"): "dcbtop",
+    ("report_sources.py", "report"): "report",
+    ("report_gnmi.py", "report"): "report",
+    ("replay_scenarios.py", "replay"): "replay",
+    ("gnmi_client.py", "base"): "gnmi",            # base = [..., "gnmi", "-a", ADDRESS, ...]
+}
+
+# Options every command takes through one code path, exercised once for all of them: the test
+# named runs each command `dcbkit help` lists with the option and checks its effect.
+EVERY_COMMAND = {
+    "--help": "cli.sh runs every listed command with --help: usage on stdout, exit 0, nothing run",
+}
+
+# (command, option): why no test here runs it. Keep it short and honest.
+ALLOWED = {
+    ("analyze", "--storm-ms"): "no test yet",
+    ("analyze", "--quiet"): "no test yet",
+    ("calc", "--verbose"): "no test yet",
+    ("collect", "--driver"): "no test yet",
+    ("collect", "--raw-every"): "no test yet",
+    ("collect", "--encoding"): "no test yet",
+    ("collect", "--insecure"): "no test yet",
+    ("collect", "--tls-cert"): "no test yet",
+    ("collect", "--tls-key"): "no test yet",
+    ("collect", "--tls-server-name"): "no test yet",
+    ("collect", "--max-message"): "no test yet",
+    ("collect", "--set"): "no test yet",
+    ("collect", "--lossless"): "no test yet",
+    ("collect", "--storm-ms"): "no test yet",
+    ("collect", "--pcap-speed"): "no test yet",
+    ("decode", "--quiet"): "no test yet",
+    ("diagnose", "--match"): "no test yet",
+    ("diagnose", "--cache-dir"): "no test yet",
+    ("diagnose", "--quiet"): "no test yet",
+    ("fabric", "--config"): "no test yet",
+    ("fabric", "--verbose"): "no test yet",
+    ("fabric", "--quiet"): "no test yet",
+    ("gnmi", "--prefix"): "no test yet",
+    ("gnmi", "--type"): "no test yet",
+    ("gnmi", "--updates-only"): "no test yet",
+    ("gnmi", "--tls-cert"): "no test yet",
+    ("gnmi", "--tls-key"): "no test yet",
+    ("gnmi", "--tls-server-name"): "no test yet",
+    ("gnmi", "--quiet"): "no test yet",
+    ("metrics", "--verbose"): "no test yet",
+    ("metrics", "--quiet"): "no test yet",
+    ("replay", "--verbose"): "no test yet",
+    ("report", "--rules"): "no test yet",
+    ("report", "--profile"): "no test yet",
+    ("report", "--verbose"): "no test yet",
+    ("report", "--quiet"): "no test yet",
+    ("report", "--proc-root"): "no test yet",
+    ("report", "--ifname"): "no test yet",
+    ("report", "--maps"): "no test yet",
+    ("report", "--gnmi-mode"): "no test yet",
+    ("report", "--encoding"): "no test yet",
+    ("report", "--config-interval"): "no test yet",
+    ("report", "--insecure"): "no test yet",
+    ("report", "--tls-ca"): "no test yet",
+    ("report", "--tls-cert"): "no test yet",
+    ("report", "--tls-key"): "no test yet",
+    ("report", "--tls-server-name"): "no test yet",
+    ("report", "--credentials"): "no test yet",
+    ("report", "--timeout"): "no test yet",
+    ("report", "--max-message"): "no test yet",
+    ("report", "--gnmi-path-retry"): "no test yet",
+    ("report", "--at"): "no test yet",
+    ("report", "--window"): "no test yet",
+    ("report", "--replay"): "no test yet",
+    ("report", "--replay-speed"): "no test yet",
+    ("report", "--link-speed"): "no test yet",
+    ("report", "--lossless"): "no test yet",
+    ("report", "--storm-ms"): "no test yet",
+    ("report", "--pcap-speed"): "no test yet",
+    ("serve", "--at"): "no test yet",
+    ("serve", "--window"): "no test yet",
+    ("serve", "--speed"): "no test yet",
+    ("serve", "--pcap"): "no test yet",
+    ("serve", "--rules"): "no test yet",
+    ("serve", "--profile"): "no test yet",
+    ("serve", "--history"): "no test yet",
+    ("serve", "--ring-samples"): "no test yet",
+    ("serve", "--max-connections"): "no test yet",
+    ("serve", "--max-header-size"): "no test yet",
+    ("serve", "--verbose"): "no test yet",
+    ("serve", "--proc-root"): "no test yet",
+    ("serve", "--ifname"): "no test yet",
+    ("serve", "--no-lldp"): "no test yet",
+    ("serve", "--gnmi-mode"): "no test yet",
+    ("serve", "--encoding"): "no test yet",
+    ("serve", "--config-interval"): "no test yet",
+    ("serve", "--insecure"): "no test yet",
+    ("serve", "--tls-ca"): "no test yet",
+    ("serve", "--tls-cert"): "no test yet",
+    ("serve", "--tls-key"): "no test yet",
+    ("serve", "--tls-server-name"): "no test yet",
+    ("serve", "--credentials"): "no test yet",
+    ("serve", "--max-message"): "no test yet",
+    ("serve", "--gnmi-path-retry"): "no test yet",
+    ("serve", "--demo"): "no test yet",
+    ("store", "--queue"): "no test yet",
+    ("store", "--until"): "no test yet",
+    ("store", "--csv"): "no test yet",
+    ("store", "--durable"): "no test yet",
+    ("dcbtop", "--prio"): "no test yet",
+    ("dcbtop", "--sort"): "no test yet",
+    ("dcbtop", "--filter"): "no test yet",
+    ("dcbtop", "--rules"): "no test yet",
+    ("dcbtop", "--profile"): "no test yet",
+    ("dcbtop", "--auto"): "no test yet",
+    ("dcbtop", "--verbose"): "no test yet",
+    ("dcbtop", "--gnmi-mode"): "no test yet",
+    ("dcbtop", "--encoding"): "no test yet",
+    ("dcbtop", "--config-interval"): "no test yet",
+    ("dcbtop", "--insecure"): "no test yet",
+    ("dcbtop", "--tls-ca"): "no test yet",
+    ("dcbtop", "--tls-cert"): "no test yet",
+    ("dcbtop", "--tls-key"): "no test yet",
+    ("dcbtop", "--tls-server-name"): "no test yet",
+    ("dcbtop", "--credentials"): "no test yet",
+    ("dcbtop", "--timeout"): "no test yet",
+    ("dcbtop", "--max-message"): "no test yet",
+    ("dcbtop", "--gnmi-path-retry"): "no test yet",
+    ("dcbtop", "--window"): "no test yet",
+    ("dcbtop", "--replay"): "no test yet",
+    ("dcbtop", "--set"): "no test yet",
+    ("dcbtop", "--replay-speed"): "no test yet",
+    ("dcbtop", "--storm-ms"): "no test yet",
+}
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def help_text(argv):
+    r = subprocess.run(argv, capture_output=True, text=True)
+    if r.returncode != 0:
+        fail("%s: exit %d: %s" % (" ".join(argv), r.returncode, r.stderr))
+    return r.stdout
+
+
+def commands():
+    out = help_text([DCBKIT, "help"])
+    body = out.split("\nCommands:\n", 1)[1].split("\n\n", 1)[0]
+    return [line.split()[0] for line in body.splitlines() if line.startswith("  ")]
+
+
+def options(text):
+    """The options of a help text's Options and Source options sections, each as the tuple of
+    its spellings: "-T, --format text|json" is one option, "--csv, --jsonl" two."""
+    opts, section = [], None
+    for line in text.splitlines():
+        if line and not line.startswith(" "):
+            section = line.rstrip(":") if line.endswith(":") else None
+            continue
+        if section not in ("Options", "Source options") or not re.match(r"  -", line):
+            continue
+        shorts = []
+        for part in re.sub(r"\(.*?\)", "", line).strip().split(", "):
+            flag = part.split()[0].split("=")[0]
+            if re.fullmatch(r"-[A-Za-z0-9]", flag):
+                shorts.append(flag)
+            elif flag.startswith("--"):
+                opts.append(tuple(shorts) + (flag,))
+                shorts = []
+        if shorts:
+            opts.append(tuple(shorts))
+    return opts
+
+
+def python_units(src):
+    """Each logical line of a Python test: (names, string tokens)."""
+    names, words = set(), []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(src).readline):
+            if tok.type == tokenize.NAME:
+                names.add(tok.string)
+            elif tok.type == tokenize.STRING:
+                body = re.sub(r"^[a-zA-Z]*('''|\"\"\"|'|\")", "", tok.string)
+                body = re.sub(r"('''|\"\"\"|'|\")$", "", body)
+                words.extend(body.split())
+            elif tok.type == tokenize.NEWLINE:
+                yield names, words
+                names, words = set(), []
+    except (tokenize.TokenError, IndentationError) as e:
+        fail("cannot read a test: %s" % e)
+    yield names, words
+
+
+def shell_units(src):
+    """Each command line of a shell test (continuations joined): (names, words)."""
+    for line in src.replace("\\\n", " ").splitlines():
+        line = line.split(" #", 1)[0]
+        words = [w.strip("\"'();|&<>`") for w in line.split()]
+        yield set(), words
+
+
+def invocations():
+    for name in sorted(os.listdir(HERE)):
+        path = os.path.join(HERE, name)
+        if name == os.path.basename(__file__) or not os.path.isfile(path):
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            src = f.read()
+        if name.endswith(".py"):
+            units = python_units(src)
+        elif name.endswith(".sh"):
+            units = shell_units(src)
+        else:
+            continue
+        for names, words in units:
+            yield name, names, words
+
+
+def names_command(cmd, test, names, words):
+    if any(WRAPPERS.get((f, n)) == cmd for n in names for f in (None, test)):
+        return True
+    if cmd == "dcbtop":
+        return "DCBTOP" in names or any(w in ("dcbtop", "$DCBTOP", "${DCBTOP}") for w in words)
+    return cmd in words
+
+
+def names_option(spellings, words):
+    return any(w == s or (s.startswith("--") and w.startswith(s + "="))
+               for w in words for s in spellings)
+
+
+def main():
+    table = [(c, o) for c in commands() for o in options(help_text([DCBKIT, "help", c]))]
+    table += [("dcbtop", o) for o in options(help_text([DCBTOP, "--help"]))]
+    if len(table) < 100:
+        fail("only %d (command, option) pairs read from the help: the help format changed?"
+             % len(table))
+    units = list(invocations())
+    uncovered, allowed, seen = [], 0, set()
+    for cmd, spellings in table:
+        key = (cmd, spellings[-1])
+        if key in seen:         # documented twice, for two modes (collect --duration)
+            continue
+        seen.add(key)
+        if spellings[-1] in EVERY_COMMAND:
+            continue
+        hit = any(names_command(cmd, t, n, w) and names_option(spellings, w) for t, n, w in units)
+        if hit and key in ALLOWED:
+            fail("%s %s is on the allow-list but a test runs it: take it off" % key)
+        if not hit and key in ALLOWED:
+            allowed += 1
+        elif not hit:
+            uncovered.append("%s %s" % (cmd, "/".join(spellings)))
+    stale = [k for k in ALLOWED if k not in seen]
+    if stale:
+        fail("allow-list entries the help no longer lists: %s" % stale)
+    print("%d (command, option) pairs, %d allowed without a test, %d uncovered"
+          % (len(table), allowed, len(uncovered)))
+    if uncovered:
+        fail("no test runs these options with their command:\n  " + "\n  ".join(uncovered))
+
+
+main()
