@@ -130,10 +130,6 @@ ALLOWED = {
     ("serve", "--max-message"): "no test yet",
     ("serve", "--gnmi-path-retry"): "no test yet",
     ("serve", "--demo"): "no test yet",
-    ("store", "--queue"): "no test yet",
-    ("store", "--until"): "no test yet",
-    ("store", "--csv"): "no test yet",
-    ("store", "--durable"): "no test yet",
     ("dcbtop", "--prio"): "no test yet",
     ("dcbtop", "--sort"): "no test yet",
     ("dcbtop", "--filter"): "no test yet",
@@ -276,7 +272,7 @@ def main():
             continue
         hit = any(names_command(cmd, t, n, w) and names_option(spellings, w) for t, n, w in units)
         if hit and key in ALLOWED:
-            fail("%s %s is on the allow-list but a test runs it: take it off" % key)
+            uncovered.append("%s %s is on the allow-list but a test runs it: take it off" % key)
         if not hit and key in ALLOWED:
             allowed += 1
         elif not hit:

@@ -58,6 +58,33 @@ PY
 "$DCBKIT" store export --store "$DB" --jsonl | "$DCBKIT" store import --store "$TMP/copy.db" -q -
 "$DCBKIT" store export --store "$TMP/copy.db" --jsonl >"$TMP/copy.jsonl"
 "$DCBKIT" store export --store "$DB" --jsonl | cmp - "$TMP/copy.jsonl" || fail "JSON Lines round trip differs"
+"$DCBKIT" store export --store "$DB" --csv | cmp - "$TMP/x.csv" || fail "--csv is not the CSV export"
+
+# --queue selects by queue: only leaf1's queue 3 series, latest 1000.5 * 4; no series has queue 7.
+"$DCBKIT" store query --store "$DB" --queue 3 -T json >"$TMP/qq.json"
+expect_eq "--queue 3" "queue.depth_bytes 4002" \
+    "$(json_get "$TMP/qq.json" '" ".join(str(s[k]) for s in d["samples"] for k in ("metric", "value"))')"
+"$DCBKIT" store query --store "$DB" --queue 7 -T json >"$TMP/qq.json"
+expect_eq "--queue 7" 0 "$(json_get "$TMP/qq.json" 'len(d["samples"])')"
+# --until closes the window: 35 s to 15 s ago holds the samples made 30 and 20 s before `now`.
+"$DCBKIT" store query --store "$DB" --ifname eth2 --since 35s --until 15s -T json >"$TMP/u.json"
+expect_eq "--until" "[130, 5]" "$(json_get "$TMP/u.json" '[s["value"] for s in d["samples"]]')"
+
+# --durable: synchronous=FULL syncs the log at each commit; --batch 1 makes one commit per sample,
+# so 10 samples bring at least 10 more fsync/fdatasync calls than the default. Needs strace.
+count_syncs() {
+    strace -f -qq -c -e trace=fsync,fdatasync -o "$TMP/strace.$1" \
+        "$DCBKIT" store import --store "$TMP/sync.$1.db" --batch 1 -q "${@:2}" "$TMP/in.jsonl" ||
+        return 1
+    awk '$NF ~ /^f(data)?sync$/ { n += $4 } END { print n + 0 }' "$TMP/strace.$1"
+}
+if plain=$(count_syncs plain 2>/dev/null) && durable=$(count_syncs durable --durable 2>/dev/null)
+then
+    [ "$durable" -ge $(( plain + 10 )) ] ||
+        fail "store import --durable: $durable syncs, without it $plain: want at least 10 more"
+else
+    echo "note: strace cannot trace here; store import --durable not checked"
+fi
 
 # Prune: samples older than 25 s before the data was made go; the rest stay. The age is counted
 # from the import, however long the steps above took on a loaded machine.
