@@ -80,3 +80,22 @@ else
     run_rc rc "$DCBKIT" analyze "$F/pause-pfc.pcap" --store "$TMP/ro/a.db"
 fi
 expect_eq "read-only store directory" 1 "$rc"; one_line "read-only store directory"
+
+# --storm-ms: pfc-storm.pcap pauses prio 3 for 250.34 ms in one refreshed interval (its README),
+# a storm at the default 200 ms and at 250 ms, none at 300 ms.
+S=$F/analyze/pfc-storm.pcap
+storms() {   # FILE: "storm_ms storms" of the analysis in FILE
+    json_get "$1" '"%d %d" % (d["capture"]["storm_ms"], d["pauses"]["storms"])'
+}
+"$DCBKIT" analyze "$S" --link-speed 100G --lossless 3 -T json >"$TMP/s200.json"
+"$DCBKIT" analyze "$S" --link-speed 100G --lossless 3 --storm-ms 250 -T json >"$TMP/s250.json"
+"$DCBKIT" analyze "$S" --link-speed 100G --lossless 3 --storm-ms 300 -T json >"$TMP/s300.json"
+expect_eq "default storm threshold" "200 1" "$(storms "$TMP/s200.json")"
+expect_eq "--storm-ms 250" "250 1" "$(storms "$TMP/s250.json")"
+expect_eq "--storm-ms 300" "300 0" "$(storms "$TMP/s300.json")"
+
+# -v adds one line of figures on stderr: the capture's 1255 frames; without it stderr is empty.
+run_rc rc "$DCBKIT" analyze "$S" --lossless 3
+expect_eq "analyze stderr" "" "$(cat "$TMP/err")"
+run_rc rc "$DCBKIT" analyze "$S" --lossless 3 -v
+expect_contains "analyze -v" "analyze: 1255 frames in" "$(cat "$TMP/err")"

@@ -45,7 +45,6 @@ EVERY_COMMAND = {
 
 # (command, option): why no test here runs it. Keep it short and honest.
 ALLOWED = {
-    ("analyze", "--storm-ms"): "no test yet",
     ("analyze", "--quiet"): "no test yet",
     ("calc", "--verbose"): "no test yet",
     ("collect", "--driver"): "no test yet",
