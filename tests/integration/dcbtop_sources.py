@@ -188,6 +188,26 @@ def demo():
     if total < 1e8:
         fail("--demo: hardly any traffic (%.3g b/s in all)" % total)
     print("demo: %d links, both ends agree; %.3g b/s in all" % (len(links), total))
+    demo_view_options(frames[-1])
+
+
+def demo_view_options(plain):
+    """-f keeps the ports whose device or name holds the text, --sort orders by a JSON key
+    (largest first), -p shows the named priority where the default is the PFC-enabled set."""
+    if {tuple(i["prios_shown"]) for i in plain["interfaces"]} != {(3,)}:
+        fail("--demo: default priorities %s, the demo's PFC set is {3}"
+             % {tuple(i["prios_shown"]) for i in plain["interfaces"]})
+    got = top("-n", "2", "-d", "1", "--demo", "-f", "Ethernet0", "--sort", "tx_bps", "-p", "6")
+    ports = got[-1]["interfaces"]
+    want = {(d, "Ethernet0") for d in ("leaf1", "leaf2", "spine1", "spine2")}
+    if {(i["device"], i["ifname"]) for i in ports} != want:
+        fail("-f Ethernet0: ports %s" % [(i["device"], i["ifname"]) for i in ports])
+    tx = [i["tx_bps"] for i in ports]
+    if None in tx or tx != sorted(tx, reverse=True):
+        fail("--sort tx_bps: %s" % tx)
+    if [i["prios_shown"] for i in ports] != [[6]] * len(ports):
+        fail("-p 6: %s" % [i["prios_shown"] for i in ports])
+    print("demo: -f, --sort and -p select, order and show as asked")
 
 
 # ---- --fabric alone: intent, no connection --------------------------------------------------
