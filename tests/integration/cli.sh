@@ -4,6 +4,11 @@ source "$(dirname "$0")/lib.bash"
 run_rc rc "$DCBKIT" --version
 expect_eq "--version exit" 0 "$rc"
 grep -Eq '^dcbkit [0-9a-g.]+' "$TMP/out" || fail "--version printed: $(cat "$TMP/out")"
+# dcbtop -V names the same build.
+kit=$(cat "$TMP/out")
+DCBTOP=${DCBTOP:-$ROOT/build/cc/bin/dcbtop}
+run_rc rc "$DCBTOP" -V
+expect_eq "dcbtop -V" "dcbtop ${kit#dcbkit }" "$(cat "$TMP/out")"
 
 run_rc rc "$DCBKIT" help
 expect_eq "help exit" 0 "$rc"

@@ -46,6 +46,7 @@ EVERY_COMMAND = {
 # (command, option): why no test here runs it. Keep it short and honest.
 ALLOWED = {
     ("analyze", "--quiet"): "no test yet",
+    ("calc", "--quiet"): "no test yet",
     ("calc", "--verbose"): "no test yet",
     ("collect", "--driver"): "no test yet",
     ("collect", "--raw-every"): "no test yet",
@@ -103,16 +104,11 @@ ALLOWED = {
     ("report", "--lossless"): "no test yet",
     ("report", "--storm-ms"): "no test yet",
     ("report", "--pcap-speed"): "no test yet",
-    ("serve", "--at"): "no test yet",
-    ("serve", "--window"): "no test yet",
-    ("serve", "--speed"): "no test yet",
-    ("serve", "--pcap"): "no test yet",
     ("serve", "--rules"): "no test yet",
     ("serve", "--profile"): "no test yet",
     ("serve", "--history"): "no test yet",
     ("serve", "--ring-samples"): "no test yet",
     ("serve", "--max-connections"): "no test yet",
-    ("serve", "--max-header-size"): "no test yet",
     ("serve", "--verbose"): "no test yet",
     ("serve", "--proc-root"): "no test yet",
     ("serve", "--ifname"): "no test yet",
@@ -128,7 +124,8 @@ ALLOWED = {
     ("serve", "--credentials"): "no test yet",
     ("serve", "--max-message"): "no test yet",
     ("serve", "--gnmi-path-retry"): "no test yet",
-    ("serve", "--demo"): "no test yet",
+    ("dcbtop", "--quiet"): "no test yet",
+    ("dcbtop", "--tls-server-name"): "no test yet",
     ("dcbtop", "--rules"): "no test yet",
     ("dcbtop", "--profile"): "no test yet",
     ("dcbtop", "--auto"): "no test yet",
@@ -140,7 +137,6 @@ ALLOWED = {
     ("dcbtop", "--tls-ca"): "no test yet",
     ("dcbtop", "--tls-cert"): "no test yet",
     ("dcbtop", "--tls-key"): "no test yet",
-    ("dcbtop", "--tls-server-name"): "no test yet",
     ("dcbtop", "--credentials"): "no test yet",
     ("dcbtop", "--timeout"): "no test yet",
     ("dcbtop", "--max-message"): "no test yet",
@@ -213,12 +209,49 @@ def python_units(src):
     yield names, words
 
 
-def shell_units(src):
-    """Each command line of a shell test (continuations joined): (names, words)."""
+INVOKE = re.compile(r"^(\$\{?(DCBKIT|DCBTOP)\}?|(.*/)?(dcbkit|dcbtop))$")
+
+
+def shell_segments(line):
+    """The words of each simple command on a shell line that runs dcbkit or dcbtop ("$DCBKIT"
+    anywhere in it, a bare dcbkit only as its first word), from the binary on (what a pipe, ;,
+    && or || ends belongs to another command)."""
+    for seg in re.split(r"\s(?:\|\|?|&&|;)\s|;\s*$|\$\(", line):
+        words = [w.strip("\"'();&<>`{}") for w in seg.split()]
+        at = next((i for i, w in enumerate(words)
+                   if INVOKE.match(w) and (i == 0 or w.startswith("$"))), None)
+        if at is not None:
+            yield words[at:]
+
+
+def shell_lines(src):
+    """Logical lines: continuations joined, heredoc bodies (other languages) and comments out."""
+    end = None
     for line in src.replace("\\\n", " ").splitlines():
-        line = line.split(" #", 1)[0]
-        words = [w.strip("\"'();|&<>`") for w in line.split()]
-        yield set(), words
+        if end is not None:
+            end = None if line.strip() == end else end
+            continue
+        m = re.search(r"<<-?\s*['\"]?(\w+)", line)
+        end = m.group(1) if m else None
+        yield re.sub(r"(^|\s)#.*", "", line)
+
+
+def shell_units(src):
+    """Each dcbkit or dcbtop command of a shell test: (names, words). In a for loop's body, a
+    command that uses the loop variable gets the loop's list too (the argv it iterates over)."""
+    loops = []                                   # (variable, list words) of the open loops
+    for line in shell_lines(src):
+        m = re.match(r"\s*for\s+(\w+)\s+in\s+(.*?)(;\s*do\b|$)", line)
+        if m:
+            words = [w.strip("\"'") for w in m.group(2).split()]
+            loops.append((m.group(1), words))
+        for words in shell_segments(line):
+            for var, items in loops:
+                if any("$" + var in w or "${" + var in w for w in words):
+                    words = words + items
+            yield set(), words
+        if loops and re.search(r"(^|;)\s*done\b", line):
+            loops.pop()
 
 
 def invocations():

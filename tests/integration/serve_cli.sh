@@ -18,11 +18,19 @@ done
 for case in "--pcap x.pcap|a finished capture has no 'now'" \
             "--prometheus http://127.0.0.1:9090|use federation" \
             "--gnmi nohost|--gnmi takes HOST:PORT" "--gnmi all|give --fabric FILE" \
-            "--demo --gnmi 127.0.0.1:1|give one source" "--store x.db --at -1m|--at and --window"; do
+            "--demo --gnmi 127.0.0.1:1|give one source" "--store x.db --at -1m|--at and --window" \
+            "--store x.db --window 5m|--history says how far back"; do
     run_rc rc "$DCBKIT" serve ${case%%|*}
     expect_eq "serve ${case%%|*} exit" 64 "$rc"
     expect_contains "serve ${case%%|*} message" "${case#*|}" "$(cat "$TMP/err")"
 done
+# -q: serve says where it listens, and nothing with -q (1.5 s of the demo, then stopped)
+timeout 1.5 "$DCBKIT" serve --demo --listen 127.0.0.1:0 --interval 200ms >/dev/null 2>"$TMP/l.err" ||
+    true
+expect_contains "serve remark" "listening on http://127.0.0.1:" "$(cat "$TMP/l.err")"
+timeout 1.5 "$DCBKIT" serve --demo --listen 127.0.0.1:0 --interval 200ms -q >/dev/null \
+    2>"$TMP/l.err" || true
+expect_eq "serve -q stderr" "" "$(cat "$TMP/l.err")"
 run_rc rc "$DCBKIT" help serve
 for flag in --pcap --prometheus; do
     grep -A1 "^  $flag " "$TMP/out" | grep -q Refused || fail "help serve: $flag not said refused"

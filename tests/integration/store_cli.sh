@@ -72,14 +72,13 @@ expect_eq "--until" "[130, 5]" "$(json_get "$TMP/u.json" '[s["value"] for s in d
 
 # --durable: synchronous=FULL syncs the log at each commit; --batch 1 makes one commit per sample,
 # so 10 samples bring at least 10 more fsync/fdatasync calls than the default. Needs strace.
-count_syncs() {
-    strace -f -qq -c -e trace=fsync,fdatasync -o "$TMP/strace.$1" \
-        "$DCBKIT" store import --store "$TMP/sync.$1.db" --batch 1 -q "${@:2}" "$TMP/in.jsonl" ||
-        return 1
-    awk '$NF ~ /^f(data)?sync$/ { n += $4 } END { print n + 0 }' "$TMP/strace.$1"
-}
-if plain=$(count_syncs plain 2>/dev/null) && durable=$(count_syncs durable --durable 2>/dev/null)
-then
+syncs() { awk '$NF ~ /^f(data)?sync$/ { n += $4 } END { print n + 0 }' "$1"; }
+trace=(strace -f -qq -c -e trace=fsync,fdatasync -o)
+if "${trace[@]}" "$TMP/st.plain" "$DCBKIT" store import --store "$TMP/plain.db" --batch 1 -q \
+        "$TMP/in.jsonl" 2>/dev/null &&
+   "${trace[@]}" "$TMP/st.durable" "$DCBKIT" store import --store "$TMP/durable.db" --batch 1 -q \
+        --durable "$TMP/in.jsonl" 2>/dev/null; then
+    plain=$(syncs "$TMP/st.plain") durable=$(syncs "$TMP/st.durable")
     [ "$durable" -ge $(( plain + 10 )) ] ||
         fail "store import --durable: $durable syncs, without it $plain: want at least 10 more"
 else
