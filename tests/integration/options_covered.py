@@ -33,6 +33,7 @@ WRAPPERS = {
     ("dcbtop_sources.py", "top"): "dcbtop",
     ("report_sources.py", "report"): "report",
     ("report_gnmi.py", "report"): "report",
+    ("report_pcap.py", "report"): "report",
     ("replay_scenarios.py", "replay"): "replay",
     ("gnmi_client.py", "base"): "gnmi",            # base = [..., "gnmi", "-a", ADDRESS, ...]
 }
@@ -100,9 +101,6 @@ ALLOWED = {
     ("report", "--window"): "no test yet",
     ("report", "--replay"): "no test yet",
     ("report", "--replay-speed"): "no test yet",
-    ("report", "--link-speed"): "no test yet",
-    ("report", "--lossless"): "no test yet",
-    ("report", "--storm-ms"): "no test yet",
     ("report", "--pcap-speed"): "no test yet",
     ("serve", "--rules"): "no test yet",
     ("serve", "--profile"): "no test yet",

@@ -46,9 +46,10 @@ def counts(name):
     return p.get("frames_pfc", 0), p.get("frames_pause", 0), ce
 
 
-def report(name, tmp):
-    out = os.path.join(tmp, name)
-    p = run(["report", "--pcap", os.path.join(CAPTURES, name + ".pcap"), "--out", out])
+def report(name, tmp, *args):
+    out = os.path.join(tmp, "-".join((name,) + args))
+    p = run(["report", "--pcap", os.path.join(CAPTURES, name + ".pcap"), "--out", out] +
+            list(args))
     if p.returncode not in (0, 1, 2):
         fail("report --pcap %s: exit %d\n%s" % (name, p.returncode, p.stderr[-2000:]))
     with open(os.path.join(out, "report.json")) as f:
@@ -57,6 +58,38 @@ def report(name, tmp):
     if len(dev) != 1 or dev[0]["status"] != "ok":
         fail("%s: devices %s" % (name, [(d["name"], d["status"]) for d in m["devices"]]))
     return m, dev[0]["totals"]
+
+
+def rules_of(m):
+    return {f["rule"] for f in m["findings"]}
+
+
+def pcap_options(tmp):
+    """The capture options change what report reads from pfc-storm.pcap (its README): prio 3
+    gets 65535 quanta every 200 us for 250 ms, 1000 quanta on prio 1 at 260 ms, then 65535
+    quanta at 300 ms refreshed at 300.1 and ended by XON at 300.2 ms.
+    --link-speed 25G: a quantum is 20.48 ns, so 65535 quanta outlast the 200 us gap: one
+    interval of 250 ms + 1.3421568 ms, then 0.02048 ms on prio 1 and 0.2 ms: 251.5626368 ms
+    paused, one interval over the 200 ms storm threshold (at the default 400G each XOFF ends
+    before the next: no storm). --storm-ms 300 raises the threshold above it, 250 does not.
+    --lossless 1 makes prio 3 lossy, where the capture sends PFC."""
+    m, t = report("pfc-storm", tmp, "--link-speed", "25G")
+    if abs(t["pause_ns"] - 251562637) > 1000 or "pause-storm" not in rules_of(m):
+        fail("--link-speed 25G: pause_ns %s, findings %s; want 251562637 and pause-storm"
+             % (t["pause_ns"], rules_of(m)))
+    m, _ = report("pfc-storm", tmp)
+    if "pause-storm" in rules_of(m) or "pfc-on-lossy-priority" in rules_of(m):
+        fail("pfc-storm at the default 400G: findings %s" % rules_of(m))
+    m, _ = report("pfc-storm", tmp, "--link-speed", "25G", "--storm-ms", "300")
+    if "pause-storm" in rules_of(m):
+        fail("--storm-ms 300: still a pause-storm over a 251.3 ms interval")
+    m, _ = report("pfc-storm", tmp, "--link-speed", "25G", "--storm-ms", "250")
+    if "pause-storm" not in rules_of(m):
+        fail("--storm-ms 250: no pause-storm over a 251.3 ms interval")
+    m, _ = report("pfc-storm", tmp, "--lossless", "1")
+    if "pfc-on-lossy-priority" not in rules_of(m):
+        fail("--lossless 1: PFC on prio 3 not found on a lossy priority: %s" % rules_of(m))
+    print("pfc-storm: --link-speed, --storm-ms and --lossless change the pauses and findings")
 
 
 tmp = tempfile.mkdtemp(prefix="dcbkit-report-pcap-")
@@ -81,6 +114,7 @@ try:
         fail("roce-ce-cnp: marks %s in report.json, the capture holds %d CE-marked RoCE packets"
              % (t["marks"], ce))
     print("roce-ce-cnp: %d CE marks" % ce)
+    pcap_options(tmp)
     print("ok")
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
