@@ -156,12 +156,32 @@ def check_refusals(tmp):
     print("ok: refused combinations are one-line usage errors")
 
 
+def check_pcap_options(tmp):
+    """pfc-storm.pcap at 25G pauses prio 3 for one interval of 251.34 ms (65535 quanta of
+    20.48 ns, refreshed every 200 us for 250 ms): one pause_storm over the default 200 ms
+    threshold, none over --storm-ms 300. --pcap-speed paces a view; collect refuses it."""
+    pcap = os.path.join(ROOT, "fixtures", "captures", "analyze", "pfc-storm.pcap")
+    storms = []
+    for extra in ([], ["--storm-ms", "300"]):
+        db = os.path.join(tmp, "storm%d.db" % len(storms))
+        run("collect", "--pcap", pcap, "--link-speed", "25G", "--store", db, "-q", *extra)
+        storms.append(sum(e["kind"] == "pause_storm" for e in every(db, "events")))
+    if storms != [1, 0]:
+        fail("collect --pcap: pause_storm events %s at 200 and 300 ms, want [1, 0]" % storms)
+    r = run("collect", "--pcap", pcap, "--pcap-speed", "10", "--store", db, check=False)
+    if r.returncode != 64 or "pace a view" not in r.stderr:
+        fail("collect --pcap-speed: exit %d, %r (want refused: it paces a view)"
+             % (r.returncode, r.stderr))
+    print("ok: --storm-ms moves the storm threshold; --pcap-speed refused")
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         check_local(tmp)
         check_replay(tmp)
         check_demo(tmp)
         check_refusals(tmp)
+        check_pcap_options(tmp)
     print("ok")
 
 

@@ -59,8 +59,6 @@ ALLOWED = {
     ("collect", "--max-message"): "no test yet",
     ("collect", "--set"): "no test yet",
     ("collect", "--lossless"): "no test yet",
-    ("collect", "--storm-ms"): "no test yet",
-    ("collect", "--pcap-speed"): "no test yet",
     ("decode", "--quiet"): "no test yet",
     ("diagnose", "--match"): "no test yet",
     ("diagnose", "--cache-dir"): "no test yet",
