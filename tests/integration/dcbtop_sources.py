@@ -197,7 +197,7 @@ def demo_view_options(plain):
     if {tuple(i["prios_shown"]) for i in plain["interfaces"]} != {(3,)}:
         fail("--demo: default priorities %s, the demo's PFC set is {3}"
              % {tuple(i["prios_shown"]) for i in plain["interfaces"]})
-    got = top("-n", "2", "-d", "1", "--demo", "-f", "Ethernet0", "--sort", "tx_bps", "-p", "6")
+    got = top("-n", "3", "-d", "1", "--demo", "-f", "Ethernet0", "--sort", "tx_bps", "-p", "6")
     ports = got[-1]["interfaces"]
     want = {(d, "Ethernet0") for d in ("leaf1", "leaf2", "spine1", "spine2")}
     if {(i["device"], i["ifname"]) for i in ports} != want:
@@ -392,10 +392,33 @@ def pcap():
         fail("--pcap-speed 10: %.1f s wall" % wall)
 
 
+# ---- --replay: a scenario, its --set overrides and --replay-speed ----------------------------
+def replay():
+    """pause-storm.json: host9 sends XOFF on prio 3 from 1 ms, so ports see PFC; with
+    --set faults=[] nothing pauses anything. --replay-speed 0.5 plays at half speed and the
+    source says so."""
+    scenario = os.path.join(ROOT, "fixtures", "scenarios", "pause-storm.json")
+
+    def pfc(frame):
+        return sum(i["pfc_rx_per_s"] or 0 for i in frame["interfaces"])
+
+    storm = top("-n", "3", "-d", "0.5", "--replay", scenario)
+    calm = top("-n", "3", "-d", "0.5", "--replay", scenario, "--set", "faults=[]")
+    if pfc(storm[-1]) <= 0 or any(pfc(f) for f in calm):
+        fail("--set faults=[]: PFC rx/s %s with the storm, %s without"
+             % ([pfc(f) for f in storm], [pfc(f) for f in calm]))
+    slow = top("-n", "1", "-d", "0.1", "--replay", scenario, "--replay-speed", "0.5")
+    if not slow[0]["source"].endswith(" at 0.5x") or storm[0]["source"].endswith("x"):
+        fail("--replay-speed 0.5: source %r, at full speed %r" % (slow[0]["source"],
+                                                                 storm[0]["source"]))
+    print("replay: --set faults=[] leaves no pauses; --replay-speed 0.5 plays at 0.5x")
+
+
 try:
     local()
     store()
     demo()
+    replay()
     fabric()
     pcap()
 finally:

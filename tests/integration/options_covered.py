@@ -138,9 +138,6 @@ ALLOWED = {
     ("dcbtop", "--max-message"): "no test yet",
     ("dcbtop", "--gnmi-path-retry"): "no test yet",
     ("dcbtop", "--window"): "no test yet",
-    ("dcbtop", "--replay"): "no test yet",
-    ("dcbtop", "--set"): "no test yet",
-    ("dcbtop", "--replay-speed"): "no test yet",
     ("dcbtop", "--storm-ms"): "no test yet",
 }
 
