@@ -111,6 +111,17 @@ expect_eq "bad json exit" 1 "$rc"
 run_rc rc "$DCBKIT" fabric check "$TMP/missing.json"
 expect_contains "missing file" "missing.json: No such file or directory" "$(cat "$TMP/err")"
 
+# -c prints each interface's effective config: healthy.json's 8 links have 16 ends, each with
+# the defaults' trust dscp and its dscp2prio (DSCP 8 -> prio 1, DSCP 48 -> prio 6); without -c
+# no config lines.
+H=$ROOT/fixtures/fabrics/healthy.json
+"$DCBKIT" fabric check "$H" >"$TMP/plain.txt"
+"$DCBKIT" fabric check "$H" -c >"$TMP/cfg.txt"
+expect_eq "check without -c" 0 "$(grep -cE '^ +(trust|dscp2prio)' "$TMP/plain.txt" || true)"
+expect_eq "-c trust" 16 "$(grep -cE '^ +trust +dscp$' "$TMP/cfg.txt")"
+expect_eq "-c dscp2prio.8" 16 "$(grep -cE '^ +dscp2prio\.8 +1$' "$TMP/cfg.txt")"
+expect_eq "-c dscp2prio.48" 16 "$(grep -cE '^ +dscp2prio\.48 +6$' "$TMP/cfg.txt")"
+
 # paths lists every config path once; --set style names resolve.
 "$DCBKIT" fabric paths -T json >"$TMP/p.json"
 expect_eq "paths" "True True True" \

@@ -63,7 +63,6 @@ ALLOWED = {
     ("diagnose", "--match"): "no test yet",
     ("diagnose", "--cache-dir"): "no test yet",
     ("diagnose", "--quiet"): "no test yet",
-    ("fabric", "--config"): "no test yet",
     ("fabric", "--verbose"): "no test yet",
     ("fabric", "--quiet"): "no test yet",
     ("gnmi", "--prefix"): "no test yet",
