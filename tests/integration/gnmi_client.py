@@ -61,6 +61,11 @@ def run_tree(tree, conn, tmp, label):
             get = leaves(dcbkit(*base, "--encoding", "proto", "--path", "/interfaces/interface[name=*]/state/counters/in-octets", "get"))
             check(get.get(("", "/interfaces/interface[name=Ethernet4]/state/counters/in-octets")) == 2000000000,
                   "%s: uint_val get %s" % (label, get))
+            # --prefix: the target joins it to each path; the leaf comes back under its full path
+            get = leaves(dcbkit(*base, "--prefix", "/interfaces", "--path",
+                                "interface[name=Ethernet4]/state/counters/in-octets", "get"))
+            check(get == {("", "/interfaces/interface[name=Ethernet4]/state/counters/in-octets"):
+                          2000000000}, "%s: get under --prefix %s" % (label, get))
         once = values_of(dcbkit(*base, *tgt, "--path", path, "--mode", "once", "subscribe"), leaf)
         check(once == [first], "%s: ONCE %s" % (label, once))
         poll = values_of(dcbkit(*base, *tgt, "--path", path, "--mode", "poll", "--interval", "100ms",

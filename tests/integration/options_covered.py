@@ -65,7 +65,6 @@ ALLOWED = {
     ("diagnose", "--quiet"): "no test yet",
     ("fabric", "--verbose"): "no test yet",
     ("fabric", "--quiet"): "no test yet",
-    ("gnmi", "--prefix"): "no test yet",
     ("gnmi", "--type"): "no test yet",
     ("gnmi", "--updates-only"): "no test yet",
     ("gnmi", "--tls-cert"): "no test yet",
