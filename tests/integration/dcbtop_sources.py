@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from dcbtop_helpers import DCBKIT, DCBTOP, ROOT, fail, need_binaries  # noqa: E402
@@ -392,6 +393,26 @@ def pcap():
         fail("--pcap-speed 10: %.1f s wall" % wall)
 
 
+# ---- the rules: --rules DIR and --profile -----------------------------------------------------
+def rules():
+    """dcqcn-off.json: 8 links (16 interface ends, each under the MTU bound of fixtures/rules'
+    one rule), its 4 hosts without DCQCN: the catalog finds those 4, --profile pfc-only none,
+    --rules fixtures/rules adds the 16."""
+    path = os.path.join(ROOT, "fixtures", "fabrics", "dcqcn-off.json")
+
+    def found(*args):
+        frame = top("-n", "1", "-d", "0.1", "--fabric", path, *args, timeout=20)[0]
+        return dict(Counter(f["rule"] for f in frame["findings"]))
+
+    got = [found(), found("--profile", "pfc-only"),
+           found("--rules", os.path.join(ROOT, "fixtures", "rules"))]
+    want = [{"cfg-dcqcn-disabled": 4}, {},
+            {"cfg-dcqcn-disabled": 4, "test-mtu-under-100000": 16}]
+    if got != want:
+        fail("findings as catalog, --profile pfc-only, --rules: %s, want %s" % (got, want))
+    print("rules: --profile pfc-only and --rules change the findings as expected")
+
+
 # ---- --replay: a scenario, its --set overrides and --replay-speed ----------------------------
 def replay():
     """pause-storm.json: host9 sends XOFF on prio 3 from 1 ms, so ports see PFC; with
@@ -419,6 +440,7 @@ try:
     store()
     demo()
     replay()
+    rules()
     fabric()
     pcap()
 finally:

@@ -31,9 +31,11 @@ DCBTOP = os.environ.get("DCBTOP", os.path.join(ROOT, "build", "cc", "bin", "dcbt
 WRAPPERS = {
     (None, "Serve"): "serve",
     ("dcbtop_sources.py", "top"): "dcbtop",
+    ("dcbtop_sources.py", "found"): "dcbtop",
     ("report_sources.py", "report"): "report",
     ("report_gnmi.py", "report"): "report",
     ("report_pcap.py", "report"): "report",
+    ("report_cli.py", "rules_found"): "report",
     ("replay_scenarios.py", "replay"): "replay",
     ("gnmi_client.py", "base"): "gnmi",            # base = [..., "gnmi", "-a", ADDRESS, ...]
 }
@@ -74,8 +76,6 @@ ALLOWED = {
     ("metrics", "--verbose"): "no test yet",
     ("metrics", "--quiet"): "no test yet",
     ("replay", "--verbose"): "no test yet",
-    ("report", "--rules"): "no test yet",
-    ("report", "--profile"): "no test yet",
     ("report", "--verbose"): "no test yet",
     ("report", "--quiet"): "no test yet",
     ("report", "--proc-root"): "no test yet",
@@ -98,8 +98,6 @@ ALLOWED = {
     ("report", "--replay"): "no test yet",
     ("report", "--replay-speed"): "no test yet",
     ("report", "--pcap-speed"): "no test yet",
-    ("serve", "--rules"): "no test yet",
-    ("serve", "--profile"): "no test yet",
     ("serve", "--history"): "no test yet",
     ("serve", "--ring-samples"): "no test yet",
     ("serve", "--max-connections"): "no test yet",
@@ -120,8 +118,6 @@ ALLOWED = {
     ("serve", "--gnmi-path-retry"): "no test yet",
     ("dcbtop", "--quiet"): "no test yet",
     ("dcbtop", "--tls-server-name"): "no test yet",
-    ("dcbtop", "--rules"): "no test yet",
-    ("dcbtop", "--profile"): "no test yet",
     ("dcbtop", "--auto"): "no test yet",
     ("dcbtop", "--verbose"): "no test yet",
     ("dcbtop", "--gnmi-mode"): "no test yet",

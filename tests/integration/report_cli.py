@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from report_store import DCBKIT, FABRICS, build, fail, run  # noqa: E402
@@ -77,6 +78,23 @@ try:
     run(["report", "--fabric", HEALTHY, "--since", "soon"], expect=64)
     run(["report", "--from-json", "x.json", "--fabric", HEALTHY], expect=64)
     run(["report", "--from-json", "x.json", "--verify", "s.json", "--format", "md"], expect=64)
+
+    # --rules DIR runs DIR's rules besides the catalog; --profile pfc-only skips those that
+    # expect DCQCN. dcqcn-off.json over a store where no device answers: its 8 devices are
+    # unreachable, its 4 hosts run without DCQCN, and fixtures/rules' one rule holds on each of
+    # its 16 interface ends (8 links).
+    def rules_found(*args):
+        out = os.path.join(tmp, "rules" + "-".join(args).replace("/", "_"))
+        run(["report", "--fabric", os.path.join(FABRICS, "dcqcn-off.json"), "--store", empty,
+             "--out", out] + list(args))
+        return dict(Counter(f["rule"] for f in json.loads(model(out))["findings"]))
+    base = {"device-unreachable": 8}
+    got = [rules_found(), rules_found("--profile", "pfc-only"),
+           rules_found("--rules", os.path.join(os.path.dirname(FABRICS), "rules"))]
+    want = [dict(base, **{"cfg-dcqcn-disabled": 4}), base,
+            dict(base, **{"cfg-dcqcn-disabled": 4, "test-mtu-under-100000": 16})]
+    if got != want:
+        fail("findings as catalog, --profile pfc-only, --rules: %s, want %s" % (got, want))
     bad = os.path.join(tmp, "bad.json")
     with open(bad, "w") as f:
         f.write('{"schema": 1, "findings": [')

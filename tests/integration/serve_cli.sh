@@ -24,6 +24,18 @@ for case in "--pcap x.pcap|a finished capture has no 'now'" \
     expect_eq "serve ${case%%|*} exit" 64 "$rc"
     expect_contains "serve ${case%%|*} message" "${case#*|}" "$(cat "$TMP/err")"
 done
+# --rules DIR runs DIR's rules besides the catalog; --profile pfc-only skips the ones that
+# expect DCQCN. dcqcn-off.json: 8 links (16 interface ends, each under fixtures/rules' MTU
+# bound), its 4 hosts without DCQCN.
+fab=$ROOT/fixtures/fabrics/dcqcn-off.json
+findings() { sed -n 's/^dcbkit_finding{rule="\([^"]*\)".*/\1/p' "$1" | sort | uniq -c | xargs; }
+"$DCBKIT" serve --fabric "$fab" --once >"$TMP/f0"
+"$DCBKIT" serve --fabric "$fab" --once --profile pfc-only >"$TMP/f1"
+"$DCBKIT" serve --fabric "$fab" --once --rules "$ROOT/fixtures/rules" >"$TMP/f2"
+expect_eq "serve findings" "4 cfg-dcqcn-disabled" "$(findings "$TMP/f0")"
+expect_eq "serve --profile pfc-only" "" "$(findings "$TMP/f1")"
+expect_eq "serve --rules" "4 cfg-dcqcn-disabled 16 test-mtu-under-100000" "$(findings "$TMP/f2")"
+
 # -q: serve says where it listens, and nothing with -q (1.5 s of the demo, then stopped)
 timeout 1.5 "$DCBKIT" serve --demo --listen 127.0.0.1:0 --interval 200ms >/dev/null 2>"$TMP/l.err" ||
     true
