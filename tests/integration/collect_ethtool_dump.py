@@ -34,6 +34,19 @@ try:
             if not filecmp.cmp(os.path.join(FIX, f), os.path.join(tmp, f), shallow=False):
                 fail("fixtures/ethtool/%s differs from make_dumps.py output" % f)
 
+    # --driver names the map: ice's names none of an mlx5 dump's counters; mlx5_core's maps
+    # what guessing from the names maps
+    def mapped_count(*driver):
+        r = subprocess.run([DCBKIT, "collect", "--ifname", "ens1f0", "--from-ethtool-dump",
+                            os.path.join(FIX, "mlx5-pfc3-t0.txt"), "-T", "json", *driver],
+                           capture_output=True, text=True, check=True)
+        return sum(json.loads(line)["metric"] is not None for line in r.stdout.splitlines())
+
+    mapped = [mapped_count(), mapped_count("--driver", "mlx5_core"),
+              mapped_count("--driver", "ice")]
+    if mapped[0] == 0 or mapped[1] != mapped[0] or mapped[2] != 0:
+        fail("mapped counters guessed, --driver mlx5_core, --driver ice: %s" % mapped)
+
     for name, want in EXPECT.items():
         db = os.path.join(tmp, name + ".db")
         r = subprocess.run([DCBKIT, "collect", "--device", "gpu1", "--ifname", "ens1f0",

@@ -102,6 +102,14 @@ def check_replay(tmp):
         fail("--replay: the scenario was meant to pause and drop: %s" % fig)
     print("ok: --replay pfc_tx_switch %s, pfc_tx_host %s, queue_drops %s, ecn %d, cnp %d" %
           (dict(switch), dict(host), dict(drops), ecn, cnp))
+    # --set faults=[]: the same scenario without its stuck host: nothing pauses or drops
+    calm = os.path.join(tmp, "calm.db")
+    run("collect", "--replay", sc, "--set", "faults=[]", "--store", calm, "-q")
+    kinds = {e["kind"] for e in every(calm, "events")}
+    paused = sum(r["value"] for r in latest(calm) if r["metric"] in ("pfc.tx_pause", "queue.drops"))
+    if kinds or paused:
+        fail("--replay --set faults=[]: events %s, %d pauses and drops" % (kinds, paused))
+    print("ok: --set faults=[] records no pause, drop or event")
 
 
 def rows_of(db):

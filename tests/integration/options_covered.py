@@ -36,6 +36,7 @@ WRAPPERS = {
     ("report_gnmi.py", "report"): "report",
     ("report_pcap.py", "report"): "report",
     ("report_cli.py", "rules_found"): "report",
+    ("collect_ethtool_dump.py", "mapped_count"): "collect",
     ("replay_scenarios.py", "replay"): "replay",
     ("gnmi_client.py", "base"): "gnmi",            # base = [..., "gnmi", "-a", ADDRESS, ...]
 }
@@ -51,7 +52,6 @@ ALLOWED = {
     ("analyze", "--quiet"): "no test yet",
     ("calc", "--quiet"): "no test yet",
     ("calc", "--verbose"): "no test yet",
-    ("collect", "--driver"): "no test yet",
     ("collect", "--raw-every"): "no test yet",
     ("collect", "--encoding"): "no test yet",
     ("collect", "--insecure"): "no test yet",
@@ -59,7 +59,6 @@ ALLOWED = {
     ("collect", "--tls-key"): "no test yet",
     ("collect", "--tls-server-name"): "no test yet",
     ("collect", "--max-message"): "no test yet",
-    ("collect", "--set"): "no test yet",
     ("collect", "--lossless"): "no test yet",
     ("decode", "--quiet"): "no test yet",
     ("diagnose", "--match"): "no test yet",
