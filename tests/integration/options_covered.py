@@ -94,7 +94,6 @@ ALLOWED = {
     ("report", "--gnmi-path-retry"): "no test yet",
     ("report", "--at"): "no test yet",
     ("report", "--window"): "no test yet",
-    ("report", "--replay"): "no test yet",
     ("report", "--replay-speed"): "no test yet",
     ("report", "--pcap-speed"): "no test yet",
     ("serve", "--history"): "no test yet",

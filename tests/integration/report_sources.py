@@ -130,12 +130,31 @@ def local(tmp):
           (marks[("thishost", "ens1f0")], ev))
 
 
+def replay(tmp):
+    """--replay pause-storm.json: host9's NIC sends XOFF without a break from 1 ms and the
+    watchdog fires (the scenario's description): the report finds the storm and the watchdog.
+    --set faults=[] is the same fabric and workload without the stuck host: nothing pauses."""
+    sc = os.path.join(ROOT, "fixtures", "scenarios", "pause-storm.json")
+    m = report(["--replay", sc], os.path.join(tmp, "storm"))
+    rules = {f["rule"] for f in m["findings"]}
+    paused = {n for n, t in totals(m).items() if t["pause_frames"]}
+    if not {"pause-storm", "pfcwd-firing"} <= rules or "host9" not in paused:
+        fail("--replay pause-storm: findings %s, paused devices %s" % (rules, paused))
+    m = report(["--replay", sc, "--set", "faults=[]"], os.path.join(tmp, "calm"), expect=0)
+    paused = {n for n, t in totals(m).items() if t["pause_frames"]}
+    if m["findings"] or paused:
+        fail("--replay --set faults=[]: findings %s, paused %s"
+             % ([f["rule"] for f in m["findings"]], paused))
+    print("ok: --replay finds the storm; --set faults=[] none")
+
+
 tmp = tempfile.mkdtemp(prefix="dcbkit-report-sources-")
 try:
     if not os.access(DCBKIT, os.X_OK):
         fail("no dcbkit at %s" % DCBKIT)
     demo_and_store(tmp)
     local(tmp)
+    replay(tmp)
     print("ok")
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
