@@ -1,19 +1,24 @@
-"""Every option the help lists is exercised by a test of its command.
+"""Every option the help lists is run by a test of its command.
 
 The list comes from the command table itself: `dcbkit help` names the commands, `dcbkit help CMD`
 lists each one's options (its own, the source options of its groups and the common -T/-v/-q/-h)
 and `dcbtop --help` dcbtop's; a new option therefore shows up here without editing this file.
+An option with a short and a long spelling ("-T, --format") is one option, covered by either;
+"--csv, --jsonl" are two.
 
 A (command, option) pair is covered when one invocation in a test under tests/integration names
-both the command and the option: a Python statement (string literals, one logical line, however
-many physical lines its argv list spans) or a shell command line (with its continuations). The
-command is its word ("store", "collect"; DCBTOP or dcbtop for dcbtop) or a call of a helper that
-prepends it (WRAPPERS); so `--once` in a serve test does not count for collect. An option with a
-short and a long spelling ("-T, --format") is covered by either.
+both the command and the option:
+  Python  one statement (its string literals, however many lines its argv list spans) that
+          names the command word ("store", "collect"; DCBTOP for dcbtop) or calls a helper
+          that prepends it (WRAPPERS);
+  shell   one simple command from "$DCBKIT"/"$DCBTOP" (or a bare dcbkit/dcbtop first word) to
+          the next pipe, ;, && or ||; in a for loop, a command that uses the loop variable
+          also gets the loop's list. Heredocs (Python inside a shell test) are skipped.
+So `--once` in a serve test does not count for collect, nor `grep -q` for -q.
 
-A pair that no test runs is a failure, listed with every other, unless ALLOWED gives the reason
-it cannot be exercised here. Being named in a test is the floor; the tests that name an option
-check its effect (the value it changes), which is what a reviewer looks for when one is added."""
+A pair that no test runs is a failure, listed with every other, unless ALLOWED says why; an
+allowed pair that a test runs is a failure too (take it off). This checks that a test runs the
+option; that the test checks the option's effect, not only that it is accepted, is for review."""
 import io
 import os
 import re
@@ -41,8 +46,8 @@ WRAPPERS = {
     ("gnmi_client.py", "base"): "gnmi",            # base = [..., "gnmi", "-a", ADDRESS, ...]
 }
 
-# Options every command takes through one code path, exercised once for all of them: the test
-# named runs each command `dcbkit help` lists with the option and checks its effect.
+# Options every dcbkit command takes through one code path, exercised once for all of them: the
+# test named runs each command `dcbkit help` lists with the option and checks its effect.
 EVERY_COMMAND = {
     "--help": "cli.sh runs every listed command with --help: usage on stdout, exit 0, nothing run",
 }
@@ -294,7 +299,7 @@ def main():
         if key in seen:         # documented twice, for two modes (collect --duration)
             continue
         seen.add(key)
-        if spellings[-1] in EVERY_COMMAND:
+        if spellings[-1] in EVERY_COMMAND and cmd != "dcbtop":
             continue
         hit = any(names_command(cmd, t, n, w) and names_option(spellings, w) for t, n, w in units)
         if hit and key in ALLOWED:
