@@ -164,6 +164,31 @@ def check_refusals(tmp):
     print("ok: refused combinations are one-line usage errors")
 
 
+def raw_per_sample(*args):
+    """Collect 4 samples of the mlx5 t0 tree: how many unmapped (raw) counters each holds."""
+    r = run("collect", "--sysfs-root", os.path.join(ROOT, "fixtures", "sysfs", "mlx5", "t0"),
+            "--count", "4", "--interval", "100ms", "-T", "json", *args)
+    raw = defaultdict(int)
+    for line in r.stdout.splitlines():
+        x = json.loads(line)
+        if "counter" in x:
+            raw[x["ts"]] += x["metric"] is None
+    return [raw[ts] for ts in sorted(raw)]
+
+
+def check_raw_every(tmp):
+    """Counters no map names are read on the first sample and every Nth after it (default 10):
+    over 4 samples, on the first only; --raw-every 2 on the 1st and 3rd; 1 on every one."""
+    first = raw_per_sample()[0]
+    got = [raw_per_sample(), raw_per_sample("--raw-every", "2"),
+           raw_per_sample("--raw-every", "1")]
+    want = [[first, 0, 0, 0], [first, 0, first, 0], [first] * 4]
+    if not first or got != want:
+        fail("raw counters per sample at the default, --raw-every 2 and 1: %s, want %s"
+             % (got, want))
+    print("ok: --raw-every N reads the %d unmapped counters every Nth sample" % first)
+
+
 def check_pcap_options(tmp):
     """pfc-storm.pcap at 25G pauses prio 3 for one interval of 251.34 ms (65535 quanta of
     20.48 ns, refreshed every 200 us for 250 ms): one pause_storm over the default 200 ms
@@ -190,6 +215,7 @@ def main():
         check_demo(tmp)
         check_refusals(tmp)
         check_pcap_options(tmp)
+        check_raw_every(tmp)
     print("ok")
 
 
