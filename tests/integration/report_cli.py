@@ -17,6 +17,7 @@ from report_store import DCBKIT, FABRICS, build, fail, run  # noqa: E402
 
 HEALTHY = os.path.join(FABRICS, "healthy.json")
 MISMATCH = os.path.join(FABRICS, "pfc-mismatch.json")
+PFC_STORM = os.path.join(os.path.dirname(FABRICS), "captures", "analyze", "pfc-storm.pcap")
 
 
 def model(out):
@@ -78,6 +79,14 @@ try:
     run(["report", "--fabric", HEALTHY, "--since", "soon"], expect=64)
     run(["report", "--from-json", "x.json", "--fabric", HEALTHY], expect=64)
     run(["report", "--from-json", "x.json", "--verify", "s.json", "--format", "md"], expect=64)
+    # report runs a replay or a capture as fast as it goes: the pacing of a view is refused
+    paced = (run(["report", "--demo", "--replay-speed", "2", "--out", os.path.join(tmp, "p")],
+                 expect=64),
+             run(["report", "--pcap", PFC_STORM, "--pcap-speed", "2", "--out",
+                  os.path.join(tmp, "p")], expect=64))
+    for p in paced:
+        if "pace a view" not in p.stderr:
+            fail("report with a view's pacing: %r" % p.stderr)
 
     # --rules DIR runs DIR's rules besides the catalog; --profile pfc-only skips those that
     # expect DCQCN. dcqcn-off.json over a store where no device answers: its 8 devices are

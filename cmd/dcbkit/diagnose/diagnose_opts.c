@@ -75,6 +75,9 @@ static int check(struct cli_ctx *ctx, const struct diagnose_opts *o)
     if (o->src.store.at_ns || o->src.store.before_end_ns || o->src.store.window_ns)
         return cli_usage_error(ctx, "diagnose reads a store as of its newest data: --at and "
                                "--window are dcbtop's (--since cuts the window)");
+    if (o->src.replay.speed || o->src.pcap.speed)
+        return cli_usage_error(ctx, "--replay-speed and --pcap-speed pace a view (dcbtop, serve); "
+                               "diagnose runs a replay or a capture as fast as it goes");
     if ((o->src.prometheus.match || o->src.prometheus.step_ns) && !o->src.prometheus.url)
         return cli_usage_error(ctx, "--match and --step go with --prometheus");
     return 0;

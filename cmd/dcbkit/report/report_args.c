@@ -96,6 +96,9 @@ static int check_sources(struct cli_ctx *ctx, struct report_args *a)
         ((o->named & ~(SOURCE_G_PROMETHEUS | SOURCE_G_FABRIC)) || a->collect_ns))
         return cli_usage_error(ctx, "--prometheus reads the window from Prometheus: no --store, "
                                "other source or --collect");
+    if (o->replay.speed || o->pcap.speed)
+        return cli_usage_error(ctx, "--replay-speed and --pcap-speed pace a view (dcbtop, serve); "
+                               "report runs a replay or a capture as fast as it goes");
     if ((o->prometheus.match || o->prometheus.step_ns) && !(o->named & SOURCE_G_PROMETHEUS))
         return cli_usage_error(ctx, "--match and --step go with --prometheus");
     bool live = o->named & (SOURCE_G_LOCAL | SOURCE_G_GNMI);
