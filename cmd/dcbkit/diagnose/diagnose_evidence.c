@@ -34,6 +34,11 @@ static void name_source(const struct source_opts *s, struct diagnose_evidence *d
     }
 }
 
+static void take_gap(void *arg, const struct dcb_event *e)
+{
+    path_gaps_take(arg, e);
+}
+
 /* The evaluation time of a store: its newest sample or event, so an old store reads as it was. */
 static int64_t store_end(struct dcb_store *st)
 {
@@ -84,6 +89,8 @@ int diagnose_evidence_open(const struct diagnose_opts *o, struct diagnose_eviden
     if (!(so.named & SOURCE_G_STORE) && sink_store_open_ring(&d->ring, 0, 0, err) < 0)
         return -1;
     d->keep.st = d->ring;
+    d->keep.tap_event = take_gap;
+    d->keep.tap_arg = &d->gaps;
     if (source_opts_open(&so, sink_store_sink(&d->keep), o->interval_ns / 2, SOURCE_OPEN_FAST,
                          &d->src, err) < 0)
         return -1;
@@ -107,4 +114,5 @@ void diagnose_evidence_close(struct diagnose_evidence *d)
     if (d->ring)
         store_close(d->ring, NULL);
     d->ring = NULL;
+    path_gaps_free(&d->gaps);
 }
