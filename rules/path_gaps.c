@@ -87,6 +87,20 @@ void path_gaps_explain(const struct path_gaps *g, struct rule_undecided *u)
     }
 }
 
+static int take(const struct dcb_event *e, void *arg)
+{
+    path_gaps_take(arg, e);
+    return 0;
+}
+
+int path_gaps_load(struct path_gaps *g, struct dcb_store *st, int64_t t1_ns, struct dcb_err *err)
+{
+    struct store_filter f;
+    store_filter_init(&f);
+    f.t1 = t1_ns;
+    return store_events(st, &f, "source_gap", take, g, err);
+}
+
 void path_gaps_free(struct path_gaps *g)
 {
     free(g->v);

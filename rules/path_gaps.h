@@ -8,6 +8,7 @@
 
 #include "rules.h"
 #include "sample.h"
+#include "store.h"
 
 struct path_gap {
     char device[64];
@@ -27,6 +28,8 @@ void path_gaps_take(struct path_gaps *g, const struct dcb_event *e);
 /* Sets u->not_served when a name u lacks is given by a path u's device (any device, for a
  * fabric-wide rule) does not serve. */
 void path_gaps_explain(const struct path_gaps *g, struct rule_undecided *u);
+/* Every source_gap event of st up to t1_ns, in order: 0, or a negative error from the store. */
+int path_gaps_load(struct path_gaps *g, struct dcb_store *st, int64_t t1_ns, struct dcb_err *err);
 void path_gaps_free(struct path_gaps *g);
 
 #endif

@@ -34,11 +34,6 @@ static void name_source(const struct source_opts *s, struct diagnose_evidence *d
     }
 }
 
-static void take_gap(void *arg, const struct dcb_event *e)
-{
-    path_gaps_take(arg, e);
-}
-
 /* The evaluation time of a store: its newest sample or event, so an old store reads as it was. */
 static int64_t store_end(struct dcb_store *st)
 {
@@ -89,14 +84,14 @@ int diagnose_evidence_open(const struct diagnose_opts *o, struct diagnose_eviden
     if (!(so.named & SOURCE_G_STORE) && sink_store_open_ring(&d->ring, 0, 0, err) < 0)
         return -1;
     d->keep.st = d->ring;
-    d->keep.tap_event = take_gap;
-    d->keep.tap_arg = &d->gaps;
     if (source_opts_open(&so, sink_store_sink(&d->keep), o->interval_ns / 2, SOURCE_OPEN_FAST,
                          &d->src, err) < 0)
         return -1;
     if (d->src.direct)
-        return open_store_in_place(o, d, err);
-    if (run_source(o, d, err) < 0 || evidence_store_open(&d->ev, d->ring, d->now_ns, err) < 0)
+        return open_store_in_place(o, d, err) < 0 ? -1
+               : path_gaps_load(&d->gaps, d->src.direct, d->now_ns, err);
+    if (run_source(o, d, err) < 0 || evidence_store_open(&d->ev, d->ring, d->now_ns, err) < 0 ||
+        path_gaps_load(&d->gaps, d->ring, INT64_MAX, err) < 0)
         return -1;
     int64_t t0 = so.named & SOURCE_G_PROMETHEUS ? d->now_ns - p->window_ns : 0;
     if (evidence_store_preload(&d->ev, t0, err) < 0)
