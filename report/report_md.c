@@ -147,6 +147,27 @@ static void top_tables(FILE *fp, const cJSON *top)
     }
 }
 
+/* The paths a device does not serve: what the report could not look at, and why rules that
+ * need what they give stayed undecided. */
+static void missing_paths(FILE *fp, const cJSON *list)
+{
+    if (!cJSON_GetArraySize(list))
+        return;
+    fputs("\n## Paths not served\n\n", fp);
+    const cJSON *p;
+    cJSON_ArrayForEach(p, list) {
+        fputs("- path ", fp);
+        md_escape(fp, report_str(p, "path"));
+        fputs(" not served by ", fp);
+        md_escape(fp, report_str(p, "device"));
+        fputs(" (", fp);
+        md_escape(fp, report_str(p, "reason"));
+        fputs("): no ", fp);
+        md_escape(fp, report_str(p, "gives"));
+        fputs("\n", fp);
+    }
+}
+
 int report_write_md(const cJSON *m, FILE *fp)
 {
     const cJSON *v = report_get(m, "verdict"), *w = report_get(m, "window"), *c = report_get(m, "counts");
@@ -227,6 +248,8 @@ int report_write_md(const cJSON *m, FILE *fp)
             fputs(" | | | | |\n", fp);
         }
     }
+
+    missing_paths(fp, report_get(m, "missing_paths"));
 
     fputs("\n## Evidence and knobs\n\n", fp);
     int i = 0;

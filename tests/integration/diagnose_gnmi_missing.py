@@ -10,7 +10,8 @@ sw1"; every undecided entry that names a path lacks something that path gives, a
 that lacks pfc.enabled (not the partner's peer.pfc.enabled) names it.
 
 report --gnmi --collect: report.json's missing_paths lists exactly the two paths for sw1 with
-the target's words and what each gives, and the device sw1 lists both."""
+the target's words and what each gives, the device sw1 lists both, and report.md says each as
+"- path P not served by sw1 (the target's words): no what-it-gives"."""
 import json
 import os
 import re
@@ -26,6 +27,11 @@ WD = "COUNTERS_DB:COUNTERS/Ethernet*/Pfcwd"
 GIVES = {QOS: "pfc.enabled",
          WD: "pfcwd.storm_detected,pfcwd.storm_restored,pfcwd.tx_drop,pfcwd.rx_drop"}
 WORDS = {QOS: "NOT_FOUND: no such path: 'PORT_QOS_MAP'", WD: "NOT_FOUND: no such path: 'Pfcwd'"}
+
+
+def md(text):
+    """as report.md escapes text (report/report_md.c md_escape)"""
+    return "".join("\\" + c if c in "\\`*_{}[]|~" else c for c in text)
 
 
 def lacks(missing, name):
@@ -66,6 +72,12 @@ def check_report(address, out):
     dev = [d for d in model["devices"] if d.get("name") == "sw1"]
     if not dev or sorted(dev[0].get("missing_paths", [])) != sorted(GIVES):
         fail("report device sw1: missing_paths %s, want %s" % (dev, sorted(GIVES)))
+    with open(os.path.join(out, "report.md")) as f:
+        page = f.read()
+    for p in GIVES:
+        line = "- path %s not served by sw1 (%s): no %s" % (md(p), md(WORDS[p]), md(GIVES[p]))
+        if line not in page:
+            fail("report.md lacks %r:\n%s" % (line, page))
     print("ok: report lists %s for sw1" % sorted(GIVES))
 
 
