@@ -154,16 +154,16 @@ static void missing_paths(FILE *fp, const cJSON *list)
     if (!cJSON_GetArraySize(list))
         return;
     fputs("\n## Paths not served\n\n", fp);
+    static const char *const parts[][2] = {   /* text before, then the key's value */
+        { "- path ", "path" }, { " not served by ", "device" }, { " (", "reason" },
+        { "): no ", "gives" },
+    };
     const cJSON *p;
     cJSON_ArrayForEach(p, list) {
-        fputs("- path ", fp);
-        md_escape(fp, report_str(p, "path"));
-        fputs(" not served by ", fp);
-        md_escape(fp, report_str(p, "device"));
-        fputs(" (", fp);
-        md_escape(fp, report_str(p, "reason"));
-        fputs("): no ", fp);
-        md_escape(fp, report_str(p, "gives"));
+        for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+            fputs(parts[i][0], fp);
+            md_escape(fp, report_str(p, parts[i][1]));
+        }
         fputs("\n", fp);
     }
 }
