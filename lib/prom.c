@@ -353,6 +353,22 @@ static void put_events(struct prom_buf *b, const struct prom_event_count *e, siz
     }
 }
 
+static void put_missing(struct prom_buf *b, const struct prom_missing_path *m, size_t n)
+{
+    if (!n)
+        return;
+    put_family(b, "dcbkit_source_missing_path", "gauge",
+               "A path of the map the device does not serve (1): the rules that need what it "
+               "gives stay undecided");
+    for (size_t i = 0; i < n; i++) {
+        bool first = true;
+        prom_buf_put(b, "dcbkit_source_missing_path", 26);
+        put_label(b, &first, "device", m[i].device);
+        put_label(b, &first, "path", m[i].path);
+        prom_buf_put(b, "} 1\n", 4);
+    }
+}
+
 int prom_render_page(struct prom_buf *b, struct prom_page *p, struct dcb_err *err)
 {
     b->len = 0;
@@ -362,6 +378,7 @@ int prom_render_page(struct prom_buf *b, struct prom_page *p, struct dcb_err *er
     put_configs(b, p->configs, p->nconfigs);
     put_events(b, p->events, p->nevents);
     put_topology(b, p->topology, p->ntopology);
+    put_missing(b, p->missing, p->nmissing);
     put_source_family(b, p, "dcbkit_scrape_errors_total", "counter",
                       "Collections from a source that failed since the exporter started", 0);
     put_source_family(b, p, "dcbkit_source_series", "gauge",

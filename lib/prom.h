@@ -75,6 +75,12 @@ struct prom_event_count {
     uint64_t count;
 };
 
+/* A path a device does not serve (the gNMI source's word), for
+ * dcbkit_source_missing_path{device,path} 1. */
+struct prom_missing_path {
+    const char *device, *path;
+};
+
 struct prom_page {
     struct dcb_sample *samples;   /* the newest sample of each series; sorted in place */
     size_t nsamples;
@@ -89,6 +95,8 @@ struct prom_page {
     size_t nevents;
     const struct prom_topology *topology;
     size_t ntopology;
+    const struct prom_missing_path *missing;
+    size_t nmissing;
 };
 
 /* Writes the whole page: canonical metrics in registry order, each family once with its HELP

@@ -43,6 +43,11 @@ struct report_window {
 int report_gather(struct dcb_store *st, const struct fabric *fab, const struct report_window *w,
                   cJSON *model, struct dcb_err *err);
 
+/* "missing_paths": the paths each device does not serve as of the window's end (the gNMI
+ * source's source_gap events with a path), at the top and in each device. */
+int report_missing_paths(struct dcb_store *st, const struct report_window *w, cJSON *model,
+                         struct dcb_err *err);
+
 /* Collection problems found by --collect, one per device that failed: device -> reason. */
 struct report_collect_result {
     char device[DCB_DEVICE_MAX];

@@ -147,6 +147,27 @@ static void top_tables(FILE *fp, const cJSON *top)
     }
 }
 
+/* The paths a device does not serve: what the report could not look at, and why rules that
+ * need what they give stayed undecided. */
+static void missing_paths(FILE *fp, const cJSON *list)
+{
+    if (!cJSON_GetArraySize(list))
+        return;
+    fputs("\n## Paths not served\n\n", fp);
+    static const char *const parts[][2] = {   /* text before, then the key's value */
+        { "- path ", "path" }, { " not served by ", "device" }, { " (", "reason" },
+        { "): no ", "gives" },
+    };
+    const cJSON *p;
+    cJSON_ArrayForEach(p, list) {
+        for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+            fputs(parts[i][0], fp);
+            md_escape(fp, report_str(p, parts[i][1]));
+        }
+        fputs("\n", fp);
+    }
+}
+
 int report_write_md(const cJSON *m, FILE *fp)
 {
     const cJSON *v = report_get(m, "verdict"), *w = report_get(m, "window"), *c = report_get(m, "counts");
@@ -227,6 +248,8 @@ int report_write_md(const cJSON *m, FILE *fp)
             fputs(" | | | | |\n", fp);
         }
     }
+
+    missing_paths(fp, report_get(m, "missing_paths"));
 
     fputs("\n## Evidence and knobs\n\n", fp);
     int i = 0;

@@ -126,6 +126,9 @@ struct rule_undecided {
     char device[64], ifname[64];
     int prio;
     char missing[256];
+    /* "path P not served by D" when what it lacks comes from a path the device does not
+     * serve (rules/path_gaps.h); "" otherwise */
+    char not_served[320];
 };
 
 typedef void (*finding_fn)(void *arg, const struct finding *f);

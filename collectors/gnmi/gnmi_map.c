@@ -129,6 +129,8 @@ int gnmi_map_load_text(struct gnmi_map *m, const char *text, const char *name, s
     }
     if (cfg)
         rc = load_config_rules(m, cfg, name, err);
+    if (rc == 0)
+        gnmi_map_fill_gives(m, root);
 out:
     cJSON_Delete(root);
     if (rc < 0)

@@ -29,10 +29,15 @@
 #define GNMI_MAP_SUBS 32
 #define GNMI_MAP_CONFIG_RULES 64
 
+#define GNMI_MAP_GIVES 240
+
 struct gnmi_map_sub {
     char target[32];
     char path[256];
     bool config;
+    /* the canonical metrics and config fields its leaves give ("pfcwd.storm_detected,..."),
+     * for saying what a path the target does not serve leaves undecided */
+    char gives[GNMI_MAP_GIVES];
 };
 
 enum gnmi_cfg_format { GNMI_FMT_TEXT, GNMI_FMT_PRIO_LIST, GNMI_FMT_SONIC_ECN, GNMI_FMT_REF };
@@ -61,6 +66,12 @@ int gnmi_map_load_text(struct gnmi_map *m, const char *text, const char *source_
 /* DIR/NAME_gnmi.json */
 int gnmi_map_load(struct gnmi_map *m, const char *dir, const char *name, struct dcb_err *err);
 void gnmi_map_free(struct gnmi_map *m);
+
+/* Fills every subscription's gives from the map's "counters" and "config" rules (root: the
+ * map's JSON): a rule belongs to the most specific subscription whose path leads to it. */
+void gnmi_map_fill_gives(struct gnmi_map *m, const void *root);
+/* The subscription whose key (gnmi_map_key) is key, or NULL. */
+const struct gnmi_map_sub *gnmi_map_sub_of(const struct gnmi_map *m, const char *key);
 
 /* "TARGET:/path" or "/path" into buf. */
 const char *gnmi_map_key(char *buf, size_t len, const char *target, const char *path);

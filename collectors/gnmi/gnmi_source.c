@@ -193,16 +193,24 @@ static void on_sync(struct gnmi_target *t, void *arg)
         s->cb.on_round(c->dev->name, s->cb.arg);
 }
 
+/* text as a JSON string's content: quotes, backslashes and controls become ' */
+static void json_safe(char *buf, size_t len, const char *text)
+{
+    size_t o = 0;
+    for (; text[o] && o + 1 < len; o++) {
+        char ch = text[o];
+        buf[o] = ch == '"' || ch == '\\' || (unsigned char)ch < 0x20 ? '\'' : ch;
+    }
+    buf[o] = '\0';
+}
+
 static void on_gap(struct gnmi_target *t, int64_t from, int64_t to, const char *why, void *arg)
 {
     struct gnmi_source *s = arg;
     struct call *c = gnmi_target_user(t);
     s->stats.gaps++;
     char details[DCB_DETAILS_MAX], reason[300];
-    snprintf(reason, sizeof(reason), "%s", why);
-    for (char *p = reason; *p; p++)
-        if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20)
-            *p = '\'';
+    json_safe(reason, sizeof(reason), why);
     snprintf(details, sizeof(details),
              "{\"from_ns\":%" PRId64 ",\"to_ns\":%" PRId64 ",\"seconds\":%.3f,\"address\":\"%s\","
              "\"subscription\":\"%s\",\"reason\":\"%s\"}",
@@ -255,6 +263,26 @@ void gnmi_source_missing_text(const struct gnmi_source *s, char *buf, size_t len
     }
 }
 
+/* A path not served (or served again) as a source_gap event with "path": what the stores,
+ * serve and the rules' undecided list learn it from; "gives" names the canonical metrics and
+ * config fields it would have given. */
+static void path_event(struct gnmi_source *s, const struct call *c, const char *path,
+                       bool missing, const char *why)
+{
+    if (!s->cb.on_event)
+        return;
+    const struct gnmi_map_sub *sub = gnmi_map_sub_of(c->dev->map, path);
+    /* fits DCB_DETAILS_MAX: 120 + GNMI_MAP_GIVES + 80 + the keys */
+    char details[DCB_DETAILS_MAX], reason[80], p[121];
+    json_safe(reason, sizeof(reason), missing && why ? why : "");
+    json_safe(p, sizeof(p), path);
+    snprintf(details, sizeof(details), "{\"path\":\"%s\",\"served\":%s,\"gives\":\"%s\","
+             "\"reason\":\"%s\"}", p, missing ? "false" : "true", sub ? sub->gives : "", reason);
+    struct dcb_event e;
+    dcb_event_set(&e, gnmi_now_ns(), EVENT_SOURCE_GAP, c->dev->name, "", -1, details);
+    s->cb.on_event(&e, s->cb.arg);
+}
+
 static void on_path(struct gnmi_target *t, const char *path, bool missing, const char *why,
                     void *arg)
 {
@@ -265,6 +293,7 @@ static void on_path(struct gnmi_target *t, const char *path, bool missing, const
     missing_set(s, c->dev->name, full, missing);
     if (s->cb.on_missing)
         s->cb.on_missing(c->dev->name, gnmi_target_address(t), full, missing, why, s->cb.arg);
+    path_event(s, c, full, missing, why);
 }
 
 int gnmi_source_new(struct gnmi_source **out, const char *maps_dir,

@@ -220,7 +220,7 @@ int main(int argc, char **argv)
     struct prom_buf page;
     prom_buf_init(&page);
     struct prom_page in = { samples, SERIES, NULL, 0, NULL, 0, "bench", NULL, 0, NULL, 0,
-                            NULL, 0 };
+                            NULL, 0, NULL, 0 };
     int reps = 20;
     double c0 = cpu_s();
     int64_t t0 = bench_now_ns();

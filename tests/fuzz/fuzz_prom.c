@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(tp.device, sizeof(tp.device), "%s", text);
     snprintf(tp.peer_ifname, sizeof(tp.peer_ifname), "%s", sp ? sp + 1 : "");
     snprintf(tp.role, sizeof(tp.role), "%s", size % 2 ? "host" : "");
-    struct prom_page page = { &s, 1, &f, 1, NULL, 0, text, &cv, 1, &ec, 1, &tp, 1 };
+    struct prom_page page = { &s, 1, &f, 1, NULL, 0, text, &cv, 1, &ec, 1, &tp, 1, NULL, 0 };
     if (prom_render_page(&b, &page, &err) == 0 && (!b.len || b.data[b.len - 1] != '\n'))
         abort();
     prom_buf_free(&b);

@@ -10,7 +10,9 @@ DCBKIT_MAPS pointing nowhere). /metrics must carry what the target serves, from 
 
 and, once the round's last table (PG watermarks) is there, no dcbkit_pfcwd_* series and no gnmi
 pfc.enabled (PORT_QOS_MAP is missing); serve stays
-healthy while two of the map's paths are missing."""
+healthy while two of the map's paths are missing, and says which they are:
+dcbkit_source_missing_path{device="sw1",path=P} 1 for exactly the two paths the target rejects,
+COUNTERS_DB:COUNTERS/Ethernet*/Pfcwd and CONFIG_DB:PORT_QOS_MAP."""
 import os
 import shutil
 import sys
@@ -45,7 +47,8 @@ with Peer("--tree", "sonic", "--ports", "1", "--missing", "Pfcwd,PORT_QOS_MAP") 
             if {("dcbkit_port_rx_bytes_total", None, None),
                     ("dcbkit_pfc_rx_pause_total", "3", None),
                     ("dcbkit_pg_headroom_watermark_bytes", "3", None),
-                    ("dcbkit_qos_config", None, "switch.pfcwd.detect_ms")} <= names:
+                    ("dcbkit_qos_config", None, "switch.pfcwd.detect_ms"),
+                    ("dcbkit_source_missing_path", None, None)} <= names:
                 break
             time.sleep(0.5)
         rx = get(s, "dcbkit_port_rx_bytes_total", device="sw1", ifname="Ethernet0")
@@ -64,11 +67,17 @@ with Peer("--tree", "sonic", "--ports", "1", "--missing", "Pfcwd,PORT_QOS_MAP") 
                 ("field", "pfc.enabled") in ls and ("source", "gnmi") in ls]
         if pfcwd or mask:
             fail("the target has no Pfcwd and no PORT_QOS_MAP, yet %s %s" % (pfcwd, mask))
+        said = {(dict(ls).get("device"), dict(ls).get("path")): v for (n, ls), v in s.items()
+                if n == "dcbkit_source_missing_path"}
+        want = {("sw1", "COUNTERS_DB:COUNTERS/Ethernet*/Pfcwd"): 1,
+                ("sw1", "CONFIG_DB:PORT_QOS_MAP"): 1}
+        if said != want:
+            fail("dcbkit_source_missing_path says %s, the target lacks %s" % (said, want))
         status, _, _ = srv.get("/healthz")
         if status != 200:
             fail("serve unhealthy with two paths missing: %d, %s" % (status, srv.stderr()))
         print("ok: epoch %d, rx_bytes %.0f, prio 3 pauses %.0f, watchdog 200 ms; no pfcwd, no "
-              "PFC mask; healthy" % (k, rx, pfc3))
+              "PFC mask; 2 missing paths exported; healthy" % (k, rx, pfc3))
     finally:
         srv.stop()
 shutil.rmtree(tmp)

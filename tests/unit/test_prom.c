@@ -92,7 +92,8 @@ static void page_groups_families(void **state)
         { "sw1", "Ethernet8", "switch", "h\"9", "eth0", "host" },
         { "h1", "eth0", "host", "", "", "" },     /* no link partner known */
     };
-    struct prom_page page = { v, 4, f, 3, &src, 1, "1.0", NULL, 0, NULL, 0, tp, 2 };
+    struct prom_missing_path mp[1] = { { "sw1", "COUNTERS_DB:COUNTERS/Ethernet*/Pfcwd" } };
+    struct prom_page page = { v, 4, f, 3, &src, 1, "1.0", NULL, 0, NULL, 0, tp, 2, mp, 1 };
     struct prom_buf b;
     prom_buf_init(&b);
     assert_int_equal(prom_render_page(&b, &page, NULL), 0);
@@ -118,6 +119,9 @@ static void page_groups_families(void **state)
                                    "peer_role=\"host\"} 1\n"
                                    "dcbkit_topology_info{device=\"h1\",ifname=\"eth0\","
                                    "role=\"host\"} 1\n"));
+    assert_non_null(strstr(b.data, "# TYPE dcbkit_source_missing_path gauge\n"
+                                   "dcbkit_source_missing_path{device=\"sw1\","
+                                   "path=\"COUNTERS_DB:COUNTERS/Ethernet*/Pfcwd\"} 1\n"));
     assert_non_null(strstr(b.data, "dcbkit_scrape_errors_total{source=\"local\"} 2\n"));
     assert_non_null(strstr(b.data, "dcbkit_last_collect_timestamp_seconds{source=\"local\"} "
                                    "1700000000.123456789\n"));

@@ -22,6 +22,7 @@ static int run_rules(const struct diagnose_opts *o, const struct rule_set *rs,
         .on_undecided = o->verbose ? diagnose_undecided_add : NULL, .arg = r,
     };
     r->nrules = rs->n;
+    r->gaps = &d->gaps;
     return rule_set_run(rs, &d->ev, &opt, &r->stats, err);
 }
 

@@ -11,6 +11,7 @@
 #include "evidence.h"
 #include "findings.h"
 #include "out.h"
+#include "path_gaps.h"
 #include "rules.h"
 #include "sink_store.h"
 #include "source_opts.h"
@@ -36,6 +37,7 @@ struct diagnose_evidence {
     struct sink_store keep;
     struct dcb_store *ring;           /* owned; NULL when the store is read in place */
     struct evidence ev;
+    struct path_gaps gaps;            /* the paths the devices do not serve (gNMI) */
     int64_t now_ns;                   /* the evaluation time: where the evidence ends */
     const char *kind, *name;          /* as the output names the source */
 };
@@ -54,6 +56,7 @@ struct diagnose_result {
     size_t nundecided, undecided_cap;
     bool undecided_nomem;
     struct rule_run_stats stats;
+    const struct path_gaps *gaps;     /* says which undecided lack a path not served */
     size_t nrules;
     bool verify, verbose;
     const char *profile;

@@ -88,8 +88,10 @@ int diagnose_evidence_open(const struct diagnose_opts *o, struct diagnose_eviden
                          &d->src, err) < 0)
         return -1;
     if (d->src.direct)
-        return open_store_in_place(o, d, err);
-    if (run_source(o, d, err) < 0 || evidence_store_open(&d->ev, d->ring, d->now_ns, err) < 0)
+        return open_store_in_place(o, d, err) < 0 ? -1
+               : path_gaps_load(&d->gaps, d->src.direct, d->now_ns, err);
+    if (run_source(o, d, err) < 0 || evidence_store_open(&d->ev, d->ring, d->now_ns, err) < 0 ||
+        path_gaps_load(&d->gaps, d->ring, INT64_MAX, err) < 0)
         return -1;
     int64_t t0 = so.named & SOURCE_G_PROMETHEUS ? d->now_ns - p->window_ns : 0;
     if (evidence_store_preload(&d->ev, t0, err) < 0)
@@ -107,4 +109,5 @@ void diagnose_evidence_close(struct diagnose_evidence *d)
     if (d->ring)
         store_close(d->ring, NULL);
     d->ring = NULL;
+    path_gaps_free(&d->gaps);
 }

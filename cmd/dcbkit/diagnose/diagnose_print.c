@@ -21,7 +21,10 @@ void diagnose_undecided_add(void *arg, const struct rule_undecided *u)
         r->undecided = grown;
         r->undecided_cap = cap;
     }
-    r->undecided[r->nundecided++] = *u;
+    r->undecided[r->nundecided] = *u;
+    if (r->gaps)
+        path_gaps_explain(r->gaps, &r->undecided[r->nundecided]);
+    r->nundecided++;
 }
 
 void diagnose_result_free(struct diagnose_result *r)
@@ -197,7 +200,8 @@ static void print_undecided(struct dcb_out *o, const struct diagnose_result *r)
         out_str(o, "device", " %s", u->device[0] ? u->device : "fabric");
         out_str(o, "ifname", u->ifname[0] ? ":%s" : NULL, u->ifname);
         out_i64(o, "prio", u->prio >= 0 ? " prio %" PRId64 : NULL, u->prio);
-        out_str(o, "missing", ": lacks %s\n", u->missing);
+        out_str(o, "not_served", u->not_served[0] ? ": undecided: %s" : NULL, u->not_served);
+        out_str(o, "missing", u->not_served[0] ? " (lacks %s)\n" : ": lacks %s\n", u->missing);
         out_obj_close(o);
     }
     out_arr_close(o);

@@ -64,7 +64,8 @@ static int step_model(struct report_job *j)
     progress("reading the window from the store");
     if (!j->model)
         return cli_fail(FAIL, "report", "out of memory");
-    if (report_gather(j->ev.st, j->have_fab ? &j->fab : NULL, &j->w, j->model, &err) < 0)
+    if (report_gather(j->ev.st, j->have_fab ? &j->fab : NULL, &j->w, j->model, &err) < 0 ||
+        report_missing_paths(j->ev.st, &j->w, j->model, &err) < 0)
         return cli_fail(FAIL, "report", "%s", err.msg);
     return 0;
 }

@@ -255,6 +255,8 @@ const struct cli_command cmd_serve = {
         "peer_device, peer_ifname, peer_role) where each port sits (from the fabric file), so "
         "dcbkit diagnose and "
         "report --prometheus read config, topology and event counts back. "
+        "dcbkit_source_missing_path{device,path} 1 names each path of the gNMI map a device "
+        "does not serve (the rules that need what it gives stay undecided). "
         "dcbkit_scrape_errors_total{source} counts failed collections (source is the evidence "
         "source, or rules); dcbkit_source_series, dcbkit_collect_duration_seconds and "
         "dcbkit_last_collect_timestamp_seconds tell how the last round went. A series whose "

@@ -12,7 +12,9 @@
 
 static void count_event(void *arg, const struct dcb_event *e)
 {
-    serve_events_count(arg, e);
+    struct serve_feed *f = arg;
+    serve_events_count(&f->events, e);
+    path_gaps_take(&f->gaps, e);
 }
 
 /* The label of the source that measures (the fabric's intent beside it does not). */
@@ -55,7 +57,7 @@ static int open_ring(struct serve_feed *f, const struct serve_feed_options *opt,
             return -1;
     }
     f->sink.tap_event = count_event;
-    f->sink.tap_arg = &f->events;
+    f->sink.tap_arg = f;
     return source_opts_open(opt->so, sink_store_sink(&f->sink), opt->interval_ns, 0, &f->src,
                             err);
 }
@@ -121,5 +123,6 @@ void serve_feed_close(struct serve_feed *f)
     if (f->sink.record)
         store_close(f->sink.record, NULL);
     serve_events_free(&f->events);
+    path_gaps_free(&f->gaps);
     memset(f, 0, sizeof(*f));
 }

@@ -183,6 +183,11 @@ static bool collect(struct serve_round *r, int64_t wall, int64_t *data_ns, char 
     struct config_visit cv = { r, NULL, false };
     if (store_configs(r->feed->st, NULL, NULL, INT64_MAX, add_config, &cv, &e) < 0)
         problem_of(r, problem, len, r->feed->label, &e);
+    if (r->feed->in_place) {          /* a store another process writes: as it says now */
+        path_gaps_free(&r->feed->gaps);
+        if (path_gaps_load(&r->feed->gaps, r->feed->st, INT64_MAX, &e) < 0)
+            problem_of(r, problem, len, r->feed->label, &e);
+    }
     r->stats[0].duration_s = (double)(dcb_monotonic_ns() - t0) / 1e9;
     r->stats[0].series = r->nsamples;
     bool ok = r->stats[0].errors == errors;
@@ -223,10 +228,19 @@ static int render(struct serve_round *r, struct dcb_err *err)
                                        fd->device, fd->ifname, fd->prio };
     }
     const struct serve_events *ev = &r->feed->events;
+    const struct path_gaps *g = &r->feed->gaps;
+    struct prom_missing_path *pm = calloc(g->n ? g->n : 1, sizeof(*pm));
+    if (!pm) {
+        free(pf);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for the missing paths");
+    }
+    for (size_t i = 0; i < g->n; i++)
+        pm[i] = (struct prom_missing_path){ g->v[i].device, g->v[i].path };
     struct prom_page page = { r->samples, r->nsamples, pf, n, r->stats, r->rules ? 2 : 1,
                               DCBKIT_VERSION, r->configs, r->nconfigs, ev->v, ev->n,
-                              r->topology, r->ntopology };
+                              r->topology, r->ntopology, pm, g->n };
     int rc = prom_render_page(&r->page, &page, err);
+    free(pm);
     free(pf);
     return rc;
 }

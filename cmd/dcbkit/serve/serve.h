@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "findings.h"
+#include "path_gaps.h"
 #include "prom.h"
 #include "rules.h"
 #include "sink_store.h"
@@ -113,6 +114,7 @@ struct serve_feed {
     const char *label;               /* dcbkit_scrape_errors_total{source}: "local", "gnmi",
                                       * "store", "replay", "fabric" */
     struct serve_events events;
+    struct path_gaps gaps;           /* the paths the devices do not serve */
 };
 
 struct serve_feed_options {
