@@ -80,7 +80,6 @@ ALLOWED = {
     ("metrics", "--verbose"): SILENT,
     ("replay", "--verbose"): SILENT,
     ("report", "--quiet"): SILENT,
-    ("report", "--verbose"): SILENT,
     ("serve", "--verbose"): SILENT,
     ("gnmi", "--type"): PEER,
     ("gnmi", "--updates-only"): PEER,
