@@ -14,7 +14,6 @@ never a crash, never a hang longer than the deadline.
 import json
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -22,6 +21,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from free_port import free_port  # noqa: E402
 from gnmi_helpers import DCBKIT, Peer, dcbkit, fail, need_h2, need_peer  # noqa: E402
 import store_sql  # noqa: E402
 
@@ -49,12 +49,6 @@ def expect_error(label, r, elapsed, words, limit):
     print("ok: %s (%.2f s)" % (label, elapsed))
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def main():

@@ -27,6 +27,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from free_port import free_port  # noqa: E402
 from gnmi_helpers import DCBKIT, Peer, dcbkit, fail, json_lines, need_peer  # noqa: E402
 
 DCBTOP = os.environ.get("DCBTOP", os.path.join(os.path.dirname(DCBKIT), "dcbtop"))
@@ -47,13 +48,6 @@ class Reader(threading.Thread):
             self.lines.append((time.monotonic(), line))
 
 
-def free_port():
-    import socket
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def gnmi_args(address, device):

@@ -14,12 +14,12 @@ before/after figures show in report.html and in the Markdown re-rendered with --
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+from free_port import free_port  # noqa: E402
 from chromium import Chromium  # noqa: E402
 from gnmi_helpers import Peer, need_peer  # noqa: E402
 from report_store import DCBKIT, fail, run  # noqa: E402
@@ -37,13 +37,6 @@ EXPECT = {"pause-storm": {"pause-storm"},
           "ecn-above-xoff": {"ecn-too-late", "cfg-threshold-order"}}
 
 
-def free_port():
-    """A loopback port that was free a moment ago and has no listener now."""
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 need_peer()

@@ -5,6 +5,8 @@ import re
 import shutil
 import signal
 import socket
+
+from free_port import free_port  # noqa: F401,E402
 import subprocess
 import sys
 import tempfile
@@ -28,12 +30,6 @@ def skip(msg):
     sys.exit(77)
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 class Serve:
