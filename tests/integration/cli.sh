@@ -4,11 +4,12 @@ source "$(dirname "$0")/lib.bash"
 run_rc rc "$DCBKIT" --version
 expect_eq "--version exit" 0 "$rc"
 grep -Eq '^dcbkit [0-9a-g.]+' "$TMP/out" || fail "--version printed: $(cat "$TMP/out")"
-# dcbtop -V names the same build.
-kit=$(cat "$TMP/out")
+# dcbtop -V names its build the same way (the commit it was built from; an incremental build
+# can relink one binary and not the other, so the two versions are not compared).
 DCBTOP=${DCBTOP:-$ROOT/build/cc/bin/dcbtop}
 run_rc rc "$DCBTOP" -V
-expect_eq "dcbtop -V" "dcbtop ${kit#dcbkit }" "$(cat "$TMP/out")"
+expect_eq "dcbtop -V exit" 0 "$rc"
+grep -Eqx 'dcbtop [0-9a-g.]+(-dirty)?' "$TMP/out" || fail "dcbtop -V printed: $(cat "$TMP/out")"
 
 run_rc rc "$DCBKIT" help
 expect_eq "help exit" 0 "$rc"
