@@ -476,6 +476,26 @@ static void findings(FILE *fp, const cJSON *m)
     fputs("</section>\n", fp);
 }
 
+/* The paths a device does not serve: what the report could not look at, and why rules that
+ * need what they give stayed undecided. */
+static void missing_paths(FILE *fp, const cJSON *m)
+{
+    const cJSON *list = report_get(m, "missing_paths"), *p;
+    if (!cJSON_GetArraySize(list))
+        return;
+    fputs("<section id=\"missing-paths\">\n<h2>Paths not served</h2>\n<table>\n<tr><th>Device"
+          "</th><th>Path</th><th>The device said</th><th>So there is no</th></tr>\n", fp);
+    cJSON_ArrayForEach(p, list) {
+        fputs("<tr>", fp);
+        td_text(fp, report_str(p, "device"));
+        td_text(fp, report_str(p, "path"));
+        td_text(fp, report_str(p, "reason"));
+        td_text(fp, report_str(p, "gives"));
+        fputs("</tr>\n", fp);
+    }
+    fputs("</table>\n</section>\n", fp);
+}
+
 static void raw(FILE *fp, const cJSON *m)
 {
     const cJSON *r = report_get(m, "raw"), *x;
@@ -510,6 +530,7 @@ int report_write_html(const cJSON *m, FILE *fp)
     heatmap(fp, m);
     devices(fp, m);
     findings(fp, m);
+    missing_paths(fp, m);
     raw(fp, m);
     fputs("</body>\n</html>\n", fp);
     return ferror(fp) ? -1 : 0;

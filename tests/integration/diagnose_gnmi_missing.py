@@ -78,7 +78,22 @@ def check_report(address, out):
         line = "- path %s not served by sw1 (%s): no %s" % (md(p), md(WORDS[p]), md(GIVES[p]))
         if line not in page:
             fail("report.md lacks %r:\n%s" % (line, page))
-    print("ok: report lists %s for sw1" % sorted(GIVES))
+    with open(os.path.join(out, "report.html")) as f:
+        html = f.read()
+    section = html[html.find('<section id="missing-paths">'):]
+    section = section[:section.find("</section>")]
+    for p in GIVES:
+        row = "<tr><td>sw1</td><td>%s</td><td>%s</td><td>%s</td></tr>" % (
+            htmlesc(p), htmlesc(WORDS[p]), htmlesc(GIVES[p]))
+        if row not in section:
+            fail("report.html's paths not served lack %r:\n%s" % (row, section))
+    print("ok: report lists %s for sw1 (JSON, Markdown, HTML)" % sorted(GIVES))
+
+
+def htmlesc(text):
+    """As report.html escapes text (lib/xml_escape.c: & < > " ')."""
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&#39;"))
 
 
 need_peer()
