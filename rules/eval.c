@@ -121,6 +121,14 @@ static struct value index_value(const struct rule_expr *ix, struct eval_ctx *c, 
     return v;
 }
 
+static struct value unserved_or_unknown(const struct eval_ctx *c, const char *name)
+{
+    struct value v = value_unknown();
+    v.unserved = c->device && c->ev->ops->unserved &&
+                 c->ev->ops->unserved(c->ev->ctx, c->device, name);
+    return v;
+}
+
 static struct value config_leaf(const struct rule_expr *e, struct eval_ctx *c)
 {
     const struct qos_config *cfg = e->peer ? c->peer : c->cfg;
@@ -132,7 +140,7 @@ static struct value config_leaf(const struct rule_expr *e, struct eval_ctx *c)
         char name[EXPR_TEXT_MAX + 16];
         leaf_name(e, index, name, sizeof(name));
         eval_note_missing(c, name);
-        return value_unknown();
+        return e->peer ? value_unknown() : unserved_or_unknown(c, e->field->pattern);
     }
     struct value v;
     switch (e->field->type) {
@@ -188,7 +196,7 @@ static struct value metric_leaf(const struct rule_expr *e, struct eval_ctx *c)
         char what[EXPR_TEXT_MAX + 16];
         snprintf(what, sizeof(what), "%s(%s)", evidence_agg_name(e->agg), e->text);
         eval_note_missing(c, what);
-        return value_unknown();
+        return unserved_or_unknown(c, metric_info(e->metric)->name);
     }
     struct value v = value_number(out);
     eval_note_evidence(c, e, v);

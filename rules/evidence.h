@@ -33,6 +33,9 @@ struct evidence_ops {
     int (*metric)(void *ctx, const char *device, const char *ifname, enum metric_id m, int prio,
                   int queue, enum evidence_agg agg, int64_t t0, int64_t t1, double *out,
                   struct dcb_err *err);
+    /* Whether the device said it does not serve the path that gives name (a canonical metric
+     * or config field): a gNMI target that rejected the path. NULL when the source cannot say. */
+    bool (*unserved)(void *ctx, const char *device, const char *name);
     /* Events of kind in [t0, t1]; device/ifname NULL match any, prio -1 any. 1 with *out set, 0
      * when the source keeps no events, or a negative error. NULL when the source has none. */
     int (*event_count)(void *ctx, const char *device, const char *ifname,

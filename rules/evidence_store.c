@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "counter.h"
+#include "path_gaps.h"
 #include "qos_json.h"
 
 struct store_port {
@@ -51,6 +52,7 @@ struct store_evidence {
     bool nomem;
     struct dcb_err *err;
     int error;
+    struct path_gaps gaps;        /* the paths the devices said they do not serve */
 };
 
 static long find_port(struct store_evidence *se, const char *device, const char *ifname)
@@ -417,6 +419,11 @@ static int metric(void *ctx, const char *device, const char *ifname, enum metric
     return store_aggregate(se->st, &f, to_store[agg], out, err);
 }
 
+static bool unserved(void *ctx, const char *device, const char *name)
+{
+    return path_gaps_lacks(&((struct store_evidence *)ctx)->gaps, device, name);
+}
+
 static int count_event(const struct dcb_event *e, void *arg)
 {
     (void)e;
@@ -451,6 +458,7 @@ static const struct evidence_ops store_ops = {
     .role = role,
     .peer_role = peer_role,
     .metric = metric,
+    .unserved = unserved,
     .event_count = event_count,
 };
 
@@ -468,9 +476,12 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1,
     int rc = store_latest(st, &f, add_sample_port, se, err);
     if (rc >= 0)
         rc = store_configs(st, NULL, NULL, t1, add_config, se, err);
+    if (rc >= 0)
+        rc = path_gaps_load(&se->gaps, st, t1, err);
     if (rc >= 0 && se->nomem)
         rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory listing ports");
     if (rc < 0) {
+        path_gaps_free(&se->gaps);
         free(se->ports);
         free(se);
         return rc;
@@ -490,6 +501,7 @@ void evidence_store_close(struct evidence *ev)
     struct store_evidence *se = ev->ctx;
     if (se) {
         preload_free(se->pre);
+        path_gaps_free(&se->gaps);
         free(se->ports);
         free(se);
     }

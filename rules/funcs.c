@@ -263,7 +263,7 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
     case F_COALESCE:
         for (int i = 0; i < e->nargs; i++) {
             struct value v = expr_eval(a[i], c);
-            if (v.kind != V_UNKNOWN)
+            if (v.kind != V_UNKNOWN || v.unserved)
                 return v;
         }
         return value_unknown();

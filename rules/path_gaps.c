@@ -87,6 +87,28 @@ void path_gaps_explain(const struct path_gaps *g, struct rule_undecided *u)
     }
 }
 
+/* gives lists name itself, or a field group above it ("switch.buffer" gives
+ * "switch.buffer.#.xoff") */
+static bool gives_name(const char *gives, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = gives; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n && n <= len && !strncmp(p, name, n) && (n == len || name[n] == '.'))
+            return true;
+        p += n + (p[n] == ',');
+    }
+    return false;
+}
+
+bool path_gaps_lacks(const struct path_gaps *g, const char *device, const char *name)
+{
+    for (size_t i = 0; i < g->n; i++)
+        if (!strcmp(g->v[i].device, device) && gives_name(g->v[i].gives, name))
+            return true;
+    return false;
+}
+
 static int take(const struct dcb_event *e, void *arg)
 {
     path_gaps_take(arg, e);

@@ -88,6 +88,9 @@ struct value {
     enum value_kind kind;
     double num;
     const char *str;              /* static or owned by the tree / field table */
+    /* unknown because the device said it does not serve the path that gives it: coalesce()
+     * keeps it unknown instead of taking a default (a missing Pfcwd table is not "0 storms") */
+    bool unserved;
 };
 
 static inline struct value value_unknown(void)

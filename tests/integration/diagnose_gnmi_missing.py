@@ -7,7 +7,10 @@ pfcwd.* counters (storm_detected, storm_restored, tx_drop, rx_drop, in the map's
 diagnose -v -T json: the PFC watchdog config rule (cfg-pfcwd) needs pfc.enabled, which only
 PORT_QOS_MAP gives, so it is undecided with not_served "path CONFIG_DB:PORT_QOS_MAP not served by
 sw1"; every undecided entry that names a path lacks something that path gives, and every entry
-that lacks pfc.enabled (not the partner's peer.pfc.enabled) names it.
+that lacks pfc.enabled (not the partner's peer.pfc.enabled) names it. The watchdog-firing rule
+(pfcwd-firing) takes a missing pfcwd.storm_detected series as 0 (a series starts when it first
+moves), but not where the device refused the Pfcwd path: on every port of sw1 it is undecided,
+naming that path, never decided as "did not fire".
 
 report --gnmi --collect: report.json's missing_paths lists exactly the two paths for sw1 with
 the target's words and what each gives, the device sw1 lists both, and report.md says each as
@@ -47,6 +50,11 @@ def check_diagnose(address):
     wd = [u for u in undecided if u["rule"] == "cfg-pfcwd" and u["device"] == "sw1"]
     if not wd or wd[0]["not_served"] != "path %s not served by sw1" % QOS:
         fail("cfg-pfcwd on sw1: want undecided, path %s not served by sw1; got %s" % (QOS, wd))
+    ports = {u["ifname"] for u in undecided if u["rule"] == "pfcwd-firing" and u["device"] == "sw1"
+             and u["not_served"] == "path %s not served by sw1" % WD}
+    if not {"Ethernet0"} <= ports:
+        fail("pfcwd-firing on sw1 Ethernet0: want undecided, path %s not served by sw1; got %s"
+             % (WD, [u for u in undecided if u["rule"] == "pfcwd-firing"]))
     for u in undecided:
         named = [p for p in GIVES if ("path %s not served by sw1" % p) in u["not_served"]]
         if u["not_served"] and not named:

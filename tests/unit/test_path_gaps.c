@@ -84,6 +84,17 @@ static void undecided_names_the_path(void **state)
     snprintf(u.missing, sizeof(u.missing), "pfc.enabled");
     path_gaps_explain(&g, &u);
     assert_string_equal(u.not_served, "");
+    /* what the rules' coalesce() must not default: only this device's refused paths */
+    assert_true(path_gaps_lacks(&g, "sw1", "pfcwd.tx_drop"));
+    assert_true(path_gaps_lacks(&g, "sw1", "pfc.enabled"));
+    assert_false(path_gaps_lacks(&g, "sw1", "pfcwd.tx"));
+    assert_false(path_gaps_lacks(&g, "sw1", "port.rx_bytes"));
+    assert_false(path_gaps_lacks(&g, "sw2", "pfcwd.tx_drop"));
+    gap(&g, "sw3", "{\"path\":\"CONFIG_DB:BUFFER_PG\",\"served\":false,"
+                   "\"gives\":\"switch.buffer\",\"reason\":\"NOT_FOUND\"}");
+    assert_true(path_gaps_lacks(&g, "sw3", "switch.buffer.#.xoff"));
+    assert_false(path_gaps_lacks(&g, "sw3", "switch.buffers"));
+    g.n--;
     /* served again: no longer said */
     gap(&g, "sw1", "{\"path\":\"CONFIG_DB:PORT_QOS_MAP\",\"served\":true,\"gives\":\"\"}");
     assert_int_equal(g.n, 1);

@@ -195,6 +195,37 @@ static void logic(void **state)
     assert_non_null(strstr(undecided(&o, "div0"), "division by zero"));
 }
 
+/* h1 said it does not serve the path that gives pfcwd.storm_detected and mtu (a gNMI target's
+ * NOT_FOUND): coalesce() takes no default for them, for what was merely never seen it does. */
+static struct dcb_store *unserved_store(void)
+{
+    struct dcb_store *st = evidence_store();
+    struct dcb_event e;
+    dcb_event_set(&e, NOW - 50 * SEC, EVENT_SOURCE_GAP, "h1", "", -1,
+                  "{\"path\":\"P\",\"served\":false,\"gives\":\"pfcwd.storm_detected,pfc\"}");
+    assert_int_equal(store_put_event(st, &e, NULL), 0);
+    return st;
+}
+
+static void coalesce_keeps_unserved(void **state)
+{
+    (void)state;
+    struct outcome o;
+    make_store = unserved_store;
+    run_rules(RULE("refused", "coalesce(delta(pfcwd.storm_detected{queue=3}[60s]), 0) == 0")
+              RULE("unseen", "coalesce(delta(pfcwd.tx_drop{queue=3}[60s]), 0) == 0")
+              RULE("refused-cfg", "coalesce(pfc.willing, true)")
+              RULE("other-cfg", "coalesce(mtu, 1500) == 9000"),
+              NULL, &o);
+    make_store = evidence_store;
+    assert_false(fired(&o, "refused"));
+    assert_non_null(strstr(undecided(&o, "refused"), "pfcwd.storm_detected"));
+    assert_true(fired(&o, "unseen"));
+    assert_false(fired(&o, "refused-cfg"));
+    assert_non_null(undecided(&o, "refused-cfg"));
+    assert_true(fired(&o, "other-cfg"));
+}
+
 static void windows(void **state)
 {
     (void)state;
@@ -405,6 +436,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(logic),
         cmocka_unit_test(windows),
+        cmocka_unit_test(coalesce_keeps_unserved),
         cmocka_unit_test(windows_across_a_reset),
         cmocka_unit_test(templates_and_profiles),
         cmocka_unit_test(load_errors),
