@@ -24,6 +24,9 @@ struct evidence_ops {
     /* The port's config and its link partner's; NULL when unknown. */
     const struct qos_config *(*config)(void *ctx, const char *device, const char *ifname);
     const struct qos_config *(*peer_config)(void *ctx, const char *device, const char *ifname);
+    /* Whether the port's link partner is a port of this evidence with its own config, so that
+     * a check of the link also runs at the partner's end. NULL: never. */
+    bool (*peer_judged)(void *ctx, const char *device, const char *ifname);
     /* "host", "switch" or NULL. */
     const char *(*role)(void *ctx, const char *device);
     /* The role of the port's link partner's device: "host", "switch" or NULL when unknown. */

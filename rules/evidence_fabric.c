@@ -70,6 +70,11 @@ static const struct qos_config *peer_config(void *ctx, const char *device, const
     return i < 0 || fe->ports[i].peer < 0 ? NULL : &fe->ports[fe->ports[i].peer].cfg;
 }
 
+static bool peer_judged(void *ctx, const char *device, const char *ifname)
+{
+    return peer_config(ctx, device, ifname) != NULL;
+}
+
 static const char *peer_role(void *ctx, const char *device, const char *ifname)
 {
     const struct fabric_evidence *fe = ctx;
@@ -91,6 +96,7 @@ static const struct evidence_ops fabric_ops = {
     .each_port = each_port,
     .config = config,
     .peer_config = peer_config,
+    .peer_judged = peer_judged,
     .role = role,
     .peer_role = peer_role,
 };

@@ -16,6 +16,8 @@ struct store_port {
     struct qos_config cfg, peer;
     bool has_cfg, has_peer;
     char role[8], peer_role[8];   /* from "topology" rows; "" when unknown */
+    char peer_device[DCB_DEVICE_MAX], peer_ifname[DCB_IFNAME_MAX];   /* the same; "" */
+    bool peer_is_port;            /* that partner is a port here, with its own config */
 };
 
 /* A preloaded series: its samples, in time order, in the flat arrays below. */
@@ -115,10 +117,70 @@ static void copy_role(char *dst, const cJSON *role)
 static void add_topology(struct store_port *p, const char *json)
 {
     cJSON *j = cJSON_Parse(json);
+    const cJSON *peer = cJSON_GetObjectItemCaseSensitive(j, "peer");
     copy_role(p->role, cJSON_GetObjectItemCaseSensitive(j, "role"));
-    copy_role(p->peer_role, cJSON_GetObjectItemCaseSensitive(
-                  cJSON_GetObjectItemCaseSensitive(j, "peer"), "role"));
+    copy_role(p->peer_role, cJSON_GetObjectItemCaseSensitive(peer, "role"));
+    const cJSON *device = cJSON_GetObjectItemCaseSensitive(peer, "device");
+    const cJSON *ifname = cJSON_GetObjectItemCaseSensitive(peer, "ifname");
+    if (cJSON_IsString(device) && cJSON_IsString(ifname)) {
+        snprintf(p->peer_device, sizeof(p->peer_device), "%s", device->valuestring);
+        snprintf(p->peer_ifname, sizeof(p->peer_ifname), "%s", ifname->valuestring);
+    }
     cJSON_Delete(j);
+}
+
+static int cmp_port_at(const void *a, const void *b, void *arg)
+{
+    const struct store_port *ports = arg;
+    const struct store_port *x = &ports[*(const uint32_t *)a], *y = &ports[*(const uint32_t *)b];
+    int c = strcmp(x->device, y->device);
+    return c ? c : strcmp(x->ifname, y->ifname);
+}
+
+static const struct store_port *sorted_find(const struct store_evidence *se, const uint32_t *order,
+                                            const char *device, const char *ifname)
+{
+    size_t lo = 0, hi = se->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const struct store_port *p = &se->ports[order[mid]];
+        int c = strcmp(p->device, device);
+        c = c ? c : strcmp(p->ifname, ifname);
+        if (!c)
+            return p;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* peer.* is the partner port's own config where the topology names a partner the store has
+ * config for, over what the partner advertised (LLDP/DCBX) where it has none of a field. Only
+ * the partners' own configs are read, so the order ports are resolved in does not matter. */
+static int resolve_peers(struct store_evidence *se)
+{
+    uint32_t *order = malloc((se->n ? se->n : 1) * sizeof(*order));
+    if (!order)
+        return -1;
+    for (size_t i = 0; i < se->n; i++)
+        order[i] = (uint32_t)i;
+    qsort_r(order, se->n, sizeof(*order), cmp_port_at, se->ports);
+    for (size_t i = 0; i < se->n; i++) {
+        struct store_port *p = &se->ports[i];
+        const struct store_port *q = p->peer_device[0] ?
+                                     sorted_find(se, order, p->peer_device, p->peer_ifname) : NULL;
+        if (!q || !q->has_cfg)
+            continue;
+        if (!p->has_peer)
+            qos_config_init(&p->peer);
+        qos_merge(&p->peer, &q->cfg);
+        p->has_peer = true;
+        p->peer_is_port = true;
+    }
+    free(order);
+    return 0;
 }
 
 /* Rows come in (device, ifname, source) order: "fabric" sorts before the measured sources
@@ -175,6 +237,13 @@ static const struct qos_config *peer_config(void *ctx, const char *device, const
     struct store_evidence *se = ctx;
     long i = find_port(se, device, ifname);
     return i >= 0 && se->ports[i].has_peer ? &se->ports[i].peer : NULL;
+}
+
+static bool peer_judged(void *ctx, const char *device, const char *ifname)
+{
+    struct store_evidence *se = ctx;
+    long i = find_port(se, device, ifname);
+    return i >= 0 && se->ports[i].peer_is_port;
 }
 
 /* A device's role: what any of its ports' topology rows says. */
@@ -455,6 +524,7 @@ static const struct evidence_ops store_ops = {
     .each_port = each_port,
     .config = config,
     .peer_config = peer_config,
+    .peer_judged = peer_judged,
     .role = role,
     .peer_role = peer_role,
     .metric = metric,
@@ -478,6 +548,8 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1,
         rc = store_configs(st, NULL, NULL, t1, add_config, se, err);
     if (rc >= 0)
         rc = path_gaps_load(&se->gaps, st, t1, err);
+    if (rc >= 0 && !se->nomem && resolve_peers(se) < 0)
+        se->nomem = true;
     if (rc >= 0 && se->nomem)
         rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory listing ports");
     if (rc < 0) {

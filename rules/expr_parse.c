@@ -578,6 +578,12 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
     case F_ROLE: case F_PEER_ROLE:
         e->type = T_STR;
         return true;
+    case F_DEVIATES:
+        if (a[0]->kind != N_CONFIG || a[0]->peer || a[0]->index)
+            return fail_at(ps, e->line, e->col, "deviates() takes this port's config field or "
+                           "array, such as deviates(pfc.enabled) or deviates(dscp2prio)");
+        e->type = T_BOOL;
+        return true;
     case F_PORTS_COUNT: case F_PORTS_SUM: case F_PORTS_AVG: case F_PORTS_MAX:
         if (!need_type(ps, a[0], e->func == F_PORTS_COUNT ? T_BOOL : T_NUM, e->text) ||
             (e->nargs == 2 && !need_type(ps, a[1], T_BOOL, e->text)))
@@ -628,7 +634,7 @@ static struct rule_expr *parse_call(struct parser *ps, const struct token *at, c
         return NULL;
     e->func = fi->id;
     snprintf(e->text, sizeof(e->text), "%s", name);
-    if (fi->id == F_DEFINED || fi->id == F_COVERS || fi->id == F_BIT)
+    if (fi->id == F_DEFINED || fi->id == F_COVERS || fi->id == F_BIT || fi->id == F_DEVIATES)
         e->type = T_BOOL;
     next_token(ps);                                 /* '(' */
     const char *args_start = ps->tok.start;

@@ -29,6 +29,7 @@ static const struct func_info funcs[] = {
     { "ets_sum", F_ETS_SUM, 0, 0 },
     { "role", F_ROLE, 0, 0 },
     { "peer_role", F_PEER_ROLE, 0, 0 },
+    { "deviates", F_DEVIATES, 1, 1 },
     { "ports_count", F_PORTS_COUNT, 1, 2 },
     { "ports_sum", F_PORTS_SUM, 1, 2 },
     { "ports_avg", F_PORTS_AVG, 1, 2 },
@@ -272,6 +273,8 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
         return peer_diff(a[0], c, e->func == F_PEER_DIFF_FIRST);
     case F_ETS_SUM:
         return ets_sum(c);
+    case F_DEVIATES:
+        return deviates(e, a[0], c);
     case F_ROLE: case F_PEER_ROLE: {
         const struct evidence_ops *ops = c->ev->ops;
         const char *role = !c->device ? NULL :

@@ -33,7 +33,7 @@ enum bin_op {
 enum func_id {
     F_RATE, F_DELTA, F_AVG, F_MAX, F_MIN, F_LAST, F_COUNT, F_BUSY_RATE,
     F_HEADROOM, F_COALESCE, F_DEFINED, F_COVERS, F_BIT, F_POPCOUNT, F_ABS,
-    F_PEER_DIFF, F_PEER_DIFF_FIRST, F_ETS_SUM, F_ROLE, F_PEER_ROLE,
+    F_PEER_DIFF, F_PEER_DIFF_FIRST, F_ETS_SUM, F_ROLE, F_PEER_ROLE, F_DEVIATES,
     F_PORTS_COUNT, F_PORTS_SUM, F_PORTS_AVG, F_PORTS_MAX,
 };
 
@@ -173,6 +173,8 @@ const struct func_info *func_lookup(const char *name);
 const char *func_name(enum func_id id);
 struct value func_call(const struct rule_expr *e, struct eval_ctx *c);
 void eval_note_missing(struct eval_ctx *c, const char *what);
+/* deviates.c: deviates(leaf), e the call. */
+struct value deviates(const struct rule_expr *e, const struct rule_expr *leaf, struct eval_ctx *c);
 void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v);
 /* Evidence that is not one leaf's value (a function's finding). */
 void eval_note_text(struct eval_ctx *c, const char *name, const char *value);
