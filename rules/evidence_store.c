@@ -18,6 +18,7 @@ struct store_port {
     char role[8], peer_role[8];   /* from "topology" rows; "" when unknown */
     char peer_device[DCB_DEVICE_MAX], peer_ifname[DCB_IFNAME_MAX];   /* the same; "" */
     bool peer_is_port;            /* that partner is a port here, with its own config */
+    const char *device_role;      /* what any port of its device's topology rows says, or NULL */
 };
 
 /* A preloaded series: its samples, in time order, in the flat arrays below. */
@@ -55,6 +56,7 @@ struct store_evidence {
     struct dcb_err *err;
     int error;
     struct path_gaps gaps;        /* the paths the devices said they do not serve */
+    uint32_t *order;              /* the ports by (device, ifname), once all are known */
 };
 
 static long find_port(struct store_evidence *se, const char *device, const char *ifname)
@@ -167,19 +169,29 @@ static int resolve_peers(struct store_evidence *se)
     for (size_t i = 0; i < se->n; i++)
         order[i] = (uint32_t)i;
     qsort_r(order, se->n, sizeof(*order), cmp_port_at, se->ports);
+    for (size_t i = 0, j; i < se->n; i = j) {       /* each device's role, once */
+        const char *role = NULL;
+        for (j = i; j < se->n && !strcmp(se->ports[order[j]].device, se->ports[order[i]].device);
+             j++)
+            if (!role && se->ports[order[j]].role[0])
+                role = se->ports[order[j]].role;
+        for (size_t k = i; k < j; k++)
+            se->ports[order[k]].device_role = role;
+    }
     for (size_t i = 0; i < se->n; i++) {
         struct store_port *p = &se->ports[i];
         const struct store_port *q = p->peer_device[0] ?
                                      sorted_find(se, order, p->peer_device, p->peer_ifname) : NULL;
         if (!q || !q->has_cfg)
             continue;
-        if (!p->has_peer)
-            qos_config_init(&p->peer);
-        qos_merge(&p->peer, &q->cfg);
+        if (p->has_peer)
+            qos_merge(&p->peer, &q->cfg);
+        else
+            p->peer = q->cfg;
         p->has_peer = true;
         p->peer_is_port = true;
     }
-    free(order);
+    se->order = order;
     return 0;
 }
 
@@ -246,14 +258,23 @@ static bool peer_judged(void *ctx, const char *device, const char *ifname)
     return i >= 0 && se->ports[i].peer_is_port;
 }
 
-/* A device's role: what any of its ports' topology rows says. */
+/* A device's role: what any of its ports' topology rows says. Rules ask for the device of the
+ * port they are at, mostly. */
 static const char *role(void *ctx, const char *device)
 {
     struct store_evidence *se = ctx;
-    for (size_t i = 0; i < se->n; i++)
-        if (se->ports[i].role[0] && !strcmp(se->ports[i].device, device))
-            return se->ports[i].role;
-    return NULL;
+    if (se->hint < se->n && !strcmp(se->ports[se->hint].device, device))
+        return se->ports[se->hint].device_role;
+    size_t lo = 0, hi = se->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(se->ports[se->order[mid]].device, device) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < se->n && !strcmp(se->ports[se->order[lo]].device, device)
+           ? se->ports[se->order[lo]].device_role : NULL;
 }
 
 static const char *peer_role(void *ctx, const char *device, const char *ifname)
@@ -554,6 +575,7 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1,
         rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory listing ports");
     if (rc < 0) {
         path_gaps_free(&se->gaps);
+        free(se->order);
         free(se->ports);
         free(se);
         return rc;
@@ -573,6 +595,7 @@ void evidence_store_close(struct evidence *ev)
     struct store_evidence *se = ev->ctx;
     if (se) {
         preload_free(se->pre);
+        free(se->order);
         path_gaps_free(&se->gaps);
         free(se->ports);
         free(se);

@@ -6,7 +6,12 @@
  *     ring's per-series chains (store_aggregate); the figure includes opening the evidence.
  *   - the same rule shapes with 24-hour windows once over a SQLite store holding 24 hours of 1 s
  *     samples for 64 ports (four series each). Target: under 5 s.
- * Prints figures; never asserts on time. BENCH_RULES_HOURS shortens the SQLite history. */
+ *   - the configuration checks (rules/catalog/config.rules) over 1,000 ports' config snapshots
+ *     and topology rows, with and without the rows naming each port's link partner (another of
+ *     the ports), interleaved, medians of nine: what following the topology to the partner's config for
+ *     peer.* (and deviates()) costs. Target: at most 10% more.
+ * Prints figures; never asserts on time. BENCH_RULES_HOURS shortens the SQLite history;
+ * BENCH_RULES_ONLY=peer runs the third alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,9 +208,102 @@ static int sqlite_run(void)
     return 0;
 }
 
+/* 1,000 ports in pairs: leafN:EthernetK <-> spineN:EthernetK, each with its config and a
+ * topology row with its role; when linked, the row names the partner too. Both stores hold the
+ * same rows, so the difference is following them to the partner. */
+static struct dcb_store *config_store(bool linked)
+{
+    struct dcb_store *st;
+    if (store_open_ring(&st, 1u << 16, 4096, NULL) < 0)
+        return NULL;
+    for (int p = 0; p < PORTS; p++) {
+        char dev[32], peer[32], ifn[32], topo[160];
+        snprintf(dev, sizeof(dev), "%s%d", p % 2 ? "spine" : "leaf", p / 128);
+        snprintf(peer, sizeof(peer), "%s%d", p % 2 ? "leaf" : "spine", p / 128);
+        snprintf(ifn, sizeof(ifn), "Ethernet%d", (p / 2) % 64);
+        struct store_config_row row = { NOW, dev, ifn, "gnmi", port_config };
+        store_put_config(st, &row, NULL);
+        snprintf(topo, sizeof(topo), "{\"role\":\"switch\",\"peer\":{\"%s\":\"%s\","
+                 "\"ifname\":\"%s\",\"role\":\"switch\"}}", linked ? "device" : "name", peer,
+                 ifn);
+        struct store_config_row t = { NOW, dev, ifn, "topology", topo };
+        store_put_config(st, &t, NULL);
+    }
+    return st;
+}
+
+/* The whole run in ms; *open_ms the part that opens the evidence (and resolves partners). */
+static double config_checks_ms(const struct rule_set *rs, struct dcb_store *st, double *open_ms)
+{
+    struct dcb_err err;
+    struct evidence ev;
+    struct rule_run_options opt = { .now_ns = NOW, .on_finding = count_finding };
+    struct rule_run_stats stats;
+    int64_t start = bench_now_ns();
+    int rc = evidence_store_open(&ev, st, NOW, &err);
+    *open_ms = (double)(bench_now_ns() - start) / 1e6;
+    if (rc < 0 || rule_set_run(rs, &ev, &opt, &stats, &err) < 0) {
+        fprintf(stderr, "bench_rules: %s\n", err.msg);
+        return -1;
+    }
+    double ms = (double)(bench_now_ns() - start) / 1e6;
+    evidence_store_close(&ev);
+    return ms;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int peer_run(void)
+{
+    struct rule_set rs;
+    struct dcb_err err;
+    rule_set_init(&rs);
+    if (rule_set_load_file(&rs, "rules/catalog/config.rules", &err) < 0) {
+        fprintf(stderr, "bench_rules: %s (run from the checkout: make bench)\n", err.msg);
+        return -1;
+    }
+    struct dcb_store *plain = config_store(false), *linked = config_store(true);
+    enum { RUNS = 9 };
+    double a[RUNS], b[RUNS], ao[RUNS], bo[RUNS];
+    unsigned found[2] = { 0, 0 };
+    int rc = plain && linked ? 0 : -1;
+    for (int i = 0; i < RUNS && rc == 0; i++) {
+        fired = 0;
+        a[i] = config_checks_ms(&rs, plain, &ao[i]);
+        found[0] = fired;
+        fired = 0;
+        b[i] = config_checks_ms(&rs, linked, &bo[i]);
+        found[1] = fired;
+        rc = a[i] < 0 || b[i] < 0 ? -1 : 0;
+    }
+    if (rc == 0) {
+        double *all[] = { a, b, ao, bo };
+        for (int k = 0; k < 4; k++)
+            qsort(all[k], RUNS, sizeof(double), cmp_double);
+        printf("config checks, %d ports: %.1f ms with no partner named, %.1f ms with each port's "
+               "partner resolved (median of %d, interleaved): %+.1f%% (target <= +10%%); "
+               "opening the evidence %.1f vs %.1f ms; %u vs %u findings\n",
+               PORTS, a[RUNS / 2], b[RUNS / 2], RUNS, (b[RUNS / 2] / a[RUNS / 2] - 1) * 100,
+               ao[RUNS / 2], bo[RUNS / 2], found[0], found[1]);
+    }
+    if (plain)
+        store_close(plain, NULL);
+    if (linked)
+        store_close(linked, NULL);
+    rule_set_free(&rs);
+    return rc;
+}
+
 int main(void)
 {
-    if (ring_run() < 0)
+    const char *only = getenv("BENCH_RULES_ONLY");   /* "peer": that run alone (profiling) */
+    if (only && !strcmp(only, "peer"))
+        return peer_run() < 0 ? 1 : 0;
+    if (ring_run() < 0 || peer_run() < 0)
         return 1;
     return sqlite_run() < 0 ? 1 : 0;
 }
