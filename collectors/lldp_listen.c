@@ -31,6 +31,9 @@ int lldp_listen_open(struct lldp_listener *l, const char *ifname, struct dcb_err
         return DCB_E_IO;
     }
     pcap_freecode(&prog);
+    /* frames this host sends (its own lldpd's) are not a neighbour's; where the platform cannot
+     * tell directions, every frame is taken as before */
+    (void)pcap_setdirection(p, PCAP_D_IN);
     if (pcap_setnonblock(p, 1, errbuf) < 0) {
         dcb_err_set(err, DCB_E_IO, "%s: LLDP listener: %s", ifname, errbuf);
         pcap_close(p);

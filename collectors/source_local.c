@@ -9,6 +9,7 @@
 #include "host_dump.h"
 #include "host_source.h"
 #include "source.h"
+#include "topology_row.h"
 
 struct local_ctx {
     struct dcb_source *src;
@@ -69,6 +70,18 @@ static void on_config(void *arg, const struct host_config_snap *snap)
     struct store_config_row row = { snap->time_ns, l->hs.device, snap->ifname, snap->source,
                                     snap->json };
     l->src->sink.config(l->src->sink.arg, &row);
+    if (strcmp(snap->source, "peer:lldp") || !snap->peer || !snap->peer[0])
+        return;
+    /* the partner LLDP names, so that the rules can join it to its own records */
+    char *topology = topology_row_json(NULL, snap->peer, snap->peer_port, NULL, "lldp");
+    struct store_config_row where = { snap->time_ns, l->hs.device, snap->ifname, "topology",
+                                      topology };
+    if (topology)
+        l->src->sink.config(l->src->sink.arg, &where);
+    free(topology);
+    if (l->src->sink.link)
+        l->src->sink.link(l->src->sink.arg, l->hs.device, snap->ifname, snap->peer,
+                          snap->peer_port ? snap->peer_port : "", "lldp");
 }
 
 static void on_message(void *arg, enum dcb_log_level level, const char *text)

@@ -12,6 +12,7 @@
 
 #include "file_text.h"
 #include "qos_json.h"
+#include "topology_row.h"
 #include "units.h"
 
 void fabric_init(struct fabric *f)
@@ -41,20 +42,13 @@ char *fabric_topology_json(const struct fabric *f, const char *device, const cha
     const struct fabric_device *pd = NULL;
     if (fabric_find_link(f, device, ifname, &peer) && peer)
         pd = fabric_find_device(f, peer->device);
-    cJSON *j = cJSON_CreateObject();
-    bool ok = j && cJSON_AddStringToObject(j, "role", d ? fabric_role_name(d->role) : "host");
-    if (ok && pd) {
-        cJSON *q = cJSON_AddObjectToObject(j, "peer");
-        char peer_device[2 * DCB_DEVICE_MAX];
+    char peer_device[2 * DCB_DEVICE_MAX];
+    if (pd)
         snprintf(peer_device, sizeof(peer_device), "%s%s", peer_prefix ? peer_prefix : "",
                  peer->device);
-        ok = q && cJSON_AddStringToObject(q, "device", peer_device) &&
-             cJSON_AddStringToObject(q, "ifname", peer->ifname) &&
-             cJSON_AddStringToObject(q, "role", fabric_role_name(pd->role));
-    }
-    char *text = ok ? cJSON_PrintUnformatted(j) : NULL;
-    cJSON_Delete(j);
-    return text;
+    return topology_row_json(d ? fabric_role_name(d->role) : "host", pd ? peer_device : NULL,
+                             pd ? peer->ifname : NULL, pd ? fabric_role_name(pd->role) : NULL,
+                             NULL);
 }
 
 const char *fabric_reach_name(enum fabric_reach reach)

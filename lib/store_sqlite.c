@@ -171,6 +171,11 @@ static int migrate(struct sqlite_store *s, struct dcb_err *err)
                            s->path, (long long)version, latest);
     if ((rc = exec_sql(s, "BEGIN IMMEDIATE", "upgrading the schema", err)) < 0)
         return rc;
+    /* another process may have created or upgraded it while this one waited for the lock */
+    if ((rc = pragma_int(s, "PRAGMA user_version", &version, err)) < 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return rc;
+    }
     for (int v = (int)version; v < latest; v++) {
         char bump[64];
         snprintf(bump, sizeof(bump), "PRAGMA user_version = %d", v + 1);

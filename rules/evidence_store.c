@@ -158,9 +158,15 @@ static const struct store_port *sorted_find(const struct store_evidence *se, con
     return NULL;
 }
 
+static const struct store_port *partner_of(const struct store_evidence *se,
+                                          const uint32_t *order, const struct store_port *p)
+{
+    return p->peer_device[0] ? sorted_find(se, order, p->peer_device, p->peer_ifname) : NULL;
+}
+
 /* peer.* is the partner port's own config where the topology names a partner the store has
- * config for, over what the partner advertised (LLDP/DCBX) where it has none of a field. Only
- * the partners' own configs are read, so the order ports are resolved in does not matter. */
+ * config for, over what the partner advertised (LLDP/DCBX) where it has none of a field. Each
+ * pass reads what the other writes not, so the order ports are resolved in does not matter. */
 static int resolve_peers(struct store_evidence *se)
 {
     uint32_t *order = malloc((se->n ? se->n : 1) * sizeof(*order));
@@ -178,10 +184,25 @@ static int resolve_peers(struct store_evidence *se)
         for (size_t k = i; k < j; k++)
             se->ports[order[k]].device_role = role;
     }
+    /* what the partner heard this port advertise is this port's config where it has none of
+     * its own (a host whose NIC config was not read, but whose LLDP the switch keeps): read
+     * from the partners' advertised configs only, written to the ports' own */
     for (size_t i = 0; i < se->n; i++) {
         struct store_port *p = &se->ports[i];
-        const struct store_port *q = p->peer_device[0] ?
-                                     sorted_find(se, order, p->peer_device, p->peer_ifname) : NULL;
+        const struct store_port *q = partner_of(se, order, p);
+        if (q && q->has_peer && !strcmp(q->peer_device, p->device) &&
+            !strcmp(q->peer_ifname, p->ifname)) {
+            struct qos_config own = p->cfg;
+            p->cfg = q->peer;
+            if (p->has_cfg)
+                qos_merge(&p->cfg, &own);
+            p->has_cfg = true;
+        }
+    }
+    /* then peer.*: the partner's own config over what it advertised here */
+    for (size_t i = 0; i < se->n; i++) {
+        struct store_port *p = &se->ports[i];
+        const struct store_port *q = partner_of(se, order, p);
         if (!q || !q->has_cfg)
             continue;
         if (p->has_peer)

@@ -1,0 +1,21 @@
+#include "topology_row.h"
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+char *topology_row_json(const char *role, const char *peer_device, const char *peer_ifname,
+                        const char *peer_role, const char *via)
+{
+    cJSON *j = cJSON_CreateObject();
+    bool ok = j && (!role || cJSON_AddStringToObject(j, "role", role));
+    if (ok && peer_device) {
+        cJSON *q = cJSON_AddObjectToObject(j, "peer");
+        ok = q && cJSON_AddStringToObject(q, "device", peer_device) &&
+             cJSON_AddStringToObject(q, "ifname", peer_ifname ? peer_ifname : "") &&
+             (!peer_role || cJSON_AddStringToObject(q, "role", peer_role));
+    }
+    ok = ok && (!via || cJSON_AddStringToObject(j, "via", via));
+    char *text = ok ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    return text;
+}
