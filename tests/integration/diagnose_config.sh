@@ -84,6 +84,24 @@ assert "90%" in ets["summary"], ets
 assert len(d["findings"]) == 2, [f["rule"] for f in d["findings"]]
 PY
 
+# The same over `store import`: three switch ports with their own config, two of them linked by
+# topology rows (as collect, replay or another tool writes them). The link's ends disagree on
+# PFC and on the MTU; sw2:e1 holds a mask no other port does, so the mismatch is its finding
+# alone, and the MTU check fires at the switch end below its partner (sw1:e1).
+cat >"$TMP/topo.jsonl" <<'JSONL'
+{"ts": 1700000000000000000, "device": "sw1", "ifname": "e1", "source": "gnmi", "config": {"pfc": {"enabled": 8}, "mtu": 1500}}
+{"ts": 1700000000000000000, "device": "sw1", "ifname": "e2", "source": "gnmi", "config": {"pfc": {"enabled": 8}, "mtu": 9216}}
+{"ts": 1700000000000000000, "device": "sw2", "ifname": "e1", "source": "gnmi", "config": {"pfc": {"enabled": 24}, "mtu": 9216}}
+{"ts": 1700000000000000000, "device": "sw1", "ifname": "e1", "source": "topology", "config": {"role": "switch", "peer": {"device": "sw2", "ifname": "e1", "role": "switch"}}}
+{"ts": 1700000000000000000, "device": "sw2", "ifname": "e1", "source": "topology", "config": {"role": "switch", "peer": {"device": "sw1", "ifname": "e1", "role": "switch"}}}
+JSONL
+"$DCBKIT" store import --store "$TMP/topo.db" "$TMP/topo.jsonl" 2>"$TMP/err" || fail "import: $(cat "$TMP/err")"
+run_rc rc "$DCBKIT" diagnose --store "$TMP/topo.db" -T json
+expect_eq "imported topology: exit status ($(cat "$TMP/err"))" 2 "$rc"
+expect_eq "imported topology: findings" \
+    "cfg-mtu sw1:e1 9216; cfg-pfc-mask-mismatch sw2:e1 0x08" \
+    "$(json_get "$TMP/out" '"; ".join(sorted("%s %s:%s %s" % (f["rule"], f["device"], f["ifname"], f["proposed"]) for f in d["findings"]))')"
+
 # A capture: the two DCBX ends of dcbx-ieee-cee disagree on PFC and on the DCBX version.
 run_rc rc "$DCBKIT" diagnose --pcap "$ROOT/fixtures/captures/analyze/dcbx-ieee-cee.pcap" -T json
 expect_eq "pcap: exit status" 2 "$rc"
