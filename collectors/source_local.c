@@ -74,8 +74,8 @@ static void on_config(void *arg, const struct host_config_snap *snap)
         return;
     /* the partner LLDP names, so that the rules can join it to its own records */
     char *topology = topology_row_json(NULL, snap->peer, snap->peer_port, NULL, "lldp");
-    struct store_config_row where = { snap->time_ns, l->hs.device, snap->ifname, "topology",
-                                      topology };
+    struct store_config_row where = { snap->time_ns, l->hs.device, snap->ifname,
+                                      "topology:lldp", topology };
     if (topology)
         l->src->sink.config(l->src->sink.arg, &where);
     free(topology);

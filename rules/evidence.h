@@ -27,6 +27,9 @@ struct evidence_ops {
     /* Whether the port's link partner is a port of this evidence with its own config, so that
      * a check of the link also runs at the partner's end. NULL: never. */
     bool (*peer_judged)(void *ctx, const char *device, const char *ifname);
+    /* The port's link partner as "device:ifname": as LLDP on the port names it (observed true),
+     * or as the fabric file or a replay cables it; NULL when unknown. */
+    const char *(*peer_port)(void *ctx, const char *device, const char *ifname, bool observed);
     /* "host", "switch" or NULL. */
     const char *(*role)(void *ctx, const char *device);
     /* The role of the port's link partner's device: "host", "switch" or NULL when unknown. */

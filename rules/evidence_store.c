@@ -17,6 +17,8 @@ struct store_port {
     bool has_cfg, has_peer;
     char role[8], peer_role[8];   /* from "topology" rows; "" when unknown */
     char peer_device[DCB_DEVICE_MAX], peer_ifname[DCB_IFNAME_MAX];   /* the same; "" */
+    char seen_device[DCB_DEVICE_MAX], seen_ifname[DCB_IFNAME_MAX];   /* "topology:lldp" rows */
+    char names[2][DCB_DEVICE_MAX + DCB_IFNAME_MAX + 1];  /* peer_port()'s answers: cabled, seen */
     bool peer_is_port;            /* that partner is a port here, with its own config */
     const char *device_role;      /* what any port of its device's topology rows says, or NULL */
 };
@@ -114,9 +116,10 @@ static void copy_role(char *dst, const cJSON *role)
         snprintf(dst, 8, "%s", role->valuestring);
 }
 
-/* A "topology" row: {"role": "switch", "peer": {"device", "ifname", "role"}}, what a fabric file
- * or LLDP knows of where the port sits (replay --store writes them from its fabric). */
-static void add_topology(struct store_port *p, const char *json)
+/* A "topology" row: {"role": "switch", "peer": {"device", "ifname", "role"}}, where a fabric file
+ * or a replay cables the port; a "topology:lldp" row, where LLDP on the port says it is
+ * (lib/topology_row.h). */
+static void add_topology(struct store_port *p, const char *json, bool seen)
 {
     cJSON *j = cJSON_Parse(json);
     const cJSON *peer = cJSON_GetObjectItemCaseSensitive(j, "peer");
@@ -125,8 +128,10 @@ static void add_topology(struct store_port *p, const char *json)
     const cJSON *device = cJSON_GetObjectItemCaseSensitive(peer, "device");
     const cJSON *ifname = cJSON_GetObjectItemCaseSensitive(peer, "ifname");
     if (cJSON_IsString(device) && cJSON_IsString(ifname)) {
-        snprintf(p->peer_device, sizeof(p->peer_device), "%s", device->valuestring);
-        snprintf(p->peer_ifname, sizeof(p->peer_ifname), "%s", ifname->valuestring);
+        snprintf(seen ? p->seen_device : p->peer_device, DCB_DEVICE_MAX, "%s",
+                 device->valuestring);
+        snprintf(seen ? p->seen_ifname : p->peer_ifname, DCB_IFNAME_MAX, "%s",
+                 ifname->valuestring);
     }
     cJSON_Delete(j);
 }
@@ -158,10 +163,20 @@ static const struct store_port *sorted_find(const struct store_evidence *se, con
     return NULL;
 }
 
+/* The partner as LLDP sees it, else as the fabric file or replay cables it. */
 static const struct store_port *partner_of(const struct store_evidence *se,
                                           const uint32_t *order, const struct store_port *p)
 {
+    if (p->seen_device[0])
+        return sorted_find(se, order, p->seen_device, p->seen_ifname);
     return p->peer_device[0] ? sorted_find(se, order, p->peer_device, p->peer_ifname) : NULL;
+}
+
+static bool names_back(const struct store_port *q, const struct store_port *p)
+{
+    const char *device = q->seen_device[0] ? q->seen_device : q->peer_device;
+    const char *ifname = q->seen_device[0] ? q->seen_ifname : q->peer_ifname;
+    return !strcmp(device, p->device) && !strcmp(ifname, p->ifname);
 }
 
 /* peer.* is the partner port's own config where the topology names a partner the store has
@@ -190,8 +205,7 @@ static int resolve_peers(struct store_evidence *se)
     for (size_t i = 0; i < se->n; i++) {
         struct store_port *p = &se->ports[i];
         const struct store_port *q = partner_of(se, order, p);
-        if (q && q->has_peer && !strcmp(q->peer_device, p->device) &&
-            !strcmp(q->peer_ifname, p->ifname)) {
+        if (q && q->has_peer && names_back(q, p)) {
             struct qos_config own = p->cfg;
             p->cfg = q->peer;
             if (p->has_cfg)
@@ -224,8 +238,8 @@ static int add_config(const struct store_config_row *row, void *arg)
     struct store_port *p = port_of(se, row->device, row->ifname);
     if (!p)
         return 0;
-    if (!strcmp(row->source, "topology")) {
-        add_topology(p, row->json);
+    if (!strcmp(row->source, "topology") || !strcmp(row->source, "topology:lldp")) {
+        add_topology(p, row->json, row->source[8] == ':');
         return 0;
     }
     cJSON *j = cJSON_Parse(row->json);
@@ -270,6 +284,21 @@ static const struct qos_config *peer_config(void *ctx, const char *device, const
     struct store_evidence *se = ctx;
     long i = find_port(se, device, ifname);
     return i >= 0 && se->ports[i].has_peer ? &se->ports[i].peer : NULL;
+}
+
+static const char *peer_port(void *ctx, const char *device, const char *ifname, bool observed)
+{
+    struct store_evidence *se = ctx;
+    long i = find_port(se, device, ifname);
+    if (i < 0)
+        return NULL;
+    struct store_port *p = &se->ports[i];
+    const char *d = observed ? p->seen_device : p->peer_device;
+    if (!d[0])
+        return NULL;
+    char *name = p->names[observed];
+    snprintf(name, sizeof(p->names[0]), "%s:%s", d, observed ? p->seen_ifname : p->peer_ifname);
+    return name;
 }
 
 static bool peer_judged(void *ctx, const char *device, const char *ifname)
@@ -567,6 +596,7 @@ static const struct evidence_ops store_ops = {
     .config = config,
     .peer_config = peer_config,
     .peer_judged = peer_judged,
+    .peer_port = peer_port,
     .role = role,
     .peer_role = peer_role,
     .metric = metric,

@@ -102,6 +102,18 @@ expect_eq "imported topology: findings" \
     "cfg-mtu sw1:e1 9216; cfg-pfc-mask-mismatch sw2:e1 0x08" \
     "$(json_get "$TMP/out" '"; ".join(sorted("%s %s:%s %s" % (f["rule"], f["device"], f["ifname"], f["proposed"]) for f in d["findings"]))')"
 
+# A cable not where the fabric file says: sw1:e2 is meant for sw3:e1, and LLDP on it hears
+# sw3:e9. sw1:e1's LLDP agrees with its intent; sw2:e1 has intent only (nothing to compare).
+cat >>"$TMP/topo.jsonl" <<'JSONL'
+{"ts": 1700000000000000000, "device": "sw1", "ifname": "e2", "source": "topology", "config": {"role": "switch", "peer": {"device": "sw3", "ifname": "e1", "role": "switch"}}}
+{"ts": 1700000000000000000, "device": "sw1", "ifname": "e2", "source": "topology:lldp", "config": {"peer": {"device": "sw3", "ifname": "e9"}, "via": "lldp"}}
+{"ts": 1700000000000000000, "device": "sw1", "ifname": "e1", "source": "topology:lldp", "config": {"peer": {"device": "sw2", "ifname": "e1"}, "via": "lldp"}}
+JSONL
+"$DCBKIT" store import --store "$TMP/cable.db" "$TMP/topo.jsonl" 2>"$TMP/err" || fail "import: $(cat "$TMP/err")"
+run_rc rc "$DCBKIT" diagnose --store "$TMP/cable.db" -T json
+expect_eq "cabling: where" "sw1:e2 LLDP on this port hears sw3:e9, but the fabric file cables it to sw3:e1" \
+    "$(json_get "$TMP/out" '"; ".join("%s:%s %s" % (f["device"], f["ifname"], f["summary"].split(": the")[0]) for f in d["findings"] if f["rule"] == "cabling-mismatch")')"
+
 # A capture: the two DCBX ends of dcbx-ieee-cee disagree on PFC and on the DCBX version.
 run_rc rc "$DCBKIT" diagnose --pcap "$ROOT/fixtures/captures/analyze/dcbx-ieee-cee.pcap" -T json
 expect_eq "pcap: exit status" 2 "$rc"
