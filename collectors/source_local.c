@@ -82,6 +82,14 @@ static void on_config(void *arg, const struct host_config_snap *snap)
     if (l->src->sink.link)
         l->src->sink.link(l->src->sink.arg, l->hs.device, snap->ifname, snap->peer,
                           snap->peer_port ? snap->peer_port : "", "lldp");
+    /* the partner's chassis ID is another name of the system it names */
+    const char *chassis = snap->peer_chassis;
+    char *aliases = chassis && chassis[0] && strcmp(chassis, snap->peer) ?
+                    alias_row_json(&chassis, 1) : NULL;
+    struct store_config_row alias = { snap->time_ns, snap->peer, "", "alias:lldp", aliases };
+    if (aliases)
+        l->src->sink.config(l->src->sink.arg, &alias);
+    free(aliases);
 }
 
 static void on_message(void *arg, enum dcb_log_level level, const char *text)

@@ -19,3 +19,16 @@ char *topology_row_json(const char *role, const char *peer_device, const char *p
     cJSON_Delete(j);
     return text;
 }
+
+char *alias_row_json(const char *const *names, size_t n)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON *list = j ? cJSON_AddArrayToObject(j, "names") : NULL;
+    bool ok = list != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        if (names[i] && names[i][0])
+            ok = cJSON_AddItemToArray(list, cJSON_CreateString(names[i]));
+    char *text = ok && cJSON_GetArraySize(list) ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    return text;
+}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "counter.h"
+#include "identity.h"
 #include "path_gaps.h"
 #include "qos_json.h"
 
@@ -59,6 +60,8 @@ struct store_evidence {
     int error;
     struct path_gaps gaps;        /* the paths the devices said they do not serve */
     uint32_t *order;              /* the ports by (device, ifname), once all are known */
+    struct identity *identity;    /* the names devices go by ("alias:*" rows) */
+    char conflict[2 * DCB_DEVICE_MAX + 16];   /* alias_conflicts()'s first */
 };
 
 static long find_port(struct store_evidence *se, const char *device, const char *ifname)
@@ -182,8 +185,32 @@ static bool names_back(const struct store_port *q, const struct store_port *p)
 /* peer.* is the partner port's own config where the topology names a partner the store has
  * config for, over what the partner advertised (LLDP/DCBX) where it has none of a field. Each
  * pass reads what the other writes not, so the order ports are resolved in does not matter. */
+/* A partner named by an alias (an LLDP system name or chassis ID) is named as its device. */
+static void canonical_name(const struct identity *id, char *name, size_t len)
+{
+    const char *device = name[0] ? identity_resolve(id, name) : NULL;
+    if (device && strcmp(device, name))
+        snprintf(name, len, "%s", device);
+}
+
+static int resolve_names(struct store_evidence *se)
+{
+    for (size_t i = 0; i < se->n; i++)
+        if (identity_add_device(se->identity, se->ports[i].device) < 0)
+            return -1;
+    identity_build(se->identity);
+    for (size_t i = 0; i < se->n; i++) {
+        struct store_port *p = &se->ports[i];
+        canonical_name(se->identity, p->peer_device, sizeof(p->peer_device));
+        canonical_name(se->identity, p->seen_device, sizeof(p->seen_device));
+    }
+    return 0;
+}
+
 static int resolve_peers(struct store_evidence *se)
 {
+    if (resolve_names(se) < 0)
+        return -1;
     uint32_t *order = malloc((se->n ? se->n : 1) * sizeof(*order));
     if (!order)
         return -1;
@@ -232,9 +259,25 @@ static int resolve_peers(struct store_evidence *se)
 
 /* Rows come in (device, ifname, source) order: "fabric" sorts before the measured sources
  * ("dcbnl", "sysfs ...") only by luck, so intent is merged first explicitly. */
+/* An "alias:BY" row: {"names": [...]}, the names row->device goes by, as BY knows them. */
+static void add_aliases(struct store_evidence *se, const struct store_config_row *row)
+{
+    cJSON *j = cJSON_Parse(row->json);
+    const cJSON *name;
+    cJSON_ArrayForEach(name, cJSON_GetObjectItemCaseSensitive(j, "names"))
+        if (cJSON_IsString(name) && identity_add_alias(se->identity, row->device,
+                                                       name->valuestring) < 0)
+            se->nomem = true;
+    cJSON_Delete(j);
+}
+
 static int add_config(const struct store_config_row *row, void *arg)
 {
     struct store_evidence *se = arg;
+    if (!strncmp(row->source, "alias:", 6)) {
+        add_aliases(se, row);
+        return 0;
+    }
     struct store_port *p = port_of(se, row->device, row->ifname);
     if (!p)
         return 0;
@@ -299,6 +342,17 @@ static const char *peer_port(void *ctx, const char *device, const char *ifname, 
     char *name = p->names[observed];
     snprintf(name, sizeof(p->names[0]), "%s:%s", d, observed ? p->seen_ifname : p->peer_ifname);
     return name;
+}
+
+static size_t alias_conflicts(void *ctx, const char *device, const char **first)
+{
+    struct store_evidence *se = ctx;
+    const char *alias, *other;
+    size_t n = identity_conflicts(se->identity, device, &alias, &other);
+    if (n)
+        snprintf(se->conflict, sizeof(se->conflict), "%s (also %s)", alias, other);
+    *first = n ? se->conflict : NULL;
+    return n;
 }
 
 static bool peer_judged(void *ctx, const char *device, const char *ifname)
@@ -597,6 +651,7 @@ static const struct evidence_ops store_ops = {
     .peer_config = peer_config,
     .peer_judged = peer_judged,
     .peer_port = peer_port,
+    .alias_conflicts = alias_conflicts,
     .role = role,
     .peer_role = peer_role,
     .metric = metric,
@@ -608,8 +663,10 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1,
                         struct dcb_err *err)
 {
     struct store_evidence *se = calloc(1, sizeof(*se));
-    if (!se)
+    if (!se || !(se->identity = identity_new())) {
+        free(se);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    }
     se->st = st;
     se->preload_t1 = t1;
     struct store_filter f;
@@ -626,6 +683,7 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1,
         rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory listing ports");
     if (rc < 0) {
         path_gaps_free(&se->gaps);
+        identity_free(se->identity);
         free(se->order);
         free(se->ports);
         free(se);
@@ -646,6 +704,7 @@ void evidence_store_close(struct evidence *ev)
     struct store_evidence *se = ev->ctx;
     if (se) {
         preload_free(se->pre);
+        identity_free(se->identity);
         free(se->order);
         path_gaps_free(&se->gaps);
         free(se->ports);
