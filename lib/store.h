@@ -139,9 +139,9 @@ int store_info(struct dcb_store *st, struct store_info *info, struct dcb_err *er
 int64_t store_prune(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err);
 
 /* A counter series' width in bits (32 for mlx5 Q-counters), which tells a wrap from a reset to
- * every reader: the series is s's key (its time and value are not used), bits 1..64 (0: 64). Set once,
- * it stays with the series (SQLite: written with the next flush, the series row created if it
- * has none yet); setting the width it already has costs a hash lookup. */
+ * every reader: the series is s's key (its time and value are not used), bits 1..64 (0: 64).
+ * Set once, it stays with the series (SQLite: written with the next flush, the series row
+ * created if it has none yet); setting the width it already has costs a hash lookup. */
 int store_set_series_width(struct dcb_store *st, const struct dcb_sample *s, unsigned bits,
                            struct dcb_err *err);
 /* The width a series was given, 64 when never said (or no such series, or a store from before
@@ -165,8 +165,8 @@ enum store_agg { STORE_AGG_DELTA, STORE_AGG_RATE, STORE_AGG_AVG, STORE_AGG_MAX, 
 /* One series' aggregate over [t0, t1]: the filter names it exactly (device, ifname, metric,
  * prio, queue). Counters' delta and rate count increases at the series' width (counter_step): a
  * decrease the width explains is a wrap, any other a reset whose interval counts neither its
- * increase nor its time (as store_delta does). 1 with *out set, 0 when the window holds too few samples
- * (none; one for delta and rate) or no such series, or a negative error. The back ends answer it
+ * increase nor its time (as store_delta does). 1 with *out set, 0 when the window holds too
+ * few samples (none; one for delta and rate) or no such series, or a negative error. The back ends answer it
  * without handing out every sample: SQLite in SQL, the ring along its per-series chain. */
 int store_aggregate(struct dcb_store *st, const struct store_filter *f, enum store_agg agg,
                     double *out, struct dcb_err *err);
