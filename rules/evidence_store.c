@@ -29,10 +29,12 @@ struct preload_series {
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
     enum metric_id metric;
     int16_t prio, queue;
+    uint8_t bits;                 /* a counter's width, as the store keeps it */
     uint32_t start, count;
 };
 
 struct preload {
+    struct dcb_store *st;
     int64_t t0, t1;
     struct preload_series *series;
     size_t nseries, series_cap;
@@ -461,6 +463,9 @@ static int preload_sample(const struct dcb_sample *s, void *arg)
         last->metric = s->metric;
         last->prio = s->prio;
         last->queue = s->queue;
+        last->bits = metric_info(s->metric)->kind != METRIC_COUNTER ? 64 :
+                     (uint8_t)store_series_width(pl->st, s->device, s->ifname, s->metric,
+                                                 s->prio, s->queue);
         last->start = (uint32_t)pl->n;
         last->count = 0;
     }
@@ -495,6 +500,7 @@ int evidence_store_preload(struct evidence *ev, int64_t t0, struct dcb_err *err)
     if (!pl)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     pl->last_metric = METRIC_NONE;
+    pl->st = se->st;
     struct store_filter f;
     store_filter_init(&f);
     f.t0 = t0;
@@ -554,7 +560,7 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
     const double *v = pl->value + ps->start;
     if (agg == AGG_BUSY_RATE) {
         struct counter_window w;         /* increases over the intervals that had one */
-        counter_window_init(&w, 64);
+        counter_window_init(&w, ps->bits);
         for (uint32_t i = first; i < end; i++)
             counter_window_add(&w, pl->raw[ps->start + i], ts[i]);
         if (w.busy_ns <= 0)
@@ -566,7 +572,7 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
         if (end - first < 2)
             return 0;
         struct counter_window w;         /* no rate spans a reset */
-        counter_window_init(&w, 64);
+        counter_window_init(&w, ps->bits);
         for (uint32_t i = first; i < end; i++)
             counter_window_add(&w, pl->raw[ps->start + i], ts[i]);
         if (agg == AGG_RATE && w.covered_ns <= 0)
