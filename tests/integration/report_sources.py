@@ -28,11 +28,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+from proc_port import add_proc_port  # noqa: E402
 from report_store import DCBKIT, fail, run  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SYSFS = os.path.join(ROOT, "fixtures", "sysfs", "mlx5")
-PROC = os.path.join(ROOT, "fixtures", "proc")
 MAPS = os.path.join(ROOT, "collectors", "maps")
 DEMO_SETS = ["--set", "sample_interval_us=50"]
 
@@ -138,17 +138,10 @@ def local(tmp):
 
 
 def local_options(tmp):
-    """ens1f0 from the mlx5 fixture, and dcbt0 (fixtures/proc's ens3, renamed to a name no host
-    has, so /proc/net/dev cannot stand in for the fixture's) with only a speed file in sysfs."""
-    root = os.path.join(tmp, "sysfs-opts")
+    """ens1f0 from the mlx5 fixture, and dcbt0 (lib/proc_port.py) with no sysfs statistics."""
+    root, proc = os.path.join(tmp, "sysfs-opts"), os.path.join(tmp, "proc-opts")
     shutil.copytree(os.path.join(SYSFS, "t0"), root, symlinks=True)
-    shutil.copytree(os.path.join(PROC, "sys", "class", "net", "ens3"),
-                    os.path.join(root, "class", "net", "dcbt0"))
-    proc = os.path.join(tmp, "proc-opts")
-    os.makedirs(os.path.join(proc, "net"))
-    with open(os.path.join(PROC, "t0", "net", "dev")) as f, \
-            open(os.path.join(proc, "net", "dev"), "w") as g:
-        g.write(f.read().replace("  ens3:", " dcbt0:"))
+    add_proc_port(root, proc)
     maps = os.path.join(tmp, "maps")
     shutil.copytree(MAPS, maps)
     rdma = os.path.join(maps, "mlx5_rdma.json")
