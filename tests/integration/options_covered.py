@@ -43,6 +43,7 @@ WRAPPERS = {
     ("report_cli.py", "rules_found"): "report",
     ("report_cli.py", "windowed"): "report",
     ("collect_ethtool_dump.py", "mapped_count"): "collect",
+    ("collect_pcap.py", "collected"): "collect",
     ("collect_sources.py", "raw_per_sample"): "collect",
     ("replay_scenarios.py", "replay"): "replay",
     ("gnmi_client.py", "base"): "gnmi",            # base = [..., "gnmi", "-a", ADDRESS, ...]
@@ -113,7 +114,6 @@ ALLOWED = {
     ("serve", "--insecure"): GNMI,
     ("serve", "--max-message"): GNMI,
     ("serve", "--tls-ca"): GNMI,
-    ("collect", "--lossless"): "no test yet",
     ("collect", "--tls-cert"): "no test yet",
     ("collect", "--tls-key"): "no test yet",
     ("collect", "--tls-server-name"): "no test yet",
