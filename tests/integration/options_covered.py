@@ -120,8 +120,6 @@ ALLOWED = {
     ("dcbtop", "--tls-cert"): "no test yet",
     ("dcbtop", "--tls-key"): "no test yet",
     ("dcbtop", "--tls-server-name"): "no test yet",
-    ("diagnose", "--cache-dir"): "no test yet",
-    ("diagnose", "--match"): "no test yet",
     ("gnmi", "--quiet"): "no test yet",
     ("gnmi", "--tls-cert"): "no test yet",
     ("gnmi", "--tls-key"): "no test yet",
