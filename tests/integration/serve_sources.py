@@ -60,11 +60,15 @@ def check_tree(s, tree, what):
 
 
 def wait_value(srv, name, want, timeout=10.0, **labels):
+    """Until the page has the series at want (a store's first samples may come a round late:
+    until then the series is missing, which is not yet a failure)."""
     deadline = time.monotonic() + timeout
     got = None
     while time.monotonic() < deadline:
         _, page, _ = srv.get("/metrics")
-        got = get(series(page), name, **labels)
+        hits = [v for (n, ls), v in series(page).items()
+                if n == name and set(labels.items()) <= set(ls)]
+        got = hits[0] if len(hits) == 1 else got
         if got == want:
             return
         time.sleep(0.1)
