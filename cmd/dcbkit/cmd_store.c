@@ -730,6 +730,9 @@ const struct cli_command cmd_store = {
         "and config snapshot lines {\"ts\", \"device\", \"ifname\", \"source\", \"config\": "
         "{...a QoS config as dcbkit fabric writes it...}} (source \"fabric\" is intent, "
         "\"peer:...\" the link partner's, \"topology\" {\"role\", \"peer\": {\"device\", "
-        "\"ifname\", \"role\"}} where the port sits). prune: {\"schema\":1, \"deleted\":N}.",
+        "\"ifname\", \"role\"}} where the port is cabled, \"topology:lldp\" the same as LLDP "
+        "on the port sees it, and \"alias:BY\" {\"names\": [...]} under a device with an empty "
+        "ifname: the other names it goes by, such as its LLDP chassis ID or gNMI address, which "
+        "join link partners to their device). prune: {\"schema\":1, \"deleted\":N}.",
     .run = store_run,
 };
