@@ -345,6 +345,10 @@ static void add_config_row(struct device *d, const char *ifname, const char *sou
 static int on_config(const struct store_config_row *r, void *arg)
 {
     struct gather *g = arg;
+    /* where ports sit and the names devices go by are no QoS config (an alias row may name a
+     * device nothing collects: an LLDP partner's system name) */
+    if (!strncmp(r->source, "topology", 8) || !strncmp(r->source, "alias:", 6))
+        return 0;
     struct device *d = device_get(g, r->device);
     if (!d)
         return 0;

@@ -19,6 +19,7 @@ struct store_port {
     char role[8], peer_role[8];   /* from "topology" rows; "" when unknown */
     char peer_device[DCB_DEVICE_MAX], peer_ifname[DCB_IFNAME_MAX];   /* the same; "" */
     char seen_device[DCB_DEVICE_MAX], seen_ifname[DCB_IFNAME_MAX];   /* "topology:lldp" rows */
+    char back_device[DCB_DEVICE_MAX], back_ifname[DCB_IFNAME_MAX];   /* a port naming this one */
     char names[2][DCB_DEVICE_MAX + DCB_IFNAME_MAX + 1];  /* peer_port()'s answers: cabled, seen */
     bool peer_is_port;            /* that partner is a port here, with its own config */
     const char *device_role;      /* what any port of its device's topology rows says, or NULL */
@@ -168,20 +169,42 @@ static const struct store_port *sorted_find(const struct store_evidence *se, con
     return NULL;
 }
 
-/* The partner as LLDP sees it, else as the fabric file or replay cables it. */
+/* The partner as LLDP sees it, else as the fabric file or replay cables it, else the port that
+ * names this one (a switch's LLDP table names the host; the host's port says nothing). */
+static const char *partner_name(const struct store_port *p, const char **ifname)
+{
+    if (p->seen_device[0]) {
+        *ifname = p->seen_ifname;
+        return p->seen_device;
+    }
+    *ifname = p->peer_device[0] ? p->peer_ifname : p->back_ifname;
+    return p->peer_device[0] ? p->peer_device : p->back_device;
+}
+
 static const struct store_port *partner_of(const struct store_evidence *se,
                                           const uint32_t *order, const struct store_port *p)
 {
-    if (p->seen_device[0])
-        return sorted_find(se, order, p->seen_device, p->seen_ifname);
-    return p->peer_device[0] ? sorted_find(se, order, p->peer_device, p->peer_ifname) : NULL;
+    const char *ifname, *device = partner_name(p, &ifname);
+    return device[0] ? sorted_find(se, order, device, ifname) : NULL;
 }
 
 static bool names_back(const struct store_port *q, const struct store_port *p)
 {
-    const char *device = q->seen_device[0] ? q->seen_device : q->peer_device;
-    const char *ifname = q->seen_device[0] ? q->seen_ifname : q->peer_ifname;
+    const char *ifname, *device = partner_name(q, &ifname);
     return !strcmp(device, p->device) && !strcmp(ifname, p->ifname);
+}
+
+/* A link seen from one end is known at both. */
+static void link_back(struct store_evidence *se, const uint32_t *order)
+{
+    for (size_t i = 0; i < se->n; i++) {
+        const struct store_port *p = &se->ports[i];
+        struct store_port *q = (struct store_port *)partner_of(se, order, p);
+        if (!q || q->seen_device[0] || q->peer_device[0] || q->back_device[0])
+            continue;
+        snprintf(q->back_device, sizeof(q->back_device), "%s", p->device);
+        snprintf(q->back_ifname, sizeof(q->back_ifname), "%s", p->ifname);
+    }
 }
 
 /* peer.* is the partner port's own config where the topology names a partner the store has
@@ -228,6 +251,7 @@ static int resolve_peers(struct store_evidence *se)
         for (size_t k = i; k < j; k++)
             se->ports[order[k]].device_role = role;
     }
+    link_back(se, order);
     /* what the partner heard this port advertise is this port's config where it has none of
      * its own (a host whose NIC config was not read, but whose LLDP the switch keeps): read
      * from the partners' advertised configs only, written to the ports' own */

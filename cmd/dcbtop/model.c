@@ -376,6 +376,10 @@ static void on_config(void *arg, const struct store_config_row *c)
     struct dcb_err err;
     if (m->ring)
         store_put_config(m->ring, c, &err);
+    /* where ports sit and the names devices go by are for the rules (the ring has them), not
+     * rows on the screen: an alias row may name a device nothing collects */
+    if (!strncmp(c->source, "topology", 8) || !strncmp(c->source, "alias:", 6))
+        return;
     struct top_iface *i = iface_of(m, c->device, c->ifname);
     if (!i)
         return;

@@ -10,6 +10,10 @@ trees whose counters move every sample (pauses, ECN marks, watermarks):
   --tree openconfig  openconfig-interfaces / -qos leaves as scalar uint_val updates, or one
                      JSON_IETF object per container when asked for JSON_IETF in Get
 
+Both serve the switch's LLDP neighbours (--lldp): APPL_DB LLDP_ENTRY_TABLE/EthernetN with
+lldp_rem_sys_name, lldp_rem_port_id and lldp_rem_chassis_id (SONiC), or openconfig-lldp
+/lldp/interfaces/interface[name]/neighbors/neighbor[id=1]/state/{system-name,port-id,chassis-id}.
+
 Messages are encoded by hand (lib/gnmi_wire.py), never with dcbkit's proto.
 
 Missing tables (--missing Pfcwd,PORT_QOS_MAP): the tree lacks every table or key with such an
@@ -131,7 +135,24 @@ def sonic_tables(nports, e):
         counters["COUNTERS/%s/Pfcwd" % p] = sonic_pfcwd_fields(p, i, e)
         counters["COUNTERS/%s/PriorityGroups" % p] = sonic_pg_counters(p, i, e)
         counters["PERIODIC_WATERMARKS/%s/PriorityGroups" % p] = sonic_pg_watermarks(p, i, e)
-    return {"COUNTERS_DB": counters, "CONFIG_DB": sonic_config(nports)}
+    return {"COUNTERS_DB": counters, "CONFIG_DB": sonic_config(nports),
+            "APPL_DB": {"LLDP_ENTRY_TABLE/" + p: {"lldp_rem_sys_name": n[0],
+                                                  "lldp_rem_port_id": n[1],
+                                                  "lldp_rem_chassis_id": n[2]}
+                        for p, n in lldp_neighbors(nports).items()}}
+
+
+# --lldp PORT=SYSTEM:PORT_ID:CHASSIS,...: the switch's LLDP neighbours; by default port N's is
+# hostN+1, eth0, chassis 02:00:00:00:00:0N+1 (a host per port); "-" serves no LLDP table.
+LLDP = None
+
+
+def lldp_neighbors(nports):
+    """{local port: (system name, port id, chassis id)}"""
+    if LLDP is not None:
+        return LLDP
+    return {"Ethernet%d" % (i * 4): ("host%d" % (i + 1), "eth0", "02:00:00:00:00:%02x" % (i + 1))
+            for i in range(nports)}
 
 
 def stringify(v):
@@ -167,6 +188,11 @@ def oc_leaves(nports, e):
                 out.append((qb + [(k, {})], v))
             if q in (3, 4):
                 out.append((qb[:-1] + [("config", {}), ("queue-management-profile", {})], "LOSSLESS"))
+    for p, (name, port, chassis) in lldp_neighbors(nports).items():
+        nb = [("lldp", {}), ("interfaces", {}), ("interface", {"name": p}), ("neighbors", {}),
+              ("neighbor", {"id": "1"}), ("state", {})]
+        for k, v in (("system-name", name), ("port-id", port), ("chassis-id", chassis)):
+            out.append((nb + [(k, {})], v))
     wb = [("qos", {}), ("queue-management-profiles", {}),
           ("queue-management-profile", {"name": "LOSSLESS"}), ("wred", {}), ("uniform", {}), ("config", {})]
     for k, v in {"min-threshold": 153600, "max-threshold": 1536000, "enable-ecn": True,
@@ -498,11 +524,20 @@ def main():
                     "(Pfcwd,PORT_QOS_MAP): a request naming one is NOT_FOUND")
     ap.add_argument("--missing-for", type=float, default=0.0,
                     help="serve the missing tables again after this many seconds (0: never)")
+    ap.add_argument("--lldp", help="the LLDP neighbours: PORT=SYSTEM:PORT_ID:CHASSIS,... "
+                    "(default: hostN on eth0 at every port; '-' none)")
     ap.add_argument("--default-interval", type=float, default=1.0)
     ap.add_argument("--workers", type=int, default=16)
     ap.add_argument("--stats", help="write call counts (JSON) here on exit")
     ap.add_argument("--dump", action="store_true", help="print the tree at epoch 0 and exit")
     args = ap.parse_args()
+    global LLDP
+    if args.lldp is not None:
+        LLDP = {}
+        for item in filter(None, args.lldp.split(",")) if args.lldp != "-" else []:
+            port, rest = item.split("=", 1)
+            name, port_id, chassis = rest.split(":", 2)
+            LLDP[port] = (name, port_id, chassis)
     if args.dump:
         if args.tree == "sonic":
             lacks = set(m for m in args.missing.split(",") if m)
