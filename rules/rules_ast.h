@@ -16,6 +16,7 @@ enum node_kind {
     N_PRIO,           /* $prio: the instance's priority */
     N_TC,             /* $tc: the traffic class of $prio (prio2tc.$prio) */
     N_LOSSLESS,       /* lossless: the port's lossless priority mask */
+    N_QP,             /* the instance's QP: the qp label of a per-QP metric in qp scope */
     N_CONFIG,         /* a config field, here or on the link partner */
     N_METRIC,         /* a metric selector; agg says how it is read */
     N_EVENT,          /* an event kind with a window, inside count() */
@@ -143,6 +144,8 @@ struct eval_ctx {
     struct agg_cache *agg_cache;     /* NULL: none */
     const char *device, *ifname;  /* NULL above port scope */
     int prio;                     /* -1 outside priority scope */
+    bool has_qp;                  /* qp scope, at one of the port's QPs */
+    int qp;
     int64_t now_ns;
     const struct qos_config *cfg, *peer;
     int error;                    /* a negative code from the evidence source, 0 */

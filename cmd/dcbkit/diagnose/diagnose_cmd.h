@@ -69,5 +69,8 @@ void diagnose_result_free(struct diagnose_result *r);
 int diagnose_status(const struct diagnose_result *r);
 void diagnose_print(struct dcb_out *o, const struct diagnose_result *r,
                     const struct diagnose_evidence *d);
+/* One finding's keys and text lines (the caller opens and closes its object): analyze lists
+ * the findings as diagnose does. */
+void diagnose_print_finding_body(struct dcb_out *o, const struct finding *f, bool verify);
 
 #endif
