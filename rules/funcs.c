@@ -30,6 +30,7 @@ static const struct func_info funcs[] = {
     { "role", F_ROLE, 0, 0 },
     { "peer_role", F_PEER_ROLE, 0, 0 },
     { "deviates", F_DEVIATES, 1, 1 },
+    { "app_diff", F_APP_DIFF, 0, 0 },
     { "ports_count", F_PORTS_COUNT, 1, 2 },
     { "ports_sum", F_PORTS_SUM, 1, 2 },
     { "ports_avg", F_PORTS_AVG, 1, 2 },
@@ -255,6 +256,8 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
     case F_COUNT:
         return expr_eval(a[0], c);
     case F_DEFINED: {
+        if (a[0]->kind == N_CONFIG && a[0]->str && !a[0]->index)
+            return config_array_defined(a[0], c);
         char saved[sizeof(c->missing)];
         memcpy(saved, c->missing, sizeof(saved));
         struct value v = expr_eval(a[0], c);
@@ -275,6 +278,8 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
         return ets_sum(c);
     case F_DEVIATES:
         return deviates(e, a[0], c);
+    case F_APP_DIFF:
+        return app_diff(c);
     case F_ROLE: case F_PEER_ROLE: {
         const struct evidence_ops *ops = c->ev->ops;
         const char *role = !c->device ? NULL :

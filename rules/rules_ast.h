@@ -34,7 +34,7 @@ enum bin_op {
 enum func_id {
     F_RATE, F_DELTA, F_AVG, F_MAX, F_MIN, F_LAST, F_COUNT, F_BUSY_RATE,
     F_HEADROOM, F_COALESCE, F_DEFINED, F_COVERS, F_BIT, F_POPCOUNT, F_ABS,
-    F_PEER_DIFF, F_PEER_DIFF_FIRST, F_ETS_SUM, F_ROLE, F_PEER_ROLE, F_DEVIATES,
+    F_PEER_DIFF, F_PEER_DIFF_FIRST, F_ETS_SUM, F_ROLE, F_PEER_ROLE, F_DEVIATES, F_APP_DIFF,
     F_PORTS_COUNT, F_PORTS_SUM, F_PORTS_AVG, F_PORTS_MAX,
 };
 
@@ -176,6 +176,9 @@ const struct func_info *func_lookup(const char *name);
 const char *func_name(enum func_id id);
 struct value func_call(const struct rule_expr *e, struct eval_ctx *c);
 void eval_note_missing(struct eval_ctx *c, const char *what);
+/* funcs_config.c: defined(array), whether any entry is known; app_diff(). */
+struct value config_array_defined(const struct rule_expr *arr, struct eval_ctx *c);
+struct value app_diff(struct eval_ctx *c);
 /* deviates.c: deviates(leaf), e the call. */
 struct value deviates(const struct rule_expr *e, const struct rule_expr *leaf, struct eval_ctx *c);
 void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v);
