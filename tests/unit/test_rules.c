@@ -345,6 +345,10 @@ static void load_errors(void **state)
     load_error("[r]\nseverity = warn\nscope = port\nwhen = $prio == 3\nmessage = m\n",
                "bad.rules:4:8:", "scope = priority");
     load_error("severity = warn\n", "bad.rules:1:1:", "outside a rule");
+    load_error("[r]\nseverity = warn\nscope = port\nwhen = mtu > 1\nmessage = m\ndirection = "
+               "raise it, or lower it, or leave it as it is, or turn it off, or turn it on again,"
+               " then see whether the pauses stop, and if they do not, look at the other end of"
+               " the link\n", "bad.rules:6:", "direction is longer than 159 characters");
 }
 
 /* Device s1: uplinks up0 (400 B/s sent) and up1 (100 B/s) to switches, down0 (1000 B/s) to a
