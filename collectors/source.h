@@ -254,7 +254,7 @@ int dcb_source_pcap_open(struct dcb_source *src, const struct source_pcap_option
 struct track_set;
 /* What a capture source read, for a report of its own (dcbkit analyze's tables). */
 struct source_pcap_view {
-    const struct track_set *tracks;
+    struct track_set *tracks;           /* the source's own (a report sorts latencies) */
     uint64_t frames, malformed, other_linktype;
     int64_t first_ns, last_ns;          /* capture time; 0 before the first frame */
     int64_t storm_ns;

@@ -420,7 +420,7 @@ static struct pcap_ctx *pcap_of(const struct dcb_source *src)
 
 int dcb_source_pcap_view(const struct dcb_source *src, struct source_pcap_view *v)
 {
-    const struct pcap_ctx *c = pcap_of(src);
+    struct pcap_ctx *c = pcap_of(src);
     if (!c)
         return -1;
     *v = (struct source_pcap_view){
