@@ -139,7 +139,7 @@ static bool on_packet(void *arg, const struct capture_packet *p)
     struct pcap_ctx *c = arg;
     if (p->ts_ns > c->until_ns && !wait_for_tick(c, p->ts_ns))
         return false;
-    if (c->opt.fast && c->given && p->ts_ns >= c->next_sample_ns) {
+    if (c->opt.fast && c->given && p->ts_ns >= c->next_sample_ns && c->last_ns > c->first_ns) {
         put_counters(c, c->last_ns, false);          /* the frames before this one */
         c->next_sample_ns = c->last_ns + FAST_SAMPLE_NS;
     }
