@@ -171,7 +171,7 @@ static void snapshot_config(struct host_source *hs, int64_t now, struct host_sou
     char *text = config_json(&c);
     if (!text)
         return;
-    struct host_config_snap snap = { now, s->name, source, &c, text, NULL, NULL, NULL };
+    struct host_config_snap snap = { now, s->name, source, &c, text, NULL, NULL, NULL, NULL };
     if (hs->sink.config)
         hs->sink.config(hs->sink.arg, &snap);
     free(text);
@@ -211,7 +211,10 @@ static void on_lldp(const struct dcb_frame *f, void *arg)
         return;
     /* kept under this port: "the config its link partner advertises", which is what rules read
      * as peer.* (the partner's own name is in the dcbx_seen event) */
-    struct host_config_snap snap = { ls->now, s->name, "peer:lldp", &c, text, peer, port, mode };
+    char chassis[3 * DCB_DEVICE_MAX];
+    lldp_peer_chassis(&f->lldp, chassis, sizeof(chassis));
+    struct host_config_snap snap = { ls->now, s->name, "peer:lldp", &c, text, peer, port,
+                                     chassis, mode };
     if (hs->sink.config)
         hs->sink.config(hs->sink.arg, &snap);
     free(text);

@@ -32,6 +32,7 @@ struct host_config_snap {
     const char *json;            /* config as compact JSON */
     const char *peer;            /* LLDP: the partner's system name (raw network bytes) */
     const char *peer_port;
+    const char *peer_chassis;    /* LLDP: the partner's chassis ID as text, "" if none */
     const char *dcbx_mode;       /* "ieee", "cee" or "none" */
 };
 

@@ -25,6 +25,13 @@ static void name_of(const struct dcb_bytes *b, char *out, size_t len)
         o += (size_t)snprintf(out + o, len - o, "%s%02x", i ? ":" : "", b->ptr[i]);
 }
 
+void lldp_peer_chassis(const struct dcb_lldp *l, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (l->chassis_id.len)
+        name_of(&l->chassis_id, out, len);
+}
+
 static void add_app(struct qos_config *c, uint8_t sel, uint16_t proto, uint8_t prio)
 {
     if (sel < 1 || sel > 5 || prio > 7)

@@ -13,4 +13,7 @@
 const char *lldp_peer_config(const struct dcb_lldp *l, struct qos_config *c, char *peer,
                              size_t peer_len, char *port, size_t port_len);
 
+/* The peer's chassis ID as text (a MAC as colon-separated hex), "" when it sent none. */
+void lldp_peer_chassis(const struct dcb_lldp *l, char *out, size_t len);
+
 #endif

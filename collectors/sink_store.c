@@ -18,8 +18,16 @@ static void on_sample(void *arg, const struct dcb_sample *smp, unsigned width_bi
     s->samples++;
     if (s->tap_sample)
         s->tap_sample(s->tap_arg, smp, width_bits);
+    /* a width the store would not assume (64) goes with the series: every reader of the store
+     * then tells this counter's wraps from its resets (the store's check of a width it already
+     * has is a hash lookup) */
+    bool width = width_bits && width_bits != 64;
+    if (s->st && width)
+        keep_error(s, store_set_series_width(s->st, smp, width_bits, &err), &err);
     if (s->st)
         keep_error(s, store_put_sample(s->st, smp, &err), &err);
+    if (s->record && width)
+        keep_error(s, store_set_series_width(s->record, smp, width_bits, &err), &err);
     if (s->record)
         keep_error(s, store_put_sample(s->record, smp, &err), &err);
 }

@@ -72,6 +72,17 @@ void source_child_send_event(int fd, const struct dcb_event *e)
     send_rec(fd, REC_EVENT, e, sizeof(*e), NULL, 0);
 }
 
+void source_child_send_row(int fd, const struct store_config_row *row)
+{
+    struct rec_config rc;
+    memset(&rc, 0, sizeof(rc));
+    rc.time_ns = row->time_ns;
+    snprintf(rc.device, sizeof(rc.device), "%s", row->device);
+    snprintf(rc.ifname, sizeof(rc.ifname), "%s", row->ifname);
+    snprintf(rc.source, sizeof(rc.source), "%s", row->source);
+    send_rec(fd, REC_CONFIG, &rc, sizeof(rc), row->json, strlen(row->json) + 1);
+}
+
 void source_child_send_config(int fd, int64_t time_ns, const char *device, const char *ifname,
                        const char *source, const struct qos_config *c)
 {
@@ -80,13 +91,8 @@ void source_child_send_config(int fd, int64_t time_ns, const char *device, const
     cJSON_Delete(j);
     if (!text)
         return;
-    struct rec_config rc;
-    memset(&rc, 0, sizeof(rc));
-    rc.time_ns = time_ns;
-    snprintf(rc.device, sizeof(rc.device), "%s", device);
-    snprintf(rc.ifname, sizeof(rc.ifname), "%s", ifname);
-    snprintf(rc.source, sizeof(rc.source), "%s", source);
-    send_rec(fd, REC_CONFIG, &rc, sizeof(rc), text, strlen(text) + 1);
+    struct store_config_row row = { time_ns, device, ifname, source, text };
+    source_child_send_row(fd, &row);
     free(text);
 }
 

@@ -31,6 +31,8 @@ void source_child_send_sample(int fd, const struct dcb_sample *s);
 void source_child_send_event(int fd, const struct dcb_event *e);
 void source_child_send_config(int fd, int64_t time_ns, const char *device, const char *ifname,
                        const char *source, const struct qos_config *c);
+/* A config row as it is (topology, aliases). */
+void source_child_send_row(int fd, const struct store_config_row *row);
 /* A line for the status bar ("gnmi leaf1 (10.0.0.1:8080): connection refused; retrying"). */
 void source_child_send_status(int fd, const char *text);
 

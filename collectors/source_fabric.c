@@ -1,5 +1,6 @@
-/* fabric: a fabric file's intent as a source of config only. Each interface gets its intended
- * config ("fabric"), its link partner's ("peer:fabric"), where it sits ("topology") and the link
+/* fabric: a fabric file's intent as a source of config only. Each device gets the other names it
+ * goes by ("alias:fabric": its aliases and gNMI address), each interface its intended config
+ * ("fabric"), its link partner's ("peer:fabric"), where it sits ("topology") and the link
  * itself, once, on the first tick; then the source ends. The gNMI and replay sources give the
  * same for their fabric. */
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include "qos_json.h"
 #include "source.h"
 #include "source_child.h"
+#include "topology_row.h"
 #include "units.h"
 
 struct each_iface {
@@ -55,10 +57,27 @@ static void intent_of(const char *ifname, void *arg)
                           "fabric");
 }
 
+/* The names the device goes by besides its own: its aliases and its gNMI address. */
+static void aliases_of(struct each_iface *e)
+{
+    const char *names[FABRIC_ALIASES_MAX + 1];
+    size_t n = 0;
+    for (size_t i = 0; i < e->d->naliases; i++)
+        names[n++] = e->d->aliases[i];
+    if (e->d->reach == REACH_GNMI)
+        names[n++] = e->d->gnmi.target;
+    char *text = alias_row_json(names, n);
+    struct store_config_row row = { e->now_ns, e->d->name, "", "alias:fabric", text };
+    if (text)
+        e->src->sink.config(e->src->sink.arg, &row);
+    free(text);
+}
+
 void source_fabric_intent(struct dcb_source *src, const struct fabric *f, int64_t now_ns)
 {
     for (size_t d = 0; d < f->ndevices; d++) {
         struct each_iface e = { src, f, &f->devices[d], now_ns };
+        aliases_of(&e);
         fabric_each_iface(f, e.d, intent_of, &e);
     }
 }

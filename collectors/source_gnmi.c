@@ -14,6 +14,7 @@
 #include "qos_json.h"
 #include "source.h"
 #include "source_child.h"
+#include "topology_row.h"
 #include "units.h"
 
 #define FIRST_DATA_WAIT_MS 3000
@@ -53,6 +54,17 @@ static void on_config(int64_t time_ns, const char *device, const char *ifname,
                       const struct qos_config *c, void *arg)
 {
     source_child_send_config(*(int *)arg, time_ns, device, ifname, "gnmi", c);
+}
+
+static void child_row(void *arg, const struct store_config_row *row)
+{
+    source_child_send_row(*(int *)arg, row);
+}
+
+static void on_neighbor(int64_t time_ns, const char *device, const char *ifname,
+                        const char *peer, const char *peer_port, const char *chassis, void *arg)
+{
+    lldp_neighbor_rows(time_ns, device, ifname, peer, peer_port, chassis, child_row, arg);
 }
 
 static void on_error(const char *device, const char *address, const char *msg, bool retrying,
@@ -134,7 +146,8 @@ static int run_child(void *arg, int fd)
     struct child_arg ca = { fd, NULL };
     struct gnmi_source_cb cb = { .on_sample = on_sample, .on_event = on_event,
                                  .on_config = on_config, .on_error = on_error,
-                                 .on_missing = child_missing, .arg = &ca };
+                                 .on_missing = child_missing, .on_neighbor = on_neighbor,
+                                 .arg = &ca };
     struct gnmi_source *s = NULL;
     struct dcb_err err;
     size_t added = 0;
@@ -183,6 +196,19 @@ static void direct_config(int64_t time_ns, const char *device, const char *ifnam
     struct store_config_row row = { time_ns, device, ifname, "gnmi", text };
     g->src->sink.config(g->src->sink.arg, &row);
     free(text);
+}
+
+static void direct_row(void *arg, const struct store_config_row *row)
+{
+    struct gnmi_ctx *g = arg;
+    g->src->sink.config(g->src->sink.arg, row);
+}
+
+static void direct_neighbor(int64_t time_ns, const char *device, const char *ifname,
+                            const char *peer, const char *peer_port, const char *chassis,
+                            void *arg)
+{
+    lldp_neighbor_rows(time_ns, device, ifname, peer, peer_port, chassis, direct_row, arg);
 }
 
 static void direct_round(const char *device, void *arg)
@@ -238,13 +264,27 @@ void dcb_source_gnmi_stats(const struct dcb_source *src, struct source_gnmi_stat
                                       g->direct ? gnmi_source_stats(g->direct)->unmapped : 0 };
 }
 
+/* --device NAME for one target: its address is another name of the device (a fabric file says
+ * the same with the device's reach, source_fabric.c). */
+static void address_alias(struct dcb_source *src, const char *device, const char *address)
+{
+    char *text = alias_row_json(&address, 1);
+    struct store_config_row row = { dcb_realtime_ns(), device, "", "alias:gnmi", text };
+    if (text)
+        src->sink.config(src->sink.arg, &row);
+    free(text);
+}
+
 /* The client with its targets, its callbacks into src. */
 static int direct_open(struct gnmi_ctx *g, struct dcb_source *src, struct dcb_err *err)
 {
     g->src = src;
     struct gnmi_source_opts so = source_opts(g);
-    struct gnmi_source_cb cb = { direct_sample, direct_event, direct_config, direct_round,
-                                 direct_error, direct_missing, g };
+    struct gnmi_source_cb cb = {
+        .on_sample = direct_sample, .on_event = direct_event, .on_config = direct_config,
+        .on_round = direct_round, .on_error = direct_error, .on_missing = direct_missing,
+        .on_neighbor = direct_neighbor, .arg = g,
+    };
     if (gnmi_source_new(&g->direct, g->maps_dir, &so, &cb, err) < 0 ||
         add_targets(g, g->direct, &g->added, err) < 0) {
         gnmi_source_free(g->direct);
@@ -368,5 +408,7 @@ int dcb_source_gnmi_open(struct dcb_source *src, const struct source_gnmi_option
                  opt->naddresses > 1 ? " and more" : "");
     if (g->have_fabric)
         source_fabric_intent(src, &g->fabric, dcb_realtime_ns());
+    else if (opt->device && opt->naddresses == 1)
+        address_alias(src, opt->device, opt->addresses[0]);
     return 0;
 }

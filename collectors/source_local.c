@@ -62,6 +62,12 @@ static void on_event(void *arg, const struct dcb_event *e)
     l->src->sink.event(l->src->sink.arg, e);
 }
 
+static void put_row(void *arg, const struct store_config_row *row)
+{
+    struct local_ctx *l = arg;
+    l->src->sink.config(l->src->sink.arg, row);
+}
+
 static void on_config(void *arg, const struct host_config_snap *snap)
 {
     struct local_ctx *l = arg;
@@ -73,12 +79,8 @@ static void on_config(void *arg, const struct host_config_snap *snap)
     if (strcmp(snap->source, "peer:lldp") || !snap->peer || !snap->peer[0])
         return;
     /* the partner LLDP names, so that the rules can join it to its own records */
-    char *topology = topology_row_json(NULL, snap->peer, snap->peer_port, NULL, "lldp");
-    struct store_config_row where = { snap->time_ns, l->hs.device, snap->ifname, "topology",
-                                      topology };
-    if (topology)
-        l->src->sink.config(l->src->sink.arg, &where);
-    free(topology);
+    lldp_neighbor_rows(snap->time_ns, l->hs.device, snap->ifname, snap->peer, snap->peer_port,
+                       snap->peer_chassis, put_row, l);
     if (l->src->sink.link)
         l->src->sink.link(l->src->sink.arg, l->hs.device, snap->ifname, snap->peer,
                           snap->peer_port ? snap->peer_port : "", "lldp");

@@ -32,7 +32,9 @@ struct store_ctx {
     bool partial;               /* only the end of the window is loaded yet */
     bool loaded_once;
     struct dcb_sample *samples; /* one feed's samples, put in time order */
-    size_t nsamples, samples_cap;
+    uint8_t *widths;            /* each sample's counter width (0: not a counter), by index */
+    size_t nsamples, samples_cap, widths_cap;
+    unsigned width;             /* the width of the series store_range is handing out */
     uint64_t total_samples;     /* in the store when opened: sizes the first window */
     int64_t spacing_ns;         /* the store's mean time between a series' samples (0: unknown) */
 };
@@ -42,14 +44,32 @@ struct timed {
     size_t seq;                 /* arrival order: a stable sort */
 };
 
+static bool same_series(const struct dcb_sample *a, const struct dcb_sample *b)
+{
+    return a->metric == b->metric && a->prio == b->prio && a->queue == b->queue &&
+           !strcmp(a->ifname, b->ifname) && !strcmp(a->device, b->device);
+}
+
 /* The store hands out samples series by series; the model takes them in time order, so that
- * each interface's history builds up instant by instant. */
+ * each interface's history builds up instant by instant. A counter's width is looked up once
+ * per series and goes to the sink with each of its samples. */
 static int keep_sample(const struct dcb_sample *s, void *arg)
 {
     struct store_ctx *c = arg;
     if (c->nsamples == c->samples_cap &&
         dcb_grow(&c->samples, &c->samples_cap, sizeof(*c->samples), 4096) < 0)
         return DCB_E_NOMEM;
+    if (c->nsamples >= c->widths_cap) {
+        uint8_t *w = realloc(c->widths, c->samples_cap);
+        if (!w)
+            return DCB_E_NOMEM;
+        c->widths = w;
+        c->widths_cap = c->samples_cap;
+    }
+    if (!c->nsamples || !same_series(s, &c->samples[c->nsamples - 1]))
+        c->width = metric_info(s->metric)->kind != METRIC_COUNTER ? 0 :
+                   store_series_width(c->st, s->device, s->ifname, s->metric, s->prio, s->queue);
+    c->widths[c->nsamples] = (uint8_t)c->width;
     c->samples[c->nsamples++] = *s;
     return 0;
 }
@@ -70,8 +90,10 @@ static int put_samples_in_time_order(struct store_ctx *c, struct dcb_err *err)
     for (size_t k = 0; k < c->nsamples; k++)
         order[k] = (struct timed){ c->samples[k].time_ns, k };
     qsort(order, c->nsamples, sizeof(*order), by_time);
-    for (size_t k = 0; k < c->nsamples; k++)
-        c->src->sink.sample(c->src->sink.arg, &c->samples[order[k].seq], 0);
+    for (size_t k = 0; k < c->nsamples; k++) {
+        size_t i = order[k].seq;
+        c->src->sink.sample(c->src->sink.arg, &c->samples[i], c->widths[i]);
+    }
     free(order);
     c->nsamples = 0;
     return 0;
@@ -223,6 +245,7 @@ static void store_close_src(struct dcb_source *src)
     struct store_ctx *c = src->ctx;
     store_close(c->st, NULL);
     free(c->samples);
+    free(c->widths);
     free(c);
     src->ctx = NULL;
 }

@@ -7,6 +7,27 @@ static uint64_t width_max(unsigned width_bits)
     return width_bits >= 64 ? UINT64_MAX : (1ULL << width_bits) - 1;
 }
 
+/* A decrease within the width: a wrap when the forward distance through the top is plausible
+ * (at most max_step, or a quarter of the range when no bound is known), else a reset. */
+static enum counter_delta_kind judge(uint64_t prev, uint64_t reading, uint64_t top,
+                                     uint64_t max_step, uint64_t *delta)
+{
+    if (reading >= prev) {
+        *delta = reading - prev;
+        return COUNTER_OK;
+    }
+    /* forward distance through the top: (top - prev) + reading + 1, computed without
+     * overflowing for 64-bit counters */
+    uint64_t through_top = (top - prev) + reading + 1;
+    uint64_t bound = max_step ? max_step : (top / 4) + 1;
+    if (through_top != 0 && through_top <= bound) {
+        *delta = through_top;
+        return COUNTER_WRAPPED;
+    }
+    *delta = reading;
+    return COUNTER_RESET;
+}
+
 struct counter_delta counter_update(struct counter_state *st, uint64_t reading, int64_t time_ns,
                                     unsigned width_bits, uint64_t max_step)
 {
@@ -25,25 +46,29 @@ struct counter_delta counter_update(struct counter_state *st, uint64_t reading, 
         return d;
     }
     d.interval_ns = time_ns - st->last_time_ns;
-    if (reading >= st->last) {
-        d.kind = COUNTER_OK;
-        d.delta = reading - st->last;
-    } else {
-        /* forward distance through the top: (top - last) + reading + 1, computed without
-         * overflowing for 64-bit counters */
-        uint64_t through_top = (top - st->last) + reading + 1;
-        uint64_t bound = max_step ? max_step : (top / 4) + 1;
-        if (through_top != 0 && through_top <= bound) {
-            d.kind = COUNTER_WRAPPED;
-            d.delta = through_top;
-        } else {
-            d.kind = COUNTER_RESET;
-            d.delta = reading;
-        }
-    }
+    d.kind = judge(st->last, reading, top, max_step, &d.delta);
     st->last = reading;
     st->last_time_ns = time_ns;
     return d;
+}
+
+/* A pair of stored readings that does not fit the width says the width was wrong: judged at
+ * 64 bits, so a plain increase still counts and nothing is made up. */
+static enum counter_delta_kind step_kind(uint64_t prev, uint64_t reading, unsigned width_bits,
+                                         uint64_t *step)
+{
+    uint64_t top = width_max(width_bits ? width_bits : 64);
+    if (prev > top || reading > top)
+        top = UINT64_MAX;
+    return judge(prev, reading, top, 0, step);
+}
+
+bool counter_step(uint64_t prev, uint64_t reading, unsigned width_bits, uint64_t *step)
+{
+    if (step_kind(prev, reading, width_bits, step) != COUNTER_RESET)
+        return true;
+    *step = 0;
+    return false;
 }
 
 double counter_rate_per_sec(const struct counter_delta *d)
@@ -75,21 +100,29 @@ void counter_window_init(struct counter_window *w, unsigned width_bits)
 enum counter_delta_kind counter_window_add(struct counter_window *w, uint64_t reading,
                                            int64_t time_ns)
 {
-    struct counter_delta d = counter_update(&w->st, reading, time_ns, w->width_bits, 0);
-    if (d.kind == COUNTER_INVALID)
-        return d.kind;
     w->readings++;
-    if (d.kind == COUNTER_RESET) {
-        w->resets++;
-    } else if (d.kind != COUNTER_FIRST) {
-        w->total += (double)d.delta;
-        if (d.interval_ns > 0) {
-            w->covered_ns += d.interval_ns;
-            if (d.delta)
-                w->busy_ns += d.interval_ns;
-        }
+    if (!w->st.primed) {
+        w->st.primed = true;
+        w->st.last = reading;
+        w->st.last_time_ns = time_ns;
+        return COUNTER_FIRST;
     }
-    return d.kind;
+    uint64_t step;
+    enum counter_delta_kind kind = step_kind(w->st.last, reading, w->width_bits, &step);
+    int64_t interval_ns = time_ns - w->st.last_time_ns;
+    w->st.last = reading;
+    w->st.last_time_ns = time_ns;
+    if (kind == COUNTER_RESET) {
+        w->resets++;
+        return kind;
+    }
+    w->total += (double)step;
+    if (interval_ns > 0) {
+        w->covered_ns += interval_ns;
+        if (step)
+            w->busy_ns += interval_ns;
+    }
+    return kind;
 }
 
 double counter_window_rate(const struct counter_window *w)

@@ -11,7 +11,9 @@
  *    and the caller emits counter_reset. No rate spans a reset: a counter may restart from any
  *    value (a switch's from its initial ones), so the interval's increase is unknown;
  *    counter_rate_per_sec gives NaN for it and counter_window leaves it out.
- * A reading above the counter's width (a 32-bit counter reporting 2^32) is invalid input. */
+ * A reading above the counter's width (a 32-bit counter reporting 2^32) is invalid input to
+ * counter_update; readers of stored readings (counter_step, counter_window) judge such a pair
+ * at 64 bits instead, the width evidently having been said wrong. */
 #ifndef DCB_COUNTER_H
 #define DCB_COUNTER_H
 
@@ -56,6 +58,11 @@ double counter_rate_per_sec(const struct counter_delta *d);
 
 const char *counter_delta_kind_name(enum counter_delta_kind kind);
 
+/* One interval between two stored readings, judged as counter_update judges it (no bound on the
+ * step): true with the increase, plain or through the top; false for a reset (*step 0), whose
+ * interval has no known increase. The one rule every reader of a store uses. */
+bool counter_step(uint64_t prev, uint64_t reading, unsigned width_bits, uint64_t *step);
+
 /* A window's increase with resets left out: the interval a reset falls in has no known
  * increase (the counter may restart from any value, not only 0), so it adds nothing to the
  * total and its time is left out of the rate's. Wraps count through the top as usual. */
@@ -69,7 +76,8 @@ struct counter_window {
 };
 
 void counter_window_init(struct counter_window *w, unsigned width_bits);
-/* Readings oldest first. Returns the reading's kind (COUNTER_RESET: the caller may say so). */
+/* Readings oldest first, each step as counter_step takes it. Returns the reading's kind
+ * (COUNTER_RESET: the caller may say so). */
 enum counter_delta_kind counter_window_add(struct counter_window *w, uint64_t reading,
                                            int64_t time_ns);
 /* Per second over the covered time; NaN when no interval counts. */

@@ -353,10 +353,37 @@ static int load_reach(struct fabric_device *d, const cJSON *reach, const char *w
     return 0;
 }
 
+/* "aliases": ["leaf1.lab", "aa:bb:cc:00:00:01"]: the names LLDP gives the device. */
+static int load_aliases(struct fabric_device *d, const cJSON *aliases, const char *where,
+                        struct dcb_err *err)
+{
+    if (!aliases)
+        return 0;
+    if (!cJSON_IsArray(aliases) || cJSON_GetArraySize(aliases) > FABRIC_ALIASES_MAX)
+        return dcb_err_set(err, DCB_E_INVAL, "%s.aliases: must be a list of at most %d names",
+                           where, FABRIC_ALIASES_MAX);
+    const cJSON *a;
+    int i = 0;
+    cJSON_ArrayForEach(a, aliases) {
+        char awhere[80];
+        snprintf(awhere, sizeof(awhere), "%s.aliases[%d]", where, i++);
+        size_t n = cJSON_IsString(a) ? strlen(a->valuestring) : 0;
+        if (n == 0 || n >= DCB_DEVICE_MAX)
+            return dcb_err_set(err, DCB_E_INVAL, "%s: must be a name of 1 to %d characters",
+                               awhere, DCB_DEVICE_MAX - 1);
+        for (const char *c = a->valuestring; *c; c++)   /* a MAC chassis ID has colons */
+            if ((unsigned char)*c < ' ' || *c == 0x7f)
+                return dcb_err_set(err, DCB_E_INVAL, "%s: has a control character", awhere);
+        snprintf(d->aliases[d->naliases++], DCB_DEVICE_MAX, "%s", a->valuestring);
+    }
+    return 0;
+}
+
 /* An entry naming a generated device refines it (the caller has ruled out duplicates). */
 static int load_device(struct fabric *f, const cJSON *dj, int idx, struct dcb_err *err)
 {
-    static const char *const keys[] = { "name", "role", "reach", "config", "interfaces", NULL };
+    static const char *const keys[] = { "name", "aliases", "role", "reach", "config",
+                                        "interfaces", NULL };
     char where[48];
     snprintf(where, sizeof(where), "devices[%d]", idx);
     if (!cJSON_IsObject(dj))
@@ -393,6 +420,8 @@ static int load_device(struct fabric *f, const cJSON *dj, int idx, struct dcb_er
         if (!d)
             return DCB_E_NOMEM;
     }
+    if ((rc = load_aliases(d, cJSON_GetObjectItemCaseSensitive(dj, "aliases"), where, err)) < 0)
+        return rc;
     const cJSON *reach = cJSON_GetObjectItemCaseSensitive(dj, "reach");
     char rwhere[64];
     snprintf(rwhere, sizeof(rwhere), "%s.reach", where);

@@ -35,8 +35,13 @@ struct fabric_iface {
     struct qos_config config;            /* this interface's overrides */
 };
 
+#define FABRIC_ALIASES_MAX 8
+
 struct fabric_device {
     char name[DCB_DEVICE_MAX];
+    /* other names it goes by: its LLDP system name or chassis ID where they differ */
+    char aliases[FABRIC_ALIASES_MAX][DCB_DEVICE_MAX];
+    size_t naliases;
     enum fabric_role role;
     enum fabric_reach reach;
     struct fabric_gnmi gnmi;

@@ -44,6 +44,11 @@ cJSON *fabric_to_json(const struct fabric *f)
         const struct fabric_device *d = &f->devices[i];
         cJSON *dj = cJSON_CreateObject();
         cJSON_AddStringToObject(dj, "name", d->name);
+        if (d->naliases) {
+            cJSON *aliases = cJSON_AddArrayToObject(dj, "aliases");
+            for (size_t k = 0; k < d->naliases; k++)
+                cJSON_AddItemToArray(aliases, cJSON_CreateString(d->aliases[k]));
+        }
         cJSON_AddStringToObject(dj, "role", fabric_role_name(d->role));
         cJSON_AddItemToObject(dj, "reach", reach_json(d));
         cJSON_AddItemToObject(dj, "config", qos_to_json(&d->config));

@@ -84,6 +84,7 @@ int64_t series_map_intern(struct series_map *m, const struct dcb_sample *s, bool
     k->metric = s->metric;
     k->prio = s->prio;
     k->queue = s->queue;
+    k->bits = 0;
     m->slots[pos] = SLOT_TAG(h) | (m->count + 1);
     *added = true;
     return (int64_t)m->count++;

@@ -131,12 +131,33 @@ int store_info(struct dcb_store *st, struct store_info *info, struct dcb_err *er
     return st->ops->info(st, info, err);
 }
 
+int store_set_series_width(struct dcb_store *st, const struct dcb_sample *s, unsigned bits,
+                           struct dcb_err *err)
+{
+    if ((int)s->metric < 0 || s->metric >= METRIC_COUNT)
+        return dcb_err_set(err, DCB_E_INVAL, "a series with an unknown metric id %d", s->metric);
+    if (bits > 64)
+        return dcb_err_set(err, DCB_E_INVAL, "a counter %u bits wide", bits);
+    return st->ops->set_series_width ? st->ops->set_series_width(st, s, bits ? bits : 64, err)
+                                     : unsupported("a counter's width", err);
+}
+
+unsigned store_series_width(struct dcb_store *st, const char *device, const char *ifname,
+                            enum metric_id metric, int prio, int queue)
+{
+    unsigned bits = st->ops->series_width ?
+                    st->ops->series_width(st, device, ifname, metric, prio, queue) : 0;
+    return bits >= 1 && bits <= 64 ? bits : 64;
+}
+
 int64_t store_prune(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err)
 {
     return st->ops->prune(st, cutoff_ns, err);
 }
 
 struct delta_walk {
+    struct dcb_store *st;
+    unsigned width_bits;        /* 0: the series' own, looked up at its first sample */
     struct counter_window win;
     bool is_counter;
     bool seen_series;
@@ -161,6 +182,10 @@ static int delta_step(const struct dcb_sample *s, void *arg)
         w->queue = s->queue;
         const struct metric_info *mi = metric_info(s->metric);
         w->is_counter = mi && mi->kind == METRIC_COUNTER;
+        if (w->is_counter)
+            counter_window_init(&w->win, w->width_bits ? w->width_bits :
+                                store_series_width(w->st, s->device, s->ifname, s->metric,
+                                                   s->prio, s->queue));
         w->first_ns = s->time_ns;
         w->first_gauge = s->value.gauge;
     } else if (s->metric != w->metric || s->prio != w->prio || s->queue != w->queue ||
@@ -181,6 +206,8 @@ int store_delta(struct dcb_store *st, const struct store_filter *f, unsigned wid
 {
     struct delta_walk w;
     memset(&w, 0, sizeof(w));
+    w.st = st;
+    w.width_bits = width_bits;
     counter_window_init(&w.win, width_bits);
     int rc = store_range(st, f, delta_step, &w, err);
     if (w.ambiguous)

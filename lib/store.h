@@ -9,8 +9,9 @@
  *
  * Readers see only committed data, and each read is one consistent snapshot. Series are
  * identified by (device, ifname, metric, prio, queue); prio/queue are -1 where they do not apply.
- * Counter values are kept as raw readings; rate() and delta() use lib/counter.h, so wraps and
- * resets inside a window are handled as everywhere else. */
+ * Counter values are kept as raw readings, and each counter series' width (store_set_series_width);
+ * rate() and delta() use lib/counter.h at that width, so wraps and resets inside a window are
+ * handled as everywhere else. */
 #ifndef DCB_STORE_H
 #define DCB_STORE_H
 
@@ -22,7 +23,7 @@
 #include "sample.h"
 
 #define STORE_ANY (-2)          /* filter value for prio/queue: match any */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 struct dcb_store;
 
@@ -137,9 +138,21 @@ int store_info(struct dcb_store *st, struct store_info *info, struct dcb_err *er
 /* Deletes samples and events older than cutoff_ns. Returns rows deleted or a negative error. */
 int64_t store_prune(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err);
 
+/* A counter series' width in bits (32 for mlx5 Q-counters), which tells a wrap from a reset to
+ * every reader: the series is s's key (its time and value are not used), bits 1..64 (0: 64).
+ * Set once, it stays with the series (SQLite: written with the next flush, the series row
+ * created if it has none yet); setting the width it already has costs a hash lookup. */
+int store_set_series_width(struct dcb_store *st, const struct dcb_sample *s, unsigned bits,
+                           struct dcb_err *err);
+/* The width a series was given, 64 when never said (or no such series, or a store from before
+ * widths were kept). */
+unsigned store_series_width(struct dcb_store *st, const char *device, const char *ifname,
+                            enum metric_id metric, int prio, int queue);
+
 /* The increase of one counter series over [t0, t1] (wraps and resets handled as in
  * lib/counter.h: an interval with a reset adds nothing), and the per-second rate over the time
- * of the intervals without one (no rate spans a reset). The filter must match exactly
+ * of the intervals without one (no rate spans a reset). width_bits: the counter's width, 0 for
+ * the series' own (store_series_width). The filter must match exactly
  * one series. NaN when fewer than two samples fall in the window. */
 int store_delta(struct dcb_store *st, const struct store_filter *f, unsigned width_bits,
                 double *delta, double *rate_per_sec, uint64_t *resets, struct dcb_err *err);
@@ -150,9 +163,10 @@ enum store_agg { STORE_AGG_DELTA, STORE_AGG_RATE, STORE_AGG_AVG, STORE_AGG_MAX, 
                  STORE_AGG_LAST, STORE_AGG_BUSY_RATE };
 
 /* One series' aggregate over [t0, t1]: the filter names it exactly (device, ifname, metric,
- * prio, queue). Counters' delta and rate count 64-bit increases, a smaller reading being a reset
- * whose interval counts neither its increase nor its time (as store_delta does at width 64). 1 with *out set, 0 when the window holds too few samples
- * (none; one for delta and rate) or no such series, or a negative error. The back ends answer it
+ * prio, queue). Counters' delta and rate count increases at the series' width (counter_step): a
+ * decrease the width explains is a wrap, any other a reset whose interval counts neither its
+ * increase nor its time (as store_delta does). 1 with *out set, 0 when the window holds too
+ * few samples (none; one for delta and rate) or no such series, or a negative error. The back ends answer it
  * without handing out every sample: SQLite in SQL, the ring along its per-series chain. */
 int store_aggregate(struct dcb_store *st, const struct store_filter *f, enum store_agg agg,
                     double *out, struct dcb_err *err);

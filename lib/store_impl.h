@@ -31,6 +31,10 @@ struct store_ops {
     int (*configs)(struct dcb_store *st, const char *device, const char *ifname, int64_t t1,
                    store_config_cb cb, void *arg, struct dcb_err *err);
     int (*info)(struct dcb_store *st, struct store_info *info, struct dcb_err *err);
+    int (*set_series_width)(struct dcb_store *st, const struct dcb_sample *s, unsigned bits,
+                            struct dcb_err *err);
+    unsigned (*series_width)(struct dcb_store *st, const char *device, const char *ifname,
+                             enum metric_id metric, int prio, int queue);
     int64_t (*prune)(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err);
 };
 
@@ -46,6 +50,7 @@ struct series_key {
     enum metric_id metric;
     int16_t prio;
     int16_t queue;
+    uint8_t bits;               /* a counter's width; 0: never said (64) */
 };
 
 struct series_map {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counter.h"
 #include "store_impl.h"
 
 struct ring_entry {
@@ -189,22 +190,55 @@ static void raw_to_sample(uint64_t raw, struct dcb_sample *s)
         memcpy(&s->value.gauge, &raw, sizeof(raw));
 }
 
-static int ring_put_sample(struct dcb_store *base, const struct dcb_sample *s, struct dcb_err *err)
+/* The index of s's series, added if new with room for its latest entry; -1 when out of
+ * memory (err set). */
+static int64_t ring_series(struct ring_store *r, const struct dcb_sample *s, struct dcb_err *err)
 {
-    struct ring_store *r = (struct ring_store *)base;
     bool added;
     int64_t idx = series_map_intern(&r->map, s, &added);
-    if (idx < 0)
-        return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+    if (idx < 0) {
+        dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+        return -1;
+    }
     if ((size_t)idx >= r->latest_cap) {
         size_t cap = r->map.key_cap;
         struct ring_latest *l = realloc(r->latest, cap * sizeof(*l));
-        if (!l)
-            return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+        if (!l) {
+            dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+            return -1;
+        }
         memset(l + r->latest_cap, 0, (cap - r->latest_cap) * sizeof(*l));
         r->latest = l;
         r->latest_cap = cap;
     }
+    return idx;
+}
+
+static int ring_set_series_width(struct dcb_store *base, const struct dcb_sample *s,
+                                 unsigned bits, struct dcb_err *err)
+{
+    struct ring_store *r = (struct ring_store *)base;
+    int64_t idx = ring_series(r, s, err);
+    if (idx < 0)
+        return DCB_E_NOMEM;
+    r->map.keys[idx].bits = (uint8_t)bits;
+    return 0;
+}
+
+static unsigned ring_series_width(struct dcb_store *base, const char *device,
+                                  const char *ifname, enum metric_id metric, int prio, int queue)
+{
+    struct ring_store *r = (struct ring_store *)base;
+    int64_t idx = series_map_find(&r->map, device, ifname, metric, prio, queue);
+    return idx < 0 ? 0 : r->map.keys[idx].bits;
+}
+
+static int ring_put_sample(struct dcb_store *base, const struct dcb_sample *s, struct dcb_err *err)
+{
+    struct ring_store *r = (struct ring_store *)base;
+    int64_t idx = ring_series(r, s, err);
+    if (idx < 0)
+        return DCB_E_NOMEM;
     uint64_t raw = sample_raw(s);
     struct ring_latest *l = &r->latest[idx];
     if (!l->set || s->time_ns >= l->ts) {
@@ -369,6 +403,7 @@ static int ring_aggregate(struct dcb_store *base, const struct store_filter *f,
     if (idx < 0 || !r->latest[idx].set)
         return 0;
     bool counter = metric_info(m)->kind == METRIC_COUNTER;
+    unsigned bits = r->map.keys[idx].bits;
     uint64_t n = 0, newer = 0;
     double sum = 0, mn = 0, mx = 0, last = 0, delta = 0;
     int64_t first_ts = 0, last_ts = 0, newer_ts = 0, busy_ns = 0, reset_ns = 0;
@@ -381,10 +416,10 @@ static int ring_aggregate(struct dcb_store *base, const struct store_filter *f,
         double v;
         if (counter) {
             v = (double)e->raw;
-            if (n && newer < e->raw) {   /* a reset: its interval counts for nothing */
-                reset_ns += newer_ts - e->ts;
-            } else if (n) {              /* newer is the reading after this one in time */
-                uint64_t step = newer - e->raw;
+            uint64_t step;              /* newer is the reading after this one in time */
+            if (n && !counter_step(e->raw, newer, bits, &step)) {
+                reset_ns += newer_ts - e->ts;   /* a reset: its interval counts for nothing */
+            } else if (n) {
                 delta += (double)step;
                 if (step && newer_ts > e->ts)
                     busy_ns += newer_ts - e->ts;
@@ -497,4 +532,6 @@ static const struct store_ops ring_ops = {
     .configs = ring_configs,
     .info = ring_info,
     .prune = ring_prune,
+    .set_series_width = ring_set_series_width,
+    .series_width = ring_series_width,
 };

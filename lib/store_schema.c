@@ -75,6 +75,10 @@ static const char *const migrations[] = {
     "  n INTEGER NOT NULL, data BLOB NOT NULL,"
     "  PRIMARY KEY (batch, series0)) WITHOUT ROWID;"
     "DROP VIEW samples_all;",
+    /* 3 -> 4: a counter's width (32 for mlx5 Q-counters), so that every reader tells a wrap
+     * from a reset; 64 for what was stored before, as readers took it then. A read-only open
+     * reads a schema 3 store as it is (STORE_SCHEMA_READABLE), every width 64. */
+    "ALTER TABLE series ADD COLUMN bits INTEGER NOT NULL DEFAULT 64;",
 };
 
 const char *store_schema_migration(int from_version)

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "counter.h"
 #include "grow.h"
 #include "store_blocks.h"
 #include "store_impl.h"
@@ -38,6 +39,7 @@ struct sqlite_store {
     sqlite3 *db;
     char path[4096];
     bool readonly;
+    int schema_version;         /* the database's, as opened (a read-only one may be older) */
     struct series_map map;
     int64_t *db_ids;            /* by map index; 0 = not in the database yet */
     /* by map index, valid where db_ids is set: the newest ts stored for the series (INT64_MIN:
@@ -57,6 +59,8 @@ struct sqlite_store {
     size_t ids_before_cap;
     struct dcb_event *pending_events;
     size_t nevents, events_cap;
+    uint32_t *widths_said;              /* map indices whose width the next flush writes */
+    size_t nwidths_said, widths_said_cap;
     int64_t oldest_pending_mono_ns;
     size_t batch_max;
     int64_t batch_age_ns;
@@ -68,6 +72,7 @@ struct sqlite_store {
     struct sample_run old_run;  /* a batch's samples of one series */
     int64_t *old_ts;            /* their times, sorted_cap of them */
     sqlite3_stmt *upsert_latest, *upsert_latest_n, *ins_series, *sel_series, *ins_event;
+    sqlite3_stmt *upd_bits, *sel_bits;
 };
 
 static const struct store_ops sqlite_ops;
@@ -162,7 +167,8 @@ static int migrate(struct sqlite_store *s, struct dcb_err *err)
                            "%s: store schema version %lld is newer than this dcbkit (%s) knows "
                            "(%d); upgrade dcbkit",
                            s->path, (long long)version, DCBKIT_VERSION, latest);
-    if (version == latest)
+    s->schema_version = (int)version;
+    if (version == latest || (s->readonly && version >= STORE_SCHEMA_READABLE))
         return 0;
     if (s->readonly)
         return dcb_err_set(err, DCB_E_UNSUPP,
@@ -194,7 +200,10 @@ static int migrate(struct sqlite_store *s, struct dcb_err *err)
             return rc;
         }
     }
-    return exec_sql(s, "COMMIT", "upgrading the schema", err);
+    if ((rc = exec_sql(s, "COMMIT", "upgrading the schema", err)) < 0)
+        return rc;
+    s->schema_version = latest;
+    return 0;
 }
 
 int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, struct dcb_err *err)
@@ -261,14 +270,14 @@ static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     int rc = 0;
-    if (!s->readonly && (s->npending || s->nevents || s->wrote_samples)) {
+    if (!s->readonly && (s->npending || s->nevents || s->nwidths_said || s->wrote_samples)) {
         /* A writer's closed store has an empty recent tier. A handle that wrote no samples
          * (a report's findings, a prune) leaves a running collector's tier alone. */
         int64_t f = flush_batch(s, s->npending || s->wrote_samples, err);
         rc = f < 0 ? (int)f : 0;
     }
     sqlite3_stmt *stmts[] = { s->upsert_latest, s->upsert_latest_n, s->ins_series, s->sel_series,
-                              s->ins_event };
+                              s->ins_event, s->upd_bits, s->sel_bits };
     for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
         sqlite3_finalize(stmts[i]);
     block_tier_free(&s->tier);
@@ -288,6 +297,7 @@ static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
     free(s->order);
     free(s->ids_before);
     free(s->pending_events);
+    free(s->widths_said);
     free(s);
     return rc;
 }
@@ -303,7 +313,7 @@ static bool due_for_flush(struct sqlite_store *s)
 
 static void note_first_pending(struct sqlite_store *s)
 {
-    if (s->npending == 0 && s->nevents == 0)
+    if (s->npending == 0 && s->nevents == 0 && s->nwidths_said == 0)
         s->oldest_pending_mono_ns = mono_ns();
 }
 
@@ -315,8 +325,8 @@ static int64_t series_db_id(struct sqlite_store *s, size_t idx, struct dcb_err *
     const struct series_key *k = &s->map.keys[idx];
     int rc;
     if ((rc = prepare(s, &s->ins_series,
-                      "INSERT OR IGNORE INTO series (device, ifname, metric, prio, queue) "
-                      "VALUES (?1, ?2, ?3, ?4, ?5)",
+                      "INSERT OR IGNORE INTO series (device, ifname, metric, prio, queue, bits) "
+                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                       err)) < 0 ||
         (rc = prepare(s, &s->sel_series,
                       "SELECT s.id, l.ts FROM series s LEFT JOIN latest l ON l.series = s.id "
@@ -333,6 +343,8 @@ static int64_t series_db_id(struct sqlite_store *s, size_t idx, struct dcb_err *
         sqlite3_bind_text(st, 3, metric_info(k->metric)->name, -1, SQLITE_STATIC);
         sqlite3_bind_int(st, 4, k->prio);
         sqlite3_bind_int(st, 5, k->queue);
+        if (st == s->ins_series)
+            sqlite3_bind_int(st, 6, k->bits ? k->bits : 64);
         rc = sqlite3_step(st);
         if (rc == SQLITE_ROW) {
             id = sqlite3_column_int64(st, 0);
@@ -351,16 +363,13 @@ static int64_t series_db_id(struct sqlite_store *s, size_t idx, struct dcb_err *
     return id;
 }
 
-static int sqlite_put_sample(struct dcb_store *base, const struct dcb_sample *smp,
-                             struct dcb_err *err)
+/* The map index of smp's series, with room for its database id; -1 when out of memory. */
+static int64_t series_index(struct sqlite_store *s, const struct dcb_sample *smp)
 {
-    struct sqlite_store *s = (struct sqlite_store *)base;
-    if (s->readonly)
-        return dcb_err_set(err, DCB_E_PERM, "%s: store opened read-only", s->path);
     bool added;
     int64_t idx = series_map_intern(&s->map, smp, &added);
     if (idx < 0)
-        return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+        return -1;
     if ((size_t)idx >= s->db_ids_cap) {
         size_t cap = s->map.key_cap;
         int64_t *ids = realloc(s->db_ids, cap * sizeof(*ids));
@@ -370,10 +379,68 @@ static int sqlite_put_sample(struct dcb_store *base, const struct dcb_sample *sm
         if (last)
             s->last_ts = last;
         if (!ids || !last)
-            return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+            return -1;
         memset(ids + s->db_ids_cap, 0, (cap - s->db_ids_cap) * sizeof(*ids));
         s->db_ids_cap = cap;
     }
+    return idx;
+}
+
+/* Kept in the map at once (this handle's readers see it) and written with the next flush. */
+static int sqlite_set_series_width(struct dcb_store *base, const struct dcb_sample *smp,
+                                   unsigned bits, struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    if (s->readonly)
+        return dcb_err_set(err, DCB_E_PERM, "%s: store opened read-only", s->path);
+    int64_t idx = series_index(s, smp);
+    if (idx < 0)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+    struct series_key *k = &s->map.keys[idx];
+    if (k->bits == bits)
+        return 0;
+    if (s->nwidths_said == s->widths_said_cap &&
+        dcb_grow(&s->widths_said, &s->widths_said_cap, sizeof(*s->widths_said), 64) < 0)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory keeping a counter's width");
+    note_first_pending(s);
+    k->bits = (uint8_t)bits;
+    s->widths_said[s->nwidths_said++] = (uint32_t)idx;
+    return 0;
+}
+
+/* The widths said since the last flush into the series rows (created if need be), inside the
+ * flush's transaction. */
+static int write_widths(struct sqlite_store *s, struct dcb_err *err)
+{
+    int rc;
+    if (s->nwidths_said &&
+        (rc = prepare(s, &s->upd_bits, "UPDATE series SET bits = ?1 WHERE id = ?2 AND bits <> ?1",
+                      err)) < 0)
+        return rc;
+    for (size_t i = 0; i < s->nwidths_said; i++) {
+        uint32_t idx = s->widths_said[i];
+        int64_t id = series_db_id(s, idx, err);
+        if (id < 0)
+            return (int)id;
+        sqlite3_bind_int(s->upd_bits, 1, s->map.keys[idx].bits);
+        sqlite3_bind_int64(s->upd_bits, 2, id);
+        rc = sqlite3_step(s->upd_bits);
+        sqlite3_reset(s->upd_bits);
+        if (rc != SQLITE_DONE)
+            return sq_fail(s, err, rc, "keeping a counter's width");
+    }
+    return 0;
+}
+
+static int sqlite_put_sample(struct dcb_store *base, const struct dcb_sample *smp,
+                             struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    if (s->readonly)
+        return dcb_err_set(err, DCB_E_PERM, "%s: store opened read-only", s->path);
+    int64_t idx = series_index(s, smp);
+    if (idx < 0)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
     if (s->npending == s->pending_cap &&
         dcb_grow(&s->pending, &s->pending_cap, sizeof(*s->pending), 4096) < 0)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory queueing samples");
@@ -658,7 +725,8 @@ static int write_batch(struct sqlite_store *s, struct dcb_err *err)
             s->latest_rows[nlatest++] = (uint32_t)i;
     }
     if ((rc = write_samples(s, nlatest, err)) < 0 ||
-        (rc = write_latest(s, s->latest_rows, nlatest, err)) < 0)
+        (rc = write_latest(s, s->latest_rows, nlatest, err)) < 0 ||
+        (rc = write_widths(s, err)) < 0)
         return rc;
     for (size_t i = 0; i < s->nevents; i++) {
         const struct dcb_event *e = &s->pending_events[i];
@@ -708,7 +776,7 @@ static int maybe_merge(struct sqlite_store *s, bool force, struct dcb_err *err)
 
 static int64_t flush_batch(struct sqlite_store *s, bool force_merge, struct dcb_err *err)
 {
-    if (s->npending == 0 && s->nevents == 0 && !force_merge)
+    if (s->npending == 0 && s->nevents == 0 && s->nwidths_said == 0 && !force_merge)
         return 0;
     int rc = exec_sql(s, "BEGIN IMMEDIATE", "starting a batch", err);
     if (rc < 0)
@@ -748,6 +816,7 @@ static int64_t flush_batch(struct sqlite_store *s, bool force_merge, struct dcb_
     s->wrote_samples = s->wrote_samples || committed > 0;
     s->npending = 0;
     s->nevents = 0;
+    s->nwidths_said = 0;
     return committed;
 }
 
@@ -1113,10 +1182,41 @@ static int sqlite_range(struct dcb_store *base, const struct store_filter *f, st
     return ret;
 }
 
+/* The width this handle said for a series and has perhaps not flushed yet; 0: none said. */
+static unsigned said_width(const struct sqlite_store *s, const char *device, const char *ifname,
+                           enum metric_id metric, int prio, int queue)
+{
+    int64_t idx = series_map_find(&s->map, device, ifname, metric, prio, queue);
+    return idx < 0 ? 0 : s->map.keys[idx].bits;
+}
+
+static unsigned sqlite_series_width(struct dcb_store *base, const char *device,
+                                    const char *ifname, enum metric_id metric, int prio,
+                                    int queue)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    unsigned bits = said_width(s, device, ifname, metric, prio, queue);
+    if (bits || s->schema_version < STORE_SCHEMA_WIDTHS || metric == METRIC_NONE ||
+        prepare(s, &s->sel_bits, "SELECT bits FROM series WHERE device = ?1 AND ifname = ?2 "
+                "AND metric = ?3 AND prio = ?4 AND queue = ?5", NULL) < 0)
+        return bits;
+    sqlite3_stmt *st = s->sel_bits;
+    sqlite3_bind_text(st, 1, device, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, ifname, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, metric_info(metric)->name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, prio);
+    sqlite3_bind_int(st, 5, queue);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        bits = (unsigned)sqlite3_column_int(st, 0);
+    sqlite3_reset(st);
+    return bits;
+}
+
 /* One series' aggregate, over what walk_series hands out: the ring's rules (store_ring.c),
- * counters' steps as store_delta takes them (a smaller reading is a reset). */
+ * counters' steps as store_delta takes them (counter_step at the series' width). */
 struct agg_walk {
     bool gauge;
+    unsigned bits;
     uint64_t n, prev;
     double sum, mn, mx, last, delta;
     int64_t first_ts, last_ts, busy_ns, reset_ns;
@@ -1141,10 +1241,10 @@ static int agg_step(const struct stored_sample *smp, void *arg)
         w->first_ts = smp->ts;
         w->mn = w->mx = v;
     } else {
-        if (reading < w->prev) {         /* a reset: its interval counts for nothing */
-            w->reset_ns += smp->ts - w->last_ts;
+        uint64_t step;
+        if (!counter_step(w->prev, reading, w->bits, &step)) {
+            w->reset_ns += smp->ts - w->last_ts;    /* a reset: its interval counts nothing */
         } else {
-            uint64_t step = reading - w->prev;
             w->delta += (double)step;
             if (step && smp->ts > w->last_ts)
                 w->busy_ns += smp->ts - w->last_ts;
@@ -1165,8 +1265,11 @@ static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db, "SELECT id FROM series WHERE device = ?1 AND "
-                                "ifname = ?2 AND metric = ?3 AND prio = ?4 AND queue = ?5",
+    int rc = sqlite3_prepare_v2(s->db, s->schema_version >= STORE_SCHEMA_WIDTHS ?
+                                "SELECT id, bits FROM series WHERE device = ?1 AND ifname = ?2 "
+                                "AND metric = ?3 AND prio = ?4 AND queue = ?5" :
+                                "SELECT id, 64 FROM series WHERE device = ?1 AND ifname = ?2 "
+                                "AND metric = ?3 AND prio = ?4 AND queue = ?5",
                                 -1, &st, NULL);
     if (rc != SQLITE_OK)
         return sq_fail(s, err, rc, "finding a series");
@@ -1177,14 +1280,18 @@ static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f
     sqlite3_bind_int(st, 5, f->queue);
     rc = sqlite3_step(st);
     int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+    unsigned bits = rc == SQLITE_ROW ? (unsigned)sqlite3_column_int(st, 1) : 64;
     sqlite3_finalize(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
         return sq_fail(s, err, rc, "finding a series");
     if (id < 0)
         return 0;
     enum metric_id metric = f->metric ? metric_lookup(f->metric) : METRIC_NONE;
+    unsigned said = metric == METRIC_NONE ? 0 : said_width(s, f->device, f->ifname, metric,
+                                                           f->prio, f->queue);
     struct agg_walk w = { .gauge = metric != METRIC_NONE &&
-                                   metric_info(metric)->kind == METRIC_GAUGE };
+                                   metric_info(metric)->kind == METRIC_GAUGE,
+                          .bits = said ? said : bits };
     bool owned;
     if ((rc = read_begin(s, &owned, err)) < 0)
         return rc;
@@ -1362,7 +1469,7 @@ static int sqlite_info(struct dcb_store *base, struct store_info *info, struct d
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     info->backend = "sqlite";
-    info->schema_version = store_schema_latest();
+    info->schema_version = s->schema_version;
     /* One read transaction, so the counts agree with each other. */
     bool owned;
     int rc = read_begin(s, &owned, err);
@@ -1470,4 +1577,6 @@ static const struct store_ops sqlite_ops = {
     .last_run = sqlite_last_run,
     .info = sqlite_info,
     .prune = sqlite_prune,
+    .set_series_width = sqlite_set_series_width,
+    .series_width = sqlite_series_width,
 };

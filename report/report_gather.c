@@ -160,8 +160,9 @@ struct walk {
     const struct tracked *t;
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
     int prio, queue;
-    bool in_series;
-    struct counter_state cs;
+    unsigned bits;              /* the series' width, as the store keeps it */
+    bool in_series, primed;
+    uint64_t prev;              /* the series' previous reading, once primed */
     struct port *port;
 };
 
@@ -177,16 +178,20 @@ static int on_sample(const struct dcb_sample *s, void *arg)
         k->prio = s->prio;
         k->queue = s->queue;
         k->in_series = true;
-        counter_state_init(&k->cs);
+        k->bits = store_series_width(g->st, s->device, s->ifname, s->metric, s->prio, s->queue);
+        k->primed = false;
         k->port = port_get(g, s->device, s->ifname);
         if (k->port)
             k->port->has[k->t->kind] = true;
     }
-    struct counter_delta d = counter_update(&k->cs, s->value.counter, s->time_ns, 64, 0);
+    uint64_t step;
+    bool stepped = k->primed && counter_step(k->prev, s->value.counter, k->bits, &step);
+    k->prev = s->value.counter;
+    k->primed = true;
     /* a reset's interval has no known increase (the counter may restart from any value) */
-    if (!k->port || (d.kind != COUNTER_OK && d.kind != COUNTER_WRAPPED))
+    if (!k->port || !stepped)
         return 0;
-    double v = (double)d.delta * k->t->scale;
+    double v = (double)step * k->t->scale;
     struct port *p = k->port;
     enum acc_kind kind = k->t->kind;
     p->total[kind] += v;

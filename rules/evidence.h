@@ -32,6 +32,12 @@ struct evidence_ops {
     /* Whether the port's link partner is a port of this evidence with its own config, so that
      * a check of the link also runs at the partner's end. NULL: never. */
     bool (*peer_judged)(void *ctx, const char *device, const char *ifname);
+    /* The port's link partner as "device:ifname": as LLDP on the port names it (observed true),
+     * or as the fabric file or a replay cables it; NULL when unknown. */
+    const char *(*peer_port)(void *ctx, const char *device, const char *ifname, bool observed);
+    /* How many of the names the device goes by another device claims too (rules/identity.h),
+     * the first as "ALIAS (also OTHER)" in *first. NULL: the source keeps no names. */
+    size_t (*alias_conflicts)(void *ctx, const char *device, const char **first);
     /* "host", "switch" or NULL. */
     const char *(*role)(void *ctx, const char *device);
     /* The role of the port's link partner's device: "host", "switch" or NULL when unknown. */

@@ -10,6 +10,7 @@ struct fabric_port {
     char ifname[DCB_IFNAME_MAX];
     struct qos_config cfg;
     long peer;                     /* index of the link partner's port, -1 */
+    char peer_name[DCB_DEVICE_MAX + DCB_IFNAME_MAX + 1];   /* peer_port()'s answer */
 };
 
 struct fabric_evidence {
@@ -75,6 +76,18 @@ static bool peer_judged(void *ctx, const char *device, const char *ifname)
     return peer_config(ctx, device, ifname) != NULL;
 }
 
+static const char *peer_port(void *ctx, const char *device, const char *ifname, bool observed)
+{
+    struct fabric_evidence *fe = ctx;
+    long i = find_port(fe, device, ifname);
+    if (observed || i < 0 || fe->ports[i].peer < 0)
+        return NULL;
+    const struct fabric_port *q = &fe->ports[fe->ports[i].peer];
+    snprintf(fe->ports[i].peer_name, sizeof(fe->ports[i].peer_name), "%s:%s", q->device,
+             q->ifname);
+    return fe->ports[i].peer_name;
+}
+
 static const char *peer_role(void *ctx, const char *device, const char *ifname)
 {
     const struct fabric_evidence *fe = ctx;
@@ -97,6 +110,7 @@ static const struct evidence_ops fabric_ops = {
     .config = config,
     .peer_config = peer_config,
     .peer_judged = peer_judged,
+    .peer_port = peer_port,
     .role = role,
     .peer_role = peer_role,
 };

@@ -9,6 +9,7 @@
 
 #include "counter.h"
 #include "evidence_qps.h"
+#include "identity.h"
 #include "path_gaps.h"
 #include "qos_json.h"
 
@@ -18,6 +19,8 @@ struct store_port {
     bool has_cfg, has_peer;
     char role[8], peer_role[8];   /* from "topology" rows; "" when unknown */
     char peer_device[DCB_DEVICE_MAX], peer_ifname[DCB_IFNAME_MAX];   /* the same; "" */
+    char seen_device[DCB_DEVICE_MAX], seen_ifname[DCB_IFNAME_MAX];   /* "topology:lldp" rows */
+    char names[2][DCB_DEVICE_MAX + DCB_IFNAME_MAX + 1];  /* peer_port()'s answers: cabled, seen */
     bool peer_is_port;            /* that partner is a port here, with its own config */
     const char *device_role;      /* what any port of its device's topology rows says, or NULL */
 };
@@ -27,10 +30,12 @@ struct preload_series {
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
     enum metric_id metric;
     int16_t prio, queue;
+    uint8_t bits;                 /* a counter's width, as the store keeps it */
     uint32_t start, count;
 };
 
 struct preload {
+    struct dcb_store *st;
     int64_t t0, t1;
     struct preload_series *series;
     size_t nseries, series_cap;
@@ -59,6 +64,8 @@ struct store_evidence {
     struct path_gaps gaps;        /* the paths the devices said they do not serve */
     uint32_t *order;              /* the ports by (device, ifname), once all are known */
     struct evidence_qps qps;      /* the ports' QPs with per-QP series */
+    struct identity *identity;    /* the names devices go by ("alias:*" rows) */
+    char conflict[2 * DCB_DEVICE_MAX + 16];   /* alias_conflicts()'s first */
 };
 
 static long find_port(struct store_evidence *se, const char *device, const char *ifname)
@@ -119,9 +126,10 @@ static void copy_role(char *dst, const cJSON *role)
         snprintf(dst, 8, "%s", role->valuestring);
 }
 
-/* A "topology" row: {"role": "switch", "peer": {"device", "ifname", "role"}}, what a fabric file
- * or LLDP knows of where the port sits (replay --store writes them from its fabric). */
-static void add_topology(struct store_port *p, const char *json)
+/* A "topology" row: {"role": "switch", "peer": {"device", "ifname", "role"}}, where a fabric file
+ * or a replay cables the port; a "topology:lldp" row, where LLDP on the port says it is
+ * (lib/topology_row.h). */
+static void add_topology(struct store_port *p, const char *json, bool seen)
 {
     cJSON *j = cJSON_Parse(json);
     const cJSON *peer = cJSON_GetObjectItemCaseSensitive(j, "peer");
@@ -130,8 +138,10 @@ static void add_topology(struct store_port *p, const char *json)
     const cJSON *device = cJSON_GetObjectItemCaseSensitive(peer, "device");
     const cJSON *ifname = cJSON_GetObjectItemCaseSensitive(peer, "ifname");
     if (cJSON_IsString(device) && cJSON_IsString(ifname)) {
-        snprintf(p->peer_device, sizeof(p->peer_device), "%s", device->valuestring);
-        snprintf(p->peer_ifname, sizeof(p->peer_ifname), "%s", ifname->valuestring);
+        snprintf(seen ? p->seen_device : p->peer_device, DCB_DEVICE_MAX, "%s",
+                 device->valuestring);
+        snprintf(seen ? p->seen_ifname : p->peer_ifname, DCB_IFNAME_MAX, "%s",
+                 ifname->valuestring);
     }
     cJSON_Delete(j);
 }
@@ -163,17 +173,51 @@ static const struct store_port *sorted_find(const struct store_evidence *se, con
     return NULL;
 }
 
+/* The partner as LLDP sees it, else as the fabric file or replay cables it. */
 static const struct store_port *partner_of(const struct store_evidence *se,
                                           const uint32_t *order, const struct store_port *p)
 {
+    if (p->seen_device[0])
+        return sorted_find(se, order, p->seen_device, p->seen_ifname);
     return p->peer_device[0] ? sorted_find(se, order, p->peer_device, p->peer_ifname) : NULL;
+}
+
+static bool names_back(const struct store_port *q, const struct store_port *p)
+{
+    const char *device = q->seen_device[0] ? q->seen_device : q->peer_device;
+    const char *ifname = q->seen_device[0] ? q->seen_ifname : q->peer_ifname;
+    return !strcmp(device, p->device) && !strcmp(ifname, p->ifname);
 }
 
 /* peer.* is the partner port's own config where the topology names a partner the store has
  * config for, over what the partner advertised (LLDP/DCBX) where it has none of a field. Each
  * pass reads what the other writes not, so the order ports are resolved in does not matter. */
+/* A partner named by an alias (an LLDP system name or chassis ID) is named as its device. */
+static void canonical_name(const struct identity *id, char *name, size_t len)
+{
+    const char *device = name[0] ? identity_resolve(id, name) : NULL;
+    if (device && strcmp(device, name))
+        snprintf(name, len, "%s", device);
+}
+
+static int resolve_names(struct store_evidence *se)
+{
+    for (size_t i = 0; i < se->n; i++)
+        if (identity_add_device(se->identity, se->ports[i].device) < 0)
+            return -1;
+    identity_build(se->identity);
+    for (size_t i = 0; i < se->n; i++) {
+        struct store_port *p = &se->ports[i];
+        canonical_name(se->identity, p->peer_device, sizeof(p->peer_device));
+        canonical_name(se->identity, p->seen_device, sizeof(p->seen_device));
+    }
+    return 0;
+}
+
 static int resolve_peers(struct store_evidence *se)
 {
+    if (resolve_names(se) < 0)
+        return -1;
     uint32_t *order = malloc((se->n ? se->n : 1) * sizeof(*order));
     if (!order)
         return -1;
@@ -195,8 +239,7 @@ static int resolve_peers(struct store_evidence *se)
     for (size_t i = 0; i < se->n; i++) {
         struct store_port *p = &se->ports[i];
         const struct store_port *q = partner_of(se, order, p);
-        if (q && q->has_peer && !strcmp(q->peer_device, p->device) &&
-            !strcmp(q->peer_ifname, p->ifname)) {
+        if (q && q->has_peer && names_back(q, p)) {
             struct qos_config own = p->cfg;
             p->cfg = q->peer;
             if (p->has_cfg)
@@ -223,14 +266,30 @@ static int resolve_peers(struct store_evidence *se)
 
 /* Rows come in (device, ifname, source) order: "fabric" sorts before the measured sources
  * ("dcbnl", "sysfs ...") only by luck, so intent is merged first explicitly. */
+/* An "alias:BY" row: {"names": [...]}, the names row->device goes by, as BY knows them. */
+static void add_aliases(struct store_evidence *se, const struct store_config_row *row)
+{
+    cJSON *j = cJSON_Parse(row->json);
+    const cJSON *name;
+    cJSON_ArrayForEach(name, cJSON_GetObjectItemCaseSensitive(j, "names"))
+        if (cJSON_IsString(name) && identity_add_alias(se->identity, row->device,
+                                                       name->valuestring) < 0)
+            se->nomem = true;
+    cJSON_Delete(j);
+}
+
 static int add_config(const struct store_config_row *row, void *arg)
 {
     struct store_evidence *se = arg;
+    if (!strncmp(row->source, "alias:", 6)) {
+        add_aliases(se, row);
+        return 0;
+    }
     struct store_port *p = port_of(se, row->device, row->ifname);
     if (!p)
         return 0;
-    if (!strcmp(row->source, "topology")) {
-        add_topology(p, row->json);
+    if (!strcmp(row->source, "topology") || !strcmp(row->source, "topology:lldp")) {
+        add_topology(p, row->json, row->source[8] == ':');
         return 0;
     }
     cJSON *j = cJSON_Parse(row->json);
@@ -284,6 +343,32 @@ static const struct qos_config *peer_config(void *ctx, const char *device, const
     struct store_evidence *se = ctx;
     long i = find_port(se, device, ifname);
     return i >= 0 && se->ports[i].has_peer ? &se->ports[i].peer : NULL;
+}
+
+static const char *peer_port(void *ctx, const char *device, const char *ifname, bool observed)
+{
+    struct store_evidence *se = ctx;
+    long i = find_port(se, device, ifname);
+    if (i < 0)
+        return NULL;
+    struct store_port *p = &se->ports[i];
+    const char *d = observed ? p->seen_device : p->peer_device;
+    if (!d[0])
+        return NULL;
+    char *name = p->names[observed];
+    snprintf(name, sizeof(p->names[0]), "%s:%s", d, observed ? p->seen_ifname : p->peer_ifname);
+    return name;
+}
+
+static size_t alias_conflicts(void *ctx, const char *device, const char **first)
+{
+    struct store_evidence *se = ctx;
+    const char *alias, *other;
+    size_t n = identity_conflicts(se->identity, device, &alias, &other);
+    if (n)
+        snprintf(se->conflict, sizeof(se->conflict), "%s (also %s)", alias, other);
+    *first = n ? se->conflict : NULL;
+    return n;
 }
 
 static bool peer_judged(void *ctx, const char *device, const char *ifname)
@@ -392,6 +477,9 @@ static int preload_sample(const struct dcb_sample *s, void *arg)
         last->metric = s->metric;
         last->prio = s->prio;
         last->queue = s->queue;
+        last->bits = metric_info(s->metric)->kind != METRIC_COUNTER ? 64 :
+                     (uint8_t)store_series_width(pl->st, s->device, s->ifname, s->metric,
+                                                 s->prio, s->queue);
         last->start = (uint32_t)pl->n;
         last->count = 0;
     }
@@ -426,6 +514,7 @@ int evidence_store_preload(struct evidence *ev, int64_t t0, struct dcb_err *err)
     if (!pl)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     pl->last_metric = METRIC_NONE;
+    pl->st = se->st;
     struct store_filter f;
     store_filter_init(&f);
     f.t0 = t0;
@@ -485,7 +574,7 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
     const double *v = pl->value + ps->start;
     if (agg == AGG_BUSY_RATE) {
         struct counter_window w;         /* increases over the intervals that had one */
-        counter_window_init(&w, 64);
+        counter_window_init(&w, ps->bits);
         for (uint32_t i = first; i < end; i++)
             counter_window_add(&w, pl->raw[ps->start + i], ts[i]);
         if (w.busy_ns <= 0)
@@ -497,7 +586,7 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
         if (end - first < 2)
             return 0;
         struct counter_window w;         /* no rate spans a reset */
-        counter_window_init(&w, 64);
+        counter_window_init(&w, ps->bits);
         for (uint32_t i = first; i < end; i++)
             counter_window_add(&w, pl->raw[ps->start + i], ts[i]);
         if (agg == AGG_RATE && w.covered_ns <= 0)
@@ -582,6 +671,8 @@ static const struct evidence_ops store_ops = {
     .config = config,
     .peer_config = peer_config,
     .peer_judged = peer_judged,
+    .peer_port = peer_port,
+    .alias_conflicts = alias_conflicts,
     .role = role,
     .peer_role = peer_role,
     .metric = metric,
@@ -593,8 +684,10 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1,
                         struct dcb_err *err)
 {
     struct store_evidence *se = calloc(1, sizeof(*se));
-    if (!se)
+    if (!se || !(se->identity = identity_new())) {
+        free(se);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    }
     se->st = st;
     se->preload_t1 = t1;
     struct store_filter f;
@@ -613,6 +706,7 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1,
     if (rc < 0) {
         path_gaps_free(&se->gaps);
         evidence_qps_free(&se->qps);
+        identity_free(se->identity);
         free(se->order);
         free(se->ports);
         free(se);
@@ -633,6 +727,7 @@ void evidence_store_close(struct evidence *ev)
     struct store_evidence *se = ev->ctx;
     if (se) {
         preload_free(se->pre);
+        identity_free(se->identity);
         free(se->order);
         path_gaps_free(&se->gaps);
         evidence_qps_free(&se->qps);

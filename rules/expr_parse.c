@@ -586,7 +586,7 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
             return fail_at(ps, e->line, e->col, "%s() takes a config array such as dscp2prio",
                            e->text);
         return true;
-    case F_ROLE: case F_PEER_ROLE:
+    case F_ROLE: case F_PEER_ROLE: case F_LLDP_PEER: case F_FABRIC_PEER: case F_ALIAS_CONFLICT:
         e->type = T_STR;
         return true;
     case F_DEVIATES:

@@ -31,6 +31,10 @@ static const struct func_info funcs[] = {
     { "peer_role", F_PEER_ROLE, 0, 0 },
     { "deviates", F_DEVIATES, 1, 1 },
     { "app_diff", F_APP_DIFF, 0, 0 },
+    { "lldp_peer", F_LLDP_PEER, 0, 0 },
+    { "fabric_peer", F_FABRIC_PEER, 0, 0 },
+    { "alias_conflicts", F_ALIAS_CONFLICTS, 0, 0 },
+    { "alias_conflict", F_ALIAS_CONFLICT, 0, 0 },
     { "ports_count", F_PORTS_COUNT, 1, 2 },
     { "ports_sum", F_PORTS_SUM, 1, 2 },
     { "ports_avg", F_PORTS_AVG, 1, 2 },
@@ -295,6 +299,35 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
     }
     case F_PORTS_COUNT: case F_PORTS_SUM: case F_PORTS_AVG: case F_PORTS_MAX:
         return ports_agg(e, c);
+    case F_ALIAS_CONFLICTS: case F_ALIAS_CONFLICT: {
+        const struct evidence_ops *ops = c->ev->ops;
+        const char *first = NULL;
+        if (!c->device || !ops->alias_conflicts) {
+            eval_note_missing(c, "the names devices go by");
+            return value_unknown();
+        }
+        size_t n = ops->alias_conflicts(c->ev->ctx, c->device, &first);
+        if (e->func == F_ALIAS_CONFLICTS)
+            return value_number((double)n);
+        if (!first)
+            return value_unknown();
+        struct value v = { .kind = V_STR, .str = first };
+        eval_note_evidence(c, e, v);
+        return v;
+    }
+    case F_LLDP_PEER: case F_FABRIC_PEER: {
+        const struct evidence_ops *ops = c->ev->ops;
+        const char *name = c->device && c->ifname && ops->peer_port ?
+                           ops->peer_port(c->ev->ctx, c->device, c->ifname,
+                                          e->func == F_LLDP_PEER) : NULL;
+        if (!name) {
+            eval_note_missing(c, e->func == F_LLDP_PEER ? "lldp_peer()" : "fabric_peer()");
+            return value_unknown();
+        }
+        struct value v = { .kind = V_STR, .str = name };
+        eval_note_evidence(c, e, v);
+        return v;
+    }
     default:
         break;
     }

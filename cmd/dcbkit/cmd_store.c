@@ -1,4 +1,5 @@
 /* dcbkit store: look after the history database (info, query, export, import, prune). */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -144,6 +145,9 @@ struct print_state {
     struct dcb_out *o;
     bool csv;
     uint64_t rows;
+    struct dcb_store *st;       /* for the counters' widths (JSON only) */
+    struct dcb_sample series;   /* the series last printed, and its width */
+    unsigned bits;
 };
 
 /* device, ifname, metric, prio, queue: the identity of a series */
@@ -156,7 +160,8 @@ static void series_fields(struct dcb_out *o, const struct dcb_sample *s)
     out_i64(o, "queue", "%5" PRId64 " ", s->queue);
 }
 
-static void sample_fields(struct dcb_out *o, const struct dcb_sample *s)
+/* bits: a counter's width, said in JSON when it is not 64 (import reads it back) */
+static void sample_fields(struct dcb_out *o, const struct dcb_sample *s, unsigned bits)
 {
     const struct metric_info *m = metric_info(s->metric);
     out_i64(o, "ts", "%-20" PRId64 " ", s->time_ns);
@@ -165,6 +170,21 @@ static void sample_fields(struct dcb_out *o, const struct dcb_sample *s)
         out_u64(o, "value", "%" PRIu64 "\n", s->value.counter);
     else
         out_dbl(o, "value", "%.6g\n", s->value.gauge);
+    if (m->kind == METRIC_COUNTER && bits != 64)
+        out_u64(o, "bits", NULL, bits);
+}
+
+/* The width of s's series: looked up when the series changes (samples come series by series). */
+static unsigned series_bits(struct print_state *p, const struct dcb_sample *s)
+{
+    const struct dcb_sample *k = &p->series;
+    if (!p->rows || s->metric != k->metric || s->prio != k->prio || s->queue != k->queue ||
+        strcmp(s->ifname, k->ifname) || strcmp(s->device, k->device)) {
+        p->series = *s;
+        p->bits = metric_info(s->metric)->kind != METRIC_COUNTER ? 64 :
+                  store_series_width(p->st, s->device, s->ifname, s->metric, s->prio, s->queue);
+    }
+    return p->bits;
 }
 
 /* RFC 4180: quoted, with quotes doubled, so a comma in a name cannot shift columns. */
@@ -182,6 +202,7 @@ static void csv_quoted(FILE *fp, const char *text)
 static int print_sample(const struct dcb_sample *s, void *arg)
 {
     struct print_state *p = arg;
+    unsigned bits = p->csv || !out_is_json(p->o) ? 64 : series_bits(p, s);
     p->rows++;
     if (p->csv) {
         const struct metric_info *m = metric_info(s->metric);
@@ -197,7 +218,7 @@ static int print_sample(const struct dcb_sample *s, void *arg)
         return ferror(fp) ? -1 : 0;
     }
     out_obj_open(p->o, NULL);
-    sample_fields(p->o, s);
+    sample_fields(p->o, s, bits);
     out_obj_close(p->o);
     return 0;
 }
@@ -211,7 +232,7 @@ static int cmd_query(struct cli_ctx *ctx, const struct store_args *a)
     int rc = listing_begin(ctx, a, &l, "samples", header);
     if (rc)
         return rc;
-    struct print_state p = { &l.o, false, 0 };
+    struct print_state p = { .o = &l.o, .st = l.st };
     struct dcb_err err;
     rc = a->latest_only ? store_latest(l.st, &a->filter, print_sample, &p, &err)
                         : store_range(l.st, &a->filter, print_sample, &p, &err);
@@ -226,7 +247,7 @@ static int cmd_export(struct cli_ctx *ctx, const struct store_args *a)
         return rc;
     struct dcb_out o;
     out_init(&o, stdout, OUT_JSON);
-    struct print_state p = { &o, a->csv, 0 };
+    struct print_state p = { .o = &o, .csv = a->csv, .st = st };
     if (a->csv)
         fputs("ts,device,ifname,metric,prio,queue,value\n", stdout);
     struct dcb_err err;
@@ -240,6 +261,23 @@ static int cmd_export(struct cli_ctx *ctx, const struct store_args *a)
 
 #define IMPORT_BAD_LINE 1
 
+/* A sample line's "bits", the counter's width as export writes it: 1..64. */
+static int import_bits(const char *line, unsigned *bits, char *why, size_t whylen)
+{
+    cJSON *j = cJSON_Parse(line);
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(j, "bits");
+    int rc = 0;
+    if (cJSON_IsNumber(b) && b->valuedouble >= 1 && b->valuedouble <= 64 &&
+        b->valuedouble == (double)b->valueint)
+        *bits = (unsigned)b->valueint;
+    else if (b) {
+        snprintf(why, whylen, "bits must be a counter's width, 1 to 64");
+        rc = -1;
+    }
+    cJSON_Delete(j);
+    return rc;
+}
+
 /* One line: a sample (it has "metric"), an event ("kind") or a config snapshot ("config").
  * IMPORT_BAD_LINE with why set, 0, or the store's negative error. */
 static int import_line(struct dcb_store *st, const char *line, char *why, size_t whylen,
@@ -247,9 +285,12 @@ static int import_line(struct dcb_store *st, const char *line, char *why, size_t
 {
     if (strstr(line, "\"metric\"") || (!strstr(line, "\"kind\"") && !strstr(line, "\"config\""))) {
         struct dcb_sample s;
-        if (dcb_sample_from_json(line, &s, why, whylen) < 0)
+        unsigned bits = 0;
+        if (dcb_sample_from_json(line, &s, why, whylen) < 0 ||
+            (strstr(line, "\"bits\"") && import_bits(line, &bits, why, whylen) < 0))
             return IMPORT_BAD_LINE;
-        return store_put_sample(st, &s, err);
+        int rc = bits ? store_set_series_width(st, &s, bits, err) : 0;
+        return rc < 0 ? rc : store_put_sample(st, &s, err);
     }
     if (strstr(line, "\"config\"")) {
         struct dcb_config_line c;
@@ -387,7 +428,7 @@ static int print_delta(const struct dcb_sample *s, void *arg)
     one.queue = s->queue;
     double delta, rate;
     uint64_t resets;
-    if (store_delta(d->st, &one, 64, &delta, &rate, &resets, &d->err) < 0) {
+    if (store_delta(d->st, &one, 0, &delta, &rate, &resets, &d->err) < 0) {
         d->status = -1;
         return 1;
     }
@@ -656,7 +697,7 @@ const struct cli_command cmd_store = {
         "last batches since the most recent checkpoint, never the database's consistency. "
         "--durable (synchronous=FULL) makes every commit survive power loss, at the cost of an "
         "fsync per batch.\n\n"
-        "Samples are kept packed, in two tiers (schema 3): each commit appends its batch "
+        "Samples are kept packed, in two tiers (since schema 3): each commit appends its batch "
         "as a few chunk rows (a run of series each) to a recent table, so a commit costs "
         "what its samples cost whatever the number of series; once that table spans 60 s or "
         "holds 4 million samples, and when a writer closes the store, a merge moves it into "
@@ -664,7 +705,13 @@ const struct cli_command cmd_store = {
         "covers both tiers. At fabric scale (96,000 series) a merge takes under a second. A "
         "store written by an older dcbkit is converted the first time it is opened for "
         "writing. There is no table of one row per sample for SQL by hand: export writes "
-        "the samples as CSV or JSON Lines.",
+        "the samples as CSV or JSON Lines.\n\n"
+        "Each counter series keeps its width (schema 4): a collector that knows a counter is "
+        "narrower than 64 bits (mlx5 Q-counters: 32) says so, and every reader (delta, the "
+        "rules' rate() and delta(), report, dcbtop --store) takes a decrease that width "
+        "explains, forward through the top by at most a quarter of its range, as a wrap with "
+        "its true increase, not a reset. A schema 3 store opened read-only is read as it is, "
+        "every counter 64 bits wide.",
     .options = store_options,
     .examples = store_examples,
     .json_doc =
@@ -672,15 +719,20 @@ const struct cli_command cmd_store = {
         "\"config_snapshots\", \"findings\", \"runs\", \"first_ns\", \"last_ns\", "
         "\"size_bytes\"}. query: {\"schema\":1, \"samples\":[{\"ts\" (ns), \"device\", "
         "\"ifname\", \"metric\", \"prio\", \"queue\", \"value\"}]}; counters are integers, "
-        "gauges numbers. delta: {\"schema\":1, \"series\":[{\"device\", \"ifname\", \"metric\", "
-        "\"prio\", \"queue\", \"delta\", \"rate_per_sec\", \"resets\"}]} (null when the window "
-        "holds fewer than two samples; an interval with a reset adds nothing to delta and its "
+        "gauges numbers; a counter narrower than 64 bits has \"bits\" (32 for mlx5 "
+        "Q-counters), which import keeps. delta: {\"schema\":1, \"series\":[{\"device\", "
+        "\"ifname\", \"metric\", \"prio\", \"queue\", \"delta\", \"rate_per_sec\", \"resets\"}]} (null when the window "
+        "holds fewer than two samples; a decrease the counter's width explains is a wrap and "
+        "counts; an interval with a reset adds nothing to delta and its "
         "time is left out of rate_per_sec, as the counter may restart from any value). events: {\"schema\":1, \"events\":[{\"ts\", \"kind\", "
         "\"device\", \"ifname\", \"prio\", \"details\" (an object)}]}. export --jsonl: the same sample objects, one per line, no header; "
         "import reads them back, and also event lines (the objects of events, with \"kind\") "
         "and config snapshot lines {\"ts\", \"device\", \"ifname\", \"source\", \"config\": "
         "{...a QoS config as dcbkit fabric writes it...}} (source \"fabric\" is intent, "
         "\"peer:...\" the link partner's, \"topology\" {\"role\", \"peer\": {\"device\", "
-        "\"ifname\", \"role\"}} where the port sits). prune: {\"schema\":1, \"deleted\":N}.",
+        "\"ifname\", \"role\"}} where the port is cabled, \"topology:lldp\" the same as LLDP "
+        "on the port sees it, and \"alias:BY\" {\"names\": [...]} under a device with an empty "
+        "ifname: the other names it goes by, such as its LLDP chassis ID or gNMI address, which "
+        "join link partners to their device). prune: {\"schema\":1, \"deleted\":N}.",
     .run = store_run,
 };

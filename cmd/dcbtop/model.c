@@ -304,6 +304,8 @@ static void on_sample(void *arg, const struct dcb_sample *s, unsigned width_bits
 {
     struct top_model *m = arg;
     struct dcb_err err;
+    if (m->ring && width_bits && width_bits != 64)   /* the rules step at the width too */
+        store_set_series_width(m->ring, s, width_bits, &err);
     if (m->ring)
         store_put_sample(m->ring, s, &err);
     m->samples++;

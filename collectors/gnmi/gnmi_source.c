@@ -12,10 +12,16 @@
 
 #define MAX_MAPS 16
 
+/* what the switch's LLDP table says is on the port */
+struct if_neighbor {
+    char system_name[DCB_DEVICE_MAX], port_id[DCB_IFNAME_MAX], chassis_id[DCB_DEVICE_MAX];
+};
+
 struct if_config {
     char ifname[DCB_IFNAME_MAX];
     struct qos_config cfg;
     bool reported;
+    struct if_neighbor lldp;
 };
 
 struct device {
@@ -148,8 +154,29 @@ static void apply_setting(const char *ifname, const char *field, const char *val
         qos_config_init(&a->fresh[i].cfg);
         a->n++;
     }
-    struct dcb_err err;
-    qos_set(&a->fresh[i].cfg, field, value, &err);   /* a value the model refuses stays unknown */
+    struct if_neighbor *n = &a->fresh[i].lldp;
+    if (!strcmp(field, "lldp.system_name"))
+        snprintf(n->system_name, sizeof(n->system_name), "%s", value);
+    else if (!strcmp(field, "lldp.port_id"))
+        snprintf(n->port_id, sizeof(n->port_id), "%s", value);
+    else if (!strcmp(field, "lldp.chassis_id"))
+        snprintf(n->chassis_id, sizeof(n->chassis_id), "%s", value);
+    else {
+        struct dcb_err err;
+        qos_set(&a->fresh[i].cfg, field, value, &err);   /* a refused value stays unknown */
+    }
+}
+
+static void neighbor_round(struct gnmi_source *s, struct device *d, struct if_config *cur,
+                           const struct if_neighbor *fresh, int64_t now)
+{
+    const char *peer = fresh->system_name[0] ? fresh->system_name : fresh->chassis_id;
+    if (!peer[0] || !memcmp(&cur->lldp, fresh, sizeof(*fresh)))
+        return;
+    cur->lldp = *fresh;
+    if (s->cb.on_neighbor)
+        s->cb.on_neighbor(now, d->name, cur->ifname, peer, fresh->port_id, fresh->chassis_id,
+                          s->cb.arg);
 }
 
 static void count_diff(const char *path, const char *o, const char *n, void *arg)
@@ -170,9 +197,13 @@ static void config_round(struct gnmi_source *s, struct device *d)
         struct if_config *cur = if_config_of(d, a.fresh[i].ifname);
         if (!cur)
             break;
-        int diffs = 0;
+        neighbor_round(s, d, cur, &a.fresh[i].lldp, now);
+        int diffs = 0, fields = 0;
         qos_diff(&cur->cfg, &a.fresh[i].cfg, count_diff, &diffs);
-        if (!cur->reported || diffs) {
+        struct qos_config none;
+        qos_config_init(&none);
+        qos_diff(&none, &a.fresh[i].cfg, count_diff, &fields);
+        if (fields && (!cur->reported || diffs)) {     /* an LLDP-only port has no QoS config */
             cur->cfg = a.fresh[i].cfg;
             cur->reported = true;
             s->stats.configs++;

@@ -24,6 +24,12 @@ struct gnmi_source_cb {
     void (*on_config)(int64_t time_ns, const char *device, const char *ifname,
                       const struct qos_config *c, void *arg);
     void (*on_round)(const char *device, void *arg);     /* a full round of counters arrived */
+    /* the switch's LLDP table: the partner on device:ifname (its system name, else chassis ID),
+     * its port and chassis ID ("" when not served), when first seen or changed; from the map's
+     * config rules whose field is lldp.system_name, lldp.port_id or lldp.chassis_id */
+    void (*on_neighbor)(int64_t time_ns, const char *device, const char *ifname,
+                        const char *peer, const char *peer_port, const char *chassis,
+                        void *arg);
     void (*on_error)(const char *device, const char *address, const char *msg, bool retrying,
                      void *arg);
     /* a path the target does not serve ("TARGET:path", with the target's words), said once

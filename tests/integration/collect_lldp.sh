@@ -1,7 +1,8 @@
 # dcbkit collect listens for LLDP neighbours: a link partner in another namespace sends IEEE and
 # CEE DCBX frames (from fixtures/captures/lldp-dcbx.pcap) over a veth; collect records a
 # dcbx_seen event and the peer's advertised config once per change. Without CAP_NET_RAW it says
-# so once and still collects counters.
+# so once and still collects counters. serve exports the partner's advertised config as
+# dcbkit_qos_config{source="peer:lldp"}, and with --no-lldp does not listen: no such series.
 source "$(dirname "$0")/lib.bash"
 need_tool setpriv
 netns_pair l
@@ -59,4 +60,35 @@ run_rc rc ip netns exec "$A" setpriv --reuid=65534 --regid=65534 --clear-groups 
 expect_eq "unprivileged exit" 0 "$rc"
 expect_eq "said once" 1 "$(grep -c 'needs CAP_NET_RAW' "$TMP/err")"
 grep -q '"metric":"port.rx_bytes"' "$TMP/out" || fail "no counters without CAP_NET_RAW"
+
+# serve, with and without --no-lldp, both reading va in A while the partner advertises
+ip -n "$A" link set lo up
+: >"$TMP/listens.err"
+: >"$TMP/deaf.err"
+ip netns exec "$A" "$DCBKIT" serve --local --ifname va --listen 127.0.0.1:0 --interval 200ms \
+    --no-rules 2>"$TMP/listens.err" &
+cleanup_hooks+=("kill $! 2>/dev/null")
+ip netns exec "$A" "$DCBKIT" serve --local --ifname va --listen 127.0.0.1:0 --interval 200ms \
+    --no-rules --no-lldp 2>"$TMP/deaf.err" &
+cleanup_hooks+=("kill $! 2>/dev/null")
+for tag in listens deaf; do      # each serve's port in $TMP/TAG.port
+    for _ in $(seq 50); do grep -q "listening on" "$TMP/$tag.err" && break; sleep 0.1; done
+    sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$TMP/$tag.err" | head -1 \
+        >"$TMP/$tag.port"
+    [ -s "$TMP/$tag.port" ] || fail "serve ($tag): no port: $(cat "$TMP/$tag.err")"
+done
+page_in_a() { ip netns exec "$A" curl -s "http://127.0.0.1:$(cat "$TMP/$1.port")/metrics"; }
+sleep 0.6                # a round or two: each has opened what it listens with
+send_frames 1
+for _ in $(seq 50); do page_in_a listens | grep -q 'source="peer:lldp"' && break; sleep 0.1; done
+page_in_a listens >"$TMP/listens.page"
+page_in_a deaf >"$TMP/deaf.page"
+grep -q 'source="peer:lldp"' "$TMP/listens.page" ||
+    fail "serve did not export the partner's config: $(grep qos_config "$TMP/listens.page")"
+grep -q 'dcbkit_port_rx_bytes_total{[^}]*ifname="va"' "$TMP/deaf.page" ||
+    fail "serve --no-lldp exported no counters of va"
+if grep -q 'source="peer:lldp"' "$TMP/deaf.page"; then
+    fail "serve --no-lldp exported the partner's config: $(grep peer:lldp "$TMP/deaf.page")"
+fi
+echo "serve: $(grep -c 'source="peer:lldp"' "$TMP/listens.page") peer:lldp config series; none with --no-lldp"
 echo ok

@@ -10,7 +10,11 @@
   pause_global events that start    = the same for 802.3x PAUSE (its events that carry quanta)
 
 on three captures: two senders on two classes with expiries, XONs and a refresh
-(pfc-classes), PAUSE on a PFC link (pause-on-pfc) and a 250 ms storm (pfc-storm)."""
+(pfc-classes), PAUSE on a PFC link (pause-on-pfc) and a 250 ms storm (pfc-storm).
+
+--lossless LIST is the PFC mask meant on the capture's port: its config snapshot carries it
+(none without), so diagnose over the store finds pfc-classes' pauses on priority 4 a PFC on a
+lossy priority with --lossless 3, and nothing with 3,4 or without the option."""
 import json
 import os
 import subprocess
@@ -81,7 +85,36 @@ def stored(db):
     return pfc, pause, starts
 
 
+def lossless(tmp):
+    path = os.path.join(ROOT, "fixtures", "captures", "analyze", "pfc-classes.pcap")
+
+    def collected(tag, *extra):
+        """(the capture port's config snapshots, diagnose's findings over the store)"""
+        db = os.path.join(tmp, "lossless-%s.db" % tag)
+        r = subprocess.run([DCBKIT, "collect", "--pcap", path, "--link-speed", "100G",
+                            "--store", db, "-T", "json", "-q"] + list(extra),
+                           capture_output=True, text=True)
+        if r.returncode:
+            fail("collect --pcap %s: exit %d: %s" % (extra, r.returncode, r.stderr))
+        port = [json.loads(l)["config"] for l in r.stdout.splitlines()
+                if json.loads(l).get("config_source") == "capture"]
+        d = subprocess.run([DCBKIT, "diagnose", "--store", db, "-T", "json"],
+                           capture_output=True, text=True)
+        return port, sorted((f["rule"], f["prio"]) for f in json.loads(d.stdout)["findings"])
+    got = [collected("none"), collected("3", "--lossless", "3"),
+           collected("34", "--lossless", "3,4")]
+    want = [([{}], []), ([{"pfc": {"enabled": 8}}], [("pfc-on-lossy-priority", 4)]),
+            ([{"pfc": {"enabled": 24}}], [])]
+    if got != want:
+        fail("capture port config and findings without --lossless, with 3, with 3,4: %s, "
+             "want %s" % (got, want))
+    print("ok: --lossless 3: the port's PFC mask 8 and pfc-on-lossy-priority on 4; 3,4: mask "
+          "24, none; without: no mask, none")
+
+
 def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        lossless(tmp)
     if subprocess.run(["which", "tshark"], capture_output=True).returncode:
         skip("tshark not installed")
     with tempfile.TemporaryDirectory() as tmp:

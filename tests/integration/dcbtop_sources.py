@@ -15,6 +15,14 @@ worked out here from first principles:
             second and the share of time paused on priorities 3 and 1 are those the capture's
             own timestamps and quanta imply (read with tshark; 5000 frames/s and 100% paused
             inside the storm).
+Options that change what a source gives, each against a run without it:
+  --auto      on the mlx5 tree (no PFC counter: the demo, and the status says why; without
+              --auto, that host) and on a copy with a per-priority pause counter that a copy of
+              the maps names (that host);
+  --storm-ms  pfc-storm.pcap's 250 ms pause is a storm at the default 200 ms and at 100, so the
+              rules (rerun 5 s in) find pause-storm on priority 3; with --storm-ms 300 it is not;
+  --window    a store whose pause_storm event lies 90 s before its newest sample: --window 2m
+              reads it in (pause-storm found), 1m and the default (60 refreshes of -d 0.1) do not.
 The gNMI source is checked in dcbtop_gnmi.py."""
 import json
 import os
@@ -24,6 +32,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from dcbtop_helpers import DCBKIT, DCBTOP, ROOT, fail, need_binaries  # noqa: E402
@@ -435,6 +444,88 @@ def replay():
     print("replay: --set faults=[] leaves no pauses; --replay-speed 0.5 plays at 0.5x")
 
 
+# ---- --auto, --storm-ms, --window: each against a run without it ---------------------------
+def found(frame):
+    return sorted((f["rule"], f["prio"]) for f in frame["findings"])
+
+
+def auto(pool):
+    """The mlx5 tree has no PFC counter. A host with one: a copy of the tree whose RDMA port has
+    a per-priority pause counter too, and a copy of the maps whose mlx5 RDMA map names it."""
+    tree = os.path.join(ROOT, "fixtures", "sysfs", "mlx5", "t0")
+    pfc_tree, maps = os.path.join(tmp, "pfc-tree"), os.path.join(tmp, "pfc-maps")
+    shutil.copytree(tree, pfc_tree, symlinks=True)
+    with open(os.path.join(pfc_tree, "class", "infiniband", "mlx5_0", "ports", "1",
+                           "hw_counters", "rx_prio3_pause"), "w") as f:
+        f.write("1000\n")
+    shutil.copytree(os.path.join(ROOT, "collectors", "maps"), maps)
+    rdma = os.path.join(maps, "mlx5_rdma.json")
+    with open(rdma) as f:
+        m = json.load(f)
+    m["counters"].append({"match": "rx_prio([0-7])_pause", "metric": "pfc.rx_pause", "prio": 1})
+    with open(rdma, "w") as f:
+        json.dump(m, f)
+    local = ["-n", "1", "-d", "0.1", "--device", "fx", "--no-lldp"]
+    runs = [pool.submit(top, "--auto", "--sysfs-root", tree, *local),
+            pool.submit(top, "--sysfs-root", tree, *local),
+            pool.submit(top, "--auto", "--sysfs-root", pfc_tree, "--maps", maps, *local)]
+
+    def check():
+        got = [(f[0]["source"], f[0]["status"]) for f in (r.result() for r in runs)]
+        if not got[0][0].startswith("replay demo") or "showing the built-in demo" not in \
+                got[0][1] or got[1][0] != "local fx" or got[2][0] != "local fx" or \
+                got[2][1] is not None:
+            fail("--auto without PFC counters, without --auto, --auto with one: %s" % got)
+        print("--auto: %s (%s) without PFC counters; this host with one" % got[0])
+    return check
+
+
+def storm_ms(pool):
+    path = os.path.join(ROOT, "fixtures", "captures", "analyze", "pfc-storm.pcap")
+    play = ["-n", "2", "-d", "5.1", "--pcap", path, "--pcap-speed", "10", "--link-speed", "100G"]
+    runs = [pool.submit(top, *play, timeout=30), pool.submit(top, "--storm-ms", "100", *play,
+                                                               timeout=30),
+            pool.submit(top, "--storm-ms", "300", *play, timeout=30)]
+
+    def check():
+        got = [found(r.result()[-1]) for r in runs]
+        if got != [[("pause-storm", 3)], [("pause-storm", 3)], []]:
+            fail("findings over pfc-storm.pcap at the default --storm-ms, 100 and 300: %s" % got)
+        print("--storm-ms: the 250 ms pause is a storm at 200 and 100 ms, not at 300")
+    return check
+
+
+def window(pool):
+    db = os.path.join(tmp, "window.db")
+    base = 1700000000 * 10**9
+    lines = [{"ts": base + t * 10**9, "device": "h1", "ifname": "eth0", "metric": "pfc.rx_pause",
+              "prio": 3, "queue": -1, "value": 10 * t} for t in range(120)]
+    lines.append({"ts": base + 30 * 10**9, "kind": "pause_storm", "device": "h1",
+                  "ifname": "eth0", "prio": 3, "details": {"paused_ns": 300000000}})
+    with open(db + ".jsonl", "w") as f:
+        f.write("".join(json.dumps(x) + "\n" for x in lines))
+    subprocess.run([DCBKIT, "store", "import", "--store", db, db + ".jsonl"], check=True,
+                   capture_output=True, timeout=60)
+    store = ["-n", "2", "-d", "0.1", "--store", db]
+    runs = [pool.submit(top, *store), pool.submit(top, "--window", "2m", *store),
+            pool.submit(top, "--window", "1m", *store)]
+
+    def check():
+        got = [found(r.result()[-1]) for r in runs]
+        if got != [[], [("pause-storm", 3)], []]:
+            fail("findings with the default window, --window 2m and 1m, over a store whose "
+                 "storm event is 90 s old: %s" % got)
+        print("--window: the storm 90 s back is read in with 2m, not with 1m or the default")
+    return check
+
+
+def options():
+    with ThreadPoolExecutor(9) as pool:
+        checks = [auto(pool), storm_ms(pool), window(pool)]
+        for check in checks:
+            check()
+
+
 try:
     local()
     store()
@@ -443,6 +534,7 @@ try:
     rules()
     fabric()
     pcap()
+    options()
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 print("ok")

@@ -102,6 +102,44 @@ expect_eq "imported topology: findings" \
     "cfg-mtu sw1:e1 9216; cfg-pfc-mask-mismatch sw2:e1 0x08" \
     "$(json_get "$TMP/out" '"; ".join(sorted("%s %s:%s %s" % (f["rule"], f["device"], f["ifname"], f["proposed"]) for f in d["findings"]))')"
 
+# A cable not where the fabric file says: sw1:e2 is meant for sw3:e1, and LLDP on it hears
+# sw3:e9. sw1:e1's LLDP agrees with its intent; sw2:e1 has intent only (nothing to compare).
+cat >>"$TMP/topo.jsonl" <<'JSONL'
+{"ts": 1700000000000000000, "device": "sw1", "ifname": "e2", "source": "topology", "config": {"role": "switch", "peer": {"device": "sw3", "ifname": "e1", "role": "switch"}}}
+{"ts": 1700000000000000000, "device": "sw1", "ifname": "e2", "source": "topology:lldp", "config": {"peer": {"device": "sw3", "ifname": "e9"}, "via": "lldp"}}
+{"ts": 1700000000000000000, "device": "sw1", "ifname": "e1", "source": "topology:lldp", "config": {"peer": {"device": "sw2", "ifname": "e1"}, "via": "lldp"}}
+JSONL
+"$DCBKIT" store import --store "$TMP/cable.db" "$TMP/topo.jsonl" 2>"$TMP/err" || fail "import: $(cat "$TMP/err")"
+run_rc rc "$DCBKIT" diagnose --store "$TMP/cable.db" -T json
+expect_eq "cabling: where" "sw1:e2 LLDP on this port hears sw3:e9, but the fabric file cables it to sw3:e1" \
+    "$(json_get "$TMP/out" '"; ".join("%s:%s %s" % (f["device"], f["ifname"], f["summary"].split(": the")[0]) for f in d["findings"] if f["rule"] == "cabling-mismatch")')"
+
+# Names joined: host1's LLDP hears its partner by chassis ID; that chassis is "leaf1.lab" (an
+# alias:lldp row), which the fabric lists as leaf1's LLDP name (alias:fabric). The partner is
+# leaf1:Ethernet0, whose PFC mask differs (host1 holds the odd one out). Then leaf2 claims
+# leaf1.lab too: an identity conflict on both, and the chassis no longer leads anywhere.
+cat >"$TMP/names.jsonl" <<'JSONL'
+{"ts": 1700000000000000000, "device": "host1", "ifname": "eth0", "source": "dcbnl", "config": {"pfc": {"enabled": 16}}}
+{"ts": 1700000000000000000, "device": "host1", "ifname": "eth0", "source": "topology:lldp", "config": {"peer": {"device": "aa:bb:cc:00:00:01", "ifname": "Ethernet0"}, "via": "lldp"}}
+{"ts": 1700000000000000000, "device": "leaf1", "ifname": "Ethernet0", "source": "gnmi", "config": {"pfc": {"enabled": 8}}}
+{"ts": 1700000000000000000, "device": "leaf1", "ifname": "Ethernet1", "source": "gnmi", "config": {"pfc": {"enabled": 8}}}
+{"ts": 1700000000000000000, "device": "leaf1.lab", "ifname": "", "source": "alias:lldp", "config": {"names": ["aa:bb:cc:00:00:01"]}}
+{"ts": 1700000000000000000, "device": "leaf1", "ifname": "", "source": "alias:fabric", "config": {"names": ["leaf1.lab", "10.0.0.1:8080"]}}
+{"ts": 1700000000000000000, "device": "leaf2", "ifname": "Ethernet0", "source": "gnmi", "config": {"pfc": {"enabled": 8}}}
+JSONL
+"$DCBKIT" store import --store "$TMP/names.db" "$TMP/names.jsonl" 2>"$TMP/err" || fail "import: $(cat "$TMP/err")"
+run_rc rc "$DCBKIT" diagnose --store "$TMP/names.db" -T json
+expect_eq "aliases: the partner found by its chassis ID" "cfg-pfc-mask-mismatch host1:eth0 0x08" \
+    "$(json_get "$TMP/out" '"; ".join(sorted("%s %s:%s %s" % (f["rule"], f["device"], f["ifname"], f["proposed"]) for f in d["findings"]))')"
+echo '{"ts": 1700000000000000000, "device": "leaf2", "ifname": "", "source": "alias:fabric", "config": {"names": ["leaf1.lab"]}}' |
+    "$DCBKIT" store import --store "$TMP/names.db" 2>"$TMP/err" || fail "import: $(cat "$TMP/err")"
+run_rc rc "$DCBKIT" diagnose --store "$TMP/names.db" -v -T json
+expect_eq "aliases: one name, two devices" \
+    "identity-conflict leaf1: leaf1.lab (also leaf2); identity-conflict leaf2: leaf1.lab (also leaf1)" \
+    "$(json_get "$TMP/out" '"; ".join(sorted("%s %s: %s" % (f["rule"], f["device"], f["summary"].split("among them ")[1].split(":")[0]) for f in d["findings"]))')"
+expect_eq "aliases: an ambiguous partner is unknown" "peer.pfc.enabled" \
+    "$(json_get "$TMP/out" '[u["missing"] for u in d["undecided"] if u["rule"] == "cfg-pfc-mask-mismatch" and u["device"] == "host1"][0]')"
+
 # A capture: the two DCBX ends of dcbx-ieee-cee disagree on PFC, on the DCBX version, on the
 # ETS tables (priority to traffic class and bandwidths) and on their App entries (UDP 4791 at
 # one end, TCP/UDP 4791 at the other).

@@ -1,7 +1,7 @@
 # Two ends of a link, each known only by what the other heard over LLDP: two namespaces joined
 # by a veth, each sending IEEE DCBX (PFC enable 0x08 from nsA:va, 0x10 from nsB:vb, neither
 # willing) while `dcbkit collect` listens in each, into one store. Each collect records the
-# partner's advertisement under its own port and a topology row naming the partner (its LLDP
+# partner's advertisement under its own port and a topology:lldp row naming the partner (its LLDP
 # system name and port ID). diagnose --store joins the two: each port's own PFC mask is what
 # its partner heard it advertise, the partner's is its own, and the masks disagree.
 #
@@ -52,7 +52,7 @@ run_case differ 0x08 0x10
 import json, sqlite3, sys
 # each port's partner as LLDP named it: the other end, never the port's own frame going out
 rows = sqlite3.connect(sys.argv[2]).execute(
-    "SELECT device, ifname, config FROM config_snapshots WHERE source = 'topology'").fetchall()
+    "SELECT device, ifname, config FROM config_snapshots WHERE source = 'topology:lldp'").fetchall()
 partners = {(d, i): (json.loads(c)["peer"]["device"], json.loads(c)["peer"]["ifname"])
             for d, i, c in rows}
 assert partners == {("nsA", "va"): ("nsB", "vb"), ("nsB", "vb"): ("nsA", "va")}, rows

@@ -6,11 +6,14 @@
 # 10 -> 12 -> 3 (a restart: 2 + 3 = 5); the port's config PFC mask 8 against its partner's 16
 # (cfg-pfc-mask-mismatch, proposing 0x10); its topology: a switch whose partner is a host.
 # Then a flood: 250000 storm events in one step are cut at 100000, and one source_gap event
-# says so. (serve_prometheus.py runs the same path against a real Prometheus.)
+# says so. --match: the stand-in keeps only the series whose labels equal the query's label="value"
+# matchers (as Prometheus would); of two ports that storm, leaf1 on priority 3 and leaf2 on 4,
+# --match 'device="leaf2"' keeps leaf2's storm alone, and a device nobody has is an error that
+# names the matcher. (serve_prometheus.py runs the same path against a real Prometheus.)
 source "$(dirname "$0")/lib.bash"
 
 cat >"$TMP/prom.py" <<'PY'
-import http.server, json, sys, urllib.parse
+import http.server, json, re, sys, urllib.parse
 mode = sys.argv[1]
 def series(labels, values, end):
     return {"metric": labels,
@@ -26,6 +29,14 @@ class H(http.server.BaseHTTPRequestHandler):
         if mode == "flood":
             result = [s("dcbkit_pfc_rx_pause_total", [1, 2, 3], prio="3"),
                       s("dcbkit_events_total", [0, 0, 250000], prio="3", kind="pause_storm")]
+        elif mode == "two":
+            leaf2 = {"device": "leaf2", "ifname": "Ethernet0"}
+            result = [s("dcbkit_pfc_rx_pause_total", [100, 160, 400], prio="3"),
+                      s("dcbkit_events_total", [0, 2, 5], prio="3", kind="pause_storm"),
+                      series(dict(leaf2, __name__="dcbkit_pfc_rx_pause_total", prio="4"),
+                             [10, 20, 30], end),
+                      series(dict(leaf2, __name__="dcbkit_events_total", prio="4",
+                                  kind="pause_storm"), [0, 1, 3], end)]
         else:
             result = [s("dcbkit_pfc_rx_pause_total", [100, 160, 400], prio="3"),
                       s("dcbkit_pfc_rx_pause_seconds_total", [0.001, 0.002, 0.005], prio="3"),
@@ -36,6 +47,9 @@ class H(http.server.BaseHTTPRequestHandler):
                       s("dcbkit_topology_info", [1, 1, 1], role="switch", peer_device="host1",
                         peer_ifname="eth0", peer_role="host"),
                       s("dcbkit_something_else", [1, 2, 3])]
+        # the label="value" matchers of the selector ({__name__=~"dcbkit_.+",...})
+        want = dict(re.findall(r'(\w+)="([^"]*)"', q["query"][0]))
+        result = [r for r in result if all(r["metric"].get(k) == v for k, v in want.items())]
         body = json.dumps({"status": "success",
                            "data": {"resultType": "matrix", "result": result}}).encode()
         self.send_response(200)
@@ -88,6 +102,18 @@ expect_eq "window: the PFC masks disagree, the fix is the partner's" "leaf1:Ethe
 expect_eq "window: the storm events fire pause-storm at prio 3" "pause-storm leaf1:Ethernet0/3" \
     "$(json_get "$TMP/out" '["%s %s:%s/%d" % (f["rule"], f["device"], f["ifname"], f["prio"])
                              for f in d["findings"] if f["rule"] == "pause-storm"][0]')"
+
+serve_fake two
+storms() { json_get "$TMP/out" '" ".join(sorted("%s/%d" % (f["device"], f["prio"])
+                                                 for f in d["findings"] if f["rule"] == "pause-storm"))'; }
+run_rc rc "$DCBKIT" diagnose --prometheus "$url" --since 1m --step 10s -T json
+expect_eq "two ports: both storms ($(cat "$TMP/err"))" "leaf1/3 leaf2/4" "$(storms)"
+run_rc rc "$DCBKIT" diagnose --prometheus "$url" --since 1m --step 10s --match 'device="leaf2"' -T json
+expect_eq "--match device=leaf2: its storm alone ($(cat "$TMP/err"))" "leaf2/4" "$(storms)"
+run_rc rc "$DCBKIT" diagnose --prometheus "$url" --since 1m --step 10s --match 'device="leaf3"'
+expect_eq "--match device=leaf3: exit" 3 "$rc"
+expect_contains "--match device=leaf3: said" 'no dcbkit series matching device="leaf3"' \
+    "$(cat "$TMP/err")"
 
 serve_fake flood
 run_rc rc "$DCBKIT" diagnose --prometheus "$url" --since 1m --step 10s --rules "$TMP/probe" -T json

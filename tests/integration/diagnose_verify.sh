@@ -2,7 +2,7 @@
 # On the fabric whose WRED minimum sits above XOFF, lowering it cuts the simulated pause time by
 # at least half and the finding shows both figures; a change that does nothing in the replay (the
 # watchdog's detection time, with no storm) is demoted and says so; the second run reads every
-# replay from the cache; bad arguments are usage errors.
+# replay from the cache, and --cache-dir keeps another; bad arguments are usage errors.
 source "$(dirname "$0")/lib.bash"
 F=$ROOT/fixtures/fabrics
 export DCBKIT_CACHE_DIR=$TMP/cache
@@ -37,6 +37,14 @@ expect_contains "second run: all from the cache" "verify: 0 replays run, 2 from 
     "$(cat "$TMP/err")"
 expect_eq "second run: cached" True "$(json_get "$TMP/out" 'd["findings"][0]["verified"]["cached"]')"
 [ "$(ls "$TMP/cache"/*.json | wc -l)" -eq 2 ] || fail "two cache files: $(ls "$TMP/cache")"
+# --cache-dir DIR: that folder instead of $DCBKIT_CACHE_DIR (which holds both replays by now)
+run_rc rc "$DCBKIT" diagnose --fabric "$F/wred-above-xoff.json" --verify -v --cache-dir "$TMP/own"
+expect_contains "--cache-dir: an empty folder, replays run" "verify: 2 replays run, 0 from the cache" \
+    "$(cat "$TMP/err")"
+[ "$(ls "$TMP/own"/*.json | wc -l)" -eq 2 ] || fail "--cache-dir: two cache files: $(ls "$TMP/own")"
+run_rc rc "$DCBKIT" diagnose --fabric "$F/wred-above-xoff.json" --verify -v --cache-dir "$TMP/own"
+expect_contains "--cache-dir: again, from it" "verify: 0 replays run, 2 from the cache ($TMP/own)" \
+    "$(cat "$TMP/err")"
 run_rc rc "$DCBKIT" diagnose --fabric "$F/wred-above-xoff.json" --verify -v --no-cache
 expect_contains "--no-cache replays" "verify: 2 replays run, 0 from the cache (no cache)" \
     "$(cat "$TMP/err")"

@@ -130,6 +130,41 @@ try:
     if [l for l in model(a).splitlines() if b'"generated"' not in l] != strip:
         fail("a report written over the same window's report differs")
 
+    # the window: --window is its length (as --since), --at its end (-DURATION before the
+    # store's newest data, or Unix seconds); leaf1 Ethernet0 is paused from minute 31 on
+    stormy = os.path.join(tmp, "stormy.db")
+    end = build(stormy, devices=["leaf1"], minutes=60, storm=True, drops=False, lldp=False,
+                qp=False)
+
+    def windowed(*args):
+        out = os.path.join(tmp, "win" + "-".join(args))
+        p = run(["report", "--fabric", HEALTHY, "--store", stormy, "--out", out] + list(args))
+        if p.returncode not in (0, 1, 2):
+            fail("report %s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr))
+        d = json.loads(model(out))
+        pause = {(t["device"], t["ifname"]): t["pause_ns"] for t in d["top"]["pause"]}
+        return d["window"], d["traffic"]["samples"], pause.get(("leaf1", "Ethernet0"), 0)
+    (w_day, n_day, _), (w_win, n_win, _) = windowed(), windowed("--window", "10m")
+    if (w_day["seconds"], w_day["end_ns"]) != (86400, end) or w_win != dict(
+            w_day, start_ns=end - 600 * 10**9, seconds=600, start=w_win["start"]) or \
+            not n_win < n_day:
+        fail("--window 10m: window %r (%d samples), without it %r (%d)"
+             % (w_win, n_win, w_day, n_day))
+    (w_now, _, p_now), (w_at, _, p_at), (w_abs, _, _) = (
+        windowed("--since", "10m"), windowed("--since", "10m", "--at", "-40m"),
+        windowed("--since", "10m", "--at", str(end // 10**9 - 2400)))
+    if w_now["end_ns"] != end or w_at["end_ns"] != end - 2400 * 10**9 or w_abs != w_at or \
+            w_at["seconds"] != 600:
+        fail("--at -40m and --at UNIX: windows %r and %r, without --at %r"
+             % (w_at, w_abs, w_now))
+    if not p_now > 100 * p_at > 0:
+        fail("leaf1 Ethernet0's pause time: %d ns in the last 10 minutes (the storm), %d ns "
+             "40 minutes earlier (before it)" % (p_now, p_at))
+    p = run(["report", "--fabric", HEALTHY, "--store", stormy, "--since", "1h", "--window", "1h"],
+            expect=64)
+    if "--since and --window" not in p.stderr:
+        fail("--since with --window: %r" % p.stderr)
+
     # --from-json re-renders the same bytes
     for fmt, name in (("html", "report.html"), ("md", "report.md"), ("json", "report.json")):
         p = run(["report", "--from-json", os.path.join(a, "report.json"), "--format", fmt],

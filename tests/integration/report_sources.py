@@ -12,7 +12,11 @@
               (--collect 3s --interval 1s): the marks on ens1f0 are t1 - t0 of
               np_ecn_marked_roce_packets (9000 -> 10800), the NAK sequence errors in the
               finding t1 - t0 of packet_seq_err (100 -> 130), and the fabric's local device
-              carries the data."""
+              carries the data;
+  --local's options, over the mlx5 fixture plus a port "dcbt0" with no sysfs statistics:
+              --proc-root gives dcbt0's netdev series (without it they are missing), --ifname
+              dcbt0 keeps only those (no ens1f0 config, no marks), and --maps with ens1f0's ECN
+              mark counter renamed leaves its marks unknown (null) where they are 0 otherwise."""
 import json
 import os
 import shutil
@@ -21,12 +25,15 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+from proc_port import add_proc_port  # noqa: E402
 from report_store import DCBKIT, fail, run  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SYSFS = os.path.join(ROOT, "fixtures", "sysfs", "mlx5")
+MAPS = os.path.join(ROOT, "collectors", "maps")
 DEMO_SETS = ["--set", "sample_interval_us=50"]
 
 
@@ -130,6 +137,51 @@ def local(tmp):
           (marks[("thishost", "ens1f0")], ev))
 
 
+def local_options(tmp):
+    """ens1f0 from the mlx5 fixture, and dcbt0 (lib/proc_port.py) with no sysfs statistics."""
+    root, proc = os.path.join(tmp, "sysfs-opts"), os.path.join(tmp, "proc-opts")
+    shutil.copytree(os.path.join(SYSFS, "t0"), root, symlinks=True)
+    add_proc_port(root, proc)
+    maps = os.path.join(tmp, "maps")
+    shutil.copytree(MAPS, maps)
+    rdma = os.path.join(maps, "mlx5_rdma.json")
+    with open(rdma) as f:
+        text = f.read()
+    renamed = text.replace('"np_ecn_marked_roce_packets"', '"np_ecn_marked_renamed"')
+    if renamed == text:
+        fail("mlx5_rdma.json no longer maps np_ecn_marked_roce_packets")
+    with open(rdma, "w") as f:
+        f.write(renamed)
+    base = ["--local", "--sysfs-root", root, "--no-lldp", "--collect", "2s", "--interval", "1s"]
+    out = os.path.join(tmp, "opts-")
+    with ThreadPoolExecutor(4) as pool:
+        runs = [pool.submit(report, base + ["--proc-root", proc], out + "all"),
+                pool.submit(report, base, out + "sysfs-only"),
+                pool.submit(report, base + ["--proc-root", proc, "--ifname", "dcbt0"],
+                            out + "ifname"),
+                pool.submit(report, base + ["--proc-root", proc, "--maps", maps], out + "maps")]
+        every, no_proc, one, mapped = [r.result()["devices"] for r in runs]
+
+    def seen(devices):
+        if len(devices) != 1 or devices[0]["status"] != "ok":
+            fail("devices: %s" % [(d["name"], d["status"]) for d in devices])
+        d = devices[0]
+        return d["series"], d["totals"]["marks"], [c["ifname"] for c in d["config"]]
+    (n_all, marks, cfg), (n_sysfs, _, _), (n_one, marks_one, cfg_one), (_, marks_mapped, _) = (
+        seen(every), seen(no_proc), seen(one), seen(mapped))
+    if not 0 < n_one == n_all - n_sysfs:
+        fail("series: %d with --proc-root, %d without, %d of dcbt0 alone (--ifname): dcbt0's "
+             "netdev counters come from --proc-root's net/dev" % (n_all, n_sysfs, n_one))
+    if (marks, cfg) != (0, ["ens1f0"]) or (marks_one, cfg_one) != (None, []):
+        fail("--ifname dcbt0: marks %r, config of %r; every port: marks %r, config of %r"
+             % (marks_one, cfg_one, marks, cfg))
+    if marks_mapped is not None:
+        fail("--maps with np_ecn_marked_roce_packets renamed: marks %r, want null (unknown)"
+             % marks_mapped)
+    print("--local options: %d series with --proc-root, %d without, %d of --ifname dcbt0; "
+          "marks 0, unknown with the counter renamed in --maps" % (n_all, n_sysfs, n_one))
+
+
 def replay(tmp):
     """--replay pause-storm.json: host9's NIC sends XOFF without a break from 1 ms and the
     watchdog fires (the scenario's description): the report finds the storm and the watchdog.
@@ -154,6 +206,7 @@ try:
         fail("no dcbkit at %s" % DCBKIT)
     demo_and_store(tmp)
     local(tmp)
+    local_options(tmp)
     replay(tmp)
     print("ok")
 finally:

@@ -10,7 +10,9 @@ What the target serves, from its tree (tree_value(epoch) = base + epoch * step):
   100 p; pause time on prio 3 = 500 (i+1) + 1000 k us; config pfc_enable "3,4" (mask 24), WRED
   153600 / 1536000 bytes / 5 %, lossless buffer 19456 / 19456 / 116736 bytes, watchdog 200 ms.
 Checks: /metrics carries exactly those values; the intent as the fabric file says; the
-findings the intent and the switch imply (cfg-pfc-mask-mismatch and cfg-mtu on sw1 Ethernet0);
+findings the intent and the switch imply (cfg-mtu on sw1 Ethernet0, below its partner's MTU;
+cfg-pfc-mask-mismatch on host1 eth0 alone: its mask 0x08 departs from the 0x18 every other port
+holds, so host1 is the end to change and sw1 is not named);
 and the rate: the target steps every --interval (0.5 s) plus its own overhead, measured here
 from /metrics; Prometheus' rate() over 20 s must give 12.5e6 B per measured period, within
 the quantisation of a step counter (below)."""
@@ -115,9 +117,11 @@ try:
                peer_device="host1", peer_ifname="eth0", peer_role="host")
     found = {(dict(ls)["rule"], dict(ls)["device"], dict(ls)["ifname"])
              for (n, ls), v in sb.items() if n == "dcbkit_finding" and v == 1}
-    for want in (("cfg-pfc-mask-mismatch", "sw1", "Ethernet0"), ("cfg-mtu", "sw1", "Ethernet0")):
+    for want in (("cfg-pfc-mask-mismatch", "host1", "eth0"), ("cfg-mtu", "sw1", "Ethernet0")):
         if want not in found:
             fail("finding %s missing: %s" % (want, sorted(found)))
+    if ("cfg-pfc-mask-mismatch", "sw1", "Ethernet0") in found:
+        fail("the PFC mismatch is named at sw1, whose mask is the usual one: %s" % sorted(found))
     if ("cfg-mtu", "host1", "eth0") in found:
         fail("cfg-mtu on the host, whose MTU is the larger: %s" % sorted(found))
     print("B: the switch's counters and config, the intent, topology and findings %s" %

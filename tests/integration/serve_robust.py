@@ -2,7 +2,10 @@
 scraping at once), slowloris partial headers, a 1 MiB header, malformed request lines and
 methods other than GET/HEAD. After each, /metrics must still answer within 1 s (the acceptance
 line), and the slow connections must be closed by the server's timeout. Then memory: RSS may
-grow by less than 1 MiB between scrape 1,000 and scrape 10,000 (SERVE_SCRAPES to change)."""
+grow by less than 1 MiB between scrape 1,000 and scrape 10,000 (SERVE_SCRAPES to change).
+Last --max-connections 4: four open keep-alive connections are answered, a fifth waits
+unanswered until one of them closes (the first server, at the default 512, answers a fifth at
+once)."""
 import http.client
 import os
 import shutil
@@ -198,6 +201,44 @@ try:
         fail("RSS grew by %d KiB between scrape 1000 and %d" % (growth, SCRAPES))
     print("worst /metrics latency under attack: %.3f s (%s)" %
           max((v, k) for k, v in worst.items()))
+
+    # --max-connections: four keep-alive connections answered and held, then a fifth
+    def healthz(s, timeout):
+        try:
+            s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        except OSError:
+            return None
+        return read_status(s, timeout)
+
+    def fifth_waits(srv_port, limit):
+        held = [socket.create_connection(("127.0.0.1", srv_port), timeout=5)
+                for _ in range(limit)]
+        got = [healthz(s, 5) for s in held]
+        if got != [200] * limit:
+            fail("the first %d connections answered %s" % (limit, got))
+        fifth = socket.create_connection(("127.0.0.1", srv_port), timeout=5)
+        first = healthz(fifth, WAIT_S)
+        held[0].close()
+        later = read_status(fifth, 5) if first is None else first
+        for s in held[1:] + [fifth]:
+            s.close()
+        return first, later
+    WAIT_S = 1.0
+    limited = Serve(["--local", "--sysfs-root", tree.root, "--interval", "1s", "--no-rules",
+                     "--max-connections", "4"], tmp, tag="limited")
+    try:
+        # Serve's own readiness probes have closed: none of the four is taken
+        time.sleep(0.2)
+        waited = fifth_waits(limited.port, 4)
+    finally:
+        rc_limited = limited.stop()
+    default = fifth_waits(serve.port, 4)
+    if waited != (None, 200) or default != (200, 200) or rc_limited != 0:
+        fail("a fifth connection: with --max-connections 4 answered %s within %.0f s and %s "
+             "once one of four closed (want none, then 200); at the default 512 %s; exit %s"
+             % (waited[0], WAIT_S, waited[1], default[0], rc_limited))
+    print("--max-connections 4: a fifth connection waited unanswered for %.0f s and got 200 "
+          "once one of the four closed; at the default, 200 at once" % WAIT_S)
 finally:
     rc = serve.stop()
     shutil.rmtree(tmp, ignore_errors=True)

@@ -2,7 +2,9 @@
 source holds (the gNMI source has its own test, serve_gnmi.py):
   --local    a copy of the mlx5 fixture sysfs tree: each exported counter is the file's number,
              the link speed is speed (Mb/s) / 8 * 10^6 bytes/s, the CNP DSCP the ecn file's;
-             a counter this test moves by a known amount moves by exactly that on /metrics
+             a counter this test moves by a known amount moves by exactly that on /metrics;
+             with a port dcbt0 added that has no sysfs statistics, --proc-root exports its
+             /proc/net/dev counters (none without it) and --ifname dcbt0 only that port
   --store    a store dcbkit collect writes from the same tree: serve --store exports the
              values collect read, and follows the writer when the tree moves
   --replay   pause-storm.json (host9's NIC sends XOFF on priority 3 without a break from 1 ms of
@@ -12,6 +14,7 @@ source holds (the gNMI source has its own test, serve_gnmi.py):
              the file's values, dcbkit_topology_info where each port sits, and no counters."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -19,6 +22,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from serve_helpers import DCBKIT, ROOT, FixtureTree, Serve, fail, tmpdir  # noqa: E402
 from serve_helpers import page_series as series, page_value as get  # noqa: E402
+from proc_port import PORT, RX_BYTES, add_proc_port  # noqa: E402
 
 SCENARIO = os.path.join(ROOT, "fixtures", "scenarios", "pause-storm.json")
 
@@ -56,11 +60,15 @@ def check_tree(s, tree, what):
 
 
 def wait_value(srv, name, want, timeout=10.0, **labels):
+    """Until the page has the series at want (a store's first samples may come a round late:
+    until then the series is missing, which is not yet a failure)."""
     deadline = time.monotonic() + timeout
     got = None
     while time.monotonic() < deadline:
         _, page, _ = srv.get("/metrics")
-        got = get(series(page), name, **labels)
+        hits = [v for (n, ls), v in series(page).items()
+                if n == name and set(labels.items()) <= set(ls)]
+        got = hits[0] if len(hits) == 1 else got
         if got == want:
             return
         time.sleep(0.1)
@@ -86,6 +94,26 @@ try:
     wait_value(local, "dcbkit_port_rx_bytes_total", moved, device="fx", ifname="ens1f0")
     print("--local: the tree's counters, speed and CNP DSCP; rx_bytes moved by 123456789 "
           "exactly")
+
+    # --proc-root: dcbt0's counters from its net/dev table; --ifname: that port alone
+    root, proc = os.path.join(tmp, "sysfs-dcbt0"), os.path.join(tmp, "proc")
+    shutil.copytree(tree.root, root, symlinks=True)
+    add_proc_port(root, proc)
+    pages = [once(["--local", "--sysfs-root", root, "--device", "fx", "--proc-root", proc]),
+             once(["--local", "--sysfs-root", root, "--device", "fx"]),
+             once(["--local", "--sysfs-root", root, "--device", "fx", "--proc-root", proc,
+                   "--ifname", PORT])]
+    ports = [{dict(ls)["ifname"] for (n, ls), _ in p.items()
+              if n == "dcbkit_port_rx_bytes_total"} for p in pages]
+    if ports != [{"ens1f0", PORT}, {"ens1f0"}, {PORT}]:
+        fail("ports with rx_bytes: %s with --proc-root, %s without, %s with --ifname %s"
+             % (ports[0], ports[1], ports[2], PORT))
+    for p in (pages[0], pages[2]):
+        got = get(p, "dcbkit_port_rx_bytes_total", device="fx", ifname=PORT)
+        if got != RX_BYTES:
+            fail("--proc-root: %s rx_bytes %.0f, its net/dev line says %d" % (PORT, got, RX_BYTES))
+    print("--proc-root: %s's rx_bytes from net/dev, missing without; --ifname %s: that port "
+          "alone" % (PORT, PORT))
 
     # --store: a store collect has created but not written yet, then what collect wrote, and
     # following the writer

@@ -169,6 +169,37 @@ static void window_leaves_a_reset_out(void **state)
     assert_true(isnan(counter_window_rate(&w)));
 }
 
+/* counter_step, the rule of every store reader, agrees with counter_update on each kind. At 32
+ * bits 4294967200 -> 100 is 95 to the top, then 0..100: 196. 3000000000 -> 5 would be
+ * 1294967301 through the top, more than a quarter of 2^32 (1073741824): a reset. The boundary:
+ * a quarter of the range exactly (1073741824) is a wrap, one more a reset. */
+static void step_judges_as_update(void **state)
+{
+    (void)state;
+    uint64_t step = 99;
+    assert_true(counter_step(100, 350, 32, &step) && step == 250);
+    assert_true(counter_step(350, 350, 32, &step) && step == 0);
+    assert_true(counter_step(4294967200u, 100, 32, &step) && step == 196);
+    assert_false(counter_step(4294967200u, 100, 64, &step));      /* at 64 bits: a reset */
+    assert_int_equal(step, 0);
+    assert_false(counter_step(4294967200u, 100, 0, &step));       /* 0: 64 */
+    assert_false(counter_step(3000000000u, 5, 32, &step));
+    assert_true(counter_step(UINT64_MAX - 4, 5, 64, &step) && step == 10);
+    assert_true(counter_step(3221225472u, 0, 32, &step) && step == 1073741824u);
+    assert_false(counter_step(3221225471u, 0, 32, &step));
+    /* a reading the width cannot hold: the width was said wrong, judged at 64 */
+    assert_true(counter_step(4294967200u, 4294967400u, 32, &step) && step == 200);
+    assert_false(counter_step(4294967400u, 100, 32, &step));
+    for (uint64_t prev = 4294967000u; prev < 4294967296u; prev += 37) {
+        struct counter_state st;
+        counter_state_init(&st);
+        counter_update(&st, prev, 0, 32, 0);
+        struct counter_delta d = counter_update(&st, 150, SEC, 32, 0);
+        assert_int_equal(counter_step(prev, 150, 32, &step), d.kind != COUNTER_RESET);
+        assert_int_equal(step, d.kind == COUNTER_RESET ? 0 : d.delta);
+    }
+}
+
 static void kind_names(void **state)
 {
     (void)state;
@@ -189,6 +220,7 @@ int main(void)
         cmocka_unit_test(caller_bound_turns_wrap_into_reset),
         cmocka_unit_test(reading_wider_than_counter_is_invalid),
         cmocka_unit_test(window_leaves_a_reset_out),
+        cmocka_unit_test(step_judges_as_update),
         cmocka_unit_test(kind_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -281,6 +281,76 @@ static void windows_across_a_reset(void **state)
         }
 }
 
+/* 32-bit counters over the last 3 s, a second apart (tests/unit/test_store.c has the arithmetic):
+ * roce.out_of_sequence, said 32 bits wide, wraps: 4294967000, 4294967200, 100, 300 is 596 in
+ * 3 s; roce.packet_seq_err has the same readings and no width said: 64 bits, a reset, 400 in the
+ * 2 s without it; roce.out_of_buffer, 32 bits, truly resets: 2999999800, 3000000000, 5, 205 is
+ * 400 in 2 s. */
+static void put_width_counters(struct dcb_store *st)
+{
+    static const uint64_t wrapping[4] = { 4294967000u, 4294967200u, 100, 300 };
+    static const uint64_t resetting[4] = { 2999999800u, 3000000000u, 5, 205 };
+    const struct { enum metric_id m; const uint64_t *v; unsigned bits; } series[] = {
+        { METRIC_ROCE_OUT_OF_SEQUENCE, wrapping, 32 },
+        { METRIC_ROCE_PACKET_SEQ_ERR, wrapping, 0 },
+        { METRIC_ROCE_OUT_OF_BUFFER, resetting, 32 },
+    };
+    for (size_t k = 0; k < sizeof(series) / sizeof(series[0]); k++) {
+        struct dcb_sample s;
+        dcb_sample_set(&s, 0, "h1", "eth0", series[k].m, -1, -1);
+        if (series[k].bits)
+            assert_int_equal(store_set_series_width(st, &s, series[k].bits, NULL), 0);
+        for (int i = 0; i < 4; i++) {
+            s.time_ns = NOW - (3 - i) * SEC;
+            s.value.counter = series[k].v[i];
+            assert_int_equal(store_put_sample(st, &s, NULL), 0);
+        }
+    }
+}
+
+static struct dcb_store *widths_ring_store(void)
+{
+    struct dcb_store *st = evidence_store();
+    put_width_counters(st);
+    return st;
+}
+
+static struct dcb_store *widths_sqlite_store(void)
+{
+    struct dcb_store *st;
+    struct store_options opt = { .path = ":memory:" };
+    assert_int_equal(store_open_sqlite(&st, &opt, NULL), 0);
+    put_width_counters(st);
+    assert_true(store_flush(st, NULL) >= 0);
+    return st;
+}
+
+static void windows_across_a_wrap(void **state)
+{
+    (void)state;
+    struct dcb_store *(*makers[2])(void) = { widths_ring_store, widths_sqlite_store };
+    for (int k = 0; k < 2; k++) {
+        struct outcome o;
+        make_store = makers[k];
+        run_rules(RULE("wrap", "delta(roce.out_of_sequence[10s]) == 596 and "
+                               "abs(rate(roce.out_of_sequence[10s]) - 198.6667) < 0.001 and "
+                               "abs(busy_rate(roce.out_of_sequence[10s]) - 198.6667) < 0.001")
+                  RULE("unsaid", "delta(roce.packet_seq_err[10s]) == 400 and "
+                                 "rate(roce.packet_seq_err[10s]) == 200")
+                  RULE("reset", "delta(roce.out_of_buffer[10s]) == 400 and "
+                                "rate(roce.out_of_buffer[10s]) == 200"),
+                  NULL, &o);
+        make_store = evidence_store;
+        const char *yes[] = { "wrap", "unsaid", "reset" };
+        for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+            if (!fired(&o, yes[i])) {
+                print_error("%s store: %s did not fire (%s)\n", k ? "sqlite" : "ring", yes[i],
+                            undecided(&o, yes[i]) ? undecided(&o, yes[i]) : "false");
+                fail();
+            }
+    }
+}
+
 static void templates_and_profiles(void **state)
 {
     (void)state;
@@ -507,6 +577,7 @@ int main(void)
         cmocka_unit_test(windows),
         cmocka_unit_test(coalesce_keeps_unserved),
         cmocka_unit_test(windows_across_a_reset),
+        cmocka_unit_test(windows_across_a_wrap),
         cmocka_unit_test(templates_and_profiles),
         cmocka_unit_test(load_errors),
         cmocka_unit_test(ports_functions),

@@ -382,6 +382,151 @@ static void out_of_order_batch(void **state)
     store_close(st, NULL);
 }
 
+/* Counter widths. An mlx5 Q-counter is 32 bits wide: 4294967000, 4294967200, 100, 300 a second
+ * apart is +200, then through the top (2^32 - 1 - 4294967200) + 100 + 1 = 196, then +200: 596
+ * in 3 s, no reset. Read as 64 bits, 4294967200 -> 100 is a reset whose second counts nothing:
+ * 400 in 2 s. 2999999800, 3000000000, 5, 205 at 32 bits is a true reset: forward through the
+ * top from 3000000000 to 5 is 1294967301, more than a quarter of 2^32 (1073741824). */
+static const uint64_t wrapping[4] = { 4294967000u, 4294967200u, 100, 300 };
+static const uint64_t resetting[4] = { 2999999800u, 3000000000u, 5, 205 };
+
+static void put_width_series(struct dcb_store *st, const char *ifname, const uint64_t v[4],
+                             unsigned bits)
+{
+    struct dcb_sample s;
+    dcb_sample_set(&s, 0, "h1", ifname, METRIC_ROCE_OUT_OF_SEQUENCE, -1, -1);
+    struct dcb_err err;
+    if (bits)
+        assert_int_equal(store_set_series_width(st, &s, bits, &err), 0);
+    for (int i = 0; i < 4; i++) {
+        s.time_ns = (i + 1) * SEC;
+        s.value.counter = v[i];
+        assert_int_equal(store_put_sample(st, &s, &err), 0);
+    }
+}
+
+static void width_filter(struct store_filter *f, const char *ifname)
+{
+    store_filter_init(f);
+    f->device = "h1";
+    f->ifname = ifname;
+    f->metric = "roce.out_of_sequence";
+    f->prio = -1;
+    f->queue = -1;
+}
+
+/* What every reader says of one series: aggregate DELTA, RATE and BUSY_RATE, store_delta at the
+ * series' own width, and the width itself. */
+static void expect_series(struct dcb_store *st, const char *ifname, unsigned bits, double delta,
+                          double rate, uint64_t resets)
+{
+    struct store_filter f;
+    width_filter(&f, ifname);
+    struct dcb_err err;
+    double v, d, r;
+    uint64_t n;
+    assert_int_equal(store_series_width(st, "h1", ifname, METRIC_ROCE_OUT_OF_SEQUENCE, -1, -1),
+                     bits);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_DELTA, &v, &err), 1);
+    assert_true(v == delta);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_RATE, &v, &err), 1);
+    assert_true(fabs(v - rate) < 1e-9);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_BUSY_RATE, &v, &err), 1);
+    assert_true(fabs(v - rate) < 1e-9);          /* every interval that counts moved */
+    assert_int_equal(store_delta(st, &f, 0, &d, &r, &n, &err), 0);
+    assert_true(d == delta);
+    assert_true(fabs(r - rate) < 1e-9);
+    assert_int_equal(n, resets);
+}
+
+static void check_widths(struct dcb_store *st)
+{
+    expect_series(st, "eth0", 32, 596, 596.0 / 3, 0);      /* a wrap, at its width */
+    expect_series(st, "eth1", 64, 400, 200, 1);            /* unsaid: 64, a reset */
+    expect_series(st, "eth2", 32, 400, 200, 1);            /* a true reset at 32 bits */
+    expect_series(st, "eth3", 64, 400, 200, 1);            /* said 64 */
+    expect_series(st, "eth4", 32, 596, 596.0 / 3, 0);      /* said after its samples */
+    /* a width the caller gives wins over the series' */
+    struct store_filter f;
+    width_filter(&f, "eth0");
+    double d, r;
+    uint64_t n;
+    assert_int_equal(store_delta(st, &f, 64, &d, &r, &n, NULL), 0);
+    assert_true(d == 400 && n == 1);
+    width_filter(&f, "eth1");
+    assert_int_equal(store_delta(st, &f, 32, &d, &r, &n, NULL), 0);
+    assert_true(d == 596 && n == 0);
+    /* no such series: 64 */
+    assert_int_equal(store_series_width(st, "h1", "eth9", METRIC_ROCE_OUT_OF_SEQUENCE, -1, -1),
+                     64);
+}
+
+static void put_widths(struct dcb_store *st)
+{
+    put_width_series(st, "eth0", wrapping, 32);
+    put_width_series(st, "eth1", wrapping, 0);
+    put_width_series(st, "eth2", resetting, 32);
+    put_width_series(st, "eth3", wrapping, 64);
+    put_width_series(st, "eth4", wrapping, 0);
+    struct dcb_sample s;
+    dcb_sample_set(&s, 0, "h1", "eth4", METRIC_ROCE_OUT_OF_SEQUENCE, -1, -1);
+    assert_int_equal(store_set_series_width(st, &s, 32, NULL), 0);
+    assert_int_equal(store_set_series_width(st, &s, 65, NULL), DCB_E_INVAL);
+}
+
+static void widths_ring(void **state)
+{
+    (void)state;
+    struct dcb_store *st;
+    assert_int_equal(store_open_ring(&st, 1000, 10, NULL), 0);
+    put_widths(st);
+    check_widths(st);
+    store_close(st, NULL);
+}
+
+/* The widths are in the file: a reader in another connection sees them, and a width said for a
+ * series another handle created changes its row. */
+static void widths_sqlite(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/dcbkit-store-width-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    struct dcb_store *st, *rd;
+    struct store_options opt = { .path = path };
+    struct dcb_err err;
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    put_widths(st);
+    /* said, not flushed yet: this handle knows */
+    assert_int_equal(store_series_width(st, "h1", "eth0", METRIC_ROCE_OUT_OF_SEQUENCE, -1, -1),
+                     32);
+    assert_true(store_flush(st, &err) >= 0);
+    check_widths(st);
+    struct store_options ro = { .path = path, .readonly = true };
+    assert_int_equal(store_open_sqlite(&rd, &ro, &err), 0);
+    check_widths(rd);
+    store_close(rd, NULL);
+    assert_int_equal(store_close(st, &err), 0);
+
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    struct dcb_sample s;
+    dcb_sample_set(&s, 0, "h1", "eth1", METRIC_ROCE_OUT_OF_SEQUENCE, -1, -1);
+    assert_int_equal(store_set_series_width(st, &s, 32, &err), 0);
+    assert_int_equal(store_close(st, &err), 0);  /* a width alone is written too */
+    assert_int_equal(store_open_sqlite(&rd, &ro, &err), 0);
+    expect_series(rd, "eth1", 32, 596, 596.0 / 3, 0);
+    expect_series(rd, "eth0", 32, 596, 596.0 / 3, 0);
+    assert_int_equal(store_set_series_width(rd, &s, 32, &err), DCB_E_PERM);
+    store_close(rd, NULL);
+    unlink(path);
+    char side[64];
+    snprintf(side, sizeof(side), "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof(side), "%s-shm", path);
+    unlink(side);
+}
+
 static void schema_guards(void **state)
 {
     (void)state;
@@ -429,6 +574,8 @@ int main(void)
         cmocka_unit_test(events_only_batch),
         cmocka_unit_test(aggregates),
         cmocka_unit_test(schema_guards),
+        cmocka_unit_test(widths_ring),
+        cmocka_unit_test(widths_sqlite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* The SQLite store's two sample tiers (schema 3): flushes append chunks to recent_chunks, a
+/* The SQLite store's two sample tiers (schema 3 on): flushes append chunks to recent_chunks, a
  * merge moves them into sample_blocks (packed runs of a series), and every read sees both as
  * one. The tables are looked at
  * directly (sqlite3) to check where rows went, and through the store API to check that it
@@ -175,7 +175,7 @@ static void tiers_read_as_one(void **state)
     assert_int_equal(store_info(st, &info, &err), 0);
     assert_int_equal(info.samples, 20);
     assert_true(info.first_ns == 1 * SEC && info.last_ns == 10 * SEC);
-    assert_int_equal(info.schema_version, 3);
+    assert_int_equal(info.schema_version, 4);
 
     /* a reader in another connection sees both tiers */
     struct dcb_store *rd;
@@ -356,7 +356,8 @@ static void big_batches_go_direct(void **state)
     assert_int_equal(store_close(st, &err), 0);
 }
 
-/* A schema 1 store (one sample table) opens, migrates to 3 and keeps its samples. */
+/* A schema 1 store (one sample table) opens, migrates to 4 and keeps its samples; a read-only
+ * open refuses it. */
 static void migrates_v1(void **state)
 {
     const char *path = *state;
@@ -378,11 +379,11 @@ static void migrates_v1(void **state)
     struct dcb_store *st;
     struct store_options ro = { .path = path, .readonly = true };
     assert_int_not_equal(store_open_sqlite(&st, &ro, &err), 0);
-    assert_non_null(strstr(err.msg, "needs upgrading to 3"));
+    assert_non_null(strstr(err.msg, "needs upgrading to 4"));
 
     struct store_options opt = { .path = path };
     assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
-    assert_int_equal(query_int(path, "PRAGMA user_version"), 3);
+    assert_int_equal(query_int(path, "PRAGMA user_version"), 4);
     assert_int_equal(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
                                      "('samples', 'samples_all')"), 0);
     assert_int_equal(merged_rows(path), 2);
@@ -545,7 +546,7 @@ static void corrupt_block_is_an_error(void **state)
     assert_int_equal(store_close(st, &err), 0);
 }
 
-/* A schema 2 store (rows in samples and in the recent tier) migrates to 3: the rows become
+/* A schema 2 store (rows in samples and in the recent tier) migrates to 4: the rows become
  * blocks, the recent tier stays, and every sample reads back. */
 static void migrates_v2(void **state)
 {
@@ -577,7 +578,7 @@ static void migrates_v2(void **state)
     struct dcb_store *st;
     struct store_options opt = { .path = path };
     assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
-    assert_int_equal(query_int(path, "PRAGMA user_version"), 3);
+    assert_int_equal(query_int(path, "PRAGMA user_version"), 4);
     assert_int_equal(merged_rows(path), 203);
     assert_int_equal(blocks(path), 3);           /* 128 + 72, and the gauge's 3 */
     assert_int_equal(recent_rows(path), 1);
@@ -599,6 +600,61 @@ static void migrates_v2(void **state)
     assert_int_equal(c.n, 3);
     assert_true(c.s[0].value.gauge == 2.5 && c.s[1].value.gauge == 0 &&
                 signbit(c.s[1].value.gauge) && c.s[2].value.gauge == 1e300);
+    assert_int_equal(store_close(st, &err), 0);
+}
+
+/* A schema 3 store (no counter widths): a read-only open reads it as it is, every width 64, and
+ * says schema 3; opened for writing it becomes 4, its series 64 bits wide until said otherwise.
+ * 4294967000, 4294967200, 100, 300 a second apart is a reset at 64 bits (+200, +200, the reset's
+ * second left out) and a wrap at 32 (+200, then 95 + 100 + 1 = 196 through the top, +200). */
+static void migrates_v3(void **state)
+{
+    const char *path = *state;
+    struct dcb_err err;
+    struct dcb_store *st;
+    struct store_options opt = { .path = path }, ro = { .path = path, .readonly = true };
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    static const uint64_t v[] = { 4294967000u, 4294967200u, 100, 300 };
+    for (int i = 0; i < 4; i++)
+        put(st, (i + 1) * SEC, "eth0", v[i]);
+    assert_int_equal(store_close(st, &err), 0);
+    sqlite3 *db;                            /* what a schema 3 writer left */
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "ALTER TABLE series DROP COLUMN bits;"
+                                      "PRAGMA user_version = 3;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+
+    struct store_filter f;
+    one_series(&f, "eth0");
+    struct store_info info;
+    double d, r;
+    uint64_t resets;
+    assert_int_equal(store_open_sqlite(&st, &ro, &err), 0);
+    assert_int_equal(store_info(st, &info, &err), 0);
+    assert_int_equal(info.schema_version, 3);
+    assert_int_equal(store_series_width(st, "h1", "eth0", METRIC_PFC_RX_PAUSE, 3, -1), 64);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_DELTA, &d, &err), 1);
+    assert_true(d == 400);
+    assert_int_equal(store_delta(st, &f, 0, &d, &r, &resets, &err), 0);
+    assert_true(d == 400 && fabs(r - 200) < 1e-9 && resets == 1);
+    assert_int_equal(store_close(st, &err), 0);
+    assert_int_equal(query_int(path, "PRAGMA user_version"), 3);   /* a reader changes nothing */
+
+    assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
+    assert_int_equal(query_int(path, "PRAGMA user_version"), 4);
+    assert_int_equal(query_int(path, "SELECT bits FROM series"), 64);
+    assert_int_equal(store_info(st, &info, &err), 0);
+    assert_int_equal(info.schema_version, 4);
+    struct dcb_sample s;
+    dcb_sample_set(&s, 0, "h1", "eth0", METRIC_PFC_RX_PAUSE, 3, DCB_NO_INDEX);
+    assert_int_equal(store_set_series_width(st, &s, 32, &err), 0);
+    assert_int_equal(store_close(st, &err), 0);
+    assert_int_equal(query_int(path, "SELECT bits FROM series"), 32);
+    assert_int_equal(store_open_sqlite(&st, &ro, &err), 0);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_DELTA, &d, &err), 1);
+    assert_true(d == 596);
+    assert_int_equal(store_delta(st, &f, 0, &d, &r, &resets, &err), 0);
+    assert_true(d == 596 && fabs(r - 596.0 / 3) < 1e-9 && resets == 0);
     assert_int_equal(store_close(st, &err), 0);
 }
 
@@ -766,6 +822,7 @@ int main(void)
         STORE_TEST(prune_trims_blocks),
         STORE_TEST(corrupt_block_is_an_error),
         STORE_TEST(migrates_v2),
+        STORE_TEST(migrates_v3),
         STORE_TEST(nested_reads),
         STORE_TEST(gauge_aggregates),
         STORE_TEST(many_series_range),

@@ -92,8 +92,10 @@ int collect_gnmi(struct collect_run *r)
     const struct collect_opts *o = r->opt;
     static struct source_opts so;              /* static: it holds up to 1024 target names */
     /* events come through the sink (collect_print_event_tap): the reset stage's with them */
-    static const struct gnmi_source_cb printer = { on_sample, NULL, on_config, on_round,
-                                                   on_error, on_missing, NULL };
+    static const struct gnmi_source_cb printer = {
+        .on_sample = on_sample, .on_config = on_config, .on_round = on_round,
+        .on_error = on_error, .on_missing = on_missing,
+    };
     static struct gnmi_source_cb tap;
     so = o->src;
     tap = printer;

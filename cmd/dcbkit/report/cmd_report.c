@@ -48,16 +48,27 @@ static int step_prepare(struct report_job *j)
     return 0;
 }
 
-/* The window: since before the store's newest data (now when it has none), or before the time
- * the sources reached when that is later (Prometheus' query end: diagnose evaluates there). */
-static int step_model(struct report_job *j)
+/* The window's end: --at, or the store's newest data (now when it has none) or the time the
+ * sources reached when that is later (Prometheus' query end: diagnose evaluates there). */
+static int64_t window_end(const struct report_job *j, int64_t now)
 {
     struct store_info info;
     struct dcb_err err;
-    int64_t now = dcb_realtime_ns();
+    const struct source_opts *o = &j->a->src;
+    if (o->store.at_ns)
+        return o->store.at_ns;
     int64_t end = store_info(j->ev.st, &info, &err) == 0 && info.last_ns ? info.last_ns : now;
-    if (j->ev.data_ns > end)
-        end = j->ev.data_ns;
+    if (o->store.before_end_ns)
+        return end - o->store.before_end_ns;
+    return j->ev.data_ns > end ? j->ev.data_ns : end;
+}
+
+/* The window: --since (or --window) before its end. */
+static int step_model(struct report_job *j)
+{
+    struct dcb_err err;
+    int64_t now = dcb_realtime_ns();
+    int64_t end = window_end(j, now);
     j->w = (struct report_window){ end - j->a->since_ns, end };
     const char *name = j->have_fab ? j->fab.name : j->ev.label;
     j->model = report_model_new(name, j->a->src.fabric, j->ev.label, &j->w, now);
@@ -156,9 +167,9 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
 }
 
 static const struct cli_option_doc report_options[] = {
-    { "--since DURATION", "The window: this long before the store's newest data, or before now "
-      "with --prometheus (default 24h). With --prometheus, --step defaults to the window / "
-      "10,000, at least 15s." },
+    { "--since DURATION", "The window: this long before the store's newest data (or before "
+      "--at TIME), or before now with --prometheus (default 24h; --window is the same). With "
+      "--prometheus, --step defaults to the window / 10,000, at least 15s." },
     { "--verify SCENARIO.json", "Replay every finding's proposed change in this scenario "
       "(as `dcbkit diagnose --verify --scenario`, with its cache): the finding shows the figures "
       "before and after, and advice the replay does not bear out drops a severity." },

@@ -101,6 +101,9 @@ static int check_sources(struct cli_ctx *ctx, struct report_args *a)
                                "report runs a replay or a capture as fast as it goes");
     if ((o->prometheus.match || o->prometheus.step_ns) && !(o->named & SOURCE_G_PROMETHEUS))
         return cli_usage_error(ctx, "--match and --step go with --prometheus");
+    if (o->store.window_ns && a->since_ns)
+        return cli_usage_error(ctx, "--since and --window both give the window's length: give "
+                               "one");
     bool live = o->named & (SOURCE_G_LOCAL | SOURCE_G_GNMI);
     if (a->interval_ns && !a->collect_ns && !live)
         return cli_usage_error(ctx, "--interval goes with --collect or a live source (--local, "
@@ -108,9 +111,12 @@ static int check_sources(struct cli_ctx *ctx, struct report_args *a)
     return 0;
 }
 
-/* --interval: a sixth of --collect, at least 1s; --collect: two intervals. */
+/* The window: --since or --window, else a day. --interval: a sixth of --collect, at least 1s;
+ * --collect: two intervals. */
 static void default_times(struct report_args *a)
 {
+    if (!a->since_ns)
+        a->since_ns = a->src.store.window_ns ? a->src.store.window_ns : 24 * 3600 * NS_PER_SEC;
     if (!a->interval_ns && a->collect_ns) {
         a->interval_ns = a->collect_ns / 6;
         if (a->interval_ns < NS_PER_SEC)
@@ -145,7 +151,6 @@ int report_parse_args(struct cli_ctx *ctx, int argc, char **argv, struct report_
 {
     memset(a, 0, sizeof(*a));
     source_opts_init(&a->src, SOURCE_G_ALL);
-    a->since_ns = 24 * 3600 * NS_PER_SEC;
     struct cli_parser p = { own_longopts, NOWN, NULL, take_own, a, &a->src };
     int rc = cli_parse(ctx, &p, argc, argv);
     if (rc == 0)

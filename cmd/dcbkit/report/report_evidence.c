@@ -67,7 +67,9 @@ static void on_config(void *arg, const struct store_config_row *c)
     bool intent = !strcmp(c->source, "fabric") || !strcmp(c->source, "peer:fabric");
     if (intent && k->drop_intent)
         return;
-    struct watched *w = intent ? NULL : watched_of(k, c->device);
+    /* what the fabric file or this command says of a device is not data from it */
+    bool said = intent || !strcmp(c->source, "topology") || !strncmp(c->source, "alias:", 6);
+    struct watched *w = said ? NULL : watched_of(k, c->device);
     if (w)
         w->got++;
     k->inner.config(k->inner.arg, c);

@@ -204,7 +204,9 @@ static const struct cli_option_doc serve_options[] = {
     { "--history DURATION", "How far back rules look (default 5m)." },
     { "--ring-samples N", "Samples the in-memory history keeps (default 1048576, 40 bytes "
       "each); rules see at most this much history." },
-    { "--max-connections N", "Open connections at once (default 512); more are refused." },
+    { "--max-connections N", "Open connections at once (default 512). More wait unanswered "
+      "until one closes (the listen queue holds as many again; past that the kernel drops "
+      "them)." },
     { "--timeout DURATION", "Close an HTTP connection idle or stalled this long (default 10s). "
       "(Each gNMI call keeps its 10 s deadline.)" },
     { "--max-header-size SIZE", "Largest request line plus headers (default 16KiB); larger "
