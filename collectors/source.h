@@ -221,25 +221,53 @@ void dcb_source_store_at_before_end(struct dcb_source *src, int64_t before_ns);
 int dcb_source_fabric_open(struct dcb_source *src, const char *path, struct dcb_err *err);
 
 /* pcap: a capture file's evidence - the trackers' events (pause intervals, CE marks, CNPs,
- * NAKs, DCBX peers, as `dcbkit analyze` sees them), capture.* counters, the capture's own port
- * ("capture", with lossless_mask as its PFC mask), and each DCBX neighbour's advertised config
- * ("dcbx") with the other end's as its partner's ("peer:dcbx"). Fast gives everything on the
- * first tick, at the capture's times, and ends; otherwise the capture plays at its own
- * timestamps, speed times faster than they were taken (0: 1), each tick giving what its time
- * has reached, shifted so the first frame is at the first tick (rates stay the capture's).
- * Read frame by frame, never held; errors start with the path. */
+ * NAKs, DCBX peers, as `dcbkit analyze` sees them), capture.* counters, per-QP capture.qp_*
+ * series for the QPs with something to judge (source_pcap_qps.h), the capture's own port
+ * ("capture", with the lossless priorities as its PFC mask; "peer:dcbx", what the DCBX heard
+ * on it advertised: the union of the PFC masks, the DSCP App entries), and each DCBX
+ * neighbour's advertised config ("dcbx") with the other end's as its partner's ("peer:dcbx").
+ * Fast gives everything on the first tick, at the capture's times (the counters every minute
+ * of capture time and at its end), and ends, also after a read error (the frames before it
+ * are given; the tick returns the error); otherwise the capture plays at its own timestamps,
+ * speed times faster than they were taken (0: 1), each tick giving what its time has reached,
+ * shifted so the first frame is at the first tick (rates stay the capture's). Read frame by
+ * frame, never held; "-" is standard input (fast only); errors start with the path. */
 struct source_pcap_options {
     const char *path;
     uint64_t link_bps;                  /* pause quanta to time (0: 400G) */
-    unsigned lossless_mask;             /* priorities meant lossless (0: unknown) */
+    bool link_speed_given;              /* link_bps was named, not the default */
+    unsigned lossless_mask;             /* priorities meant lossless */
+    bool lossless_given;                /* lossless_mask was named (0 then: none) */
     int64_t storm_ns;                   /* a pause longer than this is a storm (0: default) */
+    uint32_t max_qps;                   /* QPs tracked one by one (0: the trackers' default) */
     const char *device;                 /* the device the capture is of (NULL: the file's
                                          * base name, as diagnose has always named it) */
     double speed;
     bool fast;
+    /* called every 65536 frames read (a terminal's progress); NULL: none */
+    void (*progress)(void *arg, uint64_t frames, uint32_t qps);
+    void *progress_arg;
 };
 int dcb_source_pcap_open(struct dcb_source *src, const struct source_pcap_options *opt,
                          struct dcb_err *err);
+
+struct track_set;
+/* What a capture source read, for a report of its own (dcbkit analyze's tables). */
+struct source_pcap_view {
+    struct track_set *tracks;           /* the source's own (a report sorts latencies) */
+    uint64_t frames, malformed, other_linktype;
+    int64_t first_ns, last_ns;          /* capture time; 0 before the first frame */
+    int64_t storm_ns;
+    int lossless_mask;                  /* -1: unknown */
+    const char *lossless_source;        /* "option", "dcbx" or "unknown" */
+    const char *device;
+};
+/* 0, or -1 when src is no capture source. */
+int dcb_source_pcap_view(const struct dcb_source *src, struct source_pcap_view *v);
+/* The tracker flow (an index into tracks->qps.flows) a finding's qp names, or -1; and the qp
+ * label of a flow, or -1 when it has no per-QP series. */
+long dcb_source_pcap_qp_flow(const struct dcb_source *src, int qp);
+int dcb_source_pcap_flow_qp(const struct dcb_source *src, uint32_t flow);
 
 /* prometheus: a window of what `dcbkit serve` exported, read back from a Prometheus server with
  * query_range: the canonical metrics (from their Prometheus names and base units), the

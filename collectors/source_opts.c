@@ -53,6 +53,7 @@ static const struct source_flag source_flags[] = {
     { "link-speed", required_argument, SO_LINK_SPEED, SOURCE_G_PCAP },
     { "lossless", required_argument, SO_LOSSLESS, SOURCE_G_PCAP },
     { "storm-ms", required_argument, SO_STORM_MS, SOURCE_G_PCAP },
+    { "max-qps", required_argument, SO_MAX_QPS, SOURCE_G_PCAP },
     { "pcap-speed", required_argument, SO_PCAP_SPEED, SOURCE_G_PCAP },
     { "prometheus", required_argument, SO_PROMETHEUS, SOURCE_G_PROMETHEUS },
     { "match", required_argument, SO_MATCH, SOURCE_G_PROMETHEUS },
@@ -284,8 +285,19 @@ static int take_pcap_prom(struct source_opts *o, int code, const char *arg, char
         if (dcb_parse_speed(arg, &o->pcap.link_bps, &err) < 0 || !o->pcap.link_bps)
             return bad(why, len, "--link-speed: %s", o->pcap.link_bps ? err.msg :
                        "must be more than 0");
+        o->pcap.link_speed_given = true;
         return 1;
-    case SO_LOSSLESS: return parse_lossless(arg, &o->pcap.lossless_mask, why, len);
+    case SO_LOSSLESS:
+        o->pcap.lossless_given = true;
+        return parse_lossless(arg, &o->pcap.lossless_mask, why, len);
+    case SO_MAX_QPS:
+        errno = 0;
+        long qps = strtol(arg, &end, 10);
+        if (end == arg || *end || errno || qps < 1 || qps > (1L << 26))
+            return bad(why, len, "--max-qps takes a whole number from 1 to %ld, not '%s'",
+                       1L << 26, arg);
+        o->pcap.max_qps = (uint32_t)qps;
+        return 1;
     case SO_STORM_MS: {
         errno = 0;
         long v = strtol(arg, &end, 10);
@@ -520,6 +532,8 @@ const struct source_option_doc source_option_docs[] = {
     { SOURCE_G_PCAP, "--lossless LIST", "With --pcap: the lossless priorities, such as 3 or "
       "3,4 (default: the capture's DCBX PFC masks)." },
     { SOURCE_G_PCAP, "--storm-ms MS", "With --pcap: a pause longer than this is a storm." },
+    { SOURCE_G_PCAP, "--max-qps N", "With --pcap: QPs tracked one by one (default 262144); "
+      "packets of later QPs are counted as untracked." },
     { SOURCE_G_PCAP, "--pcap-speed X", "With --pcap where it plays in real time: capture "
       "seconds per wall second (default 1)." },
     { SOURCE_G_PROMETHEUS, "--prometheus URL", "A Prometheus server that scrapes dcbkit "

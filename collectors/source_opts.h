@@ -11,7 +11,8 @@
  *           [--timeout D] [--max-message SIZE]     (with --fabric F: every gNMI device of F)
  *   --store DB [--at TIME] [--window DURATION]
  *   --replay SCENARIO | --demo  [--set PATH=VALUE ...] [--replay-speed X]
- *   --pcap FILE [--link-speed SPEED] [--lossless MASK] [--storm-ms MS] [--pcap-speed X]
+ *   --pcap FILE [--link-speed SPEED] [--lossless MASK] [--storm-ms MS] [--max-qps N]
+ *               [--pcap-speed X]
  *   --prometheus URL [--match LABELS] [--step DURATION]
  *   --fabric FILE     the fabric: intent, devices, links; by itself it never opens a connection
  *
@@ -47,7 +48,7 @@ enum source_opt_code {
     SO_MAX_MESSAGE, SO_GNMI_PATH_RETRY,
     SO_STORE, SO_AT, SO_WINDOW,
     SO_REPLAY, SO_DEMO, SO_SET, SO_REPLAY_SPEED,
-    SO_PCAP, SO_LINK_SPEED, SO_LOSSLESS, SO_STORM_MS, SO_PCAP_SPEED,
+    SO_PCAP, SO_LINK_SPEED, SO_LOSSLESS, SO_STORM_MS, SO_MAX_QPS, SO_PCAP_SPEED,
     SO_PROMETHEUS, SO_MATCH, SO_STEP,
     SO_FABRIC,
     SO_END

@@ -51,10 +51,11 @@ static void put_series(struct prom_ctx *c, const struct prom_matrix *m, size_t i
                        const struct prom_series *s, enum metric_id id)
 {
     const char *device = prom_series_label(s, "device"), *ifname = prom_series_label(s, "ifname");
-    int prio = index_label(s, "prio"), queue = index_label(s, "queue");
+    const struct metric_info *mi = metric_info(id);
+    int prio = index_label(s, "prio");
+    int queue = index_label(s, mi->labels == LABELS_QP ? "qp" : "queue");
     if (!device || prio < -1 || queue < -1)
         return;                   /* not one of ours: no device, or a prio that is no number */
-    const struct metric_info *mi = metric_info(id);
     double scale = metric_prom_scale(id);
     for (size_t k = 0; k < s->npoints; k++) {
         int64_t t;

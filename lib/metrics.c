@@ -41,6 +41,7 @@ const char *metric_unit_name(enum metric_unit unit)
     case UNIT_EVENTS: return "events";
     case UNIT_MICROSECONDS: return "microseconds";
     case UNIT_BITS_PER_SECOND: return "bits/s";
+    case UNIT_CODE: return "code";
     }
     return "?";
 }
@@ -51,6 +52,7 @@ const char *metric_labels_name(enum metric_labels labels)
     case LABELS_NONE: return "";
     case LABELS_PRIO: return "prio";
     case LABELS_QUEUE: return "queue";
+    case LABELS_QP: return "qp";
     }
     return "?";
 }

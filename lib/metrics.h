@@ -15,9 +15,11 @@ enum metric_unit {
     UNIT_EVENTS,
     UNIT_MICROSECONDS,
     UNIT_BITS_PER_SECOND,    /* Prometheus has no bits: exported as bytes per second */
+    UNIT_CODE,               /* a field's value, such as a DSCP or a PCP */
 };
 
-enum metric_labels { LABELS_NONE, LABELS_PRIO, LABELS_QUEUE };
+/* LABELS_QP: per QP of a port; the QP's number rides in the sample's queue field. */
+enum metric_labels { LABELS_NONE, LABELS_PRIO, LABELS_QUEUE, LABELS_QP };
 
 enum metric_id {
 #define METRIC(id, name, kind, unit, labels, help) METRIC_##id,

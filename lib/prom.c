@@ -216,7 +216,7 @@ static void put_sample_line(struct prom_buf *b, const char *name, const struct d
     }
     if (s->queue >= 0) {
         snprintf(idx, sizeof(idx), "%d", s->queue);
-        put_label(b, &first, "queue", idx);
+        put_label(b, &first, metric_info(s->metric)->labels == LABELS_QP ? "qp" : "queue", idx);
     }
     prom_buf_put(b, "} ", 2);
     prom_put_sample_value(b, s);

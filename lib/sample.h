@@ -18,7 +18,7 @@ struct dcb_sample {
     char ifname[DCB_IFNAME_MAX];
     enum metric_id metric;
     int16_t prio;                    /* 0..7 or DCB_NO_INDEX */
-    int16_t queue;                   /* 0..N or DCB_NO_INDEX */
+    int16_t queue;                   /* 0..N or DCB_NO_INDEX; a per-QP metric's QP */
     /* counters hold the raw monotonic reading; gauges a measured value */
     union {
         uint64_t counter;

@@ -22,10 +22,14 @@ static cJSON *str_or_null(const char *s)
     return s && s[0] ? cJSON_CreateString(s) : cJSON_CreateNull();
 }
 
-static void add_key(cJSON *o, const char *rule, const char *device, const char *ifname, int prio)
+/* A QP finding's key says its QP too; the others keep the key they always had. */
+static void add_key(cJSON *o, const char *rule, const char *device, const char *ifname, int prio,
+                    int qp)
 {
     char key[512];
-    snprintf(key, sizeof(key), "%s|%s|%s|%d", rule, device, ifname, prio);
+    int n = snprintf(key, sizeof(key), "%s|%s|%s|%d", rule, device, ifname, prio);
+    if (qp >= 0 && n > 0 && (size_t)n < sizeof(key))
+        snprintf(key + n, sizeof(key) - (size_t)n, "|qp%d", qp);
     cJSON_AddStringToObject(o, "key", key);
 }
 
@@ -65,7 +69,7 @@ static cJSON *finding_json(const struct finding *f, const char *source)
 {
     const struct rule *r = f->rule;
     cJSON *o = cJSON_CreateObject();
-    add_key(o, r->id, f->device, f->ifname, f->prio);
+    add_key(o, r->id, f->device, f->ifname, f->prio, f->qp);
     cJSON_AddStringToObject(o, "rule", r->id);
     cJSON_AddStringToObject(o, "severity", rule_severity_name(f->severity));
     cJSON_AddNumberToObject(o, "confidence", r->confidence);
@@ -74,6 +78,7 @@ static cJSON *finding_json(const struct finding *f, const char *source)
     cJSON_AddStringToObject(o, "device", f->device);
     cJSON_AddStringToObject(o, "ifname", f->ifname);
     cJSON_AddNumberToObject(o, "prio", f->prio);
+    cJSON_AddNumberToObject(o, "qp", f->qp);
     cJSON_AddStringToObject(o, "summary", f->summary);
     cJSON *ev = cJSON_AddArrayToObject(o, "evidence");
     for (size_t i = 0; i < f->nevidence; i++) {
@@ -187,7 +192,7 @@ static int add_unreachable(const struct report_findings_input *in, const cJSON *
     const char *reach = report_str(dev, "reach");
     const char *why = collect_failure(in, name);
     char since[64];
-    struct finding f = { .rule = &unreachable_rule, .severity = RULE_WARN, .prio = -1,
+    struct finding f = { .rule = &unreachable_rule, .severity = RULE_WARN, .prio = -1, .qp = -1,
                          .nevidence = 1 };
     snprintf(f.device, sizeof(f.device), "%s", name);
     report_fmt_time(in->w->t0, since, sizeof(since));

@@ -291,6 +291,11 @@ struct value expr_eval(const struct rule_expr *e, struct eval_ctx *c)
     case N_BOOL: return value_bool(e->num != 0);
     case N_STR: return (struct value){ .kind = V_STR, .str = e->str };
     case N_PRIO: return c->prio >= 0 ? value_number(c->prio) : value_unknown();
+    case N_QP:
+        if (c->has_qp)
+            return value_number(c->qp);
+        eval_note_missing(c, "a QP (this port has no per-QP series)");
+        return value_unknown();
     case N_TC:
         if (c->prio >= 0 && c->cfg && c->cfg->prio2tc[c->prio].set)
             return value_number((double)c->cfg->prio2tc[c->prio].v);

@@ -17,10 +17,15 @@
 enum evidence_agg { AGG_RATE, AGG_DELTA, AGG_AVG, AGG_MAX, AGG_MIN, AGG_LAST, AGG_BUSY_RATE };
 
 typedef void (*evidence_port_fn)(void *arg, const char *device, const char *ifname);
+typedef void (*evidence_qp_fn)(void *arg, int qp);
 
 struct evidence_ops {
     /* Calls fn for every port it knows, in a stable order. */
     int (*each_port)(void *ctx, evidence_port_fn fn, void *arg, struct dcb_err *err);
+    /* Calls fn for every QP the port has per-QP series of (metrics with the qp label), in
+     * ascending order. NULL: the source knows no QPs. */
+    void (*each_qp)(void *ctx, const char *device, const char *ifname, evidence_qp_fn fn,
+                    void *arg);
     /* The port's config and its link partner's; NULL when unknown. */
     const struct qos_config *(*config)(void *ctx, const char *device, const char *ifname);
     const struct qos_config *(*peer_config)(void *ctx, const char *device, const char *ifname);

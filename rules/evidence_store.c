@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "counter.h"
+#include "evidence_qps.h"
 #include "identity.h"
 #include "path_gaps.h"
 #include "qos_json.h"
@@ -63,6 +64,7 @@ struct store_evidence {
     int error;
     struct path_gaps gaps;        /* the paths the devices said they do not serve */
     uint32_t *order;              /* the ports by (device, ifname), once all are known */
+    struct evidence_qps qps;      /* the ports' QPs with per-QP series */
     struct identity *identity;    /* the names devices go by ("alias:*" rows) */
     char conflict[2 * DCB_DEVICE_MAX + 16];   /* alias_conflicts()'s first */
 };
@@ -111,7 +113,10 @@ static struct store_port *port_of(struct store_evidence *se, const char *device,
 
 static int add_sample_port(const struct dcb_sample *s, void *arg)
 {
-    port_of(arg, s->device, s->ifname);
+    struct store_evidence *se = arg;
+    const struct store_port *p = port_of(se, s->device, s->ifname);
+    if (p)
+        evidence_qps_take(&se->qps, (uint32_t)(p - se->ports), s);
     return 0;
 }
 
@@ -339,6 +344,15 @@ static int each_port(void *ctx, evidence_port_fn fn, void *arg, struct dcb_err *
     for (size_t i = 0; i < se->n; i++)
         fn(arg, se->ports[i].device, se->ports[i].ifname);
     return 0;
+}
+
+static void each_qp(void *ctx, const char *device, const char *ifname, evidence_qp_fn fn,
+                    void *arg)
+{
+    struct store_evidence *se = ctx;
+    long i = find_port(se, device, ifname);
+    if (i >= 0)
+        evidence_qps_each(&se->qps, (uint32_t)i, fn, arg);
 }
 
 static const struct qos_config *config(void *ctx, const char *device, const char *ifname)
@@ -677,6 +691,7 @@ static int event_count(void *ctx, const char *device, const char *ifname,
 
 static const struct evidence_ops store_ops = {
     .each_port = each_port,
+    .each_qp = each_qp,
     .config = config,
     .peer_config = peer_config,
     .peer_judged = peer_judged,
@@ -709,10 +724,12 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1,
         rc = path_gaps_load(&se->gaps, st, t1, err);
     if (rc >= 0 && !se->nomem && resolve_peers(se) < 0)
         se->nomem = true;
+    se->nomem = se->nomem || se->qps.nomem;
     if (rc >= 0 && se->nomem)
         rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory listing ports");
     if (rc < 0) {
         path_gaps_free(&se->gaps);
+        evidence_qps_free(&se->qps);
         identity_free(se->identity);
         free(se->order);
         free(se->ports);
@@ -737,6 +754,7 @@ void evidence_store_close(struct evidence *ev)
         identity_free(se->identity);
         free(se->order);
         path_gaps_free(&se->gaps);
+        evidence_qps_free(&se->qps);
         free(se->ports);
         free(se);
     }

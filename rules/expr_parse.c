@@ -444,6 +444,17 @@ static struct rule_expr *parse_name(struct parser *ps, bool in_count)
         const struct metric_info *mi = metric_info(m);
         bool wants_prio = mi->labels == LABELS_PRIO;
         bool wants_queue = mi->labels == LABELS_QUEUE;
+        if (mi->labels == LABELS_QP) {      /* the instance's QP, never written */
+            if (ps->pc->scope != SCOPE_QP || e->prio_e || e->queue_e) {
+                fail_at(ps, at.line, at.col, "'%s' is per QP: read it in scope qp, without "
+                        "labels", p.text);
+                return expr_free(e), NULL;
+            }
+            e->queue_e = node(ps, N_QP, T_NUM, &at);
+            if (!e->queue_e)
+                return expr_free(e), NULL;
+            return e;
+        }
         if (!e->prio_e && wants_prio && ps->pc->scope == SCOPE_PRIORITY) {
             e->prio_e = node(ps, N_PRIO, T_NUM, &at);
             ps->pc->uses_prio = true;

@@ -29,7 +29,7 @@ int finding_order(const struct finding *a, const struct finding *b)
         return c;
     if ((c = strcmp(a->ifname, b->ifname)) != 0)
         return c;
-    return a->prio - b->prio;
+    return a->prio != b->prio ? a->prio - b->prio : a->qp - b->qp;
 }
 
 static int by_order(const void *x, const void *y)

@@ -111,6 +111,7 @@ struct finding {
     enum rule_severity severity;  /* the rule's, one lower when replay shows no improvement */
     char device[64], ifname[64];
     int prio;                     /* -1 when not per priority */
+    int qp;                       /* the QP (its number on the port), -1 when not per QP */
     char summary[FINDING_TEXT_MAX];
     char knob[64];
     char proposed[64];            /* "" when the rule proposes nothing or it is unknown */
@@ -125,6 +126,7 @@ struct rule_undecided {
     const struct rule *rule;
     char device[64], ifname[64];
     int prio;
+    int qp;                       /* -1 when not per QP */
     char missing[256];
     /* "path P not served by D" when what it lacks comes from a path the device does not
      * serve (rules/path_gaps.h); "" otherwise */

@@ -16,6 +16,7 @@ enum node_kind {
     N_PRIO,           /* $prio: the instance's priority */
     N_TC,             /* $tc: the traffic class of $prio (prio2tc.$prio) */
     N_LOSSLESS,       /* lossless: the port's lossless priority mask */
+    N_QP,             /* the instance's QP: the qp label of a per-QP metric in qp scope */
     N_CONFIG,         /* a config field, here or on the link partner */
     N_METRIC,         /* a metric selector; agg says how it is read */
     N_EVENT,          /* an event kind with a window, inside count() */
@@ -33,8 +34,8 @@ enum bin_op {
 enum func_id {
     F_RATE, F_DELTA, F_AVG, F_MAX, F_MIN, F_LAST, F_COUNT, F_BUSY_RATE,
     F_HEADROOM, F_COALESCE, F_DEFINED, F_COVERS, F_BIT, F_POPCOUNT, F_ABS,
-    F_PEER_DIFF, F_PEER_DIFF_FIRST, F_ETS_SUM, F_ROLE, F_PEER_ROLE, F_DEVIATES, F_LLDP_PEER, F_FABRIC_PEER, F_ALIAS_CONFLICTS,
-    F_ALIAS_CONFLICT,
+    F_PEER_DIFF, F_PEER_DIFF_FIRST, F_ETS_SUM, F_ROLE, F_PEER_ROLE, F_DEVIATES, F_LLDP_PEER,
+    F_FABRIC_PEER, F_ALIAS_CONFLICTS, F_ALIAS_CONFLICT, F_APP_DIFF,
     F_PORTS_COUNT, F_PORTS_SUM, F_PORTS_AVG, F_PORTS_MAX,
 };
 
@@ -144,6 +145,8 @@ struct eval_ctx {
     struct agg_cache *agg_cache;     /* NULL: none */
     const char *device, *ifname;  /* NULL above port scope */
     int prio;                     /* -1 outside priority scope */
+    bool has_qp;                  /* qp scope, at one of the port's QPs */
+    int qp;
     int64_t now_ns;
     const struct qos_config *cfg, *peer;
     int error;                    /* a negative code from the evidence source, 0 */
@@ -174,6 +177,9 @@ const struct func_info *func_lookup(const char *name);
 const char *func_name(enum func_id id);
 struct value func_call(const struct rule_expr *e, struct eval_ctx *c);
 void eval_note_missing(struct eval_ctx *c, const char *what);
+/* funcs_config.c: defined(array), whether any entry is known; app_diff(). */
+struct value config_array_defined(const struct rule_expr *arr, struct eval_ctx *c);
+struct value app_diff(struct eval_ctx *c);
 /* deviates.c: deviates(leaf), e the call. */
 struct value deviates(const struct rule_expr *e, const struct rule_expr *leaf, struct eval_ctx *c);
 void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v);

@@ -265,10 +265,20 @@ static int set_key(struct loader *ld, enum rule_key k, const char *value, int li
         return parse_template(ld, &r->message, value, line, col);
     case K_KNOB:
         return check_knob(ld, value, line, col);
-    case K_DIRECTION:
-        snprintf(r->direction, sizeof(r->direction), "%s", value);
-        fold_lines(r->direction);
+    case K_DIRECTION: {
+        /* folded before it is measured: a long one is refused, never cut short */
+        char folded[2 * sizeof(r->direction)];
+        if (strlen(value) >= sizeof(folded))
+            return fail(ld, line, col, "direction is longer than %zu characters",
+                        sizeof(r->direction) - 1);
+        snprintf(folded, sizeof(folded), "%s", value);
+        fold_lines(folded);
+        if (strlen(folded) >= sizeof(r->direction))
+            return fail(ld, line, col, "direction is longer than %zu characters",
+                        sizeof(r->direction) - 1);
+        snprintf(r->direction, sizeof(r->direction), "%s", folded);
         return 0;
+    }
     case K_ALSO:
         return parse_also(ld, value, line, col);
     case K_PROPOSE:

@@ -34,6 +34,7 @@ static void add_port(void *arg, const char *device, const char *ifname)
 struct instance {
     const char *device, *ifname;    /* NULL above port scope */
     int prio;
+    int qp;                         /* -1 outside qp scope, or at a port with no QPs */
 };
 
 struct runner {
@@ -97,7 +98,7 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
     struct eval_ctx c = {
         .ev = ev, .ports = rn->ports->v, .nports = rn->ports->n, .agg_cache = rn->agg_cache,
         .device = in->device, .ifname = in->ifname, .prio = in->prio,
-        .now_ns = rn->opt->now_ns, .err = rn->err, .record = true, .pending = pending,
+        .has_qp = in->qp >= 0, .qp = in->qp, .now_ns = rn->opt->now_ns, .err = rn->err, .record = true, .pending = pending,
         .want_missing = rn->opt->on_undecided != NULL,
     };
     if (in->device && in->ifname) {
@@ -127,6 +128,7 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
         snprintf(f.device, sizeof(f.device), "%s", in->device ? in->device : "");
         snprintf(f.ifname, sizeof(f.ifname), "%s", in->ifname ? in->ifname : "");
         f.prio = in->prio;
+        f.qp = in->qp;
         f.nevidence = evidence_format(&c, f.evidence, FINDING_EVIDENCE_MAX);
         c.record = false;                           /* the message adds no evidence */
         fill_template(&r->message, &c, f.summary, sizeof(f.summary));
@@ -149,7 +151,7 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
     } else if (v.kind == V_UNKNOWN) {
         rn->stats->undecided++;
         if (rn->opt->on_undecided) {
-            struct rule_undecided u = { .rule = r, .prio = in->prio };
+            struct rule_undecided u = { .rule = r, .prio = in->prio, .qp = in->qp };
             snprintf(u.device, sizeof(u.device), "%s", in->device ? in->device : "");
             snprintf(u.ifname, sizeof(u.ifname), "%s", in->ifname ? in->ifname : "");
             snprintf(u.missing, sizeof(u.missing), "%s", c.missing[0] ? c.missing : "unknown");
@@ -191,9 +193,57 @@ static bool profile_skips(const struct rule *r, const char *profile)
     return false;
 }
 
+struct qp_list {
+    int *v;
+    size_t n, cap;
+    bool nomem;
+};
+
+static void add_qp(void *arg, int qp)
+{
+    struct qp_list *l = arg;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 64;
+        int *grown = realloc(l->v, cap * sizeof(*grown));
+        if (!grown) {
+            l->nomem = true;
+            return;
+        }
+        l->v = grown;
+        l->cap = cap;
+    }
+    l->v[l->n++] = qp;
+}
+
+/* qp scope: once per QP the port has per-QP series of; a port with none is one instance, where
+ * per-QP metrics are unknown and the port's own metrics still answer. */
+static void run_qp_rule(struct runner *rn, const struct rule *r, const struct eval_port *p)
+{
+    struct instance in = { p->device, p->ifname, -1, -1 };
+    static struct qp_list qps;
+    qps.n = 0;
+    if (rn->ev->ops->each_qp)
+        rn->ev->ops->each_qp(rn->ev->ctx, p->device, p->ifname, add_qp, &qps);
+    if (qps.nomem) {
+        qps.nomem = false;
+        rn->error = dcb_err_set(rn->err, DCB_E_NOMEM, "out of memory listing QPs");
+        return;
+    }
+    if (!qps.n)
+        run_instance(rn, r, &in);
+    for (size_t i = 0; i < qps.n && !rn->error; i++) {
+        in.qp = qps.v[i];
+        run_instance(rn, r, &in);
+    }
+}
+
 static void run_port_rule(struct runner *rn, const struct rule *r, const struct eval_port *p)
 {
-    struct instance in = { p->device, p->ifname, -1 };
+    struct instance in = { p->device, p->ifname, -1, -1 };
+    if (r->scope == SCOPE_QP) {
+        run_qp_rule(rn, r, p);
+        return;
+    }
     if (r->scope != SCOPE_PRIORITY) {
         run_instance(rn, r, &in);
         return;
@@ -210,7 +260,7 @@ static void run_port_rule(struct runner *rn, const struct rule *r, const struct 
         if (mask < 0) {
             rn->stats->undecided++;
             if (rn->opt->on_undecided) {
-                struct rule_undecided u = { .rule = r, .prio = -1 };
+                struct rule_undecided u = { .rule = r, .prio = -1, .qp = -1 };
                 snprintf(u.device, sizeof(u.device), "%s", p->device);
                 snprintf(u.ifname, sizeof(u.ifname), "%s", p->ifname);
                 snprintf(u.missing, sizeof(u.missing), "the lossless priorities (pfc.enabled)");
@@ -259,11 +309,11 @@ int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
             int mask = r->all_prios ? 0xff : fabric_lossless(ev, &ports);
             for (int prio = 0; prio < 8 && !rn.error; prio++)
                 if (mask & (1 << prio)) {
-                    struct instance in = { NULL, NULL, prio };
+                    struct instance in = { NULL, NULL, prio, -1 };
                     run_instance(&rn, r, &in);
                 }
         } else if (r->scope == SCOPE_FABRIC) {
-            struct instance in = { NULL, NULL, -1 };
+            struct instance in = { NULL, NULL, -1, -1 };
             run_instance(&rn, r, &in);
         } else if (r->scope == SCOPE_DEVICE) {
             for (size_t p = 0; p < ports.n && !rn.error; p++) {
@@ -271,7 +321,7 @@ int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
                 for (size_t q = 0; q < p && !seen; q++)
                     seen = !strcmp(ports.v[q].device, ports.v[p].device);
                 if (!seen) {
-                    struct instance in = { ports.v[p].device, NULL, -1 };
+                    struct instance in = { ports.v[p].device, NULL, -1, -1 };
                     run_instance(&rn, r, &in);
                 }
             }

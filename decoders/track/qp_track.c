@@ -288,6 +288,7 @@ static void on_ack(struct qp_tracker *t, uint32_t k, int64_t ts_ns, const struct
     case DCB_AETH_RNR_NAK:
         back->rnr_naks++;
         t->naks++;
+        t->rnr_naks++;
         emit(t, back, ts_ns, EVENT_RNR_NAK, extra);
         break;
     default:

@@ -71,6 +71,7 @@ struct qp_tracker {
     uint64_t roce_packets, untracked_packets, untracked_bytes;
     uint64_t cnps, cnps_unattributed;
     uint64_t ce_packets, psn_gaps, naks, retransmit_episodes;   /* over all flows, untracked too */
+    uint64_t rnr_naks;        /* of naks, the RNR NAKs */
     uint64_t bad_icrc;        /* frames with a checked, wrong ICRC (in roce_packets only) */
     uint64_t latencies_kept, latencies_dropped;
     bool nomem;

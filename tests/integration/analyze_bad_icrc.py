@@ -11,8 +11,8 @@ fixtures/captures/make_captures.py); tshark 4.0 does not verify the ICRC, but sh
 which must be the four bytes the script checked, on every frame. dcbkit decode must agree on every
 frame's ICRC status. Then analyze must count the bad frames per flow and in the flows summary
 and keep them out of CE, NAK, RNR and the PSN stream (a bad copy followed by its good packet
-would otherwise be a duplicate), and diagnose --pcap must name roce-corrupt-link with the
-number of corrupt packets."""
+would otherwise be a duplicate), and analyze and diagnose --pcap must both name roce-corrupt-link
+with the number of corrupt packets."""
 import json
 import os
 import struct
@@ -154,10 +154,12 @@ for src, want in ((A, want_data), (B, want_acks)):
     got = {k: by_src[src][k] for k in want}
     if got != want:
         fail("flow from %s: %s, expected %s" % (src, got, want))
-finding = [f for f in doc["findings"] if f["kind"] == "bad_icrc"]
-if len(finding) != 1 or finding[0]["severity"] != "error" or \
-        not finding[0]["summary"].startswith("Bad ICRC: %d RoCE frames on 2 flows" % total_bad):
-    fail("analyze findings: %s" % doc["findings"])
+finding = [f for f in doc["findings"] if f["rule"] == "roce-corrupt-link"]
+if len(finding) != 1 or finding[0]["severity"] != "crit" or \
+        not finding[0]["summary"].startswith("%d RoCE packets in the capture carry a bad ICRC" %
+                                             total_bad):
+    fail("analyze findings: %s" % [(f["rule"], f["severity"], f["summary"])
+                                   for f in doc["findings"]])
 rc, text, err = run(DCBKIT, "analyze", cap)
 if "%d with a bad ICRC (corrupt)" % total_bad not in text or "bad ICRC 3" not in text:
     fail("analyze text: %s" % text)

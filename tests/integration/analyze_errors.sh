@@ -50,9 +50,11 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
     expect_contains "unreadable message" "ermission denied" "$(cat "$TMP/err")"
 fi
 
-# Standard input gives the same document as the file.
-"$DCBKIT" analyze "$F/roce-ipv4.pcap" -T json | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); d.pop("resources"); d.pop("file"); d["capture"].pop("file"); print(json.dumps(d, sort_keys=True))' >"$TMP/file.json"
-"$DCBKIT" analyze - -T json <"$F/roce-ipv4.pcap" | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); d.pop("resources"); d.pop("file"); d["capture"].pop("file"); print(json.dumps(d, sort_keys=True))' >"$TMP/stdin.json"
+# Standard input gives the same document as the file, but for its name (the findings' device is
+# the file's base name, "-" for standard input).
+same_doc='import json,sys; d=json.load(sys.stdin); d.pop("resources"); d.pop("file"); d["capture"].pop("file"); [f.pop("device") for f in d["findings"]]; assert d["findings"]; print(json.dumps(d, sort_keys=True))'
+"$DCBKIT" analyze "$F/roce-ipv4.pcap" -T json | /usr/bin/python3 -c "$same_doc" >"$TMP/file.json"
+"$DCBKIT" analyze - -T json <"$F/roce-ipv4.pcap" | /usr/bin/python3 -c "$same_doc" >"$TMP/stdin.json"
 cmp -s "$TMP/file.json" "$TMP/stdin.json" || fail "analyze - (stdin) differs from analyze FILE"
 
 # --store: the pause intervals as events, the findings and a run record.
@@ -68,7 +70,7 @@ db = sqlite3.connect(sys.argv[2])
 runs = db.execute("select command, source from runs").fetchall()
 assert len(runs) == 1 and runs[0][0] == "analyze" and runs[0][1].endswith("pause-pfc.pcap"), runs
 rules = [r[0] for r in db.execute("select rule from findings")]
-assert "pause_on_pfc_link" in rules, rules
+assert "global-pause-with-pfc" in rules, rules
 PY
 
 # A store that cannot be written: one line, exit 1, nothing half-done.

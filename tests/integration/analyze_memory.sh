@@ -84,6 +84,6 @@ assert fl["count"] == 40000 and len(fl["list"]) == 40000, fl["count"]
 tracked = sum(f["packets"] for f in fl["list"])
 assert tracked + fl["untracked_packets"] == 1000000 == fl["roce_packets"], (tracked, fl["untracked_packets"])
 assert fl["untracked_packets"] == 600000, fl["untracked_packets"]
-kinds = [f["kind"] for f in d["findings"]]
-assert "qp_table_full" in kinds, kinds
+rules = [f["rule"] for f in d["findings"]]
+assert "capture-qp-table-full" in rules, rules
 PY

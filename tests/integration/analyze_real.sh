@@ -9,11 +9,11 @@ for f in "$C"/*.pcap "$C"/*.pcapng; do
     [ -e "$f" ] || continue
     run_rc rc "$DCBKIT" analyze "$f" -T json
     expect_eq "analyze $(basename "$f") exit status ($(cat "$TMP/err"))" 0 "$rc"
-    /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"]==1 and d["capture"]["frames"]>0' "$TMP/out" \
+    /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"]==2 and d["capture"]["frames"]>0' "$TMP/out" \
         || fail "$(basename "$f"): not one JSON document with frames"
     run_rc rc "$DCBKIT" analyze "$f"
     expect_eq "analyze $(basename "$f") text exit status" 0 "$rc"
-    head -1 "$TMP/out" | grep -q '^VERDICT \(ok\|warning\|error\): ' || fail "$(basename "$f"): text does not start with the verdict"
+    head -1 "$TMP/out" | grep -q '^VERDICT \(ok\|warn\|crit\): ' || fail "$(basename "$f"): text does not start with the verdict"
     n=$((n + 1))
 done
 [ "$n" -ge 14 ] || fail "only $n shared captures found"

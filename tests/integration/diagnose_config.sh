@@ -140,10 +140,13 @@ expect_eq "aliases: one name, two devices" \
 expect_eq "aliases: an ambiguous partner is unknown" "peer.pfc.enabled" \
     "$(json_get "$TMP/out" '[u["missing"] for u in d["undecided"] if u["rule"] == "cfg-pfc-mask-mismatch" and u["device"] == "host1"][0]')"
 
-# A capture: the two DCBX ends of dcbx-ieee-cee disagree on PFC and on the DCBX version.
+# A capture: the two DCBX ends of dcbx-ieee-cee disagree on PFC, on the DCBX version, on the
+# ETS tables (priority to traffic class and bandwidths) and on their App entries (UDP 4791 at
+# one end, TCP/UDP 4791 at the other).
 run_rc rc "$DCBKIT" diagnose --pcap "$ROOT/fixtures/captures/analyze/dcbx-ieee-cee.pcap" -T json
 expect_eq "pcap: exit status" 2 "$rc"
-expect_eq "pcap: rules fired" "['cfg-dcbx-roles', 'cfg-pfc-mask-mismatch']" \
+expect_eq "pcap: rules fired" \
+    "['cfg-app-mismatch', 'cfg-dcbx-roles', 'cfg-ets-mismatch', 'cfg-pfc-mask-mismatch']" \
     "$(json_get "$TMP/out" 'sorted({f["rule"] for f in d["findings"]})')"
 
 # -v lists what could not be decided, and why.

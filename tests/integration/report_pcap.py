@@ -90,6 +90,14 @@ def pcap_options(tmp):
     if "pfc-on-lossy-priority" not in rules_of(m):
         fail("--lossless 1: PFC on prio 3 not found on a lossy priority: %s" % rules_of(m))
     print("pfc-storm: --link-speed, --storm-ms and --lossless change the pauses and findings")
+    # roce-gap-retx.pcap has four QPs: with a table of one, three go untracked
+    m, _ = report("roce-gap-retx", tmp)
+    if "capture-qp-table-full" in rules_of(m) or "roce-rnr-nak" not in rules_of(m):
+        fail("roce-gap-retx: findings %s" % rules_of(m))
+    m, _ = report("roce-gap-retx", tmp, "--max-qps", "1")
+    if "capture-qp-table-full" not in rules_of(m):
+        fail("--max-qps 1: four QPs but no capture-qp-table-full: %s" % rules_of(m))
+    print("roce-gap-retx: --max-qps 1 leaves QPs untracked, and the report says so")
 
 
 tmp = tempfile.mkdtemp(prefix="dcbkit-report-pcap-")

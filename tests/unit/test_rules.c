@@ -415,6 +415,10 @@ static void load_errors(void **state)
     load_error("[r]\nseverity = warn\nscope = port\nwhen = $prio == 3\nmessage = m\n",
                "bad.rules:4:8:", "scope = priority");
     load_error("severity = warn\n", "bad.rules:1:1:", "outside a rule");
+    load_error("[r]\nseverity = warn\nscope = port\nwhen = mtu > 1\nmessage = m\ndirection = "
+               "raise it, or lower it, or leave it as it is, or turn it off, or turn it on again,"
+               " then see whether the pauses stop, and if they do not, look at the other end of"
+               " the link\n", "bad.rules:6:", "direction is longer than 159 characters");
 }
 
 /* Device s1: uplinks up0 (400 B/s sent) and up1 (100 B/s) to switches, down0 (1000 B/s) to a
@@ -501,6 +505,71 @@ static void ports_functions(void **state)
                "bad.rules:4:8:", "scope = priority");
 }
 
+/* Per-QP series on h1:eth0: QP 2 has 5 CE marks and no CNP back, QP 7 has 3 CE marks and 3 CNPs;
+ * h2:eth0 has port counters only. */
+static void put_qp(struct dcb_store *st, const char *dev, int qp, enum metric_id m, uint64_t v)
+{
+    for (int k = 0; k <= 1; k++) {
+        struct dcb_sample smp;
+        dcb_sample_set(&smp, NOW - (1 - k) * 10 * SEC, dev, "eth0", m, -1, qp);
+        smp.value.counter = k ? v : 0;
+        assert_int_equal(store_put_sample(st, &smp, NULL), 0);
+    }
+}
+
+static struct dcb_store *qps_store(void)
+{
+    struct dcb_store *st;
+    assert_int_equal(store_open_ring(&st, 100000, 1000, NULL), 0);
+    put_qp(st, "h1", 2, METRIC_CAPTURE_QP_CE_PACKETS, 5);
+    put_qp(st, "h1", 2, METRIC_CAPTURE_QP_CNPS_RECEIVED, 0);
+    put_qp(st, "h1", 7, METRIC_CAPTURE_QP_CE_PACKETS, 3);
+    put_qp(st, "h1", 7, METRIC_CAPTURE_QP_CNPS_RECEIVED, 3);
+    for (int k = 0; k <= 1; k++) {
+        struct dcb_sample smp;
+        dcb_sample_set(&smp, NOW - (1 - k) * 10 * SEC, "h2", "eth0", METRIC_CAPTURE_CE_PACKETS,
+                       -1, -1);
+        smp.value.counter = k ? 4 : 0;
+        assert_int_equal(store_put_sample(st, &smp, NULL), 0);
+    }
+    return st;
+}
+
+#define QP_RULE(id, when) "[" id "]\nseverity = warn\nscope = qp\nwhen = " when \
+    "\nmessage = m\n"
+
+/* qp scope: one instance per QP of a port (the QP fills the qp label of per-QP metrics), and
+ * one for a port without QPs, where per-QP metrics are unknown and port metrics answer. */
+static void qp_scope(void **state)
+{
+    (void)state;
+    make_store = qps_store;
+    struct outcome o;
+    run_rules(QP_RULE("no-cnp", "delta(capture.qp_ce_packets[1m]) > 0 and "
+                      "delta(capture.qp_cnps_received[1m]) == 0")
+              QP_RULE("any-ce", "coalesce(delta(capture.qp_ce_packets[1m]), "
+                      "delta(capture.ce_packets[1m])) > 0"), NULL, &o);
+    make_store = evidence_store;
+    int no_cnp = 0, any_ce = 0;
+    for (int i = 0; i < o.nfired; i++) {
+        no_cnp += !strcmp(o.fired[i], "no-cnp");
+        any_ce += !strcmp(o.fired[i], "any-ce");
+    }
+    assert_int_equal(no_cnp, 1);          /* QP 2 only */
+    assert_int_equal(any_ce, 3);          /* QPs 2 and 7, and h2 by its port counter */
+    assert_non_null(strstr(undecided(&o, "no-cnp"), "a QP"));   /* h2 has none */
+    make_store = qps_store;
+    run_rules(QP_RULE("no-cnp", "delta(capture.qp_ce_packets[1m]) > 0 and "
+                      "delta(capture.qp_cnps_received[1m]) == 0"), NULL, &o);
+    make_store = evidence_store;
+    assert_int_equal(o.last.qp, 2);
+    assert_string_equal(o.last.device, "h1");
+    load_error("[r]\nseverity = warn\nscope = port\nwhen = delta(capture.qp_naks[1m]) > 0\n"
+               "message = m\n", "bad.rules:4:14:", "per QP");
+    load_error("[r]\nseverity = warn\nscope = qp\nwhen = delta(capture.qp_naks{queue=1}[1m]) > 0\n"
+               "message = m\n", "bad.rules:4:14:", "per QP");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -512,6 +581,7 @@ int main(void)
         cmocka_unit_test(templates_and_profiles),
         cmocka_unit_test(load_errors),
         cmocka_unit_test(ports_functions),
+        cmocka_unit_test(qp_scope),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,9 +2,11 @@
  * priority 3 at capture times T0 + 0, 100, 200, 300 and 1000 ms. The capture.pfc_frames{prio=3}
  * counter the source gives after each tick says how many frames it has given.
  *   fast: one tick gives all five (0 at T0, 5 at T0 + 1 s, the capture's own times) and ends;
+ *         over a capture of minutes, the counters also every minute of capture time;
  *   paced: the first frame lands on the first tick (wall time W), and a tick at W + d gives
  *          the frames up to T0 + d * speed, stamped W + (t - T0); the end after the last.
- * A truncated capture is one error, not a crash. */
+ * A truncated capture is one error, not a crash, after the frames before the break. The per-QP
+ * series go to the flows with something to judge, numbered in the order they get it. */
 #include "unit.h"
 
 #include <stdio.h>
@@ -12,17 +14,23 @@
 #include <unistd.h>
 
 #include "source.h"
+#include "source_pcap_qps.h"
 
 #define MS 1000000LL
+#define SEC_NS 1000000000LL
 #define T0 (1700000000LL * 1000000000LL)
 #define W (1800000000LL * 1000000000LL)
 
-static const int64_t frame_ms[] = { 0, 100, 200, 300, 1000 };
-#define NFRAMES (sizeof(frame_ms) / sizeof(frame_ms[0]))
+static const int64_t short_ms[] = { 0, 100, 200, 300, 1000 };
+#define NFRAMES (sizeof(short_ms) / sizeof(short_ms[0]))
+static const int64_t *frame_ms = short_ms;
+static size_t nframes = NFRAMES;
 
 struct seen {
     uint64_t pfc3;              /* the last capture.pfc_frames{prio=3} */
     int64_t pfc3_ns;
+    uint64_t pfc3_mid;          /* the one before it */
+    int64_t pfc3_mid_ns;
     unsigned pfc3_samples;
     unsigned configs;
 };
@@ -32,6 +40,8 @@ static void on_sample(void *arg, const struct dcb_sample *s, unsigned width_bits
     (void)width_bits;
     struct seen *k = arg;
     if (s->metric == METRIC_CAPTURE_PFC_FRAMES && s->prio == 3) {
+        k->pfc3_mid = k->pfc3;
+        k->pfc3_mid_ns = k->pfc3_ns;
         k->pfc3 = s->value.counter;
         k->pfc3_ns = s->time_ns;
         k->pfc3_samples++;
@@ -68,7 +78,7 @@ static void write_capture(const char *path, size_t cut)
     put32(fp, 0);
     put32(fp, 65535);
     put32(fp, 1);                                   /* Ethernet */
-    for (size_t i = 0; i < NFRAMES; i++) {
+    for (size_t i = 0; i < nframes; i++) {
         uint8_t f[60] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01, 0x02, 0, 0, 0, 0, 1,
                           0x88, 0x08, 0x01, 0x01, 0x00, 0x08 };
         f[18 + 2 * 3] = 0x03;                       /* prio 3: 1000 quanta */
@@ -185,7 +195,92 @@ static void test_truncated(void **state)
     assert_true(rc < 0);
     assert_non_null(strstr(err.msg, fx.path));
     assert_null(strchr(err.msg, '\n'));
+    assert_int_equal(fx.k.pfc3, NFRAMES - 1);        /* the four whole frames were given */
+    assert_int_equal(data_ns, T0 + 300 * MS);
     close_source(&fx);
+}
+
+/* Frames at 0, 70 s and 140 s: the counters at the first frame (0), at 70 s (2: given when the
+ * frame at 140 s comes) and at the end (3). */
+static void test_fast_minutes(void **state)
+{
+    (void)state;
+    static const int64_t long_ms[] = { 0, 70000, 140000 };
+    frame_ms = long_ms;
+    nframes = 3;
+    struct fixture fx = { 0 };
+    assert_int_equal(open_source(&fx, true, 0, 0), 0);
+    int64_t data_ns;
+    struct dcb_err err;
+    assert_int_equal(dcb_source_tick(&fx.src, W, &data_ns, &err), DCB_SOURCE_END);
+    assert_int_equal(fx.k.pfc3_samples, 3);
+    assert_int_equal(fx.k.pfc3, 3);
+    assert_int_equal(fx.k.pfc3_ns, T0 + 140000 * MS);
+    assert_int_equal(fx.k.pfc3_mid, 2);
+    assert_int_equal(fx.k.pfc3_mid_ns, T0 + 70000 * MS);
+    close_source(&fx);
+    frame_ms = short_ms;
+    nframes = NFRAMES;
+}
+
+struct qp_seen {
+    int n;
+    struct dcb_sample s[64];
+};
+
+static void keep_sample(void *arg, const struct dcb_sample *s, unsigned width_bits)
+{
+    (void)width_bits;
+    struct qp_seen *k = arg;
+    if (k->n < 64)
+        k->s[k->n++] = *s;
+}
+
+static const struct dcb_sample *qp_sample(const struct qp_seen *k, enum metric_id m, int qp,
+                                          int64_t t)
+{
+    for (int i = 0; i < k->n; i++)
+        if (k->s[i].metric == m && k->s[i].queue == qp && k->s[i].time_ns == t)
+            return &k->s[i];
+    return NULL;
+}
+
+/* Three flows: the first clean, the second CE-marked, the third carrying CNPs (DSCP 46 and 48,
+ * PCP 6 and untagged). The second and third get QPs 0 and 1, each with its zeros at the first
+ * frame; the CNPs' DSCPs and PCP as gauges; with room for one QP only, the other is counted. */
+static void test_qp_series(void **state)
+{
+    (void)state;
+    struct qp_flow flows[3];
+    memset(flows, 0, sizeof(flows));
+    flows[1].ecn[3] = 4;
+    flows[2].cnps = 2;
+    flows[2].cnp_dscp_seen = 1ull << 46 | 1ull << 48;
+    flows[2].cnp_pcp_seen = 1u << 6 | 1u << 8;
+    struct qp_tracker t = { .flows = flows, .nflows = 3 };
+    static struct qp_seen k;
+    memset(&k, 0, sizeof(k));
+    struct dcb_sink sink = { keep_sample, on_event, on_config, NULL, NULL, &k };
+    static struct pcap_qps p;
+    memset(&p, 0, sizeof(p));
+    pcap_qps_put(&p, &t, &sink, "cap", T0 + SEC_NS, T0, 0);
+    assert_int_equal(p.n, 2);
+    assert_int_equal(pcap_qps_label(&p, 0), -1);
+    assert_int_equal(pcap_qps_label(&p, 1), 0);
+    assert_int_equal(pcap_qps_flow(&p, 1), 2);
+    assert_int_equal(qp_sample(&k, METRIC_CAPTURE_QP_CE_PACKETS, 0, T0)->value.counter, 0);
+    assert_int_equal(qp_sample(&k, METRIC_CAPTURE_QP_CE_PACKETS, 0, T0 + SEC_NS)->value.counter,
+                     4);
+    assert_int_equal(qp_sample(&k, METRIC_CAPTURE_QP_CNP_PACKETS, 1, T0 + SEC_NS)->value.counter,
+                     2);
+    assert_true(qp_sample(&k, METRIC_CAPTURE_QP_CNP_DSCP_MIN, 1, T0 + SEC_NS)->value.gauge == 46);
+    assert_true(qp_sample(&k, METRIC_CAPTURE_QP_CNP_DSCP_MAX, 1, T0 + SEC_NS)->value.gauge == 48);
+    assert_true(qp_sample(&k, METRIC_CAPTURE_QP_CNP_PCP_MAX, 1, T0 + SEC_NS)->value.gauge == 6);
+    assert_null(qp_sample(&k, METRIC_CAPTURE_QP_CNP_DSCP_MIN, 0, T0 + SEC_NS));
+    int before = k.n;
+    pcap_qps_put(&p, &t, &sink, "cap", T0 + 2 * SEC_NS, T0, 0);
+    assert_int_equal(k.n - before, 6 + 6 + 4);    /* no zeros again: the counters, the gauges */
+    pcap_qps_free(&p);
 }
 
 static void test_missing(void **state)
@@ -205,6 +300,8 @@ int main(void)
         cmocka_unit_test(test_paced),
         cmocka_unit_test(test_paced_faster),
         cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_fast_minutes),
+        cmocka_unit_test(test_qp_series),
         cmocka_unit_test(test_missing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

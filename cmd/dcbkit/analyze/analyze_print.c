@@ -2,11 +2,13 @@
  * evidence; -T json is the same as one document (docs/analyze.md). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "analyze.h"
 #include "units.h"
 
-#define ANALYZE_SCHEMA 1
+/* 2: findings are the rule catalog's (docs/analyze.md) */
+#define ANALYZE_SCHEMA 2
 
 void analyze_print_bits(struct dcb_out *o, const char *key, uint64_t mask, unsigned bits)
 {
@@ -19,17 +21,17 @@ void analyze_print_bits(struct dcb_out *o, const char *key, uint64_t mask, unsig
 
 static void print_verdict(struct dcb_out *o, const struct analysis *a)
 {
-    enum analyze_severity v = analyze_verdict(a);
-    const char *level = v == SEV_INFO ? "ok" : analyze_severity_name(v);
-    char summary[ANALYZE_SUMMARY_MAX + 64];
-    if (v == SEV_INFO)
-        snprintf(summary, sizeof(summary), "%" PRIu64 " frames: no pause storms, no RoCE loss "
-                 "or marking trouble, DCBX consistent", a->frames);
-    else if (a->nfindings > 1)
-        snprintf(summary, sizeof(summary), "%s (+%u more)", a->findings[0].summary,
-                 a->nfindings - 1);
+    const struct finding_list *l = &a->judged->found;
+    const char *level = analyze_verdict(a);
+    char summary[FINDING_TEXT_MAX + 64];
+    if (!strcmp(level, "ok"))
+        snprintf(summary, sizeof(summary), "%" PRIu64 " frames: no finding above info (%" PRIu64
+                 " rule instances checked, %" PRIu64 " could not decide)", a->frames,
+                 a->judged->stats.instances, a->judged->stats.undecided);
+    else if (l->n > 1)
+        snprintf(summary, sizeof(summary), "%s (+%zu more)", l->v[0].summary, l->n - 1);
     else
-        snprintf(summary, sizeof(summary), "%s", a->findings[0].summary);
+        snprintf(summary, sizeof(summary), "%s", l->v[0].summary);
     out_obj_open(o, "verdict");
     out_str(o, "level", "VERDICT %s: ", level);
     out_str(o, "summary", "%s\n", summary);
@@ -69,24 +71,6 @@ static void print_capture(struct dcb_out *o, const struct analysis *a)
     out_obj_close(o);
 }
 
-static void print_findings(struct dcb_out *o, const struct analysis *a)
-{
-    out_arr_open(o, "findings");
-    if (a->nfindings)
-        out_text(o, "\nFindings\n");
-    for (unsigned i = 0; i < a->nfindings; i++) {
-        const struct analyze_finding *f = &a->findings[i];
-        out_obj_open(o, NULL);
-        out_str(o, "severity", "  %-8s", f->severity == SEV_INFO ? "info" :
-                analyze_severity_name(f->severity));
-        out_str(o, "kind", "%-22s", f->kind);
-        out_u64(o, "count", NULL, f->count);
-        out_str(o, "summary", "%s\n", f->summary);
-        out_obj_close(o);
-    }
-    out_arr_close(o);
-}
-
 void analyze_print(struct dcb_out *o, struct analysis *a)
 {
     out_obj_open(o, NULL);
@@ -94,7 +78,7 @@ void analyze_print(struct dcb_out *o, struct analysis *a)
     out_str(o, "file", NULL, a->opt.file);
     print_verdict(o, a);
     print_capture(o, a);
-    print_findings(o, a);
+    analyze_print_findings(o, a);
     analyze_print_pauses(o, a);
     analyze_print_flows(o, a);
     analyze_print_dcbx(o, a);

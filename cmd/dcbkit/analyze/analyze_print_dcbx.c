@@ -102,7 +102,7 @@ static void print_link(struct dcb_out *o, const struct dcbx_tracker *t, const st
 
 void analyze_print_dcbx(struct dcb_out *o, const struct analysis *a)
 {
-    const struct dcbx_tracker *t = &a->t.dcbx;
+    const struct dcbx_tracker *t = &a->t->dcbx;
     out_obj_open(o, "dcbx");
     out_text(o, "\nDCBX\n");
     out_u64(o, "lldp_frames", "  %" PRIu64 " LLDP frames", t->lldp_frames);

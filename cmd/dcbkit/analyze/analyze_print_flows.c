@@ -70,6 +70,12 @@ static void print_flow(struct dcb_out *o, struct analysis *a, struct qp_flow *q)
     out_str(o, "src_ip", "  %s", track_ip_str(q->ipver, q->src, src));
     out_str(o, "dst_ip", " -> %s", track_ip_str(q->ipver, q->dst, dst));
     out_u64(o, "dqpn", " QP 0x%" PRIx64 ":", q->dqpn);
+    /* the number a finding about this flow names it by (none without per-QP series) */
+    int qp = a->src ? dcb_source_pcap_flow_qp(a->src, (uint32_t)(q - a->t->qps.flows)) : -1;
+    if (qp >= 0)
+        out_i64(o, "qp", NULL, qp);
+    else
+        out_null(o, "qp", NULL);
     out_u64(o, "packets", " %" PRIu64 " pkts", q->packets);
     out_u64(o, "bytes", NULL, q->bytes);
     out_text(o, " %s", dcb_fmt_bytes(q->bytes, bytes, sizeof(bytes)));
@@ -123,7 +129,7 @@ static void print_flow(struct dcb_out *o, struct analysis *a, struct qp_flow *q)
     print_latency(o, q);
     print_opcodes(o, q);
     if (q->peer != QP_NONE)
-        print_key(o, "peer", &a->t.qps.flows[q->peer]);
+        print_key(o, "peer", &a->t->qps.flows[q->peer]);
     else
         out_null(o, "peer", NULL);
     out_obj_close(o);
@@ -133,8 +139,8 @@ static struct analysis *sort_ctx;
 
 static int by_bytes_desc(const void *x, const void *y)
 {
-    const struct qp_flow *a = &sort_ctx->t.qps.flows[*(const uint32_t *)x];
-    const struct qp_flow *b = &sort_ctx->t.qps.flows[*(const uint32_t *)y];
+    const struct qp_flow *a = &sort_ctx->t->qps.flows[*(const uint32_t *)x];
+    const struct qp_flow *b = &sort_ctx->t->qps.flows[*(const uint32_t *)y];
     return (a->bytes < b->bytes) - (a->bytes > b->bytes);
 }
 
@@ -143,12 +149,12 @@ static void print_cnps(struct dcb_out *o, struct analysis *a)
     double duration_s = analyze_duration_s(a);
     out_obj_open(o, "cnps");
     out_text(o, "\nCNPs\n");
-    out_u64(o, "count", "  %" PRIu64 " CNPs", a->t.qps.cnps);
+    out_u64(o, "count", "  %" PRIu64 " CNPs", a->t->qps.cnps);
     out_u64(o, "unattributed", ", %" PRIu64 " not matched to a data flow\n",
-            a->t.qps.cnps_unattributed);
+            a->t->qps.cnps_unattributed);
     out_arr_open(o, "list");
-    for (uint32_t i = 0; i < a->t.qps.nflows; i++) {
-        const struct qp_flow *q = &a->t.qps.flows[i];
+    for (uint32_t i = 0; i < a->t->qps.nflows; i++) {
+        const struct qp_flow *q = &a->t->qps.flows[i];
         if (!q->cnps)
             continue;
         char src[46], dst[46], mask[64];
@@ -167,7 +173,7 @@ static void print_cnps(struct dcb_out *o, struct analysis *a)
                  analyze_mask_str(q->cnp_pcp_seen & 0xff, 8, mask, sizeof(mask)) : "untagged");
         analyze_print_bits(o, "pcp", q->cnp_pcp_seen & 0xff, 8);
         if (q->peer != QP_NONE) {
-            const struct qp_flow *d = &a->t.qps.flows[q->peer];
+            const struct qp_flow *d = &a->t->qps.flows[q->peer];
             out_text(o, ", for %s -> %s QP 0x%x", track_ip_str(d->ipver, d->src, src),
                      track_ip_str(d->ipver, d->dst, dst), d->dqpn);
             print_key(o, "for_flow", d);
@@ -183,7 +189,7 @@ static void print_cnps(struct dcb_out *o, struct analysis *a)
 
 void analyze_print_flows(struct dcb_out *o, struct analysis *a)
 {
-    struct qp_tracker *t = &a->t.qps;
+    struct qp_tracker *t = &a->t->qps;
     out_obj_open(o, "flows");
     out_text(o, "\nRoCE flows\n");
     out_u64(o, "count", "  %" PRIu64 " QPs", (uint64_t)t->nflows);

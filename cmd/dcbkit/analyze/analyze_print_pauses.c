@@ -61,7 +61,7 @@ static void print_class(struct dcb_out *o, const struct analysis *a, const struc
 
 void analyze_print_pauses(struct dcb_out *o, const struct analysis *a)
 {
-    const struct pause_tracker *p = &a->t.pauses;
+    const struct pause_tracker *p = &a->t->pauses;
     char dur[DCB_UNIT_BUF], mac[18];
     double duration_s = analyze_duration_s(a);
     bool verbose = a->opt.verbose;

@@ -13,9 +13,9 @@ static void add_finding(void *arg, const struct finding *f)
     finding_list_add(&((struct diagnose_result *)arg)->found, f);
 }
 
-static int run_rules(const struct diagnose_opts *o, const struct rule_set *rs,
-                     const struct diagnose_evidence *d, struct diagnose_result *r,
-                     struct dcb_err *err)
+int diagnose_run_rules(const struct diagnose_opts *o, const struct rule_set *rs,
+                       const struct diagnose_evidence *d, struct diagnose_result *r,
+                       struct dcb_err *err)
 {
     struct rule_run_options opt = {
         .profile = o->rules.profile, .now_ns = d->now_ns, .on_finding = add_finding,
@@ -69,7 +69,7 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
     } else if (diagnose_evidence_open(&o, &d, &err) < 0) {
         fprintf(stderr, "dcbkit: %s\n", err.msg);
         status = DIAGNOSE_UNDECIDED;
-    } else if (run_rules(&o, &rs, &d, &r, &err) < 0) {
+    } else if (diagnose_run_rules(&o, &rs, &d, &r, &err) < 0) {
         status = cli_fail(DIAGNOSE_UNDECIDED, "diagnose", "%s", err.msg);
     } else if (o.verify && verify_advice(&o, &r, &err) < 0) {
         status = cli_fail(DIAGNOSE_UNDECIDED, "diagnose --verify", "%s", err.msg);
@@ -89,8 +89,9 @@ static const struct cli_option_doc diagnose_options[] = {
     { "--store DB", "Evaluate over a store's history: samples, events and config snapshots "
       "as of its newest data (--since cuts the window; dcbtop's --at and --window do not "
       "apply)." },
-    { "--pcap FILE", "Analyse a capture (as dcbkit analyze does) and evaluate over its events, "
-      "its capture.* counters and the DCBX configs the link partners advertised." },
+    { "--pcap FILE", "Analyse a capture and evaluate over its events, its capture.* counters, "
+      "its per-QP capture.qp_* series and the DCBX configs the link partners advertised: the "
+      "findings dcbkit analyze FILE lists with the same options." },
     { "--local", "Read this host twice, --interval apart (counters, DCB config, DCQCN knobs), "
       "and evaluate over that; --sysfs-root DIR reads a saved sysfs tree instead of /sys, "
       "--ifname PATTERN limits the interfaces, --device NAME names the host." },
@@ -121,6 +122,8 @@ static const struct cli_option_doc diagnose_options[] = {
     { "--lossless LIST", "--pcap: the lossless priorities, such as 3 or 3,4 (the capture's "
       "port gets them as its PFC mask)." },
     { "--storm-ms MS", "--pcap: a pause longer than this is a storm (default 200)." },
+    { "--max-qps N", "--pcap: QPs tracked one by one (default 262144); packets of later QPs "
+      "are counted as untracked (capture-qp-table-full)." },
     { "--verify", "Replay each finding's proposed change (knob=value on every interface it "
       "applies to) against the scenario without it; attach both figures (pause time, ECN marks, "
       "drops, throughput, FCT p99, iteration p99) and demote advice that does not help." },
@@ -152,8 +155,8 @@ const struct cli_command cmd_diagnose = {
     .name = "diagnose",
     .summary = "run the rule catalog over a fabric file, the store, a capture, this host, "
                "switches, a replay or Prometheus",
-    .synopsis = "dcbkit diagnose (--fabric FILE | --store DB | --pcap FILE [--lossless L] "
-                "[--storm-ms MS] | --local | --gnmi HOST:PORT | --replay SCENARIO | --demo | "
+    .synopsis = "dcbkit diagnose (--fabric FILE | --store DB | --pcap FILE [--link-speed S] "
+                "[--lossless L] [--storm-ms MS] [--max-qps N] | --local | --gnmi HOST:PORT | --replay SCENARIO | --demo | "
                 "--prometheus URL [--match M] [--step D]) "
                 "[--rules DIR] [--profile pfc-only] [--since D] [--verify [--scenario FILE] "
                 "[--cache-dir DIR | --no-cache]] [-T text|json] [-v]",
@@ -176,10 +179,10 @@ const struct cli_command cmd_diagnose = {
         "prometheus), name}, profile, "
         "verdict {level (ok, warn, crit), summary}, rules (how many were loaded), stats "
         "{instances, fired, undecided}, findings [{rule, severity (crit, warn, info), "
-        "confidence, scope, device, ifname, prio (-1 when not per priority), summary, evidence "
-        "[{name, value}], knob, direction, proposed (null when none), also [\"path=value\"] "
-        "(changes that go with the knob's), reference, verified}] "
-        "ranked worst first, and with -v undecided [{rule, device, ifname, prio, missing}]. "
+        "confidence, scope, device, ifname, prio (-1 when not per priority), qp (-1 when not "
+        "per QP), summary, evidence [{name, value}], knob, direction, proposed (null when "
+        "none), also [\"path=value\"] (changes that go with the knob's), reference, verified}] "
+        "ranked worst first, and with -v undecided [{rule, device, ifname, prio, qp, missing}]. "
         "verified is null without --verify; with it {done, improved, tradeoff (improved at a "
         "cost in drops, throughput or FCT p99), cached, change (knob=value, and any path=value "
         "the rule sets with it, space-separated), note, before and after {pause_us, marks, "

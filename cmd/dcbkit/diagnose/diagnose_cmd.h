@@ -26,6 +26,10 @@ struct diagnose_opts {
     int64_t interval_ns;              /* a live source: time between the two readings */
     bool verify, verbose;
     const char *scenario, *cache_dir;
+    /* for analyze, which judges a capture the same way: a store that records the evidence too,
+     * and a finite source that breaks part-way still giving what came before */
+    struct dcb_store *record;
+    bool keep_partial;
 };
 
 /* 0, DIAGNOSE_HELP_SHOWN, or an exit status (usage errors: 64). */
@@ -40,6 +44,8 @@ struct diagnose_evidence {
     struct path_gaps gaps;            /* the paths the devices do not serve (gNMI) */
     int64_t now_ns;                   /* the evaluation time: where the evidence ends */
     const char *kind, *name;          /* as the output names the source */
+    bool broke;                       /* keep_partial: the source broke part-way (why) */
+    struct dcb_err broke_err;
 };
 
 /* Opens the source, runs it to its end (or for two readings, for a live source) and opens the
@@ -62,6 +68,10 @@ struct diagnose_result {
     const char *profile;
 };
 
+/* Runs the rule set over the evidence into r (findings unranked); 0 or a negative error. */
+int diagnose_run_rules(const struct diagnose_opts *o, const struct rule_set *rs,
+                       const struct diagnose_evidence *d, struct diagnose_result *r,
+                       struct dcb_err *err);
 /* A rule_undecided_fn: arg is the result. */
 void diagnose_undecided_add(void *arg, const struct rule_undecided *u);
 void diagnose_result_free(struct diagnose_result *r);
@@ -69,5 +79,8 @@ void diagnose_result_free(struct diagnose_result *r);
 int diagnose_status(const struct diagnose_result *r);
 void diagnose_print(struct dcb_out *o, const struct diagnose_result *r,
                     const struct diagnose_evidence *d);
+/* One finding's keys and text lines (the caller opens and closes its object): analyze lists
+ * the findings as diagnose does. */
+void diagnose_print_finding_body(struct dcb_out *o, const struct finding *f, bool verify);
 
 #endif

@@ -63,8 +63,13 @@ static int run_source(const struct diagnose_opts *o, struct diagnose_evidence *d
 {
     struct dcb_source_run run = { .count = d->src.finite ? 0 : 2 };
     d->src.interval_ns = o->interval_ns;
-    if (dcb_source_run(&d->src, &run, &d->now_ns, err) < 0 ||
-        sink_store_take_error(&d->keep, err) < 0)
+    if (dcb_source_run(&d->src, &run, &d->now_ns, err) < 0) {
+        if (!o->keep_partial || !d->src.finite || !(d->keep.samples || d->keep.events))
+            return -1;
+        d->broke = true;                  /* judge what came before the break */
+        d->broke_err = *err;
+    }
+    if (sink_store_take_error(&d->keep, err) < 0)
         return -1;
     if (!d->keep.samples && !d->keep.events && !d->keep.configs && d->src.status[0])
         return dcb_err_set(err, DCB_E_NOTFOUND, "%s", d->src.status);
@@ -84,6 +89,7 @@ int diagnose_evidence_open(const struct diagnose_opts *o, struct diagnose_eviden
     if (!(so.named & SOURCE_G_STORE) && sink_store_open_ring(&d->ring, 0, 0, err) < 0)
         return -1;
     d->keep.st = d->ring;
+    d->keep.record = o->record;
     if (source_opts_open(&so, sink_store_sink(&d->keep), o->interval_ns / 2, SOURCE_OPEN_FAST,
                          &d->src, err) < 0)
         return -1;

@@ -56,10 +56,15 @@ static void print_place(struct dcb_out *o, const struct finding *f)
         size_t used = strlen(place);
         snprintf(place + used, sizeof(place) - used, " prio %d", f->prio);
     }
+    if (f->qp >= 0) {
+        size_t used = strlen(place);
+        snprintf(place + used, sizeof(place) - used, " qp %d", f->qp);
+    }
     out_text(o, " %s\n", place);
     out_str(o, "device", NULL, f->device);
     out_str(o, "ifname", NULL, f->ifname);
     out_i64(o, "prio", NULL, f->prio);
+    out_i64(o, "qp", NULL, f->qp);
 }
 
 static void print_figures(struct dcb_out *o, const char *key, const char *label,
@@ -108,10 +113,9 @@ static void print_verified(struct dcb_out *o, const struct finding *f, bool aske
     out_obj_close(o);
 }
 
-static void print_finding(struct dcb_out *o, const struct finding *f, bool verify)
+void diagnose_print_finding_body(struct dcb_out *o, const struct finding *f, bool verify)
 {
     const struct rule *r = f->rule;
-    out_obj_open(o, NULL);
     out_str(o, "severity", "  %-4s", rule_severity_name(f->severity));
     out_dbl(o, "confidence", " %.2f", r->confidence);
     out_str(o, "rule", " %s", r->id);
@@ -146,6 +150,12 @@ static void print_finding(struct dcb_out *o, const struct finding *f, bool verif
     out_str(o, "reference", r->reference ? "      see: %s\n" : NULL,
             r->reference ? r->reference : "");
     print_verified(o, f, verify);
+}
+
+static void print_finding(struct dcb_out *o, const struct finding *f, bool verify)
+{
+    out_obj_open(o, NULL);
+    diagnose_print_finding_body(o, f, verify);
     out_obj_close(o);
 }
 
@@ -200,6 +210,7 @@ static void print_undecided(struct dcb_out *o, const struct diagnose_result *r)
         out_str(o, "device", " %s", u->device[0] ? u->device : "fabric");
         out_str(o, "ifname", u->ifname[0] ? ":%s" : NULL, u->ifname);
         out_i64(o, "prio", u->prio >= 0 ? " prio %" PRId64 : NULL, u->prio);
+        out_i64(o, "qp", u->qp >= 0 ? " qp %" PRId64 : NULL, u->qp);
         out_str(o, "not_served", u->not_served[0] ? ": undecided: %s" : NULL, u->not_served);
         out_str(o, "missing", u->not_served[0] ? " (lacks %s)\n" : ": lacks %s\n", u->missing);
         out_obj_close(o);
