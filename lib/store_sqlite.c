@@ -126,6 +126,22 @@ static int exec_sql(struct sqlite_store *s, const char *sql, const char *what, s
     return rc == SQLITE_OK ? 0 : sq_fail(s, err, rc, what);
 }
 
+/* Switching to WAL takes an exclusive lock, and SQLite gives up at once rather than wait when
+ * another process is switching the same new file too (two collectors starting together):
+ * retry for as long as the busy timeout would have waited. */
+static int set_wal(struct sqlite_store *s, struct dcb_err *err)
+{
+    int rc = SQLITE_OK;
+    for (int tries = 0; tries < 100; tries++) {
+        rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+        if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+            break;
+        struct timespec pause = { 0, 50 * 1000 * 1000 };
+        nanosleep(&pause, NULL);
+    }
+    return rc == SQLITE_OK ? 0 : sq_fail(s, err, rc, "setting WAL mode");
+}
+
 /* The first column of the first row of sql (a PRAGMA or a count). */
 static int pragma_int(struct sqlite_store *s, const char *sql, int64_t *value, struct dcb_err *err)
 {
@@ -238,7 +254,7 @@ int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, s
     sqlite3_busy_timeout(s->db, 5000);
     if (!s->readonly) {
         /* WAL: readers never block the writer and see whole commits only. */
-        if ((ret = exec_sql(s, "PRAGMA journal_mode = WAL", "setting WAL mode", err)) < 0)
+        if ((ret = set_wal(s, err)) < 0)
             goto fail;
         if ((ret = exec_sql(s, opt->durable ? "PRAGMA synchronous = FULL"
                                             : "PRAGMA synchronous = NORMAL",

@@ -3,7 +3,11 @@ fails with SQLITE_BUSY, none sees a torn batch (all series at the same timestamp
 batch is one timestamp of every series), and every poll returns within 50 ms plus what starting
 the process costs. After each poll one series' whole range is read: every second up to the
 newest the poll saw, once, while batches move from the recent tier into the main table. Prints
-the worst case."""
+the worst case.
+
+Then six writers start together on one store that does not exist yet (two collectors starting
+at once): each creates or opens it, none fails (switching a new file to WAL takes a lock SQLite
+does not wait for), and all six imports are in it."""
 import json
 import os
 import subprocess
@@ -94,4 +98,18 @@ if polls < 5 or len(seen_ts) < 3:
     fail("the writer finished too fast to test anything (%d polls)" % polls)
 if slow:
     fail("%d polls over %.0f ms: %s" % (len(slow), LIMIT_MS, ["%.1f" % x for x in slow[:5]]))
+fresh = os.path.join(tmp, "fresh.db")
+line = '{"ts": %d, "device": "w%d", "ifname": "e0", "metric": "port.rx_bytes", "value": 1}\n'
+procs = [subprocess.Popen([DCBKIT, "store", "import", "--store", fresh], stdin=subprocess.PIPE,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for _ in range(6)]
+outs = [p.communicate((line % (10**18, i)).encode(), timeout=60) for i, p in enumerate(procs)]
+bad = [(p.returncode, e.decode().strip()) for p, (_, e) in zip(procs, outs) if p.returncode]
+if bad:
+    fail("writers starting together on a new store: %s" % bad)
+r = subprocess.run([DCBKIT, "store", "query", "--store", fresh, "--latest", "-T", "json"],
+                   capture_output=True, text=True)
+devices = sorted({x["device"] for x in json.loads(r.stdout)["samples"]}) if r.returncode == 0 else r.stderr
+if devices != ["w%d" % i for i in range(6)]:
+    fail("after six writers started together, the store holds %s" % devices)
+print("six writers starting together on a new store: all in")
 subprocess.run(["rm", "-rf", tmp])
