@@ -60,12 +60,6 @@ EVERY_COMMAND = {
 # change there. Their one code path (cli_common_option) shows its effect in store import
 # (cli.sh), serve (serve_cli.sh) and analyze -v (analyze_errors.sh).
 SILENT = "no effect to show: says nothing on stderr at any verbosity in the runs tried"
-# The gNMI test peer (gnmi_target.py) answers every GetRequest type alike and ignores
-# updates_only, so it cannot tell these apart; a peer that honours them is missing.
-PEER = "no test yet: the gNMI test peer ignores it"
-# A gNMI source option that a test runs with another command (collect, gnmi or serve), where
-# the source options are parsed by one parser (collectors/source_opts.c); not yet with this one.
-GNMI = "no test yet with this command; a test runs it with another"
 ALLOWED = {
     ("analyze", "--quiet"): SILENT,
     ("calc", "--quiet"): SILENT,
@@ -81,60 +75,17 @@ ALLOWED = {
     ("replay", "--verbose"): SILENT,
     ("report", "--quiet"): SILENT,
     ("serve", "--verbose"): SILENT,
-    ("gnmi", "--type"): PEER,
-    ("gnmi", "--updates-only"): PEER,
-    ("collect", "--encoding"): GNMI,
-    ("collect", "--insecure"): GNMI,
-    ("collect", "--max-message"): GNMI,
-    ("dcbtop", "--config-interval"): GNMI,
-    ("dcbtop", "--credentials"): GNMI,
-    ("dcbtop", "--encoding"): GNMI,
-    ("dcbtop", "--gnmi-mode"): GNMI,
-    ("dcbtop", "--gnmi-path-retry"): GNMI,
-    ("dcbtop", "--insecure"): GNMI,
-    ("dcbtop", "--max-message"): GNMI,
-    ("dcbtop", "--timeout"): GNMI,
-    ("dcbtop", "--tls-ca"): GNMI,
-    ("report", "--config-interval"): GNMI,
-    ("report", "--credentials"): GNMI,
-    ("report", "--encoding"): GNMI,
-    ("report", "--gnmi-mode"): GNMI,
-    ("report", "--gnmi-path-retry"): GNMI,
-    ("report", "--insecure"): GNMI,
-    ("report", "--max-message"): GNMI,
-    ("report", "--timeout"): GNMI,
-    ("report", "--tls-ca"): GNMI,
-    ("serve", "--config-interval"): GNMI,
-    ("serve", "--credentials"): GNMI,
-    ("serve", "--encoding"): GNMI,
-    ("serve", "--gnmi-mode"): GNMI,
-    ("serve", "--gnmi-path-retry"): GNMI,
-    ("serve", "--insecure"): GNMI,
-    ("serve", "--max-message"): GNMI,
-    ("serve", "--tls-ca"): GNMI,
     ("collect", "--lossless"): "no test yet",
-    ("collect", "--tls-cert"): "no test yet",
-    ("collect", "--tls-key"): "no test yet",
-    ("collect", "--tls-server-name"): "no test yet",
     ("dcbtop", "--auto"): "no test yet",
     ("dcbtop", "--storm-ms"): "no test yet",
-    ("dcbtop", "--tls-cert"): "no test yet",
-    ("dcbtop", "--tls-key"): "no test yet",
-    ("dcbtop", "--tls-server-name"): "no test yet",
     ("dcbtop", "--window"): "no test yet",
     ("diagnose", "--cache-dir"): "no test yet",
     ("diagnose", "--match"): "no test yet",
     ("gnmi", "--quiet"): "no test yet",
-    ("gnmi", "--tls-cert"): "no test yet",
-    ("gnmi", "--tls-key"): "no test yet",
-    ("gnmi", "--tls-server-name"): "no test yet",
     ("report", "--at"): "no test yet",
     ("report", "--ifname"): "no test yet",
     ("report", "--maps"): "no test yet",
     ("report", "--proc-root"): "no test yet",
-    ("report", "--tls-cert"): "no test yet",
-    ("report", "--tls-key"): "no test yet",
-    ("report", "--tls-server-name"): "no test yet",
     ("report", "--window"): "no test yet",
     ("serve", "--history"): "no test yet",
     ("serve", "--ifname"): "no test yet",
@@ -142,9 +93,6 @@ ALLOWED = {
     ("serve", "--no-lldp"): "no test yet",
     ("serve", "--proc-root"): "no test yet",
     ("serve", "--ring-samples"): "no test yet",
-    ("serve", "--tls-cert"): "no test yet",
-    ("serve", "--tls-key"): "no test yet",
-    ("serve", "--tls-server-name"): "no test yet",
 }
 
 
