@@ -184,12 +184,11 @@ static const struct rule unreachable_rule = {
 };
 
 /* A device with no sample in the window: unreachable, or nothing collects it. A finding like
- * any other, so it takes its place in the one order. */
-static int add_unreachable(const struct report_findings_input *in, const cJSON *dev,
-                           struct found *fd)
+ * any other, so it takes its place in the one order. reach and target: as the fabric file has
+ * them ("unlisted" and "" for a device only the command line names). */
+static int add_unreachable(const struct report_findings_input *in, const char *name,
+                           const char *reach, const char *target, struct found *fd)
 {
-    const char *name = report_str(dev, "name");
-    const char *reach = report_str(dev, "reach");
     const char *why = collect_failure(in, name);
     char since[64];
     struct finding f = { .rule = &unreachable_rule, .severity = RULE_WARN, .prio = -1, .qp = -1,
@@ -201,14 +200,44 @@ static int add_unreachable(const struct report_findings_input *in, const cJSON *
                  "data from it since %s", name, why, since);
     else if (!strcmp(reach, "gnmi"))
         snprintf(f.summary, sizeof(f.summary), "no data from %s (gNMI target %s) since %s: it "
-                 "could not be reached, or nothing collects it", name, report_str(dev, "target"),
-                 since);
+                 "could not be reached, or nothing collects it", name, target, since);
     else
         snprintf(f.summary, sizeof(f.summary), "no data from %s (reach %s) since %s: it could "
                  "not be reached, or nothing collects it", name, reach, since);
     snprintf(f.evidence[0].name, sizeof(f.evidence[0].name), "series in window");
     snprintf(f.evidence[0].value, sizeof(f.evidence[0].value), "0");
     return found_add(fd, &f, why ? "collect" : "store");
+}
+
+static bool model_has_device(const cJSON *model, const char *name)
+{
+    const cJSON *dev;
+    cJSON_ArrayForEach(dev, cJSON_GetObjectItemCaseSensitive(model, "devices")) {
+        if (!strcmp(report_str(dev, "name"), name))
+            return true;
+    }
+    return false;
+}
+
+/* Every device without data: the model's (the fabric's, the store's), and those collection got
+ * nothing from that nothing else lists (a --gnmi HOST:PORT that refused every call). */
+static int add_unreachable_devices(const struct report_findings_input *in, const cJSON *model,
+                                   struct found *fd)
+{
+    const cJSON *dev;
+    cJSON_ArrayForEach(dev, cJSON_GetObjectItemCaseSensitive(model, "devices")) {
+        if (strcmp(report_str(dev, "status"), "ok") != 0 &&
+            add_unreachable(in, report_str(dev, "name"), report_str(dev, "reach"),
+                            report_str(dev, "target"), fd) < 0)
+            return -1;
+    }
+    for (size_t i = 0; i < in->ncollect_failed; i++) {
+        const char *name = in->collect_failed[i].device;
+        if (!model_has_device(model, name) &&
+            add_unreachable(in, name, "unlisted", "", fd) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int run_sources(const struct report_findings_input *in, const struct rule_set *rs,
@@ -244,12 +273,8 @@ int report_findings(const struct report_findings_input *in, cJSON *model, struct
     int rc = load_rules(in, &rs, err);
     if (rc == 0)
         rc = run_sources(in, &rs, &fd, err);
-    const cJSON *dev;
-    cJSON_ArrayForEach(dev, cJSON_GetObjectItemCaseSensitive(model, "devices")) {
-        if (rc == 0 && strcmp(report_str(dev, "status"), "ok") != 0 &&
-            add_unreachable(in, dev, &fd) < 0)
-            rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory keeping findings");
-    }
+    if (rc == 0 && add_unreachable_devices(in, model, &fd) < 0)
+        rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory keeping findings");
     if (rc == 0) {
         if (fd.n > 1)
             qsort(fd.v, fd.n, sizeof(*fd.v), by_order);

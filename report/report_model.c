@@ -112,7 +112,11 @@ enum report_status report_verdict(cJSON *model, bool have_data)
     static const char *const levels[] = { "ok", "warn", "crit", "unknown" };
     char summary[1200];
     int n = cJSON_GetArraySize(findings);
-    if (!have_data)
+    if (!have_data && worst)   /* such as why a device gave nothing */
+        snprintf(summary, sizeof(summary), "could not decide: no samples from any device in the "
+                 "window (%d findings from what there was); worst: %s", n,
+                 report_str(worst, "summary"));
+    else if (!have_data)
         snprintf(summary, sizeof(summary), "could not decide: no samples from any device in the "
                  "window (%d findings from what there was)", n);
     else if (n)

@@ -254,6 +254,7 @@ int grpc_call_init(struct grpc_call *c, const struct grpc_endpoint *ep, const ch
     curl_easy_setopt(e, CURLOPT_HEADERDATA, c);
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_PRIVATE, c);
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, c->curl_detail);
     curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
     curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, ep->tls ? "https" : "http");
@@ -308,6 +309,14 @@ void grpc_call_finish(struct grpc_call *c, CURLcode result)
     curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &c->http_status);
 }
 
+/* The transport failure as libcurl put it for this call, else its code's text: "SSL peer
+ * certificate or SSH remote key was not OK" says the same of a wrong CA and of a wrong name,
+ * "SSL: no alternative certificate subject name matches target host name '127.0.0.1'" which. */
+static const char *curl_text(const struct grpc_call *c)
+{
+    return c->curl_detail[0] ? c->curl_detail : curl_easy_strerror(c->curl_result);
+}
+
 int grpc_call_result(const struct grpc_call *c, struct dcb_err *err)
 {
     if (c->error[0])
@@ -315,13 +324,13 @@ int grpc_call_result(const struct grpc_call *c, struct dcb_err *err)
     if (c->curl_result != CURLE_OK && !c->have_status && !grpc_deframer_idle(&c->rx))
         return dcb_err_set(err, DCB_E_TRUNC,
                            "the stream ended inside a message (%zu of %zu bytes): %s",
-                           c->rx.got, c->rx.want, curl_easy_strerror(c->curl_result));
+                           c->rx.got, c->rx.want, curl_text(c));
     if (c->curl_result != CURLE_OK && !c->have_status) {
         int code = c->curl_result == CURLE_OPERATION_TIMEDOUT ? DCB_E_TIMEOUT : DCB_E_IO;
         if (c->curl_result == CURLE_OPERATION_TIMEDOUT)
             return dcb_err_set(err, code, "deadline exceeded (%s)",
-                               curl_easy_strerror(c->curl_result));
-        return dcb_err_set(err, code, "%s", curl_easy_strerror(c->curl_result));
+                               curl_text(c));
+        return dcb_err_set(err, code, "%s", curl_text(c));
     }
     if (!c->have_status) {
         if (c->http_status && c->http_status != 200)

@@ -67,6 +67,7 @@ struct grpc_call {
     int error_code;             /* its DCB_E_* code */
     bool done;
     CURLcode curl_result;
+    char curl_detail[CURL_ERROR_SIZE];  /* libcurl's own words for curl_result, when it has them */
     long http_status;
     uint64_t bytes_in;
     struct curl_slist *connect_to;

@@ -20,6 +20,18 @@ Missing tables (--missing Pfcwd,PORT_QOS_MAP): the tree lacks every table or key
 element, and a Subscribe or Get naming one is rejected whole, NOT_FOUND "no such path: 'Pfcwd'",
 as a SONiC without the PFC watchdog answers; --missing-for S serves them again after S seconds.
 
+Get types and updates_only are honoured, simply: a leaf is config data when its path has a
+"config" element (OpenConfig) or lives in CONFIG_DB (SONiC), state data when it has a "state"
+element or lives in COUNTERS_DB, and operational data when it is state data under a "counters"
+container (OpenConfig) or in COUNTERS_DB; Get CONFIG, STATE or OPERATIONAL answers only those
+leaves (ALL: every one). A subscription with updates_only gets no initial dump: the
+sync_response comes first, then only what is sampled after it (ONCE: the sync alone).
+
+Mutual TLS: --client-ca FILE requires a client certificate that CA signed.
+
+--stats FILE writes on exit what was asked for: call counts, and per kind the encodings,
+subscription modes, Get types and updates_only flags seen, the missing elements rejected.
+
 Faults (--fault): unauthenticated, unimplemented (Subscribe only; Get still works),
 resource-exhausted, huge (a 64 MiB message), hang (accepts the call, never answers),
 close-mid-stream / malformed-prefix (raw HTTP/2 via python3-h2, see --raw).
@@ -201,6 +213,22 @@ def oc_leaves(nports, e):
     return out
 
 
+GET_ALL, GET_CONFIG, GET_STATE, GET_OPERATIONAL = 0, 1, 2, 3
+GET_TYPES = {GET_ALL: "ALL", GET_CONFIG: "CONFIG", GET_STATE: "STATE",
+             GET_OPERATIONAL: "OPERATIONAL"}
+
+
+def oc_is_type(elems, data_type):
+    names = [n for n, _ in elems]
+    if data_type == GET_CONFIG:
+        return "config" in names
+    if data_type == GET_STATE:
+        return "state" in names
+    if data_type == GET_OPERATIONAL:
+        return "state" in names and "counters" in names
+    return True
+
+
 def elem_match(pattern, elem):
     pname, pkeys = pattern
     name, keys = elem
@@ -244,8 +272,9 @@ class Tree:
                       ("openconfig-qos", "OpenConfig working group", "2.2.0")]
         return W.capability_response(models, [W.ENC_JSON, W.ENC_JSON_IETF, W.ENC_PROTO], self.version)
 
-    def notifications(self, prefix, paths, encoding, epoch):
-        """The notifications answering paths (each a decoded Path) under prefix."""
+    def notifications(self, prefix, paths, encoding, epoch, data_type=GET_ALL):
+        """The notifications answering paths (each a decoded Path) under prefix; data_type: the
+        Get DataType whose leaves are given (see the docstring)."""
         ts = time.time_ns()
         target = (prefix or {}).get("target", "")
         pre = (prefix or {}).get("elem", [])
@@ -253,9 +282,11 @@ class Tree:
         for p in paths:
             full = pre + p["elem"]
             if self.kind == "sonic":
-                out.extend(self._sonic(target or p.get("target", ""), full, ts, epoch))
+                db = target or p.get("target", "")
+                if data_type == GET_ALL or (data_type == GET_CONFIG) == (db == "CONFIG_DB"):
+                    out.extend(self._sonic(db, full, ts, epoch))
             else:
-                out.extend(self._oc(full, ts, epoch, encoding))
+                out.extend(self._oc(full, ts, epoch, encoding, data_type))
         return out
 
     def _sonic(self, target, full, ts, epoch):
@@ -282,9 +313,10 @@ class Tree:
             notes.append(W.encode_notification(ts, prefix, [W.encode_update(path, val)]))
         return notes
 
-    def _oc(self, full, ts, epoch, encoding):
+    def _oc(self, full, ts, epoch, encoding, data_type):
         leaves = [(el, v) for el, v in oc_leaves(self.nports, epoch)
-                  if len(el) >= len(full) and all(elem_match(a, b) for a, b in zip(full, el))]
+                  if len(el) >= len(full) and all(elem_match(a, b) for a, b in zip(full, el))
+                  and oc_is_type(el, data_type)]
         if not leaves:
             return []
         if encoding == W.ENC_JSON_IETF and full and not any(
@@ -347,7 +379,8 @@ def build_server(args, tree):
         if args.fault == "resource-exhausted":
             context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, "too many subscriptions")
         if args.fault == "hang":
-            time.sleep(3600)
+            stopping.wait(3600)
+            context.abort(grpc.StatusCode.UNAVAILABLE, "shutting down")
 
     def capabilities(req, context):
         check_auth(context)
@@ -360,32 +393,42 @@ def build_server(args, tree):
         if args.fault == "huge":
             return huge_get
         g = W.decode_get_request(req)
+        count("encodings", "get:" + ENCODINGS.get(g["encoding"], str(g["encoding"])))
+        count("get_types", GET_TYPES.get(g["type"], str(g["type"])))
         gone = tree.rejected(g["prefix"], g["paths"])
         if gone:
             stats["rejected"] += 1
+            count("rejected_elems", gone)
             context.abort(grpc.StatusCode.NOT_FOUND, "no such path: '%s'" % gone)
-        notes = tree.notifications(g["prefix"], g["paths"], g["encoding"], 0)
+        notes = tree.notifications(g["prefix"], g["paths"], g["encoding"], 0, g["type"])
         if not notes:
             context.abort(grpc.StatusCode.NOT_FOUND, "no data at the requested paths")
         stats["get"] += 1
         return W.get_response(notes)
 
     def subscribe(req_iter, context):
+        # the request is read before any refusal: a stream the server ends while the client is
+        # still sending it (RST_STREAM) is, now and then under load, a "Stream error in the
+        # HTTP/2 framing layer" to libcurl 7.88 over h2c, without the status it was sent
+        first = next(req_iter, None)
         check_auth(context)
         if args.fault == "unimplemented":
             context.abort(grpc.StatusCode.UNIMPLEMENTED, "Subscribe is not supported")
         common_faults(context)
-        first = next(req_iter, None)
         if first is None:
             return
         kind, sl = W.decode_subscribe_request(first)
         if kind != "subscribe":
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first request must subscribe")
         stats["subscribe"] += 1
+        count("encodings", "subscribe:" + ENCODINGS.get(sl["encoding"], str(sl["encoding"])))
+        count("modes", MODES.get(sl["mode"], str(sl["mode"])))
+        count("updates_only", str(sl["updates_only"]).lower())
         paths = [s["path"] for s in sl["subs"]]
         gone = tree.rejected(sl["prefix"], paths)
         if gone:
             stats["rejected"] += 1
+            count("rejected_elems", gone)
             context.abort(grpc.StatusCode.NOT_FOUND, "no such path: '%s'" % gone)
         epoch = 0
 
@@ -399,8 +442,13 @@ def build_server(args, tree):
         if args.fault == "huge":
             yield huge_sub
             return
-        for n in sample():
-            yield W.subscribe_response_update(n)
+        on_change = all(s["mode"] == W.SUB_ON_CHANGE for s in sl["subs"])
+        last = {}
+        for idx, n in enumerate(sample()):
+            if not sl["updates_only"]:
+                yield W.subscribe_response_update(n)
+            elif on_change:     # what the client did not get is still what a change is from
+                last[idx] = n[W.read_varint(n, 1)[1]:]
         yield W.subscribe_response_sync()
         if sl["mode"] == W.MODE_ONCE:
             return
@@ -416,8 +464,6 @@ def build_server(args, tree):
             return
         intervals = [s["sample_interval"] for s in sl["subs"] if s["sample_interval"]]
         interval = (min(intervals) / 1e9) if intervals else args.default_interval
-        on_change = all(s["mode"] == W.SUB_ON_CHANGE for s in sl["subs"])
-        last = {}
         while context.is_active():
             time.sleep(interval)
             for idx, n in enumerate(sample()):
@@ -448,14 +494,31 @@ def build_server(args, tree):
             key = f.read()
         with open(args.tls_cert, "rb") as f:
             cert = f.read()
-        creds = grpc.ssl_server_credentials([(key, cert)])
+        if args.client_ca:
+            with open(args.client_ca, "rb") as f:
+                creds = grpc.ssl_server_credentials([(key, cert)], root_certificates=f.read(),
+                                                    require_client_auth=True)
+        else:
+            creds = grpc.ssl_server_credentials([(key, cert)])
         port = server.add_secure_port(addr, creds)
     else:
         port = server.add_insecure_port(addr)
     return server, port
 
 
-stats = {"get": 0, "subscribe": 0, "polls": 0, "notifications": 0, "rejected": 0}
+stopping = threading.Event()     # set on SIGTERM: calls held by --fault hang end
+stats = {"get": 0, "subscribe": 0, "polls": 0, "notifications": 0, "rejected": 0,
+         # what was asked for, counted by name: {"subscribe:json_ietf": 3, ...}
+         "encodings": {}, "modes": {}, "get_types": {}, "updates_only": {}, "rejected_elems": {}}
+ENCODINGS = {W.ENC_JSON: "json", W.ENC_BYTES: "bytes", W.ENC_PROTO: "proto", W.ENC_ASCII: "ascii",
+             W.ENC_JSON_IETF: "json_ietf"}
+MODES = {W.MODE_STREAM: "STREAM", W.MODE_ONCE: "ONCE", W.MODE_POLL: "POLL"}
+stats_lock = threading.Lock()
+
+
+def count(kind, name):
+    with stats_lock:
+        stats[kind][name] = stats[kind].get(name, 0) + 1
 
 
 # ---- raw HTTP/2 faults ------------------------------------------------------------------------
@@ -516,6 +579,7 @@ def main():
     ap.add_argument("--port", type=int, default=0, help="TCP port (0: any free one)")
     ap.add_argument("--tls-cert")
     ap.add_argument("--tls-key")
+    ap.add_argument("--client-ca", help="require a client certificate this CA signed (mutual TLS)")
     ap.add_argument("--username", default="admin")
     ap.add_argument("--password-file", help="require username/password metadata")
     ap.add_argument("--fault", choices=["unauthenticated", "unimplemented", "resource-exhausted",
@@ -562,6 +626,7 @@ def main():
     signal.signal(signal.SIGINT, lambda *a: done.set())
     while not done.wait(0.2):
         pass
+    stopping.set()
     server.stop(0)
     if args.stats:
         with open(args.stats, "w") as f:

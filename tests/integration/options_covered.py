@@ -62,12 +62,6 @@ EVERY_COMMAND = {
 # change there. Their one code path (cli_common_option) shows its effect in store import
 # (cli.sh), serve (serve_cli.sh) and analyze -v (analyze_errors.sh).
 SILENT = "no effect to show: says nothing on stderr at any verbosity in the runs tried"
-# The gNMI test peer (gnmi_target.py) answers every GetRequest type alike and ignores
-# updates_only, so it cannot tell these apart; a peer that honours them is missing.
-PEER = "no test yet: the gNMI test peer ignores it"
-# A gNMI source option that a test runs with another command (collect, gnmi or serve), where
-# the source options are parsed by one parser (collectors/source_opts.c); not yet with this one.
-GNMI = "no test yet with this command; a test runs it with another"
 # A capture source option that analyze, diagnose and report show the effect of
 # (analyze_diagnose_same.py, report_pcap.py), parsed by the one parser of source_opts.c; not yet
 # with this command.
@@ -87,58 +81,12 @@ ALLOWED = {
     ("replay", "--verbose"): SILENT,
     ("report", "--quiet"): SILENT,
     ("serve", "--verbose"): SILENT,
-    ("gnmi", "--type"): PEER,
-    ("gnmi", "--updates-only"): PEER,
-    ("collect", "--encoding"): GNMI,
-    ("collect", "--insecure"): GNMI,
-    ("collect", "--max-message"): GNMI,
-    ("dcbtop", "--config-interval"): GNMI,
-    ("dcbtop", "--credentials"): GNMI,
-    ("dcbtop", "--encoding"): GNMI,
-    ("dcbtop", "--gnmi-mode"): GNMI,
-    ("dcbtop", "--gnmi-path-retry"): GNMI,
-    ("dcbtop", "--insecure"): GNMI,
-    ("dcbtop", "--max-message"): GNMI,
-    ("dcbtop", "--timeout"): GNMI,
-    ("dcbtop", "--tls-ca"): GNMI,
-    ("report", "--config-interval"): GNMI,
-    ("report", "--credentials"): GNMI,
-    ("report", "--encoding"): GNMI,
-    ("report", "--gnmi-mode"): GNMI,
-    ("report", "--gnmi-path-retry"): GNMI,
-    ("report", "--insecure"): GNMI,
-    ("report", "--max-message"): GNMI,
-    ("report", "--timeout"): GNMI,
-    ("report", "--tls-ca"): GNMI,
-    ("serve", "--config-interval"): GNMI,
-    ("serve", "--credentials"): GNMI,
-    ("serve", "--encoding"): GNMI,
-    ("serve", "--gnmi-mode"): GNMI,
-    ("serve", "--gnmi-path-retry"): GNMI,
-    ("serve", "--insecure"): GNMI,
-    ("serve", "--max-message"): GNMI,
-    ("serve", "--tls-ca"): GNMI,
     ("collect", "--max-qps"): PCAP,
-    ("collect", "--tls-cert"): "no test yet",
-    ("collect", "--tls-key"): "no test yet",
-    ("collect", "--tls-server-name"): "no test yet",
     ("dcbtop", "--max-qps"): PCAP,
-    ("dcbtop", "--tls-cert"): "no test yet",
-    ("dcbtop", "--tls-key"): "no test yet",
-    ("dcbtop", "--tls-server-name"): "no test yet",
     # tried: capabilities, get, subscribe (stream, poll, --updates-only), a rejected path
     ("gnmi", "--quiet"): "no effect to show: without -v gnmi says only errors; the notices -q "
                          "drops (a retry, data again after a gap) need a client that reconnects, "
                          "and gnmi's does not",
-    ("gnmi", "--tls-cert"): "no test yet",
-    ("gnmi", "--tls-key"): "no test yet",
-    ("gnmi", "--tls-server-name"): "no test yet",
-    ("report", "--tls-cert"): "no test yet",
-    ("report", "--tls-key"): "no test yet",
-    ("report", "--tls-server-name"): "no test yet",
-    ("serve", "--tls-cert"): "no test yet",
-    ("serve", "--tls-key"): "no test yet",
-    ("serve", "--tls-server-name"): "no test yet",
 }
 
 

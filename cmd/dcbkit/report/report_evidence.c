@@ -5,8 +5,9 @@
  *                       to their end as fast as possible, live ones (--local, --gnmi) for
  *                       --collect (default two intervals);
  *   --collect alone     the fabric's devices: its local device through the local source, its
- *                       gNMI devices through the gNMI source; a device that gave nothing in the
- *                       collect time is listed as a failure, with the reason when one was said.
+ *                       gNMI devices through the gNMI source.
+ * A fabric device or --gnmi HOST:PORT that gave nothing in the collect time is listed as a
+ * failure, with the reason when one was said.
  * A fabric file's intent is not copied into the store: the report reads the fabric itself. */
 #include <stdlib.h>
 #include <string.h>
@@ -156,10 +157,22 @@ static void plan_sources(const struct report_args *a, const struct fabric *fab,
         o->replay.duration_ns = a->collect_ns;    /* else one pass of the scenario */
 }
 
+static bool watching(const struct report_sink *k, const char *device)
+{
+    for (size_t i = 0; i < k->nwatch; i++)
+        if (!strcmp(k->watch[i].device, device))
+            return true;
+    return false;
+}
+
+/* The fabric's devices a live source collects, and each --gnmi HOST:PORT, named as the gNMI
+ * source names it (--device, else the address): one that gives nothing is said with its
+ * reason, whether or not a fabric file lists it. */
 static int watch_devices(const struct source_opts *o, const struct fabric *fab,
                          struct report_sink *k)
 {
-    k->watch = calloc(fab && fab->ndevices ? fab->ndevices : 1, sizeof(*k->watch));
+    size_t cap = (fab ? fab->ndevices : 0) + o->gnmi.naddresses;
+    k->watch = calloc(cap ? cap : 1, sizeof(*k->watch));
     if (!k->watch)
         return -1;
     for (size_t i = 0; fab && i < fab->ndevices; i++) {
@@ -169,6 +182,11 @@ static int watch_devices(const struct source_opts *o, const struct fabric *fab,
         bool gnmi = d->reach == REACH_GNMI && (o->named & SOURCE_G_GNMI);
         if (local || gnmi)
             k->watch[k->nwatch++] = (struct watched){ .device = d->name, .gnmi = gnmi };
+    }
+    for (size_t i = 0; (o->named & SOURCE_G_GNMI) && i < o->gnmi.naddresses; i++) {
+        const char *name = o->gnmi.device ? o->gnmi.device : o->gnmi.addresses[i];
+        if (!watching(k, name))
+            k->watch[k->nwatch++] = (struct watched){ .device = name, .gnmi = true };
     }
     return 0;
 }

@@ -77,15 +77,24 @@ def make_ca(d, name):
     openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
             "/CN=dcbkit test CA %s" % name, "-keyout", name + "-ca.key", "-out", name + "-ca.pem",
             cwd=d)
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout",
-            name + "-server.key", "-out", name + "-server.csr", cwd=d)
-    with open(os.path.join(d, name + "-ext.cnf"), "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    openssl("x509", "-req", "-in", name + "-server.csr", "-CA", name + "-ca.pem", "-CAkey",
-            name + "-ca.key", "-CAcreateserial", "-days", "2", "-extfile", name + "-ext.cnf",
-            "-out", name + "-server.pem", cwd=d)
-    return (os.path.join(d, name + "-ca.pem"), os.path.join(d, name + "-server.pem"),
-            os.path.join(d, name + "-server.key"))
+    cert, key = make_cert(d, name, "server", "localhost", "IP:127.0.0.1,DNS:localhost")
+    return os.path.join(d, name + "-ca.pem"), cert, key
+
+
+def make_cert(d, ca, tag, cn, san=None, client=False):
+    """A certificate and key (CA-TAG.pem, CA-TAG.key) that make_ca(d, CA)'s CA signed: for a
+    server with subjectAltName san (such as "DNS:switch1.test"), or for a TLS client."""
+    base = "%s-%s" % (ca, tag)
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=%s" % cn, "-keyout",
+            base + ".key", "-out", base + ".csr", cwd=d)
+    with open(os.path.join(d, base + "-ext.cnf"), "w") as f:
+        if san:
+            f.write("subjectAltName=%s\n" % san)
+        f.write("extendedKeyUsage=%s\n" % ("clientAuth" if client else "serverAuth"))
+    openssl("x509", "-req", "-in", base + ".csr", "-CA", ca + "-ca.pem", "-CAkey", ca + "-ca.key",
+            "-CAcreateserial", "-days", "2", "-extfile", base + "-ext.cnf", "-out", base + ".pem",
+            cwd=d)
+    return os.path.join(d, base + ".pem"), os.path.join(d, base + ".key")
 
 
 def dcbkit(*args, timeout=30, env=None, check=True):
