@@ -69,7 +69,7 @@ static void on_config(void *arg, const struct store_config_row *c)
     if (intent && k->drop_intent)
         return;
     /* what the fabric file or this command says of a device is not data from it */
-    bool said = intent || !strcmp(c->source, "topology") || !strncmp(c->source, "alias:", 6);
+    bool said = intent || !strncmp(c->source, "topology", 8) || !strncmp(c->source, "alias:", 6);
     struct watched *w = said ? NULL : watched_of(k, c->device);
     if (w)
         w->got++;
