@@ -14,7 +14,8 @@ on three captures: two senders on two classes with expiries, XONs and a refresh
 
 --lossless LIST is the PFC mask meant on the capture's port: its config snapshot carries it
 (none without), so diagnose over the store finds pfc-classes' pauses on priority 4 a PFC on a
-lossy priority with --lossless 3, and nothing with 3,4 or without the option."""
+lossy priority with --lossless 3, and nothing with 3,4 or without the option. --max-qps 1 leaves
+all but one QP of roce-non-ect.pcap untracked (capture.untracked_packets)."""
 import json
 import os
 import subprocess
@@ -112,7 +113,26 @@ def lossless(tmp):
           "24, none; without: no mask, none")
 
 
+def max_qps():
+    """roce-non-ect.pcap holds three QPs: with --max-qps 1 the packets of two are counted but
+    not tracked (capture.untracked_packets 7, 0 without the option)."""
+    path = os.path.join(ROOT, "fixtures", "captures", "analyze", "roce-non-ect.pcap")
+
+    def untracked(*extra):
+        r = subprocess.run([DCBKIT, "collect", "--pcap", path, "-T", "json", "-q"] + list(extra),
+                           capture_output=True, text=True)
+        if r.returncode:
+            fail("collect --pcap %s: exit %d: %s" % (extra, r.returncode, r.stderr))
+        return [json.loads(l)["value"] for l in r.stdout.splitlines()
+                if json.loads(l).get("metric") == "capture.untracked_packets"][-1]
+    got = (untracked(), untracked("--max-qps", "1"))
+    if got != (0, 7):
+        fail("capture.untracked_packets without --max-qps and with 1: %s, want (0, 7)" % (got,))
+    print("ok: --max-qps 1: 7 packets of untracked QPs; without: 0")
+
+
 def main():
+    max_qps()
     with tempfile.TemporaryDirectory() as tmp:
         lossless(tmp)
     if subprocess.run(["which", "tshark"], capture_output=True).returncode:

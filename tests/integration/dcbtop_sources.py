@@ -495,6 +495,22 @@ def storm_ms(pool):
     return check
 
 
+def max_qps(pool):
+    """roce-non-ect.pcap's three QPs in a table of one: the rules (rerun 5 s in) find the table
+    full; without the option they do not."""
+    path = os.path.join(ROOT, "fixtures", "captures", "analyze", "roce-non-ect.pcap")
+    play = ["-n", "2", "-d", "5.1", "--pcap", path]
+    runs = [pool.submit(top, *play, timeout=30), pool.submit(top, "--max-qps", "1", *play,
+                                                               timeout=30)]
+
+    def check():
+        got = [[r for r, _ in found(x.result()[-1])] for x in runs]
+        if "capture-qp-table-full" in got[0] or "capture-qp-table-full" not in got[1]:
+            fail("findings over roce-non-ect.pcap without --max-qps and with 1: %s" % got)
+        print("--max-qps 1: capture-qp-table-full; without: not")
+    return check
+
+
 def window(pool):
     db = os.path.join(tmp, "window.db")
     base = 1700000000 * 10**9
@@ -521,7 +537,7 @@ def window(pool):
 
 def options():
     with ThreadPoolExecutor(9) as pool:
-        checks = [auto(pool), storm_ms(pool), window(pool)]
+        checks = [auto(pool), storm_ms(pool), max_qps(pool), window(pool)]
         for check in checks:
             check()
 

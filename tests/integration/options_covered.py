@@ -62,10 +62,6 @@ EVERY_COMMAND = {
 # change there. Their one code path (cli_common_option) shows its effect in store import
 # (cli.sh), serve (serve_cli.sh) and analyze -v (analyze_errors.sh).
 SILENT = "no effect to show: says nothing on stderr at any verbosity in the runs tried"
-# A capture source option that analyze, diagnose and report show the effect of
-# (analyze_diagnose_same.py, report_pcap.py), parsed by the one parser of source_opts.c; not yet
-# with this command.
-PCAP = "no test yet with this command; analyze, diagnose and report show its effect"
 ALLOWED = {
     ("analyze", "--quiet"): SILENT,
     ("calc", "--quiet"): SILENT,
@@ -81,8 +77,6 @@ ALLOWED = {
     ("replay", "--verbose"): SILENT,
     ("report", "--quiet"): SILENT,
     ("serve", "--verbose"): SILENT,
-    ("collect", "--max-qps"): PCAP,
-    ("dcbtop", "--max-qps"): PCAP,
     # tried: capabilities, get, subscribe (stream, poll, --updates-only), a rejected path
     ("gnmi", "--quiet"): "no effect to show: without -v gnmi says only errors; the notices -q "
                          "drops (a retry, data again after a gap) need a client that reconnects, "
