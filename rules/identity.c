@@ -85,7 +85,8 @@ static int cmp_edge(const void *a, const void *b)
 
 void identity_build(struct identity *id)
 {
-    qsort(id->devices, id->ndevices, sizeof(*id->devices), cmp_str);
+    if (id->ndevices)
+        qsort(id->devices, id->ndevices, sizeof(*id->devices), cmp_str);
     size_t n = 0;
     for (size_t i = 0; i < id->ndevices; i++) {
         if (n && !strcmp(id->devices[n - 1], id->devices[i]))
@@ -94,7 +95,8 @@ void identity_build(struct identity *id)
             id->devices[n++] = id->devices[i];
     }
     id->ndevices = n;
-    qsort(id->edges, id->nedges, sizeof(*id->edges), cmp_edge);
+    if (id->nedges)
+        qsort(id->edges, id->nedges, sizeof(*id->edges), cmp_edge);
     n = 0;
     for (size_t i = 0; i < id->nedges; i++) {
         if (n && !cmp_edge(&id->edges[n - 1], &id->edges[i])) {
