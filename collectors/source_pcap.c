@@ -346,7 +346,7 @@ static int finish(struct pcap_ctx *c, struct dcb_err *err)
 static int pcap_tick_fast(struct pcap_ctx *c, int64_t *data_ns, struct dcb_err *err)
 {
     int read_rc = read_all(c, err);
-    struct dcb_err later;
+    struct dcb_err later = { 0 };
     struct dcb_err *rest = read_rc < 0 ? &later : err;
     *data_ns = c->given ? c->last_ns : *data_ns;
     int rc = c->given ? put_capture_port(c, c->last_ns, rest) : 0;

@@ -325,10 +325,12 @@ static struct dcb_store *widths_sqlite_store(void)
     return st;
 }
 
+typedef struct dcb_store *(*store_maker)(void);
+
 static void windows_across_a_wrap(void **state)
 {
     (void)state;
-    struct dcb_store *(*makers[2])(void) = { widths_ring_store, widths_sqlite_store };
+    static const store_maker makers[2] = { widths_ring_store, widths_sqlite_store };
     for (int k = 0; k < 2; k++) {
         struct outcome o;
         make_store = makers[k];
