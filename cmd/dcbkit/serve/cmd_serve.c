@@ -50,6 +50,7 @@ static int http_options(struct cli_ctx *ctx, const struct serve_args *a,
     *ho = (struct serve_http_options){
         .max_connections = (unsigned)a->max_connections,
         .timeout_s = (unsigned)((a->timeout_ns + NS_PER_SEC - 1) / NS_PER_SEC),
+        .deadline_s = (unsigned)((a->timeout_ns + NS_PER_SEC - 1) / NS_PER_SEC),
         .max_request_bytes = (size_t)a->max_header,
         .verbose = ctx->verbosity > 0,
     };
@@ -204,11 +205,11 @@ static const struct cli_option_doc serve_options[] = {
     { "--history DURATION", "How far back rules look (default 5m)." },
     { "--ring-samples N", "Samples the in-memory history keeps (default 1048576, 40 bytes "
       "each); rules see at most this much history." },
-    { "--max-connections N", "Open connections at once (default 512). More wait unanswered "
-      "until one closes (the listen queue holds as many again; past that the kernel drops "
-      "them)." },
-    { "--timeout DURATION", "Close an HTTP connection idle or stalled this long (default 10s). "
-      "(Each gNMI call keeps its 10 s deadline.)" },
+    { "--max-connections N", "Open connections at once (default 512). A connection past the "
+      "cap closes the oldest one not being answered, so a scraper always gets in." },
+    { "--timeout DURATION", "A request's line, headers and body must all arrive within this "
+      "of its start, however steadily they drip, and an idle connection is closed after it "
+      "(default 10s). (Each gNMI call keeps its 10 s deadline.)" },
     { "--max-header-size SIZE", "Largest request line plus headers (default 16KiB); larger "
       "requests get 431." },
     { "--once", "Run one round, print the page on stdout and exit (for promtool, or a "
@@ -268,9 +269,13 @@ const struct cli_command cmd_serve = {
         "answers 200 while the last good collection is recent (three intervals plus 5 s) and "
         "503 with the reason otherwise.\n\n"
         "The HTTP server is libmicrohttpd: one thread serves every connection; connections are "
-        "bounded (--max-connections), idle ones closed (--timeout), request headers capped "
+        "capped (--max-connections: a newcomer closes the oldest connection not being "
+        "answered), each request must arrive whole within --timeout of its start (a client "
+        "dripping bytes cannot hold a connection), idle ones are closed, request headers capped "
         "(--max-header-size); only GET and HEAD are answered. There is no TLS or "
-        "authentication: serve binds to loopback unless told otherwise.",
+        "authentication: serve binds to loopback unless told otherwise; to reach it from "
+        "elsewhere, bind a management address and front it with a proxy that does TLS and "
+        "authentication (nginx, or Prometheus' exporter-toolkit conventions in one).",
     .options = serve_options,
     .examples = serve_examples,
     .json_doc = NULL,

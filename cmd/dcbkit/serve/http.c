@@ -1,7 +1,9 @@
 /* The exporter's HTTP side on libmicrohttpd: one internal epoll thread serves every connection
- * (a slow client holds a socket, never a thread), with a bound on open connections, an idle
- * timeout, a per-connection memory limit that caps the request line and headers (431 beyond
- * it), GET and HEAD only (405 otherwise), and pages sent from the board without a copy. */
+ * (a slow client holds a socket, never a thread), with a cap on open connections (the oldest
+ * one not being answered makes room for a newcomer), an absolute deadline for each request's
+ * head and body (http_guard.c), an idle timeout, a per-connection memory limit that caps the
+ * request line and headers (431 beyond it), GET and HEAD only (405 otherwise), and pages sent
+ * from the board without a copy. */
 #include <microhttpd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,12 +11,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "http_guard.h"
 #include "serve.h"
 #include "units.h"
 
 struct serve_http {
     struct MHD_Daemon *d;
     struct serve_board *board;
+    struct http_guard *guard;
     unsigned port;
 };
 
@@ -99,6 +103,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *con_cls = &body_seen;
         return MHD_YES;
     }
+    http_guard_answering(h->guard, c);   /* whole: the deadline is met */
     if (*con_cls == &body_seen)
         return reply_text(c, MHD_HTTP_BAD_REQUEST, "a request body is not accepted\n");
     switch (route) {
@@ -137,6 +142,11 @@ int serve_http_start(struct serve_http **out, const struct serve_http_options *o
     if (!h)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     h->board = board;
+    h->guard = http_guard_new(opt->max_connections, (int64_t)opt->deadline_s * NS_PER_SEC);
+    if (!h->guard) {
+        free(h);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    }
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
     if (opt->listen.addr.ss_family == AF_INET6)
         flags |= MHD_USE_IPv6;
@@ -144,13 +154,17 @@ int serve_http_start(struct serve_http **out, const struct serve_http_options *o
         flags, 0, NULL, NULL, on_request, h,
         MHD_OPTION_EXTERNAL_LOGGER, mhd_log, opt->verbose ? (void *)h : NULL,
         MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&opt->listen.addr,
-        MHD_OPTION_CONNECTION_LIMIT, opt->max_connections,
+        /* a few over the cap: the newcomer is accepted, and the guard closes the oldest */
+        MHD_OPTION_CONNECTION_LIMIT, opt->max_connections + 8,
+        MHD_OPTION_NOTIFY_CONNECTION, http_guard_notify, h->guard,
+        MHD_OPTION_NOTIFY_COMPLETED, http_guard_completed, h->guard,
         MHD_OPTION_CONNECTION_TIMEOUT, opt->timeout_s,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, opt->max_request_bytes,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, opt->max_connections,
         MHD_OPTION_STRICT_FOR_CLIENT, 1,
         MHD_OPTION_END);
     if (!h->d) {
+        http_guard_free(h->guard);
         free(h);
         return dcb_err_set(err, DCB_E_IO, "cannot listen on %s (address in use, or not an "
                            "address of this host?)", opt->listen.text);
@@ -171,5 +185,6 @@ void serve_http_stop(struct serve_http *h)
     if (!h)
         return;
     MHD_stop_daemon(h->d);
+    http_guard_free(h->guard);
     free(h);
 }

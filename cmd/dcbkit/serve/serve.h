@@ -72,8 +72,9 @@ int serve_board_health(struct serve_board *b, int64_t now_ns, char *text, size_t
 
 struct serve_http_options {
     struct prom_listen listen;
-    unsigned max_connections;    /* open connections at once; more wait in the listen queue */
-    unsigned timeout_s;          /* an idle or slow connection is closed after this */
+    unsigned max_connections;    /* open at once; a newcomer closes the oldest not answered */
+    unsigned timeout_s;          /* an idle connection is closed after this */
+    unsigned deadline_s;         /* a request's head and body arrive within this, or it closes */
     size_t max_request_bytes;    /* request line and headers; larger gets 431 */
     bool verbose;                /* libmicrohttpd's own messages on stderr */
 };
