@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out.h"
+
 static const char *log_progname = "dcbkit";
 static enum dcb_log_level log_level = DCB_LOG_WARN;
 
@@ -46,7 +48,7 @@ void dcb_log(enum dcb_log_level level, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "%s: %s: ", log_progname, level_names[level]);
-    vfprintf(stderr, fmt, ap);
+    out_vterm(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
 }
@@ -56,7 +58,7 @@ void dcb_cmd_error(const char *what, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "%s: %s: ", log_progname, what);
-    vfprintf(stderr, fmt, ap);
+    out_vterm(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
 }

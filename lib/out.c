@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "utf8.h"
@@ -102,6 +103,17 @@ size_t out_json_string_buf(char *buf, size_t len, const char *s)
     return k.used;
 }
 
+/* The length of the UTF-8 sequence at p a terminal may show as is: 0 for a control (C0, DEL, a
+ * C1 control encoded as U+0080..U+009F, which some terminals obey like ESC), or invalid UTF-8;
+ * keep_layout lets newline and tab through. */
+static size_t term_seq_len(const unsigned char *p, bool keep_layout)
+{
+    if (*p < 0x20 || *p == 0x7f)
+        return keep_layout && (*p == '\n' || *p == '\t') ? 1 : 0;
+    size_t n = dcb_utf8_seq_len(p, NULL);
+    return n == 2 && p[0] == 0xc2 && p[1] < 0xa0 ? 0 : n;
+}
+
 /* Text mode: control bytes become \xNN; valid UTF-8 passes; invalid bytes become \xNN. */
 static void text_sanitize(char *dst, size_t len, const char *s)
 {
@@ -109,7 +121,7 @@ static void text_sanitize(char *dst, size_t len, const char *s)
     size_t o = 0;
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     while (*p && o + 5 < len) {
-        size_t n = (*p < 0x20 || *p == 0x7f) ? 0 : dcb_utf8_seq_len(p, NULL);
+        size_t n = term_seq_len(p, false);
         if (n == 0) {
             dst[o++] = '\\';
             dst[o++] = 'x';
@@ -271,13 +283,48 @@ void out_null(struct dcb_out *o, const char *key, const char *text)
     }
 }
 
+void out_vterm(FILE *fp, const char *fmt, va_list ap)
+{
+    char small[1024], *text = small;
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof(small), fmt, ap);
+    if (n >= (int)sizeof(small) && !(text = malloc((size_t)n + 1)))
+        text = NULL;
+    if (text && text != small)
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+    va_end(again);
+    if (n < 0 || !text)
+        return;
+    const unsigned char *p = (const unsigned char *)text;
+    while (*p) {
+        size_t run = 0, k;
+        while (p[run] && (k = term_seq_len(p + run, true)) > 0)
+            run += k;
+        fwrite(p, 1, run, fp);
+        p += run;
+        if (*p)
+            fprintf(fp, "\\x%02x", *p++);
+    }
+    if (text != small)
+        free(text);
+}
+
+void out_term(FILE *fp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    out_vterm(fp, fmt, ap);
+    va_end(ap);
+}
+
 void out_text(struct dcb_out *o, const char *fmt, ...)
 {
     if (o->format != OUT_TEXT)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(o->fp, fmt, ap);
+    out_vterm(o->fp, fmt, ap);
     va_end(ap);
 }
 

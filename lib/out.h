@@ -13,6 +13,7 @@
 #ifndef DCB_OUT_H
 #define DCB_OUT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,8 +53,15 @@ void out_number(struct dcb_out *o, const char *key, const char *text_fmt, const 
 /* JSON null; in text mode text (if any) is printed as is. */
 void out_null(struct dcb_out *o, const char *key, const char *text);
 
-/* Text mode only: free text (e.g. headings, units, newlines). */
+/* Text mode only: free text (e.g. headings, units, newlines), made safe as out_term does. */
 void out_text(struct dcb_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* printf to a terminal-bound stream with every byte that could drive the terminal shown as \xNN
+ * (C0 controls but newline and tab, ESC, DEL, C1 controls raw or UTF-8 encoded, invalid UTF-8):
+ * for messages that carry names from the network, a file or a store. Stored names keep their
+ * bytes; this is the one place they are made safe on the way out. */
+void out_term(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void out_vterm(FILE *fp, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* Flushes; 0, or -1 with errno set if anything failed to write (a full disk, a closed pipe). */
 int out_finish(struct dcb_out *o);

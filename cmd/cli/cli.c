@@ -23,7 +23,7 @@ int cli_usage_error(const struct cli_ctx *ctx, const char *fmt, ...)
         fprintf(stderr, "%s %s: ", dcb_progname(), cmd->name);
     else
         fprintf(stderr, "%s: ", dcb_progname());
-    vfprintf(stderr, fmt, ap);
+    out_vterm(stderr, fmt, ap);
     va_end(ap);
     if (cli_is_binary(cmd))
         fprintf(stderr, " (see '%s --help')\n", dcb_progname());
@@ -68,7 +68,7 @@ int cli_fail(int status, const char *what, const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "%s: %s: ", dcb_progname(), what);
-    vfprintf(stderr, fmt, ap);
+    out_vterm(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
     return status;

@@ -36,7 +36,7 @@ static void print_config_fields(const char *path, const char *text, const char *
 {
     (void)help;
     if (text)
-        printf("      %-32s %s\n", path, text);
+        out_term(stdout, "      %-32s %s\n", path, text);
     (void)arg;
 }
 
@@ -86,20 +86,20 @@ static int check_json(const struct fabric *f)
 
 static void print_devices(const struct fabric *f, bool show_config)
 {
-    printf("\n%-20s %-7s %-6s %s\n", "DEVICE", "ROLE", "REACH", "INTERFACES");
+    out_term(stdout, "\n%-20s %-7s %-6s %s\n", "DEVICE", "ROLE", "REACH", "INTERFACES");
     for (size_t i = 0; i < f->ndevices; i++) {
         const struct fabric_device *d = &f->devices[i];
         struct iface_list l = { 0 };
         fabric_each_iface(f, d, collect_iface, &l);
-        printf("%-20s %-7s %-6s %zu", d->name, fabric_role_name(d->role),
+        out_term(stdout, "%-20s %-7s %-6s %zu", d->name, fabric_role_name(d->role),
                fabric_reach_name(d->reach), l.n);
         if (d->reach == REACH_GNMI)
-            printf("  (gnmi %s%s)", d->gnmi.target, d->gnmi.insecure ? ", insecure" : "");
+            out_term(stdout, "  (gnmi %s%s)", d->gnmi.target, d->gnmi.insecure ? ", insecure" : "");
         putchar('\n');
         for (size_t k = 0; show_config && k < l.n; k++) {
             struct qos_config eff;
             fabric_effective_config(f, d->name, l.names[k], &eff, NULL);
-            printf("    %s\n", l.names[k]);
+            out_term(stdout, "    %s\n", l.names[k]);
             qos_each_field(&eff, print_config_fields, NULL);
         }
         free(l.names);
@@ -108,7 +108,7 @@ static void print_devices(const struct fabric *f, bool show_config)
 
 static void print_links(const struct fabric *f)
 {
-    printf("\n%-28s %-28s %-7s %s\n", "A", "B", "SPEED", "CABLE");
+    out_term(stdout, "\n%-28s %-28s %-7s %s\n", "A", "B", "SPEED", "CABLE");
     for (size_t i = 0; i < f->nlinks; i++) {
         const struct fabric_link *l = &f->links[i];
         char a[DCB_DEVICE_MAX + DCB_IFNAME_MAX + 2], b[sizeof(a)], speed[DCB_UNIT_BUF] = "-",
@@ -119,7 +119,7 @@ static void print_links(const struct fabric *f)
             dcb_fmt_speed(l->speed_bps, speed, sizeof(speed));
         if (l->cable_set)
             dcb_fmt_length(l->cable_mm, cable, sizeof(cable));
-        printf("%-28s %-28s %-7s %s\n", a, b, speed, cable);
+        out_term(stdout, "%-28s %-28s %-7s %s\n", a, b, speed, cable);
     }
 }
 
@@ -137,7 +137,7 @@ static int fabric_check(struct cli_ctx *ctx, const char *file, bool show_config)
     size_t hosts = 0, switches = 0;
     for (size_t i = 0; i < f.ndevices; i++)
         *(f.devices[i].role == FABRIC_HOST ? &hosts : &switches) += 1;
-    printf("fabric %s: %zu devices (%zu hosts, %zu switches), %zu links: ok\n",
+    out_term(stdout, "fabric %s: %zu devices (%zu hosts, %zu switches), %zu links: ok\n",
            f.name[0] ? f.name : file, f.ndevices, hosts, switches, f.nlinks);
     print_devices(&f, show_config);
     print_links(&f);

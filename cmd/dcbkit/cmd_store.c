@@ -210,7 +210,7 @@ static int print_sample(const struct dcb_sample *s, void *arg)
         fprintf(fp, "%" PRId64 ",", s->time_ns);
         csv_quoted(fp, s->device);
         csv_quoted(fp, s->ifname);
-        fprintf(fp, "%s,%d,%d,", m->name, s->prio, s->queue);
+        out_term(fp, "%s,%d,%d,", m->name, s->prio, s->queue);
         if (m->kind == METRIC_COUNTER)
             fprintf(fp, "%" PRIu64 "\n", s->value.counter);
         else
@@ -371,7 +371,7 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
     }
     store_close(st, NULL);
     if (status == 0 && ctx->verbosity >= 0)
-        fprintf(stderr, "dcbkit: imported %" PRIu64 " samples\n", imported);
+        out_term(stderr, "dcbkit: imported %" PRIu64 " samples\n", imported);
     return status;
 }
 

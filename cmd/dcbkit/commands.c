@@ -53,7 +53,7 @@ void cli_print_overview(FILE *fp)
             "knob fixes it.\n\nUsage: %s [--version] <command> [options] [args]\n\nCommands:\n",
             dcb_progname(), DCBKIT_VERSION, dcb_progname());
     for (size_t i = 0; cli_commands[i]; i++)
-        fprintf(fp, "  %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+        out_term(fp, "  %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
     fprintf(fp,
             "\nEvery command takes -T json for machine-readable output.\n"
             "Run '%s help <command>' for its options and examples.\n"
@@ -76,7 +76,7 @@ void cli_print_man(FILE *fp)
     fputs(".SH COMMANDS\n", fp);
     for (size_t i = 0; cli_commands[i]; i++) {
         const struct cli_command *c = cli_commands[i];
-        fprintf(fp, ".SS %s \\- ", c->name);
+        out_term(fp, ".SS %s \\- ", c->name);
         cli_roff_text(fp, c->summary, strlen(c->summary));
         fputc('\n', fp);
         cli_man_body(c, fp);

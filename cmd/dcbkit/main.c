@@ -32,7 +32,7 @@ static int global_options(struct cli_ctx *ctx, int argc, char **argv, int *first
     /* "+": stop at the first word that is not an option, the command name */
     while ((c = getopt_long(argc, argv, "+" CLI_COMMON_SHORTOPTS "V", longopts, NULL)) != -1) {
         if (c == 'V') {
-            printf("dcbkit %s\n", DCBKIT_VERSION);
+            out_term(stdout, "dcbkit %s\n", DCBKIT_VERSION);
             return 0;
         }
         if (c == 'h') {

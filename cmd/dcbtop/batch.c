@@ -123,14 +123,14 @@ static void frame_text(struct top_app *app, struct top_iface **rows, size_t n)
     gmtime_r(&t, &tm);
     strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
     view_sanitize(app->src.name, name, sizeof(name), utf8);
-    printf("dcbtop %s  %s  %zu interfaces  %s  sort %s  %zu findings\n", when, name, n,
+    out_term(stdout, "dcbtop %s  %s  %zu interfaces  %s  sort %s  %zu findings\n", when, name, n,
            view_prio_name(m->prio, prio, sizeof(prio)), view_sort_name(app->view.sort),
            m->nfindings);
     if (app->src.status[0]) {
         view_sanitize(app->src.status, name, sizeof(name), utf8);
-        printf("note: %s\n", name);
+        out_term(stdout, "note: %s\n", name);
     }
-    printf("%-4s %-24s", "SEV", "INTERFACE");
+    out_term(stdout, "%-4s %-24s", "SEV", "INTERFACE");
     for (int c = 0; c < TOP_NCOLS; c++)
         printf(" %7s", top_cols[c].title);
     printf("\n");
@@ -139,7 +139,7 @@ static void frame_text(struct top_app *app, struct top_iface **rows, size_t n)
         char label[2 * DCB_DEVICE_MAX], safe[4 * sizeof(label)];
         snprintf(label, sizeof(label), "%s/%s", i->device, i->ifname);
         view_sanitize(label, safe, sizeof(safe), utf8);
-        printf("%-4s %-24s", i->severity >= 0 ?
+        out_term(stdout, "%-4s %-24s", i->severity >= 0 ?
                rule_severity_name((enum rule_severity)i->severity) : "-", safe);
         for (int c = 0; c < TOP_NCOLS; c++) {
             char v[32];
@@ -159,10 +159,10 @@ static void frame_text(struct top_app *app, struct top_iface **rows, size_t n)
             snprintf(place, sizeof(place), "fabric");
         view_sanitize(place, name, sizeof(name), utf8);
         view_sanitize(fd->summary, summary, sizeof(summary), utf8);
-        printf("%s %s %s: %s", rule_severity_name(fd->rule->severity), fd->rule->id, name,
+        out_term(stdout, "%s %s %s: %s", rule_severity_name(fd->rule->severity), fd->rule->id, name,
                summary);
         if (fd->knob[0])
-            printf(" [knob %s%s%s]", fd->knob, fd->proposed[0] ? " -> " : "", fd->proposed);
+            out_term(stdout, " [knob %s%s%s]", fd->knob, fd->proposed[0] ? " -> " : "", fd->proposed);
         printf("\n");
     }
     printf("\n");

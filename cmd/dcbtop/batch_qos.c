@@ -98,13 +98,13 @@ void batch_qos_text(struct top_app *app, struct top_iface **rows, size_t n)
         print_safe("\n%s\n", line, utf8);
         qos_partner(i, line, sizeof(line));
         print_safe("%s\n", line, utf8);
-        printf("%-14s %-32s   %s\n", "FIELD", "HERE", "LINK PARTNER");
+        out_term(stdout, "%-14s %-32s   %s\n", "FIELD", "HERE", "LINK PARTNER");
         for (size_t r = 0; r < QOS_NROWS; r++) {
             char here[512], there[512], safe_here[2048], safe_there[2048];
             bool mismatch = qos_row_text(i, r, here, there, sizeof(here), utf8);
             view_sanitize(here, safe_here, sizeof(safe_here), utf8);
             view_sanitize(there, safe_there, sizeof(safe_there), utf8);
-            printf("%-14s %-32s %s %s%s\n", qos_rows[r].label, safe_here, mismatch ? "!=" : "  ",
+            out_term(stdout, "%-14s %-32s %s %s%s\n", qos_rows[r].label, safe_here, mismatch ? "!=" : "  ",
                    safe_there, mismatch ? "  MISMATCH" : "");
         }
     }

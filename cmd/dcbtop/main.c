@@ -180,7 +180,7 @@ static int own_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
     case O_PROFILE: return cli_opt_rules_profile(&a->ctx, &a->rules, arg);
     case O_AUTO: a->auto_source = true; return CLI_NEXT;
     case O_MAN: cli_print_man_page(&top_command, stdout); return 0;
-    case 'V': printf("dcbtop %s\n", DCBKIT_VERSION); return 0;
+    case 'V': out_term(stdout, "dcbtop %s\n", DCBKIT_VERSION); return 0;
     }
     return CLI_NOT_OWN;
 }
@@ -250,7 +250,7 @@ static int open_source(struct top_app *app, struct top_args *a)
     }
     if (source_opts_open(&a->src, model_sink(&app->model), app->interval_ns, 0, &app->src,
                          &err) < 0) {
-        fprintf(stderr, "dcbtop: %s\n", err.msg);
+        out_term(stderr, "dcbtop: %s\n", err.msg);
         return 1;
     }
     if (a->auto_source && a->src.demo)
@@ -264,13 +264,13 @@ static int run_batch(struct top_app *app, long iterations)
     int64_t next = dcb_monotonic_ns();
     for (long f = 0; iterations == 0 || f < iterations; f++) {
         if (top_step(app) < 0) {
-            fprintf(stderr, "dcbtop: %s\n", app->error);
+            out_term(stderr, "dcbtop: %s\n", app->error);
             return 1;
         }
         if (app->error[0])
-            fprintf(stderr, "dcbtop: %s\n", app->error);
+            out_term(stderr, "dcbtop: %s\n", app->error);
         if (batch_frame(app) < 0) {
-            fprintf(stderr, "dcbtop: writing output: %s\n", strerror(errno));
+            out_term(stderr, "dcbtop: writing output: %s\n", strerror(errno));
             return 1;
         }
         if (iterations && f + 1 >= iterations)
@@ -290,13 +290,13 @@ static int setup_model(struct top_app *app, const struct top_args *a)
 {
     struct dcb_err err;
     if (model_init(&app->model, &err) < 0) {
-        fprintf(stderr, "dcbtop: %s\n", err.msg);
+        out_term(stderr, "dcbtop: %s\n", err.msg);
         return 1;
     }
     app->model.prio = a->prio;
     model_load_rules(&app->model, a->rules.dirs, a->rules.ndirs, a->rules.profile);
     if (a->rules.ndirs && app->model.rules_error[0]) {
-        fprintf(stderr, "dcbtop: --rules: %s\n", app->model.rules_error);
+        out_term(stderr, "dcbtop: --rules: %s\n", app->model.rules_error);
         model_free(&app->model);
         return 1;
     }

@@ -243,11 +243,11 @@ int ui_run(struct top_app *app)
     u.sel_prio = -1;
     u.rows = calloc(UI_ROWS_MAX, sizeof(*u.rows));
     if (!u.rows) {
-        fprintf(stderr, "dcbtop: out of memory\n");
+        out_term(stderr, "dcbtop: out of memory\n");
         return 1;
     }
     if (!newterm(NULL, stdout, stdin)) {
-        fprintf(stderr, "dcbtop: cannot use this terminal (TERM=%s)\n",
+        out_term(stderr, "dcbtop: cannot use this terminal (TERM=%s)\n",
                 getenv("TERM") ? getenv("TERM") : "");
         free(u.rows);
         return 1;

@@ -116,7 +116,7 @@ static void show_progress(void *arg, uint64_t frames, uint32_t qps)
         return;
     run->last_progress_ns = now;
     double s = (double)(now - run->started_ns) / 1e9;
-    fprintf(stderr, "\ranalyze: %.1fM frames, %u QPs, %.1fM frames/s\033[K",
+    out_term(stderr, "\ranalyze: %.1fM frames, %u QPs, %.1fM frames/s\033[K",
             (double)frames / 1e6, qps, s > 0 ? (double)frames / s / 1e6 : 0);
 }
 
@@ -176,14 +176,14 @@ static int judge(struct analyze_run *run)
     if (rule_set_load_catalog(&run->rs, NULL, 0, &err) < 0)
         return cli_fail(1, "analyze", "%s", err.msg);
     if (diagnose_evidence_open(&opt->judge, &run->d, &err) < 0) {
-        fprintf(stderr, "%s: %s\n", dcb_progname(), err.msg);
+        out_term(stderr, "%s: %s\n", dcb_progname(), err.msg);
         return 1;
     }
     if (diagnose_run_rules(&opt->judge, &run->rs, &run->d, &run->r, &err) < 0)
         return cli_fail(1, "analyze", "%s", err.msg);
     finding_list_rank(&run->r.found);
     if (run->d.broke)
-        fprintf(stderr, "%s: %s\n", dcb_progname(), run->d.broke_err.msg);
+        out_term(stderr, "%s: %s\n", dcb_progname(), run->d.broke_err.msg);
     return run->d.broke ? 1 : 0;
 }
 
@@ -214,7 +214,7 @@ static void report(struct cli_ctx *ctx, struct analyze_run *run, int *status)
     a->peak_rss_kb = ru.ru_maxrss;
     a->elapsed_s = (double)(monotonic_ns() - run->started_ns) / 1e9;
     if (ctx->verbosity > 0)
-        fprintf(stderr, "analyze: %" PRIu64 " frames in %.2f s (%.2fM frames/s), %u QPs "
+        out_term(stderr, "analyze: %" PRIu64 " frames in %.2f s (%.2fM frames/s), %u QPs "
                 "tracked, peak RSS %ld KB\n", a->frames, a->elapsed_s,
                 a->elapsed_s > 0 ? (double)a->frames / a->elapsed_s / 1e6 : 0,
                 a->t->qps.nflows, a->peak_rss_kb);
@@ -243,7 +243,7 @@ static int analyze_run(struct cli_ctx *ctx, int argc, char **argv)
     run.started_ns = run.last_progress_ns = monotonic_ns();
     int status = judge(&run);
     if (run.progress)
-        fprintf(stderr, "\r\033[K");
+        out_term(stderr, "\r\033[K");
     take_view(&run);
     if (run.a.judged && (!status || run.d.broke))
         report(ctx, &run, &status);

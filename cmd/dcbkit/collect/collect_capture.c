@@ -49,7 +49,7 @@ static void on_event(void *arg, const struct dcb_event *tracked)
         fprintf(out->fp, ",\"details\":%s", e.details);
         out_obj_close(out);
     } else {
-        fprintf(out->fp, "event %s %s prio %d %s\n", dcb_event_kind_name(e.kind), e.ifname,
+        out_term(out->fp, "event %s %s prio %d %s\n", dcb_event_kind_name(e.kind), e.ifname,
                 e.prio, e.details);
     }
 }
@@ -100,7 +100,7 @@ static void put_counter(struct live_run *r, int64_t now, enum metric_id m, int p
         char label[16] = "";
         if (prio >= 0)
             snprintf(label, sizeof(label), "prio=%d", prio);
-        fprintf(out->fp, "%-12s %-26s %-8s %20" PRIu64, o->iface, metric_info(m)->name, label,
+        out_term(out->fp, "%-12s %-26s %-8s %20" PRIu64, o->iface, metric_info(m)->name, label,
                 value);
         if (isfinite(rate))
             fprintf(out->fp, " %14.1f/s", rate);
@@ -185,7 +185,7 @@ int collect_capture_run(const struct collect_capture_opts *o)
     capture_live_read(&r.cap, on_frame, &r, &err);
     track_set_finish(&r.t, dcb_realtime_ns());
     if (o->verbosity >= 0)
-        fprintf(stderr, "dcbkit: %s: %" PRIu64 " frames captured (%" PRIu64 " malformed, %"
+        out_term(stderr, "dcbkit: %s: %" PRIu64 " frames captured (%" PRIu64 " malformed, %"
                 PRIu64 " dropped by the kernel), %" PRIu64 " events\n", o->iface, r.frames,
                 r.malformed, capture_live_dropped(&r.cap), r.events);
     if (o->store && store_flush(o->store, &err) < 0)

@@ -66,7 +66,7 @@ int collect_finite(struct collect_run *r)
     if (r->record && store_end_run(r->record, run_id, dcb_realtime_ns(), &err) < 0 && !status)
         status = cli_fail(1, "collect", "store %s: %s", r->opt->store_path, err.msg);
     if (r->ctx->verbosity >= 0)
-        fprintf(stderr, "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
+        out_term(stderr, "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
                 " config snapshots from %s\n", r->samples, r->events, r->configs, r->src.name);
     return collect_record_close(r, status);
 }

@@ -33,7 +33,7 @@ static void on_config(int64_t ts, const char *device, const char *ifname,
         fprintf(o->fp, ",\"config\":%s", text);
         out_obj_close(o);
     } else if (r->ctx->verbosity >= 0) {
-        fprintf(o->fp, "config %s %s %s\n", device, ifname[0] ? ifname : "(device)", text);
+        out_term(o->fp, "config %s %s %s\n", device, ifname[0] ? ifname : "(device)", text);
     }
     free(text);
 }
@@ -58,7 +58,7 @@ static void on_error(const char *device, const char *address, const char *msg, b
     struct collect_run *r = arg;
     if (retrying && r->ctx->verbosity < 0)
         return;
-    fprintf(stderr, "dcbkit: collect: gnmi %s (%s): %s%s\n", device, address, msg,
+    out_term(stderr, "dcbkit: collect: gnmi %s (%s): %s%s\n", device, address, msg,
             retrying ? "; retrying" : "");
 }
 
@@ -70,10 +70,10 @@ static void on_missing(const char *device, const char *address, const char *path
     if (r->ctx->verbosity < 0 && !missing)
         return;
     if (missing)
-        fprintf(stderr, "dcbkit: collect: gnmi %s (%s): path %s is not served (%s); collecting "
+        out_term(stderr, "dcbkit: collect: gnmi %s (%s): path %s is not served (%s); collecting "
                 "the others, asking again later\n", device, address, path, why);
     else
-        fprintf(stderr, "dcbkit: collect: gnmi %s (%s): path %s is served again\n", device,
+        out_term(stderr, "dcbkit: collect: gnmi %s (%s): path %s is served again\n", device,
                 address, path);
 }
 
@@ -116,7 +116,7 @@ int collect_gnmi(struct collect_run *r)
     struct source_gnmi_stats st;
     dcb_source_gnmi_stats(&r->src, &st);
     if (r->ctx->verbosity >= 0)
-        fprintf(stderr, "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
+        out_term(stderr, "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
                 " config snapshots from %zu gNMI device(s); %" PRIu64 " leaves not mapped\n",
                 r->samples, r->events, r->configs, st.devices, st.unmapped);
     if (st.failures || (r->samples == 0 && r->configs == 0))

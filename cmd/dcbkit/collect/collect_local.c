@@ -22,7 +22,7 @@ static void summary(const struct collect_run *r)
     struct source_local_stats st;
     dcb_source_local_stats(&r->src, &st);
     if (r->ctx->verbosity >= 0)
-        fprintf(stderr, "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
+        out_term(stderr, "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
                 " read failures\n", st.samples, st.events, st.failures);
 }
 

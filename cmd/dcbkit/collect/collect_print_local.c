@@ -22,7 +22,7 @@ void collect_print_event(struct dcb_out *o, const struct dcb_event *e, const cha
         fprintf(o->fp, ",\"details\":%s", e->details);
         out_obj_close(o);
     } else {
-        fprintf(o->fp, "event %s %s %s\n", kind, who, e->details);
+        out_term(o->fp, "event %s %s %s\n", kind, who, e->details);
     }
 }
 
@@ -56,7 +56,7 @@ static void on_config(void *arg, const struct host_config_snap *snap)
         out_str(o, NULL, " port %s", snap->peer_port);
         out_text(o, " (%s DCBX): %s\n", snap->dcbx_mode, snap->json);
     } else {
-        fprintf(o->fp, "config %s (%s): %s\n", snap->ifname, snap->source, snap->json);
+        out_term(o->fp, "config %s (%s): %s\n", snap->ifname, snap->source, snap->json);
     }
 }
 
@@ -68,11 +68,11 @@ static void counter_text(struct dcb_out *o, const char *ifname, const struct hos
         snprintf(label, sizeof(label), "prio=%d", c->match.prio);
     else if (c->match.queue >= 0)
         snprintf(label, sizeof(label), "queue=%d", c->match.queue);
-    fprintf(o->fp, "%-12s %-26s %-8s %20" PRIu64, ifname, metric_info(c->match.metric)->name,
+    out_term(o->fp, "%-12s %-26s %-8s %20" PRIu64, ifname, metric_info(c->match.metric)->name,
             label, c->value);
     if (isfinite(rate))
         fprintf(o->fp, " %14.1f/s", rate);
-    fprintf(o->fp, "   (%s %s)\n", c->source, c->raw);
+    out_term(o->fp, "   (%s %s)\n", c->source, c->raw);
 }
 
 static void on_counter(void *arg, int64_t now, const char *ifname, const struct host_counter *c,
@@ -111,7 +111,7 @@ static void on_speed(void *arg, int64_t now, const char *ifname, uint64_t bps, c
     struct dcb_out *o = &r->out;
     const char *metric = metric_info(METRIC_LINK_SPEED_BPS)->name;
     if (!out_is_json(o)) {
-        fprintf(o->fp, "%-12s %-26s %-8s %20" PRIu64 "   (%s speed)\n", ifname, metric, "", bps,
+        out_term(o->fp, "%-12s %-26s %-8s %20" PRIu64 "   (%s speed)\n", ifname, metric, "", bps,
                 source);
         return;
     }

@@ -271,7 +271,7 @@ static int decode_run(struct cli_ctx *ctx, int argc, char **argv)
     if (a.iface) {
         struct pcap_stat ps = { 0 };
         pcap_stats(p, &ps);
-        fprintf(stderr, "%" PRIu64 " frames decoded, %" PRIu64 " malformed, %u dropped by the "
+        out_term(stderr, "%" PRIu64 " frames decoded, %" PRIu64 " malformed, %u dropped by the "
                 "kernel\n", sink.frames, sink.malformed, ps.ps_drop);
     }
     live_handle = NULL;

@@ -35,7 +35,7 @@ static int verify_advice(const struct diagnose_opts *o, struct diagnose_result *
     if (rule_verify(&vo, r->found.v, r->found.n, &vs, err) < 0)
         return -1;
     if (o->verbose)
-        fprintf(stderr, "dcbkit: verify: %u replays run, %u from the cache (%s)\n", vs.runs,
+        out_term(stderr, "dcbkit: verify: %u replays run, %u from the cache (%s)\n", vs.runs,
                 vs.hits, vs.cache_dir[0] ? vs.cache_dir : "no cache");
     return 0;
 }
@@ -67,7 +67,7 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
     if (rule_set_load_catalog(&rs, o.rules.dirs, o.rules.ndirs, &err) < 0) {
         status = cli_fail(DIAGNOSE_UNDECIDED, "diagnose", "%s", err.msg);
     } else if (diagnose_evidence_open(&o, &d, &err) < 0) {
-        fprintf(stderr, "dcbkit: %s\n", err.msg);
+        out_term(stderr, "dcbkit: %s\n", err.msg);
         status = DIAGNOSE_UNDECIDED;
     } else if (diagnose_run_rules(&o, &rs, &d, &r, &err) < 0) {
         status = cli_fail(DIAGNOSE_UNDECIDED, "diagnose", "%s", err.msg);

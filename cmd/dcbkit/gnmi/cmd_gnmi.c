@@ -77,7 +77,7 @@ static void print_sync(struct gnmi_target *t, void *arg)
     struct gnmi_cmd *g = arg;
     (void)t;
     if (g->ctx->verbosity > 0)
-        fprintf(stderr, "dcbkit: gnmi: sync (%" PRIu64 " leaves so far)\n", g->leaves);
+        out_term(stderr, "dcbkit: gnmi: sync (%" PRIu64 " leaves so far)\n", g->leaves);
     fflush(stdout);
 }
 
@@ -86,7 +86,7 @@ static void print_error(struct gnmi_target *t, const char *msg, bool retrying, v
     struct gnmi_cmd *g = arg;
     if (retrying && g->ctx->verbosity < 0)
         return;
-    fprintf(stderr, "dcbkit: gnmi %s: %s%s\n", gnmi_target_address(t), msg,
+    out_term(stderr, "dcbkit: gnmi %s: %s%s\n", gnmi_target_address(t), msg,
             retrying ? " (retrying)" : "");
 }
 
@@ -94,7 +94,7 @@ static void print_gap(struct gnmi_target *t, int64_t from, int64_t to, const cha
 {
     struct gnmi_cmd *g = arg;
     if (g->ctx->verbosity >= 0)
-        fprintf(stderr, "dcbkit: gnmi %s: data again after %.3f s (%s)\n",
+        out_term(stderr, "dcbkit: gnmi %s: data again after %.3f s (%s)\n",
                 gnmi_target_address(t), (double)(to - from) / 1e9, why);
 }
 

@@ -69,7 +69,7 @@ static void show_progress(struct replay_sink *k, const struct dcb_sample *s)
         return;
     k->progress_at = now;
     k->shown = true;
-    fprintf(stderr, "\rreplay: %.3f s simulated, %" PRIu64 " samples, %" PRIu64 " events\033[K",
+    out_term(stderr, "\rreplay: %.3f s simulated, %" PRIu64 " samples, %" PRIu64 " events\033[K",
             (double)(s->time_ns - k->t0) / 1e9, k->samples, k->events);
 }
 
@@ -282,7 +282,7 @@ static int simulate(const struct replay_args *a, struct scenario *sc, struct rep
     };
     int rc = scenario_run(sc, &ro, &hooks, res, &err);
     if (sink->shown)
-        fprintf(stderr, "\r\033[K");     /* the progress line goes */
+        out_term(stderr, "\r\033[K");     /* the progress line goes */
     return rc < 0 ? cli_fail(1, "replay", "%s: %s", sc->source, err.msg) : 0;
 }
 

@@ -30,7 +30,7 @@ struct report_job {
 static void progress(const char *what)
 {
     if (isatty(STDERR_FILENO))
-        fprintf(stderr, "report: %s\n", what);
+        out_term(stderr, "report: %s\n", what);
 }
 
 static int step_prepare(struct report_job *j)

@@ -21,7 +21,7 @@ static int serve_loop(struct serve_round *round, struct serve_board *board, int6
     for (;;) {
         struct dcb_err err;
         if (serve_round_run(round, board, &err) < 0)
-            fprintf(stderr, "dcbkit: serve: %s\n", err.msg);
+            out_term(stderr, "dcbkit: serve: %s\n", err.msg);
         int64_t n = (int64_t)next.tv_sec * NS_PER_SEC + next.tv_nsec + interval_ns;
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
@@ -105,11 +105,11 @@ static int run_listening(struct cli_ctx *ctx, struct serve_round *round,
         snprintf(colon + 1, sizeof(where) - (size_t)(colon + 1 - where), "%u",
                  serve_http_port(http));
     if (!ho.listen.loopback)
-        fprintf(stderr, "dcbkit: serve: listening on %s, which other hosts can reach; "
+        out_term(stderr, "dcbkit: serve: listening on %s, which other hosts can reach; "
                 "/metrics has no authentication (put it behind a firewall or a TLS proxy)\n",
                 where);
     if (ctx->verbosity >= 0)
-        fprintf(stderr, "dcbkit: serve: listening on http://%s/metrics (source %s, every "
+        out_term(stderr, "dcbkit: serve: listening on http://%s/metrics (source %s, every "
                 "%.3g s, %zu rules)\n", where, round->feed->label, (double)a->interval_ns / 1e9,
                 round->rules ? round->rules->n : (size_t)0);
     serve_loop(round, board, a->interval_ns, stop);
@@ -134,7 +134,7 @@ static int open_feed(struct serve_feed *feed, const struct serve_args *a)
     struct serve_feed_options fo = { &a->src, a->record, (size_t)a->ring_samples,
                                      a->interval_ns };
     if (serve_feed_open(feed, &fo, &err) < 0) {
-        fprintf(stderr, "dcbkit: %s\n", err.msg);
+        out_term(stderr, "dcbkit: %s\n", err.msg);
         return 1;
     }
     return 0;

@@ -158,7 +158,7 @@ static void problem_of(struct serve_round *r, char *problem, size_t len, const c
     if (!problem[0])
         snprintf(problem, len, "%s: %s", what, e->msg);
     if (r->verbose)
-        fprintf(stderr, "dcbkit: serve: %s: %s\n", what, e->msg);
+        out_term(stderr, "dcbkit: serve: %s: %s\n", what, e->msg);
 }
 
 /* Ticks the feed, then reads each series' newest sample and every config snapshot. */
@@ -208,7 +208,7 @@ static void evaluate(struct serve_round *r, int64_t data_ns, int64_t wall, char 
         if (!problem[0])
             snprintf(problem, len, "rules: %s", e.msg);
         if (r->verbose)
-            fprintf(stderr, "dcbkit: serve: rules: %s\n", e.msg);
+            out_term(stderr, "dcbkit: serve: rules: %s\n", e.msg);
     } else {
         r->stats[1].last_ok_ns = wall;
     }
