@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "privs.h"
 #include "version.h"
 
 bool cli_is_binary(const struct cli_command *cmd)
@@ -184,4 +185,16 @@ int cli_source_check(const struct cli_ctx *ctx, const struct source_opts *so)
     if (source_opts_check(so, why, sizeof(why)) < 0)
         return cli_usage_error(ctx, "%s", why);
     return CLI_NEXT;
+}
+
+void cli_drop_privileges(const struct cli_ctx *ctx, const struct source_opts *so)
+{
+    if (!(so->named & SOURCE_G_LOCAL))
+        return;
+    unsigned keep = PRIVS_READ_ANY | (so->local.no_lldp ? 0 : PRIVS_NET_RAW);
+    struct dcb_err err;
+    if (privs_drop(keep, &err) < 0)
+        dcb_log(DCB_LOG_WARN, "%s; running on with the privileges it has", err.msg);
+    else if (ctx && ctx->verbosity > 0)
+        dcb_log(DCB_LOG_INFO, "running as %s", privs_describe(keep));
 }

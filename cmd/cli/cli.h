@@ -94,6 +94,11 @@ int cli_common_option(struct cli_ctx *ctx, int opt, char **argv);
 int cli_source_option(struct cli_ctx *ctx, struct source_opts *so, int opt, char **argv);
 /* The source options as checked after parsing (source_opts_check): CLI_NEXT or 64. */
 int cli_source_check(const struct cli_ctx *ctx, const struct source_opts *so);
+/* Once a command's sources, store and sockets are open: as root with this host among its
+ * sources, become nobody keeping CAP_DAC_READ_SEARCH (the mlx5 debugfs knobs) and, unless
+ * --no-lldp, CAP_NET_RAW (the LLDP listener reopens after an interface returns; lib/privs.h).
+ * A drop the kernel refuses is said once and the command goes on. */
+void cli_drop_privileges(const struct cli_ctx *ctx, const struct source_opts *so);
 
 /* A command's own option: CLI_NEXT when it took it, CLI_NOT_OWN when opt is none of its own,
  * otherwise the exit status. */

@@ -253,6 +253,7 @@ static int open_source(struct top_app *app, struct top_args *a)
         out_term(stderr, "dcbtop: %s\n", err.msg);
         return 1;
     }
+    cli_drop_privileges(NULL, &a->src);
     if (a->auto_source && a->src.demo)
         snprintf(app->src.status, sizeof(app->src.status),
                  "no interface here has PFC counters: showing the built-in demo");

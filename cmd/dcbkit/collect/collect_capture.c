@@ -14,6 +14,7 @@
 #include "units.h"
 #include "log.h"
 #include "metrics.h"
+#include "privs.h"
 #include "track_set.h"
 
 #define CAPTURE_STORM_NS 200000000LL
@@ -169,6 +170,9 @@ int collect_capture_run(const struct collect_capture_opts *o)
     int rc = capture_live_open(&r.cap, o->iface, o->filter, &err);
     if (rc < 0)    /* a filter that does not compile is a usage error */
         return cli_fail(rc == DCB_E_INVAL ? EXIT_USAGE : 1, "collect --capture", "%s", err.msg);
+    /* the capture socket and the store are open: parse the wire as nobody, with nothing kept */
+    if (privs_drop(0, &err) < 0)
+        dcb_log(DCB_LOG_WARN, "%s; capturing with the privileges it has", err.msg);
     struct track_events ev = { .fn = on_event, .arg = &r, .device = o->device };
     if (track_set_init(&r.t, o->link_bps, CAPTURE_STORM_NS, 0, &ev) < 0) {
         capture_live_close(&r.cap);

@@ -48,6 +48,7 @@ int collect_local(struct collect_run *r)
     r->src.interval_ns = o->interval_ns;
     if (dcb_source_local_open(&r->src, &so.local, &err) < 0)
         return collect_record_close(r, cli_fail(1, "collect", "%s", err.msg));
+    cli_drop_privileges(r->ctx, &so);
     r->check_tick = check_first_tick;
     struct dcb_source_run how = { .count = collect_ticks(o) };
     int status = 0;

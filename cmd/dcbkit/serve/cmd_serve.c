@@ -98,6 +98,7 @@ static int run_listening(struct cli_ctx *ctx, struct serve_round *round,
     struct serve_http *http = NULL;
     if (serve_http_start(&http, &ho, board, &err) < 0)
         return cli_fail(1, "serve", "%s", err.msg);
+    cli_drop_privileges(ctx, &a->src);   /* listening, the store and the sources open */
     char where[96];
     snprintf(where, sizeof(where), "%s", ho.listen.text);
     char *colon = strrchr(where, ':');
