@@ -173,7 +173,10 @@ def fault_cases(seed):
 
 
 def build(seed):
-    return healthy_cases(seed) + fault_cases(seed)
+    cases = healthy_cases(seed) + fault_cases(seed)
+    for c in cases:
+        c.seed = seed
+    return cases
 
 
 def table(cases):
