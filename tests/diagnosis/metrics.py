@@ -63,7 +63,8 @@ def strata_table(results):
     for r in scored(results):
         for s in r.strata:
             rows[s].append(r)
-    lines = ["| stratum | cases | top-1 rule + knob | top-1 rule | top-3 |", "|---|---|---|---|---|"]
+    lines = ["| stratum | cases | top-1 rule + knob | top-1 rule | top-3 |",
+             "|---|---|---|---|---|"]
     for name, rs in rows.items():
         n = len(rs)
         lines.append("| %s | %d | %s | %s | %s |" % (

@@ -37,7 +37,9 @@ def signatures(run):
     if run.case.healthy:
         drops = sum(fig["pg_drops"]) + sum(fig["queue_drops"])
         storms = fig["figures"]["watchdog_storms"] or 0
-        return ["healthy: %d drops, %d watchdog storms" % (drops, storms)] if drops or storms else []
+        if drops or storms:
+            return ["healthy: %d drops, %d watchdog storms" % (drops, storms)]
+        return []
     name, stage = run.case.faults[0], run.case.stages[0]
     sig = K.KIND_BY_NAME[name].signature
     if sig and not sig[1](fig, run.case.setting, stage):

@@ -4,10 +4,11 @@
     tests/diagnosis/score.py [--seeds N,N...] [--subset check] [--verify] [--jobs J]
                              [--only TEXT] [--json FILE] [--keep DIR] [--check README.md] [-v]
 
-Replays every case of each seed (default: the tuning seeds 1, 2, 3) into a fresh store, diagnoses it, and prints the figures: top-1 rule and knob
-and top-3 by stratum, the confusion table, healthy cases warned, false criticals, the unstaged
-and pending cases; with --verify, whether each change `diagnose --verify` rates "helps" still
-helps on another seed, workload and duration, and whether the expected rule stops firing.
+Replays every case of each seed (default: the tuning seeds 1, 2, 3) into a fresh store,
+diagnoses it, and prints the figures: top-1 rule and knob and top-3 by stratum, the confusion
+table, healthy cases warned, false criticals, the unstaged and pending cases; with --verify,
+whether each change `diagnose --verify` rates "helps" still helps on another seed, workload and
+duration, and whether the expected rule stops firing.
 --check FILE compares the figures with the floor recorded in FILE (the README's "make check
 floor") and exits 1 when accuracy is below it or healthy warnings or false criticals are above.
 DCBKIT names the binary (default build/cc/bin/dcbkit).
@@ -105,7 +106,8 @@ def report(results, pend, verified, seeds, elapsed):
             out.append("- %s: %s x%d (#%d: %s)" % (cid, rule, len(fs), issue, why))
     unstaged = [r for r in results if r.run.unstaged and not r.case.pending]
     errors = [r for r in results if r.run.error]
-    out.append("\n## Unstaged (the replay did not show the fault; not scored): %d\n" % len(unstaged))
+    out.append("\n## Unstaged (the replay did not show the fault; not scored): %d\n"
+               % len(unstaged))
     for r in unstaged:
         out.append("- %s (%s): %s" % (r.case.id, r.case.setting.label(), "; ".join(r.run.unstaged)))
     if errors:
@@ -183,7 +185,8 @@ def check_floor(h, path):
     if h["healthy_warned"] > hw:
         bad.append("%d healthy cases warned, the floor allows %d" % (h["healthy_warned"], hw))
     if h["false_crit_cases"] > fc:
-        bad.append("%d cases with false criticals, the floor allows %d" % (h["false_crit_cases"], fc))
+        bad.append("%d cases with false criticals, the floor allows %d"
+                   % (h["false_crit_cases"], fc))
     for b in bad:
         print("score: " + b, file=sys.stderr)
     return 1 if bad else 0

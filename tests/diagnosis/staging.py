@@ -2,9 +2,10 @@
 setting, where it sits, and the signature its run must show for the case to count as staged.
 
 A stage function takes (setting, rng, ctx) and returns a Stage; ctx holds the workload's
-receiver when it has one (a slow or stuck host is the one the traffic goes to). `at` names where the fault is when it
-is local (devices, or device:ifname), and `vars` carries the faulty values the answers' ranges
-may refer to (cur_*). What the right diagnosis is lives in answers/, not here.
+receiver when it has one (a slow or stuck host is the one the traffic goes to). `at` names
+where the fault is when it is local (devices, or device:ifname), and `vars` carries the faulty
+values the answers' ranges may refer to (cur_*). What the right diagnosis is lives in answers/,
+not here.
 """
 import math
 

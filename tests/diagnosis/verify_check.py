@@ -23,8 +23,8 @@ VARIANT_SEED = 7919
 def variant_case(case, seed):
     s = case.setting
     kinds = [K.KIND_BY_NAME[n] for n in case.faults]
-    loads = [w for w in kinds[0].workloads
-             if not kinds[0].congested or (w != "ring" and (s.topology, w) != ("star", "all-to-all"))]
+    loads = [w for w in kinds[0].workloads if not kinds[0].congested or
+             (w != "ring" and (s.topology, w) != ("star", "all-to-all"))]
     others = [w for w in loads if w != s.workload] or loads
     load = random.Random("%d:%s:variant" % (seed, case.id)).choice(others)
     v = Setting(s.topology, s.gbps, s.p, s.c, load, s.severity)

@@ -101,7 +101,8 @@ static void fat_tree_generator(void **state)
     struct fabric_gen bad = g;
     bad.super_spines = 3;
     assert_int_not_equal(fabric_generate(&f, &bad, &err), 0);
-    assert_string_equal(err.msg, "generate: super_spines (3) must be a multiple of spines_per_pod (2)");
+    assert_string_equal(err.msg,
+                        "generate: super_spines (3) must be a multiple of spines_per_pod (2)");
     fabric_free(&f);
 }
 
@@ -127,14 +128,16 @@ static void fat_tree_from_json(void **state)
         " \"spines_per_pod\": 2, \"super_spines\": 3, \"hosts_per_leaf\": 1}}";
     fabric_init(&f);
     assert_int_not_equal(fabric_load_text(&f, uneven, sizeof(uneven) - 1, "t", &err), 0);
-    assert_string_equal(err.msg, "t: generate.super_spines: 3 is not a multiple of spines_per_pod 2");
+    assert_string_equal(err.msg,
+                        "t: generate.super_spines: 3 is not a multiple of spines_per_pod 2");
     fabric_free(&f);
     static const char huge[] =
         "{\"generate\": {\"type\": \"fat-tree\", \"pods\": 64, \"leaves_per_pod\": 32,"
         " \"spines_per_pod\": 2, \"super_spines\": 2, \"hosts_per_leaf\": 16}}";
     fabric_init(&f);
     assert_int_not_equal(fabric_load_text(&f, huge, sizeof(huge) - 1, "t", &err), 0);
-    assert_string_equal(err.msg, "t: generate: 64 pods x 32 leaves x 16 hosts is more than 16384 hosts");
+    assert_string_equal(err.msg,
+                        "t: generate: 64 pods x 32 leaves x 16 hosts is more than 16384 hosts");
     fabric_free(&f);
 }
 
