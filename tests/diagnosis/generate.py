@@ -175,7 +175,7 @@ def fault_cases(seed):
 def build(seed):
     cases = healthy_cases(seed) + fault_cases(seed)
     for c in cases:
-        c.seed = seed
+        c.seed, c.base_id = seed, c.id      # a scorer may prefix id; base_id keeps the draws
     return cases
 
 

@@ -214,7 +214,7 @@ def main():
             these = subset(these)
         if len(seeds) > 1:
             for c in these:
-                c.id = "s%d-%s" % (seed, c.id)
+                c.id = "s%d-%s" % (seed, c.base_id)
         cases += these
     if a.only:
         cases = [c for c in cases if a.only in c.id]

@@ -26,9 +26,10 @@ def variant_case(case, seed):
     loads = [w for w in kinds[0].workloads if not kinds[0].congested or
              (w != "ring" and (s.topology, w) != ("star", "all-to-all"))]
     others = [w for w in loads if w != s.workload] or loads
-    load = random.Random("%d:%s:variant" % (seed, case.id)).choice(others)
+    load = random.Random("%d:%s:variant" % (seed, case.base_id)).choice(others)
     v = Setting(s.topology, s.gbps, s.p, s.c, load, s.severity)
-    vc = generate.build_case(case.id + "-variant", case.faults, v, seed + VARIANT_SEED)
+    vc = generate.build_case(case.base_id + "-variant", case.faults, v, seed + VARIANT_SEED)
+    vc.id = case.id + "-variant"
     vc.scenario["duration_ms"] = round(vc.scenario["duration_ms"] * 1.5, 3)
     vc.scenario["sample_interval_us"] = round(vc.scenario["duration_ms"] * 1000 / 50, 3)
     return vc
