@@ -4,7 +4,7 @@
 #   make check               bootstrap, build, run every test
 #   make check SANITIZE=1    the same under ASan+UBSan
 #   make CC=clang            build with clang
-#   make bench | fuzz | install PREFIX=/usr/local | clean | ci-extra
+#   make bench | bench-diagnosis | fuzz | install PREFIX=/usr/local | clean | ci-extra
 
 CC       ?= cc
 SANITIZE ?=
@@ -79,7 +79,7 @@ FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 BINS := $(DCBKIT) $(DCBTOP)
 
-.PHONY: all run check check-unit check-integration bench fuzz fuzz-build fuzz-bins install \
+.PHONY: all run check check-unit check-integration bench bench-diagnosis fuzz fuzz-build fuzz-bins install \
         uninstall clean ci-extra cppcheck bootstrap help build-tests
 .DEFAULT_GOAL := all
 
@@ -167,6 +167,10 @@ bench: $(BENCH_BINS) $(DCBKIT) $(DCBTOP)
 	@for b in $(BENCH_BINS); do echo "== $$(basename $$b)"; $$b || exit 1; done
 	@for b in $(BENCH_SCRIPTS); do echo "== $$(basename $$b .py)"; \
 	    DCBKIT=$(abspath $(DCBKIT)) DCBTOP=$(abspath $(DCBTOP)) /usr/bin/python3 $$b || exit 1; done
+
+# The diagnosis benchmark alone (tests/diagnosis/README.md): about 5 minutes on 2 cores.
+bench-diagnosis: $(DCBKIT)
+	@DCBKIT=$(abspath $(DCBKIT)) /usr/bin/python3 tests/bench/bench_diagnosis.py
 
 # libFuzzer targets: clang only, in their own build tree; each runs FUZZ_SECONDS on a copy of
 # its seed corpus (tests/fuzz/corpus/NAME). A crash leaves build/fuzz/NAME-crash-* and fails.

@@ -546,6 +546,32 @@ static int get_int(const cJSON *obj, const char *key, int lo, int hi, int *out, 
     return 0;
 }
 
+/* The fat-tree's counts: pods of leaves and spines, and the super-spines over them. */
+static int load_fat_tree(const cJSON *gj, struct fabric_gen *g, struct dcb_err *err)
+{
+    static const char *const keys[] = { "type", "pods", "leaves_per_pod", "spines_per_pod",
+                                        "super_spines", "hosts_per_leaf", "speed", "uplink_speed",
+                                        "cable_m", "uplink_cable_m", NULL };
+    const char *where = "generate";
+    int rc;
+    if ((rc = check_keys(gj, keys, where, err)) < 0 ||
+        (rc = get_int(gj, "pods", 1, 256, &g->pods, where, err)) < 0 ||
+        (rc = get_int(gj, "leaves_per_pod", 1, 256, &g->leaves, where, err)) < 0 ||
+        (rc = get_int(gj, "spines_per_pod", 1, 64, &g->spines, where, err)) < 0 ||
+        (rc = get_int(gj, "super_spines", 1, 1024, &g->super_spines, where, err)) < 0 ||
+        (rc = get_int(gj, "hosts_per_leaf", 0, 512, &g->hosts_per_leaf, where, err)) < 0)
+        return rc;
+    if (g->super_spines % g->spines)
+        return dcb_err_set(err, DCB_E_RANGE,
+                           "generate.super_spines: %d is not a multiple of spines_per_pod %d",
+                           g->super_spines, g->spines);
+    if ((long)g->pods * g->leaves * g->hosts_per_leaf > 16384)
+        return dcb_err_set(err, DCB_E_RANGE,
+                           "generate: %d pods x %d leaves x %d hosts is more than 16384 hosts",
+                           g->pods, g->leaves, g->hosts_per_leaf);
+    return 0;
+}
+
 static int load_generate(struct fabric *f, const cJSON *gj, struct dcb_err *err)
 {
     static const char *const star_keys[] = { "type", "hosts", "speed", "cable_m", NULL };
@@ -576,8 +602,13 @@ static int load_generate(struct fabric *f, const cJSON *gj, struct dcb_err *err)
             return dcb_err_set(err, DCB_E_RANGE,
                                "generate: %d leaves x %d hosts is more than 16384 hosts",
                                g.leaves, g.hosts_per_leaf);
+    } else if (cJSON_IsString(type) && !strcmp(type->valuestring, "fat-tree")) {
+        g.type = GEN_FAT_TREE;
+        if ((rc = load_fat_tree(gj, &g, err)) < 0)
+            return rc;
     } else {
-        return dcb_err_set(err, DCB_E_INVAL, "generate.type: must be \"star\" or \"leaf-spine\"");
+        return dcb_err_set(err, DCB_E_INVAL,
+                           "generate.type: must be \"star\", \"leaf-spine\" or \"fat-tree\"");
     }
     const cJSON *item;
     if ((item = cJSON_GetObjectItemCaseSensitive(gj, "speed")) &&

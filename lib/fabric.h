@@ -1,6 +1,6 @@
 /* The fabric file: devices (hosts and switches), how each is reached, the links between them and
  * the intended QoS config (defaults under per-device and per-interface overrides). Standard
- * topologies (star, leaf-spine) are generated into explicit devices and links on load.
+ * topologies (star, leaf-spine, fat-tree) are generated into explicit devices and links on load.
  * The JSON schema is documented in docs/fabric.md. */
 #ifndef DCB_FABRIC_H
 #define DCB_FABRIC_H
@@ -104,9 +104,10 @@ const char *fabric_reach_name(enum fabric_reach reach);
 
 /* Generators (fabric_gen.c), also reachable from the file's "generate" section. */
 struct fabric_gen {
-    enum { GEN_STAR, GEN_LEAF_SPINE } type;
+    enum { GEN_STAR, GEN_LEAF_SPINE, GEN_FAT_TREE } type;
     int hosts;                           /* star */
-    int leaves, spines, hosts_per_leaf;  /* leaf-spine */
+    int leaves, spines, hosts_per_leaf;  /* leaf-spine; fat-tree: leaves and spines per pod */
+    int pods, super_spines;              /* fat-tree */
     uint64_t host_speed_bps, uplink_speed_bps;
     uint64_t host_cable_mm, uplink_cable_mm;
     bool host_cable_set, uplink_cable_set;

@@ -53,6 +53,94 @@ static void leaf_spine_generator(void **state)
     fabric_free(&f);
 }
 
+/* A k = 4 fat-tree: 4 pods of 2 leaves and 2 spines, 4 super-spines in 2 planes, 2 hosts a leaf. */
+static void fat_tree_generator(void **state)
+{
+    (void)state;
+    struct fabric f;
+    fabric_init(&f);
+    struct fabric_gen g = { .type = GEN_FAT_TREE, .pods = 4, .leaves = 2, .spines = 2,
+                            .super_spines = 4, .hosts_per_leaf = 2,
+                            .host_speed_bps = 100000000000ULL, .uplink_speed_bps = 400000000000ULL,
+                            .uplink_cable_mm = 50000, .uplink_cable_set = true };
+    assert_int_equal(fabric_generate(&f, &g, NULL), 0);
+    assert_int_equal(f.ndevices, 4 + 8 + 8 + 16);
+    assert_int_equal(f.nlinks, 16 + 16 + 16);
+    int hosts = 0, switches = 0;
+    for (size_t d = 0; d < f.ndevices; d++)
+        f.devices[d].role == FABRIC_HOST ? hosts++ : switches++;
+    assert_int_equal(hosts, 16);
+    assert_int_equal(switches, 20);
+    const struct fabric_end *peer;
+    /* host6 is the second host of leaf3, the first leaf of pod 2 */
+    const struct fabric_link *l = fabric_find_link(&f, "host6", "eth0", &peer);
+    assert_non_null(l);
+    assert_string_equal(peer->device, "leaf3");
+    assert_string_equal(peer->ifname, "Ethernet1");
+    assert_true(l->speed_bps == 100000000000ULL && !l->cable_set);
+    /* leaf3's uplinks (after its 2 host ports) go to pod 2's spines, spine3 and spine4 */
+    l = fabric_find_link(&f, "leaf3", "Ethernet2", &peer);
+    assert_string_equal(peer->device, "spine3");
+    assert_string_equal(peer->ifname, "Ethernet0");
+    l = fabric_find_link(&f, "leaf4", "Ethernet3", &peer);
+    assert_string_equal(peer->device, "spine4");
+    assert_string_equal(peer->ifname, "Ethernet1");
+    assert_true(l->speed_bps == 400000000000ULL && l->cable_mm == 50000);
+    /* spine4 is pod 2's second spine: plane 2, super3 and super4, on their pod-2 port */
+    l = fabric_find_link(&f, "spine4", "Ethernet2", &peer);
+    assert_string_equal(peer->device, "super3");
+    assert_string_equal(peer->ifname, "Ethernet1");
+    l = fabric_find_link(&f, "spine4", "Ethernet3", &peer);
+    assert_string_equal(peer->device, "super4");
+    assert_string_equal(peer->ifname, "Ethernet1");
+    /* a super-spine reaches every pod once, through that pod's spine of its plane */
+    l = fabric_find_link(&f, "super1", "Ethernet3", &peer);
+    assert_string_equal(peer->device, "spine7");
+    assert_null(fabric_find_link(&f, "super1", "Ethernet4", &peer));
+    struct dcb_err err;
+    struct fabric_gen bad = g;
+    bad.super_spines = 3;
+    assert_int_not_equal(fabric_generate(&f, &bad, &err), 0);
+    assert_string_equal(err.msg,
+                        "generate: super_spines (3) must be a multiple of spines_per_pod (2)");
+    fabric_free(&f);
+}
+
+static void fat_tree_from_json(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"generate\": {\"type\": \"fat-tree\", \"pods\": 2, \"leaves_per_pod\": 2,"
+        " \"spines_per_pod\": 2, \"super_spines\": 2, \"hosts_per_leaf\": 3, \"speed\": \"25G\"}}";
+    struct fabric f;
+    struct dcb_err err;
+    fabric_init(&f);
+    assert_int_equal(fabric_load_text(&f, text, sizeof(text) - 1, "t", &err), 0);
+    assert_int_equal(f.ndevices, 2 + 4 + 4 + 12);
+    const struct fabric_end *peer;
+    const struct fabric_link *l = fabric_find_link(&f, "spine3", "Ethernet2", &peer);
+    assert_non_null(l);
+    assert_string_equal(peer->device, "super1");
+    assert_true(l->speed_bps == 25000000000ULL);   /* uplinks default to the host speed */
+    fabric_free(&f);
+    static const char uneven[] =
+        "{\"generate\": {\"type\": \"fat-tree\", \"pods\": 2, \"leaves_per_pod\": 2,"
+        " \"spines_per_pod\": 2, \"super_spines\": 3, \"hosts_per_leaf\": 1}}";
+    fabric_init(&f);
+    assert_int_not_equal(fabric_load_text(&f, uneven, sizeof(uneven) - 1, "t", &err), 0);
+    assert_string_equal(err.msg,
+                        "t: generate.super_spines: 3 is not a multiple of spines_per_pod 2");
+    fabric_free(&f);
+    static const char huge[] =
+        "{\"generate\": {\"type\": \"fat-tree\", \"pods\": 64, \"leaves_per_pod\": 32,"
+        " \"spines_per_pod\": 2, \"super_spines\": 2, \"hosts_per_leaf\": 16}}";
+    fabric_init(&f);
+    assert_int_not_equal(fabric_load_text(&f, huge, sizeof(huge) - 1, "t", &err), 0);
+    assert_string_equal(err.msg,
+                        "t: generate: 64 pods x 32 leaves x 16 hosts is more than 16384 hosts");
+    fabric_free(&f);
+}
+
 /* defaults <- role defaults <- device <- interface <- link */
 static void effective_config_order(void **state)
 {
@@ -121,6 +209,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(star_generator),
         cmocka_unit_test(leaf_spine_generator),
+        cmocka_unit_test(fat_tree_generator),
+        cmocka_unit_test(fat_tree_from_json),
         cmocka_unit_test(effective_config_order),
         cmocka_unit_test(generated_devices_take_overrides),
     };
