@@ -12,15 +12,34 @@ struct file_reader {
     void *arg;
     uint64_t packets;
     bool stopped;
+    bool bad_time;            /* stopped at a timestamp out of range: bad_sec */
+    int64_t bad_sec;
 };
+
+/* Nanoseconds since the epoch, unless sec is before 1970 or past 2262 (int64_t nanoseconds end
+ * there): a pcapng if_tsresol or tick count no real capture has, or libpcap's wrapped result of
+ * one. Then the reading stops with an error rather than handing on wrong times. */
+static bool packet_time(struct file_reader *fr, int64_t sec, uint32_t nsec, int64_t *ns)
+{
+    if (sec >= 0 && nsec < 1000000000u && sec <= (INT64_MAX - (int64_t)nsec) / 1000000000) {
+        *ns = sec * 1000000000 + nsec;
+        return true;
+    }
+    fr->bad_time = fr->stopped = true;
+    fr->bad_sec = sec;
+    return false;
+}
 
 static bool deliver_pcapng(void *arg, const struct pcapng_packet *p)
 {
     struct file_reader *fr = arg;
+    int64_t ts_ns;
+    if (!packet_time(fr, p->ts_sec, p->ts_nsec, &ts_ns))
+        return false;
     struct capture_packet cp = {
         .linktype = p->linktype,
         .iface = p->iface,
-        .ts_ns = p->ts_sec * 1000000000 + p->ts_nsec,
+        .ts_ns = ts_ns,
         .data = p->data,
         .caplen = p->caplen,
         .len = p->len,
@@ -80,9 +99,12 @@ int capture_file_read(const char *path, const char *filter, capture_packet_fn fn
     struct pcap_pkthdr *hdr;
     const u_char *data;
     while (!fr.stopped && (rc = pcap_next_ex(p, &hdr, &data)) == 1) {
+        int64_t ts_ns;          /* opened with nanosecond precision: tv_usec holds nanoseconds */
+        if (!packet_time(&fr, hdr->ts.tv_sec, (uint32_t)hdr->ts.tv_usec, &ts_ns))
+            break;
         struct capture_packet cp = {
             .linktype = linktype,
-            .ts_ns = (int64_t)hdr->ts.tv_sec * 1000000000 + hdr->ts.tv_usec,
+            .ts_ns = ts_ns,
             .data = data,
             .caplen = hdr->caplen,
             .len = hdr->len,
@@ -93,6 +115,10 @@ int capture_file_read(const char *path, const char *filter, capture_packet_fn fn
     int status = 0;
     if (!fr.stopped && rc < 0 && rc != PCAP_ERROR_BREAK)
         status = after_read_error(p, path, filter, &fr, err);
+    if (fr.bad_time)
+        status = dcb_err_set(err, DCB_E_RANGE, "packet %llu: timestamp %lld s is out of range "
+                             "(1970 to 2262); is the interface's if_tsresol right?",
+                             (unsigned long long)fr.packets + 1, (long long)fr.bad_sec);
     pcap_close(p);
     return status;
 }

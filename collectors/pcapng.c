@@ -113,9 +113,12 @@ static int parse_idb(struct pcapng_reader *r, struct dcb_reader *body, struct dc
     return 0;
 }
 
+/* A coarse if_tsresol (1 tick a second, say) turns a 64-bit tick count into more seconds than an
+ * int64_t holds: those saturate at INT64_MAX, which capture_file refuses as out of range. */
 static void set_time(const struct pcapng_iface *i, uint64_t ticks, struct pcapng_packet *p)
 {
-    p->ts_sec = (int64_t)(ticks / i->ticks_per_sec);
+    uint64_t sec = ticks / i->ticks_per_sec;
+    p->ts_sec = sec > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)sec;
     unsigned __int128 frac = ticks % i->ticks_per_sec;
     p->ts_usec = (uint32_t)(frac * USEC_PER_SEC / i->ticks_per_sec);
     p->ts_nsec = (uint32_t)(frac * 1000000000u / i->ticks_per_sec);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fabric_index.h"
 #include "file_text.h"
 #include "qos_json.h"
 #include "topology_row.h"
@@ -26,6 +27,7 @@ void fabric_free(struct fabric *f)
         free(f->devices[i].ifaces);
     free(f->devices);
     free(f->links);
+    fabric_index_free(f);
     memset(f, 0, sizeof(*f));
 }
 
@@ -108,7 +110,10 @@ struct fabric_link *fabric_add_link(struct fabric *f, struct dcb_err *err)
 
 const struct fabric_device *fabric_find_device(const struct fabric *f, const char *name)
 {
-    for (size_t i = 0; i < f->ndevices; i++)
+    long at = fabric_index_device(f, name);
+    if (at != -2)
+        return at >= 0 ? &f->devices[at] : NULL;
+    for (size_t i = 0; i < f->ndevices; i++)            /* no memory for the index */
         if (strcmp(f->devices[i].name, name) == 0)
             return &f->devices[i];
     return NULL;
@@ -148,7 +153,16 @@ static struct fabric_iface *add_iface(struct fabric_device *d, const char *name,
 const struct fabric_link *fabric_find_link(const struct fabric *f, const char *device,
                                            const char *ifname, const struct fabric_end **peer)
 {
-    for (size_t i = 0; i < f->nlinks; i++) {
+    long at = fabric_index_end(f, device, ifname);
+    if (at >= 0) {
+        const struct fabric_link *l = &f->links[at / 2];
+        if (peer)
+            *peer = at % 2 ? &l->a : &l->b;
+        return l;
+    }
+    if (at == -1)
+        return NULL;
+    for (size_t i = 0; i < f->nlinks; i++) {            /* no memory for the index */
         const struct fabric_link *l = &f->links[i];
         if (!strcmp(l->a.device, device) && !strcmp(l->a.ifname, ifname)) {
             if (peer)
@@ -191,12 +205,21 @@ int fabric_effective_config(const struct fabric *f, const char *device, const ch
 void fabric_each_iface(const struct fabric *f, const struct fabric_device *d,
                        void (*fn)(const char *ifname, void *arg), void *arg)
 {
-    for (size_t i = 0; i < f->nlinks; i++) {
-        const struct fabric_link *l = &f->links[i];
-        if (!strcmp(l->a.device, d->name))
-            fn(l->a.ifname, arg);
-        if (!strcmp(l->b.device, d->name))
-            fn(l->b.ifname, arg);
+    const unsigned *ends;
+    size_t n;
+    if (fabric_index_device_ends(f, (size_t)(d - f->devices), &ends, &n)) {
+        for (size_t i = 0; i < n; i++) {
+            const struct fabric_link *l = &f->links[ends[i] / 2];
+            fn(ends[i] % 2 ? l->b.ifname : l->a.ifname, arg);
+        }
+    } else {
+        for (size_t i = 0; i < f->nlinks; i++) {        /* no memory for the index */
+            const struct fabric_link *l = &f->links[i];
+            if (!strcmp(l->a.device, d->name))
+                fn(l->a.ifname, arg);
+            if (!strcmp(l->b.device, d->name))
+                fn(l->b.ifname, arg);
+        }
     }
     for (size_t i = 0; i < d->nifaces; i++)
         if (!fabric_find_link(f, d->name, d->ifaces[i].name, NULL))
@@ -506,13 +529,11 @@ static int load_link(struct fabric *f, const cJSON *lj, int idx, struct dcb_err 
         return dcb_err_set(err, DCB_E_INVAL, "%s: %s:%s is linked to itself", where, l.a.device,
                            l.a.ifname);
     for (int e = 0; e < 2; e++) {
-        for (size_t k = 0; k < f->nlinks; k++) {
-            const struct fabric_link *o = &f->links[k];
-            if ((!strcmp(o->a.device, pe[e]->device) && !strcmp(o->a.ifname, pe[e]->ifname)) ||
-                (!strcmp(o->b.device, pe[e]->device) && !strcmp(o->b.ifname, pe[e]->ifname)))
-                return dcb_err_set(err, DCB_E_INVAL, "%s.%s: %s:%s is already in links[%zu]",
-                                   where, ends[e], pe[e]->device, pe[e]->ifname, k);
-        }
+        const struct fabric_link *o = fabric_find_link(f, pe[e]->device, pe[e]->ifname, NULL);
+        if (o)
+            return dcb_err_set(err, DCB_E_INVAL, "%s.%s: %s:%s is already in links[%zu]",
+                               where, ends[e], pe[e]->device, pe[e]->ifname,
+                               (size_t)(o - f->links));
     }
     const cJSON *speed = cJSON_GetObjectItemCaseSensitive(lj, "speed");
     snprintf(sub, sizeof(sub), "%s.speed", where);
@@ -596,8 +617,7 @@ static int load_generate(struct fabric *f, const cJSON *gj, struct dcb_err *err)
             (rc = get_int(gj, "spines", 1, 256, &g.spines, where, err)) < 0 ||
             (rc = get_int(gj, "hosts_per_leaf", 0, 512, &g.hosts_per_leaf, where, err)) < 0)
             return rc;
-        /* link and interface lookups are linear for now: keep generated fabrics to a size
-         * that checks in seconds */
+        /* a generated fabric stays a size that rules and reports go through in seconds */
         if (g.leaves * g.hosts_per_leaf > 16384)
             return dcb_err_set(err, DCB_E_RANGE,
                                "generate: %d leaves x %d hosts is more than 16384 hosts",
@@ -674,36 +694,41 @@ int fabric_load_json(struct fabric *f, const cJSON *root, struct dcb_err *err)
     const cJSON *devices = cJSON_GetObjectItemCaseSensitive(root, "devices");
     if (devices && !cJSON_IsArray(devices))
         return dcb_err_set(err, DCB_E_INVAL, "devices: must be an array");
+    /* the entry that refined each generated device, -1 for none */
+    int *refined_by = malloc((generated ? generated : 1) * sizeof(*refined_by));
+    if (!refined_by)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for devices");
+    for (size_t i = 0; i < generated; i++)
+        refined_by[i] = -1;
     const cJSON *dj;
     int idx = 0;
+    rc = 0;
     cJSON_ArrayForEach(dj, devices) {
         const cJSON *n = cJSON_GetObjectItemCaseSensitive(dj, "name");
         /* an explicit entry may refine a generated device once, never repeat an explicit one */
         if (cJSON_IsString(n)) {
             const struct fabric_device *d = fabric_find_device(f, n->valuestring);
-            if (d && (size_t)(d - f->devices) >= generated)
-                return dcb_err_set(err, DCB_E_INVAL, "devices[%d].name: duplicate device \"%s\"",
-                                   idx, n->valuestring);
-            if (d) {
-                const cJSON *earlier;
-                int k = 0;
-                cJSON_ArrayForEach(earlier, devices) {
-                    if (k >= idx)
-                        break;
-                    const cJSON *en = cJSON_GetObjectItemCaseSensitive(earlier, "name");
-                    if (cJSON_IsString(en) && !strcmp(en->valuestring, n->valuestring))
-                        return dcb_err_set(err, DCB_E_INVAL,
-                                           "devices[%d].name: duplicate device \"%s\" (also "
-                                           "devices[%d])",
-                                           idx, n->valuestring, k);
-                    k++;
-                }
+            size_t at = d ? (size_t)(d - f->devices) : 0;
+            if (d && at >= generated) {
+                rc = dcb_err_set(err, DCB_E_INVAL, "devices[%d].name: duplicate device \"%s\"",
+                                 idx, n->valuestring);
+                break;
             }
+            if (d && refined_by[at] >= 0) {
+                rc = dcb_err_set(err, DCB_E_INVAL, "devices[%d].name: duplicate device \"%s\" "
+                                 "(also devices[%d])", idx, n->valuestring, refined_by[at]);
+                break;
+            }
+            if (d)
+                refined_by[at] = idx;
         }
         if ((rc = load_device(f, dj, idx, err)) < 0)
-            return rc;
+            break;
         idx++;
     }
+    free(refined_by);
+    if (rc < 0)
+        return rc;
     const cJSON *links = cJSON_GetObjectItemCaseSensitive(root, "links");
     if (links && !cJSON_IsArray(links))
         return dcb_err_set(err, DCB_E_INVAL, "links: must be an array");

@@ -70,6 +70,7 @@ struct fabric {
     size_t ndevices, devices_cap;
     struct fabric_link *links;
     size_t nlinks, links_cap;
+    struct fabric_index *index;          /* lookups by name (fabric_index.c); NULL until used */
 };
 
 void fabric_init(struct fabric *f);

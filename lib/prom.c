@@ -225,7 +225,8 @@ static void put_sample_line(struct prom_buf *b, const char *name, const struct d
 
 static void put_samples(struct prom_buf *b, struct dcb_sample *v, size_t n)
 {
-    qsort(v, n, sizeof(*v), cmp_sample);
+    if (n > 1)                      /* v is NULL when nothing is fresh: no qsort of NULL */
+        qsort(v, n, sizeof(*v), cmp_sample);
     for (size_t i = 0; i < n;) {
         const struct metric_info *m = metric_info(v[i].metric);
         size_t j = i;
@@ -247,7 +248,8 @@ static void put_findings(struct prom_buf *b, struct prom_finding *f, size_t n)
 {
     put_family(b, "dcbkit_finding", "gauge",
                "A rule that fires now (1), by rule id, severity and place; see dcbkit diagnose");
-    qsort(f, n, sizeof(*f), cmp_finding);
+    if (n > 1)
+        qsort(f, n, sizeof(*f), cmp_finding);
     for (size_t i = 0; i < n; i++) {
         if (i && cmp_finding(&f[i - 1], &f[i]) == 0)
             continue;

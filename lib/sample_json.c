@@ -7,6 +7,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_number.h"
+
+static bool ts_ok(const cJSON *ts)
+{
+    return cJSON_IsNumber(ts) && ts->valuedouble >= 0 && ts->valuedouble < 9.2e18;
+}
+
+/* ts as nanoseconds: the digits themselves when written as an integer (a double would snap to
+ * 256 ns today), else the double; ts_ok has checked the range. */
+static int64_t ts_of(const char *line, const cJSON *ts)
+{
+    uint64_t exact;
+    if (json_top_uint(line, "ts", &exact) == JSON_UINT_EXACT && exact <= INT64_MAX)
+        return (int64_t)exact;
+    return (int64_t)ts->valuedouble;
+}
+
 int dcb_sample_from_json(const char *line, struct dcb_sample *s, char *why, size_t whylen)
 {
     cJSON *j = cJSON_Parse(line);
@@ -29,7 +46,7 @@ int dcb_sample_from_json(const char *line, struct dcb_sample *s, char *why, size
     } else if (m == METRIC_NONE) {
         snprintf(why, whylen, "unknown metric '%s' (see 'dcbkit metrics')",
                  cJSON_IsString(met) ? met->valuestring : "");
-    } else if (!(ts->valuedouble >= 0 && ts->valuedouble < 9.2e18)) {
+    } else if (!ts_ok(ts)) {
         snprintf(why, whylen, "ts must be nanoseconds since 1970, 0 to 9.2e18");
     } else if ((cJSON_IsNumber(prio) && (prio->valuedouble < -1 || prio->valuedouble > 4095)) ||
                (cJSON_IsNumber(queue) && (queue->valuedouble < -1 || queue->valuedouble > 4095))) {
@@ -37,15 +54,19 @@ int dcb_sample_from_json(const char *line, struct dcb_sample *s, char *why, size
     } else {
         int p = cJSON_IsNumber(prio) ? prio->valueint : -1;
         int q = cJSON_IsNumber(queue) ? queue->valueint : -1;
-        dcb_sample_set(s, (int64_t)ts->valuedouble, dev->valuestring, ifn->valuestring, m, p, q);
+        dcb_sample_set(s, ts_of(line, ts), dev->valuestring, ifn->valuestring, m, p, q);
         if (metric_info(m)->kind == METRIC_COUNTER) {
-            if (!(val->valuedouble >= 0 && val->valuedouble < 18446744073709551616.0)) {
+            /* the digits, exact to 2^64-1 (a double is exact below 2^53 only: two days of a
+             * 400G byte counter); a fraction or an exponent goes through the double */
+            uint64_t exact;
+            if (json_top_uint(line, "value", &exact) == JSON_UINT_EXACT) {
+                s->value.counter = exact;
+            } else if (!(val->valuedouble >= 0 && val->valuedouble < 18446744073709551616.0)) {
                 snprintf(why, whylen, "counter value must be 0 to 2^64-1");
                 goto out;
+            } else {
+                s->value.counter = (uint64_t)val->valuedouble;
             }
-            /* cJSON keeps numbers as doubles: exact below 2^53, which counters reach only after
-             * years at line rate; strtoull on the text would need cJSON's raw token */
-            s->value.counter = (uint64_t)val->valuedouble;
         } else {
             s->value.gauge = val->valuedouble;
         }
@@ -54,12 +75,6 @@ int dcb_sample_from_json(const char *line, struct dcb_sample *s, char *why, size
 out:
     cJSON_Delete(j);
     return ret;
-}
-
-
-static bool ts_ok(const cJSON *ts)
-{
-    return cJSON_IsNumber(ts) && ts->valuedouble >= 0 && ts->valuedouble < 9.2e18;
 }
 
 int dcb_event_from_json(const char *line, struct dcb_event *e, char *why, size_t whylen)
@@ -93,7 +108,7 @@ int dcb_event_from_json(const char *line, struct dcb_event *e, char *why, size_t
     } else if (text && strlen(text) >= DCB_DETAILS_MAX) {
         snprintf(why, whylen, "an event's details must be under %d bytes", DCB_DETAILS_MAX);
     } else {
-        dcb_event_set(e, (int64_t)ts->valuedouble, k, dev->valuestring, ifn->valuestring,
+        dcb_event_set(e, ts_of(line, ts), k, dev->valuestring, ifn->valuestring,
                       cJSON_IsNumber(prio) ? prio->valueint : -1, text ? text : "{}");
         ret = 0;
     }
@@ -123,7 +138,7 @@ int dcb_config_from_json(const char *line, struct dcb_config_line *c, char *why,
     } else if (!(c->json = cJSON_PrintUnformatted(cfg))) {
         snprintf(why, whylen, "out of memory");
     } else {
-        c->ts = (int64_t)ts->valuedouble;
+        c->ts = ts_of(line, ts);
         snprintf(c->device, sizeof(c->device), "%s", dev->valuestring);
         snprintf(c->ifname, sizeof(c->ifname), "%s", ifn->valuestring);
         snprintf(c->source, sizeof(c->source), "%s", src->valuestring);

@@ -134,7 +134,8 @@ static int parser_longopts(const struct cli_parser *p, struct option *out, size_
         return -1;
     if (p->nown + ns + sizeof(common) / sizeof(*common) + 1 > cap)
         return -1;
-    memcpy(out, p->own, p->nown * sizeof(*p->own));
+    if (p->nown)                        /* a command without options of its own: own is NULL */
+        memcpy(out, p->own, p->nown * sizeof(*p->own));
     n = p->nown;
     for (size_t i = 0; i < ns; i++) {
         bool own = false;

@@ -4,6 +4,12 @@
 
 #include "fabric.h"
 
+static void append_name(const char *ifname, void *arg)
+{
+    strcat(arg, ifname);
+    strcat(arg, " ");
+}
+
 static void star_generator(void **state)
 {
     (void)state;
@@ -204,6 +210,61 @@ static void generated_devices_take_overrides(void **state)
     assert_string_equal(err.msg, "t: devices: the fabric has no devices (list some or \"generate\" them)");
 }
 
+/* The indexed loader (issue 32, item 8) refuses what the scans refused, with the same messages,
+ * and finds what they found. */
+static void refuses_duplicates_and_unknown_devices(void **state)
+{
+    (void)state;
+    struct fabric f;
+    struct dcb_err err;
+    static const struct { const char *text, *msg; } bad[] = {
+        { "{\"devices\": [{\"name\": \"a\", \"role\": \"host\"}, {\"name\": \"b\", \"role\": \"host\"},"
+          " {\"name\": \"a\", \"role\": \"host\"}]}",
+          "t: devices[2].name: duplicate device \"a\"" },
+        { "{\"generate\": {\"type\": \"star\", \"hosts\": 3}, \"devices\": [{\"name\": \"host2\"},"
+          " {\"name\": \"host1\"}, {\"name\": \"host2\"}]}",
+          "t: devices[2].name: duplicate device \"host2\" (also devices[0])" },
+        { "{\"devices\": [{\"name\": \"a\", \"role\": \"host\"}, {\"name\": \"s\", \"role\": \"switch\"}],"
+          " \"links\": [{\"a\": \"s:e0\", \"b\": \"a:eth0\"}, {\"a\": \"s:e1\", \"b\": \"ghost:eth0\"}]}",
+          "t: links[1].b: no device \"ghost\"" },
+        { "{\"devices\": [{\"name\": \"a\", \"role\": \"host\"}, {\"name\": \"s\", \"role\": \"switch\"}],"
+          " \"links\": [{\"a\": \"s:e0\", \"b\": \"a:eth0\"}, {\"a\": \"s:e1\", \"b\": \"s:e2\"},"
+          " {\"a\": \"s:e3\", \"b\": \"s:e2\"}]}",
+          "t: links[2].b: s:e2 is already in links[1]" },
+        { "{\"generate\": {\"type\": \"star\", \"hosts\": 3}, \"links\": [{\"a\": \"host3:eth1\","
+          " \"b\": \"host2:eth0\"}]}",
+          "t: links[0].b: host2:eth0 is already in links[1]" },
+        { "{\"devices\": [{\"name\": \"s\", \"role\": \"switch\"}], \"links\": [{\"a\": \"s:e1\", \"b\": \"s:e1\"}]}",
+          "t: links[0]: s:e1 is linked to itself" },
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_not_equal(fabric_load_text(&f, bad[i].text, strlen(bad[i].text), "t", &err), 0);
+        assert_string_equal(err.msg, bad[i].msg);
+    }
+    static const char good[] =
+        "{\"devices\": [{\"name\": \"a\", \"role\": \"host\", \"interfaces\": {\"eth9\": {}}},"
+        " {\"name\": \"s\", \"role\": \"switch\"}],"
+        " \"links\": [{\"a\": \"s:e1\", \"b\": \"a:eth0\"}, {\"a\": \"s:e0\", \"b\": \"s:e2\"},"
+        " {\"a\": \"a:eth1\", \"b\": \"s:e3\"}]}";
+    assert_int_equal(fabric_load_text(&f, good, sizeof(good) - 1, "t", &err), 0);
+    const struct fabric_end *peer = NULL;
+    assert_ptr_equal(fabric_find_link(&f, "s", "e2", &peer), &f.links[1]);
+    assert_string_equal(peer->ifname, "e0");
+    assert_ptr_equal(fabric_find_link(&f, "a", "eth1", &peer), &f.links[2]);
+    assert_string_equal(peer->device, "s");
+    assert_null(fabric_find_link(&f, "a", "eth9", NULL));
+    assert_null(fabric_find_link(&f, "e1", "s", NULL));
+    assert_ptr_equal(fabric_find_device(&f, "s"), &f.devices[1]);
+    assert_null(fabric_find_device(&f, "S"));
+    char seen[128] = "";
+    fabric_each_iface(&f, &f.devices[1], append_name, seen);
+    assert_string_equal(seen, "e1 e0 e2 e3 ");              /* in link order, both ends of one */
+    seen[0] = '\0';
+    fabric_each_iface(&f, &f.devices[0], append_name, seen);
+    assert_string_equal(seen, "eth0 eth1 eth9 ");           /* then those in no link */
+    fabric_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +274,7 @@ int main(void)
         cmocka_unit_test(fat_tree_from_json),
         cmocka_unit_test(effective_config_order),
         cmocka_unit_test(generated_devices_take_overrides),
+        cmocka_unit_test(refuses_duplicates_and_unknown_devices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
