@@ -101,7 +101,7 @@ int dcqcn_read(const char *sysfs_root, const char *ifname, struct qos_config *c,
 {
     char base[1200];
     snprintf(base, sizeof(base), "%s/class/net/%s/ecn", sysfs_root, ifname);
-    if (access(base, F_OK) == 0) {
+    if (faccessat(AT_FDCWD, base, F_OK, AT_EACCESS) == 0) {
         snprintf(source, source_len, "mlnx_ofed sysfs");
         return read_ofed(base, c, err);
     }
@@ -114,7 +114,7 @@ int dcqcn_read(const char *sysfs_root, const char *ifname, struct qos_config *c,
         const char *pci = strrchr(target, '/');
         pci = pci ? pci + 1 : target;
         snprintf(base, sizeof(base), "%s/kernel/debug/mlx5/%.64s/cc_params", sysfs_root, pci);
-        if (access(base, F_OK) == 0) {
+        if (faccessat(AT_FDCWD, base, F_OK, AT_EACCESS) == 0) {
             snprintf(source, source_len, "mlx5 debugfs");
             return read_debugfs(base, c, err);
         }

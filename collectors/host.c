@@ -216,7 +216,7 @@ static void list_rdma_ports(struct host_reader *r)
             snprintf(path, sizeof(path), "%s/%s/ports/%d/gid_attrs/ndevs/0", dir, e->d_name, port);
             if (!sysfs_read_line(AT_FDCWD, path, ndev, sizeof(ndev))) {
                 snprintf(path, sizeof(path), "%s/%s/ports/%d", dir, e->d_name, port);
-                if (access(path, F_OK) < 0)
+                if (faccessat(AT_FDCWD, path, F_OK, AT_EACCESS) < 0)
                     break;                  /* ports are numbered from 1 without gaps */
                 continue;
             }
@@ -253,11 +253,11 @@ static bool find_by_device_net(struct host_reader *r, const char *ifname, char *
         if (e->d_name[0] == '.')
             continue;
         snprintf(path, sizeof(path), "%s/%s/device/net/%s", dir, e->d_name, ifname);
-        if (access(path, F_OK) < 0)
+        if (faccessat(AT_FDCWD, path, F_OK, AT_EACCESS) < 0)
             continue;
         for (int p = 1; p <= 4 && !found; p++) {
             snprintf(path, sizeof(path), "%s/%s/ports/%d/hw_counters", dir, e->d_name, p);
-            if (access(path, F_OK) == 0) {
+            if (faccessat(AT_FDCWD, path, F_OK, AT_EACCESS) == 0) {
                 snprintf(device, len, "%.63s", e->d_name);
                 *port = p;
                 found = true;

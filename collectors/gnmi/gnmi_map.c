@@ -1,6 +1,7 @@
 #include "grow.h"
 #include "gnmi_map.h"
 
+#include <fcntl.h>
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
@@ -147,7 +148,7 @@ int gnmi_map_load(struct gnmi_map *m, const char *dir, const char *name, struct 
                                name);
     char path[4096];
     snprintf(path, sizeof(path), "%s/%s_gnmi.json", dir, name);
-    if (access(path, R_OK) != 0)
+    if (faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) != 0)
         return dcb_err_set(err, DCB_E_NOTFOUND, "gNMI map %s: %s", path, strerror(errno));
     char *buf = counter_map_read_file(path, err);
     if (!buf)

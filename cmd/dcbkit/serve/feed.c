@@ -2,6 +2,7 @@
  * in real time and written into a ring that the page and the rules read (and into a record
  * store beside it with --store); or, for --store alone, a store that another process (dcbkit
  * collect --store) writes, which serve reads in place without ticking. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,8 @@ static int open_in_place(struct serve_feed *f, const struct source_opts *so, int
     struct dcb_sink none = { 0 };
     if (source_opts_open(so, none, interval_ns, 0, &f->src, err) < 0) {
         /* a store collect has just created holds nothing yet: open it again each round */
-        if (err->code != DCB_E_NOTFOUND || access(so->store.path, F_OK) != 0)
+        if (err->code != DCB_E_NOTFOUND ||
+            faccessat(AT_FDCWD, so->store.path, F_OK, AT_EACCESS) != 0)
             return -1;
         f->waiting = so;
         f->interval_ns = interval_ns;
