@@ -13,7 +13,9 @@
  *       min(T_cnt, BC) > F             hyper increase:  Rt += i * R_HAI (i = min - F), then fast
  *       otherwise                      additive:        Rt += R_AI, then fast
  *   rates are capped at the line rate.
- * mlx5 firmware differs in its defaults (presets below) and names (aliases in replay.c). */
+ * mlx5 firmware differs in its defaults (presets below) and names: the hosts' nic.dcqcn.* knobs
+ * carry them, and flow_params() in topo.c lays them over a preset. nic.c runs the RP on its
+ * events (CNPs, the timer, bytes sent). */
 #ifndef DCB_DCQCN_H
 #define DCB_DCQCN_H
 

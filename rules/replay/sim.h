@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "buffer.h"
 #include "evq.h"
 #include "qos_config.h"
 #include "replay.h"
@@ -63,25 +64,6 @@ struct pkt_queue {                /* a FIFO ring of packet indexes */
     uint32_t *v;
     uint32_t head, count, cap;
     uint64_t bytes;
-};
-
-struct ingress_pg {
-    uint64_t bytes;               /* counted in this PG; above its XOFF threshold is headroom */
-    bool xoff_sent;
-    bool dynamic;                 /* a dynamic threshold is set: alpha below */
-    int64_t xoff_since_ps;
-    uint64_t watermark, headroom_watermark, drops;
-    /* from the config, by port_setup(), so that a packet reads no config */
-    uint64_t xoff, xon;           /* configured; UINT64_MAX: not set */
-    uint64_t headroom;            /* 0: not set */
-    uint64_t limit;               /* a lossy group's size */
-    double alpha;                 /* 2^dynamic_th */
-};
-
-struct wred {                     /* an egress queue's WRED/ECN, from the config by port_setup() */
-    bool on;                      /* min and max set */
-    bool ecn;
-    double lo, hi, max_p;         /* bytes, bytes, probability at hi */
 };
 
 struct port_tc {                  /* an egress traffic class: what each packet reads first */
@@ -164,7 +146,7 @@ struct node {
     char name[DCB_DEVICE_MAX];
     bool is_switch;
     uint32_t first_port, nports;
-    uint64_t buffer_used;         /* switches: the shared buffer */
+    struct shared_buffer buffer;  /* switches */
 };
 
 struct flow {                     /* by who reads it: a packet sent reads lines 0 and 1, a data
@@ -233,7 +215,6 @@ struct sim {
     struct route *routes;         /* nnodes * nnodes, by node * nnodes + destination; switches
                                      only used */
     uint32_t *route_ports;
-    uint64_t switch_buffer;       /* bytes per switch */
     int64_t pfc_gen_ps;           /* XOFF decision to the PFC frame queued */
     int64_t pfc_response_ps;      /* PFC arrival to the sender obeying */
     bool oom;
@@ -245,21 +226,25 @@ struct sim {
     size_t nqueue_samples, queue_samples_cap;
 };
 
-/* topo.c */
+/* topo.c: building the fabric, routes (and again around links that are down), faults resolved
+ * to ports */
 int sim_build(struct sim *s, const struct fabric *f, const struct replay_flow *flows, size_t n,
               struct dcb_err *err);
 void sim_free(struct sim *s);
 uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node);
 uint64_t flow_ecmp_key(const struct flow *fl);
 uint32_t sim_next_hop_key(struct sim *s, uint32_t node, uint64_t ecmp_key, uint32_t dst_node);
+int sim_reroute(struct sim *s);
+int fault_resolve(struct sim *s, struct dcb_err *err);
 
-/* packets and queues (sim.c) */
+/* pkt.c: the packet pool and packet queues */
 uint32_t pkt_alloc(struct sim *s);
 void pkt_free(struct sim *s, uint32_t p);
 bool pq_push(struct sim *s, struct pkt_queue *q, uint32_t p);
 uint32_t pq_pop(struct sim *s, struct pkt_queue *q);
-/* Inline: nearly every event is a frame's end or arrival scheduled from the one before, and a
- * call's entry and exit were a fifth of the queue's work. */
+
+/* sim.c runs the event loop. Inline: nearly every event is a frame's end or arrival scheduled
+ * from the one before, and a call's entry and exit were a fifth of the queue's work. */
 static inline void sim_at(struct sim *s, int64_t at_ps, enum ev_kind kind, uint32_t a, uint32_t b)
 {
     if (at_ps > s->end_ps)
@@ -267,22 +252,26 @@ static inline void sim_at(struct sim *s, int64_t at_ps, enum ev_kind kind, uint3
     if (!evq_push(&s->queue, at_ps, kind, a, b))
         s->oom = true;
 }
-double sim_random(struct sim *s);
+
+/* output.c: samples, events and series through the hooks */
 void sim_event(struct sim *s, enum dcb_event_kind kind, uint32_t port, int prio,
                const char *details);
+void output_samples(struct sim *s);
+void output_series(struct sim *s);
 
-/* switch.c */
+/* summary.c */
+int sim_summarise(struct sim *s, struct replay_summary *sum, struct dcb_err *err);
+
+/* switch.c: a packet through a switch (the buffer's decisions are buffer.h's) */
 void switch_receive(struct sim *s, uint32_t port, uint32_t p);
 void switch_release(struct sim *s, uint32_t p);
-bool switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk);
+enum wred_verdict switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk);
 void pfc_check(struct sim *s, uint32_t port, unsigned pg);
 void watchdog_tick(struct sim *s);
 
-/* sim.c: a port's fields derived from its config (tc_of, strict, weight, dscp_prio, ...);
- * run again after changing pt->cfg. */
+/* port.c: a port's fields derived from its config (tc_of, strict, weight, dscp_prio, ...; run
+ * again after changing pt->cfg), and transmission, shared by switches and hosts */
 void port_setup(struct sim *s, uint32_t port);
-
-/* port.c: transmission, shared by switches and hosts */
 void port_kick(struct sim *s, uint32_t port);
 void port_tx_done(struct sim *s, uint32_t port);
 void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta);
@@ -301,10 +290,8 @@ void port_update_paused(struct port *pt);
 bool egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p);
 uint32_t egress_pop(struct sim *s, struct port *pt, unsigned tc);
 
-/* fault.c: injected faults */
+/* fault.c: injected faults as they fire, and flow dependencies */
 void fault_setup(struct sim *s);
-int fault_resolve(struct sim *s, struct dcb_err *err);
-int sim_reroute(struct sim *s);
 void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase);
 void flow_finished(struct sim *s, uint32_t flow);
 

@@ -69,6 +69,7 @@ static int build_nodes(struct sim *s, const struct fabric *f, struct dcb_err *er
         struct node *n = &s->nodes[s->nnodes];
         snprintf(n->name, sizeof(n->name), "%s", f->devices[d].name);
         n->is_switch = f->devices[d].role == FABRIC_SWITCH;
+        n->buffer.size = SHARED_BUFFER_DEFAULT;
         n->first_port = s->nports;
         struct iface_list il = { s, s->nnodes };
         fabric_each_iface(f, &f->devices[d], add_port, &il);
