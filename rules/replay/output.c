@@ -82,19 +82,6 @@ void output_samples(struct sim *s)
     }
 }
 
-static void keep_queue_sample(struct sim *s, double bytes)
-{
-    if (s->nqueue_samples == s->queue_samples_cap) {
-        size_t cap = s->queue_samples_cap ? s->queue_samples_cap * 2 : 4096;
-        double *grown = realloc(s->queue_samples, cap * sizeof(*grown));
-        if (!grown)
-            return;
-        s->queue_samples = grown;
-        s->queue_samples_cap = cap;
-    }
-    s->queue_samples[s->nqueue_samples++] = bytes;
-}
-
 void output_series(struct sim *s)
 {
     const struct replay_hooks *h = s->hooks;
@@ -105,7 +92,8 @@ void output_series(struct sim *s)
         for (int tc = 0; tc < PRIOS; tc++) {
             if (!pt->by_tc[tc].tx_bytes && !pt->by_tc[tc].q.count)
                 continue;
-            keep_queue_sample(s, (double)pt->by_tc[tc].q.bytes);
+            if (s->now_ps >= s->m.warmup_ps)
+                measure_queue_depth(s, i, (unsigned)tc, (double)pt->by_tc[tc].q.bytes);
             if (h && h->series) {
                 struct replay_series_point sp = { SERIES_QUEUE_BYTES, s->now_ps / REPLAY_PS_PER_NS,
                                                   s->nodes[pt->node].name, pt->name, tc,

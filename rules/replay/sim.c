@@ -143,6 +143,8 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
     int rc = sim_build(s, f, flows, nflows, err);
     if (rc == 0)
         rc = fault_resolve(s, err);
+    if (rc == 0 && measure_init(s) < 0)
+        rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     if (rc == 0) {
         for (uint32_t i = 0; i < s->nports; i++)
             port_setup(s, i);
@@ -162,12 +164,15 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
         while (!s->oom && evq_pop(&s->queue, &e)) {
             if (e.at > s->end_ps)
                 break;                  /* stopped early */
+            if (e.at >= s->m.next_ps)
+                measure_until(s, e.at);
             s->now_ps = e.at;
             s->events++;
             prefetch_next(s);
             dispatch(s, &e);
         }
         s->now_ps = s->end_ps;
+        measure_until(s, s->end_ps);
         s->oom = s->oom || s->queue.oom;
         if (s->oom)
             rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory after %llu events",

@@ -194,6 +194,27 @@ struct route {                    /* one lookup a packet, so one small entry */
     uint32_t first;               /* route_ports[start]: the next hop when it is the only one */
 };
 
+/* The summary's measurements after the warm-up (summary.c): the state at the warm-up, the 10 ms
+ * fairness windows, and each egress queue's sampled depths (output.c samples them). */
+struct queue_depths {
+    uint32_t port;
+    uint8_t tc;
+    double *v;
+    size_t n, cap;
+};
+
+struct measure {
+    int64_t warmup_ps, window_ps;
+    int64_t next_ps;              /* the next boundary: the warm-up, then each window's end */
+    uint64_t *acked_at_warmup, *acked_at_window;   /* by flow */
+    int64_t *paused_at_warmup;    /* by port */
+    uint32_t windows, windows_jain_099, windows_fair;
+    double jain_min, jain_sum;
+    uint32_t *queue_of;           /* by port * PRIOS + tc: index in queues, or NO_INDEX */
+    struct queue_depths *queues;
+    uint32_t nqueues, queues_cap;
+};
+
 struct sim {
     const struct replay_options *opt;
     const struct replay_hooks *hooks;
@@ -222,8 +243,7 @@ struct sim {
     uint64_t events, hops, drops, pfc_frames, marks, cnps;
     int64_t cnp_max_wait_ps;      /* the longest a CNP waited in a switch egress queue */
     uint32_t *fault_port;         /* by fault: the port it acts on */
-    double *queue_samples;
-    size_t nqueue_samples, queue_samples_cap;
+    struct measure m;             /* what the summary measures after the warm-up */
 };
 
 /* topo.c: building the fabric, routes (and again around links that are down), faults resolved
@@ -259,7 +279,12 @@ void sim_event(struct sim *s, enum dcb_event_kind kind, uint32_t port, int prio,
 void output_samples(struct sim *s);
 void output_series(struct sim *s);
 
-/* summary.c */
+/* summary.c: the measurements after the warm-up, and the summary */
+int measure_init(struct sim *s);
+/* The boundaries (warm-up, window ends) up to and at at_ps, before the events at at_ps run. */
+void measure_until(struct sim *s, int64_t at_ps);
+void measure_queue_depth(struct sim *s, uint32_t port, unsigned tc, double bytes);
+void measure_free(struct sim *s);
 int sim_summarise(struct sim *s, struct replay_summary *sum, struct dcb_err *err);
 
 /* switch.c: a packet through a switch (the buffer's decisions are buffer.h's) */

@@ -380,7 +380,7 @@ void sim_free(struct sim *s)
     free(s->pkts);
     free(s->routes);
     free(s->route_ports);
-    free(s->queue_samples);
+    measure_free(s);
     free(s->fault_port);
     evq_free(&s->queue);
 }

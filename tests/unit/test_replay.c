@@ -390,7 +390,7 @@ static void digest_series(void *arg, const struct replay_series_point *p)
     digest(arg, &p->value, sizeof(p->value));
 }
 
-static uint64_t run_digest(uint64_t seed)
+static uint64_t run_digest(uint64_t seed, int64_t warmup_ns)
 {
     struct fabric f;
     load(&f, "{\"generate\":{\"type\":\"leaf-spine\",\"leaves\":2,\"spines\":2,"
@@ -410,6 +410,7 @@ static uint64_t run_digest(uint64_t seed)
     struct replay_options o;
     replay_options_init(&o);
     o.seed = seed;
+    o.warmup_ns = warmup_ns;
     o.duration_ns = 2000000;
     o.sample_interval_ns = 100000;
     o.series_interval_ns = 50000;
@@ -427,9 +428,10 @@ static uint64_t run_digest(uint64_t seed)
 static void same_seed_same_output(void **state)
 {
     (void)state;
-    uint64_t a = run_digest(7), b = run_digest(7), c = run_digest(8);
+    uint64_t a = run_digest(7, 0), b = run_digest(7, 0), c = run_digest(8, 0);
     assert_true(a == b);
     assert_true(a != c);                         /* the seed does reach the output */
+    assert_true(run_digest(7, 500000) == a);     /* measuring after a warm-up changes no event */
 }
 
 /* ---- bad input ------------------------------------------------------------------------------ */
