@@ -130,7 +130,7 @@ void port_kick(struct sim *s, uint32_t port)
         switch_release(s, p);           /* dequeued: its buffer is free again */
         if (pk->kind == PKT_CNP && s->now_ps - pk->enq_ps > s->cnp_max_wait_ps)
             s->cnp_max_wait_ps = s->now_ps - pk->enq_ps;
-        if (s->opt->mark_on_dequeue && pk->kind == PKT_DATA)
+        if (!s->opt->mark_on_enqueue && pk->kind == PKT_DATA)
             switch_wred(s, pt, pt->tc_of[pk->prio & 7], pk);   /* marks; never drops here */
     }
     if (!pt->peer_is_switch && pk->kind != PKT_PFC) {

@@ -85,7 +85,9 @@ struct replay_options {
     int64_t retransmit_timeout_ns;/* go-back-N timeout (default 1 ms) */
     double host_drain_bps;        /* receive drain rate of every host; 0: line rate */
     uint64_t host_rx_xoff_bytes;  /* a host pauses its switch above this receive backlog */
-    bool mark_on_dequeue;         /* WRED/ECN decided at dequeue instead of enqueue */
+    bool mark_on_enqueue;         /* WRED/ECN decided as a packet joins its egress queue, not
+                                     as it leaves (the default, as the HPCC ns-3 model and the
+                                     fluid model's marks on the queue the packet leaves) */
     uint32_t ack_every;           /* packets per ACK (default 16) */
     int64_t warmup_ns;            /* the summary measures from here on (0: the whole run) */
     const struct replay_fault *faults;

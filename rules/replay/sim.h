@@ -177,14 +177,13 @@ struct flow {                     /* by who reads it: a packet sent reads lines 
     uint32_t rto_gen;
     int64_t rto_deadline_ps;
     /* the rest: CNPs, results, dependencies */
-    int64_t last_cnp_ps;          /* receiver */
+    int64_t cnp_next_ps;          /* receiver: the next CNP no sooner; INT64_MIN: none yet */
     uint64_t acked_bytes, ce_marked;
     uint32_t timer_gen;
     uint32_t dst_port;
     bool nak_pending;             /* receiver */
     uint8_t waiting, nafter;      /* dependencies not finished yet, and in all */
     uint32_t after[2];
-    int64_t alpha_at_ps;          /* alpha decays lazily, from here */
     int64_t start_ps, finish_ps;
 };
 

@@ -144,7 +144,7 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
     struct port *out = &s->ports[out_port];
     unsigned tc = out->tc_of[prio];
     enum wred_verdict wred = WRED_PASS;
-    if (!s->opt->mark_on_dequeue && pk->kind == PKT_DATA)
+    if (s->opt->mark_on_enqueue && pk->kind == PKT_DATA)
         wred = switch_wred(s, out, tc, pk);
     bool storm_drops = out->wd_storm[tc] && lossless_pg && watchdog_drops(out);
     if (!buffer_egress_admit(wred, storm_drops)) {

@@ -309,7 +309,7 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
         fl->prio = c->dscp2prio[rf->dscp & 63].set ? (uint8_t)c->dscp2prio[rf->dscp & 63].v : 0;
         fl->sport = rf->sport;
         fl->start_ps = rf->start_ns * REPLAY_PS_PER_NS;
-        fl->last_cnp_ps = INT64_MIN / 2;
+        fl->cnp_next_ps = INT64_MIN;
         const struct replay_after *af = s->opt->after ? &s->opt->after[i] : NULL;
         if (af && af->n > 2)
             return dcb_err_set(err, DCB_E_INVAL, "flow %zu: more than 2 dependencies", i);
@@ -332,7 +332,7 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
     for (uint32_t i = 0; i < s->nflows; i++) {
         struct flow *fl = &s->flows[i];
         fl->dp = &s->dparams[dp_index[i]];
-        dcqcn_rp_init(&fl->rp, fl->dp);
+        dcqcn_rp_init(&fl->rp, fl->dp, fl->start_ps / REPLAY_PS_PER_NS);
     }
     return 0;
 }
