@@ -34,7 +34,8 @@ ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SAN_FLAGS) $(EXTRA_CFLAGS)
 ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Idecoders/track -Icollectors -Icollectors/gnmi -I$(GEN) -Irules -Irules/replay -Ireport -DDCBKIT_VERSION='"$(VERSION)"' \
     -DDCBKIT_SOURCE_MAPS='"$(abspath collectors/maps)"' \
     -DDCBKIT_SOURCE_RULES='"$(abspath rules/catalog)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
-# The replay engine's event loop runs through five of its files (sim, port, switch, nic, evq).
+# The replay engine's event loop runs through most of its files (sim, pkt, port, switch, buffer,
+# nic, evq).
 # With gcc, -O3 and link-time optimisation make it one loop: +5 % events/s on bench_replay's
 # all-to-all. Fat objects: a link without LTO still has their usual code. Not with clang (14
 # cannot make fat objects) nor under the sanitizers.

@@ -11,6 +11,7 @@ void dcqcn_params_paper(struct dcqcn_params *p, double line_bps)
         .alpha_period_ns = 55000, .timer_ns = 55000, .byte_counter = 10u * 1000 * 1000,
         .fast_steps = 5, .ai_bps = 40e6, .hai_bps = 200e6, .min_bps = 10e6,
         .first_cnp_bps = 0, .min_dec = 0, .rate_reduce_period_ns = 0, .cnp_interval_ns = 50000,
+        .cnp_per_window = true, .alpha_from_start = true,
     };
 }
 
@@ -21,16 +22,17 @@ void dcqcn_params_mlx5(struct dcqcn_params *p, double line_bps)
         .alpha_period_ns = 1000, .timer_ns = 300000, .byte_counter = 32767, .fast_steps = 1,
         .ai_bps = 5e6, .hai_bps = 50e6, .min_bps = 1e6, .first_cnp_bps = 0, .min_dec = 0.5,
         .rate_reduce_period_ns = 4000, .cnp_interval_ns = 4000,
+        .cnp_per_window = false, .alpha_from_start = false,
     };
 }
 
-void dcqcn_rp_init(struct dcqcn_rp *rp, const struct dcqcn_params *p)
+void dcqcn_rp_init(struct dcqcn_rp *rp, const struct dcqcn_params *p, int64_t start_ns)
 {
     memset(rp, 0, sizeof(*rp));
     rp->rc = rp->rt = p->line_bps;
     rp->alpha = p->initial_alpha;
     rp->last_cut_ns = INT64_MIN / 2;
-    rp->last_cnp_ns = INT64_MIN / 2;
+    rp->alpha_at_ns = start_ns;
 }
 
 static double clamp_rate(double r, const struct dcqcn_params *p)
@@ -40,12 +42,26 @@ static double clamp_rate(double r, const struct dcqcn_params *p)
     return r < p->min_bps ? p->min_bps : r;
 }
 
+void dcqcn_rp_on_alpha_timer(struct dcqcn_rp *rp, const struct dcqcn_params *p, int64_t now_ns)
+{
+    if (p->alpha_period_ns <= 0 || (!rp->cut_once && !p->alpha_from_start))
+        return;                       /* not running yet */
+    int64_t periods = (now_ns - rp->alpha_at_ns) / p->alpha_period_ns;
+    if (periods > 0) {
+        rp->alpha *= pow(1.0 - p->g, (double)periods);
+        rp->alpha_at_ns += periods * p->alpha_period_ns;
+    }
+}
+
 bool dcqcn_rp_on_cnp(struct dcqcn_rp *rp, const struct dcqcn_params *p, int64_t now_ns)
 {
     rp->cnps++;
-    rp->last_cnp_ns = now_ns;
     if (p->rate_reduce_period_ns > 0 && now_ns - rp->last_cut_ns < p->rate_reduce_period_ns)
         return false;
+    if (rp->cut_once || p->alpha_from_start)
+        dcqcn_rp_on_alpha_timer(rp, p, now_ns);
+    else
+        rp->alpha = p->initial_alpha;   /* mlx5: initial_alpha_value at the first CNP */
     if (!rp->cut_once && p->first_cnp_bps > 0) {
         rp->rc = rp->rt = clamp_rate(p->first_cnp_bps, p);
     } else {
@@ -60,14 +76,9 @@ bool dcqcn_rp_on_cnp(struct dcqcn_rp *rp, const struct dcqcn_params *p, int64_t 
     rp->bytes = 0;
     rp->cut_once = true;
     rp->last_cut_ns = now_ns;
+    rp->alpha_at_ns = now_ns;
     rp->cuts++;
     return true;
-}
-
-void dcqcn_rp_on_alpha_timer(struct dcqcn_rp *rp, const struct dcqcn_params *p, int64_t now_ns)
-{
-    if (now_ns - rp->last_cnp_ns >= p->alpha_period_ns)
-        rp->alpha *= 1.0 - p->g;
 }
 
 static void increase(struct dcqcn_rp *rp, const struct dcqcn_params *p)

@@ -2,7 +2,6 @@
  * receivers that ACK, NAK and, as notification point, answer CE marks with at most one CNP per
  * QP per interval, and a receive side that drains at a set rate and pauses its switch when it
  * falls behind (the slow receiver). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -82,6 +81,7 @@ void nic_flow_send(struct sim *s, uint32_t f)
     if (!fl->started) {
         fl->started = true;
         fl->next_send_ps = s->now_ps;
+        fl->rp.alpha_at_ns = s->now_ps / REPLAY_PS_PER_NS;   /* the paper's alpha timer */
     }
     make_ready(s, f);
 }
@@ -381,6 +381,24 @@ void nic_drain(struct sim *s, uint32_t port)
     sim_at(s, s->now_ps + next, EV_HOST_DRAIN, port, 0);
 }
 
+/* The notification point, at a marked packet: whether it sends a CNP, at most one per interval.
+ * The paper's NP answers the first mark in each window of the interval, the windows following
+ * each other from its first CNP: a CNP for each window that saw a mark, as the fluid model has
+ * it. mlx5's answers none of the marks that come within an interval after a CNP. */
+static bool np_answers(struct flow *fl, const struct dcqcn_params *dp, int64_t now)
+{
+    if (now < fl->cnp_next_ps)
+        return false;
+    int64_t interval = dp->cnp_interval_ns * REPLAY_PS_PER_NS;
+    if (interval <= 0)
+        fl->cnp_next_ps = now;
+    else if (dp->cnp_per_window && fl->cnp_next_ps != INT64_MIN)
+        fl->cnp_next_ps += ((now - fl->cnp_next_ps) / interval + 1) * interval;
+    else
+        fl->cnp_next_ps = now + interval;
+    return true;
+}
+
 static void receive_data(struct sim *s, uint32_t port, uint32_t p)
 {
     struct packet *pk = &s->pkts[p];
@@ -390,10 +408,7 @@ static void receive_data(struct sim *s, uint32_t port, uint32_t p)
     if (pk->ce) {
         fl->ce_marked++;
         pt->ce_received++;
-        const struct dcqcn_params *dp = flow_dcqcn(s, fl);
-        if (np_enabled(s, port, pk->prio) &&
-            s->now_ps - fl->last_cnp_ps >= dp->cnp_interval_ns * REPLAY_PS_PER_NS) {
-            fl->last_cnp_ps = s->now_ps;
+        if (np_enabled(s, port, pk->prio) && np_answers(fl, flow_dcqcn(s, fl), s->now_ps)) {
             pt->cnp_sent++;
             s->cnps++;
             send_ctrl(s, port, PKT_CNP, f, 0);
@@ -453,17 +468,7 @@ static void handle_cnp(struct sim *s, uint32_t port, uint32_t f)
     if (!rp_enabled(s, fl))
         return;
     const struct dcqcn_params *dp = flow_dcqcn(s, fl);
-    /* alpha decays once per period without a CNP: done now, for the periods that passed */
-    if (dp->alpha_period_ns > 0 && fl->rp.cut_once) {
-        int64_t period = dp->alpha_period_ns * REPLAY_PS_PER_NS;
-        int64_t periods = (s->now_ps - fl->alpha_at_ps) / period;
-        if (periods > 0) {
-            fl->rp.alpha *= pow(1.0 - dp->g, (double)periods);
-            fl->alpha_at_ps += periods * period;
-        }
-    }
     if (dcqcn_rp_on_cnp(&fl->rp, dp, s->now_ps / REPLAY_PS_PER_NS)) {
-        fl->alpha_at_ps = s->now_ps;
         fl->timer_gen++;
         sim_at(s, s->now_ps + dp->timer_ns * REPLAY_PS_PER_NS, EV_RP_TIMER, f, fl->timer_gen);
     }

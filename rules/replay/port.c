@@ -1,11 +1,59 @@
-/* A port's transmit side, the same for switches and hosts: control frames first (PFC, and on
- * hosts the ACKs, NAKs and CNPs the NIC makes), then data; a switch picks its egress queue by
- * strict priority and then DWRR over the ETS weights, skipping traffic classes its peer paused;
- * a host picks among its paced flows. PFC: a received PAUSE is obeyed after the response time
- * for quanta x 512 bit times at the port's speed; quanta 0 resumes at once. */
+/* A port: its fields resolved from its config once (port_setup), and its transmit side, the same
+ * for switches and hosts: control frames first (PFC, and on hosts the ACKs, NAKs and CNPs the NIC
+ * makes), then data; a switch picks its egress queue by strict priority and then DWRR over the
+ * ETS weights, skipping traffic classes its peer paused; a host picks among its paced flows.
+ * PFC: a received PAUSE is obeyed after the response time for quanta x 512 bit times at the
+ * port's speed; quanta 0 resumes at once. */
+#include <math.h>
 #include <stdio.h>
 
 #include "sim.h"
+
+#define DEFAULT_LOSSY_LIMIT (512u * 1024) /* a lossy priority group's size when not set */
+
+/* Per port: traffic classes, strict or DWRR weight, classification and DCQCN priorities from the
+ * port's config, and whether it and its peer are switches. */
+void port_setup(struct sim *s, uint32_t port)
+{
+    struct port *pt = &s->ports[port];
+    const struct qos_config *c = &pt->cfg;
+    for (unsigned prio = 0; prio < PRIOS; prio++)
+        pt->tc_of[prio] = c->prio2tc[prio].set ? (uint8_t)(c->prio2tc[prio].v & 7) : (uint8_t)prio;
+    for (unsigned tc = 0; tc < PRIOS; tc++) {
+        if (c->ets_tsa[tc].set && c->ets_tsa[tc].v == QOS_TSA_STRICT)
+            pt->strict_tcs |= (uint8_t)(1u << tc);
+        else
+            pt->strict_tcs &= (uint8_t)~(1u << tc);
+        uint32_t bw = c->ets_bw[tc].set ? (uint32_t)c->ets_bw[tc].v : 0;
+        pt->by_tc[tc].weight = (bw ? bw : 1) * 1600;   /* a 1% share is one full frame a round */
+    }
+    bool by_dscp = !c->trust.set || c->trust.v == QOS_TRUST_DSCP;
+    for (unsigned d = 0; d < 64; d++)
+        pt->dscp_prio[d] = by_dscp && c->dscp2prio[d].set ? (int8_t)(c->dscp2prio[d].v & 7) : -1;
+    pt->lossless = 0;
+    for (unsigned prio = 0; prio < PRIOS; prio++) {
+        if (c->pfc_enabled.set && ((c->pfc_enabled.v >> prio) & 1))
+            pt->lossless |= (uint8_t)(1u << prio);
+        const struct qos_buffer *b = &c->buffer[prio];
+        struct ingress_pg *g = &pt->by_prio[prio].pg;
+        g->xoff = b->xoff.set ? (uint64_t)b->xoff.v : UINT64_MAX;
+        g->xon = b->xon.set ? (uint64_t)b->xon.v : UINT64_MAX;
+        g->headroom = b->headroom.set ? (uint64_t)b->headroom.v : 0;
+        g->limit = b->size.set ? (uint64_t)b->size.v : DEFAULT_LOSSY_LIMIT;
+        g->dynamic = b->dynamic_th.set;
+        g->alpha = b->dynamic_th.set ? ldexp(1.0, (int)b->dynamic_th.v) : 0;
+        const struct qos_wred *w = &c->wred[prio];     /* by TC */
+        pt->by_tc[prio].wred.on = w->min_bytes.set && w->max_bytes.set;
+        pt->by_tc[prio].wred.ecn = !w->ecn.set || w->ecn.v;
+        pt->by_tc[prio].wred.lo = (double)w->min_bytes.v;
+        pt->by_tc[prio].wred.hi = (double)w->max_bytes.v;
+        pt->by_tc[prio].wred.max_p = w->max_p.set ? (double)w->max_p.v / 100.0 : 0.01;
+    }
+    pt->rp_prios = c->dcqcn.rp_enabled.set ? (uint8_t)c->dcqcn.rp_enabled.v : 0xff;
+    pt->np_prios = c->dcqcn.np_enabled.set ? (uint8_t)c->dcqcn.np_enabled.v : 0xff;
+    pt->is_switch = s->nodes[pt->node].is_switch;
+    pt->peer_is_switch = pt->peer != NO_INDEX && s->nodes[s->ports[pt->peer].node].is_switch;
+}
 
 void port_update_paused(struct port *pt)
 {
@@ -82,7 +130,7 @@ void port_kick(struct sim *s, uint32_t port)
         switch_release(s, p);           /* dequeued: its buffer is free again */
         if (pk->kind == PKT_CNP && s->now_ps - pk->enq_ps > s->cnp_max_wait_ps)
             s->cnp_max_wait_ps = s->now_ps - pk->enq_ps;
-        if (s->opt->mark_on_dequeue && pk->kind == PKT_DATA)
+        if (!s->opt->mark_on_enqueue && pk->kind == PKT_DATA)
             switch_wred(s, pt, pt->tc_of[pk->prio & 7], pk);   /* marks; never drops here */
     }
     if (!pt->peer_is_switch && pk->kind != PKT_PFC) {

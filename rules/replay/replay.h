@@ -85,8 +85,11 @@ struct replay_options {
     int64_t retransmit_timeout_ns;/* go-back-N timeout (default 1 ms) */
     double host_drain_bps;        /* receive drain rate of every host; 0: line rate */
     uint64_t host_rx_xoff_bytes;  /* a host pauses its switch above this receive backlog */
-    bool mark_on_dequeue;         /* WRED/ECN decided at dequeue instead of enqueue */
+    bool mark_on_enqueue;         /* WRED/ECN decided as a packet joins its egress queue, not
+                                     as it leaves (the default, as the HPCC ns-3 model and the
+                                     fluid model's marks on the queue the packet leaves) */
     uint32_t ack_every;           /* packets per ACK (default 16) */
+    int64_t warmup_ns;            /* the summary measures from here on (0: the whole run) */
     const struct replay_fault *faults;
     size_t nfaults;
     const struct replay_after *after;   /* one per flow, or NULL: no dependencies */
@@ -96,19 +99,40 @@ struct replay_options {
 struct replay_flow_result {
     uint64_t bytes_acked, packets_sent, retransmitted;
     int64_t start_ns, finish_ns;  /* finish 0: not finished */
-    double throughput_bps;        /* acked bytes over the flow's lifetime in the run */
+    uint64_t bytes_measured;      /* acked after the warm-up */
+    double throughput_bps;        /* bytes_measured over the flow's lifetime after the warm-up */
     uint64_t cnps, ce_marked;
     double final_rc_bps;
 };
 
+/* An egress queue that carried traffic, from its depth sampled at series_interval_ns after the
+ * warm-up. */
+struct replay_queue_result {
+    char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
+    int tc;
+    uint64_t samples;
+    double mean_bytes, p50_bytes, p99_bytes, max_bytes;
+};
+
+#define REPLAY_WINDOW_NS 10000000     /* fairness windows: 10 ms */
+
+/* Every figure after warmup_ns (the options'; 0: the whole run). */
 struct replay_summary {
     uint64_t events, packet_hops, packets, drops, pfc_frames, ecn_marks, cnps;
+    int64_t warmup_ns;
     double jain;                  /* Jain fairness of the flows' throughput */
-    double pause_fraction_max;    /* the most paused egress port: paused time / run time */
-    double queue_p50_bytes, queue_p99_bytes, queue_max_bytes;   /* over all sampled queues */
+    /* the flows' throughput in each whole 10 ms window, of the flows running all through it:
+     * how many windows, their Jain index (the lowest and the mean), the share of windows with
+     * Jain >= 0.99, and of those where every flow is within 10 % of the windows' mean */
+    uint32_t windows;
+    double jain_window_min, jain_window_mean, windows_jain_099, windows_fair;
+    double pause_fraction_max;    /* the most paused port: paused time / measured time */
+    double queue_mean_bytes, queue_p50_bytes, queue_p99_bytes, queue_max_bytes; /* all queues */
     double cnp_max_wait_ns;       /* the longest a CNP waited in a switch egress queue */
     size_t nflows;
     struct replay_flow_result *flows;   /* nflows, owned by the summary */
+    size_t nqueues;
+    struct replay_queue_result *queues; /* owned by the summary */
 };
 
 void replay_options_init(struct replay_options *o);

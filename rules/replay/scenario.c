@@ -447,11 +447,13 @@ static int load_options(struct scenario *sc, const cJSON *doc, struct dcb_err *e
     if (o->sample_interval_ns > 1000000)
         o->sample_interval_ns = 1000000;
     o->series_interval_ns = o->sample_interval_ns / 10 > 1000 ? o->sample_interval_ns / 10 : 1000;
+    bool dequeue = true;
     if ((rc = sj_time(doc, "sample_interval_us", 1000, &o->sample_interval_ns, "", err)) < 0 ||
         (rc = sj_time(doc, "series_interval_us", 1000, &o->series_interval_ns, "", err)) < 0 ||
-        (rc = sj_bool(doc, "mark_on_dequeue", &o->mark_on_dequeue, "", err)) < 0 ||
+        (rc = sj_bool(doc, "mark_on_dequeue", &dequeue, "", err)) < 0 ||
         (rc = sj_time(doc, "retransmit_timeout_us", 1000, &o->retransmit_timeout_ns, "", err)) < 0)
         return rc;
+    o->mark_on_enqueue = !dequeue;
     int64_t ack_every = o->ack_every;
     if ((rc = sj_int(doc, "ack_every", 1, 1024, &ack_every, "", err)) < 0)
         return rc;

@@ -72,9 +72,12 @@ struct scenario_run_options {
     const volatile sig_atomic_t *stop;   /* set (by a signal handler) to end the run */
     int64_t wall_start_ns;        /* times are this Unix time + simulated time / speed; with
                                    * realtime 0 means now, else 0 keeps times from 0 */
+    int64_t warmup_ns;            /* the summary and the digest measure from here on: counters
+                                   * from the first sample at or after it */
 };
 
-/* What the signatures of docs/scenario.md are judged on, over the whole run (all passes). */
+/* What the signatures of docs/scenario.md are judged on, over the whole run (all passes) after
+ * the warm-up. */
 #define SCENARIO_PRIOS 8
 struct scenario_host {
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
@@ -110,6 +113,8 @@ struct scenario_result {
     struct scenario_digest digest;
     uint64_t passes, events, packet_hops;
     int64_t simulated_ns, last_pass_ns;     /* in all; the pass the summary is of */
+    int64_t warmup_ns;                      /* the options' */
+    int64_t measured_from_ns;               /* the digest's counters: from this sample on */
     double wall_s, cpu_s;
     bool stopped;                           /* *stop ended it */
 };

@@ -20,6 +20,7 @@ struct slot {
     enum metric_id metric;
     int16_t prio, queue;
     uint64_t base, last;            /* counters: carried from earlier passes, the latest */
+    uint64_t warm;                  /* counters: at the first sample after the warm-up */
     int64_t last_ns;
     int64_t run_ns;                 /* pfc.rx_pause_us: the unbroken pause so far */
     bool seen;
@@ -39,6 +40,7 @@ struct runner {
     struct timespec mono_start;
     int64_t wall_start_ns;
     int64_t round_ns;               /* the sample round in progress */
+    int64_t warm_round_ns;          /* the first round at or after the warm-up, -1: not yet */
     uint64_t marks_total;
     bool marks_fixed, oom;
     int64_t lag_warned;
@@ -152,6 +154,8 @@ static void on_sample(void *arg, const struct dcb_sample *s)
     if (run_ns != r->round_ns) {
         end_round(r);
         r->round_ns = run_ns;
+        if (r->warm_round_ns < 0 && run_ns >= r->ro->warmup_ns)
+            r->warm_round_ns = run_ns;
         pace(r, run_ns);
     }
     /* a later pass starts at the instant the previous one ended, which was sampled already */
@@ -166,9 +170,12 @@ static void on_sample(void *arg, const struct dcb_sample *s)
         out.value.counter = s->value.counter + sl->base;
         uint64_t delta = sl->seen && out.value.counter > sl->last ? out.value.counter - sl->last
                                                                   : 0;
-        if (s->metric == METRIC_QUEUE_ECN_MARKED)
+        bool measured = r->warm_round_ns >= 0 && run_ns > r->warm_round_ns;
+        if (r->ro->warmup_ns > 0 && run_ns == r->warm_round_ns)
+            sl->warm = out.value.counter;
+        if (s->metric == METRIC_QUEUE_ECN_MARKED && measured)
             r->marks_total += delta;
-        if (s->metric == METRIC_PFC_RX_PAUSE_US && sl->seen) {
+        if (s->metric == METRIC_PFC_RX_PAUSE_US && sl->seen && measured) {
             /* paused for the whole interval (to the microsecond): the pause goes on */
             int64_t step = run_ns - sl->last_ns;
             if (step > 0 && (int64_t)delta * 1000 + 1000 >= step) {
@@ -195,9 +202,10 @@ static void on_event(void *arg, const struct dcb_event *e)
 {
     struct runner *r = arg;
     int64_t run_ns = r->offset_ns + e->time_ns;
-    if (e->kind == EVENT_PFC_XOFF && r->dg->first_pause_ns < 0)
+    if (e->kind == EVENT_PFC_XOFF && r->dg->first_pause_ns < 0 && run_ns >= r->ro->warmup_ns)
         r->dg->first_pause_ns = run_ns;
-    if (e->kind == EVENT_WATCHDOG && strstr(e->details, "\"storm\""))
+    if (e->kind == EVENT_WATCHDOG && strstr(e->details, "\"storm\"") &&
+        run_ns >= r->ro->warmup_ns)
         r->dg->watchdog_storms++;
     if (r->user && r->user->event) {
         struct dcb_event out = *e;
@@ -242,18 +250,25 @@ static double port_bps(const struct scenario *sc, const char *device, const char
     return 100e9;                   /* the simulator's default */
 }
 
+/* A counter's count after the warm-up. */
+static uint64_t counted(const struct slot *sl)
+{
+    return sl->last > sl->warm ? sl->last - sl->warm : 0;
+}
+
 static uint64_t last_of(struct runner *r, const char *device, const char *ifname,
                         enum metric_id m)
 {
     struct dcb_sample k;
     dcb_sample_set(&k, 0, device, ifname, m, -1, -1);
     struct slot *sl = find_slot(r, &k);
-    return sl ? sl->last : 0;
+    return sl ? counted(sl) : 0;
 }
 
 /* The figures the digest keeps from the last value of every counter. */
 static void finish_digest(struct runner *r, int64_t simulated_ns)
 {
+    int64_t measured_ns = simulated_ns - (r->warm_round_ns > 0 ? r->warm_round_ns : 0);
     struct scenario_digest *dg = r->dg;
     const struct scenario *sc = r->sc;
     end_round(r);
@@ -264,18 +279,18 @@ static void finish_digest(struct runner *r, int64_t simulated_ns)
         bool sw = is_switch(sc, sl->device);
         unsigned p = (unsigned)sl->prio & 7, q = (unsigned)sl->queue & 7;
         switch (sl->metric) {
-        case METRIC_PG_DROPS: dg->pg_drops[p] += sl->last; break;
-        case METRIC_QUEUE_DROPS: dg->queue_drops[q] += sl->last; break;
+        case METRIC_PG_DROPS: dg->pg_drops[p] += counted(sl); break;
+        case METRIC_QUEUE_DROPS: dg->queue_drops[q] += counted(sl); break;
         case METRIC_PFC_TX_PAUSE:
             if (sw)
-                dg->pfc_tx_switch[p] += sl->last;
+                dg->pfc_tx_switch[p] += counted(sl);
             else
-                dg->pfc_tx_host[p] += sl->last;
+                dg->pfc_tx_host[p] += counted(sl);
             break;
-        case METRIC_QUEUE_ECN_MARKED: dg->ecn_marked += sl->last; break;
-        case METRIC_CNP_SENT: dg->cnp_sent += sl->last; break;
-        case METRIC_CNP_HANDLED: dg->cnp_handled += sl->last; break;
-        case METRIC_ROCE_ECN_MARKED_RX: dg->ce_received += sl->last; break;
+        case METRIC_QUEUE_ECN_MARKED: dg->ecn_marked += counted(sl); break;
+        case METRIC_CNP_SENT: dg->cnp_sent += counted(sl); break;
+        case METRIC_CNP_HANDLED: dg->cnp_handled += counted(sl); break;
+        case METRIC_ROCE_ECN_MARKED_RX: dg->ce_received += counted(sl); break;
         default: break;
         }
     }
@@ -297,7 +312,7 @@ static void finish_digest(struct runner *r, int64_t simulated_ns)
             struct scenario_host *h = &dg->hosts[dg->nhosts++];
             snprintf(h->device, sizeof(h->device), "%s", end->device);
             snprintf(h->ifname, sizeof(h->ifname), "%s", end->ifname);
-            double cap = port_bps(sc, end->device, end->ifname) / 8.0 * (double)simulated_ns / 1e9;
+            double cap = port_bps(sc, end->device, end->ifname) / 8.0 * (double)measured_ns / 1e9;
             h->rx_util = cap > 0 ? (double)last_of(r, end->device, end->ifname,
                                                    METRIC_PORT_RX_BYTES) / cap : 0;
             h->tx_util = cap > 0 ? (double)last_of(r, end->device, end->ifname,
@@ -306,7 +321,7 @@ static void finish_digest(struct runner *r, int64_t simulated_ns)
                 struct dcb_sample k;
                 dcb_sample_set(&k, 0, end->device, end->ifname, METRIC_PFC_TX_PAUSE, prio, -1);
                 struct slot *sl = find_slot(r, &k);
-                h->pfc_tx += sl ? sl->last : 0;
+                h->pfc_tx += sl ? counted(sl) : 0;
             }
             if (h->rx_util > dg->bottleneck_util)
                 dg->bottleneck_util = h->rx_util;
@@ -377,6 +392,7 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
     r.realtime = ro->realtime;
     r.speed = ro->speed > 0 ? ro->speed : 1.0;
     r.round_ns = -1;
+    r.warm_round_ns = -1;
     clock_gettime(CLOCK_MONOTONIC, &r.mono_start);
     if (ro->wall_start_ns) {
         r.wall_start_ns = ro->wall_start_ns;
@@ -411,6 +427,7 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
         opt.duration_ns = total_ns - r.offset_ns < pass_ns ? total_ns - r.offset_ns : pass_ns;
         /* a new seed each pass, so that repeated passes are not copies of each other */
         opt.seed = sc->options.seed + res->passes;
+        opt.warmup_ns = ro->warmup_ns > r.offset_ns ? ro->warmup_ns - r.offset_ns : 0;
         replay_summary_free(&res->summary);
         rc = replay_run(&sc->fabric, sc->workload.flows, sc->workload.nflows, &opt, &mine,
                         &res->summary, err);
@@ -436,6 +453,8 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
         rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     if (rc == 0) {
         finish_digest(&r, r.offset_ns);
+        res->measured_from_ns = r.warm_round_ns > 0 ? r.warm_round_ns : 0;
+        res->warmup_ns = ro->warmup_ns;
         workload_iterations(&sc->workload, &res->summary, &res->iterations);
     }
     free(r.slots);

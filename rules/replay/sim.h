@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "buffer.h"
 #include "evq.h"
 #include "qos_config.h"
 #include "replay.h"
@@ -63,25 +64,6 @@ struct pkt_queue {                /* a FIFO ring of packet indexes */
     uint32_t *v;
     uint32_t head, count, cap;
     uint64_t bytes;
-};
-
-struct ingress_pg {
-    uint64_t bytes;               /* counted in this PG; above its XOFF threshold is headroom */
-    bool xoff_sent;
-    bool dynamic;                 /* a dynamic threshold is set: alpha below */
-    int64_t xoff_since_ps;
-    uint64_t watermark, headroom_watermark, drops;
-    /* from the config, by port_setup(), so that a packet reads no config */
-    uint64_t xoff, xon;           /* configured; UINT64_MAX: not set */
-    uint64_t headroom;            /* 0: not set */
-    uint64_t limit;               /* a lossy group's size */
-    double alpha;                 /* 2^dynamic_th */
-};
-
-struct wred {                     /* an egress queue's WRED/ECN, from the config by port_setup() */
-    bool on;                      /* min and max set */
-    bool ecn;
-    double lo, hi, max_p;         /* bytes, bytes, probability at hi */
 };
 
 struct port_tc {                  /* an egress traffic class: what each packet reads first */
@@ -164,7 +146,7 @@ struct node {
     char name[DCB_DEVICE_MAX];
     bool is_switch;
     uint32_t first_port, nports;
-    uint64_t buffer_used;         /* switches: the shared buffer */
+    struct shared_buffer buffer;  /* switches */
 };
 
 struct flow {                     /* by who reads it: a packet sent reads lines 0 and 1, a data
@@ -195,14 +177,13 @@ struct flow {                     /* by who reads it: a packet sent reads lines 
     uint32_t rto_gen;
     int64_t rto_deadline_ps;
     /* the rest: CNPs, results, dependencies */
-    int64_t last_cnp_ps;          /* receiver */
+    int64_t cnp_next_ps;          /* receiver: the next CNP no sooner; INT64_MIN: none yet */
     uint64_t acked_bytes, ce_marked;
     uint32_t timer_gen;
     uint32_t dst_port;
     bool nak_pending;             /* receiver */
     uint8_t waiting, nafter;      /* dependencies not finished yet, and in all */
     uint32_t after[2];
-    int64_t alpha_at_ps;          /* alpha decays lazily, from here */
     int64_t start_ps, finish_ps;
 };
 
@@ -210,6 +191,27 @@ struct route {                    /* one lookup a packet, so one small entry */
     uint32_t start;               /* route_ports[start, start + count) */
     uint16_t count;
     uint32_t first;               /* route_ports[start]: the next hop when it is the only one */
+};
+
+/* The summary's measurements after the warm-up (summary.c): the state at the warm-up, the 10 ms
+ * fairness windows, and each egress queue's sampled depths (output.c samples them). */
+struct queue_depths {
+    uint32_t port;
+    uint8_t tc;
+    double *v;
+    size_t n, cap;
+};
+
+struct measure {
+    int64_t warmup_ps, window_ps;
+    int64_t next_ps;              /* the next boundary: the warm-up, then each window's end */
+    uint64_t *acked_at_warmup, *acked_at_window;   /* by flow */
+    int64_t *paused_at_warmup;    /* by port */
+    uint32_t windows, windows_jain_099, windows_fair;
+    double jain_min, jain_sum;
+    uint32_t *queue_of;           /* by port * PRIOS + tc: index in queues, or NO_INDEX */
+    struct queue_depths *queues;
+    uint32_t nqueues, queues_cap;
 };
 
 struct sim {
@@ -233,7 +235,6 @@ struct sim {
     struct route *routes;         /* nnodes * nnodes, by node * nnodes + destination; switches
                                      only used */
     uint32_t *route_ports;
-    uint64_t switch_buffer;       /* bytes per switch */
     int64_t pfc_gen_ps;           /* XOFF decision to the PFC frame queued */
     int64_t pfc_response_ps;      /* PFC arrival to the sender obeying */
     bool oom;
@@ -241,25 +242,28 @@ struct sim {
     uint64_t events, hops, drops, pfc_frames, marks, cnps;
     int64_t cnp_max_wait_ps;      /* the longest a CNP waited in a switch egress queue */
     uint32_t *fault_port;         /* by fault: the port it acts on */
-    double *queue_samples;
-    size_t nqueue_samples, queue_samples_cap;
+    struct measure m;             /* what the summary measures after the warm-up */
 };
 
-/* topo.c */
+/* topo.c: building the fabric, routes (and again around links that are down), faults resolved
+ * to ports */
 int sim_build(struct sim *s, const struct fabric *f, const struct replay_flow *flows, size_t n,
               struct dcb_err *err);
 void sim_free(struct sim *s);
 uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node);
 uint64_t flow_ecmp_key(const struct flow *fl);
 uint32_t sim_next_hop_key(struct sim *s, uint32_t node, uint64_t ecmp_key, uint32_t dst_node);
+int sim_reroute(struct sim *s);
+int fault_resolve(struct sim *s, struct dcb_err *err);
 
-/* packets and queues (sim.c) */
+/* pkt.c: the packet pool and packet queues */
 uint32_t pkt_alloc(struct sim *s);
 void pkt_free(struct sim *s, uint32_t p);
 bool pq_push(struct sim *s, struct pkt_queue *q, uint32_t p);
 uint32_t pq_pop(struct sim *s, struct pkt_queue *q);
-/* Inline: nearly every event is a frame's end or arrival scheduled from the one before, and a
- * call's entry and exit were a fifth of the queue's work. */
+
+/* sim.c runs the event loop. Inline: nearly every event is a frame's end or arrival scheduled
+ * from the one before, and a call's entry and exit were a fifth of the queue's work. */
 static inline void sim_at(struct sim *s, int64_t at_ps, enum ev_kind kind, uint32_t a, uint32_t b)
 {
     if (at_ps > s->end_ps)
@@ -267,22 +271,31 @@ static inline void sim_at(struct sim *s, int64_t at_ps, enum ev_kind kind, uint3
     if (!evq_push(&s->queue, at_ps, kind, a, b))
         s->oom = true;
 }
-double sim_random(struct sim *s);
+
+/* output.c: samples, events and series through the hooks */
 void sim_event(struct sim *s, enum dcb_event_kind kind, uint32_t port, int prio,
                const char *details);
+void output_samples(struct sim *s);
+void output_series(struct sim *s);
 
-/* switch.c */
+/* summary.c: the measurements after the warm-up, and the summary */
+int measure_init(struct sim *s);
+/* The boundaries (warm-up, window ends) up to and at at_ps, before the events at at_ps run. */
+void measure_until(struct sim *s, int64_t at_ps);
+void measure_queue_depth(struct sim *s, uint32_t port, unsigned tc, double bytes);
+void measure_free(struct sim *s);
+int sim_summarise(struct sim *s, struct replay_summary *sum, struct dcb_err *err);
+
+/* switch.c: a packet through a switch (the buffer's decisions are buffer.h's) */
 void switch_receive(struct sim *s, uint32_t port, uint32_t p);
 void switch_release(struct sim *s, uint32_t p);
-bool switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk);
+enum wred_verdict switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk);
 void pfc_check(struct sim *s, uint32_t port, unsigned pg);
 void watchdog_tick(struct sim *s);
 
-/* sim.c: a port's fields derived from its config (tc_of, strict, weight, dscp_prio, ...);
- * run again after changing pt->cfg. */
+/* port.c: a port's fields derived from its config (tc_of, strict, weight, dscp_prio, ...; run
+ * again after changing pt->cfg), and transmission, shared by switches and hosts */
 void port_setup(struct sim *s, uint32_t port);
-
-/* port.c: transmission, shared by switches and hosts */
 void port_kick(struct sim *s, uint32_t port);
 void port_tx_done(struct sim *s, uint32_t port);
 void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta);
@@ -301,10 +314,8 @@ void port_update_paused(struct port *pt);
 bool egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p);
 uint32_t egress_pop(struct sim *s, struct port *pt, unsigned tc);
 
-/* fault.c: injected faults */
+/* fault.c: injected faults as they fire, and flow dependencies */
 void fault_setup(struct sim *s);
-int fault_resolve(struct sim *s, struct dcb_err *err);
-int sim_reroute(struct sim *s);
 void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase);
 void flow_finished(struct sim *s, uint32_t flow);
 

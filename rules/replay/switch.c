@@ -1,8 +1,5 @@
-/* A switch: classification (trust, dscp2prio, prio2tc), ingress accounting per port and priority
- * group in a shared buffer (XOFF/XON, headroom, dynamic threshold alpha = 2^dynamic_th over the
- * free buffer), drops when headroom overflows or a lossy group is over its limit, egress WRED/ECN
- * per traffic class, ECMP routing, and the PFC watchdog. */
-#include <math.h>
+/* A switch: classification (trust, dscp2prio, prio2tc), ECMP routing, the shared buffer's
+ * decisions (buffer.h) turned into drops, PFC frames and ECN marks, and the PFC watchdog. */
 #include <stdio.h>
 
 #include "sim.h"
@@ -18,28 +15,6 @@ static unsigned classify(const struct port *in, const struct packet *pk)
 static bool lossless(const struct port *pt, unsigned prio)
 {
     return (pt->lossless >> prio) & 1;
-}
-
-/* The XOFF threshold of a priority group: the configured xoff, lowered to alpha x free buffer
- * when a dynamic threshold is set. */
-static uint64_t xoff_threshold(const struct sim *s, const struct port *in, unsigned pg)
-{
-    const struct ingress_pg *g = &in->by_prio[pg].pg;
-    const struct node *n = &s->nodes[in->node];
-    uint64_t free_bytes = s->switch_buffer > n->buffer_used ? s->switch_buffer - n->buffer_used : 0;
-    uint64_t th = g->xoff;
-    if (g->dynamic) {
-        uint64_t dyn = (uint64_t)(g->alpha * (double)free_bytes);
-        if (dyn < th)
-            th = dyn;
-    }
-    return th == UINT64_MAX ? free_bytes / 8 : th;
-}
-
-static uint64_t xon_threshold(const struct port *in, unsigned pg, uint64_t xoff)
-{
-    const struct ingress_pg *g = &in->by_prio[pg].pg;
-    return g->xon != UINT64_MAX ? g->xon : xoff / 2;
 }
 
 static bool watchdog_drops(const struct port *pt)
@@ -96,46 +71,33 @@ void switch_release(struct sim *s, uint32_t p)
     struct packet *pk = &s->pkts[p];
     if (pk->ingress == NO_INDEX)
         return;
-    struct port *in = &s->ports[pk->ingress];
-    struct ingress_pg *g = &in->by_prio[pk->pg].pg;
-    g->bytes -= pk->bytes;
-    s->nodes[in->node].buffer_used -= pk->bytes;
     uint32_t port = pk->ingress;
+    struct port *in = &s->ports[port];
+    struct ingress_pg *g = &in->by_prio[pk->pg].pg;
+    struct shared_buffer *b = &s->nodes[in->node].buffer;
+    buffer_ingress_release(b, g, pk->bytes);
     pk->ingress = NO_INDEX;
-    if (g->xoff_sent) {
-        uint64_t th = xoff_threshold(s, in, pk->pg);
-        if (g->bytes <= xon_threshold(in, pk->pg, th)) {
-            g->xoff_sent = false;
-            sim_at(s, s->now_ps + s->pfc_gen_ps, EV_PFC_SEND, port, (uint32_t)pk->pg << 16);
-            char details[64];
-            snprintf(details, sizeof(details), "{\"paused_ns\":%lld}",
-                     (long long)((s->now_ps - g->xoff_since_ps) / REPLAY_PS_PER_NS));
-            sim_event(s, EVENT_PFC_XON, port, pk->pg, details);
-        }
+    if (pg_should_xon(b, g)) {
+        g->xoff_sent = false;
+        sim_at(s, s->now_ps + s->pfc_gen_ps, EV_PFC_SEND, port, (uint32_t)pk->pg << 16);
+        char details[64];
+        snprintf(details, sizeof(details), "{\"paused_ns\":%lld}",
+                 (long long)((s->now_ps - g->xoff_since_ps) / REPLAY_PS_PER_NS));
+        sim_event(s, EVENT_PFC_XON, port, pk->pg, details);
     }
 }
 
-/* WRED/ECN on the egress queue: true when the packet may go on (marked or not). */
-bool switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk)
+/* WRED/ECN on the egress queue: the verdict, with the mark made and counted. */
+enum wred_verdict switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk)
 {
-    const struct wred *w = &out->by_tc[tc].wred;
-    if (!w->on)
-        return true;
-    double q = (double)out->by_tc[tc].q.bytes, lo = w->lo, hi = w->hi;
-    if (q <= lo)
-        return true;
-    double p = q >= hi ? 1.0 : w->max_p * (q - lo) / (hi - lo);
-    if (p < 1.0 && sim_random(s) >= p)
-        return true;
-    if (w->ecn && pk->ect) {
-        if (!pk->ce) {
-            pk->ce = true;
-            out->by_tc[tc].marked++;
-            s->marks++;
-        }
-        return true;
+    struct port_tc *q = &out->by_tc[tc];
+    enum wred_verdict v = buffer_should_mark(&q->wred, q->q.bytes, pk->ect, &s->rng);
+    if (v == WRED_MARK && !pk->ce) {
+        pk->ce = true;
+        q->marked++;
+        s->marks++;
     }
-    return false;
+    return v;
 }
 
 static uint32_t packet_destination(const struct sim *s, const struct packet *pk)
@@ -159,40 +121,34 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
         return;
     }
     struct ingress_pg *g = &in->by_prio[pg].pg;
-    struct node *n = &s->nodes[in->node];
-    if (n->buffer_used + pk->bytes > s->switch_buffer) {
+    struct shared_buffer *b = &s->nodes[in->node].buffer;
+    bool lossless_pg = lossless(in, prio);
+    uint32_t bytes = pk->bytes;
+    switch (buffer_ingress_admit(b, g, lossless_pg, bytes)) {
+    case INGRESS_ADMIT:
+        break;
+    case INGRESS_FULL:
         drop(s, port, p, pg, true);
         return;
-    }
-    if (lossless(in, prio)) {
-        /* what the group holds above its XOFF threshold is headroom; beyond headroom, loss */
-        uint64_t th = xoff_threshold(s, in, pg);
-        uint64_t headroom = g->headroom;
-        uint64_t after = g->bytes + pk->bytes;
-        if (after > th + headroom) {
-            drop(s, port, p, pg, true);
-            if (!g->xoff_sent)
-                xoff(s, port, pg);
-            return;
-        }
-        if (after > th && after - th > g->headroom_watermark)
-            g->headroom_watermark = after - th;
-        if (after >= th && !g->xoff_sent)
+    case INGRESS_HEADROOM:
+        drop(s, port, p, pg, true);
+        if (pg_should_xoff(b, g, bytes))
             xoff(s, port, pg);
-    } else {
-        if (g->bytes + pk->bytes > g->limit) {
-            drop(s, port, p, pg, false);
-            return;
-        }
-    }
-    struct port *out = &s->ports[out_port];
-    unsigned tc = out->tc_of[prio];
-    if (!s->opt->mark_on_dequeue && pk->kind == PKT_DATA && !switch_wred(s, out, tc, pk)) {
-        drop(s, out_port, p, prio, false);
+        return;
+    case INGRESS_LIMIT:
+        drop(s, port, p, pg, false);
         return;
     }
-    if (out->wd_storm[tc] && lossless(in, prio) && watchdog_drops(out)) {
-        drop(s, out_port, p, prio, false);          /* the watchdog's drop action */
+    if (lossless_pg && pg_should_xoff(b, g, bytes))
+        xoff(s, port, pg);
+    struct port *out = &s->ports[out_port];
+    unsigned tc = out->tc_of[prio];
+    enum wred_verdict wred = WRED_PASS;
+    if (s->opt->mark_on_enqueue && pk->kind == PKT_DATA)
+        wred = switch_wred(s, out, tc, pk);
+    bool storm_drops = out->wd_storm[tc] && lossless_pg && watchdog_drops(out);
+    if (!buffer_egress_admit(wred, storm_drops)) {
+        drop(s, out_port, p, prio, false);      /* WRED, or the watchdog's drop action */
         return;
     }
     if (!egress_push(s, out, tc, p)) {
@@ -202,10 +158,7 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
     pk->ingress = port;
     pk->pg = (uint8_t)pg;
     pk->enq_ps = s->now_ps;
-    g->bytes += pk->bytes;
-    n->buffer_used += pk->bytes;
-    if (g->bytes > g->watermark)
-        g->watermark = g->bytes;
+    buffer_ingress_account(b, g, bytes);
     if (out->by_tc[tc].q.bytes > out->by_tc[tc].watermark)
         out->by_tc[tc].watermark = out->by_tc[tc].q.bytes;
     port_kick(s, out_port);

@@ -69,6 +69,7 @@ static int build_nodes(struct sim *s, const struct fabric *f, struct dcb_err *er
         struct node *n = &s->nodes[s->nnodes];
         snprintf(n->name, sizeof(n->name), "%s", f->devices[d].name);
         n->is_switch = f->devices[d].role == FABRIC_SWITCH;
+        n->buffer.size = SHARED_BUFFER_DEFAULT;
         n->first_port = s->nports;
         struct iface_list il = { s, s->nnodes };
         fabric_each_iface(f, &f->devices[d], add_port, &il);
@@ -308,7 +309,7 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
         fl->prio = c->dscp2prio[rf->dscp & 63].set ? (uint8_t)c->dscp2prio[rf->dscp & 63].v : 0;
         fl->sport = rf->sport;
         fl->start_ps = rf->start_ns * REPLAY_PS_PER_NS;
-        fl->last_cnp_ps = INT64_MIN / 2;
+        fl->cnp_next_ps = INT64_MIN;
         const struct replay_after *af = s->opt->after ? &s->opt->after[i] : NULL;
         if (af && af->n > 2)
             return dcb_err_set(err, DCB_E_INVAL, "flow %zu: more than 2 dependencies", i);
@@ -331,7 +332,7 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
     for (uint32_t i = 0; i < s->nflows; i++) {
         struct flow *fl = &s->flows[i];
         fl->dp = &s->dparams[dp_index[i]];
-        dcqcn_rp_init(&fl->rp, fl->dp);
+        dcqcn_rp_init(&fl->rp, fl->dp, fl->start_ps / REPLAY_PS_PER_NS);
     }
     return 0;
 }
@@ -379,7 +380,7 @@ void sim_free(struct sim *s)
     free(s->pkts);
     free(s->routes);
     free(s->route_ports);
-    free(s->queue_samples);
+    measure_free(s);
     free(s->fault_port);
     evq_free(&s->queue);
 }

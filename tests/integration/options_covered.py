@@ -46,6 +46,8 @@ WRAPPERS = {
     ("collect_pcap.py", "collected"): "collect",
     ("collect_sources.py", "raw_per_sample"): "collect",
     ("replay_scenarios.py", "replay"): "replay",
+    ("replay_warmup.py", "replay"): "replay",
+    ("replay_warmup.py", "replay_json"): "replay",
     ("gnmi_client.py", "base"): "gnmi",            # base = [..., "gnmi", "-a", ADDRESS, ...]
 }
 

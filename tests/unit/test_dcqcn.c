@@ -24,7 +24,7 @@ static void paper_sequence(void **state)
     struct dcqcn_params p;
     dcqcn_params_paper(&p, G40);
     struct dcqcn_rp rp;
-    dcqcn_rp_init(&rp, &p);
+    dcqcn_rp_init(&rp, &p, 0);
     near(rp.rc, G40);
     near(rp.rt, G40);
     near(rp.alpha, 1.0);
@@ -102,9 +102,12 @@ static void paper_sequence(void **state)
     near(rp.rt, rt);
     near(rp.rc, rc);
 
-    /* a CNP resets the stages: the next timer is fast recovery again */
+    /* a CNP at 1 ms resets the stages: the next timer is fast recovery again. alpha's timer
+     * ran 17 whole periods since the CNP at 60 us: 17 decays first */
     double before = rp.rc;
     assert_true(dcqcn_rp_on_cnp(&rp, &p, 1000000));
+    alpha = pow(255.0 / 256.0, 17) * alpha;
+    near(rp.rc, before * (1.0 - alpha / 2.0));
     alpha = (1.0 - 1.0 / 256.0) * alpha + 1.0 / 256.0;
     near(rp.rt, before);
     near(rp.alpha, alpha);
@@ -114,6 +117,32 @@ static void paper_sequence(void **state)
     near(rp.rc, (before + rc) / 2.0);
 }
 
+/* When alpha's timer starts: the paper's runs from the flow's start, so a flow first cut 110 us
+ * after it started cuts with alpha decayed twice; mlx5 takes initial_alpha at the first CNP,
+ * however late, and starts its timer there. */
+static void alpha_timer_start(void **state)
+{
+    (void)state;
+    struct dcqcn_params p;
+    dcqcn_params_paper(&p, G40);
+    struct dcqcn_rp rp;
+    dcqcn_rp_init(&rp, &p, 1000);
+    assert_true(dcqcn_rp_on_cnp(&rp, &p, 1000 + 110000));
+    double alpha = (255.0 / 256.0) * (255.0 / 256.0);
+    near(rp.rc, G40 * (1.0 - alpha / 2.0));
+    near(rp.alpha, (255.0 / 256.0) * alpha + 1.0 / 256.0);
+
+    dcqcn_params_mlx5(&p, G40);
+    dcqcn_rp_init(&rp, &p, 0);
+    rp.alpha = 0.25;                          /* whatever it was: the first CNP sets it */
+    assert_true(dcqcn_rp_on_cnp(&rp, &p, 1000000));
+    near(rp.rc, G40 * (1.0 - (1023.0 / 1024.0) / 2.0));
+    alpha = (1019.0 / 1024.0) * (1023.0 / 1024.0) + 5.0 / 1024.0;
+    near(rp.alpha, alpha);
+    dcqcn_rp_on_alpha_timer(&rp, &p, 1000000 + 2500);   /* two whole 1 us periods since */
+    near(rp.alpha, alpha * (1019.0 / 1024.0) * (1019.0 / 1024.0));
+}
+
 /* Rates never pass the line rate, nor go under the minimum. */
 static void caps(void **state)
 {
@@ -121,7 +150,7 @@ static void caps(void **state)
     struct dcqcn_params p;
     dcqcn_params_paper(&p, G40);
     struct dcqcn_rp rp;
-    dcqcn_rp_init(&rp, &p);
+    dcqcn_rp_init(&rp, &p, 0);
     for (int i = 0; i < 200; i++)
         assert_true(dcqcn_rp_on_cnp(&rp, &p, (int64_t)i * 60000));
     near(rp.rc, p.min_bps);
@@ -143,7 +172,7 @@ static void mlx5_monitor_period(void **state)
     struct dcqcn_params p;
     dcqcn_params_mlx5(&p, 100e9);
     struct dcqcn_rp rp;
-    dcqcn_rp_init(&rp, &p);
+    dcqcn_rp_init(&rp, &p, 0);
     near(rp.alpha, 1023.0 / 1024.0);
     assert_true(dcqcn_rp_on_cnp(&rp, &p, 0));
     /* Rc (1 - alpha/2) = 100G (1 - 1023/2048) is above 50 %: that cut stands */
@@ -154,6 +183,7 @@ static void mlx5_monitor_period(void **state)
     assert_false(dcqcn_rp_on_cnp(&rp, &p, 3999));      /* inside the 4 us period */
     near(rp.rc, rc);
     assert_true(dcqcn_rp_on_cnp(&rp, &p, 4000));
+    alpha *= pow(1019.0 / 1024.0, 4);           /* four 1 us alpha periods without a cut */
     near(rp.rc, rc * (1.0 - alpha / 2.0));
     /* min_dec: with alpha near 2 a cut would go below half; it stops at half */
     rp.alpha = 1.9;
@@ -175,6 +205,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(paper_sequence),
+        cmocka_unit_test(alpha_timer_start),
         cmocka_unit_test(caps),
         cmocka_unit_test(mlx5_monitor_period),
     };

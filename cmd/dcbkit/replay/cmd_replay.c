@@ -170,7 +170,7 @@ struct replay_args {
     size_t ncompare;
     const char *maps[MAX_SETS];
     size_t nmaps;
-    int64_t duration_ns;
+    int64_t duration_ns, warmup_ns;
     bool realtime, stream;
     double speed;
     const char *store_path, *plot_path, *capture;
@@ -201,6 +201,18 @@ static int check_prefix(const struct replay_args *a, const struct scenario *sc)
         if (strlen(a->prefix) + strlen(sc->fabric.devices[i].name) >= DCB_DEVICE_MAX)
             return cli_fail(1, "replay", "--device-prefix: '%s%s' is longer than %d characters",
                             a->prefix, sc->fabric.devices[i].name, DCB_DEVICE_MAX - 1);
+    return 0;
+}
+
+/* --warmup leaves something to measure: it is shorter than a finite run. */
+static int check_warmup(const struct replay_args *a, const struct scenario *sc)
+{
+    int64_t run_ns = a->duration_ns ? a->duration_ns
+                                    : sc->workload.repeat ? SCENARIO_FOREVER
+                                                          : sc->options.duration_ns;
+    if (a->warmup_ns > 0 && run_ns != SCENARIO_FOREVER && a->warmup_ns >= run_ns)
+        return cli_fail(1, "replay", "--warmup %.3f ms: not shorter than the run (%.3f ms)",
+                        (double)a->warmup_ns / 1e6, (double)run_ns / 1e6);
     return 0;
 }
 
@@ -278,7 +290,7 @@ static int simulate(const struct replay_args *a, struct scenario *sc, struct rep
     struct replay_hooks hooks = { sink_sample, sink_event, sink_series, sink };
     struct scenario_run_options ro = {
         .duration_ns = a->duration_ns, .realtime = a->realtime, .speed = a->speed,
-        .stop = &stop_flag, .wall_start_ns = a->store_path ? t0 : 0,
+        .stop = &stop_flag, .wall_start_ns = a->store_path ? t0 : 0, .warmup_ns = a->warmup_ns,
     };
     int rc = scenario_run(sc, &ro, &hooks, res, &err);
     if (sink->shown)
@@ -296,6 +308,8 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
     memset(&sink, 0, sizeof(sink));
     int64_t run_id = 0, t0 = now_ns();
     int status = check_prefix(a, &sc);
+    if (!status)
+        status = check_warmup(a, &sc);
     if (!status && a->store_path)
         status = open_record(a, &sc, &sink, &t0, &run_id);
     setup_outputs(ctx, a, &sink, t0);
@@ -335,7 +349,13 @@ static int run_compare(struct cli_ctx *ctx, const struct replay_args *a)
         scenario_free(&base);
         return cli_fail(1, "replay", "%s", err.msg);
     }
-    struct scenario_run_options ro = { .duration_ns = a->duration_ns, .stop = &stop_flag };
+    if (check_warmup(a, &base) || check_warmup(a, &var)) {
+        scenario_free(&base);
+        scenario_free(&var);
+        return 1;
+    }
+    struct scenario_run_options ro = { .duration_ns = a->duration_ns, .stop = &stop_flag,
+                                       .warmup_ns = a->warmup_ns };
     struct scenario_result rb, rv;
     struct replay_sink sink;
     memset(&sink, 0, sizeof(sink));
@@ -381,7 +401,8 @@ static int add_set(struct cli_ctx *ctx, const char **v, size_t *n, const char *f
 }
 
 enum { OPT_SET = 256, OPT_COMPARE, OPT_DURATION, OPT_SEED, OPT_STORE, OPT_PLOT, OPT_REALTIME,
-       OPT_SPEED, OPT_STREAM, OPT_DEMO, OPT_WORKLOAD_FROM, OPT_HOST_MAP, OPT_PREFIX };
+       OPT_SPEED, OPT_STREAM, OPT_DEMO, OPT_WORKLOAD_FROM, OPT_HOST_MAP, OPT_PREFIX,
+       OPT_WARMUP };
 
 static const struct option replay_longopts[] = {
     { "set", required_argument, NULL, OPT_SET },
@@ -397,6 +418,7 @@ static const struct option replay_longopts[] = {
     { "workload-from", required_argument, NULL, OPT_WORKLOAD_FROM },
     { "host-map", required_argument, NULL, OPT_HOST_MAP },
     { "device-prefix", required_argument, NULL, OPT_PREFIX },
+    { "warmup", required_argument, NULL, OPT_WARMUP },
 };
 
 /* One of replay's own options, in cli.h's convention. */
@@ -415,6 +437,11 @@ static int replay_option(struct cli_ctx *ctx, void *args, int c, const char *arg
         if (scenario_parse_duration(arg, &a->duration_ns, &err) < 0)
             return cli_usage_error(ctx, "--duration takes a time such as 20ms or 'forever': %s",
                                    err.msg);
+        return CLI_NEXT;
+    case OPT_WARMUP:
+        if (scenario_parse_duration(arg, &a->warmup_ns, &err) < 0 ||
+            a->warmup_ns == SCENARIO_FOREVER)
+            return cli_usage_error(ctx, "--warmup takes a time such as 300ms, not '%s'", arg);
         return CLI_NEXT;
     case OPT_SEED:
         if (cli_opt_long(ctx, "--seed", arg, 0, 9007199254740991L, &seed) != CLI_NEXT)
@@ -507,6 +534,11 @@ static const struct cli_option_doc replay_options[] = {
       "(repeatable), and print the figures side by side with deltas." },
     { "--duration TIME", "Simulated time, e.g. 20ms, 1s, or 'forever' (until interrupted). "
       "Without it: duration_ms, or forever when the workload repeats." },
+    { "--warmup TIME", "Measure the summary after this much simulated time (e.g. 300ms): the "
+      "flows' throughput and Jain fairness, over the run and in 10 ms windows, the queues' mean "
+      "and percentiles (each egress queue's depth at the series interval), the pause share, "
+      "and the counters (drops, PFC frames, marks, CNPs, link utilisation) from the first sample "
+      "at or after it. A steady state, such as DCQCN's fixed point, measured from the CLI." },
     { "--seed N", "The random seed (WRED draws, permutations); the same seed gives the same "
       "output bit for bit." },
     { "--store DB", "Write the samples, events and each interface's config into the SQLite "
@@ -556,7 +588,8 @@ const struct cli_command cmd_replay = {
     .summary = "simulate a fabric under a workload and faults (what-if, demo source)",
     .synopsis = "dcbkit replay SCENARIO.json [--set PATH=VALUE]... [--compare PATH=VALUE]...\n"
                 "              [--duration TIME|forever] [--seed N] [--store DB] [--plot FILE.svg]\n"
-                "              [--realtime [--replay-speed X]] [--stream] [-T text|json]\n"
+                "              [--warmup TIME] [--realtime [--replay-speed X]] [--stream]\n"
+                "              [-T text|json]\n"
                 "dcbkit replay --demo [options]\n"
                 "dcbkit replay SCENARIO.json --workload-from FILE.pcap [--host-map IP=HOST]...",
     .description =
@@ -577,19 +610,26 @@ const struct cli_command cmd_replay = {
     .json_doc =
         "{\"schema\":1, \"scenario\", \"source\", \"workload\", \"nflows\", \"faults\", \"seed\", "
         "\"simulated_ns\", \"passes\", \"wall_s\", \"cpu_s\", \"events\", \"events_per_cpu_s\", "
-        "\"packet_hops\", \"stopped\", \"figures\": {\"goodput_bps\", \"jain\", "
+        "\"packet_hops\", \"stopped\", \"warmup_ns\", \"measured_from_ns\", \"figures\": "
+        "{\"goodput_bps\", \"jain\", \"jain_window_min\", \"jain_window_mean\", "
+        "\"windows_jain_099\", \"windows_fair\" (10 ms windows: shares of those with Jain >= "
+        "0.99, with every flow within 10 % of their mean), "
         "\"bottleneck_util\", \"drops_pg\", \"drops_queue\", \"pfc_tx_switch\", \"pfc_tx_host\", "
         "\"pause_fraction_max\", \"longest_pause_ns\", \"first_pause_ns\", "
         "\"marks_by_first_pause\", \"ecn_marked\", \"ce_received\", \"cnp_sent\", "
-        "\"watchdog_storms\", \"uplink_ratio\", \"queue_p50_bytes\", \"queue_p99_bytes\", "
+        "\"watchdog_storms\", \"uplink_ratio\", \"queue_mean_bytes\", \"queue_p50_bytes\", "
+        "\"queue_p99_bytes\", "
         "\"queue_max_bytes\", \"retransmitted\", ring all-reduce: \"iterations\", "
         "\"iteration_mean_ns\", \"iteration_p99_ns\"} (null: not applicable), \"pg_drops\", "
         "\"queue_drops\", \"pfc_tx_switch\", \"pfc_tx_host\" ([8] by priority or TC), "
         "\"longest_pause_port\", \"longest_pause_prio\", \"uplink_device\", \"flows\": "
         "[{\"flow\", \"src\", \"dst\", \"bytes\", \"start_ns\", \"bytes_acked\", "
+        "\"bytes_measured\" (after the warm-up), "
         "\"throughput_bps\", \"fct_ns\" (null: unfinished), \"packets_sent\", \"retransmitted\" "
         "(packets sent again: go-back-N), \"cnps\", "
-        "\"ce_marked\", \"final_rc_bps\"}], \"hosts\": [{\"device\", \"ifname\", \"rx_util\", "
+        "\"ce_marked\", \"final_rc_bps\"}], \"queues\": [{\"device\", \"ifname\", \"tc\", "
+        "\"samples\", \"mean_bytes\", \"p50_bytes\", \"p99_bytes\", \"max_bytes\"}], "
+        "\"hosts\": [{\"device\", \"ifname\", \"rx_util\", "
         "\"tx_util\", \"pfc_tx\"}]}. With --compare: {\"schema\":1, \"scenario\", \"changes\": "
         "[...], \"compare\": [{\"key\", \"baseline\", \"variant\", \"delta\"}], \"baseline\": "
         "{header}, \"variant\": {header}}. With --stream, JSON Lines: samples {\"ts\", "

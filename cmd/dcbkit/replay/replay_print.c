@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "replay_cmd.h"
@@ -29,10 +30,19 @@ size_t replay_figures(const struct scenario *sc, const struct scenario_result *r
         pfc_host += d->pfc_tx_host[i];
     }
     for (size_t i = 0; i < s->nflows; i++)
-        goodput += (double)s->flows[i].bytes_acked * 8;
-    goodput = r->last_pass_ns > 0 ? goodput * 1e9 / (double)r->last_pass_ns : 0;
+        goodput += (double)s->flows[i].bytes_measured * 8;
+    int64_t measured_ns = r->last_pass_ns - s->warmup_ns;
+    goodput = measured_ns > 0 ? goodput * 1e9 / (double)measured_ns : 0;
     add(f, &n, "goodput_bps", "goodput (acked bytes / time)", FIG_BPS, goodput, true);
     add(f, &n, "jain", "Jain fairness", FIG_RATIO, s->jain, s->nflows > 0);
+    add(f, &n, "jain_window_min", "Jain, lowest of 10 ms windows", FIG_RATIO, s->jain_window_min,
+        s->windows > 0);
+    add(f, &n, "jain_window_mean", "Jain, mean of 10 ms windows", FIG_RATIO, s->jain_window_mean,
+        s->windows > 0);
+    add(f, &n, "windows_jain_099", "windows with Jain >= 0.99", FIG_PERCENT, s->windows_jain_099,
+        s->windows > 0);
+    add(f, &n, "windows_fair", "windows, all within 10 % of fair", FIG_PERCENT, s->windows_fair,
+        s->windows > 0);
     add(f, &n, "bottleneck_util", "busiest host link (rx)", FIG_PERCENT, d->bottleneck_util,
         d->nhosts > 0);
     add(f, &n, "drops_pg", "drops, ingress PG (lossless)", FIG_COUNT, (double)pg, true);
@@ -54,6 +64,7 @@ size_t replay_figures(const struct scenario *sc, const struct scenario_result *r
         true);
     add(f, &n, "uplink_ratio", "uplink load / its siblings'", FIG_RATIO, d->uplink_ratio,
         d->uplink_device[0] != 0);
+    add(f, &n, "queue_mean_bytes", "queue depth mean", FIG_BYTES, s->queue_mean_bytes, true);
     add(f, &n, "queue_p50_bytes", "queue depth p50", FIG_BYTES, s->queue_p50_bytes, true);
     add(f, &n, "queue_p99_bytes", "queue depth p99", FIG_BYTES, s->queue_p99_bytes, true);
     add(f, &n, "queue_max_bytes", "queue depth max", FIG_BYTES, s->queue_max_bytes, true);
@@ -135,6 +146,7 @@ static void print_flows(struct dcb_out *o, const struct scenario *sc,
         out_u64(o, "bytes", NULL, in->bytes);
         out_i64(o, "start_ns", NULL, f->start_ns);
         out_u64(o, "bytes_acked", NULL, f->bytes_acked);
+        out_u64(o, "bytes_measured", NULL, f->bytes_measured);
         out_text(o, "%10s ", dcb_fmt_bytes(f->bytes_acked, a, sizeof(a)));
         out_dbl(o, "throughput_bps", NULL, f->throughput_bps);
         snprintf(c, sizeof(c), "%sb/s", dcb_fmt_speed((uint64_t)f->throughput_bps, b, sizeof(b)));
@@ -155,6 +167,58 @@ static void print_flows(struct dcb_out *o, const struct scenario *sc,
         out_obj_close(o);
     }
     out_arr_close(o);
+}
+
+static int by_mean_desc(const void *x, const void *y)
+{
+    const struct replay_queue_result *a = *(const struct replay_queue_result *const *)x;
+    const struct replay_queue_result *b = *(const struct replay_queue_result *const *)y;
+    return (a->mean_bytes < b->mean_bytes) - (a->mean_bytes > b->mean_bytes);
+}
+
+static void queue_row(struct dcb_out *o, const struct replay_queue_result *q)
+{
+    char a[DCB_UNIT_BUF], b[DCB_UNIT_BUF], c[DCB_UNIT_BUF], d[DCB_UNIT_BUF];
+    out_obj_open(o, NULL);
+    out_str(o, "device", "%-12s ", q->device);
+    out_str(o, "ifname", "%-10s ", q->ifname);
+    out_i64(o, "tc", "%3" PRId64 " ", q->tc);
+    out_dbl(o, "mean_bytes", NULL, q->mean_bytes);
+    out_dbl(o, "p50_bytes", NULL, q->p50_bytes);
+    out_dbl(o, "p99_bytes", NULL, q->p99_bytes);
+    out_dbl(o, "max_bytes", NULL, q->max_bytes);
+    out_text(o, "%10s %10s %10s %10s ", dcb_fmt_bytes((uint64_t)q->mean_bytes, a, sizeof(a)),
+             dcb_fmt_bytes((uint64_t)q->p50_bytes, b, sizeof(b)),
+             dcb_fmt_bytes((uint64_t)q->p99_bytes, c, sizeof(c)),
+             dcb_fmt_bytes((uint64_t)q->max_bytes, d, sizeof(d)));
+    out_u64(o, "samples", "%8" PRIu64 "\n", q->samples);
+    out_obj_close(o);
+}
+
+/* The egress queues that carried traffic, sampled at the series interval after the warm-up;
+ * in text the twenty deepest by mean. */
+static void print_queues(struct dcb_out *o, const struct replay_summary *s)
+{
+    const struct replay_queue_result **order = malloc((s->nqueues + 1) * sizeof(*order));
+    if (!order)
+        return;
+    for (size_t i = 0; i < s->nqueues; i++)
+        order[i] = &s->queues[i];
+    size_t shown = s->nqueues;
+    if (!out_is_json(o)) {
+        qsort(order, s->nqueues, sizeof(*order), by_mean_desc);
+        shown = shown > 20 ? 20 : shown;
+    }
+    out_arr_open(o, "queues");
+    if (s->nqueues)
+        out_text(o, "\n%-12s %-10s %3s %10s %10s %10s %10s %8s\n", "QUEUE", "IFNAME", "TC",
+                 "MEAN", "P50", "P99", "MAX", "SAMPLES");
+    for (size_t k = 0; k < shown; k++)
+        queue_row(o, order[k]);
+    if (s->nqueues > shown)
+        out_text(o, "... %zu more queues (-T json lists them all)\n", s->nqueues - shown);
+    out_arr_close(o);
+    free(order);
 }
 
 static void print_hosts(struct dcb_out *o, const struct scenario_digest *d)
@@ -216,6 +280,14 @@ static void print_header(struct dcb_out *o, const struct scenario *sc,
     out_text(o, ", %.2f M events/s of cpu\n", eps / 1e6);
     out_u64(o, "packet_hops", NULL, r->packet_hops);
     out_bool(o, "stopped", NULL, r->stopped);
+    out_i64(o, "warmup_ns", NULL, r->warmup_ns);
+    out_i64(o, "measured_from_ns", NULL, r->measured_from_ns);
+    if (r->warmup_ns > 0) {
+        char b[DCB_UNIT_BUF];
+        out_text(o, "  measured after a warm-up of %s (counters from the sample at %s)\n",
+                 dcb_fmt_duration_ns((double)r->warmup_ns, a, sizeof(a)),
+                 dcb_fmt_duration_ns((double)r->measured_from_ns, b, sizeof(b)));
+    }
 }
 
 static void print_body(struct dcb_out *o, const struct scenario *sc,
@@ -247,6 +319,7 @@ static void print_body(struct dcb_out *o, const struct scenario *sc,
         out_dbl(o, "uplink_siblings_bytes", " against %.0f)\n", d->uplink_siblings_bytes);
     }
     print_flows(o, sc, &r->summary);
+    print_queues(o, &r->summary);
     print_hosts(o, d);
 }
 
