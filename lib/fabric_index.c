@@ -75,7 +75,7 @@ static size_t probe(const struct fabric *f, const struct hash *h, bool is_end, c
     for (; h->slot[k]; k = (k + 1) & (h->cap - 1)) {
         unsigned v = h->slot[k] - 1;
         if (strcmp(key_a(f, is_end, v), a) == 0 &&
-            (!is_end || strcmp(end_of(f, v)->ifname, b) == 0))
+            (!is_end || (b && strcmp(end_of(f, v)->ifname, b) == 0)))
             break;
     }
     return k;
