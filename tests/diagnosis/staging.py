@@ -203,7 +203,8 @@ def host_dscp_unmapped(s, rng, ctx):
 
     def mark(workload, setting, _rng):
         return dict(workload, dscp=other)
-    return Stage(workload=mark, vars={"dscp_app": other},
+    # The fix must reach the hosts' own maps: a finding names a host or the whole fabric ("").
+    return Stage(workload=mark, vars={"dscp_app": other}, at=s.hosts() + [""],
                  note="the hosts mark RoCE DSCP %d; the fabric maps only %d" % (other, s.d))
 
 
@@ -426,7 +427,8 @@ def ecmp_polarization(s, rng, ctx):
         for src, dst in pairs:
             flows += [{"src": src, "dst": dst, "sport": sport}] * qps
         return dict(workload, flows=flows)
-    return Stage(workload=polarize, vars={"polarized_leaf": a_leaf},
+    # The uneven uplinks are the sending leaf's; its hosts are the NICs that keep one port.
+    return Stage(workload=polarize, vars={"polarized_leaf": a_leaf}, at=[a_leaf] + srcs,
                  note="%s's hosts send %d QPs each to %s's, all on UDP source port %d"
                       % (a_leaf, qps, b_leaf, sport))
 
