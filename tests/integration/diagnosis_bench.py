@@ -34,8 +34,11 @@ def check_matcher():
     kmin = "switch.wred.%d.min_bytes" % p
     kmax = "switch.wred.%d.max_bytes" % p
     good = ref["kmin"]
-    assert answers.matches(e, finding("cfg-threshold-order", kmin, good))
-    assert answers.matches(e, finding("ecn-too-late", kmin, "%dB" % good))
+    good_kmax = "%s=%d" % (kmax, ref["kmax"])
+    assert answers.matches(e, finding("cfg-threshold-order", kmin, good, also=[good_kmax]))
+    assert answers.matches(e, finding("ecn-too-late", kmin, "%dB" % good, also=[good_kmax]))
+    assert not answers.matches(e, finding("cfg-threshold-order", kmin, good)), \
+        "Kmin alone leaves the staged Kmax above XOFF"
     assert not answers.matches(e, finding("ecn-too-early", kmin, good)), "another rule"
     assert not answers.matches(e, finding("cfg-threshold-order", kmin, ref["xoff"])), \
         "Kmin at XOFF is not below it"
@@ -47,8 +50,16 @@ def check_matcher():
         "a side change out of range"
     assert not answers.matches(e, finding("cfg-threshold-order", kmax, good)), \
         "Kmax alone leaves Kmin above XOFF"
-    assert answers.matches(e, finding("cfg-threshold-order", kmax, good,
+    assert answers.matches(e, finding("cfg-threshold-order", kmax, ref["kmax"],
                                       also=["%s=%d" % (kmin, good)]))
+    assert not answers.matches(e, finding("cfg-threshold-order", kmax, ref["kmin"],
+                                          also=["%s=%d" % (kmin, good)])), \
+        "Kmax below its own band's floor"
+    # a fix that needs a second change: the ETS shares move together
+    t = next(c for c in cases.values() if c.kind == "ets-share-small")
+    bw_p, bw_0 = "ets.bw.%d" % t.setting.p, "ets.bw.0"
+    assert not answers.matches(t.expect[0], finding("cfg-ets-share", bw_p, 50)), "sum != 100"
+    assert answers.matches(t.expect[0], finding("cfg-ets-share", bw_p, 50, also=[bw_0 + "=50"]))
     assert answers.matches(e, finding("cfg-threshold-order"), rule_only=True)
     # a fault on one host: the rule alone, at that host or the switch port facing it
     s = next(c for c in cases.values() if c.kind == "slow-receiver")
