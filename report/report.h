@@ -9,6 +9,7 @@
  *   report_model.c     verdict, counts, the document's order; reading a stored report back
  *   report_html.c      report.html: one file, inline CSS and SVG, no script
  *   report_md.c        report.md for chat and tickets
+ *   report_groups.c    findings grouped by rule and cause, with their places compacted
  * Every string that came from the network is escaped by the renderers (xml_escape for HTML,
  * md_escape for Markdown). */
 #ifndef DCB_REPORT_H
@@ -113,6 +114,20 @@ struct report_table {
 extern const struct report_table report_top_tables[];   /* ends with a NULL title */
 /* A cell as shown (a unit-scaled number, "–" when unknown), unescaped. */
 char *report_cell(const cJSON *row, const struct report_column *c, char *buf, size_t len);
+
+/* Findings grouped for people (report_groups.c): one group per rule, severity and knob, in the
+ * order of each group's first finding (the worst cause first). Free the array with free(). */
+struct report_group {
+    const cJSON *first;           /* the group's first finding: its summary, evidence, knob */
+    int first_index;              /* its index in the findings array */
+    int count;                    /* findings (places) in the group */
+    int n_new;                    /* of them with status "new" */
+    bool proposed_varies;         /* the places propose different values */
+};
+struct report_group *report_group_findings(const cJSON *findings, size_t *ngroups);
+/* The group's places compacted: "switch1 Ethernet0–7; leaf2 Ethernet4, prio 3". */
+char *report_group_places(const cJSON *findings, const struct report_group *g, char *buf,
+                          size_t len);
 
 /* Helpers shared by the renderers. */
 static inline const cJSON *report_get(const cJSON *obj, const char *key)

@@ -3,10 +3,12 @@
  * string from the model is written through xml_escape (h() below); attribute values other than
  * escaped text come from fixed sets (severity classes, element ids by index). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
 #include "svg_chart.h"
+#include "value_units.h"
 #include "xml_escape.h"
 
 static const char css[] =
@@ -32,7 +34,8 @@ static const char css[] =
     ".device{border-top:1px solid #eee;margin-top:14px}"
     "code{background:#f4f4f4;padding:0 3px;border-radius:3px}"
     "svg{max-width:100%;height:auto;display:block;margin:6px 0}"
-    ".muted{color:#888}";
+    ".muted{color:#888}summary{cursor:pointer}summary h2{display:inline-block;border:0}"
+    ".evidence-line{font-size:13px;margin:4px 0}";
 
 static void h(FILE *fp, const char *s)
 {
@@ -93,24 +96,50 @@ static void header(FILE *fp, const cJSON *m)
             report_num(c, "info"));
 }
 
-static void finding_row(FILE *fp, const cJSON *f, int index)
+static void status_cell(FILE *fp, const char *status)
 {
-    char place[256];
-    const char *status = report_str(f, "status");
-    fputs("<tr>", fp);
-    fputs("<td>", fp);
-    sev_badge(fp, report_str(f, "severity"));
-    fputs("</td>", fp);
     fprintf(fp, "<td class=\"%s\">", !strcmp(status, "new") ? "st-new" :
             !strcmp(status, "resolved") ? "st-resolved" : "st-open");
     h(fp, status);
     fputs("</td>", fp);
-    if (index >= 0)
-        fprintf(fp, "<td><a href=\"#f-%d\">", index);
+}
+
+/* One row per group: its severity, how many of its places are new, the rule, the places
+ * compacted, the first place's summary. */
+static void group_row(FILE *fp, const cJSON *findings, const struct report_group *g)
+{
+    char places[1024], status[48];
+    fputs("<tr><td>", fp);
+    sev_badge(fp, report_str(g->first, "severity"));
+    fputs("</td>", fp);
+    if (g->count == 1)
+        snprintf(status, sizeof(status), "%s", report_str(g->first, "status"));
+    else if (g->n_new == g->count || g->n_new == 0)
+        snprintf(status, sizeof(status), "%s", g->n_new ? "new" : "still-open");
+    else
+        snprintf(status, sizeof(status), "%d new", g->n_new);
+    status_cell(fp, status);
+    fprintf(fp, "<td><a href=\"#f-%d\">", g->first_index);
+    h(fp, report_str(g->first, "rule"));
+    fputs("</a></td>", fp);
+    if (g->count > 1)
+        fprintf(fp, "<td>%d places: ", g->count);
     else
         fputs("<td>", fp);
-    h(fp, report_str(f, "rule"));
-    fputs(index >= 0 ? "</a></td>" : "</td>", fp);
+    h(fp, report_group_places(findings, g, places, sizeof(places)));
+    fputs("</td>", fp);
+    td_text(fp, report_str(g->first, "summary"));
+    fputs("</tr>\n", fp);
+}
+
+static void resolved_row(FILE *fp, const cJSON *f)
+{
+    char place[256];
+    fputs("<tr><td>", fp);
+    sev_badge(fp, report_str(f, "severity"));
+    fputs("</td>", fp);
+    status_cell(fp, "resolved");
+    td_text(fp, report_str(f, "rule"));
     td_text(fp, report_place(f, place, sizeof(place)));
     td_text(fp, report_str(f, "summary"));
     fputs("</tr>\n", fp);
@@ -133,26 +162,27 @@ static void changes(FILE *fp, const cJSON *m)
     }
     fputs("</p>\n", fp);
     const cJSON *findings = report_get(m, "findings");
-    if (cJSON_GetArraySize(findings) || cJSON_GetArraySize(report_get(cmp, "resolved_findings"))) {
+    size_t ngroups = 0;
+    struct report_group *groups = report_group_findings(findings, &ngroups);
+    if (ngroups || cJSON_GetArraySize(report_get(cmp, "resolved_findings"))) {
         fputs("<table class=\"findings\"><tr><th>severity</th><th>status</th><th>rule</th>"
               "<th>where</th><th>summary</th></tr>\n", fp);
+        for (size_t k = 0; k < ngroups; k++)
+            group_row(fp, findings, &groups[k]);
         const cJSON *f;
-        int i = 0;
-        cJSON_ArrayForEach(f, findings) {
-            finding_row(fp, f, i++);
-        }
         cJSON_ArrayForEach(f, report_get(cmp, "resolved_findings")) {
-            finding_row(fp, f, -1);
+            resolved_row(fp, f);
         }
         fputs("</table>\n", fp);
     }
+    free(groups);
     fputs("</section>\n", fp);
 }
 
 static void top(FILE *fp, const cJSON *m)
 {
     const cJSON *top = report_get(m, "top"), *r;
-    fputs("<section id=\"top\">\n<h2>Top offenders</h2>\n", fp);
+    fputs("<section id=\"top\">\n<details><summary><h2>Top offenders</h2></summary>\n", fp);
     for (const struct report_table *t = report_top_tables; t->title; t++) {
         const cJSON *rows = report_get(top, t->key);
         fprintf(fp, "<h3>%s</h3>\n", t->title);
@@ -176,17 +206,19 @@ static void top(FILE *fp, const cJSON *m)
         }
         fputs("</table>\n", fp);
     }
-    fputs("</section>\n", fp);
+    fputs("</details>\n</section>\n", fp);
 }
 
 static void heatmap(FILE *fp, const cJSON *m)
 {
     const cJSON *hm = report_get(m, "heatmap");
     const cJSON *rows = report_get(hm, "rows"), *cols = report_get(hm, "columns");
-    fputs("<section id=\"heatmap\">\n<h2>Pause time per port and hour</h2>\n", fp);
+    fputs("<section id=\"heatmap\">\n<details><summary><h2>Pause time per port and hour</h2>"
+          "</summary>\n", fp);
     int nr = cJSON_GetArraySize(rows), nc = cJSON_GetArraySize(cols);
     if (!nr || !nc) {
-        fputs("<p class=\"muted\">No port has pause time in the window.</p>\n</section>\n", fp);
+        fputs("<p class=\"muted\">No port has pause time in the window.</p>\n</details>\n"
+              "</section>\n", fp);
         return;
     }
     char step[64];
@@ -196,7 +228,7 @@ static void heatmap(FILE *fp, const cJSON *m)
     struct svg_heatmap *hmap = svg_heatmap_new("pause time per port and hour", (size_t)nr,
                                                (size_t)nc, SVG_UNIT_NS);
     if (!hmap) {
-        fputs("<p>(out of memory drawing the heatmap)</p>\n</section>\n", fp);
+        fputs("<p>(out of memory drawing the heatmap)</p>\n</details>\n</section>\n", fp);
         return;
     }
     size_t c = 0;
@@ -218,7 +250,7 @@ static void heatmap(FILE *fp, const cJSON *m)
     }
     svg_heatmap_write(hmap, fp);
     svg_heatmap_free(hmap);
-    fputs("</section>\n", fp);
+    fputs("</details>\n</section>\n", fp);
 }
 
 static const struct {
@@ -329,7 +361,8 @@ static void device_config(FILE *fp, const cJSON *d, const cJSON *m)
 
 static void devices(FILE *fp, const cJSON *m)
 {
-    fputs("<section id=\"devices\">\n<h2>Devices</h2>\n", fp);
+    fprintf(fp, "<section id=\"devices\">\n<details><summary><h2>Devices (%d): charts, "
+            "neighbours, config</h2></summary>\n", cJSON_GetArraySize(report_get(m, "devices")));
     const cJSON *d;
     int i = 0;
     cJSON_ArrayForEach(d, report_get(m, "devices")) {
@@ -366,7 +399,7 @@ static void devices(FILE *fp, const cJSON *m)
         device_config(fp, d, m);
         fputs("</article>\n", fp);
     }
-    fputs("</section>\n", fp);
+    fputs("</details>\n</section>\n", fp);
 }
 
 /* One figure of a verification's before/after, "–" when the replay could not say. */
@@ -414,66 +447,131 @@ static void html_verified(FILE *fp, const cJSON *v)
     fputs("</div>\n", fp);
 }
 
+/* " (41.2 KB)" after a proposed value whose knob has a unit; nothing when it has none. */
+static void proposed_unit(FILE *fp, const cJSON *f)
+{
+    char shown[96];
+    const char *knob = report_str(f, "knob"), *raw = report_str(f, "proposed");
+    value_with_unit(knob, raw, shown, sizeof(shown));
+    if (strcmp(shown, raw)) {
+        fputs(" (", fp);
+        h(fp, shown);
+        fputs(")", fp);
+    }
+}
+
+/* One article per group: the first place's evidence and knob stand for the group; the other
+ * places are listed under a <details> (no script needed to expand it). */
+static void finding_article(FILE *fp, const cJSON *findings, const struct report_group *g)
+{
+    const cJSON *f = g->first;
+    char places[1024];
+    const char *sev = report_str(f, "severity");
+    fprintf(fp, "<article class=\"finding %s\" id=\"f-%d\">\n<p>", sev_class(sev),
+            g->first_index);
+    sev_badge(fp, sev);
+    fputs(" <b>", fp);
+    h(fp, report_str(f, "rule"));
+    fputs("</b> at ", fp);
+    h(fp, report_group_places(findings, g, places, sizeof(places)));
+    fprintf(fp, " · confidence %.2f · ", report_num(f, "confidence"));
+    h(fp, report_str(f, "status"));
+    fputs(" · from ", fp);
+    h(fp, report_str(f, "source"));
+    fputs("</p>\n<p>", fp);
+    h(fp, report_str(f, "summary"));
+    fputs("</p>\n", fp);
+    const cJSON *e;
+    if (cJSON_GetArraySize(report_get(f, "evidence"))) {
+        char place[256];
+        fputs("<p class=\"evidence-line\">Evidence", fp);
+        if (g->count > 1) {
+            fputs(" at ", fp);
+            h(fp, report_place(f, place, sizeof(place)));
+        }
+        fputs(":", fp);
+        int n = 0;
+        cJSON_ArrayForEach(e, report_get(f, "evidence")) {
+            char shown[96];
+            fputs(n++ ? "; " : " ", fp);
+            fputs("<code>", fp);
+            h(fp, report_str(e, "name"));
+            fputs("</code> = <b>", fp);
+            h(fp, value_with_unit(report_str(e, "name"), report_str(e, "value"), shown,
+                                  sizeof(shown)));
+            fputs("</b>", fp);
+        }
+        fputs("</p>\n", fp);
+    }
+    if (report_str(f, "knob")[0]) {
+        fputs("<p>Knob <code>", fp);
+        h(fp, report_str(f, "knob"));
+        fputs("</code> (", fp);
+        h(fp, report_str(f, "direction"));
+        fputs(")", fp);
+        if (report_str(f, "proposed")[0]) {
+            fputs(" → <code>", fp);
+            h(fp, report_str(f, "proposed"));
+            fputs("</code>", fp);
+            proposed_unit(fp, f);
+            if (g->proposed_varies)
+                fputs(" here; each place's own value is in the table of all places", fp);
+        }
+        fputs("</p>\n", fp);
+    }
+    const cJSON *v = report_get(f, "verified");
+    if (cJSON_IsObject(v))
+        html_verified(fp, v);
+    fputs("<p class=\"meta\">", fp);
+    if (!cJSON_IsObject(v))
+        fputs("Replay verification: not run", fp);
+    if (report_str(f, "reference")[0]) {
+        fputs(cJSON_IsObject(v) ? "See " : " · see ", fp);
+        h(fp, report_str(f, "reference"));
+    }
+    fputs("</p>\n", fp);
+    if (g->count > 1)
+        fprintf(fp, "<p class=\"meta\">%d places: <a href=\"#all-places\">all places</a>"
+                "</p>\n", g->count);
+    fputs("</article>\n", fp);
+}
+
 static void findings(FILE *fp, const cJSON *m)
 {
     fputs("<section id=\"findings\">\n<h2>Findings: evidence and knobs</h2>\n", fp);
-    const cJSON *f;
-    int i = 0;
-    if (!cJSON_GetArraySize(report_get(m, "findings")))
+    const cJSON *all = report_get(m, "findings");
+    size_t ngroups = 0;
+    struct report_group *groups = report_group_findings(all, &ngroups);
+    if (!ngroups)
         fputs("<p>No findings.</p>\n", fp);
-    cJSON_ArrayForEach(f, report_get(m, "findings")) {
-        char place[256];
-        const char *sev = report_str(f, "severity");
-        fprintf(fp, "<article class=\"finding %s\" id=\"f-%d\">\n<p>", sev_class(sev), i++);
-        sev_badge(fp, sev);
-        fputs(" <b>", fp);
-        h(fp, report_str(f, "rule"));
-        fputs("</b> at ", fp);
-        h(fp, report_place(f, place, sizeof(place)));
-        fprintf(fp, " · confidence %.2f · ", report_num(f, "confidence"));
-        h(fp, report_str(f, "status"));
-        fputs(" · from ", fp);
-        h(fp, report_str(f, "source"));
-        fputs("</p>\n<p>", fp);
-        h(fp, report_str(f, "summary"));
-        fputs("</p>\n", fp);
-        const cJSON *e;
-        if (cJSON_GetArraySize(report_get(f, "evidence"))) {
-            fputs("<table class=\"evidence\"><tr><th>evidence</th><th>value</th></tr>\n", fp);
-            cJSON_ArrayForEach(e, report_get(f, "evidence")) {
-                fputs("<tr>", fp);
-                td_text(fp, report_str(e, "name"));
-                td_text(fp, report_str(e, "value"));
-                fputs("</tr>\n", fp);
-            }
-            fputs("</table>\n", fp);
-        }
-        if (report_str(f, "knob")[0]) {
-            fputs("<p>Knob <code>", fp);
-            h(fp, report_str(f, "knob"));
-            fputs("</code> (", fp);
-            h(fp, report_str(f, "direction"));
-            fputs(")", fp);
-            if (report_str(f, "proposed")[0]) {
-                fputs(" → <code>", fp);
-                h(fp, report_str(f, "proposed"));
-                fputs("</code>", fp);
-            }
-            fputs("</p>\n", fp);
-        }
-        const cJSON *v = report_get(f, "verified");
-        if (cJSON_IsObject(v))
-            html_verified(fp, v);
-        fputs("<p class=\"meta\">", fp);
-        if (!cJSON_IsObject(v))
-            fputs("Replay verification: not run", fp);
-        if (report_str(f, "reference")[0]) {
-            fputs(cJSON_IsObject(v) ? "See " : " · see ", fp);
-            h(fp, report_str(f, "reference"));
-        }
-        fputs("</p>\n</article>\n", fp);
-    }
+    for (size_t k = 0; k < ngroups; k++)
+        finding_article(fp, all, &groups[k]);
+    free(groups);
     fputs("</section>\n", fp);
+}
+
+/* Every finding on its own row, in the one order: the places the groups stand for. */
+static void all_places(FILE *fp, const cJSON *m)
+{
+    const cJSON *all = report_get(m, "findings"), *f;
+    if (!cJSON_GetArraySize(all))
+        return;
+    fprintf(fp, "<section id=\"all-places\">\n<h2>All places</h2>\n<details><summary>%d "
+            "findings, one per place</summary>\n<table class=\"findings\"><tr><th>severity"
+            "</th><th>status</th><th>rule</th><th>where</th><th>proposed</th></tr>\n",
+            cJSON_GetArraySize(all));
+    cJSON_ArrayForEach(f, all) {
+        char place[256];
+        fputs("<tr><td>", fp);
+        sev_badge(fp, report_str(f, "severity"));
+        fputs("</td>", fp);
+        status_cell(fp, report_str(f, "status"));
+        td_text(fp, report_str(f, "rule"));
+        td_text(fp, report_place(f, place, sizeof(place)));
+        td_text(fp, report_str(f, "proposed"));
+        fputs("</tr>\n", fp);
+    }
+    fputs("</table>\n</details>\n</section>\n", fp);
 }
 
 /* The paths a device does not serve: what the report could not look at, and why rules that
@@ -526,11 +624,12 @@ int report_write_html(const cJSON *m, FILE *fp)
 {
     header(fp, m);
     changes(fp, m);
+    findings(fp, m);
     top(fp, m);
     heatmap(fp, m);
     devices(fp, m);
-    findings(fp, m);
     missing_paths(fp, m);
+    all_places(fp, m);
     raw(fp, m);
     fputs("</body>\n</html>\n", fp);
     return ferror(fp) ? -1 : 0;

@@ -2,9 +2,11 @@
  * model goes through md_escape, so a hostile LLDP name stays text in any Markdown renderer
  * (including those that pass HTML through). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
+#include "value_units.h"
 #include "svg_chart.h"
 #include "utf8.h"
 
@@ -84,16 +86,103 @@ static void md_value(FILE *fp, const cJSON *o, const char *key, enum svg_unit un
     fputs(isfinite(v) ? svg_fmt_value(v, unit, buf, sizeof(buf)) : "–", fp);
 }
 
+/* A code span: the fence is one backtick longer than the longest run inside, so nothing in s
+ * needs (or gets) a backslash; control bytes become U+FFFD and '|' is escaped for tables. */
+static void md_code(FILE *fp, const char *s)
+{
+    s = s ? s : "";
+    size_t run = 0, longest = 0;
+    for (const char *p = s; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        longest = run > longest ? run : longest;
+    }
+    bool pad = s[0] == '`' || (s[0] && s[strlen(s) - 1] == '`');
+    for (size_t k = 0; k <= longest; k++)
+        fputc('`', fp);
+    if (pad)
+        fputc(' ', fp);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '|')
+            fputs("\\|", fp);
+        else if (*p < 0x20 || *p == 0x7f)
+            fputs("\xef\xbf\xbd", fp);
+        else
+            fputc(*p, fp);
+    }
+    if (pad)
+        fputc(' ', fp);
+    for (size_t k = 0; k <= longest; k++)
+        fputc('`', fp);
+}
+
 static void md_place(FILE *fp, const cJSON *f)
 {
     char place[256];
     md_escape(fp, report_place(f, place, sizeof(place)));
 }
 
+/* " (41.2 KB)" after a proposed value whose knob has a unit. */
+static void md_proposed_unit(FILE *fp, const cJSON *f)
+{
+    char shown[96];
+    const char *raw = report_str(f, "proposed");
+    value_with_unit(report_str(f, "knob"), raw, shown, sizeof(shown));
+    if (strcmp(shown, raw)) {
+        fputs(" (", fp);
+        md_escape(fp, shown);
+        fputc(')', fp);
+    }
+}
+
+static void md_knob(FILE *fp, const cJSON *f, bool proposed_varies)
+{
+    md_code(fp, report_str(f, "knob"));
+    if (report_str(f, "proposed")[0]) {
+        fputs(" → ", fp);
+        md_code(fp, report_str(f, "proposed"));
+        md_proposed_unit(fp, f);
+        if (proposed_varies)
+            fputs(" (here; each place's value under All places)", fp);
+    }
+}
+
+/* One row per group of findings (rule, severity, knob), the worst first. */
 static void findings_table(FILE *fp, const cJSON *findings)
 {
     fputs("| severity | status | rule | where | summary | knob |\n"
           "|---|---|---|---|---|---|\n", fp);
+    size_t ngroups = 0;
+    struct report_group *groups = report_group_findings(findings, &ngroups);
+    for (size_t k = 0; k < ngroups; k++) {
+        const struct report_group *g = &groups[k];
+        char places[1024];
+        fputs("| ", fp);
+        md_escape(fp, report_str(g->first, "severity"));
+        fputs(" | ", fp);
+        if (g->count > 1 && g->n_new && g->n_new < g->count)
+            fprintf(fp, "%d new", g->n_new);
+        else
+            md_escape(fp, report_str(g->first, "status"));
+        fputs(" | ", fp);
+        md_escape(fp, report_str(g->first, "rule"));
+        fputs(" | ", fp);
+        if (g->count > 1)
+            fprintf(fp, "%d places: ", g->count);
+        md_escape(fp, report_group_places(findings, g, places, sizeof(places)));
+        fputs(" | ", fp);
+        md_escape(fp, report_str(g->first, "summary"));
+        fputs(" | ", fp);
+        if (report_str(g->first, "knob")[0])
+            md_knob(fp, g->first, g->proposed_varies);
+        fputs(" |\n", fp);
+    }
+    free(groups);
+}
+
+static void all_places_table(FILE *fp, const cJSON *findings)
+{
+    fputs("\n## All places\n\n| severity | status | rule | where | proposed |\n"
+          "|---|---|---|---|---|\n", fp);
     const cJSON *f;
     cJSON_ArrayForEach(f, findings) {
         fputs("| ", fp);
@@ -105,17 +194,8 @@ static void findings_table(FILE *fp, const cJSON *findings)
         fputs(" | ", fp);
         md_place(fp, f);
         fputs(" | ", fp);
-        md_escape(fp, report_str(f, "summary"));
-        fputs(" | ", fp);
-        if (report_str(f, "knob")[0]) {
-            fputc('`', fp);
-            md_escape(fp, report_str(f, "knob"));
-            fputc('`', fp);
-            if (report_str(f, "proposed")[0]) {
-                fputs(" → ", fp);
-                md_escape(fp, report_str(f, "proposed"));
-            }
-        }
+        if (report_str(f, "proposed")[0])
+            md_code(fp, report_str(f, "proposed"));
         fputs(" |\n", fp);
     }
 }
@@ -252,44 +332,62 @@ int report_write_md(const cJSON *m, FILE *fp)
     missing_paths(fp, report_get(m, "missing_paths"));
 
     fputs("\n## Evidence and knobs\n\n", fp);
-    int i = 0;
-    const cJSON *f;
-    cJSON_ArrayForEach(f, report_get(m, "findings")) {
-        fprintf(fp, "%d. **", ++i);
+    const cJSON *all = report_get(m, "findings");
+    size_t ngroups = 0;
+    struct report_group *groups = report_group_findings(all, &ngroups);
+    for (size_t k = 0; k < ngroups; k++) {
+        const struct report_group *g = &groups[k];
+        const cJSON *f = g->first;
+        char places[1024];
+        fprintf(fp, "%zu. **", k + 1);
         md_escape(fp, report_str(f, "rule"));
         fputs("** (", fp);
         md_escape(fp, report_str(f, "severity"));
         fputs(") ", fp);
-        md_place(fp, f);
+        if (g->count > 1)
+            fprintf(fp, "%d places, ", g->count);
+        md_escape(fp, report_group_places(all, g, places, sizeof(places)));
         fputs(": ", fp);
         md_escape(fp, report_str(f, "summary"));
-        fputs("\n   - evidence:", fp);
-        const cJSON *e;
-        int k = 0;
-        cJSON_ArrayForEach(e, report_get(f, "evidence")) {
-            fputs(k++ ? "; " : " ", fp);
-            md_escape(fp, report_str(e, "name"));
-            fputs(" = ", fp);
-            md_escape(fp, report_str(e, "value"));
+        fputs("\n   - evidence", fp);
+        if (g->count > 1) {
+            fputs(" (", fp);
+            md_place(fp, f);
+            fputc(')', fp);
         }
-        if (!k)
+        fputc(':', fp);
+        const cJSON *e;
+        int n = 0;
+        cJSON_ArrayForEach(e, report_get(f, "evidence")) {
+            fputs(n++ ? "; " : " ", fp);
+            char shown[96];
+            md_code(fp, report_str(e, "name"));
+            fputs(" = ", fp);
+            md_escape(fp, value_with_unit(report_str(e, "name"), report_str(e, "value"), shown,
+                                          sizeof(shown)));
+        }
+        if (!n)
             fputs(" none recorded", fp);
         fputc('\n', fp);
         if (report_str(f, "knob")[0]) {
-            fputs("   - knob: `", fp);
-            md_escape(fp, report_str(f, "knob"));
-            fputs("` (", fp);
+            fputs("   - knob: ", fp);
+            md_code(fp, report_str(f, "knob"));
+            fputs(" (", fp);
             md_escape(fp, report_str(f, "direction"));
             fputs(")", fp);
             if (report_str(f, "proposed")[0]) {
                 fputs(" → ", fp);
-                md_escape(fp, report_str(f, "proposed"));
+                md_code(fp, report_str(f, "proposed"));
+                md_proposed_unit(fp, f);
             }
             fputc('\n', fp);
         }
         fputs("   - replay verification: ", fp);
         md_verified(fp, report_get(f, "verified"));
     }
+    free(groups);
+    if (cJSON_GetArraySize(all))
+        all_places_table(fp, all);
 
     fputs("\n## Raw data\n\n", fp);
     const cJSON *raw = report_get(m, "raw"), *x;

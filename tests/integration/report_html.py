@@ -68,6 +68,7 @@ try:
                 sections: ids,
                 verdict: document.querySelector('#verdict .level')?.textContent,
                 findings: document.querySelectorAll('#findings article.finding').length,
+                places: document.querySelectorAll('#all-places table tr').length - 1,
                 changes: document.querySelectorAll('#changes table tr').length - 1,
                 heatmap: document.querySelectorAll('#heatmap svg').length,
                 charts: document.querySelectorAll('#devices svg g.panel').length,
@@ -81,13 +82,19 @@ try:
         if b.errors:
             fail("console errors: %r" % b.errors)
         stats = b.image_stats(png)
-    want_sections = ["verdict", "changes", "top", "heatmap", "devices", "findings", "raw"]
+    want_sections = ["verdict", "changes", "findings", "top", "heatmap", "devices",
+                     "all-places", "raw"]
     if dom["sections"] != want_sections:
         fail("sections %r, expected %r" % (dom["sections"], want_sections))
     if dom["verdict"] != "crit":
         fail("verdict in the DOM: %r" % dom["verdict"])
-    if dom["findings"] != len(model["findings"]) or dom["findings"] < 3:
-        fail("%r findings in the DOM, %d in report.json" % (dom["findings"], len(model["findings"])))
+    # one article per rule, severity and knob; every finding on its own row under All places
+    groups = {(f["rule"], f["severity"], f.get("knob") or "") for f in model["findings"]}
+    if dom["findings"] != len(groups) or dom["findings"] < 3:
+        fail("%r finding groups in the DOM, %d in report.json" % (dom["findings"], len(groups)))
+    if dom["places"] != len(model["findings"]):
+        fail("%r rows under All places, %d findings in report.json"
+             % (dom["places"], len(model["findings"])))
     if dom["heatmap"] != 1 or dom["charts"] < 7 or dom["scripts"] != 0:
         fail("DOM: %r" % dom)
     if not dom["lldp"]:

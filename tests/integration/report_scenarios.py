@@ -102,6 +102,7 @@ try:
             return {
                 verdict: document.querySelector('#verdict .level')?.textContent,
                 findings: document.querySelectorAll('#findings article.finding').length,
+                places: document.querySelectorAll('#all-places table tr').length - 1,
                 text: document.querySelector('#findings')?.textContent || '',
                 charts: document.querySelectorAll('svg').length,
                 leafCharts: leaf ? leaf.querySelectorAll('svg').length : -1,
@@ -115,8 +116,10 @@ try:
         w, h, colours, share = b.image_stats(png)
     if dom["verdict"] != m["verdict"]["level"] or dom["scripts"]:
         fail("DOM verdict/scripts: %r" % {k: dom[k] for k in ("verdict", "scripts")})
-    if dom["findings"] != len(m["findings"]):
-        fail("findings in the DOM: %d, in report.json %d" % (dom["findings"], len(m["findings"])))
+    groups = {(f["rule"], f["severity"], f.get("knob") or "") for f in m["findings"]}
+    if dom["findings"] != len(groups) or dom["places"] != len(m["findings"]):
+        fail("finding groups in the DOM: %d (report.json %d), places %d (findings %d)"
+             % (dom["findings"], len(groups), dom["places"], len(m["findings"])))
     for want in ("pause-storm", "headroom-underprovisioned", "cnp-missing", "device-unreachable"):
         if want not in dom["text"]:
             fail("the DOM's findings do not name %s" % want)
