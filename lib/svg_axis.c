@@ -95,10 +95,14 @@ void svg_nice_ticks(double lo, double hi, int target, enum svg_unit unit, struct
         lo = 0;
         hi = 1;
     }
-    if (hi == lo) {
-        double pad = fabs(hi) > 0 ? fabs(hi) * 0.1 : 1;
-        lo = lo > 0 ? 0 : lo - pad;
-        hi += pad;
+    if (hi == lo) {                 /* a flat series: from zero to just above it (or below) */
+        if (lo >= 0) {
+            lo = 0;
+            hi = hi > 0 ? hi * 1.1 : 1;
+        } else {
+            hi = 0;
+            lo *= 1.1;
+        }
     }
     if (target < 2)
         target = 2;

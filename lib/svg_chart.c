@@ -590,8 +590,8 @@ static void series_path(FILE *fp, const struct svg_series *s, const struct layou
                         const struct panel_layout *pl)
 {
     const struct svg_chart *c = s->chart;
-    fprintf(fp, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.3\" stroke-linejoin=\"round\" d=\"",
-            s->color);
+    fprintf(fp, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.3\" stroke-linejoin=\"round\" "
+            "stroke-linecap=\"round\" d=\"", s->color);
     bool started = false;
     double last_y = 0;
     for (int k = 0; k < c->cols; k++) {
@@ -611,13 +611,21 @@ static void series_path(FILE *fp, const struct svg_series *s, const struct layou
         } else {
             put_point(fp, 'L', x, y);
         }
+        bool moved = !started || col->brk, drawn = !moved;
         last_y = y;
         for (int i = 1; i < n; i++) {
             double yi = y_of(pl, v[i]);
-            if (yi != last_y)
+            if (yi != last_y) {
                 put_v(fp, yi);
+                drawn = true;
+            }
             last_y = yi;
         }
+        /* a point with no neighbour would be an empty subpath: a zero-length one with round
+         * caps draws it as a dot */
+        bool next = k + 1 < c->cols && s->cols[k + 1].n && !s->cols[k + 1].brk;
+        if (!drawn && !next)
+            fputs("h0", fp);
         started = true;
     }
     fputs("\"><title>", fp);

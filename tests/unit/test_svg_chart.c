@@ -263,7 +263,7 @@ static void decimation_bounds_size(void **state)
     assert_non_null(doc);
     int cols = 960 - 72 - 16;
     /* the path of the big series: at most 1 move/line + 3 verticals per column */
-    const char *d = strstr(doc, "stroke-linejoin=\"round\" d=\"");
+    const char *d = strstr(doc, "stroke-linecap=\"round\" d=\"");
     assert_non_null(d);
     d += 27;
     const char *end = strchr(d, '"');
@@ -313,11 +313,11 @@ static void empty_and_nan(void **state)
     for (int i = 0; i < 100; i++)
         svg_series_point(s, i * SEC, i == 50 ? NAN : i);
     doc = svg_chart_to_string(c, NULL);
-    const char *d = strstr(doc, "stroke-linejoin=\"round\" d=\"");
+    const char *d = strstr(doc, "stroke-linecap=\"round\" d=\"");
     assert_non_null(d);
-    const char *end = strchr(d + 27, '"');
+    const char *end = strchr(d + 26, '"');
     size_t moves = 0;
-    for (const char *x = d + 27; x < end; x++)
+    for (const char *x = d + 26; x < end; x++)
         moves += *x == 'M';
     assert_int_equal(moves, 2);
     free(doc);
@@ -441,6 +441,34 @@ static int write_sample(const char *dir)
     return rc;
 }
 
+/* issue 31: an all-zero series gets a 0..1 axis, never -1..1 ("-1 ns" of pause); a series with
+ * data in one bucket only is drawn (a dot: a zero-length subpath with round caps). */
+static void flat_and_lone_series(void **state)
+{
+    (void)state;
+    struct svg_chart *c = svg_chart_new("zeros", 0, 100 * SEC);
+    struct svg_series *s = svg_chart_line(c, svg_chart_panel(c, "pause", SVG_UNIT_NS, NULL), "p");
+    for (int i = 0; i < 100; i++)
+        svg_series_point(s, i * SEC, 0);
+    char *doc = svg_chart_to_string(c, NULL);
+    assert_null(strstr(doc, "\xe2\x88\x92" "1"));   /* U+2212 minus before a 1 */
+    assert_null(strstr(doc, ">-1"));
+    free(doc);
+    svg_chart_free(c);
+
+    c = svg_chart_new("lone", 0, 100 * SEC);
+    s = svg_chart_line(c, svg_chart_panel(c, "v", SVG_UNIT_NONE, NULL), "v");
+    svg_series_point(s, 50 * SEC, 7);
+    doc = svg_chart_to_string(c, NULL);
+    const char *d = strstr(doc, "stroke-linecap=\"round\" d=\"");
+    assert_non_null(d);
+    const char *end = strchr(d + 26, '"');
+    assert_non_null(end);
+    assert_non_null(memmem(d + 26, (size_t)(end - d - 26), "h0", 2));
+    free(doc);
+    svg_chart_free(c);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--write-sample") == 0)
@@ -449,6 +477,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(escape_entities_and_controls),
         cmocka_unit_test(escape_truncates_on_characters),
         cmocka_unit_test(values_with_units),
+        cmocka_unit_test(flat_and_lone_series),
         cmocka_unit_test(nice_ticks),
         cmocka_unit_test(time_ticks_and_labels),
         cmocka_unit_test(hostile_labels_stay_text),
