@@ -81,6 +81,7 @@ int cli_common_option(struct cli_ctx *ctx, int opt, char **argv)
     case 'T':
         if (out_parse_format(optarg, &ctx->format) < 0)
             return cli_usage_error(ctx, "-T takes 'text' or 'json', not '%s'", optarg);
+        ctx->format_given = true;
         return CLI_NEXT;
     case 'v':
         ctx->verbosity++;

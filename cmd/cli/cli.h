@@ -67,6 +67,7 @@ struct cli_command {
 struct cli_ctx {
     const struct cli_command *cmd;
     enum out_format format;
+    bool format_given;                        /* -T (or a command's --format) was on the line */
     int verbosity;                            /* -v adds, -q subtracts */
 };
 

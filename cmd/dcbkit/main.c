@@ -50,7 +50,7 @@ static int global_options(struct cli_ctx *ctx, int argc, char **argv, int *first
 int main(int argc, char **argv)
 {
     dcb_log_init("dcbkit");
-    struct cli_ctx ctx = { NULL, OUT_TEXT, 0 };
+    struct cli_ctx ctx = { .cmd = NULL, .format = OUT_TEXT };
     int i = 1;
     int rc = global_options(&ctx, argc, argv, &i);
     if (rc != CLI_NEXT)

@@ -315,7 +315,7 @@ int main(int argc, char **argv)
     app.view.sort = COL_PFC_RX;
     app.view.utf8 = terminal_utf8();
     a.prio = TOP_PRIO_LOSSLESS;
-    a.ctx = (struct cli_ctx){ &top_command, OUT_TEXT, 0 };
+    a.ctx = (struct cli_ctx){ .cmd = &top_command, .format = OUT_TEXT };
     source_opts_init(&a.src, SOURCE_G_ALL);
     int rc = parse_args(&app, &a, argc, argv);
     if (rc == CLI_NEXT)

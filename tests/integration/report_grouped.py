@@ -89,6 +89,22 @@ try:
     # JSON keeps every finding, with its raw value
     if not all("proposed" in f for f in findings):
         fail("a finding lost its proposed key")
+    # --from-json in every format: -T json is the document, text is a summary, never HTML
+    src = os.path.join(out, "report.json")
+    as_json = subprocess.run([DCBKIT, "report", "--from-json", src, "-T", "json"],
+                             capture_output=True, text=True)
+    if json.loads(as_json.stdout) != model:
+        fail("--from-json -T json is not the stored document")
+    for flags in (["-T", "text"], ["--format", "text"]):
+        text = subprocess.run([DCBKIT, "report", "--from-json", src] + flags,
+                              capture_output=True, text=True).stdout
+        if "<" in text or not text.startswith("REPORT crit") or \
+                len(text.splitlines()) != len(groups) + 1:
+            fail("--from-json %s: %r" % (" ".join(flags), text[:200]))
+    html = subprocess.run([DCBKIT, "report", "--from-json", src], capture_output=True,
+                          text=True).stdout
+    if not html.startswith("<!DOCTYPE html>"):
+        fail("--from-json with no format is not HTML")
     print("ok: %d findings in %d causes, %d px at 1280 px (three screens: %d)"
           % (len(findings), len(groups), dom["height"], 3 * SCREEN_H))
 finally:

@@ -188,8 +188,9 @@ static const struct cli_option_doc report_options[] = {
     { "--rules DIR", "Also load the *.rules files of DIR (repeatable)." },
     { "--profile pfc-only", "Skip the rules that expect DCQCN." },
     { "--from-json FILE", "Re-render a stored report.json instead (no store is read)." },
-    { "--format html|md|json", "--from-json: what to render (default html), to stdout or into "
-      "--out (--render is the same). Without --from-json, --format text|json is -T." },
+    { "--format html|md|json|text", "--from-json: what to render (default html; -T json and "
+      "-T text are json and a text summary), to stdout or into --out (--render is the same). "
+      "Without --from-json, --format text|json is -T." },
     CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };

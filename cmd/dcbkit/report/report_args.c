@@ -40,6 +40,7 @@ static int take_format(struct cli_ctx *ctx, struct report_args *a, const char *a
 {
     if (!strcmp(arg, "text")) {
         ctx->format = OUT_TEXT;
+        ctx->format_given = true;
         return CLI_NEXT;
     }
     if (strcmp(arg, "html") && strcmp(arg, "md") && strcmp(arg, "json"))
@@ -73,8 +74,9 @@ static int check_from_json(struct cli_ctx *ctx, struct report_args *a)
     if (a->src.named || a->collect_ns || a->baseline || a->verify)
         return cli_usage_error(ctx, "--from-json re-renders a stored report: no --fabric, "
                                "source, --collect, --baseline or --verify");
+    /* -T json / --format text re-render as JSON / a text summary; neither: HTML */
     if (!a->format)
-        a->format = "html";
+        a->format = !ctx->format_given ? "html" : ctx->format == OUT_JSON ? "json" : "text";
     return 0;
 }
 

@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "report_cmd.h"
+#include "value_units.h"
 #include "units.h"
 
 #define FAIL REPORT_UNDECIDED
@@ -54,6 +56,36 @@ static int copy_source(const cJSON *model, FILE *out)
     return rc;
 }
 
+/* --from-json with -T text: the verdict and one line per cause, as a terminal shows them. */
+static int text_summary(const cJSON *m, FILE *fp)
+{
+    const cJSON *v = report_get(m, "verdict"), *all = report_get(m, "findings");
+    out_term(fp, "REPORT %s: %s\n", report_str(v, "level"), report_str(v, "summary"));
+    size_t ngroups = 0;
+    struct report_group *groups = report_group_findings(all, &ngroups);
+    if (!groups)
+        return -1;
+    for (size_t k = 0; k < ngroups; k++) {
+        const cJSON *f = groups[k].first;
+        char places[1024], shown[96];
+        report_group_places(all, &groups[k], places, sizeof(places));
+        out_term(fp, "  %-4s %s", report_str(f, "severity"), report_str(f, "rule"));
+        if (groups[k].count > 1)
+            fprintf(fp, " (%d places)", groups[k].count);
+        out_term(fp, " at %s", places);
+        if (report_str(f, "knob")[0] && report_str(f, "proposed")[0]) {
+            value_with_unit(report_str(f, "knob"), report_str(f, "proposed"), shown,
+                            sizeof(shown));
+            out_term(fp, ": %s=%s", report_str(f, "knob"), report_str(f, "proposed"));
+            if (strcmp(shown, report_str(f, "proposed")))
+                out_term(fp, " (%s)", shown);
+        }
+        fputc('\n', fp);
+    }
+    free(groups);
+    return ferror(fp) ? -1 : 0;
+}
+
 int report_from_json(const struct report_args *a)
 {
     struct dcb_err err;
@@ -62,7 +94,8 @@ int report_from_json(const struct report_args *a)
         return cli_fail(FAIL, a->from_json, "%s", err.msg);
     json_source = a->from_json;
     int (*render)(const cJSON *, FILE *) = !strcmp(a->format, "md") ? report_write_md :
-        !strcmp(a->format, "json") ? copy_source : report_write_html;
+        !strcmp(a->format, "json") ? copy_source : !strcmp(a->format, "text") ? text_summary :
+        report_write_html;
     int status = report_model_status(m);
     if (a->out) {
         char name[32];
