@@ -105,6 +105,16 @@ try:
                           text=True).stdout
     if not html.startswith("<!DOCTYPE html>"):
         fail("--from-json with no format is not HTML")
+    # diagnose's text gives the same units; its JSON keeps the raw values
+    diag = subprocess.run([DCBKIT, "diagnose", "--store", os.path.join(tmp, "store.db")],
+                          capture_output=True, text=True).stdout
+    if not re.search(r"switch\.buffer\.3\.headroom .*-> 41218 \(41\.2 KB\)", diag):
+        fail("diagnose's text gives the headroom proposal without its unit")
+    diag_json = json.loads(subprocess.run([DCBKIT, "diagnose", "--store",
+                                           os.path.join(tmp, "store.db"), "-T", "json"],
+                                          capture_output=True, text=True).stdout)
+    if not any(f.get("proposed") == "41218" for f in diag_json["findings"]):
+        fail("diagnose -T json lost the raw proposed value")
     print("ok: %d findings in %d causes, %d px at 1280 px (three screens: %d)"
           % (len(findings), len(groups), dom["height"], 3 * SCREEN_H))
 finally:

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "diagnose_cmd.h"
+#include "value_units.h"
 
 #define DIAGNOSE_SCHEMA 1
 
@@ -127,8 +128,11 @@ void diagnose_print_finding_body(struct dcb_out *o, const struct finding *f, boo
     out_arr_open(o, "evidence");
     for (size_t i = 0; i < f->nevidence; i++) {
         out_obj_open(o, NULL);
+        char shown[96];
         out_str(o, "name", " %s", f->evidence[i].name);
-        out_str(o, "value", "=%s", f->evidence[i].value);
+        out_str(o, "value", NULL, f->evidence[i].value);        /* JSON: the raw value */
+        out_text(o, "=%s", value_with_unit(f->evidence[i].name, f->evidence[i].value, shown,
+                                           sizeof(shown)));
         out_text(o, "%s", i + 1 < f->nevidence ? ";" : "");
         out_obj_close(o);
     }
@@ -137,9 +141,13 @@ void diagnose_print_finding_body(struct dcb_out *o, const struct finding *f, boo
         out_text(o, "\n");
     out_str(o, "knob", f->knob[0] ? "      knob: %s" : NULL, f->knob);
     out_str(o, "direction", r->direction[0] && f->knob[0] ? " (%s)" : NULL, r->direction);
-    if (f->proposed[0])
+    if (f->proposed[0]) {
+        char shown[96];
         out_str(o, "proposed", " -> %s", f->proposed);
-    else
+        value_with_unit(f->knob, f->proposed, shown, sizeof(shown));
+        if (strcmp(shown, f->proposed))
+            out_text(o, " (%s)", shown);
+    } else
         out_null(o, "proposed", NULL);
     out_arr_open(o, "also");
     for (int i = 0; i < RULE_ALSO_MAX; i++)
