@@ -51,7 +51,7 @@ try:
                 .map(r => r.textContent),
             places: document.querySelectorAll('#all-places table tr').length - 1,
             evidence: [...document.querySelectorAll('#findings .evidence-line')]
-                .map(p => p.textContent).join('\n'),
+                .map(p => p.textContent).join('\\n'),
         }))()""")
         if b.errors:
             fail("console errors: %r" % b.errors)
