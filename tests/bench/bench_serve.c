@@ -7,12 +7,18 @@
  * the last byte of the body. The reference is rendering the same page in this process
  * (prom_render_page), which is what every collection round pays once; scrapes should cost far
  * less, since they only copy the prebuilt page out. CPU times (the server's from /proc, the
- * client's from getrusage) stand beside wall times, the machine being shared. */
+ * client's from getrusage) stand beside wall times, the machine being shared.
+ *
+ * Then the attack of issue 32: ATTACKERS (600, past serve's cap of 512) connections each drip
+ * one header byte a second for ATTACK_S seconds while a scraper opens a new connection every
+ * 100 ms, as Prometheus does after a failed scrape. Its latency stands beside the same
+ * new-connection scrapes with no attack (the reference, measured just before). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <fcntl.h>
 #include <netinet/tcp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +26,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -151,6 +158,14 @@ static int connect_to(int port)
     return fd;
 }
 
+static int connect_to_nonblock(int port)
+{
+    int fd = connect_to(port);
+    if (fd >= 0)
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    return fd;
+}
+
 /* One GET /metrics on fd; the body's length, or -1. buf holds the response. */
 static long scrape(int fd, char *buf, size_t cap)
 {
@@ -182,10 +197,106 @@ static long scrape(int fd, char *buf, size_t cap)
     return -1;
 }
 
+/* One scrape on a new connection: its latency in ns, or -1. */
+static int64_t fresh_scrape(int port, char *buf, size_t cap)
+{
+    int64_t s0 = bench_now_ns();
+    int fd = connect_to(port);
+    if (fd < 0)
+        return -1;
+    struct timeval give_up = { .tv_sec = 5 };      /* a scrape unanswered in 5 s has failed */
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &give_up, sizeof(give_up));
+    long body = scrape(fd, buf, cap);
+    close(fd);
+    return body > 0 ? bench_now_ns() - s0 : -1;
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
+}
+
+static void print_latencies(const char *what, int64_t *lat, int n, int failed)
+{
+    if (n == 0) {
+        printf("  %-16s no scrape answered (%d failed)\n", what, failed);
+        return;
+    }
+    qsort(lat, (size_t)n, sizeof(*lat), cmp_i64);
+    printf("  %-16s p50 %.3f ms   p99 %.3f ms   max %.3f ms   (%d answered, %d failed)\n",
+           what, (double)lat[n / 2] / 1e6, (double)lat[n * 99 / 100] / 1e6,
+           (double)lat[n - 1] / 1e6, n, failed);
+}
+
+/* New-connection scrapes every 100 ms for seconds, while (if drippers) that many connections
+ * each send one byte of a request head a second. */
+static void scrape_for(int port, char *buf, size_t cap, int seconds, int *drippers, int n_drip,
+                       int64_t *lat, int *n, int *failed)
+{
+    static const char head[] = "GET /metrics HTTP/1.1\r\nHost: bench\r\nX-Drip: aaaaaaaaaaaaaaaaaaaa"
+                               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    int64_t end = bench_now_ns() + (int64_t)seconds * 1000000000LL, next_drip = 0;
+    int step = 0;
+    *n = *failed = 0;
+    while (bench_now_ns() < end) {
+        if (n_drip && bench_now_ns() >= next_drip) {
+            for (int i = 0; i < n_drip; i++)
+                if (drippers[i] >= 0 && send(drippers[i], head + step % (sizeof(head) - 1), 1,
+                                             MSG_NOSIGNAL | MSG_DONTWAIT) < 0 &&
+                    errno != EAGAIN) {
+                    close(drippers[i]);
+                    drippers[i] = connect_to_nonblock(port);   /* the attacker comes back */
+                }
+            step++;
+            next_drip = bench_now_ns() + 1000000000LL;
+        }
+        int64_t l = fresh_scrape(port, buf, cap);
+        if (l < 0)
+            (*failed)++;
+        else
+            lat[(*n)++] = l;
+        usleep(100000);
+    }
+}
+
+static int attack(int port, char *buf, size_t cap)
+{
+    int attackers = getenv("ATTACKERS") ? atoi(getenv("ATTACKERS")) : 600;
+    int seconds = getenv("ATTACK_S") ? atoi(getenv("ATTACK_S")) : 6;
+    if (attackers < 1 || attackers > 4000 || seconds < 1 || seconds > 600)
+        return fprintf(stderr, "bench_serve: ATTACKERS 1..4000, ATTACK_S 1..600\n"), 1;
+    int64_t *lat = calloc((size_t)seconds * 20 + 10, sizeof(*lat));
+    int *drip = calloc((size_t)attackers, sizeof(*drip));
+    if (!lat || !drip) {
+        free(lat);
+        free(drip);
+        return 1;
+    }
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)attackers + 64) {
+        rl.rlim_cur = rl.rlim_max < (rlim_t)attackers + 64 ? rl.rlim_max : (rlim_t)attackers + 64;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    int n, failed;
+    printf("  under attack     %d connections dripping a header byte a second, a new-connection "
+           "scrape every 100 ms for %d s:\n", attackers, seconds);
+    scrape_for(port, buf, cap, seconds, NULL, 0, lat, &n, &failed);
+    print_latencies("  quiet (ref)", lat, n, failed);
+    int opened = 0;
+    for (int i = 0; i < attackers; i++) {
+        drip[i] = connect_to_nonblock(port);
+        opened += drip[i] >= 0;
+    }
+    scrape_for(port, buf, cap, seconds, drip, attackers, lat, &n, &failed);
+    print_latencies("  attacked", lat, n, failed);
+    printf("  (%d of %d attacking connections opened)\n", opened, attackers);
+    for (int i = 0; i < attackers; i++)
+        if (drip[i] >= 0)
+            close(drip[i]);
+    free(lat);
+    free(drip);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -282,6 +393,8 @@ int main(int argc, char **argv)
     }
     if (fd >= 0)
         close(fd);
+    if (rc == 0)
+        rc = attack(port, buf, cap);
     kill(pid, SIGTERM);
     waitpid(pid, NULL, 0);
     free(buf);
