@@ -134,7 +134,10 @@ static int on_leaf(const struct gnmi_leaf *leaf, void *arg)
     return t->client->cb.on_leaf ? t->client->cb.on_leaf(t, leaf, t->client->cb.arg) : 0;
 }
 
-static void data_arrived(struct gnmi_target *t)
+/* A response was decoded and every leaf of it taken: only then has data flowed. Bytes that
+ * arrive and cannot be used neither close the outage nor reset the backoff, or a target whose
+ * every answer fails would be retried at the shortest delay forever. */
+static void data_flowed(struct gnmi_target *t)
 {
     int64_t now = gnmi_now_ns();
     if (t->down) {
@@ -195,13 +198,16 @@ static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
         return DCB_E_INVAL;
     }
     int rc = 0;
-    data_arrived(t);
     switch (r->response_case) {
     case GNMI__SUBSCRIBE_RESPONSE__RESPONSE_UPDATE:
         rc = notification(t, r->update);
+        if (rc < 0)
+            break;
+        data_flowed(t);
         stream_note(t);
         break;
     case GNMI__SUBSCRIBE_RESPONSE__RESPONSE_SYNC_RESPONSE:
+        data_flowed(t);
         if (t->probing) {
             /* counted when the probe ends */
         } else if (t->req.mode == GNMI_POLL) {
@@ -238,10 +244,11 @@ static int get_message(const uint8_t *msg, size_t len, void *arg)
                  "a GetResponse that does not decode (%zu bytes)", len);
         return DCB_E_INVAL;
     }
-    data_arrived(t);
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < r->n_notification; i++)
         rc = notification(t, r->notification[i]);
+    if (rc == 0)
+        data_flowed(t);
     gnmi__get_response__free_unpacked(r, NULL);
     return rc;
 }
