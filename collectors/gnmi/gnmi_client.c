@@ -8,6 +8,7 @@
 #include "gnmi.pb-c.h"
 
 #include "gnmi_target_int.h"
+#include "pb_check.h"
 
 int64_t gnmi_now_ns(void)
 {
@@ -152,7 +153,26 @@ static void data_flowed(struct gnmi_target *t)
     t->paths_checked = false;
 }
 
-static int notification(struct gnmi_target *t, const Gnmi__Notification *n)
+/* A response that does not decode: protobuf-c is not asked before the walk found it sound
+ * (the walk bounds the nesting protobuf-c would recurse into), and the error says what is
+ * wrong where. */
+static ProtobufCMessage *unpack(struct gnmi_target *t, const ProtobufCMessageDescriptor *d,
+                                const uint8_t *msg, size_t len)
+{
+    char why[200];
+    ProtobufCMessage *m = NULL;
+    if (pb_check(d, msg, len, why, sizeof(why)))
+        m = protobuf_c_message_unpack(d, NULL, len, msg);
+    if (!m) {
+        t->leaf_error = DCB_E_INVAL;
+        snprintf(t->leaf_error_msg, sizeof(t->leaf_error_msg),
+                 "a %s that does not decode (%zu bytes)%s%s", d->short_name, len,
+                 why[0] ? ": " : "", why);
+    }
+    return m;
+}
+
+static int notification(struct gnmi_target *t, const Gnmi__Notification *n, const char *in)
 {
     struct dcb_err err;
     dcb_err_clear(&err);
@@ -160,7 +180,8 @@ static int notification(struct gnmi_target *t, const Gnmi__Notification *n)
     int rc = gnmi_notification_leaves(n, on_leaf, t, &err);
     if (rc < 0) {
         t->leaf_error = rc;
-        snprintf(t->leaf_error_msg, sizeof(t->leaf_error_msg), "%s", err.msg);
+        snprintf(t->leaf_error_msg, sizeof(t->leaf_error_msg), "in a %s: %.200s", in,
+                 err.msg[0] ? err.msg : "a leaf was refused");
         return rc;
     }
     return 0;
@@ -190,17 +211,14 @@ static void stream_note(struct gnmi_target *t)
 static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
 {
     struct gnmi_target *t = arg;
-    Gnmi__SubscribeResponse *r = gnmi__subscribe_response__unpack(NULL, len, msg);
-    if (!r) {
-        t->leaf_error = DCB_E_INVAL;
-        snprintf(t->leaf_error_msg, sizeof(t->leaf_error_msg),
-                 "a SubscribeResponse that does not decode (%zu bytes)", len);
+    Gnmi__SubscribeResponse *r =
+        (Gnmi__SubscribeResponse *)unpack(t, &gnmi__subscribe_response__descriptor, msg, len);
+    if (!r)
         return DCB_E_INVAL;
-    }
     int rc = 0;
     switch (r->response_case) {
     case GNMI__SUBSCRIBE_RESPONSE__RESPONSE_UPDATE:
-        rc = notification(t, r->update);
+        rc = notification(t, r->update, "SubscribeResponse");
         if (rc < 0)
             break;
         data_flowed(t);
@@ -237,16 +255,12 @@ static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
 static int get_message(const uint8_t *msg, size_t len, void *arg)
 {
     struct gnmi_target *t = arg;
-    Gnmi__GetResponse *r = gnmi__get_response__unpack(NULL, len, msg);
-    if (!r) {
-        t->leaf_error = DCB_E_INVAL;
-        snprintf(t->leaf_error_msg, sizeof(t->leaf_error_msg),
-                 "a GetResponse that does not decode (%zu bytes)", len);
+    Gnmi__GetResponse *r = (Gnmi__GetResponse *)unpack(t, &gnmi__get_response__descriptor, msg, len);
+    if (!r)
         return DCB_E_INVAL;
-    }
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < r->n_notification; i++)
-        rc = notification(t, r->notification[i]);
+        rc = notification(t, r->notification[i], "GetResponse");
     if (rc == 0)
         data_flowed(t);
     gnmi__get_response__free_unpacked(r, NULL);
@@ -395,10 +409,9 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
     }
     t->stream_error_retried = false;
     t->stats.bytes_in += t->call.bytes_in;
-    if (t->leaf_error && rc == 0)
+    /* a message we could not use is what ended the call (the transfer was aborted for it) */
+    if (t->leaf_error)
         rc = dcb_err_set(&err, t->leaf_error, "%s", t->leaf_error_msg);
-    else if (t->leaf_error && t->call.error[0] == '\0')
-        snprintf(err.msg, sizeof(err.msg), "%s", t->leaf_error_msg);
     gnmi_target_end_call(t);
     bool probe = t->probing;
     t->probing = false;
