@@ -38,8 +38,9 @@ resource-exhausted, huge (a 64 MiB message), hang (accepts the call, never answe
 close-mid-stream / malformed-prefix (raw HTTP/2 via python3-h2, see --raw). Two faults answer
 every call with one well-framed message that arrives whole but cannot be used, then hold the
 stream open until the client leaves: bad-json (it decodes; its one update is a JSON_IETF value
-that does not parse, at /COUNTERS/Ethernet0) and undecodable (its protobuf does not decode:
-field 1, the notification, says 200 bytes and 30 follow).
+that does not parse, at /COUNTERS/Ethernet0), undecodable (its protobuf does not decode:
+field 1, the notification, says 200 bytes and 30 follow) and deep (its value nests 20,000
+leaf-lists, 40,000 messages deep in 150 kB: a decoder that recurses per level overflows its stack).
 
 The chosen port is printed on stdout as "PORT <n>" once the server listens.
 Values: tree_value() below; value(epoch) = base + epoch * step, epoch = samples sent so far
@@ -379,6 +380,20 @@ def build_server(args, tree):
     elif args.fault == "undecodable":
         cut = W.key(1, W.LEN) + W.varint(200) + b"\x08" * 30
         unusable = (cut, cut)
+    elif args.fault == "deep":
+        # TypedValue.leaflist_val: ScalarArray.element: TypedValue...; the keys and lengths are
+        # built from the inside out and joined once (a copy per level would take minutes)
+        core = W.encode_typed(1, "uint")
+        heads, size = [], len(core)
+        for _ in range(20000):
+            for field in (1, 8):
+                head = W.key(field, W.LEN) + W.varint(size)
+                heads.append(head)
+                size += len(head)
+        val = b"".join(reversed(heads)) + core
+        note = W.encode_notification(1, None, [W.encode_update(
+            W.encode_path([("COUNTERS", {}), ("Ethernet0", {})]), val)])
+        unusable = (W.subscribe_response_update(note), W.get_response([note]))
 
     def check_auth(context):
         if args.fault == "unauthenticated":
@@ -609,7 +624,7 @@ def main():
     ap.add_argument("--password-file", help="require username/password metadata")
     ap.add_argument("--fault", choices=["unauthenticated", "unimplemented", "resource-exhausted",
                                         "huge", "hang", "close-mid-stream", "malformed-prefix",
-                                        "bad-json", "undecodable"])
+                                        "bad-json", "undecodable", "deep"])
     ap.add_argument("--missing", default="", help="comma-separated element names the tree lacks "
                     "(Pfcwd,PORT_QOS_MAP): a request naming one is NOT_FOUND")
     ap.add_argument("--missing-for", type=float, default=0.0,
