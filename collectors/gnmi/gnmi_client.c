@@ -24,6 +24,15 @@ int64_t gnmi_mono_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+const char *gnmi_retry_text(char *buf, size_t len, int64_t retry_ns)
+{
+    if (retry_ns > 0)
+        snprintf(buf, len, "; retrying in %.1f s", (double)retry_ns / 1e9);
+    else
+        snprintf(buf, len, "%s", retry_ns == 0 ? "; retrying" : "");
+    return buf;
+}
+
 const char *gnmi_target_name(const struct gnmi_target *t) { return t->name; }
 const char *gnmi_target_address(const struct gnmi_target *t) { return t->ep.address; }
 void *gnmi_target_user(const struct gnmi_target *t) { return t->user; }
@@ -298,12 +307,11 @@ void gnmi_target_failed(struct gnmi_target *t, const char *why)
         t->down_since_ns = t->last_data_ns;
         snprintf(t->down_reason, sizeof(t->down_reason), "%s", why);
     }
-    bool retry = c->o.reconnect;
-    if (c->cb.on_error)
-        c->cb.on_error(t, why, retry, c->cb.arg);
-    if (!retry) {
+    if (!c->o.reconnect) {
         t->phase = PH_FAILED;
         t->stats.failed = true;
+        if (c->cb.on_error)
+            c->cb.on_error(t, why, GNMI_NO_RETRY, c->cb.arg);
         return;
     }
     /* full jitter over [backoff/2, backoff] keeps many targets from retrying in step */
@@ -313,6 +321,8 @@ void gnmi_target_failed(struct gnmi_target *t, const char *why)
     t->next_ns = gnmi_mono_ns() + delay;
     t->backoff_ns = t->backoff_ns * 2 > c->o.backoff_max_ns ? c->o.backoff_max_ns
                                                             : t->backoff_ns * 2;
+    if (c->cb.on_error)
+        c->cb.on_error(t, why, delay, c->cb.arg);
 }
 
 static int start_call(struct gnmi_target *t, struct dcb_err *err)
@@ -454,7 +464,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
         t->stats.using_get = true;
         if (t->client->cb.on_error)
             t->client->cb.on_error(t, "Subscribe is UNIMPLEMENTED; polling with Get instead",
-                                   true, t->client->cb.arg);
+                                   0, t->client->cb.arg);
         t->phase = PH_WAIT;
         t->next_ns = gnmi_mono_ns();
         return;
@@ -488,7 +498,7 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
                 t->stats.failed = true;
                 snprintf(t->stats.last_error, sizeof(t->stats.last_error), "%s", err.msg);
                 if (c->cb.on_error)
-                    c->cb.on_error(t, err.msg, false, c->cb.arg);
+                    c->cb.on_error(t, err.msg, GNMI_NO_RETRY, c->cb.arg);
                 continue;
             }
         }
