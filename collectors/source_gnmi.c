@@ -67,12 +67,12 @@ static void on_neighbor(int64_t time_ns, const char *device, const char *ifname,
     lldp_neighbor_rows(time_ns, device, ifname, peer, peer_port, chassis, child_row, arg);
 }
 
-static void on_error(const char *device, const char *address, const char *msg, bool retrying,
+static void on_error(const char *device, const char *address, const char *msg, int64_t retry_ns,
                      void *arg)
 {
-    char text[DCB_SOURCE_STATUS_MAX];
+    char text[DCB_SOURCE_STATUS_MAX], retry[32];
     snprintf(text, sizeof(text), "gnmi %.60s (%.60s): %.100s%s", device, address, msg,
-             retrying ? "; retrying" : "");
+             gnmi_retry_text(retry, sizeof(retry), retry_ns));
     source_child_send_status(*(int *)arg, text);
 }
 
@@ -219,13 +219,14 @@ static void direct_round(const char *device, void *arg)
 }
 
 static void direct_error(const char *device, const char *address, const char *msg,
-                         bool retrying, void *arg)
+                         int64_t retry_ns, void *arg)
 {
     struct gnmi_ctx *g = arg;
+    char retry[32];
     if (g->opt.tap && g->opt.tap->on_error)
-        g->opt.tap->on_error(device, address, msg, retrying, g->opt.tap->arg);
+        g->opt.tap->on_error(device, address, msg, retry_ns, g->opt.tap->arg);
     snprintf(g->src->status, sizeof(g->src->status), "gnmi %.60s (%.60s): %.100s%s", device,
-             address, msg, retrying ? "; retrying" : "");
+             address, msg, gnmi_retry_text(retry, sizeof(retry), retry_ns));
 }
 
 static void direct_missing(const char *device, const char *address, const char *path,

@@ -8,6 +8,7 @@
 #include "gnmi.pb-c.h"
 
 #include "gnmi_target_int.h"
+#include "pb_check.h"
 
 int64_t gnmi_now_ns(void)
 {
@@ -21,6 +22,15 @@ int64_t gnmi_mono_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+const char *gnmi_retry_text(char *buf, size_t len, int64_t retry_ns)
+{
+    if (retry_ns > 0)
+        snprintf(buf, len, "; retrying in %.1f s", (double)retry_ns / 1e9);
+    else
+        snprintf(buf, len, "%s", retry_ns == 0 ? "; retrying" : "");
+    return buf;
 }
 
 const char *gnmi_target_name(const struct gnmi_target *t) { return t->name; }
@@ -134,7 +144,10 @@ static int on_leaf(const struct gnmi_leaf *leaf, void *arg)
     return t->client->cb.on_leaf ? t->client->cb.on_leaf(t, leaf, t->client->cb.arg) : 0;
 }
 
-static void data_arrived(struct gnmi_target *t)
+/* A response was decoded and every leaf of it taken: only then has data flowed. Bytes that
+ * arrive and cannot be used neither close the outage nor reset the backoff, or a target whose
+ * every answer fails would be retried at the shortest delay forever. */
+static void data_flowed(struct gnmi_target *t)
 {
     int64_t now = gnmi_now_ns();
     if (t->down) {
@@ -149,7 +162,26 @@ static void data_arrived(struct gnmi_target *t)
     t->paths_checked = false;
 }
 
-static int notification(struct gnmi_target *t, const Gnmi__Notification *n)
+/* A response that does not decode: protobuf-c is not asked before the walk found it sound
+ * (the walk bounds the nesting protobuf-c would recurse into), and the error says what is
+ * wrong where. */
+static ProtobufCMessage *unpack(struct gnmi_target *t, const ProtobufCMessageDescriptor *d,
+                                const uint8_t *msg, size_t len)
+{
+    char why[200];
+    ProtobufCMessage *m = NULL;
+    if (pb_check(d, msg, len, why, sizeof(why)))
+        m = protobuf_c_message_unpack(d, NULL, len, msg);
+    if (!m) {
+        t->leaf_error = DCB_E_INVAL;
+        snprintf(t->leaf_error_msg, sizeof(t->leaf_error_msg),
+                 "a %s that does not decode (%zu bytes)%s%s", d->short_name, len,
+                 why[0] ? ": " : "", why);
+    }
+    return m;
+}
+
+static int notification(struct gnmi_target *t, const Gnmi__Notification *n, const char *in)
 {
     struct dcb_err err;
     dcb_err_clear(&err);
@@ -157,7 +189,8 @@ static int notification(struct gnmi_target *t, const Gnmi__Notification *n)
     int rc = gnmi_notification_leaves(n, on_leaf, t, &err);
     if (rc < 0) {
         t->leaf_error = rc;
-        snprintf(t->leaf_error_msg, sizeof(t->leaf_error_msg), "%s", err.msg);
+        snprintf(t->leaf_error_msg, sizeof(t->leaf_error_msg), "in a %s: %.200s", in,
+                 err.msg[0] ? err.msg : "a leaf was refused");
         return rc;
     }
     return 0;
@@ -187,21 +220,21 @@ static void stream_note(struct gnmi_target *t)
 static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
 {
     struct gnmi_target *t = arg;
-    Gnmi__SubscribeResponse *r = gnmi__subscribe_response__unpack(NULL, len, msg);
-    if (!r) {
-        t->leaf_error = DCB_E_INVAL;
-        snprintf(t->leaf_error_msg, sizeof(t->leaf_error_msg),
-                 "a SubscribeResponse that does not decode (%zu bytes)", len);
+    Gnmi__SubscribeResponse *r =
+        (Gnmi__SubscribeResponse *)unpack(t, &gnmi__subscribe_response__descriptor, msg, len);
+    if (!r)
         return DCB_E_INVAL;
-    }
     int rc = 0;
-    data_arrived(t);
     switch (r->response_case) {
     case GNMI__SUBSCRIBE_RESPONSE__RESPONSE_UPDATE:
-        rc = notification(t, r->update);
+        rc = notification(t, r->update, "SubscribeResponse");
+        if (rc < 0)
+            break;
+        data_flowed(t);
         stream_note(t);
         break;
     case GNMI__SUBSCRIBE_RESPONSE__RESPONSE_SYNC_RESPONSE:
+        data_flowed(t);
         if (t->probing) {
             /* counted when the probe ends */
         } else if (t->req.mode == GNMI_POLL) {
@@ -231,17 +264,14 @@ static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
 static int get_message(const uint8_t *msg, size_t len, void *arg)
 {
     struct gnmi_target *t = arg;
-    Gnmi__GetResponse *r = gnmi__get_response__unpack(NULL, len, msg);
-    if (!r) {
-        t->leaf_error = DCB_E_INVAL;
-        snprintf(t->leaf_error_msg, sizeof(t->leaf_error_msg),
-                 "a GetResponse that does not decode (%zu bytes)", len);
+    Gnmi__GetResponse *r = (Gnmi__GetResponse *)unpack(t, &gnmi__get_response__descriptor, msg, len);
+    if (!r)
         return DCB_E_INVAL;
-    }
-    data_arrived(t);
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < r->n_notification; i++)
-        rc = notification(t, r->notification[i]);
+        rc = notification(t, r->notification[i], "GetResponse");
+    if (rc == 0)
+        data_flowed(t);
     gnmi__get_response__free_unpacked(r, NULL);
     return rc;
 }
@@ -277,12 +307,11 @@ void gnmi_target_failed(struct gnmi_target *t, const char *why)
         t->down_since_ns = t->last_data_ns;
         snprintf(t->down_reason, sizeof(t->down_reason), "%s", why);
     }
-    bool retry = c->o.reconnect;
-    if (c->cb.on_error)
-        c->cb.on_error(t, why, retry, c->cb.arg);
-    if (!retry) {
+    if (!c->o.reconnect) {
         t->phase = PH_FAILED;
         t->stats.failed = true;
+        if (c->cb.on_error)
+            c->cb.on_error(t, why, GNMI_NO_RETRY, c->cb.arg);
         return;
     }
     /* full jitter over [backoff/2, backoff] keeps many targets from retrying in step */
@@ -292,6 +321,8 @@ void gnmi_target_failed(struct gnmi_target *t, const char *why)
     t->next_ns = gnmi_mono_ns() + delay;
     t->backoff_ns = t->backoff_ns * 2 > c->o.backoff_max_ns ? c->o.backoff_max_ns
                                                             : t->backoff_ns * 2;
+    if (c->cb.on_error)
+        c->cb.on_error(t, why, delay, c->cb.arg);
 }
 
 static int start_call(struct gnmi_target *t, struct dcb_err *err)
@@ -388,10 +419,9 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
     }
     t->stream_error_retried = false;
     t->stats.bytes_in += t->call.bytes_in;
-    if (t->leaf_error && rc == 0)
+    /* a message we could not use is what ended the call (the transfer was aborted for it) */
+    if (t->leaf_error)
         rc = dcb_err_set(&err, t->leaf_error, "%s", t->leaf_error_msg);
-    else if (t->leaf_error && t->call.error[0] == '\0')
-        snprintf(err.msg, sizeof(err.msg), "%s", t->leaf_error_msg);
     gnmi_target_end_call(t);
     bool probe = t->probing;
     t->probing = false;
@@ -434,7 +464,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
         t->stats.using_get = true;
         if (t->client->cb.on_error)
             t->client->cb.on_error(t, "Subscribe is UNIMPLEMENTED; polling with Get instead",
-                                   true, t->client->cb.arg);
+                                   0, t->client->cb.arg);
         t->phase = PH_WAIT;
         t->next_ns = gnmi_mono_ns();
         return;
@@ -468,7 +498,7 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
                 t->stats.failed = true;
                 snprintf(t->stats.last_error, sizeof(t->stats.last_error), "%s", err.msg);
                 if (c->cb.on_error)
-                    c->cb.on_error(t, err.msg, false, c->cb.arg);
+                    c->cb.on_error(t, err.msg, GNMI_NO_RETRY, c->cb.arg);
                 continue;
             }
         }

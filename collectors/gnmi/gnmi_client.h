@@ -67,7 +67,8 @@ struct gnmi_client_cb {
     void (*on_sync)(struct gnmi_target *t, void *arg);        /* a full round arrived */
     void (*on_gap)(struct gnmi_target *t, int64_t from_ns, int64_t to_ns, const char *reason,
                    void *arg);
-    void (*on_error)(struct gnmi_target *t, const char *msg, bool retrying, void *arg);
+    /* retry_ns: the wait before the next try (0: at once), GNMI_NO_RETRY: given up */
+    void (*on_error)(struct gnmi_target *t, const char *msg, int64_t retry_ns, void *arg);
     /* path_retry_ns > 0: a path the target rejected alone (missing, with the target's words),
      * said once per target, or one it serves again (!missing) */
     void (*on_path)(struct gnmi_target *t, const char *path, bool missing, const char *why,
@@ -76,6 +77,11 @@ struct gnmi_client_cb {
 };
 
 struct gnmi_client;
+
+#define GNMI_NO_RETRY (-1)
+/* The end of an error line: "; retrying in 1.2 s", "; retrying" (at once), or "" (given up).
+ * Returns buf. */
+const char *gnmi_retry_text(char *buf, size_t len, int64_t retry_ns);
 
 int gnmi_client_new(struct gnmi_client **out, const struct gnmi_client_opts *opts,
                     const struct gnmi_client_cb *cb, struct dcb_err *err);

@@ -181,7 +181,7 @@ static void paths_checked(struct gnmi_target *t)
         t->stats.using_get = true;
         t->paths_checked = false;
         if (c->cb.on_error)
-            c->cb.on_error(t, "Subscribe is UNIMPLEMENTED; polling with Get instead", true,
+            c->cb.on_error(t, "Subscribe is UNIMPLEMENTED; polling with Get instead", 0,
                            c->cb.arg);
         return;
     }

@@ -253,12 +253,12 @@ static void on_gap(struct gnmi_target *t, int64_t from, int64_t to, const char *
         s->cb.on_event(&e, s->cb.arg);
 }
 
-static void on_error(struct gnmi_target *t, const char *msg, bool retrying, void *arg)
+static void on_error(struct gnmi_target *t, const char *msg, int64_t retry_ns, void *arg)
 {
     struct gnmi_source *s = arg;
     struct call *c = gnmi_target_user(t);
     if (s->cb.on_error)
-        s->cb.on_error(c->dev->name, gnmi_target_address(t), msg, retrying, s->cb.arg);
+        s->cb.on_error(c->dev->name, gnmi_target_address(t), msg, retry_ns, s->cb.arg);
 }
 
 static void missing_set(struct gnmi_source *s, const char *device, const char *path, bool on)

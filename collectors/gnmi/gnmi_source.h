@@ -30,7 +30,8 @@ struct gnmi_source_cb {
     void (*on_neighbor)(int64_t time_ns, const char *device, const char *ifname,
                         const char *peer, const char *peer_port, const char *chassis,
                         void *arg);
-    void (*on_error)(const char *device, const char *address, const char *msg, bool retrying,
+    /* retry_ns: as gnmi_client_cb's (GNMI_NO_RETRY: given up) */
+    void (*on_error)(const char *device, const char *address, const char *msg, int64_t retry_ns,
                      void *arg);
     /* a path the target does not serve ("TARGET:path", with the target's words), said once
      * per device, or one it serves again (!missing); the other paths flow meanwhile */

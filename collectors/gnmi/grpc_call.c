@@ -61,7 +61,8 @@ static size_t on_write(char *data, size_t size, size_t nmemb, void *userp)
     struct dcb_err err;
     dcb_err_clear(&err);
     if (grpc_deframer_feed(&c->rx, (const uint8_t *)data, n, deliver, c, &err) < 0) {
-        set_error(c, err.code ? err.code : DCB_E_INVAL, err.msg[0] ? err.msg : "stopped");
+        set_error(c, err.code ? err.code : DCB_E_INVAL,
+                  err.msg[0] ? err.msg : "the gRPC stream could not be read");
         return 0;   /* aborts the transfer: CURLE_WRITE_ERROR */
     }
     return n;

@@ -1,5 +1,6 @@
 #include "grpc_frame.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,11 +31,11 @@ static int deliver(struct grpc_deframer *d, const uint8_t *msg, size_t len, grpc
     int rc = fn ? fn(msg, len, arg) : 0;
     if (rc < 0) {
         d->failed = rc;
-        return rc;
+        return dcb_err_set(err, rc, "gRPC message %" PRIu64 " (%zu bytes) could not be used",
+                           d->messages, len);
     }
     d->prefix_got = 0;
     d->got = d->want = 0;
-    (void)err;
     return 0;
 }
 

@@ -57,12 +57,12 @@ static void on_round(const char *device, void *arg)
         r->store_errors++;
 }
 
-static void on_error(const char *device, const char *address, const char *msg, bool retrying,
+static void on_error(const char *device, const char *address, const char *msg, int64_t retry_ns,
                      void *arg)
 {
     (void)arg;
     fprintf(stderr, "bench_gnmi: %s (%s): %s%s\n", device, address, msg,
-            retrying ? " (retrying)" : "");
+            retry_ns != GNMI_NO_RETRY ? " (retrying)" : "");
 }
 
 static double cpu_seconds(void)

@@ -29,12 +29,18 @@ sync_response comes first, then only what is sampled after it (ONCE: the sync al
 
 Mutual TLS: --client-ca FILE requires a client certificate that CA signed.
 
---stats FILE writes on exit what was asked for: call counts, and per kind the encodings,
-subscription modes, Get types and updates_only flags seen, the missing elements rejected.
+--stats FILE writes on exit what was asked for: call counts (also by kind and prefix target), and
+per kind the encodings, subscription modes, Get types and updates_only flags seen, the missing
+elements rejected.
 
 Faults (--fault): unauthenticated, unimplemented (Subscribe only; Get still works),
 resource-exhausted, huge (a 64 MiB message), hang (accepts the call, never answers),
-close-mid-stream / malformed-prefix (raw HTTP/2 via python3-h2, see --raw).
+close-mid-stream / malformed-prefix (raw HTTP/2 via python3-h2, see --raw). Two faults answer
+every call with one well-framed message that arrives whole but cannot be used, then hold the
+stream open until the client leaves: bad-json (it decodes; its one update is a JSON_IETF value
+that does not parse, at /COUNTERS/Ethernet0), undecodable (its protobuf does not decode:
+field 1, the notification, says 200 bytes and 30 follow) and deep (its value nests 20,000
+leaf-lists, 40,000 messages deep in 150 kB: a decoder that recurses per level overflows its stack).
 
 The chosen port is printed on stdout as "PORT <n>" once the server listens.
 Values: tree_value() below; value(epoch) = base + epoch * step, epoch = samples sent so far
@@ -365,6 +371,29 @@ def build_server(args, tree):
             W.encode_path([("x", {})]), W.encode_typed("a" * (64 << 20)))])
         huge_get = W.get_response([note])
         huge_sub = W.subscribe_response_update(note)
+    unusable = None
+    if args.fault == "bad-json":
+        note = W.encode_notification(1, None, [W.encode_update(
+            W.encode_path([("COUNTERS", {}), ("Ethernet0", {})]),
+            W.f_bytes(11, '{"SAI_PORT_STAT_PFC_3_RX_PKTS": "13', always=True))])
+        unusable = (W.subscribe_response_update(note), W.get_response([note]))
+    elif args.fault == "undecodable":
+        cut = W.key(1, W.LEN) + W.varint(200) + b"\x08" * 30
+        unusable = (cut, cut)
+    elif args.fault == "deep":
+        # TypedValue.leaflist_val: ScalarArray.element: TypedValue...; the keys and lengths are
+        # built from the inside out and joined once (a copy per level would take minutes)
+        core = W.encode_typed(1, "uint")
+        heads, size = [], len(core)
+        for _ in range(20000):
+            for field in (1, 8):
+                head = W.key(field, W.LEN) + W.varint(size)
+                heads.append(head)
+                size += len(head)
+        val = b"".join(reversed(heads)) + core
+        note = W.encode_notification(1, None, [W.encode_update(
+            W.encode_path([("COUNTERS", {}), ("Ethernet0", {})]), val)])
+        unusable = (W.subscribe_response_update(note), W.get_response([note]))
 
     def check_auth(context):
         if args.fault == "unauthenticated":
@@ -393,6 +422,10 @@ def build_server(args, tree):
         if args.fault == "huge":
             return huge_get
         g = W.decode_get_request(req)
+        count("calls", "get " + ((g["prefix"] or {}).get("target") or "-"))
+        if unusable:
+            stats["get"] += 1
+            return unusable[1]
         count("encodings", "get:" + ENCODINGS.get(g["encoding"], str(g["encoding"])))
         count("get_types", GET_TYPES.get(g["type"], str(g["type"])))
         gone = tree.rejected(g["prefix"], g["paths"])
@@ -421,6 +454,7 @@ def build_server(args, tree):
         if kind != "subscribe":
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first request must subscribe")
         stats["subscribe"] += 1
+        count("calls", "subscribe " + ((sl["prefix"] or {}).get("target") or "-"))
         count("encodings", "subscribe:" + ENCODINGS.get(sl["encoding"], str(sl["encoding"])))
         count("modes", MODES.get(sl["mode"], str(sl["mode"])))
         count("updates_only", str(sl["updates_only"]).lower())
@@ -441,6 +475,11 @@ def build_server(args, tree):
 
         if args.fault == "huge":
             yield huge_sub
+            return
+        if unusable:
+            yield unusable[0]
+            while context.is_active() and not stopping.wait(0.05):
+                pass
             return
         on_change = all(s["mode"] == W.SUB_ON_CHANGE for s in sl["subs"])
         last = {}
@@ -509,7 +548,8 @@ def build_server(args, tree):
 stopping = threading.Event()     # set on SIGTERM: calls held by --fault hang end
 stats = {"get": 0, "subscribe": 0, "polls": 0, "notifications": 0, "rejected": 0,
          # what was asked for, counted by name: {"subscribe:json_ietf": 3, ...}
-         "encodings": {}, "modes": {}, "get_types": {}, "updates_only": {}, "rejected_elems": {}}
+         "encodings": {}, "modes": {}, "get_types": {}, "updates_only": {}, "rejected_elems": {},
+         "calls": {}}   # Subscribe and Get calls by prefix target: {"subscribe COUNTERS_DB": 2}
 ENCODINGS = {W.ENC_JSON: "json", W.ENC_BYTES: "bytes", W.ENC_PROTO: "proto", W.ENC_ASCII: "ascii",
              W.ENC_JSON_IETF: "json_ietf"}
 MODES = {W.MODE_STREAM: "STREAM", W.MODE_ONCE: "ONCE", W.MODE_POLL: "POLL"}
@@ -583,7 +623,8 @@ def main():
     ap.add_argument("--username", default="admin")
     ap.add_argument("--password-file", help="require username/password metadata")
     ap.add_argument("--fault", choices=["unauthenticated", "unimplemented", "resource-exhausted",
-                                        "huge", "hang", "close-mid-stream", "malformed-prefix"])
+                                        "huge", "hang", "close-mid-stream", "malformed-prefix",
+                                        "bad-json", "undecodable", "deep"])
     ap.add_argument("--missing", default="", help="comma-separated element names the tree lacks "
                     "(Pfcwd,PORT_QOS_MAP): a request naming one is NOT_FOUND")
     ap.add_argument("--missing-for", type=float, default=0.0,

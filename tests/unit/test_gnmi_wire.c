@@ -10,6 +10,7 @@
 #include "gnmi.pb-c.h"
 #include "gnmi_msg.h"
 #include "grpc_frame.h"
+#include "pb_check.h"
 
 /* A tiny protobuf writer: tags and lengths only, no schema. */
 struct buf {
@@ -357,6 +358,108 @@ static void deframing(void **state)
     free(out);
 }
 
+static int refuse_msg(const uint8_t *m, size_t len, void *arg)
+{
+    (void)m;
+    (void)len;
+    (void)arg;
+    return DCB_E_INVAL;
+}
+
+/* pb_check names what protobuf-c refuses, and where; and it agrees with protobuf-c. */
+static void expect_fault(const struct buf *m, const char *want)
+{
+    char why[200];
+    assert_false(pb_check(&gnmi__subscribe_response__descriptor, m->b, m->n, why, sizeof(why)));
+    assert_string_equal(why, want);
+}
+
+static void undecodable_named(void **state)
+{
+    (void)state;
+    /* the notification says 200 bytes and 30 follow */
+    struct buf m = { .n = 0 };
+    tag(&m, 1, 2);
+    varint(&m, 200);
+    for (int i = 0; i < 30; i++)
+        m.b[m.n++] = 0x08;
+    assert_null(gnmi__subscribe_response__unpack(NULL, m.n, m.b));
+    expect_fault(&m, "update (field 1) at byte 0: 200 bytes announced, 30 left");
+
+    /* deep inside: an int_val sent length-delimited, at byte 10 */
+    struct buf tv = { .n = 0 }, up = { .n = 0 }, note = { .n = 0 };
+    field_bytes(&tv, 2, "ab", 2);
+    field_varint(&up, 4, 1);
+    field_msg(&up, 3, &tv);
+    field_varint(&note, 1, 5);
+    field_msg(&note, 4, &up);
+    m.n = 0;
+    field_msg(&m, 1, &note);
+    assert_null(gnmi__subscribe_response__unpack(NULL, m.n, m.b));
+    expect_fault(&m, "update.update.val.int_val (field 2) at byte 10: wire type 2 "
+                     "(length-delimited) for a varint field");
+
+    /* a float cut short, a group, a key that does not end, field number 0 */
+    tv.n = 0;
+    tag(&tv, 6, 5);
+    tv.b[tv.n++] = 0;
+    up.n = 0;
+    field_msg(&up, 3, &tv);
+    note.n = 0;
+    field_msg(&note, 4, &up);
+    m.n = 0;
+    field_msg(&m, 1, &note);
+    assert_null(gnmi__subscribe_response__unpack(NULL, m.n, m.b));
+    expect_fault(&m, "update.update.val.float_val (field 6) at byte 6: 4 bytes needed, 1 left");
+    m.n = 0;
+    field_varint(&m, 3, 1);
+    tag(&m, 9, 3);
+    assert_null(gnmi__subscribe_response__unpack(NULL, m.n, m.b));
+    expect_fault(&m, "field 9 at byte 2: wire type 3 (group start), which protobuf-c does not read");
+    m.n = 0;
+    m.b[m.n++] = 0x80;
+    assert_null(gnmi__subscribe_response__unpack(NULL, m.n, m.b));
+    expect_fault(&m, "at byte 0: a field key cut short by the end of the message");
+    m.n = 0;
+    field_varint(&m, 0, 1);
+    assert_null(gnmi__subscribe_response__unpack(NULL, m.n, m.b));
+    expect_fault(&m, "at byte 0: field number 0");
+
+    /* TypedValue in ScalarArray in TypedValue...: 40 levels decode, but protobuf-c would
+     * recurse for each; past PB_MAX_DEPTH it is refused before protobuf-c is asked */
+    struct buf v = { .n = 0 }, a;
+    for (int i = 0; i < 40; i++) {
+        a.n = 0;
+        field_msg(&a, 1, &v);     /* ScalarArray.element */
+        v.n = 0;
+        field_msg(&v, 8, &a);     /* TypedValue.leaflist_val */
+    }
+    Gnmi__TypedValue *deep = gnmi__typed_value__unpack(NULL, v.n, v.b);
+    assert_non_null(deep);
+    gnmi__typed_value__free_unpacked(deep, NULL);
+    char why[200];
+    assert_false(pb_check(&gnmi__typed_value__descriptor, v.b, v.n, why, sizeof(why)));
+    assert_string_equal(why, "leaflist_val.element.leaflist_val...leaflist_val.element."
+                             "leaflist_val (field 8) at byte 80: messages nested deeper than 32");
+
+    /* sound messages pass, with nothing said */
+    m.n = 0;
+    field_msg(&m, 1, &note);
+    m.n = 0;
+    field_varint(&m, 3, 1);
+    assert_true(pb_check(&gnmi__subscribe_response__descriptor, m.b, m.n, why, sizeof(why)));
+    assert_string_equal(why, "");
+
+    /* the deframer says which message its reader refused */
+    struct grpc_deframer d;
+    struct dcb_err err;
+    grpc_deframer_init(&d, 1024);
+    const uint8_t two[] = { 0, 0, 0, 0, 1, 'a', 0, 0, 0, 0, 2, 'b', 'c' };
+    assert_int_equal(grpc_deframer_feed(&d, two, sizeof(two), refuse_msg, NULL, &err), DCB_E_INVAL);
+    assert_string_equal(err.msg, "gRPC message 1 (1 bytes) could not be used");
+    grpc_deframer_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -365,6 +468,7 @@ int main(void)
         cmocka_unit_test(subscribe_response),
         cmocka_unit_test(scalar_values),
         cmocka_unit_test(deframing),
+        cmocka_unit_test(undecodable_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,14 +52,15 @@ static void on_round(const char *device, void *arg)
     fflush(r->out.fp);
 }
 
-static void on_error(const char *device, const char *address, const char *msg, bool retrying,
+static void on_error(const char *device, const char *address, const char *msg, int64_t retry_ns,
                      void *arg)
 {
     struct collect_run *r = arg;
-    if (retrying && r->ctx->verbosity < 0)
+    char retry[32];
+    if (retry_ns != GNMI_NO_RETRY && r->ctx->verbosity < 0)
         return;
     out_term(stderr, "dcbkit: collect: gnmi %s (%s): %s%s\n", device, address, msg,
-            retrying ? "; retrying" : "");
+            gnmi_retry_text(retry, sizeof(retry), retry_ns));
 }
 
 /* Said once per path and device: the rest of the device is collected meanwhile. */

@@ -81,13 +81,13 @@ static void print_sync(struct gnmi_target *t, void *arg)
     fflush(stdout);
 }
 
-static void print_error(struct gnmi_target *t, const char *msg, bool retrying, void *arg)
+static void print_error(struct gnmi_target *t, const char *msg, int64_t retry_ns, void *arg)
 {
     struct gnmi_cmd *g = arg;
-    if (retrying && g->ctx->verbosity < 0)
+    if (retry_ns != GNMI_NO_RETRY && g->ctx->verbosity < 0)
         return;
     out_term(stderr, "dcbkit: gnmi %s: %s%s\n", gnmi_target_address(t), msg,
-            retrying ? " (retrying)" : "");
+            retry_ns != GNMI_NO_RETRY ? " (retrying)" : "");
 }
 
 static void print_gap(struct gnmi_target *t, int64_t from, int64_t to, const char *why, void *arg)

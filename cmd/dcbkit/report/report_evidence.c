@@ -82,7 +82,7 @@ static struct dcb_sink report_sink_sink(struct report_sink *k)
     return (struct dcb_sink){ on_sample, on_event, on_config, NULL, NULL, k };
 }
 
-/* "gnmi DEVICE (ADDRESS): MSG[; retrying]", the gNMI source's remark, as the device's reason
+/* "gnmi DEVICE (ADDRESS): MSG[; retrying[ in N s]]", the gNMI source's remark, as the device's reason
  * "gNMI ADDRESS: MSG". */
 static void note_gnmi_status(struct report_sink *k, const char *status)
 {
