@@ -94,8 +94,9 @@ static int unit_value(const cJSON *it, int (*parse)(const char *, uint64_t *, st
                       char *(*fmt)(uint64_t, char *, size_t), uint64_t lo, uint64_t hi,
                       uint64_t *out, const char *path, const char *key, struct dcb_err *err)
 {
-    char v[32], l[DCB_UNIT_BUF], h[DCB_UNIT_BUF];
-    fmt(lo, l, sizeof(l));
+    char v[32], l[DCB_UNIT_BUF] = "0", h[DCB_UNIT_BUF];
+    if (lo)
+        fmt(lo, l, sizeof(l));
     fmt(hi, h, sizeof(h));
     if (cJSON_IsNumber(it)) {
         double d = it->valuedouble;
