@@ -315,6 +315,7 @@ void port_pause_end(struct sim *s, uint32_t port, unsigned prio);
  * far or further (a rate near zero, infinity, NaN) where a cast's result is undefined. */
 static inline int64_t ps_sat(double ps)
 {
+    /* cppcheck-suppress floatConversionOverflow ; the condition leaves only what fits */
     return ps < (double)PS_FAR ? (int64_t)ps : PS_FAR;
 }
 
