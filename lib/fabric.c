@@ -278,8 +278,16 @@ static int parse_speed_item(const cJSON *item, const char *where, uint64_t *bps,
     } else {
         return dcb_err_set(err, DCB_E_INVAL, "%s: a speed such as \"400G\"", where);
     }
-    if (*bps == 0)
-        return dcb_err_set(err, DCB_E_RANGE, "%s: must be above zero", where);
+    if (*bps < (uint64_t)QOS_SPEED_MIN_BPS || *bps > (uint64_t)QOS_SPEED_MAX_BPS) {
+        char v[64], lo[DCB_UNIT_BUF], hi[DCB_UNIT_BUF];
+        if (cJSON_IsNumber(item))
+            snprintf(v, sizeof(v), "%.17g", item->valuedouble);
+        else
+            snprintf(v, sizeof(v), "%s", item->valuestring);
+        return dcb_err_set(err, DCB_E_RANGE, "%s: %s is out of range (%s to %s)", where, v,
+                           dcb_fmt_speed(QOS_SPEED_MIN_BPS, lo, sizeof(lo)),
+                           dcb_fmt_speed(QOS_SPEED_MAX_BPS, hi, sizeof(hi)));
+    }
     return 0;
 }
 
@@ -290,18 +298,20 @@ static int parse_length_item(const cJSON *item, const char *where, uint64_t *mm,
     if (cJSON_IsNumber(item)) {
         if (item->valuedouble < 0)
             return dcb_err_set(err, DCB_E_RANGE, "%s: %.17g is negative", where, item->valuedouble);
-        if (item->valuedouble > 1e8)
-            return dcb_err_set(err, DCB_E_RANGE, "%s: %.17g m is too long", where,
-                               item->valuedouble);
+        if (item->valuedouble * 1000.0 > (double)QOS_CABLE_MAX_MM)
+            return dcb_err_set(err, DCB_E_RANGE, "%s: %.17g m is out of range (0 to 100km)",
+                               where, item->valuedouble);
         *mm = (uint64_t)llround(item->valuedouble * 1000.0);
         return 0;
     }
-    if (cJSON_IsString(item)) {
-        if (dcb_parse_length(item->valuestring, mm, &uerr) < 0)
-            return dcb_err_set(err, uerr.code, "%s: %s", where, uerr.msg);
-        return 0;
-    }
-    return dcb_err_set(err, DCB_E_INVAL, "%s: a length in metres", where);
+    if (!cJSON_IsString(item))
+        return dcb_err_set(err, DCB_E_INVAL, "%s: a length in metres", where);
+    if (dcb_parse_length(item->valuestring, mm, &uerr) < 0)
+        return dcb_err_set(err, uerr.code, "%s: %s", where, uerr.msg);
+    if (*mm > (uint64_t)QOS_CABLE_MAX_MM)
+        return dcb_err_set(err, DCB_E_RANGE, "%s: %s is out of range (0 to 100km)", where,
+                           item->valuestring);
+    return 0;
 }
 
 static int copy_string(const cJSON *obj, const char *key, char *dst, size_t len, const char *where,

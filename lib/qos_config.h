@@ -27,6 +27,12 @@
 #include "err.h"
 
 #define QOS_APP_MAX 32
+/* Link speeds and cable lengths an interface or link may have: 1 Mb/s (a management port) to
+ * 1.6 Tb/s (802.3dj), up to 100 km of cable. Outside these the replay's time arithmetic has no
+ * meaning (a 1 b/s PAUSE lasts 1.1 years) and a typo ("speed": 40 for 40G) is caught. */
+#define QOS_SPEED_MIN_BPS 1000000LL
+#define QOS_SPEED_MAX_BPS 1600000000000LL
+#define QOS_CABLE_MAX_MM 100000000LL
 
 struct qos_val {
     int64_t v;

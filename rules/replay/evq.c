@@ -19,6 +19,12 @@ static void chunks_free(struct evq_chunk *c)
     }
 }
 
+void evq_set_budget(struct evq *q, struct mem_budget *b)
+{
+    q->budget = b;
+    q->far.budget = b;
+}
+
 void evq_free(struct evq *q)
 {
     heap_free(&q->far);
@@ -54,7 +60,8 @@ static bool list_add(struct evq *q, struct evq_list *l, const struct heap_event 
         c = q->free_chunks;
         if (c)
             q->free_chunks = c->next;
-        else if (!(c = malloc(sizeof(*c))))
+        else if (!budget_take(q->budget, sizeof(*c), "the event queue") ||
+                 !(c = malloc(sizeof(*c))))
             return false;
         c->next = NULL;
         c->n = 0;
@@ -89,7 +96,7 @@ static bool list_drain(struct evq *q, struct evq_list *l,
 }
 
 /* A full slot: slid down over the events already served, or grown. */
-bool evq_slot_make_room(struct evq_slot *sl)
+bool evq_slot_make_room(struct evq *q, struct evq_slot *sl)
 {
     if (sl->head) {                     /* room at the front: slide down */
         memmove(sl->v, sl->v + sl->head, (sl->n - sl->head) * sizeof(*sl->v));
@@ -98,6 +105,8 @@ bool evq_slot_make_room(struct evq_slot *sl)
         return true;
     }
     uint32_t cap = sl->cap ? sl->cap * 2 : 16;
+    if (!budget_take(q->budget, (uint64_t)(cap - sl->cap) * sizeof(*sl->v), "the event queue"))
+        return false;
     struct heap_event *grown = realloc(sl->v, (size_t)cap * sizeof(*grown));
     if (!grown)
         return false;

@@ -73,6 +73,7 @@ struct evq {
     struct evq_slot *cur_slot;
     int64_t next_at;
     struct evq_chunk *free_chunks;
+    struct mem_budget *budget;    /* chunks, slots and the heap count here (NULL: no limit) */
     uint64_t slot_used[EVQ_SLOTS / 64];   /* bitmap: fine slots holding events */
     struct evq_slot slot[EVQ_SLOTS];
     struct evq_list coarse[EVQ_COARSE];
@@ -81,6 +82,8 @@ struct evq {
 };
 
 void evq_init(struct evq *q);
+/* The run's memory budget, for what the queue allocates from now on. */
+void evq_set_budget(struct evq *q, struct mem_budget *b);
 void evq_free(struct evq *q);
 /* false: no event left, or out of memory (q->oom). */
 bool evq_pop(struct evq *q, struct heap_event *out);
@@ -90,14 +93,14 @@ bool evq_pop(struct evq *q, struct heap_event *out);
 const struct heap_event *evq_peek(struct evq *q);
 
 /* The rare paths of a push, out of line: a full slot, an event for the coarse slots or later. */
-bool evq_slot_make_room(struct evq_slot *sl);
+bool evq_slot_make_room(struct evq *q, struct evq_slot *sl);
 bool evq_push_later(struct evq *q, const struct heap_event *e);
 
 /* Into fine slot i, sorted by time after the events at its time (it is the newest of them). */
 static inline bool evq_fine_insert(struct evq *q, const struct heap_event *e, uint32_t i)
 {
     struct evq_slot *sl = &q->slot[i];
-    if (sl->n == sl->cap && !evq_slot_make_room(sl))
+    if (sl->n == sl->cap && !evq_slot_make_room(q, sl))
         return false;
     uint32_t k = sl->n++;
     while (k > sl->head && sl->v[k - 1].at > e->at) {

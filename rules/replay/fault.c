@@ -27,7 +27,7 @@ void fault_setup(struct sim *s)
 
 static int64_t storm_refresh_ps(const struct port *pt)
 {
-    return (int64_t)((double)STORM_QUANTA * 512.0 * 1e12 / pt->bps / 2);
+    return ps_sat((double)STORM_QUANTA * 512.0 * 1e12 / pt->bps / 2);
 }
 
 /* What was queued for a port whose link went down is lost. */

@@ -32,6 +32,8 @@ bool heap_insert(struct heap *h, const struct heap_event *ev)
 {
     if (h->n == h->cap) {
         uint32_t cap = h->cap ? h->cap * 2 : 1024;
+        if (!budget_take(h->budget, (uint64_t)(cap - h->cap) * sizeof(*h->v), "the event queue"))
+            return false;
         struct heap_event *grown = realloc(h->v, (size_t)cap * sizeof(*grown));
         if (!grown)
             return false;

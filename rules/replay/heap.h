@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "budget.h"
+
 #define HEAP_SEQ(n, kind) ((uint64_t)(n) << 8 | ((kind) & 0xffu))
 
 struct heap_event {
@@ -17,13 +19,14 @@ struct heap_event {
 struct heap {
     struct heap_event *v;
     uint32_t n, cap;
+    struct mem_budget *budget;    /* its growth counts here (NULL: no limit) */
 };
 
 void heap_init(struct heap *h);
 void heap_free(struct heap *h);
 /* false when empty. */
 bool heap_pop(struct heap *h, struct heap_event *out);
-/* false when out of memory. */
+/* false when out of memory or past the budget. */
 bool heap_insert(struct heap *h, const struct heap_event *e);
 
 static inline unsigned heap_kind(const struct heap_event *e)

@@ -36,6 +36,12 @@ static void make_ready(struct sim *s, uint32_t f)
     struct port *pt = &s->ports[fl->src_port];
     if (pt->nready == pt->ready_cap) {
         uint32_t cap = pt->ready_cap ? pt->ready_cap * 2 : 16;
+        if (!budget_take(&s->budget, (uint64_t)(cap - pt->ready_cap) *
+                                         (sizeof(*pt->ready) + sizeof(*pt->ready_at) +
+                                          sizeof(*pt->ready_prio)), "the NICs' ready lists")) {
+            s->oom = true;
+            return;
+        }
         uint32_t *grown = realloc(pt->ready, cap * sizeof(*grown));
         if (!grown) {
             s->oom = true;
@@ -263,8 +269,8 @@ uint32_t nic_next_packet(struct sim *s, uint32_t port)
         if (rate > pt->bps)
             rate = pt->bps;
         int64_t gap = rate == pt->bps ? serialize_ps(pt, s->pkts[p].bytes)
-                                      : (int64_t)((double)(s->pkts[p].bytes + WIRE_OVERHEAD) *
-                                                  8e12 / rate + 0.5);
+                                      : ps_sat((double)(s->pkts[p].bytes + WIRE_OVERHEAD) *
+                                               8e12 / rate + 0.5);
         fl->next_send_ps = s->now_ps + gap;
         pt->ready_at[idx] = fl->next_send_ps;
         if (rp_enabled(s, fl))
@@ -352,7 +358,7 @@ void nic_drain(struct sim *s, uint32_t port)
 {
     struct port *pt = &s->ports[port];
     double backlog = backlog_now(s, pt), xon = (double)pt->rx_xoff_bytes / 2;
-    int64_t refresh_ps = (int64_t)(0xffff * 512.0 * 1e12 / pt->bps / 2);
+    int64_t refresh_ps = ps_sat(0xffff * 512.0 * 1e12 / pt->bps / 2);
     bool any = false, refresh = s->now_ps - pt->rx_xoff_sent_ps >= refresh_ps;
     for (unsigned prio = 0; prio < PRIOS; prio++) {
         if (!pt->rx_xoff[prio])

@@ -20,7 +20,9 @@ uint32_t pkt_alloc(struct sim *s)
     }
     if (s->npkts == s->pkts_cap) {
         uint32_t cap = s->pkts_cap ? s->pkts_cap * 2 : 4096;
-        struct packet *grown = large_alloc((size_t)cap * sizeof(*grown));
+        struct packet *grown = budget_take(&s->budget, (uint64_t)(cap - s->pkts_cap) *
+                                                       sizeof(*grown), "the packets")
+                                   ? large_alloc((size_t)cap * sizeof(*grown)) : NULL;
         if (!grown) {
             s->oom = true;
             return NO_INDEX;
@@ -49,7 +51,9 @@ bool pq_push(struct sim *s, struct pkt_queue *q, uint32_t p)
 {
     if (q->count == q->cap) {
         uint32_t cap = q->cap ? q->cap * 2 : 64;
-        uint32_t *grown = malloc((size_t)cap * sizeof(*grown));
+        uint32_t *grown = budget_take(&s->budget, (uint64_t)(cap - q->cap) * sizeof(*grown),
+                                      "the packet queues")
+                              ? malloc((size_t)cap * sizeof(*grown)) : NULL;
         if (!grown) {
             s->oom = true;
             return false;

@@ -211,7 +211,7 @@ void port_pause_apply(struct sim *s, uint32_t port, unsigned prio, uint16_t quan
         port_kick(s, port);
         return;
     }
-    int64_t until = s->now_ps + (int64_t)((double)quanta * 512.0 * 1e12 / pt->bps + 0.5);
+    int64_t until = s->now_ps + ps_sat((double)quanta * 512.0 * 1e12 / pt->bps + 0.5);
     if (!pt->paused[prio]) {
         pt->paused[prio] = true;
         pt->pause_start_ps[prio] = s->now_ps;

@@ -22,6 +22,17 @@
 
 #define REPLAY_PS_PER_NS 1000LL
 
+/* What a run accepts; replay_run() refuses the rest with an error naming it (the scenario
+ * loader refuses it first, naming the key: docs/scenario.md, "Ranges and limits"). Every time,
+ * the duration included, is at most REPLAY_TIME_MAX_NS: in picoseconds that is 1e18, so a time
+ * plus any delay stays far below INT64_MAX (9.2e18). Ports run at QOS_SPEED_MIN_BPS to
+ * QOS_SPEED_MAX_BPS over at most QOS_CABLE_MAX_MM of cable; a flow sends fewer than 2^32
+ * packets in a pass (its PSN is 32-bit). */
+#define REPLAY_TIME_MAX_NS 1000000000000000LL     /* 1e9 ms, 11.6 days */
+#define REPLAY_PAYLOAD_DEFAULT 1000u              /* replay_flow.payload 0 */
+#define REPLAY_PAYLOAD_MAX 9000u
+#define REPLAY_MEMORY_DEFAULT 4000000000ULL       /* replay_options.max_memory_bytes */
+
 struct replay_flow {
     const char *src, *dst;        /* host device names in the fabric */
     uint64_t bytes;               /* 0: sends for the whole run */
@@ -94,6 +105,9 @@ struct replay_options {
     size_t nfaults;
     const struct replay_after *after;   /* one per flow, or NULL: no dependencies */
     const volatile sig_atomic_t *stop;  /* non-zero ends the run at the next sample */
+    uint64_t max_memory_bytes;    /* what the run may hold: ports, flows, routes, packets, events,
+                                     queue depths (0: REPLAY_MEMORY_DEFAULT); past it the run
+                                     ends with an error naming what grew */
 };
 
 struct replay_flow_result {
@@ -136,11 +150,13 @@ struct replay_summary {
 };
 
 void replay_options_init(struct replay_options *o);
-/* Runs the simulation; 0, or a negative error (a flow naming an unknown host, no route, out of
- * memory) with err set. */
+/* Runs the simulation; 0, or a negative error (a flow naming an unknown host, no route, a value
+ * out of range, out of memory or past max_memory_bytes) with err set. */
 int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t nflows,
                const struct replay_options *opt, const struct replay_hooks *hooks,
                struct replay_summary *summary, struct dcb_err *err);
 void replay_summary_free(struct replay_summary *s);
+/* One flow against the limits above ("flow i: ..."): replay_run() checks every flow so. */
+int replay_check_flow(const struct replay_flow *f, size_t i, struct dcb_err *err);
 
 #endif

@@ -20,7 +20,14 @@ static const char *const top_keys[] = { "name", "description", "signature", "com
                                         "workload", "faults", "duration_ms", "seed",
                                         "sample_interval_us", "series_interval_us", "dcqcn",
                                         "mark_on_dequeue", "ack_every", "retransmit_timeout_us",
-                                        NULL };
+                                        "max_memory_bytes", NULL };
+
+/* Times in a pass: from 0 (or a least figure) to the longest pass, REPLAY_TIME_MAX_NS. */
+static const struct sj_span any_time = { 0, REPLAY_TIME_MAX_NS, false };
+static const struct sj_span duration_span = { 1000, REPLAY_TIME_MAX_NS, false };
+static const struct sj_span sample_span = { 1000, REPLAY_TIME_MAX_NS, true };
+static const struct sj_span series_span = { 100, REPLAY_TIME_MAX_NS, true };
+static const struct sj_span rto_span = { 1000, REPLAY_TIME_MAX_NS, false };
 
 /* ---- reading files ------------------------------------------------------------------------ */
 
@@ -375,8 +382,9 @@ static int load_fault(struct scenario *sc, const cJSON *fj, size_t idx, struct d
         if ((rc = sj_keys(fj, slow_keys, where, err)) < 0 ||
             (rc = fault_host(sc, fj, where, &ft, err)) < 0 ||
             (rc = sj_need(fj, "drain", where, err)) < 0 ||
-            (rc = sj_speed(fj, "drain", &ft.drain_bps, where, err)) < 0 ||
-            (rc = sj_bytes(fj, "xoff_bytes", &ft.rx_xoff_bytes, where, err)) < 0)
+            (rc = sj_speed(fj, "drain", QOS_SPEED_MIN_BPS, QOS_SPEED_MAX_BPS, &ft.drain_bps,
+                           where, err)) < 0 ||
+            (rc = sj_bytes(fj, "xoff_bytes", 0, SJ_XOFF_MAX, &ft.rx_xoff_bytes, where, err)) < 0)
             return rc;
     } else if (!strcmp(type, "pause-storm")) {
         int64_t prio = 3;
@@ -411,8 +419,8 @@ static int load_fault(struct scenario *sc, const cJSON *fj, size_t idx, struct d
         return dcb_err_set(err, DCB_E_INVAL, "%s.type: \"%s\" is not slow-receiver, pause-storm, "
                            "link-down or config", where, type);
     }
-    if ((rc = sj_time(fj, "at_ms", 1000000, &ft.at_ns, where, err)) < 0 ||
-        (rc = sj_time(fj, "until_ms", 1000000, &ft.until_ns, where, err)) < 0)
+    if ((rc = sj_time(fj, "at_ms", 1000000, &any_time, &ft.at_ns, where, err)) < 0 ||
+        (rc = sj_time(fj, "until_ms", 1000000, &any_time, &ft.until_ns, where, err)) < 0)
         return rc;
     if (ft.until_ns && ft.until_ns <= ft.at_ns)
         return dcb_err_set(err, DCB_E_RANGE, "%s.until_ms: must be after at_ms", where);
@@ -433,12 +441,14 @@ static int load_options(struct scenario *sc, const cJSON *doc, struct dcb_err *e
     int rc;
     if ((rc = sj_need(doc, "duration_ms", "", err)) < 0)
         return rc;
-    if (!cJSON_IsNumber(dur) || !(dur->valuedouble > 0) || dur->valuedouble > 1e9)
-        return dcb_err_set(err, DCB_E_RANGE, "duration_ms: must be a number of milliseconds "
-                           "above 0 (up to 1e9)");
-    o->duration_ns = (int64_t)(dur->valuedouble * 1e6 + 0.5);
-    if (o->duration_ns <= 0)
-        return dcb_err_set(err, DCB_E_RANGE, "duration_ms: must be at least 1 ns");
+    if (!cJSON_IsNumber(dur))
+        return dcb_err_set(err, DCB_E_INVAL, "duration_ms: must be a number of milliseconds");
+    if ((rc = sj_time(doc, "duration_ms", 1000000, &duration_span, &o->duration_ns, "",
+                      err)) < 0)
+        return rc;
+    if ((rc = sj_bytes(doc, "max_memory_bytes", SJ_MEMORY_MIN, SJ_MEMORY_MAX,
+                       &o->max_memory_bytes, "", err)) < 0)
+        return rc;
     int64_t seed = 1;
     if ((rc = sj_int(doc, "seed", 0, (int64_t)1 << 53, &seed, "", err)) < 0)
         return rc;
@@ -448,22 +458,19 @@ static int load_options(struct scenario *sc, const cJSON *doc, struct dcb_err *e
         o->sample_interval_ns = 1000000;
     o->series_interval_ns = o->sample_interval_ns / 10 > 1000 ? o->sample_interval_ns / 10 : 1000;
     bool dequeue = true;
-    if ((rc = sj_time(doc, "sample_interval_us", 1000, &o->sample_interval_ns, "", err)) < 0 ||
-        (rc = sj_time(doc, "series_interval_us", 1000, &o->series_interval_ns, "", err)) < 0 ||
+    if ((rc = sj_time(doc, "sample_interval_us", 1000, &sample_span, &o->sample_interval_ns, "",
+                      err)) < 0 ||
+        (rc = sj_time(doc, "series_interval_us", 1000, &series_span, &o->series_interval_ns, "",
+                      err)) < 0 ||
         (rc = sj_bool(doc, "mark_on_dequeue", &dequeue, "", err)) < 0 ||
-        (rc = sj_time(doc, "retransmit_timeout_us", 1000, &o->retransmit_timeout_ns, "", err)) < 0)
+        (rc = sj_time(doc, "retransmit_timeout_us", 1000, &rto_span, &o->retransmit_timeout_ns,
+                      "", err)) < 0)
         return rc;
     o->mark_on_enqueue = !dequeue;
     int64_t ack_every = o->ack_every;
     if ((rc = sj_int(doc, "ack_every", 1, 1024, &ack_every, "", err)) < 0)
         return rc;
     o->ack_every = (uint32_t)ack_every;
-    if (o->retransmit_timeout_ns < 1000)
-        return dcb_err_set(err, DCB_E_RANGE, "retransmit_timeout_us: at least 1 us");
-    if (o->sample_interval_ns > 0 && o->sample_interval_ns < 1000)
-        return dcb_err_set(err, DCB_E_RANGE, "sample_interval_us: at least 1 us (or 0: none)");
-    if (o->series_interval_ns > 0 && o->series_interval_ns < 100)
-        return dcb_err_set(err, DCB_E_RANGE, "series_interval_us: at least 0.1 us (or 0: none)");
     const cJSON *dq = cJSON_GetObjectItemCaseSensitive(doc, "dcqcn");
     if (dq) {
         static const char *const keys[] = { "preset", "enabled", NULL };
@@ -622,6 +629,9 @@ int scenario_set_workload(struct scenario *sc, struct workload *w, struct dcb_er
         if (!s || !d || s->role != FABRIC_HOST || d->role != FABRIC_HOST)
             return dcb_err_set(err, DCB_E_NOTFOUND, "flow %zu: no host \"%s\" in the fabric", i,
                                !s || s->role != FABRIC_HOST ? w->flows[i].src : w->flows[i].dst);
+        int rc = replay_check_flow(&w->flows[i], i, err);
+        if (rc < 0)
+            return rc;
     }
     bool repeat = sc->workload.repeat;
     workload_free(&sc->workload);

@@ -74,75 +74,118 @@ static int parse_duration_u64(const char *text, uint64_t *ns, struct dcb_err *er
     return rc;
 }
 
-int sj_bytes(const cJSON *obj, const char *key, uint64_t *out, const char *path,
-             struct dcb_err *err)
+/* A number as JSON would write it, without an exponent for the round figures of the ranges. */
+static const char *num_text(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.15g", v);
+    return buf;
+}
+
+static int out_of_range(const char *path, const char *key, const char *value, const char *lo,
+                        const char *hi, struct dcb_err *err)
+{
+    return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: %s is out of range (%s to %s)", path,
+                       sep(path), key, value, lo, hi);
+}
+
+/* A whole number of base units (bytes, bits per second) from a number or a string with a unit
+ * through parse; lo..hi printed by fmt, the value as written. */
+static int unit_value(const cJSON *it, int (*parse)(const char *, uint64_t *, struct dcb_err *),
+                      char *(*fmt)(uint64_t, char *, size_t), uint64_t lo, uint64_t hi,
+                      uint64_t *out, const char *path, const char *key, struct dcb_err *err)
+{
+    char v[32], l[DCB_UNIT_BUF] = "0", h[DCB_UNIT_BUF];
+    if (lo)
+        fmt(lo, l, sizeof(l));
+    fmt(hi, h, sizeof(h));
+    if (cJSON_IsNumber(it)) {
+        double d = it->valuedouble;
+        snprintf(v, sizeof(v), "%.17g", d);
+        if (!(d >= (double)lo && d <= (double)hi))
+            return out_of_range(path, key, v, l, h, err);
+        *out = (uint64_t)d;
+        return 0;
+    }
+    int rc = unit_text(it, parse, out, path, key, err);
+    if (rc < 0)
+        return rc;
+    if (*out < lo || *out > hi)
+        return out_of_range(path, key, it->valuestring, l, h, err);
+    return 0;
+}
+
+int sj_bytes(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, uint64_t *out,
+             const char *path, struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!it)
         return 0;
-    if (cJSON_IsNumber(it)) {
-        if (it->valuedouble < 0 || it->valuedouble != floor(it->valuedouble))
-            return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: %.17g is not a whole number of bytes "
-                               "(0 or more)", path, sep(path), key, it->valuedouble);
-        if (it->valuedouble > 1e18)
-            return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: too large", path, sep(path), key);
-        *out = (uint64_t)it->valuedouble;
-        return 0;
-    }
-    if (cJSON_IsString(it))
-        return unit_text(it, dcb_parse_bytes, out, path, key, err);
+    if (cJSON_IsNumber(it) && it->valuedouble != floor(it->valuedouble))
+        return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: %.17g is not a whole number of bytes",
+                           path, sep(path), key, it->valuedouble);
+    if (cJSON_IsNumber(it) || cJSON_IsString(it))
+        return unit_value(it, dcb_parse_bytes, dcb_fmt_bytes, lo, hi, out, path, key, err);
     return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: a size such as 1000000 or \"1MB\"", path,
                        sep(path), key);
 }
 
-int sj_speed(const cJSON *obj, const char *key, double *out, const char *path,
-             struct dcb_err *err)
+int sj_speed(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, double *out,
+             const char *path, struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-    uint64_t bps;
     if (!it)
         return 0;
-    if (cJSON_IsNumber(it)) {
-        if (!(it->valuedouble > 0) || it->valuedouble > 1e15)
-            return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: %.17g is not a speed above zero", path,
-                               sep(path), key, it->valuedouble);
-        *out = it->valuedouble;
-        return 0;
-    }
-    if (cJSON_IsString(it)) {
-        int rc = unit_text(it, dcb_parse_speed, &bps, path, key, err);
-        if (rc < 0)
-            return rc;
-        if (bps == 0)
-            return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: must be above zero", path, sep(path),
-                               key);
-        *out = (double)bps;
-        return 0;
-    }
-    return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: a speed such as \"25G\"", path, sep(path), key);
+    if (!cJSON_IsNumber(it) && !cJSON_IsString(it))
+        return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: a speed such as \"25G\"", path, sep(path),
+                           key);
+    uint64_t bps;
+    int rc = unit_value(it, dcb_parse_speed, dcb_fmt_speed, lo, hi, &bps, path, key, err);
+    if (rc == 0)
+        *out = cJSON_IsNumber(it) ? it->valuedouble : (double)bps;
+    return rc;
 }
 
-int sj_time(const cJSON *obj, const char *key, int64_t scale, int64_t *out, const char *path,
-            struct dcb_err *err)
+void sj_span_text(const struct sj_span *span, int64_t scale, char *buf, size_t len)
+{
+    char lo[32], hi[32];
+    num_text((double)span->lo_ns / (double)scale, lo, sizeof(lo));
+    num_text((double)span->hi_ns / (double)scale, hi, sizeof(hi));
+    snprintf(buf, len, "%s%s to %s", span->zero && span->lo_ns > 0 ? "0, or " : "", lo, hi);
+}
+
+int sj_time(const cJSON *obj, const char *key, int64_t scale, const struct sj_span *span,
+            int64_t *out, const char *path, struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!it)
         return 0;
+    double units;
+    int64_t ns;                   /* -1: outside 0..hi_ns */
     if (cJSON_IsNumber(it)) {
-        if (!(it->valuedouble >= 0) || it->valuedouble * (double)scale > 1e17)
-            return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: %.17g is not a time of 0 or more", path,
-                               sep(path), key, it->valuedouble);
-        *out = (int64_t)llround(it->valuedouble * (double)scale);
-        return 0;
+        units = it->valuedouble;
+        double d = units * (double)scale;
+        ns = d >= 0 && d <= (double)span->hi_ns ? (int64_t)llround(d) : -1;
+        if (ns == 0 && d > 0)
+            ns = -1;              /* under a nanosecond is not none */
+    } else if (cJSON_IsString(it)) {
+        uint64_t u = 0;
+        int rc = unit_text(it, parse_duration_u64, &u, path, key, err);
+        if (rc < 0)
+            return rc;
+        ns = u <= (uint64_t)span->hi_ns ? (int64_t)u : -1;
+        units = (double)u / (double)scale;
+    } else {
+        return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: a time such as 5 or \"5us\"", path,
+                           sep(path), key);
     }
-    if (cJSON_IsString(it)) {
-        uint64_t ns = 0;
-        int rc = unit_text(it, parse_duration_u64, &ns, path, key, err);
-        *out = (int64_t)ns;
-        return rc;
+    if (ns < span->lo_ns && !(span->zero && ns == 0)) {
+        char v[32], range[80];
+        sj_span_text(span, scale, range, sizeof(range));
+        return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: %s is out of range (%s)", path, sep(path),
+                           key, num_text(units, v, sizeof(v)), range);
     }
-    return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: a time such as 5 or \"5us\"", path, sep(path),
-                       key);
+    *out = ns;
+    return 0;
 }
 
 int sj_bool(const cJSON *obj, const char *key, bool *out, const char *path, struct dcb_err *err)

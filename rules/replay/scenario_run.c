@@ -408,6 +408,10 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
         total_ns = repeat ? SCENARIO_FOREVER : pass_ns;
     else if (!repeat && total_ns != SCENARIO_FOREVER)
         pass_ns = total_ns;          /* one pass of the length asked for */
+    if (pass_ns > REPLAY_TIME_MAX_NS)
+        return dcb_err_set(err, DCB_E_RANGE, "duration: %.15g ms in one pass is out of range "
+                           "(0.001 to %.15g)", (double)pass_ns / 1e6,
+                           (double)REPLAY_TIME_MAX_NS / 1e6);
     struct replay_options opt = sc->options;
     opt.faults = sc->faults;
     opt.nfaults = sc->nfaults;
@@ -428,6 +432,8 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
         /* a new seed each pass, so that repeated passes are not copies of each other */
         opt.seed = sc->options.seed + res->passes;
         opt.warmup_ns = ro->warmup_ns > r.offset_ns ? ro->warmup_ns - r.offset_ns : 0;
+        if (opt.warmup_ns > REPLAY_TIME_MAX_NS)
+            opt.warmup_ns = REPLAY_TIME_MAX_NS;   /* past this pass's end either way */
         replay_summary_free(&res->summary);
         rc = replay_run(&sc->fabric, sc->workload.flows, sc->workload.nflows, &opt, &mine,
                         &res->summary, err);

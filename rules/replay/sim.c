@@ -7,6 +7,7 @@
 
 #include "headroom.h"
 #include "sim.h"
+#include "units.h"
 
 #define WATCHDOG_PERIOD_PS 10000000000LL   /* 10 ms */
 
@@ -124,13 +125,30 @@ static int64_t default_response_ps(const struct sim *s)
     /* the peer's PFC response of IEEE 802.3 Annex 31B (lib/headroom.c), at the hosts' speed */
     double bps = s->nports ? s->ports[0].bps : 100e9;
     uint32_t quanta = pfc_peer_response_quanta((uint64_t)bps);
-    return (int64_t)((double)quanta * 512.0 * 1e12 / bps + 0.5);
+    return ps_sat((double)quanta * 512.0 * 1e12 / bps + 0.5);
+}
+
+/* The run held more than max_memory_bytes would allow: what grew, when, and how much was in
+ * flight. */
+static int over_budget(const struct sim *s, int64_t at_ps, struct dcb_err *err)
+{
+    char limit[DCB_UNIT_BUF];
+    dcb_fmt_bytes(s->budget.max, limit, sizeof(limit));
+    return dcb_err_set(err, DCB_E_RANGE, "%s would take the run past max_memory_bytes (%s) at "
+                       "%.3f ms, after %llu events (%llu queued, %u packets)", s->budget.over,
+                       limit, (double)at_ps / 1e9, (unsigned long long)s->events,
+                       (unsigned long long)s->queue.pending, s->npkts);
 }
 
 int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t nflows,
                const struct replay_options *opt, const struct replay_hooks *hooks,
                struct replay_summary *summary, struct dcb_err *err)
 {
+    if (summary)
+        memset(summary, 0, sizeof(*summary));
+    int rc = replay_check(opt, flows, nflows, err);
+    if (rc < 0)
+        return rc;
     struct sim *s = calloc(1, sizeof(*s));
     if (!s)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
@@ -139,8 +157,14 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
     s->free_pkt = NO_INDEX;
     s->rng = opt->seed;
     s->end_ps = opt->duration_ns * REPLAY_PS_PER_NS;
+    s->budget.max = opt->max_memory_bytes ? opt->max_memory_bytes : REPLAY_MEMORY_DEFAULT;
     evq_init(&s->queue);
-    int rc = sim_build(s, f, flows, nflows, err);
+    evq_set_budget(&s->queue, &s->budget);
+    if (!budget_take(&s->budget, sizeof(*s), "the simulator"))
+        rc = DCB_E_RANGE;
+    if (rc == 0)
+        rc = sim_build(s, f, flows, nflows, err);
+    int64_t stopped_ps = 0;
     if (rc == 0)
         rc = fault_resolve(s, err);
     if (rc == 0 && measure_init(s) < 0)
@@ -171,6 +195,7 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
             prefetch_next(s);
             dispatch(s, &e);
         }
+        stopped_ps = s->now_ps;
         s->now_ps = s->end_ps;
         measure_until(s, s->end_ps);
         s->oom = s->oom || s->queue.oom;
@@ -180,6 +205,10 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
     }
     if (rc == 0 && summary)
         rc = sim_summarise(s, summary, err);
+    if (s->budget.over)
+        rc = over_budget(s, stopped_ps, err);
+    if (rc < 0 && summary)
+        replay_summary_free(summary);
     sim_free(s);
     free(s);
     return rc;

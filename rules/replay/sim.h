@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "budget.h"
 #include "buffer.h"
 #include "evq.h"
 #include "qos_config.h"
@@ -17,6 +18,9 @@
 #define WIRE_OVERHEAD 20u         /* preamble, start delimiter and inter-frame gap */
 #define CTRL_BYTES 64u            /* ACK, NAK, CNP and PFC frames */
 #define READY_GONE INT64_MIN
+/* Past the end of any run (REPLAY_TIME_MAX_NS is 1e18 ps) with room to add it to any time: a
+ * delay computed from a rate saturates here instead of overflowing, and never runs. */
+#define PS_FAR 4000000000000000000LL
 
 enum ev_kind {
     EV_TX_DONE,       /* a: port, b: the packet (for prefetching; the port holds it) */
@@ -235,15 +239,21 @@ struct sim {
     struct route *routes;         /* nnodes * nnodes, by node * nnodes + destination; switches
                                      only used */
     uint32_t *route_ports;
+    uint64_t routes_bytes;        /* what they took from the budget */
     int64_t pfc_gen_ps;           /* XOFF decision to the PFC frame queued */
     int64_t pfc_response_ps;      /* PFC arrival to the sender obeying */
     bool oom;
+    struct mem_budget budget;     /* replay_options.max_memory_bytes */
     /* summary */
     uint64_t events, hops, drops, pfc_frames, marks, cnps;
     int64_t cnp_max_wait_ps;      /* the longest a CNP waited in a switch egress queue */
     uint32_t *fault_port;         /* by fault: the port it acts on */
     struct measure m;             /* what the summary measures after the warm-up */
 };
+
+/* limits.c: the options, faults and flows within what a run accepts (replay.h) */
+int replay_check(const struct replay_options *o, const struct replay_flow *flows, size_t n,
+                 struct dcb_err *err);
 
 /* topo.c: building the fabric, routes (and again around links that are down), faults resolved
  * to ports */
@@ -301,13 +311,21 @@ void port_tx_done(struct sim *s, uint32_t port);
 void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta);
 void port_pause_apply(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta);
 void port_pause_end(struct sim *s, uint32_t port, unsigned prio);
+/* Picoseconds from a computed figure, truncated as a cast would, but PS_FAR for anything that
+ * far or further (a rate near zero, infinity, NaN) where a cast's result is undefined. */
+static inline int64_t ps_sat(double ps)
+{
+    /* cppcheck-suppress floatConversionOverflow ; the condition leaves only what fits */
+    return ps < (double)PS_FAR ? (int64_t)ps : PS_FAR;
+}
+
 /* A frame's time on the wire: a multiply at the usual speeds, where the division's result is
  * that whole number anyway (the same picoseconds, so the same events). */
 static inline int64_t serialize_ps(const struct port *pt, uint32_t bytes)
 {
     if (pt->ps_per_byte)
         return (int64_t)(bytes + WIRE_OVERHEAD) * pt->ps_per_byte;
-    return (int64_t)((double)(bytes + WIRE_OVERHEAD) * 8e12 / pt->bps + 0.5);
+    return ps_sat((double)(bytes + WIRE_OVERHEAD) * 8e12 / pt->bps + 0.5);
 }
 void port_update_paused(struct port *pt);
 /* A switch's egress queue by traffic class, keeping q_nonempty. */

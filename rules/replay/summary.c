@@ -18,6 +18,9 @@ int measure_init(struct sim *s)
     m->next_ps = m->warmup_ps;
     m->jain_min = 1;
     size_t nf = s->nflows ? s->nflows : 1, np = s->nports ? s->nports : 1;
+    if (!budget_take(&s->budget, nf * 2 * sizeof(uint64_t) + np * sizeof(int64_t) +
+                                     np * PRIOS * sizeof(uint32_t), "the summary"))
+        return -1;
     m->acked_at_warmup = calloc(nf, sizeof(uint64_t));
     m->acked_at_window = calloc(nf, sizeof(uint64_t));
     m->paused_at_warmup = calloc(np, sizeof(int64_t));
@@ -112,6 +115,11 @@ void measure_queue_depth(struct sim *s, uint32_t port, unsigned tc, double bytes
     if (*idx == NO_INDEX) {
         if (m->nqueues == m->queues_cap) {
             uint32_t cap = m->queues_cap ? m->queues_cap * 2 : 16;
+            if (!budget_take(&s->budget, (uint64_t)(cap - m->queues_cap) * sizeof(*m->queues),
+                             "the queue depths")) {
+                s->oom = true;
+                return;
+            }
             struct queue_depths *grown = realloc(m->queues, cap * sizeof(*grown));
             if (!grown)
                 return;
@@ -124,6 +132,11 @@ void measure_queue_depth(struct sim *s, uint32_t port, unsigned tc, double bytes
     struct queue_depths *q = &m->queues[*idx];
     if (q->n == q->cap) {
         size_t cap = q->cap ? q->cap * 2 : 1024;
+        /* twice: the summary sorts a copy of them all */
+        if (!budget_take(&s->budget, 2 * (cap - q->cap) * sizeof(*q->v), "the queue depths")) {
+            s->oom = true;
+            return;
+        }
         double *grown = realloc(q->v, cap * sizeof(*grown));
         if (!grown)
             return;

@@ -43,7 +43,7 @@ static void drop(struct sim *s, uint32_t port, uint32_t p, unsigned pg, bool ing
 /* The pause a refreshed XOFF asks for, and when to refresh it: at half its length. */
 static int64_t pause_ps(const struct port *pt)
 {
-    return (int64_t)((double)PFC_QUANTA_MAX * 512.0 * 1e12 / pt->bps);
+    return ps_sat((double)PFC_QUANTA_MAX * 512.0 * 1e12 / pt->bps);
 }
 
 static void xoff(struct sim *s, uint32_t port, unsigned pg)

@@ -24,7 +24,9 @@ static void add_port(const char *ifname, void *arg)
     struct sim *s = il->s;
     if (s->nports == s->ports_cap) {
         uint32_t cap = s->ports_cap ? s->ports_cap * 2 : 64;
-        struct port *grown = large_alloc(cap * sizeof(*grown));
+        struct port *grown = budget_take(&s->budget, (uint64_t)(cap - s->ports_cap) *
+                                                     sizeof(*grown), "the ports")
+                                 ? large_alloc(cap * sizeof(*grown)) : NULL;
         if (!grown) {
             s->oom = true;
             return;
@@ -60,8 +62,26 @@ static uint32_t find_port(const struct sim *s, uint32_t node, const char *ifname
     return NO_INDEX;
 }
 
+/* A port's speed and cable within what the run's arithmetic is sized for (replay.h); the
+ * fabric loaders refuse the rest already, with their paths. */
+static int check_port(const struct sim *s, const struct port *pt, struct dcb_err *err)
+{
+    const char *dev = s->nodes[pt->node].name;
+    if (!(pt->bps >= (double)QOS_SPEED_MIN_BPS && pt->bps <= (double)QOS_SPEED_MAX_BPS))
+        return dcb_err_set(err, DCB_E_RANGE, "%s:%s: speed %.17g b/s is out of range (%lld to "
+                           "%lld)", dev, pt->name, pt->bps, QOS_SPEED_MIN_BPS,
+                           QOS_SPEED_MAX_BPS);
+    if (pt->cfg.cable_mm.set && (pt->cfg.cable_mm.v < 0 || pt->cfg.cable_mm.v > QOS_CABLE_MAX_MM))
+        return dcb_err_set(err, DCB_E_RANGE, "%s:%s: cable %lld mm is out of range (0 to %lld)",
+                           dev, pt->name, (long long)pt->cfg.cable_mm.v, QOS_CABLE_MAX_MM);
+    return 0;
+}
+
 static int build_nodes(struct sim *s, const struct fabric *f, struct dcb_err *err)
 {
+    if (!budget_take(&s->budget, (uint64_t)(f->ndevices ? f->ndevices : 1) * sizeof(*s->nodes),
+                     "the nodes"))
+        return DCB_E_RANGE;
     s->nodes = calloc(f->ndevices ? f->ndevices : 1, sizeof(*s->nodes));
     if (!s->nodes)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
@@ -85,6 +105,8 @@ static int build_nodes(struct sim *s, const struct fabric *f, struct dcb_err *er
             return rc;
         pt->bps = pt->cfg.speed_bps.set && pt->cfg.speed_bps.v > 0 ? (double)pt->cfg.speed_bps.v
                                                                    : DEFAULT_BPS;
+        if ((rc = check_port(s, pt, err)) < 0)
+            return rc;
         double per_byte = 8e12 / pt->bps;
         pt->ps_per_byte = per_byte == floor(per_byte) && per_byte <= 1e9 ? (int64_t)per_byte : 0;
         pt->prop_ps = pt->cfg.cable_mm.set ? pt->cfg.cable_mm.v * PROP_PS_PER_M / 1000 : 0;
@@ -102,9 +124,14 @@ static int build_nodes(struct sim *s, const struct fabric *f, struct dcb_err *er
 static int build_routes(struct sim *s, struct dcb_err *err)
 {
     uint32_t n = s->nnodes;
+    size_t cap = 1024, used = 0;
+    s->routes_bytes = (uint64_t)n * n * sizeof(*s->routes) + cap * sizeof(*s->route_ports);
+    if (!budget_take(&s->budget, s->routes_bytes, "the routes")) {
+        s->routes_bytes = 0;
+        return DCB_E_RANGE;
+    }
     s->routes = calloc((size_t)n * n, sizeof(*s->routes));
     uint32_t *dist = malloc(n * sizeof(*dist)), *queue = malloc(n * sizeof(*queue));
-    size_t cap = 1024, used = 0;
     s->route_ports = malloc(cap * sizeof(*s->route_ports));
     if (!s->routes || !dist || !queue || !s->route_ports) {
         free(dist);
@@ -150,8 +177,12 @@ static int build_routes(struct sim *s, struct dcb_err *err)
                     r->count == ECMP_MAX)
                     continue;
                 if (used == cap) {
+                    bool room = budget_take(&s->budget, cap * sizeof(*s->route_ports),
+                                            "the routes");
+                    if (room)
+                        s->routes_bytes += cap * sizeof(*s->route_ports);
                     cap *= 2;
-                    uint32_t *grown = realloc(s->route_ports, cap * sizeof(*grown));
+                    uint32_t *grown = room ? realloc(s->route_ports, cap * sizeof(*grown)) : NULL;
                     if (!grown) {
                         free(dist);
                         free(queue);
@@ -301,9 +332,14 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
             !s->routes[(size_t)s->ports[first].node * s->nnodes + fl->dst].count)
             return dcb_err_set(err, DCB_E_INVAL, "flow %zu: no route from %s to %s", i,
                                rf->src, rf->dst);
-        fl->payload = rf->payload ? rf->payload : 1000;
+        fl->payload = rf->payload ? rf->payload : REPLAY_PAYLOAD_DEFAULT;
         fl->bytes = rf->bytes;
         fl->npackets = rf->bytes ? (uint32_t)((rf->bytes + fl->payload - 1) / fl->payload) : 0;
+        if (!rf->bytes && s->end_ps / serialize_ps(&s->ports[fl->src_port],
+                                                   fl->payload + HEADER_BYTES) >= UINT32_MAX)
+            return dcb_err_set(err, DCB_E_RANGE, "flow %zu sends for the whole run: %.3f ms at "
+                               "line rate is 2^32 packets or more (its PSN is 32-bit)", i,
+                               (double)s->end_ps / 1e9);
         fl->dscp = rf->dscp;
         const struct qos_config *c = &s->ports[fl->src_port].cfg;
         fl->prio = c->dscp2prio[rf->dscp & 63].set ? (uint8_t)c->dscp2prio[rf->dscp & 63].v : 0;
@@ -340,6 +376,10 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
 static int build_flows(struct sim *s, const struct replay_flow *flows, size_t n,
                        struct dcb_err *err)
 {
+    if (!budget_take(&s->budget, (uint64_t)(n ? n : 1) * (sizeof(*s->flows) +
+                                                          sizeof(*s->dparams) + sizeof(uint32_t)),
+                     "the flows"))
+        return DCB_E_RANGE;
     s->flows = large_alloc((n ? n : 1) * sizeof(*s->flows));
     s->dparams = calloc(n ? n : 1, sizeof(*s->dparams));
     uint32_t *dp_index = calloc(n ? n : 1, sizeof(*dp_index));
@@ -393,6 +433,7 @@ int sim_reroute(struct sim *s)
     free(s->route_ports);
     s->routes = NULL;
     s->route_ports = NULL;
+    budget_give(&s->budget, s->routes_bytes);
     if (build_routes(s, NULL) < 0) {
         s->oom = true;
         return -1;

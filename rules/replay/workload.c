@@ -171,16 +171,18 @@ struct common {
     bool sport_set;
 };
 
+static const struct sj_span any_time = { 0, REPLAY_TIME_MAX_NS, false };
+
 static int read_common(const cJSON *obj, struct common *c, const char *path,
                        struct dcb_err *err)
 {
     int rc;
     c->dscp = 26;
-    c->payload = 1000;
+    c->payload = REPLAY_PAYLOAD_DEFAULT;
     c->sport = -1;
-    if ((rc = sj_bytes(obj, "bytes", &c->bytes, path, err)) < 0 ||
-        (rc = sj_time(obj, "start_us", 1000, &c->start_ns, path, err)) < 0 ||
-        (rc = sj_time(obj, "stagger_us", 1000, &c->stagger_ns, path, err)) < 0 ||
+    if ((rc = sj_bytes(obj, "bytes", 0, SJ_BYTES_MAX, &c->bytes, path, err)) < 0 ||
+        (rc = sj_time(obj, "start_us", 1000, &any_time, &c->start_ns, path, err)) < 0 ||
+        (rc = sj_time(obj, "stagger_us", 1000, &any_time, &c->stagger_ns, path, err)) < 0 ||
         (rc = sj_int(obj, "dscp", 0, 63, &c->dscp, path, err)) < 0 ||
         (rc = sj_int(obj, "payload", 64, 9000, &c->payload, path, err)) < 0 ||
         (rc = sj_int(obj, "sport", 0, 65535, &c->sport, path, err)) < 0)
@@ -194,11 +196,19 @@ static uint16_t sport_of(const struct common *c, size_t i)
     return c->sport_set ? (uint16_t)c->sport : (uint16_t)(SPORT_BASE + i % 16384);
 }
 
+/* Flow i starts at start + i x stagger, refused past the longest pass. */
 static int add_common(struct workload *w, const struct common *c, const char *src,
-                      const char *dst, uint64_t bytes, size_t i, struct dcb_err *err)
+                      const char *dst, uint64_t bytes, size_t i, const char *path,
+                      struct dcb_err *err)
 {
-    return workload_add(w, src, dst, bytes, c->start_ns + (int64_t)i * c->stagger_ns,
-                        (uint8_t)c->dscp, sport_of(c, w->nflows), (uint32_t)c->payload, err);
+    int64_t start;
+    if (__builtin_mul_overflow((int64_t)i, c->stagger_ns, &start) ||
+        __builtin_add_overflow(start, c->start_ns, &start) || start > REPLAY_TIME_MAX_NS)
+        return dcb_err_set(err, DCB_E_RANGE, "%s.stagger_us: %.15g puts flow %zu past the "
+                           "longest pass (%.15g us)", path, (double)c->stagger_ns / 1000, i,
+                           (double)REPLAY_TIME_MAX_NS / 1000);
+    return workload_add(w, src, dst, bytes, start, (uint8_t)c->dscp, sport_of(c, w->nflows),
+                        (uint32_t)c->payload, err);
 }
 
 static int incast(struct workload *w, const cJSON *obj, const struct fabric *f,
@@ -234,7 +244,7 @@ static int incast(struct workload *w, const cJSON *obj, const struct fabric *f,
                              i, receiver);
     }
     for (size_t i = 0; i < (size_t)count && rc == 0; i++)
-        rc = add_common(w, c, senders[i], receiver, c->bytes, i, err);
+        rc = add_common(w, c, senders[i], receiver, c->bytes, i, path, err);
     free(senders);
     if (rc == 0 && w->nflows == 0)
         rc = dcb_err_set(err, DCB_E_INVAL, "%s: no senders", path);
@@ -255,7 +265,7 @@ static int all_to_all(struct workload *w, const cJSON *obj, const struct fabric 
     for (size_t i = 0; i < n && rc == 0; i++)
         for (size_t j = 0; j < n && rc == 0; j++)
             if (i != j)
-                rc = add_common(w, c, hosts[i], hosts[j], c->bytes, k++, err);
+                rc = add_common(w, c, hosts[i], hosts[j], c->bytes, k++, path, err);
     free(hosts);
     return rc;
 }
@@ -295,7 +305,7 @@ static int permutation(struct workload *w, const cJSON *obj, const struct fabric
         to[j] = t;
     }
     for (size_t i = 0; i < n && rc == 0; i++)
-        rc = add_common(w, c, hosts[i], hosts[to[i]], c->bytes, i, err);
+        rc = add_common(w, c, hosts[i], hosts[to[i]], c->bytes, i, path, err);
     free(to);
     free(hosts);
     return rc;
@@ -316,7 +326,7 @@ static int ring_allreduce(struct workload *w, const cJSON *obj, const struct fab
         return rc;
     if ((rc = sj_int(obj, "iterations", 1, MAX_ITERATIONS, &iterations, path, err)) < 0 ||
         (rc = sj_need(obj, "message_bytes", path, err)) < 0 ||
-        (rc = sj_bytes(obj, "message_bytes", &message, path, err)) < 0) {
+        (rc = sj_bytes(obj, "message_bytes", 1, SJ_BYTES_MAX, &message, path, err)) < 0) {
         free(hosts);
         return rc;
     }

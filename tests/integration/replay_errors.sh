@@ -77,10 +77,10 @@ refused "fault on a missing host" "dcbkit: replay: $TMP/storm-missing-host.json:
 
 for v in 0 -3; do
     variant "dur$v" "d[\"duration_ms\"] = $v"
-    refused "duration_ms $v" "dcbkit: replay: $TMP/dur$v.json: duration_ms: must be a number of milliseconds above 0 (up to 1e9)" \
+    refused "duration_ms $v" "dcbkit: replay: $TMP/dur$v.json: duration_ms: $v is out of range (0.001 to 1000000000)" \
         "$DCBKIT" replay "$TMP/dur$v.json"
 done
-refused "duration_ms 0 by --set" "dcbkit: replay: $GOOD: duration_ms: must be a number of milliseconds above 0 (up to 1e9)" \
+refused "duration_ms 0 by --set" "dcbkit: replay: $GOOD: duration_ms: 0 is out of range (0.001 to 1000000000)" \
     "$DCBKIT" replay "$GOOD" --set duration_ms=0
 variant no-duration 'del d["duration_ms"]'
 refused "no duration_ms" "dcbkit: replay: $TMP/no-duration.json: duration_ms: missing" \

@@ -265,6 +265,64 @@ static void refuses_duplicates_and_unknown_devices(void **state)
     fabric_free(&f);
 }
 
+/* Link speeds 1M to 1.6T and cables up to 100 km, wherever the file gives them: the bounds
+ * load, one step outside each is refused naming the path and the range. */
+static void speed_and_cable_ranges(void **state)
+{
+    (void)state;
+    static const struct { const char *where, *value, *msg; } cases[] = {
+        { "generate.speed", "\"1M\"", NULL },
+        { "generate.speed", "1000000", NULL },
+        { "generate.speed", "\"1.6T\"", NULL },
+        { "generate.speed", "999999", "t: generate.speed: 999999 is out of range (1M to 1.6T)" },
+        { "generate.speed", "\"1bps\"", "t: generate.speed: 1bps is out of range (1M to 1.6T)" },
+        { "generate.speed", "0", "t: generate.speed: 0 is out of range (1M to 1.6T)" },
+        { "generate.speed", "1600000000001",
+          "t: generate.speed: 1600000000001 is out of range (1M to 1.6T)" },
+        { "generate.uplink_speed", "\"3.2T\"",
+          "t: generate.uplink_speed: 3.2T is out of range (1M to 1.6T)" },
+        { "links", "\"999K\"", "t: links[0].speed: 999K is out of range (1M to 1.6T)" },
+        { "defaults", "\"999999bps\"", "t: defaults.speed_bps: 999999bps is out of range "
+                                         "(1000000 to 1600000000000)" },
+        { "defaults", "\"1.6T\"", NULL },
+        { "generate.cable_m", "0", NULL },
+        { "generate.cable_m", "100000", NULL },
+        { "generate.cable_m", "\"100km\"", NULL },
+        { "generate.cable_m", "100000.001",
+          "t: generate.cable_m: 100000.001 m is out of range (0 to 100km)" },
+        { "generate.uplink_cable_m", "\"100001m\"",
+          "t: generate.uplink_cable_m: 100001m is out of range (0 to 100km)" },
+        { "links.cable_m", "\"1000km\"", "t: links[0].cable_m: 1000km is out of range (0 to 100km)" },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char text[512];
+        const char *w = cases[i].where;
+        if (!strncmp(w, "generate.", 9))
+            snprintf(text, sizeof(text), "{\"generate\": {\"type\": \"leaf-spine\", \"leaves\": 1,"
+                     " \"spines\": 1, \"hosts_per_leaf\": 1, \"%s\": %s}}", w + 9, cases[i].value);
+        else if (!strcmp(w, "defaults"))
+            snprintf(text, sizeof(text), "{\"generate\": {\"type\": \"star\", \"hosts\": 1},"
+                     " \"defaults\": {\"speed_bps\": %s}}", cases[i].value);
+        else
+            snprintf(text, sizeof(text), "{\"devices\": [{\"name\": \"a\", \"role\": \"host\"},"
+                     " {\"name\": \"s\", \"role\": \"switch\"}], \"links\": [{\"a\": \"s:e0\","
+                     " \"b\": \"a:eth0\", \"%s\": %s}]}", strcmp(w, "links") ? "cable_m" : "speed",
+                     cases[i].value);
+        struct fabric f;
+        struct dcb_err err;
+        int rc = fabric_load_text(&f, text, strlen(text), "t", &err);
+        if (!cases[i].msg) {
+            if (rc < 0)
+                print_error("%s = %s: %s\n", w, cases[i].value, err.msg);
+            assert_int_equal(rc, 0);
+            fabric_free(&f);
+        } else {
+            assert_int_not_equal(rc, 0);
+            assert_string_equal(err.msg, cases[i].msg);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +333,7 @@ int main(void)
         cmocka_unit_test(effective_config_order),
         cmocka_unit_test(generated_devices_take_overrides),
         cmocka_unit_test(refuses_duplicates_and_unknown_devices),
+        cmocka_unit_test(speed_and_cable_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
