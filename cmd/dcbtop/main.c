@@ -70,13 +70,14 @@ int top_parse_delay(const char *text, int64_t *ns)
     errno = 0;
     double s = strtod(text, &end);
     if (end != text && !*end && !errno) {
-        if (!(s >= 0.01 && s <= 3600))
+        if (!(s >= TOP_DELAY_MIN_NS / 1e9 && s <= TOP_DELAY_MAX_NS / 1e9))
             return -1;
         *ns = (int64_t)llround(s * 1e9);
         return 0;
     }
     struct dcb_err err;
-    if (dcb_parse_duration(text, ns, &err) < 0 || *ns < 10000000LL || *ns > 3600000000000LL)
+    if (dcb_parse_duration(text, ns, &err) < 0 || *ns < TOP_DELAY_MIN_NS ||
+        *ns > TOP_DELAY_MAX_NS)
         return -1;
     return 0;
 }
@@ -164,8 +165,7 @@ static int own_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
     case 'n': return cli_opt_long(&a->ctx, "-n", arg, 1, 100000000L, &a->iterations);
     case 'd':
         if (top_parse_delay(arg, &app->interval_ns) < 0)
-            return cli_usage_error(&a->ctx, "-d takes seconds from 0.01 to 3600 (1, 0.5, "
-                                   "500ms), not '%s'", arg);
+            return cli_usage_error(&a->ctx, "-d takes " TOP_DELAY_RANGE ", not '%s'", arg);
         return CLI_NEXT;
     case 'p': return parse_prio(a, arg);
     case O_SORT:
@@ -307,6 +307,7 @@ static int setup_model(struct top_app *app, const struct top_args *a)
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");      /* "0.5" is half a second in every locale */
     dcb_log_init("dcbtop");
     static struct top_app app;
     static struct top_args a;

@@ -34,6 +34,9 @@ int top_step(struct top_app *app);
 int64_t top_now_ns(void);
 /* "1", "0.5" (seconds, as top takes them) or a duration ("500ms"), 10 ms to 1 h. 0 or -1. */
 int top_parse_delay(const char *text, int64_t *ns);
+#define TOP_DELAY_MIN_NS 10000000LL
+#define TOP_DELAY_MAX_NS 3600000000000LL
+#define TOP_DELAY_RANGE "seconds from 0.01 to 3600, such as 0.5 or 2, or a duration (500ms)"
 
 /* One batch frame of app->batch_view on stdout, flushed: 0, or -1 when writing failed. */
 int batch_frame(struct top_app *app);

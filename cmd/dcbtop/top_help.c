@@ -84,19 +84,20 @@ static const struct cli_option_doc options[] = {
 };
 
 static const struct cli_option_doc keys[] = {
-    { "Up, Down, PgUp, PgDn, Home, End", "Move the selection." },
+    { "Up, Down, PgUp, PgDn, Home, End", "Move the selection (in the findings view: scroll)." },
     { "Enter", "Expand the selected interface into one row per priority (again: fold)." },
     { "< > F6", "Previous / next sort column." },
     { "/", "Filter interfaces by name (Enter applies, Esc clears)." },
     { "p", "Choose the priority: 0-7, or l for the lossless set." },
     { "l", "The lossless set." },
-    { "d", "Change the refresh interval (seconds)." },
+    { "d", "Change the refresh interval: seconds from 0.01 to 3600 (0.5, 2) or a duration "
+      "(500ms); Enter applies, Esc or an empty line keeps it." },
     { "Space", "Pause / resume the updates." },
     { "Tab, Shift-Tab", "Cycle the views: interfaces, priorities, QoS config, findings." },
     { "f", "The findings view." },
     { "[ ]", "--store: ten intervals back / forward in time." },
-    { "h ? F1", "This help." },
-    { "q", "Quit." },
+    { "h ? F1", "This help (any key returns)." },
+    { "q F10", "Quit." },
     { NULL, NULL },
 };
 
