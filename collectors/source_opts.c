@@ -10,6 +10,7 @@
 
 #include "gnmi_msg.h"
 #include "source_opts.h"
+#include "scenario.h"
 #include "units.h"
 
 struct source_flag {
@@ -519,8 +520,8 @@ const struct source_option_doc source_option_docs[] = {
       "consecutive readings, over the store's own spacing where it is longer than dcbtop -d)." },
     { SOURCE_G_REPLAY, "--replay SCENARIO", "The embedded simulator on a scenario file "
       "(docs/scenario.md)." },
-    { SOURCE_G_REPLAY, "--demo", "The simulator on the built-in demo: a leaf-spine with an "
-      "incast and a slow receiver." },
+    { SOURCE_G_REPLAY, "--demo", "The simulator on the built-in demo: " SCENARIO_DEMO_SUMMARY
+      "." },
     { SOURCE_G_REPLAY, "--set PATH=VALUE", "Change one scenario field by its dotted path "
       "(repeatable)." },
     { SOURCE_G_REPLAY, "--replay-speed X", "Simulated seconds per wall second where the "

@@ -51,7 +51,8 @@ static const char description[] =
 
 static const char json_doc[] =
     "One object per frame and line (docs/dcbtop.md): {\"time\" (ns), \"source\", \"status\", "
-    "\"prio\", \"interfaces\": [{\"device\", \"ifname\", \"speed_bps\", \"severity\", "
+    "\"behind_s\" (how far a source paced to the wall clock trails it, or null), "
+    "\"simulated_s\" (a replay's frame in simulated time, or null), \"prio\", \"interfaces\": [{\"device\", \"ifname\", \"speed_bps\", \"severity\", "
     "\"prios_shown\", \"rx_bps\", \"tx_bps\", \"pfc_rx_per_s\", \"pfc_tx_per_s\", "
     "\"paused_pct\", \"ecn_marks_per_s\", \"cnp_sent_per_s\", \"cnp_handled_per_s\", "
     "\"out_of_sequence_per_s\", \"drops_per_s\", \"per_prio\": [...]}], \"findings\": "

@@ -87,9 +87,13 @@ static void header(struct ui *u, const char *view_name)
         strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", &tm);
     }
     view_sanitize(app->src.name, src, sizeof(src), app->view.utf8);
-    snprintf(line, sizeof(line), "dcbtop - %s - %s - every %gs - %s - sort %s%s", src, when,
-             (double)app->interval_ns / 1e9, view_prio_name(m->prio, prio, sizeof(prio)),
-             view_sort_name(app->view.sort), u->paused ? " - PAUSED" : "");
+    char behind[48] = "";
+    if (app->src.behind_ns > 0)
+        snprintf(behind, sizeof(behind), " - BEHIND %.1fs", (double)app->src.behind_ns / 1e9);
+    snprintf(line, sizeof(line), "dcbtop - %s - %s%s - every %gs - %s - sort %s%s", src, when,
+             behind, (double)app->interval_ns / 1e9,
+             view_prio_name(m->prio, prio, sizeof(prio)), view_sort_name(app->view.sort),
+             u->paused ? " - PAUSED" : "");
     attron(A_BOLD);
     put(0, 0, COLS, line, false);
     attroff(A_BOLD);
@@ -117,7 +121,11 @@ static void header(struct ui *u, const char *view_name)
 static void status_line(struct ui *u)
 {
     struct top_app *app = u->app;
-    const char *text = u->msg[0] ? u->msg : app->error[0] ? app->error : app->src.status;
+    char behind[300] = "";
+    if (app->src.behind_ns > 0)
+        view_behind(&app->src, behind, sizeof(behind));
+    const char *text = u->msg[0] ? u->msg : app->error[0] ? app->error : behind[0] ? behind
+                                                                              : app->src.status;
     char safe[400];
     attr_t a = A_REVERSE;
     if (text[0]) {
@@ -416,8 +424,8 @@ static void draw_prio(struct ui *u)
         struct top_val pc[TOP_NCOLS];
         model_prio_cols(i, p, pc);
         struct top_val tx_paused = { NAN, VAL_ABSENT };
-        if (i->seen[METRIC_PFC_TX_PAUSE_US][p]) {
-            double r = i->rate[METRIC_PFC_TX_PAUSE_US][p];
+        if (i->series[METRIC_PFC_TX_PAUSE_US][p]) {
+            double r = model_rate(i, METRIC_PFC_TX_PAUSE_US, p);
             tx_paused = isnan(r) ? (struct top_val){ NAN, VAL_PENDING }
                                  : (struct top_val){ r > 1e6 ? 100 : r * 1e-4, VAL_KNOWN };
         }

@@ -7,7 +7,8 @@ worked out here from first principles:
             rates equal the increase of its counters between the last two readings at or
             before that instant, read back with `dcbkit store export`;
   --demo    both ends of every link of the demo's leaf-spine see the same bytes (one's tx is
-            the other's rx, up to what is in flight), and no port goes above 25G;
+            the other's rx, up to what is in flight), and no port goes above its link's speed
+            (hosts 10G, uplinks 20G);
   --fabric  alone: no rates at all (no connection, no counters), and the QoS view of each
             interface is the file's intent (defaults, role defaults, device, interface, link)
             against its link partner's;
@@ -170,7 +171,8 @@ def store():
 def demo():
     frames = top("-n", "3", "-d", "1", "--demo")
     ports = {(i["device"], i["ifname"]): i for i in frames[-1]["interfaces"]}
-    # the demo's fabric: leaf-spine, 2 leaves, 2 spines, 4 hosts a leaf, 25G (docs/fabric.md:
+    # the demo's fabric: leaf-spine, 2 leaves, 2 spines, 4 hosts a leaf at 10G, uplinks at 20G
+    # (rules/replay/scenario_demo.c; docs/fabric.md:
     # leaf ports Ethernet0..3 to its hosts, Ethernet4.. to the spines; spine port Ethernet(L-1)
     # to leaf L)
     links = []
@@ -183,8 +185,8 @@ def demo():
                           ("spine%d" % s, "Ethernet%d" % (leaf - 1))))
     if sorted(ports) != sorted(e for link in links for e in link):
         fail("--demo: ports %s" % sorted(ports))
-    speed = 25e9
     for a, b in links:
+        speed = 10e9 if a[0].startswith("host") else 20e9
         for x, y in ((a, b), (b, a)):
             tx, rx = ports[x]["tx_bps"], ports[y]["rx_bps"]
             if tx is None or rx is None:
@@ -193,7 +195,7 @@ def demo():
                 fail("--demo: %s/%s sends %.6g b/s, %s/%s receives %.6g" % (x + (tx,) + y +
                                                                            (rx,)))
             if tx > speed * 1.001:
-                fail("--demo: %s/%s sends %.6g b/s on a 25G link" % (x + (tx,)))
+                fail("--demo: %s/%s sends %.6g b/s on a %gG link" % (x + (tx, speed / 1e9)))
     total = sum(p["tx_bps"] for p in ports.values())
     if total < 1e8:
         fail("--demo: hardly any traffic (%.3g b/s in all)" % total)
