@@ -58,7 +58,11 @@ int top_step(struct top_app *app)
     if (data_ns > app->model.data_ns)
         app->model.data_ns = data_ns;
     int64_t wall = top_now_ns();
-    if (!app->rules_wall_ns || app->model.dirty || wall - app->rules_wall_ns >= RULES_EVERY_NS) {
+    /* a finite source's last data (a capture played to its end) is judged at once */
+    bool ended_now = rc == DCB_SOURCE_END && !app->source_ended;
+    app->source_ended |= rc == DCB_SOURCE_END;
+    if (!app->rules_wall_ns || app->model.dirty || ended_now ||
+        wall - app->rules_wall_ns >= RULES_EVERY_NS) {
         app->rules_wall_ns = wall;
         if (model_run_rules(&app->model, &err) < 0)
             snprintf(app->error, sizeof(app->error), "rules: %s", err.msg);
