@@ -10,7 +10,9 @@ seconds, and a simulation that cannot keep pace says so instead of repeating fra
             time on any machine, so it falls behind: no two frames stand at the same time, the
             frames say how far behind ("behind_s", and the text frame's note), and the rates are
             still the stream's, over the 5 simulated seconds a refresh spans.
-  screen    the same in tmux: the header says BEHIND and the status line why.
+  screen    in tmux at -d 1, host1's RXb/s on the screen lies within what the stream gives over
+            the refresh interval at the half seconds of its run (it showed about half); at
+            --replay-speed 100 the header says BEHIND and the status line why.
   help      `dcbtop --help` and `dcbkit replay --help` describe the demo with the speeds its
             fabric gives the ports (the QoS view's speed, from the scenario): hosts at 10G,
             uplinks at 20G (the help said 25G).
@@ -127,7 +129,38 @@ r = subprocess.run([DCBTOP, "-b", "-n", "3", "-d", "0.05", "--demo", "--replay-s
 if "note: behind real time by" not in r.stdout:
     fail("text frames at 100x: no note that they are behind:\n" + r.stdout[-2000:])
 
-# ---- screen: the header and the status line say it -------------------------------------------
+# ---- screen: the rate the screen shows, and BEHIND -------------------------------------------
+def shown_number(text):
+    k = " kMGTP".index(text[-1]) if text[-1] in "kMGTP" else 0
+    return float(text[:-1] if k else text) * 1000 ** k
+
+
+key = ("host1", "eth0", "port.rx_bytes", -1)
+windows = [8 * rate(series, key, t - SEC, t) for t in range(SEC, int(last * SEC), SEC // 2)]
+low, high = min(windows), max(windows)
+t = Tmux("paced", "%s --demo --sort name" % DCBTOP, 140, 40)
+try:
+    def host1_rx(s):
+        for ln in s.splitlines():
+            parts = ln[2:].split()
+            if parts[:1] == ["+host1/eth0"] and parts[1][:1].isdigit():
+                return parts[1]
+        return None
+    # three refreshes with a rate: the first may span half an interval, the later ones a whole
+    seen = []
+    t.wait_for("host1's rate, three refreshes", lambda s: host1_rx(s) and (
+        seen.append(host1_rx(s)) or len(set(seen)) >= 3))
+    got_rx = shown_number(seen[-1])
+    # the screen prints 3 digits: within half a unit of the last one of the stream's range
+    if not low * 0.995 <= got_rx <= high * 1.005:
+        fail("the screen shows host1 RXb/s %s, the stream %.4g to %.4g over 1 s windows"
+             % (seen[-1], low, high))
+    t.keys("q")
+    t.wait_text("quit", "DCBTOP-EXIT=0")
+finally:
+    t.close()
+print("screen: host1 RXb/s %s (the stream: %.4g to %.4g)" % (seen[-1], low, high))
+
 t = Tmux("behind", "%s --demo --replay-speed 100 -d 0.2" % DCBTOP, 140, 40)
 try:
     s = t.wait_for("BEHIND in the header", lambda s: "BEHIND" in (s.splitlines() or [""])[0])

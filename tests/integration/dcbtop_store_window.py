@@ -13,6 +13,8 @@ and memory stays bounded.
            (about 45 MB; before, the whole window's samples were held at once: 143 MB at
            --at -20s and 316 MB following the newest data here, 609 MB on 60 s of the demo,
            579 MB on the issue's 99 MB store). Following the newest data stays under it too.
+  screen   in tmux at --at -20s, host1's RXb/s on the screen is the window's rate as the
+           screen prints it (it showed 0).
 STORE_WINDOW_TIMEOUT bounds each command (seconds)."""
 import json
 import os
@@ -23,7 +25,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
-from dcbtop_helpers import DCBKIT, DCBTOP, fail, need_binaries  # noqa: E402
+from dcbtop_helpers import DCBKIT, DCBTOP, Tmux, fail, need_binaries  # noqa: E402
 
 need_binaries()
 TIMEOUT = float(os.environ.get("STORE_WINDOW_TIMEOUT", "300"))
@@ -74,6 +76,16 @@ def window_rate(pts, at, step):
     if now is None or then is None or now == then:
         return None
     return (now[1] - then[1]) * SEC / (now[0] - then[0])
+
+
+def shown(v):
+    """A rate as the screen prints it (view_format)."""
+    k = 0
+    while abs(v) >= 999.5 and k < 5:
+        v /= 1000.0
+        k += 1
+    text = ("%.0f" if v == 0 or abs(v) >= 9.95 else "%.1f") % v
+    return text + " kMGTP"[k].strip()
 
 
 def close(got, want, what):
@@ -133,6 +145,22 @@ try:
         fail("following: %.0f MB resident, the frame at %d (store end %d)"
              % (mb, frames[-1]["time"], end))
     print("following the newest data: peak resident %.0f MB" % mb)
+
+    at = end - 20 * SEC
+    want_rx = shown(8 * window_rate(rx[("host1", "eth0", -1)], at, SEC))
+    t = Tmux("store-window", "%s --store %s --at=-20s --sort name" % (DCBTOP, db), 140, 40)
+    try:
+        s = t.wait_for("host1 on screen", lambda s: any(ln[2:].split()[:1] == ["+host1/eth0"]
+                                                        for ln in s.splitlines()))
+        row = [ln for ln in s.splitlines() if ln[2:].split()[:1] == ["+host1/eth0"]][0]
+        if row[2:].split()[1] != want_rx:
+            fail("the screen shows host1 RXb/s %s, the window's rate is %s:\n%s"
+                 % (row[2:].split()[1], want_rx, s))
+        t.keys("q")
+        t.wait_text("quit", "DCBTOP-EXIT=0")
+    finally:
+        t.close()
+    print("screen at --at -20s: host1 RXb/s %s" % want_rx)
     print("ok: %d values over the refresh interval; at most %.0f MB resident (limit %.0f)"
           % (checked, max(peak, mb), MEMORY_MAX_MB))
 finally:
