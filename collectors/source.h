@@ -75,6 +75,15 @@ struct dcb_source {
     char name[DCB_SOURCE_NAME_MAX];     /* "local gpu17", "store fabric.db", ... */
     char status[DCB_SOURCE_STATUS_MAX]; /* a standing remark ("" when none) */
     int64_t interval_ns;                /* the refresh interval (dcbtop's 'd' changes it) */
+    /* A source paced to the wall clock at its own speed (a replay or a capture played X times
+     * faster): data seconds per wall second, so that a refresh interval spans interval_ns *
+     * data_speed of the data's time (0: 1). */
+    double data_speed;
+    /* Such a source's data trails the wall clock by this much (the machine is too busy for the
+     * simulation to keep pace): wall time; 0 when it keeps up. */
+    int64_t behind_ns;
+    /* A replay in real time: the wall time its simulated time 0 stands at (0: none). */
+    int64_t origin_ns;
     /* Ends by itself (a capture, a scenario run as fast as possible, a store window, a
      * fabric's intent): a use that reads to the end ticks it until DCB_SOURCE_END. */
     bool finite;

@@ -150,6 +150,8 @@ static void deliver(struct source_child *cl, struct dcb_source *src, uint32_t ki
         struct dcb_sample s;
         memcpy(&s, p, sizeof(s));
         cl->got_data = true;
+        if (s.time_ns > cl->newest_ns)
+            cl->newest_ns = s.time_ns;
         src->sink.sample(src->sink.arg, &s, 0);
     } else if (kind == REC_EVENT && len == sizeof(struct dcb_event)) {
         struct dcb_event e;

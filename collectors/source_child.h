@@ -19,6 +19,7 @@ struct source_child {
     char buf[1 << 16];
     size_t used;
     bool got_data, ended;
+    int64_t newest_ns;           /* the newest sample's time so far (0: none yet) */
     int status;                  /* the child's exit status once ended */
 };
 

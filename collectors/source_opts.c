@@ -10,6 +10,7 @@
 
 #include "gnmi_msg.h"
 #include "source_opts.h"
+#include "scenario.h"
 #include "units.h"
 
 struct source_flag {
@@ -515,12 +516,12 @@ const struct source_option_doc source_option_docs[] = {
     { SOURCE_G_STORE, "--at TIME", "With --store: stand at Unix seconds, YYYY-MM-DDTHH:MM:SSZ, "
       "or -DURATION before the store's newest data (default: follow the newest data)." },
     { SOURCE_G_STORE, "--window DURATION", "With --store: how much history before that time "
-      "to read (at least three of the store's sample spacings: rates are taken between "
-      "consecutive readings, over the store's own spacing where it is longer than dcbtop -d)." },
+      "to read (at least three of the store's sample spacings; dcbtop takes rates over its "
+      "refresh interval, or over the store's own spacing where that is longer)." },
     { SOURCE_G_REPLAY, "--replay SCENARIO", "The embedded simulator on a scenario file "
       "(docs/scenario.md)." },
-    { SOURCE_G_REPLAY, "--demo", "The simulator on the built-in demo: a leaf-spine with an "
-      "incast and a slow receiver." },
+    { SOURCE_G_REPLAY, "--demo", "The simulator on the built-in demo: " SCENARIO_DEMO_SUMMARY
+      "." },
     { SOURCE_G_REPLAY, "--set PATH=VALUE", "Change one scenario field by its dotted path "
       "(repeatable)." },
     { SOURCE_G_REPLAY, "--replay-speed X", "Simulated seconds per wall second where the "

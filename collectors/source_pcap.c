@@ -494,6 +494,8 @@ int dcb_source_pcap_open(struct dcb_source *src, const struct source_pcap_option
     src->ctx = c;
     src->kind = SOURCE_PCAP;
     src->finite = true;
+    if (!opt->fast)
+        src->data_speed = opt->speed > 0 ? opt->speed : 1;
     snprintf(src->name, sizeof(src->name), "pcap %s", opt->path);
     return 0;
 }

@@ -20,6 +20,7 @@ static int set_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
     bool all_ended = true;
     int64_t newest = 0;
     src->status[0] = '\0';
+    src->behind_ns = 0;
     for (size_t i = 0; i < s->n; i++) {
         struct dcb_source *m = &s->members[i];
         m->interval_ns = src->interval_ns;
@@ -34,6 +35,8 @@ static int set_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
         }
         /* a source of config only (the fabric's intent) says nothing about when the data ends */
         all_ended &= s->ended[i];
+        if (m->behind_ns > src->behind_ns)
+            src->behind_ns = m->behind_ns;
         if (m->status[0] && !src->status[0])
             snprintf(src->status, sizeof(src->status), "%s", m->status);
     }
@@ -94,6 +97,10 @@ void dcb_source_set_commit(struct dcb_source *set)
     size_t len = strlen(set->name);
     snprintf(set->name + len, sizeof(set->name) - len, "%s%s", len ? " + " : "", m->name);
     set->finite &= m->finite;
+    if (m->data_speed > 0)
+        set->data_speed = m->data_speed;
+    if (m->origin_ns)
+        set->origin_ns = m->origin_ns;
     if (m->ops->seek)
         set->ops = &set_ops;
     if (m->direct && !set->direct)

@@ -2,10 +2,14 @@
  * collector writing it shows up live); with --at, or once [ or ] moved, it stands at a point in
  * time and shows the window of samples before it.
  *
- * A store sampled more sparsely than the view refreshes (collect --interval 60s under dcbtop
- * -d 1) still gives rates: every window fed holds at least SPACINGS_FED of the store's own
- * sample spacing, so each series has two readings in it and its rate is taken over that spacing
- * (the status line says so). */
+ * What is fed stands on a grid of steps: the refresh interval, or the store's own sample spacing
+ * where that is longer (collect --interval 60s under dcbtop -d 1; the status line says so). Of
+ * each series only the last reading at or before each grid point goes to the sink, so rates are
+ * taken over a step (never between two readings 10 ms apart in a store a replay wrote), the
+ * history behind the sparklines has one value a step, and memory is bounded whatever the store
+ * holds: the window is read a slice of steps at a time, sized so that a slice keeps at most
+ * SLICE_SAMPLES readings. Every window holds at least SPACINGS_FED of the store's spacings. In
+ * follow mode the data moves on by whole steps. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +23,7 @@
 #define FIRST_INTERVALS 10      /* the first frame loads this many intervals (or seconds, if
                                  * more); the whole window follows on the next refresh */
 #define SPACINGS_FED 3          /* a window holds at least this many sample spacings */
+#define SLICE_SAMPLES (1u << 16) /* readings kept in memory at once (about 10 MB) */
 
 struct store_ctx {
     struct dcb_source *src;
@@ -31,12 +36,18 @@ struct store_ctx {
     bool reload;                /* feed the window before at_ns again */
     bool partial;               /* only the end of the window is loaded yet */
     bool loaded_once;
-    struct dcb_sample *samples; /* one feed's samples, put in time order */
-    uint8_t *widths;            /* each sample's counter width (0: not a counter), by index */
+    struct dcb_sample *samples; /* one slice's readings, put in time order */
+    uint8_t *widths;            /* each reading's counter width (0: not a counter), by index */
     size_t nsamples, samples_cap, widths_cap;
-    unsigned width;             /* the width of the series store_range is handing out */
-    uint64_t total_samples;     /* in the store when opened: sizes the first window */
+    uint64_t series;            /* in the store when opened: sizes the slices */
     int64_t spacing_ns;         /* the store's mean time between a series' samples (0: unknown) */
+    int64_t step_ns;            /* the grid: the refresh interval or the spacing, the longer */
+    int64_t grid_end_ns;        /* the grid point the feed under way ends on */
+    /* the series store_range is handing out: its newest reading in the current step so far */
+    struct dcb_sample pending;
+    int64_t pending_cell;       /* steps before grid_end_ns */
+    unsigned width;
+    bool has_pending;
 };
 
 struct timed {
@@ -50,12 +61,8 @@ static bool same_series(const struct dcb_sample *a, const struct dcb_sample *b)
            !strcmp(a->ifname, b->ifname) && !strcmp(a->device, b->device);
 }
 
-/* The store hands out samples series by series; the model takes them in time order, so that
- * each interface's history builds up instant by instant. A counter's width is looked up once
- * per series and goes to the sink with each of its samples. */
-static int keep_sample(const struct dcb_sample *s, void *arg)
+static int keep(struct store_ctx *c, const struct dcb_sample *s, unsigned width)
 {
-    struct store_ctx *c = arg;
     if (c->nsamples == c->samples_cap &&
         dcb_grow(&c->samples, &c->samples_cap, sizeof(*c->samples), 4096) < 0)
         return DCB_E_NOMEM;
@@ -66,11 +73,40 @@ static int keep_sample(const struct dcb_sample *s, void *arg)
         c->widths = w;
         c->widths_cap = c->samples_cap;
     }
-    if (!c->nsamples || !same_series(s, &c->samples[c->nsamples - 1]))
+    c->widths[c->nsamples] = (uint8_t)width;
+    c->samples[c->nsamples++] = *s;
+    return 0;
+}
+
+static int keep_pending(struct store_ctx *c)
+{
+    if (!c->has_pending)
+        return 0;
+    c->has_pending = false;
+    return keep(c, &c->pending, c->width);
+}
+
+/* The store hands out samples series by series, each in time order: of each step (grid cell) of
+ * a series the newest reading is kept. A counter's width is looked up once per series and goes
+ * to the sink with each of its readings. */
+static int keep_sample(const struct dcb_sample *s, void *arg)
+{
+    struct store_ctx *c = arg;
+    int64_t cell = (c->grid_end_ns - s->time_ns) / c->step_ns;
+    bool same = c->has_pending && same_series(s, &c->pending);
+    if (same && cell == c->pending_cell) {
+        if (s->time_ns >= c->pending.time_ns)
+            c->pending = *s;
+        return 0;
+    }
+    if (keep_pending(c) < 0)
+        return DCB_E_NOMEM;
+    if (!same)
         c->width = metric_info(s->metric)->kind != METRIC_COUNTER ? 0 :
                    store_series_width(c->st, s->device, s->ifname, s->metric, s->prio, s->queue);
-    c->widths[c->nsamples] = (uint8_t)c->width;
-    c->samples[c->nsamples++] = *s;
+    c->pending = *s;
+    c->pending_cell = cell;
+    c->has_pending = true;
     return 0;
 }
 
@@ -121,27 +157,43 @@ static int max_latest(const struct dcb_sample *s, void *arg)
     return 0;
 }
 
-/* Samples and events in (t0, t1], then the config as of t1. */
+/* The readings of (t0, t1] on the grid that ends at t1, a slice of steps at a time, oldest
+ * first, each slice in time order. */
+static int feed_samples(struct store_ctx *c, int64_t t0, int64_t t1, struct dcb_err *err)
+{
+    c->grid_end_ns = t1;
+    int64_t per_slice = (int64_t)(SLICE_SAMPLES / (c->series ? c->series : 1));
+    if (per_slice < 1)
+        per_slice = 1;
+    int64_t steps = (t1 - t0 + c->step_ns - 1) / c->step_ns;
+    for (int64_t k = steps; k > 0; k -= per_slice) {
+        struct store_filter f;
+        store_filter_init(&f);
+        int64_t lo = t1 - k * c->step_ns, hi = t1 - (k > per_slice ? k - per_slice : 0) *
+                                                    c->step_ns;
+        f.t0 = (lo > t0 ? lo : t0) + 1;
+        f.t1 = hi;
+        c->nsamples = 0;
+        c->has_pending = false;
+        int rc = store_range(c->st, &f, keep_sample, c, err);
+        if (rc == 0)
+            rc = keep_pending(c);
+        if (rc == DCB_E_NOMEM)
+            return dcb_err_set(err, DCB_E_NOMEM, "out of memory for the window's samples");
+        if (rc < 0 || put_samples_in_time_order(c, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Samples on the grid and events in (t0, t1], then the config as of t1. */
 static int feed(struct store_ctx *c, int64_t t0, int64_t t1, struct dcb_err *err)
 {
     struct store_filter f;
     store_filter_init(&f);
     f.t0 = t0 + 1;
     f.t1 = t1;
-    c->nsamples = 0;
-    if (!c->samples && c->last_ns > c->first_ns) {
-        /* the window's share of the store, so that the buffer grows once at most */
-        double share = (double)(t1 - t0) / (double)(c->last_ns - c->first_ns);
-        size_t want = (size_t)((double)c->total_samples * (share < 1 ? share : 1) * 1.1) + 1024;
-        if (want > (1u << 22))
-            want = 1u << 22;
-        c->samples = malloc(want * sizeof(*c->samples));
-        c->samples_cap = c->samples ? want : 0;
-    }
-    int rc = store_range(c->st, &f, keep_sample, c, err);
-    if (rc == DCB_E_NOMEM)
-        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for the window's samples");
-    if (rc < 0 || put_samples_in_time_order(c, err) < 0 ||
+    if (feed_samples(c, t0, t1, err) < 0 ||
         store_events(c->st, &f, NULL, put_event, c, err) < 0 ||
         store_configs(c->st, NULL, NULL, t1, put_config, c, err) < 0)
         return -1;
@@ -172,6 +224,9 @@ static int store_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
 {
     (void)now_ns;
     struct store_ctx *c = src->ctx;
+    c->step_ns = src->interval_ns > c->spacing_ns ? src->interval_ns : c->spacing_ns;
+    if (c->step_ns <= 0)
+        c->step_ns = 1000000000LL;
     int64_t window = c->window_ns;
     if (window < 60 * src->interval_ns)
         window = 60 * src->interval_ns;
@@ -213,16 +268,20 @@ static int store_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
         return -1;
     if (newest > c->last_ns)
         c->last_ns = newest;
-    *data_ns = c->last_ns;
+    int rc = 0;
     if (!c->fed_ns && !c->loaded_once) {
         c->loaded_once = c->partial = true;
-        return feed(c, c->last_ns - first, c->last_ns, err);
+        rc = feed(c, c->last_ns - first, c->last_ns, err);
+    } else if (!c->fed_ns) {
+        rc = feed(c, c->last_ns - window, c->last_ns, err);
+    } else {
+        /* what a writer added, by whole steps of the grid the view stands on */
+        int64_t end = c->fed_ns + (c->last_ns - c->fed_ns) / c->step_ns * c->step_ns;
+        if (end > c->fed_ns)
+            rc = feed(c, c->fed_ns, end, err);
     }
-    if (!c->fed_ns)
-        return feed(c, c->last_ns - window, c->last_ns, err);
-    if (c->last_ns > c->fed_ns)
-        return feed(c, c->fed_ns, c->last_ns, err);
-    return 0;
+    *data_ns = c->fed_ns ? c->fed_ns : c->last_ns;
+    return rc;
 }
 
 static int store_seek(struct dcb_source *src, int steps, struct dcb_err *err)
@@ -287,7 +346,7 @@ int dcb_source_store_open(struct dcb_source *src, const char *path, int64_t at_n
         return dcb_err_set(err, DCB_E_NOTFOUND, "%s: the store holds no data", path);
     }
     c->first_ns = info.first_ns;
-    c->total_samples = info.samples;
+    c->series = info.series;
     c->last_ns = info.last_ns;
     c->window_ns = window_ns;
     c->spacing_ns = store_spacing(&info);

@@ -2,7 +2,8 @@
  * view as plain lines; JSON frames are one object per line (docs/dcbtop.md):
  *   {"time": ns, "source", "prio", "interfaces": [...], "findings": [...]}
  * with null for every rate not known yet, and "stale_s" (seconds without a reading from a polled
- * device, its rates null) or null. */
+ * device, its rates null) or null; "behind_s" says how far a source paced to the wall clock
+ * trails it, "simulated_s" where a replay's frame stands in simulated time. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -65,6 +66,14 @@ static void frame_json(struct top_app *app, struct top_iface **rows, size_t n)
         out_str(&o, "status", NULL, app->src.status);
     else
         out_null(&o, "status", NULL);
+    if (app->src.behind_ns > 0)
+        out_dbl(&o, "behind_s", NULL, (double)app->src.behind_ns / 1e9);
+    else
+        out_null(&o, "behind_s", NULL);
+    if (app->src.origin_ns && m->data_ns >= app->src.origin_ns)
+        out_dbl(&o, "simulated_s", NULL, (double)(m->data_ns - app->src.origin_ns) / 1e9);
+    else
+        out_null(&o, "simulated_s", NULL);
     out_str(&o, "prio", NULL, view_prio_name(m->prio, buf, sizeof(buf)));
     out_arr_open(&o, "interfaces");
     for (size_t r = 0; r < n; r++) {
@@ -130,6 +139,8 @@ static void frame_text(struct top_app *app, struct top_iface **rows, size_t n)
         view_sanitize(app->src.status, name, sizeof(name), utf8);
         out_term(stdout, "note: %s\n", name);
     }
+    if (app->src.behind_ns > 0)
+        out_term(stdout, "note: %s\n", view_behind(&app->src, name, sizeof(name)));
     out_term(stdout, "%-4s %-24s", "SEV", "INTERFACE");
     for (int c = 0; c < TOP_NCOLS; c++)
         printf(" %7s", top_cols[c].title);

@@ -45,7 +45,10 @@ int top_step(struct top_app *app)
     app->src.interval_ns = app->interval_ns;
     app->error[0] = '\0';
     app->model.wall_ns = top_now_ns();
-    if (dcb_source_tick(&app->src, app->model.wall_ns, &data_ns, &err) < 0) {
+    double speed = app->src.data_speed > 0 ? app->src.data_speed : 1;
+    app->model.rate_window_ns = (int64_t)((double)app->interval_ns * speed);
+    int rc = dcb_source_tick(&app->src, app->model.wall_ns, &data_ns, &err);
+    if (rc < 0) {
         snprintf(app->error, sizeof(app->error), "%s", err.msg);
         return -1;
     }
@@ -55,12 +58,16 @@ int top_step(struct top_app *app)
     if (data_ns > app->model.data_ns)
         app->model.data_ns = data_ns;
     int64_t wall = top_now_ns();
-    if (!app->rules_wall_ns || app->model.dirty || wall - app->rules_wall_ns >= RULES_EVERY_NS) {
+    /* a finite source's last data (a capture played to its end) is judged at once */
+    bool ended_now = rc == DCB_SOURCE_END && !app->source_ended;
+    app->source_ended |= rc == DCB_SOURCE_END;
+    if (!app->rules_wall_ns || app->model.dirty || ended_now ||
+        wall - app->rules_wall_ns >= RULES_EVERY_NS) {
         app->rules_wall_ns = wall;
         if (model_run_rules(&app->model, &err) < 0)
             snprintf(app->error, sizeof(app->error), "rules: %s", err.msg);
     }
-    return 0;
+    return rc;
 }
 
 /* "1", "0.5" (seconds, as top takes them) or a duration ("500ms"). */
@@ -70,13 +77,14 @@ int top_parse_delay(const char *text, int64_t *ns)
     errno = 0;
     double s = strtod(text, &end);
     if (end != text && !*end && !errno) {
-        if (!(s >= 0.01 && s <= 3600))
+        if (!(s >= TOP_DELAY_MIN_NS / 1e9 && s <= TOP_DELAY_MAX_NS / 1e9))
             return -1;
         *ns = (int64_t)llround(s * 1e9);
         return 0;
     }
     struct dcb_err err;
-    if (dcb_parse_duration(text, ns, &err) < 0 || *ns < 10000000LL || *ns > 3600000000000LL)
+    if (dcb_parse_duration(text, ns, &err) < 0 || *ns < TOP_DELAY_MIN_NS ||
+        *ns > TOP_DELAY_MAX_NS)
         return -1;
     return 0;
 }
@@ -164,8 +172,7 @@ static int own_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
     case 'n': return cli_opt_long(&a->ctx, "-n", arg, 1, 100000000L, &a->iterations);
     case 'd':
         if (top_parse_delay(arg, &app->interval_ns) < 0)
-            return cli_usage_error(&a->ctx, "-d takes seconds from 0.01 to 3600 (1, 0.5, "
-                                   "500ms), not '%s'", arg);
+            return cli_usage_error(&a->ctx, "-d takes " TOP_DELAY_RANGE ", not '%s'", arg);
         return CLI_NEXT;
     case 'p': return parse_prio(a, arg);
     case O_SORT:
@@ -260,16 +267,44 @@ static int open_source(struct top_app *app, struct top_args *a)
     return 0;
 }
 
+static void sleep_until(int64_t mono_ns)
+{
+    struct timespec ts = { mono_ns / 1000000000LL, mono_ns % 1000000000LL };
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ;
+}
+
+/* A source paced to the wall clock (a replay, a capture played in real time) whose tick brought
+ * nothing new is behind (a busy machine): tick it again until its data moves on, it ends, or
+ * NEW_DATA_WAIT_NS passes, so that no frame repeats the one before. rc: the last tick's. */
+#define NEW_DATA_WAIT_NS (10 * 1000000000LL)
+static int wait_new_data(struct top_app *app, int64_t shown_ns, int rc)
+{
+    int64_t poll = app->interval_ns / 4 < 20000000LL ? app->interval_ns / 4 : 20000000LL;
+    int64_t give_up = dcb_monotonic_ns() + NEW_DATA_WAIT_NS + app->interval_ns;
+    while (rc == 0 && app->src.data_speed > 0 && app->model.data_ns == shown_ns &&
+           dcb_monotonic_ns() < give_up) {
+        sleep_until(dcb_monotonic_ns() + poll);
+        rc = top_step(app);
+    }
+    return rc;
+}
+
 static int run_batch(struct top_app *app, long iterations)
 {
     int64_t next = dcb_monotonic_ns();
+    int64_t shown_ns = -1;
     for (long f = 0; iterations == 0 || f < iterations; f++) {
-        if (top_step(app) < 0) {
+        int rc = top_step(app);
+        if (rc >= 0)
+            rc = wait_new_data(app, shown_ns, rc);
+        if (rc < 0) {
             out_term(stderr, "dcbtop: %s\n", app->error);
             return 1;
         }
         if (app->error[0])
             out_term(stderr, "dcbtop: %s\n", app->error);
+        shown_ns = app->model.data_ns;
         if (batch_frame(app) < 0) {
             out_term(stderr, "dcbtop: writing output: %s\n", strerror(errno));
             return 1;
@@ -280,9 +315,7 @@ static int run_batch(struct top_app *app, long iterations)
         int64_t now = dcb_monotonic_ns();
         if (next < now)             /* a slow tick: the cadence goes on from here, no burst */
             next = now + app->interval_ns;
-        struct timespec ts = { next / 1000000000LL, next % 1000000000LL };
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-            ;
+        sleep_until(next);
     }
     return 0;
 }
@@ -307,6 +340,7 @@ static int setup_model(struct top_app *app, const struct top_args *a)
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");      /* "0.5" is half a second in every locale */
     dcb_log_init("dcbtop");
     static struct top_app app;
     static struct top_args a;

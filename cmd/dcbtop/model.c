@@ -45,6 +45,9 @@ int model_init(struct top_model *m, struct dcb_err *err)
 
 static void iface_free(struct top_iface *i)
 {
+    for (int a = 0; a < METRIC_COUNT; a++)
+        for (int b = 0; b < TOP_SLOTS; b++)
+            free(i->series[a][b]);
     free(i->config);
     free(i->peer);
     free(i);
@@ -98,11 +101,6 @@ static struct top_iface *iface_of(struct top_model *m, const char *device, const
         return NULL;
     snprintf(i->device, sizeof(i->device), "%s", device);
     snprintf(i->ifname, sizeof(i->ifname), "%s", ifname);
-    for (int a = 0; a < METRIC_COUNT; a++)
-        for (int b = 0; b < TOP_SLOTS; b++) {
-            i->rate[a][b] = NAN;
-            counter_state_init(&i->st[a][b]);
-        }
     for (int c = 0; c < TOP_NCOLS; c++)
         for (int h = 0; h < TOP_HIST; h++)
             i->hist[c][h] = NAN;
@@ -123,10 +121,10 @@ struct acc {
 static void acc_add(struct acc *a, const struct top_iface *i, enum metric_id m, unsigned mask)
 {
     for (int s = 0; s < TOP_SLOTS; s++) {
-        if (!(mask & (1u << s)) || !i->seen[m][s])
+        if (!(mask & (1u << s)) || !i->series[m][s])
             continue;
         a->present = true;
-        double r = i->rate[m][s];
+        double r = i->series[m][s]->rate;
         if (isnan(r))
             continue;
         if (!a->known || r > a->max)
@@ -235,9 +233,14 @@ void model_prio_cols(const struct top_iface *i, int prio, struct top_val out[TOP
 bool model_prio_has_data(const struct top_iface *i, int prio)
 {
     for (int m = 0; m < METRIC_COUNT; m++)
-        if (i->seen[m][prio])
+        if (i->series[m][prio])
             return true;
     return false;
+}
+
+double model_rate(const struct top_iface *i, enum metric_id m, int slot)
+{
+    return i->series[m][slot] ? i->series[m][slot]->rate : NAN;
 }
 
 static void settle(struct top_model *m, struct top_iface *i)
@@ -275,7 +278,8 @@ void model_mark_stale(struct top_model *m, int64_t wall_ns, int64_t interval_ns)
         i->stale_ns = gap;
         for (int a = 0; a < METRIC_COUNT; a++)
             for (int b = 0; b < TOP_SLOTS; b++)
-                i->rate[a][b] = NAN;
+                if (i->series[a][b])
+                    i->series[a][b]->rate = NAN;
         compute(i, model_prio_mask(m, i), true, i->col);
     }
 }
@@ -288,6 +292,45 @@ void model_set_prio(struct top_model *m, int prio)
 }
 
 /* ---- the sink ----------------------------------------------------------------------------- */
+
+static struct top_series *series_new(void)
+{
+    struct top_series *r = calloc(1, sizeof(*r));
+    if (r) {
+        counter_state_init(&r->st);
+        r->rate = NAN;
+    }
+    return r;
+}
+
+/* A reading of a series: its rate from the newest reading kept that is at least 3/4 of a window
+ * older (else the one before it). A repeated reading of the same instant (a replay pass
+ * boundary) keeps the rate; no rate spans a reset (the counter may restart from any value), so
+ * a reset starts the series over from its reading. */
+static void series_take(struct top_series *r, uint64_t value, int64_t t, unsigned width,
+                        int64_t window_ns)
+{
+    struct counter_delta d = counter_update(&r->st, value, t, width, 0);
+    if (d.kind == COUNTER_INVALID || (d.kind != COUNTER_FIRST && d.kind != COUNTER_RESET &&
+                                      d.interval_ns <= 0))
+        return;
+    if (d.kind == COUNTER_FIRST || d.kind == COUNTER_RESET) {
+        r->rate = NAN;
+        r->newest_ns = t;
+        r->newest_total = r->total;
+        r->prev_ns = 0;
+        return;
+    }
+    r->total += d.delta;
+    bool newest_old_enough = 4 * (t - r->newest_ns) >= 3 * window_ns;
+    int64_t base_ns = newest_old_enough || !r->prev_ns ? r->newest_ns : r->prev_ns;
+    uint64_t base_total = newest_old_enough || !r->prev_ns ? r->newest_total : r->prev_total;
+    r->rate = (double)(r->total - base_total) * 1e9 / (double)(t - base_ns);
+    r->prev_ns = r->newest_ns;
+    r->prev_total = r->newest_total;
+    r->newest_ns = t;
+    r->newest_total = r->total;
+}
 
 static int slot_of(const struct dcb_sample *s)
 {
@@ -330,15 +373,12 @@ static void on_sample(void *arg, const struct dcb_sample *s, unsigned width_bits
     }
     if (metric_info(s->metric)->kind != METRIC_COUNTER)
         return;
-    i->seen[s->metric][slot] = true;
+    struct top_series **ser = &i->series[s->metric][slot];
+    if (!*ser && !(*ser = series_new()))
+        return;
     i->has_series = true;
-    struct counter_delta d = counter_update(&i->st[s->metric][slot], s->value.counter, s->time_ns,
-                                            width_bits ? width_bits : 64, 0);
-    /* a repeated reading of the same instant (a replay pass boundary) keeps the last rate; no
-     * rate spans a reset (the counter may restart from any value) */
-    if (d.kind == COUNTER_RESET || (d.kind != COUNTER_INVALID && d.kind != COUNTER_FIRST &&
-                                    d.interval_ns > 0))
-        i->rate[s->metric][slot] = counter_rate_per_sec(&d);
+    series_take(*ser, s->value.counter, s->time_ns, width_bits ? width_bits : 64,
+                m->rate_window_ns);
 }
 
 static void peer_from_details(struct top_iface *i, const char *details)

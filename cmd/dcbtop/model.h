@@ -1,6 +1,6 @@
 /* dcbtop's data model: what the source gave, kept in an in-memory ring store (the rules read it
  * there, as diagnose reads its evidence), plus per interface the rate of every counter series
- * (lib/counter.h deltas between consecutive readings, so wraps and resets are handled as in
+ * over the refresh interval (lib/counter.h deltas, so wraps and resets are handled as in
  * `dcbkit collect`), the columns of the main view, their last 60 values, the interface's QoS
  * config and its link partner's, and the findings of the last rules run. */
 #ifndef DCBTOP_MODEL_H
@@ -44,12 +44,25 @@ struct top_val {
     enum top_val_state state;
 };
 
+/* One counter series of an interface. Its rate is taken over the rate window (the refresh
+ * interval, in the data's time): from the newest reading back to the newest earlier one at least
+ * three quarters of a window old, of the two kept. A source that gives readings more often than
+ * that (the replay's two rounds a refresh) thus still shows rates over the whole interval, and
+ * one that gives them once a refresh shows them between consecutive readings. */
+struct top_series {
+    struct counter_state st;
+    uint64_t total;                           /* the increase since the first reading (modulo
+                                               * 2^64: only differences count) */
+    int64_t newest_ns, prev_ns;               /* readings a later one can be taken from; */
+    uint64_t newest_total, prev_total;        /* prev_ns 0: none */
+    double rate;                              /* per second; NaN until a base, or after a
+                                               * reset */
+};
+
 struct top_iface {
     char device[DCB_DEVICE_MAX];
     char ifname[DCB_IFNAME_MAX];
-    struct counter_state st[METRIC_COUNT][TOP_SLOTS];
-    double rate[METRIC_COUNT][TOP_SLOTS];     /* NaN until two readings */
-    bool seen[METRIC_COUNT][TOP_SLOTS];
+    struct top_series *series[METRIC_COUNT][TOP_SLOTS];  /* NULL: never seen */
     bool has_series;                          /* some counter came: a row of the main view */
     double speed_bps;                         /* NaN: unknown */
     int64_t cur_ns;                           /* time of the readings being taken in */
@@ -75,6 +88,7 @@ struct top_model {
     int prio;                                 /* 0..7 or TOP_PRIO_LOSSLESS */
     int64_t data_ns;                          /* the time the data stands at */
     int64_t wall_ns;                          /* wall time of the tick under way */
+    int64_t rate_window_ns;                   /* rates span at least 3/4 of this (0: any) */
     uint64_t samples, events;
     /* findings */
     struct rule_set rules;
@@ -101,6 +115,8 @@ void model_mark_stale(struct top_model *m, int64_t wall_ns, int64_t interval_ns)
 void model_set_prio(struct top_model *m, int prio);
 /* The priorities the columns cover for this interface (bit mask). */
 unsigned model_prio_mask(const struct top_model *m, const struct top_iface *i);
+/* A series' rate per second: NaN when unknown (never seen, or waiting for a base). */
+double model_rate(const struct top_iface *i, enum metric_id m, int slot);
 /* Columns for one priority of an interface (the expanded rows, the detail view). */
 void model_prio_cols(const struct top_iface *i, int prio, struct top_val out[TOP_NCOLS]);
 /* Whether any series of the interface is per this priority (or queue). */

@@ -25,15 +25,19 @@ struct top_app {
     enum top_batch_view batch_view;
     int64_t interval_ns;
     int64_t rules_wall_ns;       /* wall time of the last rules run, 0: never */
+    bool source_ended;           /* the source gave all it has (the rules ran over it) */
     char error[300];             /* the last tick's error, for the status line */
 };
 
-/* One refresh: tick the source, settle the model, run the rules when due. 0 or -1 (app->error
- * says why). */
+/* One refresh: tick the source, settle the model, run the rules when due. 0, DCB_SOURCE_END
+ * (the source has nothing more to give), or -1 (app->error says why). */
 int top_step(struct top_app *app);
 int64_t top_now_ns(void);
 /* "1", "0.5" (seconds, as top takes them) or a duration ("500ms"), 10 ms to 1 h. 0 or -1. */
 int top_parse_delay(const char *text, int64_t *ns);
+#define TOP_DELAY_MIN_NS 10000000LL
+#define TOP_DELAY_MAX_NS 3600000000000LL
+#define TOP_DELAY_RANGE "seconds from 0.01 to 3600, such as 0.5 or 2, or a duration (500ms)"
 
 /* One batch frame of app->batch_view on stdout, flushed: 0, or -1 when writing failed. */
 int batch_frame(struct top_app *app);

@@ -23,16 +23,19 @@ static const char description[] =
     "the sort column. Rows with active findings of the rules engine are coloured by severity "
     "(marked ! for critical and * for warnings on terminals without colour).\n\n"
     "A rate needs two readings: until the second one a rate shows \xe2\x80\xa6 (... without "
-    "UTF-8), never 0; a metric the source does not provide at all shows -. Rates come from "
-    "consecutive counter readings with the same wrap and reset handling as dcbkit collect, so "
-    "both print the same rates on the same host.\n\n"
+    "UTF-8), never 0; a metric the source does not provide at all shows -. Rates are taken over "
+    "the refresh interval (in the data's time: a replay's or a capture's, times its speed), "
+    "with the same wrap and reset handling as dcbkit collect, so both print the same rates on "
+    "the same host; a store sampled more sparsely gives them over its own spacing.\n\n"
     "Sources (one at a time; the source options are those of every dcbkit command): --local "
     "(the default) reads this host's interfaces as dcbkit collect does; when none of them has "
     "PFC counters, the status line says so and offers --demo. --store follows a dcbkit store "
     "(a collector writing it shows up live), or stands at --at TIME; [ and ] move ten refresh "
     "intervals back and forth in time. --replay and --demo run the embedded simulator "
     "(rules/replay) in a child process paced to the wall clock, its fabric file's intended "
-    "config standing for each port's and its link partner's. --gnmi reads switches with "
+    "config standing for each port's and its link partner's; its rates are those of dcbkit "
+    "replay --stream for the same simulated seconds, and when this machine is too busy for its "
+    "pace the header says BEHIND and no frame repeats. --gnmi reads switches with "
     "dcbkit's gNMI client, also in a child process; --gnmi all --fabric FILE reads every "
     "device of the fabric whose reach is gNMI. --fabric FILE alone opens no connection: it "
     "shows the fabric's intended config, with no counters. --pcap plays a capture at its own "
@@ -51,7 +54,8 @@ static const char description[] =
 
 static const char json_doc[] =
     "One object per frame and line (docs/dcbtop.md): {\"time\" (ns), \"source\", \"status\", "
-    "\"prio\", \"interfaces\": [{\"device\", \"ifname\", \"speed_bps\", \"severity\", "
+    "\"behind_s\" (how far a source paced to the wall clock trails it, or null), "
+    "\"simulated_s\" (a replay's frame in simulated time, or null), \"prio\", \"interfaces\": [{\"device\", \"ifname\", \"speed_bps\", \"severity\", "
     "\"prios_shown\", \"rx_bps\", \"tx_bps\", \"pfc_rx_per_s\", \"pfc_tx_per_s\", "
     "\"paused_pct\", \"ecn_marks_per_s\", \"cnp_sent_per_s\", \"cnp_handled_per_s\", "
     "\"out_of_sequence_per_s\", \"drops_per_s\", \"per_prio\": [...]}], \"findings\": "
@@ -84,19 +88,20 @@ static const struct cli_option_doc options[] = {
 };
 
 static const struct cli_option_doc keys[] = {
-    { "Up, Down, PgUp, PgDn, Home, End", "Move the selection." },
+    { "Up, Down, PgUp, PgDn, Home, End", "Move the selection (in the findings view: scroll)." },
     { "Enter", "Expand the selected interface into one row per priority (again: fold)." },
     { "< > F6", "Previous / next sort column." },
     { "/", "Filter interfaces by name (Enter applies, Esc clears)." },
     { "p", "Choose the priority: 0-7, or l for the lossless set." },
     { "l", "The lossless set." },
-    { "d", "Change the refresh interval (seconds)." },
+    { "d", "Change the refresh interval: seconds from 0.01 to 3600 (0.5, 2) or a duration "
+      "(500ms); Enter applies, Esc or an empty line keeps it." },
     { "Space", "Pause / resume the updates." },
     { "Tab, Shift-Tab", "Cycle the views: interfaces, priorities, QoS config, findings." },
     { "f", "The findings view." },
     { "[ ]", "--store: ten intervals back / forward in time." },
-    { "h ? F1", "This help." },
-    { "q", "Quit." },
+    { "h ? F1", "This help (any key returns)." },
+    { "q F10", "Quit." },
     { NULL, NULL },
 };
 

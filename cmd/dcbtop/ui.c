@@ -147,18 +147,28 @@ static void choose_prio(struct ui *u)
              view_prio_name(u->app->model.prio, buf, sizeof(buf)));
 }
 
+/* 'd': the prompt starts empty (what is typed replaces the interval, never adds to it); an
+ * empty line keeps the interval, anything that is not one is refused with the range. */
 static void choose_interval(struct ui *u)
 {
-    char buf[32];
-    snprintf(buf, sizeof(buf), "%g", (double)u->app->interval_ns / 1e9);
-    if (!prompt("refresh interval (seconds): ", buf, sizeof(buf)))
+    char label[96], buf[32] = "";
+    snprintf(label, sizeof(label), "refresh interval in seconds, 0.01-3600 (now %gs): ",
+             (double)u->app->interval_ns / 1e9);
+    if (!prompt(label, buf, sizeof(buf)) || !buf[0]) {
+        snprintf(u->msg, sizeof(u->msg), "refreshing every %gs (unchanged)",
+                 (double)u->app->interval_ns / 1e9);
         return;
+    }
     int64_t ns;
     if (top_parse_delay(buf, &ns) < 0) {
-        snprintf(u->msg, sizeof(u->msg), "not an interval: %.40s (0.01 to 3600 seconds)", buf);
+        char safe[64];
+        view_sanitize(buf, safe, sizeof(safe), u->app->view.utf8);
+        snprintf(u->msg, sizeof(u->msg), "not an interval: '%s' (%s); still every %gs", safe,
+                 TOP_DELAY_RANGE, (double)u->app->interval_ns / 1e9);
         return;
     }
     u->app->interval_ns = ns;
+    u->retick = true;                /* the next refresh is due at the new interval, not the old */
     snprintf(u->msg, sizeof(u->msg), "refreshing every %gs", (double)ns / 1e9);
 }
 
@@ -179,13 +189,13 @@ static void seek(struct ui *u, int steps)
 /* Returns false to quit. */
 static bool key(struct ui *u, int ch)
 {
-    if (u->help && ch != KEY_RESIZE && ch != 'q') {
+    if (u->help && ch != KEY_RESIZE) {           /* any key returns, q and F10 too */
         u->help = false;
         return true;
     }
     int page = LINES > 6 ? LINES - 5 : 1;
     switch (ch) {
-    case 'q': case 'Q': return false;
+    case 'q': case 'Q': case KEY_F(10): return false;
     case KEY_UP: case 'k': move_sel(u, -1); break;
     case KEY_DOWN: case 'j': move_sel(u, 1); break;
     case KEY_PPAGE: move_sel(u, -page); break;
@@ -236,6 +246,21 @@ static bool key(struct ui *u, int ch)
     return true;
 }
 
+/* Home and End as the common terminals send them, whatever the terminfo entry of TERM says
+ * (xterm's \EOH under tmux, which sends \E[1~): otherwise they arrive as Esc and a '[' that
+ * would move the store back in time. */
+static void define_home_end(void)
+{
+    static const char *const home[] = { "\033[1~", "\033[7~", "\033[H", "\033OH" };
+    static const char *const end[] = { "\033[4~", "\033[8~", "\033[F", "\033OF" };
+    for (size_t k = 0; k < sizeof(home) / sizeof(home[0]); k++) {
+        if (key_defined(home[k]) == 0)
+            define_key(home[k], KEY_HOME);
+        if (key_defined(end[k]) == 0)
+            define_key(end[k], KEY_END);
+    }
+}
+
 int ui_run(struct top_app *app)
 {
     static struct ui u;
@@ -255,6 +280,7 @@ int ui_run(struct top_app *app)
     cbreak();
     noecho();
     keypad(stdscr, TRUE);
+    define_home_end();
     curs_set(0);
     set_escdelay(25);
     u.colour = has_colors() && !getenv("NO_COLOR") && start_color() == OK;
@@ -288,6 +314,10 @@ int ui_run(struct top_app *app)
             u.msg[0] = ch == KEY_RESIZE ? u.msg[0] : '\0';
             if (!key(&u, ch))
                 break;
+            if (u.retick) {
+                u.retick = false;
+                next = mono_ns();
+            }
             continue;
         }
         now = mono_ns();

@@ -21,10 +21,12 @@ struct ui {
     struct top_app *app;
     enum ui_view view;
     bool help, paused, colour;
+    bool retick;                 /* refresh at once (the interval changed) */
     struct ui_row *rows;
     size_t nrows;
     size_t sel, top;             /* selected row, first row on screen */
-    size_t scroll;               /* findings view: first line */
+    size_t scroll;               /* findings view: first line (the drawing keeps it on a page
+                                  * that has lines) */
     char sel_device[DCB_DEVICE_MAX], sel_ifname[DCB_IFNAME_MAX];
     int sel_prio;
     char msg[320];               /* a passing remark for the status line */

@@ -3,6 +3,7 @@
  * goes through view_sanitize before it reaches the terminal. */
 #include <curses.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,9 +87,13 @@ static void header(struct ui *u, const char *view_name)
         strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", &tm);
     }
     view_sanitize(app->src.name, src, sizeof(src), app->view.utf8);
-    snprintf(line, sizeof(line), "dcbtop - %s - %s - every %gs - %s - sort %s%s", src, when,
-             (double)app->interval_ns / 1e9, view_prio_name(m->prio, prio, sizeof(prio)),
-             view_sort_name(app->view.sort), u->paused ? " - PAUSED" : "");
+    char behind[48] = "";
+    if (app->src.behind_ns > 0)
+        snprintf(behind, sizeof(behind), " - BEHIND %.1fs", (double)app->src.behind_ns / 1e9);
+    snprintf(line, sizeof(line), "dcbtop - %s - %s%s - every %gs - %s - sort %s%s", src, when,
+             behind, (double)app->interval_ns / 1e9,
+             view_prio_name(m->prio, prio, sizeof(prio)), view_sort_name(app->view.sort),
+             u->paused ? " - PAUSED" : "");
     attron(A_BOLD);
     put(0, 0, COLS, line, false);
     attroff(A_BOLD);
@@ -116,7 +121,11 @@ static void header(struct ui *u, const char *view_name)
 static void status_line(struct ui *u)
 {
     struct top_app *app = u->app;
-    const char *text = u->msg[0] ? u->msg : app->error[0] ? app->error : app->src.status;
+    char behind[300] = "";
+    if (app->src.behind_ns > 0)
+        view_behind(&app->src, behind, sizeof(behind));
+    const char *text = u->msg[0] ? u->msg : app->error[0] ? app->error : behind[0] ? behind
+                                                                              : app->src.status;
     char safe[400];
     attr_t a = A_REVERSE;
     if (text[0]) {
@@ -138,7 +147,14 @@ struct layout {
     int name_w, spark_w, spark_x;
 };
 
-static struct layout layout_for(int cols)
+#define NAME_MIN 9                  /* "INTERFACE" */
+#define NAME_MAX 32
+#define SPARK_MIN 8
+
+/* Names come first: the name column is as wide as the longest name (up to NAME_MAX), and the
+ * sparkline takes what is left, or nothing when that is under SPARK_MIN. A name that still does
+ * not fit is cut in the middle (put_name), so that ports of one device stay apart. */
+static struct layout layout_for(int cols, int longest_name)
 {
     struct layout l;
     l.cw = (cols - 2 - 16 - 61) / TOP_NCOLS;
@@ -147,19 +163,116 @@ static struct layout layout_for(int cols)
     if (l.cw > 9)
         l.cw = 9;
     int rest = cols - 2 - TOP_NCOLS * l.cw;
-    l.spark_w = rest - 12 - 1;
+    int want = longest_name < NAME_MIN ? NAME_MIN : longest_name > NAME_MAX ? NAME_MAX
+                                                                            : longest_name;
+    l.name_w = want < rest ? want : rest;
+    l.spark_w = rest - l.name_w - 1;
     if (l.spark_w > TOP_HIST)
         l.spark_w = TOP_HIST;
-    if (l.spark_w < 8)
+    if (l.spark_w < SPARK_MIN)
         l.spark_w = 0;
-    l.name_w = rest - (l.spark_w ? l.spark_w + 1 : 0);
-    if (l.name_w > 32) {
-        l.name_w = 32;
-    }
+    /* what the sparkline leaves goes to the names, up to NAME_MAX */
+    int spare = rest - l.name_w - (l.spark_w ? l.spark_w + 1 : 0);
+    if (spare > 0)
+        l.name_w = l.name_w + spare > NAME_MAX ? NAME_MAX : l.name_w + spare;
     if (l.name_w < 4)
         l.name_w = 4;
     l.spark_x = 2 + l.name_w + TOP_NCOLS * l.cw + 1;
     return l;
+}
+
+/* Display cells of a string valid in the locale (1 per character otherwise). */
+static int cells_of(const char *s)
+{
+    wchar_t w[512];
+    mbstate_t st;
+    memset(&st, 0, sizeof(st));
+    const char *p = s;
+    size_t n = mbsrtowcs(w, &p, 511, &st);
+    if (n == (size_t)-1)
+        return (int)strlen(s);
+    int c = wcswidth(w, n);
+    return c < 0 ? (int)n : c;
+}
+
+/* Wide characters of a sanitized string (one cell each: names are sanitized, and put() cuts
+ * whatever is still too wide). */
+static size_t wide(const char *s, wchar_t *w, size_t max)
+{
+    mbstate_t st;
+    memset(&st, 0, sizeof(st));
+    const char *p = s;
+    size_t n = mbsrtowcs(w, &p, max - 1, &st);
+    if (n == (size_t)-1)
+        n = 0;
+    w[n] = L'\0';
+    return n;
+}
+
+/* Appends s cut to at most cells, its start and its end kept around an ellipsis (the end gets
+ * the odd cell: "Ethernet12" in 5 is "Et…12"). */
+static size_t put_cut(wchar_t *out, size_t used, const wchar_t *s, size_t n, size_t cells,
+                      wchar_t ellipsis)
+{
+    if (n <= cells || cells < 3) {
+        size_t k = n < cells ? n : cells;
+        wmemcpy(out + used, s, k);
+        return used + k;
+    }
+    size_t head = (cells - 1) / 2, tail = cells - 1 - head;
+    wmemcpy(out + used, s, head);
+    out[used + head] = ellipsis;
+    wmemcpy(out + used + head + 1, s + n - tail, tail);
+    return used + cells;
+}
+
+/* An interface row's label (its fold mark, device and name) in [x, x+width). Too wide, it is
+ * cut where it tells least: the middle of the interface name first, keeping its start and end
+ * ("+leaf1/E…4"), then the middle of the device name ("+sp…e1/E…0"), so that the ports of a
+ * device and the devices stay apart. */
+static void put_name(const struct ui *u, int y, int x, int width, const struct top_iface *i,
+                     bool one_device)
+{
+    bool utf8 = u->app->view.utf8;
+    char dev_safe[4 * DCB_DEVICE_MAX], if_safe[4 * DCB_IFNAME_MAX];
+    view_sanitize(one_device ? "" : i->device, dev_safe, sizeof(dev_safe), utf8);
+    view_sanitize(i->ifname, if_safe, sizeof(if_safe), utf8);
+    wchar_t dev[4 * DCB_DEVICE_MAX], ifn[4 * DCB_IFNAME_MAX], out[8 * DCB_DEVICE_MAX];
+    size_t nd = wide(dev_safe, dev, sizeof(dev) / sizeof(dev[0]));
+    size_t ni = wide(if_safe, ifn, sizeof(ifn) / sizeof(ifn[0]));
+    size_t sep = nd ? 1 : 0;                     /* the '/' */
+    size_t cells = width > 4 ? (size_t)width : 4;
+    size_t fixed = 1 + sep;                      /* the fold mark and the '/' */
+    size_t if_cells = ni, dev_cells = nd;
+    if (fixed + nd + ni > cells) {
+        size_t room = cells - fixed;             /* for both names */
+        if_cells = room > nd + 3 ? room - nd : (ni < 3 ? ni : 3);
+        dev_cells = room > if_cells && room - if_cells < nd ? room - if_cells : nd;
+        if (nd && dev_cells < 3)
+            dev_cells = nd < 3 ? nd : 3;         /* put() cuts what is left over */
+    }
+    wchar_t ellipsis = utf8 ? L'\u2026' : L'~';
+    size_t used = 0;
+    out[used++] = i->expanded ? L'-' : L'+';
+    used = put_cut(out, used, dev, nd, dev_cells, ellipsis);
+    if (sep)
+        out[used++] = L'/';
+    used = put_cut(out, used, ifn, ni, if_cells, ellipsis);
+    out[used] = L'\0';
+    char text[4 * sizeof(out) / sizeof(out[0])];
+    if (wcstombs(text, out, sizeof(text)) == (size_t)-1)
+        snprintf(text, sizeof(text), "?");
+    put(y, x, width, text, false);
+}
+
+/* The label of an interface row: its fold mark and its name (the device too when there are
+ * several). */
+static void row_label(const struct top_iface *i, bool one_device, char *buf, size_t len)
+{
+    if (one_device)
+        snprintf(buf, len, "%s%s", i->expanded ? "-" : "+", i->ifname);
+    else
+        snprintf(buf, len, "%s%s/%s", i->expanded ? "-" : "+", i->device, i->ifname);
 }
 
 static void draw_cells(struct ui *u, int y, const struct layout *l, const struct top_val *vals,
@@ -214,12 +327,7 @@ static void draw_main_row(struct ui *u, int y, size_t r, const struct layout *l,
     char label[2 * DCB_DEVICE_MAX + 16];
     if (row->prio < 0) {
         put(y, 0, 2, sev_mark(i->severity), false);
-        if (one_device)
-            snprintf(label, sizeof(label), "%s%s", i->expanded ? "-" : "+", i->ifname);
-        else
-            snprintf(label, sizeof(label), "%s%s/%s", i->expanded ? "-" : "+", i->device,
-                     i->ifname);
-        put_net(u, y, 2, l->name_w, label, false);
+        put_name(u, y, 2, l->name_w, i, one_device);
         draw_cells(u, y, l, i->col, true);
         if (i->stale_ns > 0) {
             char stale[40];
@@ -252,7 +360,21 @@ static void draw_main_row(struct ui *u, int y, size_t r, const struct layout *l,
 static void draw_main(struct ui *u)
 {
     struct top_app *app = u->app;
-    struct layout l = layout_for(COLS);
+    bool one_device = true;
+    for (size_t k = 1; k < app->model.n && one_device; k++)
+        one_device = !strcmp(app->model.ifaces[k]->device, app->model.ifaces[0]->device);
+    int longest = 0;
+    for (size_t r = 0; r < u->nrows; r++) {
+        if (u->rows[r].prio >= 0)
+            continue;
+        char label[2 * DCB_DEVICE_MAX + 16], safe[1024];
+        row_label(u->rows[r].iface, one_device, label, sizeof(label));
+        view_sanitize(label, safe, sizeof(safe), app->view.utf8);
+        int c = cells_of(safe);
+        if (c > longest)
+            longest = c;
+    }
+    struct layout l = layout_for(COLS, longest);
     draw_main_heading(u, &l, app->view.sort);
     int body = LINES - 4;
     if (body < 1)
@@ -261,9 +383,6 @@ static void draw_main(struct ui *u)
         u->top = u->sel;
     if (u->sel >= u->top + (size_t)body)
         u->top = u->sel - (size_t)body + 1;
-    bool one_device = true;
-    for (size_t k = 1; k < app->model.n && one_device; k++)
-        one_device = !strcmp(app->model.ifaces[k]->device, app->model.ifaces[0]->device);
     for (int y = 0; y < body; y++) {
         size_t r = u->top + (size_t)y;
         move(3 + y, 0);
@@ -305,8 +424,8 @@ static void draw_prio(struct ui *u)
         struct top_val pc[TOP_NCOLS];
         model_prio_cols(i, p, pc);
         struct top_val tx_paused = { NAN, VAL_ABSENT };
-        if (i->seen[METRIC_PFC_TX_PAUSE_US][p]) {
-            double r = i->rate[METRIC_PFC_TX_PAUSE_US][p];
+        if (i->series[METRIC_PFC_TX_PAUSE_US][p]) {
+            double r = model_rate(i, METRIC_PFC_TX_PAUSE_US, p);
             tx_paused = isnan(r) ? (struct top_val){ NAN, VAL_PENDING }
                                  : (struct top_val){ r > 1e6 ? 100 : r * 1e-4, VAL_KNOWN };
         }
@@ -380,60 +499,104 @@ static void draw_qos(struct ui *u)
 
 /* ---- findings ----------------------------------------------------------------------------- */
 
-/* Lines of the findings view, wrapped to width; drawn from line u->scroll. */
+/* The findings view's lines go through one emitter: a first pass only counts them, so that
+ * the scroll stays on a page that has lines (PgDn past the end shows the last page, and Up or
+ * PgUp from there moves at once); the second draws from line u->scroll. */
+struct emitter {
+    const struct ui *u;
+    bool counting;
+    size_t total;                /* lines counted */
+    size_t skip;                 /* lines above the screen still to pass */
+    int y;
+};
+
+static void emit(struct emitter *e, attr_t attr, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void emit(struct emitter *e, attr_t attr, const char *fmt, ...)
+{
+    if (e->counting) {
+        e->total++;
+        return;
+    }
+    if (e->skip > 0) {
+        e->skip--;
+        return;
+    }
+    if (e->y >= LINES - 1)
+        return;
+    char line[1400], safe[4200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    view_sanitize(line, safe, sizeof(safe), e->u->app->view.utf8);
+    attron(attr);
+    move(e->y, 0);
+    clrtoeol();
+    put(e->y, 0, COLS, safe, false);
+    attroff(attr);
+    e->y++;
+}
+
+static void emit_finding(struct emitter *e, const struct finding *fd)
+{
+    attr_t a = severity_attr(e->u, (int)fd->rule->severity);
+    char where[200];
+    if (fd->device[0])
+        snprintf(where, sizeof(where), "%s/%s", fd->device, fd->ifname);
+    else
+        snprintf(where, sizeof(where), "the fabric");
+    if (fd->prio >= 0)
+        snprintf(where + strlen(where), sizeof(where) - strlen(where), " prio %d", fd->prio);
+    emit(e, a | A_BOLD, "%s %-5s %s  %s", sev_mark((int)fd->rule->severity),
+         rule_severity_name(fd->rule->severity), fd->rule->id, where);
+    /* the summary, wrapped */
+    const char *s = fd->summary;
+    int width = COLS - 4 > 20 ? COLS - 4 : 20;
+    while (*s) {
+        int n = (int)strlen(s);
+        if (n > width) {
+            n = width;
+            while (n > width / 2 && s[n] != ' ')
+                n--;
+        }
+        emit(e, A_NORMAL, "    %.*s", n, s);
+        s += n;
+        while (*s == ' ')
+            s++;
+    }
+    for (size_t k = 0; k < fd->nevidence; k++)
+        emit(e, A_NORMAL, "    evidence: %s = %s", fd->evidence[k].name, fd->evidence[k].value);
+    if (fd->knob[0])
+        emit(e, A_BOLD, "    knob: %s%s%s%s%s%s", fd->knob, fd->proposed[0] ? " -> " : "",
+             fd->proposed, fd->rule->direction[0] ? "  (" : "", fd->rule->direction,
+             fd->rule->direction[0] ? ")" : "");
+}
+
+static void emit_findings(struct emitter *e, const struct top_model *m)
+{
+    if (m->rules_error[0])
+        emit(e, A_BOLD, "rules not loaded: %s", m->rules_error);
+    else if (!m->nfindings)
+        emit(e, A_NORMAL, "No findings: %zu rules found nothing over %zu interfaces.",
+             m->rules.n, m->n);
+    for (size_t f = 0; f < m->nfindings; f++)
+        emit_finding(e, &m->findings[f]);
+}
+
 static void draw_findings(struct ui *u)
 {
-    struct top_model *m = &u->app->model;
-    int y = 2, skip = (int)u->scroll;
-    char line[1400], safe[4200];
-#define EMIT(attr, ...) do { \
-        snprintf(line, sizeof(line), __VA_ARGS__); \
-        view_sanitize(line, safe, sizeof(safe), u->app->view.utf8); \
-        if (skip > 0) { skip--; } else if (y < LINES - 1) { \
-            attron(attr); move(y, 0); clrtoeol(); put(y, 0, COLS, safe, false); attroff(attr); \
-            y++; } \
-    } while (0)
-    if (m->rules_error[0])
-        EMIT(A_BOLD, "rules not loaded: %s", m->rules_error);
-    else if (!m->nfindings)
-        EMIT(A_NORMAL, "No findings: %zu rules found nothing over %zu interfaces.", m->rules.n,
-             m->n);
-    for (size_t f = 0; f < m->nfindings; f++) {
-        const struct finding *fd = &m->findings[f];
-        attr_t a = severity_attr(u, (int)fd->rule->severity);
-        char where[200];
-        if (fd->device[0])
-            snprintf(where, sizeof(where), "%s/%s", fd->device, fd->ifname);
-        else
-            snprintf(where, sizeof(where), "the fabric");
-        if (fd->prio >= 0)
-            snprintf(where + strlen(where), sizeof(where) - strlen(where), " prio %d", fd->prio);
-        EMIT(a | A_BOLD, "%s %-5s %s  %s", sev_mark((int)fd->rule->severity),
-             rule_severity_name(fd->rule->severity), fd->rule->id, where);
-        /* the summary, wrapped */
-        const char *s = fd->summary;
-        int width = COLS - 4 > 20 ? COLS - 4 : 20;
-        while (*s) {
-            int n = (int)strlen(s);
-            if (n > width) {
-                n = width;
-                while (n > width / 2 && s[n] != ' ')
-                    n--;
-            }
-            EMIT(A_NORMAL, "    %.*s", n, s);
-            s += n;
-            while (*s == ' ')
-                s++;
-        }
-        for (size_t e = 0; e < fd->nevidence; e++)
-            EMIT(A_NORMAL, "    evidence: %s = %s", fd->evidence[e].name, fd->evidence[e].value);
-        if (fd->knob[0])
-            EMIT(A_BOLD, "    knob: %s%s%s%s%s%s", fd->knob, fd->proposed[0] ? " -> " : "",
-                 fd->proposed, fd->rule->direction[0] ? "  (" : "", fd->rule->direction,
-                 fd->rule->direction[0] ? ")" : "");
-    }
-#undef EMIT
-    for (; y < LINES - 1; y++) {
+    size_t body = LINES > 4 ? (size_t)LINES - 3 : 1;   /* rows 2 .. LINES-2 */
+    struct emitter e = { u, true, 0, 0, 2 };
+    emit_findings(&e, &u->app->model);
+    size_t last = e.total > body ? e.total - body : 0;
+    if (u->scroll > last)
+        u->scroll = last;
+    e.counting = false;
+    e.skip = u->scroll;
+    emit_findings(&e, &u->app->model);
+    for (int y = e.y; y < LINES - 1; y++) {
         move(y, 0);
         clrtoeol();
     }

@@ -1,4 +1,5 @@
 #include "view.h"
+#include "source.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -205,4 +206,12 @@ void view_mask(unsigned mask, char *buf, size_t len)
         }
     if (!o)
         snprintf(buf, len, "none");
+}
+
+const char *view_behind(const struct dcb_source *src, char *buf, size_t len)
+{
+    snprintf(buf, len, "behind real time by %.1f s: this machine is too busy for the %s's "
+             "pace, the frames show its data as far as it got", (double)src->behind_ns / 1e9,
+             src->kind == SOURCE_PCAP ? "capture" : "simulation");
+    return buf;
 }

@@ -32,6 +32,10 @@ void view_sparkline(const struct top_iface *i, int col, int n, char *buf, size_t
 const char *view_prio_name(int prio, char *buf, size_t len);
 /* The sort column's name ("name" or the column heading). */
 const char *view_sort_name(int sort);
+/* "the data is 2.3 s behind real time (the machine is too busy for the source's pace)", for a
+ * source whose behind_ns is set. */
+struct dcb_source;
+const char *view_behind(const struct dcb_source *src, char *buf, size_t len);
 /* Bit mask as "3,4" ("none" for 0). */
 void view_mask(unsigned mask, char *buf, size_t len);
 

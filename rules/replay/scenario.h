@@ -55,8 +55,11 @@ int scenario_load_file(struct scenario *sc, const char *path, const char *const 
 int scenario_load_text(struct scenario *sc, const char *text, size_t len, const char *source,
                        const char *base_dir, const char *const *sets, size_t nsets,
                        struct dcb_err *err);
-/* The built-in demo: a 2-leaf, 2-spine fabric at 10G with a 5->1 incast and a flow into a slow
- * receiver every 20 ms; it repeats, for live views. */
+/* The built-in demo, in the words every --help uses (its "description" too): it repeats, for
+ * live views. */
+#define SCENARIO_DEMO_SUMMARY \
+    "2 leaves x 4 hosts and 2 spines, hosts at 10G and uplinks at 20G; a 5->1 incast into " \
+    "host1 on priority 3 every 20 ms, and a flow into host8, which drains at 2G"
 int scenario_demo(struct scenario *sc, const char *const *sets, size_t nsets,
                   struct dcb_err *err);
 extern const char scenario_demo_json[];
@@ -74,6 +77,10 @@ struct scenario_run_options {
                                    * realtime 0 means now, else 0 keeps times from 0 */
     int64_t warmup_ns;            /* the summary and the digest measure from here on: counters
                                    * from the first sample at or after it */
+    /* Times are wall_start_ns + simulated time: the data's own clock, neither divided by speed
+     * nor moved to the wall clock when the simulation falls behind, so that rates taken over
+     * them are the fabric's whatever the pace (dcbtop's and serve's demo). */
+    bool simulated_stamps;
 };
 
 /* What the signatures of docs/scenario.md are judged on, over the whole run (all passes) after

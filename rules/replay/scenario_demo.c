@@ -1,13 +1,12 @@
 /* The built-in demo scenario (dcbtop --demo, serve --demo, replay --demo): a small leaf-spine
- * at 10G, small enough to run faster than real time on one core, with a repeating 5->1 incast
+ * (hosts at 10G, uplinks at 20G), small enough to run faster than real time on one core, with a repeating 5->1 incast
  * on the lossless class, a background flow into a host that drains slowly. */
 #include "scenario.h"
 
 const char scenario_demo_json[] =
     "{\n"
     "  \"name\": \"demo\",\n"
-    "  \"description\": \"2 leaves x 4 hosts, 2 spines, 10G: a 5->1 incast every 20 ms on "
-    "priority 3, a background flow, host8 draining at 2G\",\n"
+    "  \"description\": \"" SCENARIO_DEMO_SUMMARY "\",\n"
     "  \"fabric\": {\n"
     "    \"name\": \"demo-2x4\",\n"
     "    \"generate\": {\"type\": \"leaf-spine\", \"leaves\": 2, \"spines\": 2,\n"

@@ -112,6 +112,8 @@ static int64_t stamp(const struct runner *r, int64_t run_ns)
 {
     if (!r->realtime && !r->ro->wall_start_ns)
         return run_ns;
+    if (r->ro->simulated_stamps)
+        return r->wall_start_ns + run_ns;
     return r->wall_start_ns + (int64_t)((double)run_ns / r->speed) + r->lag_ns;
 }
 

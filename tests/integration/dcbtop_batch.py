@@ -18,7 +18,8 @@ from dcbtop_helpers import (DCBKIT, DCBTOP, PFC_RATES, ROOT, build_store, fail, 
 
 need_binaries()
 FIX = os.path.join(ROOT, "fixtures", "sysfs", "mlx5")
-TOP_KEYS = {"time", "source", "status", "prio", "interfaces", "findings"}
+TOP_KEYS = {"time", "source", "status", "behind_s", "simulated_s", "prio", "interfaces",
+            "findings"}
 IF_KEYS = {"device", "ifname", "speed_bps", "severity", "prios_shown", "rx_bps", "tx_bps",
            "pfc_rx_per_s", "pfc_tx_per_s", "paused_pct", "ecn_marks_per_s", "cnp_sent_per_s",
            "cnp_handled_per_s", "out_of_sequence_per_s", "drops_per_s", "per_prio", "stale_s"}
@@ -58,6 +59,9 @@ try:
         frame = json.loads(line)
         if set(frame) != TOP_KEYS:
             fail("frame %d keys %s" % (n, sorted(frame)))
+        if frame["behind_s"] is not None or frame["simulated_s"] is not None:
+            fail("frame %d of a store: behind_s %s, simulated_s %s" % (n, frame["behind_s"],
+                                                                     frame["simulated_s"]))
         for i in frame["interfaces"]:
             if set(i) != IF_KEYS:
                 fail("interface keys %s" % sorted(i))

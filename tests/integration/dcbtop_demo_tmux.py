@@ -3,7 +3,7 @@ priority 3 into host1, a slow receiver host8) runs paced to the wall clock. Rate
 the second sample round, the rows are sorted by PFC frames received, the incast's victim ports
 pause, p and l change the priorities the columns cover, the QoS view shows the fabric's intent
 against the link partner's, and the findings pane names the scenario's expected rule:
-slow-receiver on host8 (it drains at 10G on a 25G link). Also the same demo in batch mode."""
+slow-receiver on host8 (it drains at 2G on a 10G link). Also the same demo in batch mode."""
 import json
 import os
 import re

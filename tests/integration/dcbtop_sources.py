@@ -3,15 +3,18 @@ worked out here from first principles:
   --local   a fixture sysfs tree swapped from t0 to t1 between two frames: each rate is the
             counter's increase between the trees (a 32-bit wrap, a reset counted from zero)
             over the time between the frames;
-  --store   a store `dcbkit replay --store` wrote: at three instants (--at -D) every port's
-            rates equal the increase of its counters between the last two readings at or
-            before that instant, read back with `dcbkit store export`;
+  --store   a store `dcbkit replay --store` wrote (a reading every 1 ms): at three instants
+            (--at -D) under -d 0.01 every port's rates equal the increase of its counters over
+            the refresh interval, from the last reading at or before the instant back to the
+            last at or before 10 ms earlier (not between the last two readings, 1 ms apart),
+            read back with `dcbkit store export`;
   --demo    both ends of every link of the demo's leaf-spine see the same bytes (one's tx is
-            the other's rx, up to what is in flight), and no port goes above 25G;
+            the other's rx, up to what is in flight), and no port goes above its link's speed
+            (hosts 10G, uplinks 20G);
   --fabric  alone: no rates at all (no connection, no counters), and the QoS view of each
             interface is the file's intent (defaults, role defaults, device, interface, link)
             against its link partner's;
-  --pcap    pfc-storm.pcap played at 10x: between consecutive frames, the PFC frames per
+  --pcap    pfc-storm.pcap played at 2x: over each frame's refresh interval, the PFC frames per
             second and the share of time paused on priorities 3 and 1 are those the capture's
             own timestamps and quanta imply (read with tshark; 5000 frames/s and 100% paused
             inside the storm).
@@ -108,7 +111,8 @@ def local():
 def store():
     db = os.path.join(tmp, "replay.db")
     scenario = os.path.join(ROOT, "fixtures", "scenarios", "slow-receiver.json")
-    r = subprocess.run([DCBKIT, "replay", scenario, "--store", db, "-q"], capture_output=True,
+    r = subprocess.run([DCBKIT, "replay", scenario, "--duration", "100ms", "--set",
+                        "sample_interval_us=1000", "--store", db, "-q"], capture_output=True,
                        text=True, timeout=120)
     if r.returncode != 0:
         fail("replay --store: " + r.stderr)
@@ -121,26 +125,30 @@ def store():
                           []).append((s["ts"], s["value"]))
     end = max(t for pts in series.values() for t, _ in pts)
 
+    step = 10 * 1000 * 1000          # -d 0.01, longer than the store's spacing
+
     def rate(dev, ifname, metric, prios, at):
-        """The increase per second between the last two readings at or before at, summed over
-        prios (None: port-wide); None when the source has no such series."""
+        """The increase per second from the last reading at or before at - step to the last at
+        or before at, summed over prios (None: port-wide); None when the source has no such
+        series."""
         total, found = 0.0, False
         for (d, i, m, p, _q), pts in series.items():
             if (d, i, m) != (dev, ifname, metric) or (prios is None) != (p < 0):
                 continue
             if prios is not None and p not in prios:
                 continue
-            upto = sorted(x for x in pts if x[0] <= at)[-2:]
-            if len(upto) < 2:
+            now = max((x for x in pts if x[0] <= at), default=None)
+            then = max((x for x in pts if x[0] <= at - step), default=None)
+            if now is None or then is None or now == then:
                 continue
             found = True
-            total += (upto[1][1] - upto[0][1]) / ((upto[1][0] - upto[0][0]) / 1e9)
+            total += (now[1] - then[1]) / ((now[0] - then[0]) / 1e9)
         return total if found else None
 
     checked = 0
-    for back_us in (500, 1500, 2500):
+    for back_us in (15000, 45000, 75000):
         at = end - back_us * 1000
-        frame = top("-n", "1", "-d", "0.1", "--store", db, "--at=-%dus" % back_us)[0]
+        frame = top("-n", "1", "-d", "0.01", "--store", db, "--at=-%dus" % back_us)[0]
         if frame["time"] != at:
             fail("--store --at -%dus: the frame stands at %d, not %d" % (back_us, frame["time"],
                                                                          at))
@@ -170,7 +178,8 @@ def store():
 def demo():
     frames = top("-n", "3", "-d", "1", "--demo")
     ports = {(i["device"], i["ifname"]): i for i in frames[-1]["interfaces"]}
-    # the demo's fabric: leaf-spine, 2 leaves, 2 spines, 4 hosts a leaf, 25G (docs/fabric.md:
+    # the demo's fabric: leaf-spine, 2 leaves, 2 spines, 4 hosts a leaf at 10G, uplinks at 20G
+    # (rules/replay/scenario_demo.c; docs/fabric.md:
     # leaf ports Ethernet0..3 to its hosts, Ethernet4.. to the spines; spine port Ethernet(L-1)
     # to leaf L)
     links = []
@@ -183,8 +192,8 @@ def demo():
                           ("spine%d" % s, "Ethernet%d" % (leaf - 1))))
     if sorted(ports) != sorted(e for link in links for e in link):
         fail("--demo: ports %s" % sorted(ports))
-    speed = 25e9
     for a, b in links:
+        speed = 10e9 if a[0].startswith("host") else 20e9
         for x, y in ((a, b), (b, a)):
             tx, rx = ports[x]["tx_bps"], ports[y]["rx_bps"]
             if tx is None or rx is None:
@@ -193,7 +202,7 @@ def demo():
                 fail("--demo: %s/%s sends %.6g b/s, %s/%s receives %.6g" % (x + (tx,) + y +
                                                                            (rx,)))
             if tx > speed * 1.001:
-                fail("--demo: %s/%s sends %.6g b/s on a 25G link" % (x + (tx,)))
+                fail("--demo: %s/%s sends %.6g b/s on a %gG link" % (x + (tx, speed / 1e9)))
     total = sum(p["tx_bps"] for p in ports.values())
     if total < 1e8:
         fail("--demo: hardly any traffic (%.3g b/s in all)" % total)
@@ -353,9 +362,11 @@ def overlap(spans, a, b):
 
 
 def pcap():
-    """pfc-storm.pcap at 10x: per frame window (a, b] of capture time, the PFC frames naming
-    each priority per capture second and the share of (a, b] it was paused, from tshark's
-    reading of the capture at 100G."""
+    """pfc-storm.pcap at 2x under -d 0.05 (a refresh spans 100 ms of capture): per frame window
+    (a, b] of capture time, the PFC frames naming each priority per capture second and the share
+    of (a, b] it was paused, from tshark's reading of the capture at 100G. a is the frame
+    before's time, or the one before that when the frame before is less than 3/4 of a refresh
+    older (a late tick on a loaded machine): rates span the refresh interval."""
     path = os.path.join(ROOT, "fixtures", "captures", "analyze", "pfc-storm.pcap")
     frames = capture_pfc(path)
     if frames is None:
@@ -363,16 +374,20 @@ def pcap():
         return
     speed = 100 * 10**9
     t0 = time.monotonic()
-    got = top("-n", "6", "-d", "0.01", "--pcap", path, "--pcap-speed", "10", "--link-speed",
+    window = 0.05 * 2 * 1e9
+    got = top("-n", "10", "-d", "0.05", "--pcap", path, "--pcap-speed", "2", "--link-speed",
               "100G", "--lossless", "3")
     wall = time.monotonic() - t0
     first = frames[0][0]
     shift = got[0]["time"] - first           # the play starts at the first frame's time
     storm = 0
-    for prev, cur in zip(got, got[1:]):
-        a, b = prev["time"] - shift, cur["time"] - shift
-        if b <= a:
+    for k in range(1, len(got)):
+        prev, cur = got[k - 1], got[k]
+        if cur["time"] <= prev["time"]:
             continue                           # the capture ended: frames repeat the last
+        if 4 * (cur["time"] - prev["time"]) < 3 * window and k >= 2:
+            prev = got[k - 2]
+        a, b = prev["time"] - shift, cur["time"] - shift
         rows = cur["interfaces"]
         if len(rows) != 1 or rows[0]["prios_shown"] != [3]:
             fail("--pcap: rows %s" % rows)
@@ -397,9 +412,9 @@ def pcap():
                                                  want_rate, want_pct))
     if storm < 1:
         fail("--pcap: no frame inside the storm (5000 frames/s, 100% paused)")
-    # 300.2 ms of capture at 10x: about 30 ms of play, not 300
+    # 300.2 ms of capture at 2x: about 150 ms of play, not 300
     if wall > 5:
-        fail("--pcap-speed 10: %.1f s wall" % wall)
+        fail("--pcap-speed 2: %.1f s wall" % wall)
 
 
 # ---- the rules: --rules DIR and --profile -----------------------------------------------------

@@ -48,6 +48,38 @@ static void rates_need_two_readings(void **state)
     model_free(&m);
 }
 
+/* Readings twice a refresh (the replay's rounds): the rate spans the whole refresh interval, from
+ * the reading one interval back; readings once a refresh: between consecutive ones. */
+static void rates_span_the_refresh_interval(void **state)
+{
+    (void)state;
+    struct top_model m;
+    struct dcb_err err;
+    assert_int_equal(model_init(&m, &err), 0);
+    m.rate_window_ns = SEC;
+    struct dcb_sink sink = model_sink(&m);
+    /* 100 bytes in the first half second, 300 in the second, 500 in the third half */
+    const uint64_t at[] = { 0, 100, 400, 900 };
+    for (int k = 0; k < 4; k++) {
+        put(&sink, "eth0", METRIC_PORT_RX_BYTES, -1, at[k], T0 + k * SEC / 2, 64);
+        model_settle(&m);
+    }
+    struct top_iface *i = m.ifaces[0];
+    assert_true(fabs(model_rate(i, METRIC_PORT_RX_BYTES, 8) - 800) < 1e-9);  /* 400 .. 1.5 s */
+    assert_true(fabs(i->col[COL_RX].v - 6400) < 1e-9);
+    /* at 0.5 s the only base was half a second old: the rate over that */
+    assert_true(fabs(i->hist[COL_RX][1] - 1600) < 1e-3);
+    /* a reading a whole interval later: from the newest one */
+    put(&sink, "eth0", METRIC_PORT_RX_BYTES, -1, 1900, T0 + 5 * SEC / 2, 64);
+    assert_true(fabs(model_rate(i, METRIC_PORT_RX_BYTES, 8) - 1000) < 1e-9);
+    /* a reset starts over: no rate across it, then the rate from the reset's reading */
+    put(&sink, "eth0", METRIC_PORT_RX_BYTES, -1, 10, T0 + 3 * SEC, 64);
+    assert_true(isnan(model_rate(i, METRIC_PORT_RX_BYTES, 8)));
+    put(&sink, "eth0", METRIC_PORT_RX_BYTES, -1, 60, T0 + 7 * SEC / 2, 64);
+    assert_true(fabs(model_rate(i, METRIC_PORT_RX_BYTES, 8) - 100) < 1e-9);
+    model_free(&m);
+}
+
 static void wraps_at_the_source_width_and_resets(void **state)
 {
     (void)state;
@@ -210,6 +242,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rates_need_two_readings),
+        cmocka_unit_test(rates_span_the_refresh_interval),
         cmocka_unit_test(wraps_at_the_source_width_and_resets),
         cmocka_unit_test(stale_when_readings_stop),
         cmocka_unit_test(columns_cover_the_lossless_set),

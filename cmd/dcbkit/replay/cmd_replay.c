@@ -555,8 +555,7 @@ static const struct cli_option_doc replay_options[] = {
       "100G fabric down enough to watch)." },
     { "--stream", "Print every sample and event as JSON Lines on stdout as they happen (the "
       "summary goes to stderr with -v)." },
-    { "--demo", "Run the built-in demo scenario (a 2x4 leaf-spine at 10G with a repeating incast "
-      "and a slow receiver) instead of a file." },
+    { "--demo", "Run the built-in demo scenario instead of a file: " SCENARIO_DEMO_SUMMARY "." },
     { "--workload-from FILE.pcap", "Replace the workload with the RoCEv2 data flows of a "
       "capture (sizes, start offsets, endpoints from the QP records of 'dcbkit analyze')." },
     { "--host-map IP=HOST", "With --workload-from: put this address on this host (repeatable); "
