@@ -12,7 +12,9 @@
 
 #include "qos_text.h"
 #include "top_help.h"
+#include "place_ranges.h"
 #include "ui.h"
+#include "value_units.h"
 
 /* Text in display cells [x, x+width): cut to fit, padded, right-aligned when asked. */
 static void put(int y, int x, int width, const char *s, bool right)
@@ -539,18 +541,40 @@ static void emit(struct emitter *e, attr_t attr, const char *fmt, ...)
     e->y++;
 }
 
-static void emit_finding(struct emitter *e, const struct finding *fd)
+static bool same_cause(const struct finding *a, const struct finding *b)
 {
+    return a->rule == b->rule && a->rule->severity == b->rule->severity &&
+           !strcmp(a->knob, b->knob);
+}
+
+/* One entry per cause (rule, severity, knob), at its first finding's place in the one order:
+ * the first finding's summary, evidence and knob stand for the group, its places compacted. */
+static void emit_finding(struct emitter *e, const struct top_model *m, size_t first)
+{
+    const struct finding *fd = &m->findings[first];
     attr_t a = severity_attr(e->u, (int)fd->rule->severity);
-    char where[200];
-    if (fd->device[0])
-        snprintf(where, sizeof(where), "%s/%s", fd->device, fd->ifname);
-    else
+    char where[600];
+    size_t count = 0;
+    bool varies = false;
+    struct place_ref refs[256];
+    for (size_t f = first; f < m->nfindings; f++) {
+        const struct finding *g = &m->findings[f];
+        if (!same_cause(fd, g))
+            continue;
+        if (count < sizeof(refs) / sizeof(refs[0]))
+            refs[count] = (struct place_ref){ g->device, g->ifname, g->prio };
+        count++;
+        varies |= strcmp(g->proposed, fd->proposed) != 0;
+    }
+    place_ranges(refs, count < 256 ? count : 256, where, sizeof(where));
+    if (!fd->device[0] && count == 1)
         snprintf(where, sizeof(where), "the fabric");
-    if (fd->prio >= 0)
-        snprintf(where + strlen(where), sizeof(where) - strlen(where), " prio %d", fd->prio);
-    emit(e, a | A_BOLD, "%s %-5s %s  %s", sev_mark((int)fd->rule->severity),
-         rule_severity_name(fd->rule->severity), fd->rule->id, where);
+    if (count > 1)
+        emit(e, a | A_BOLD, "%s %-5s %s  %zu places: %s", sev_mark((int)fd->rule->severity),
+             rule_severity_name(fd->rule->severity), fd->rule->id, count, where);
+    else
+        emit(e, a | A_BOLD, "%s %-5s %s  %s", sev_mark((int)fd->rule->severity),
+             rule_severity_name(fd->rule->severity), fd->rule->id, where);
     /* the summary, wrapped */
     const char *s = fd->summary;
     int width = COLS - 4 > 20 ? COLS - 4 : 20;
@@ -566,12 +590,23 @@ static void emit_finding(struct emitter *e, const struct finding *fd)
         while (*s == ' ')
             s++;
     }
-    for (size_t k = 0; k < fd->nevidence; k++)
-        emit(e, A_NORMAL, "    evidence: %s = %s", fd->evidence[k].name, fd->evidence[k].value);
-    if (fd->knob[0])
-        emit(e, A_BOLD, "    knob: %s%s%s%s%s%s", fd->knob, fd->proposed[0] ? " -> " : "",
-             fd->proposed, fd->rule->direction[0] ? "  (" : "", fd->rule->direction,
-             fd->rule->direction[0] ? ")" : "");
+    for (size_t k = 0; k < fd->nevidence; k++) {
+        char shown[96];
+        emit(e, A_NORMAL, "    evidence%s%s%s: %s = %s", count > 1 ? " at " : "",
+             count > 1 ? fd->device : "", count > 1 && fd->ifname[0] ? "/" : "",
+             fd->evidence[k].name, value_with_unit(fd->evidence[k].name,
+                                                   fd->evidence[k].value, shown, sizeof(shown)));
+    }
+    if (fd->knob[0]) {
+        char shown[96] = "";
+        if (fd->proposed[0])
+            value_with_unit(fd->knob, fd->proposed, shown, sizeof(shown));
+        bool unit = shown[0] && strcmp(shown, fd->proposed);
+        emit(e, A_BOLD, "    knob: %s%s%s%s%s%s%s%s%s%s", fd->knob, fd->proposed[0] ? " -> " : "",
+             fd->proposed, unit ? " (" : "", unit ? shown : "", unit ? ")" : "",
+             varies ? " (here; other places differ)" : "", fd->rule->direction[0] ? "  (" : "",
+             fd->rule->direction, fd->rule->direction[0] ? ")" : "");
+    }
 }
 
 static void emit_findings(struct emitter *e, const struct top_model *m)
@@ -581,8 +616,13 @@ static void emit_findings(struct emitter *e, const struct top_model *m)
     else if (!m->nfindings)
         emit(e, A_NORMAL, "No findings: %zu rules found nothing over %zu interfaces.",
              m->rules.n, m->n);
-    for (size_t f = 0; f < m->nfindings; f++)
-        emit_finding(e, &m->findings[f]);
+    for (size_t f = 0; f < m->nfindings; f++) {
+        bool seen = false;
+        for (size_t g = 0; g < f && !seen; g++)
+            seen = same_cause(&m->findings[g], &m->findings[f]);
+        if (!seen)
+            emit_finding(e, m, f);
+    }
 }
 
 static void draw_findings(struct ui *u)

@@ -1,0 +1,60 @@
+"""Issue 31: dcbtop's findings view groups findings by cause, as the report does. On the shipped
+report case (fixtures/reports/four-faults.sh: 28 findings of five causes), `f` shows one entry
+per cause, worst first, with its places compacted ("8 places: switch1 Ethernet0-7, prio 3"),
+its evidence and the proposed value with its unit; batch JSON still lists every finding."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
+from dcbtop_helpers import DCBTOP, Tmux, fail, need_binaries  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+DCBKIT = os.environ.get("DCBKIT", os.path.join(ROOT, "build", "cc", "bin", "dcbkit"))
+
+need_binaries()
+tmp = tempfile.mkdtemp(prefix="dcbtop-grouped-")
+t = None
+try:
+    subprocess.run([os.path.join(ROOT, "fixtures", "reports", "four-faults.sh"), DCBKIT, tmp],
+                   check=True)
+    db = os.path.join(tmp, "store.db")
+    model = json.load(open(os.path.join(tmp, "report", "report.json")))
+    n_head = sum(1 for f in model["findings"] if f["rule"] == "headroom-underprovisioned")
+    t = Tmux("grouped", "%s --store %s -d 0.3" % (DCBTOP, db), 160, 60)
+    t.wait_text("first frame", "INTERFACE")
+    t.keys("f")
+    s = t.wait_text("findings view", "[findings]")
+    s = t.wait_for("the headroom findings grouped",
+                   lambda s: "headroom-underprovisioned" in s and "places:" in s)
+    heads = [ln for ln in s.splitlines() if re.search(r"^\S+ +crit +headroom-underprovisioned", ln)]
+    if len(heads) != 1:
+        fail("headroom-underprovisioned is not one entry:\n" + s)
+    m = re.search(r"(\d+) places: switch1 Ethernet0\u2013(\d+), prio 3", heads[0])
+    if not m or int(m.group(1)) < 2:
+        fail("its places are not compacted: %r" % heads[0])
+    if "-> 41218 (41.2 KB)" not in s:
+        fail("the proposed headroom has no unit:\n" + s)
+    entries = [ln for ln in s.splitlines() if re.match(r"^\S+ +(crit|warn|info) +\S", ln)]
+    rules = [re.match(r"^\S+ +\S+ +(\S+)", ln).group(1) for ln in entries]
+    if len(rules) != len(set(rules)):
+        fail("a rule appears twice for one cause: %r" % rules)
+    t.keys("q")
+    t.wait_text("quit", "DCBTOP-EXIT=0")
+    # batch JSON keeps every finding on its own
+    out = subprocess.run([DCBTOP, "--store", db, "-b", "-n", "2", "-d", "0.3", "-T", "json"],
+                         capture_output=True, text=True, timeout=60).stdout.splitlines()
+    last = json.loads(out[-1])
+    got = sum(1 for f in last.get("findings", []) if f.get("rule") == "headroom-underprovisioned")
+    if got < 2:
+        fail("batch JSON grouped the findings: %d headroom findings" % got)
+    print("ok: %d causes on screen; headroom %s (%d in the report)" % (len(rules), m.group(0),
+                                                                       n_head))
+finally:
+    if t:
+        t.close()
+    shutil.rmtree(tmp, ignore_errors=True)
