@@ -1,5 +1,5 @@
-# The Prometheus files the README documents: promtool accepts the scrape job and the rules,
-# the rules compute what docs/prometheus/dcbkit.rules.test.yml says, and the README shows the
+# The Prometheus files docs/guide.md documents: promtool accepts the scrape job and the rules,
+# the rules compute what docs/prometheus/dcbkit.rules.test.yml says, and the guide shows the
 # files as they are.
 source "$(dirname "$0")/lib.bash"
 need_tool promtool
@@ -14,7 +14,7 @@ run_rc rc promtool test rules "$DOCS/dcbkit.rules.test.yml"
 expect_eq "promtool test rules: $(cat "$TMP/out" "$TMP/err")" 0 "$rc"
 
 for f in prometheus.yml dcbkit.rules.yml; do
-    python3 - "$ROOT/README.md" "$DOCS/$f" <<'PY' || fail "README does not show docs/prometheus/$f as it is"
+    python3 - "$ROOT/docs/guide.md" "$DOCS/$f" <<'PY' || fail "docs/guide.md does not show docs/prometheus/$f as it is"
 import sys
 readme, want = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 sys.exit(0 if "```yaml\n" + want + "```" in readme else 1)
