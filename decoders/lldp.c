@@ -103,8 +103,40 @@ static bool decode_tlv(unsigned type, unsigned len, struct dcb_reader *body, str
     }
 }
 
+/* 802.1AB allows one Chassis ID, Port ID and TTL per LLDPDU, and 802.1Qaz one of each DCBX TLV
+ * (CEE one DCBX TLV): a repeat makes the frame malformed and it is not decoded further, so a
+ * spoofed trailing TLV never replaces the first (lldpd discards such a frame too). The bit of
+ * a TLV that must not repeat: 0..2 the mandatory ones, 3..7 IEEE subtypes 8..12, 8 CEE; -1
+ * for one that may repeat. */
+static int single_tlv_bit(unsigned type, const struct dcb_reader *body, const char **name)
+{
+    static const char *const mandatory[] = { "Chassis ID", "Port ID", "TTL" };
+    static const char *const ieee[] = { "IEEE Congestion Notification", "IEEE ETS Configuration",
+                                        "IEEE ETS Recommendation", "IEEE PFC Configuration",
+                                        "IEEE Application Priority" };
+    if (type >= TLV_CHASSIS_ID && type <= TLV_TTL) {
+        *name = mandatory[type - TLV_CHASSIS_ID];
+        return (int)(type - TLV_CHASSIS_ID);
+    }
+    if (type != TLV_ORG || rd_remaining(body) < 4)
+        return -1;
+    struct dcb_reader peek = *body;
+    uint32_t oui = rd_be24(&peek);
+    uint8_t subtype = rd_u8(&peek);
+    if (oui == OUI_IEEE_8021 && subtype >= 8 && subtype <= 12) {
+        *name = ieee[subtype - 8];
+        return 3 + (subtype - 8);
+    }
+    if (oui == OUI_CEE && (subtype == 1 || subtype == 2)) {
+        *name = "CEE DCBX";
+        return 8;
+    }
+    return -1;
+}
+
 bool dcb_decode_lldp(struct dcb_reader *r, struct dcb_frame *f)
 {
+    unsigned seen = 0;
     memset(&f->lldp, 0, sizeof(f->lldp));
     f->layers |= DCB_L_LLDP;
     struct dcb_reader body;
@@ -122,6 +154,15 @@ bool dcb_decode_lldp(struct dcb_reader *r, struct dcb_frame *f)
             dcb_malformed(f, why, NULL);
         }
         index++;
+        const char *name = NULL;
+        int bit = single_tlv_bit(type, &body, &name);
+        if (bit >= 0 && (seen >> bit & 1)) {
+            char why[80];
+            snprintf(why, sizeof(why), "LLDPDU repeats the %s TLV", name);
+            return dcb_malformed(f, why, NULL);
+        }
+        if (bit >= 0)
+            seen |= 1u << bit;
         if (!decode_tlv(type, (unsigned)rd_remaining(&body), &body, f))
             return false;
     }

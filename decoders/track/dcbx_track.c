@@ -203,6 +203,8 @@ void dcbx_tracker_frame(struct dcbx_tracker *t, int64_t ts_ns, unsigned iface,
     if (!(f->layers & DCB_L_LLDP))
         return;
     t->lldp_frames++;
+    if (f->malformed[0])       /* a repeated or misplaced TLV: discarded, as lldpd does */
+        return;
     static struct dcbx_config cfg;   /* the trackers run on one thread; keeps the stack small */
     if (!config_from_frame(&f->lldp, &cfg))
         return;
