@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "out.h"
 
 static const char *log_progname = "dcbkit";
@@ -53,12 +54,18 @@ void dcb_log(enum dcb_log_level level, const char *fmt, ...)
     va_end(ap);
 }
 
+void dcb_cmd_verror(const char *what, const char *fmt, va_list ap)
+{
+    char msg[1024], line[2048];
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    dcb_err_line(line, sizeof(line), what, msg);
+    out_term(stderr, "%s: %s\n", log_progname, line);
+}
+
 void dcb_cmd_error(const char *what, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: %s: ", log_progname, what);
-    out_vterm(stderr, fmt, ap);
-    fputc('\n', stderr);
+    dcb_cmd_verror(what, fmt, ap);
     va_end(ap);
 }

@@ -68,9 +68,7 @@ int cli_fail(int status, const char *what, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: %s: ", dcb_progname(), what);
-    out_vterm(stderr, fmt, ap);
-    fputc('\n', stderr);
+    dcb_cmd_verror(what, fmt, ap);
     va_end(ap);
     return status;
 }

@@ -154,7 +154,7 @@ int cli_opt_rules_profile(const struct cli_ctx *ctx, struct cli_rules *r, const 
     { "--profile pfc-only", "For sites that run PFC without DCQCN on purpose: rules that " \
       "expect DCQCN are skipped." }
 
-/* "dcbkit: <what>: <why>" on stderr; returns status. */
+/* "dcbkit: <what>: <why>" on stderr, each part said once (dcb_cmd_error); returns status. */
 int cli_fail(int status, const char *what, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -67,8 +67,7 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
     if (rule_set_load_catalog(&rs, o.rules.dirs, o.rules.ndirs, &err) < 0) {
         status = cli_fail(DIAGNOSE_UNDECIDED, "diagnose", "%s", err.msg);
     } else if (diagnose_evidence_open(&o, &d, &err) < 0) {
-        out_term(stderr, "dcbkit: %s\n", err.msg);
-        status = DIAGNOSE_UNDECIDED;
+        status = cli_fail(DIAGNOSE_UNDECIDED, NULL, "%s", err.msg);
     } else if (diagnose_run_rules(&o, &rs, &d, &r, &err) < 0) {
         status = cli_fail(DIAGNOSE_UNDECIDED, "diagnose", "%s", err.msg);
     } else if (o.verify && verify_advice(&o, &r, &err) < 0) {

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "log.h"
 #include "serve.h"
 #include "units.h"
 
@@ -21,7 +22,7 @@ static int serve_loop(struct serve_round *round, struct serve_board *board, int6
     for (;;) {
         struct dcb_err err;
         if (serve_round_run(round, board, &err) < 0)
-            out_term(stderr, "dcbkit: serve: %s\n", err.msg);
+            dcb_cmd_error("serve", "%s", err.msg);
         int64_t n = (int64_t)next.tv_sec * NS_PER_SEC + next.tv_nsec + interval_ns;
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
@@ -134,10 +135,8 @@ static int open_feed(struct serve_feed *feed, const struct serve_args *a)
     struct dcb_err err;
     struct serve_feed_options fo = { &a->src, a->record, (size_t)a->ring_samples,
                                      a->interval_ns };
-    if (serve_feed_open(feed, &fo, &err) < 0) {
-        out_term(stderr, "dcbkit: %s\n", err.msg);
-        return 1;
-    }
+    if (serve_feed_open(feed, &fo, &err) < 0)
+        return cli_fail(1, NULL, "%s", err.msg);
     return 0;
 }
 
