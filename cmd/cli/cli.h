@@ -43,6 +43,27 @@ struct cli_section {
     const struct cli_option_doc *items;       /* ends with { NULL, NULL } */
 };
 
+/* One row of a command's exit-status table: help, the man pages and `dcbkit help`'s summary
+ * are all made from it, and tests/integration/exit_status.py runs the codes it documents. */
+struct cli_exit {
+    int code;
+    const char *label;                        /* a few words: "warnings"; the summary's */
+    const char *text;                         /* when; NULL when the label says it */
+};
+#define CLI_EXIT_SUCCESS { 0, "success", NULL }
+#define CLI_EXIT_FAILED \
+    { 1, "runtime error", "a file, store, device or socket could not be read, written or " \
+      "opened; the output could not be written" }
+#define CLI_EXIT_USAGE { EXIT_USAGE, "usage error", "a wrong option or argument, said in one " \
+                         "line on stderr" }
+#define CLI_EXIT_END { -1, NULL, NULL }
+/* 0 success, 1 runtime error, 64 usage error: a command whose exits are NULL. */
+extern const struct cli_exit cli_exits_default[];
+/* The monitoring convention of diagnose and report, before their own 3 and 64. */
+#define CLI_EXIT_HEALTHY { 0, "healthy", "no finding above info" }
+#define CLI_EXIT_WARNINGS { 1, "warnings", "the worst finding is a warn" }
+#define CLI_EXIT_CRITICAL { 2, "critical", "at least one crit finding" }
+
 struct cli_ctx;
 
 /* A binary that is one command (dcbtop) names its command after itself: its usage errors say
@@ -61,8 +82,18 @@ struct cli_command {
     unsigned source_groups;
     int (*run)(struct cli_ctx *ctx, int argc, char **argv);
     const struct cli_section *sections;       /* ends with { NULL, NULL }; NULL: none */
-    const char *exit_status;                  /* NULL: 0 success, 1 runtime error, 64 usage */
+    const struct cli_exit *exits;             /* ends with CLI_EXIT_END; NULL: the default */
 };
+
+/* The command's exit-status table (cli_exits_default when it gives none). */
+const struct cli_exit *cli_exits(const struct cli_command *cmd);
+/* Whether two commands' tables have the same codes and labels (`dcbkit help` groups them). */
+bool cli_exits_alike(const struct cli_command *a, const struct cli_command *b);
+/* "0 healthy, 1 warnings, 64 usage error": the codes and labels in one line, into buf. */
+void cli_exit_labels(const struct cli_command *cmd, char *buf, size_t len);
+/* text wrapped at width, every line indented by indent, the first one starting at column start
+ * (0: indented like the others; more: the caller already printed that much of it). */
+void cli_print_wrapped(FILE *fp, const char *text, int indent, int width, int start);
 
 struct cli_ctx {
     const struct cli_command *cmd;

@@ -310,6 +310,14 @@ static const struct cli_example fabric_examples[] = {
     { NULL, NULL },
 };
 
+static const struct cli_exit fabric_exits[] = {
+    { 0, "success", "check: the file is a valid fabric" },
+    { 1, "runtime error", "a file could not be read, or is not a valid fabric (the error names "
+      "the JSON path)" },
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
+};
+
 const struct cli_command cmd_fabric = {
     .name = "fabric",
     .summary = "check and compare fabric files; list the QoS config paths",
@@ -334,4 +342,5 @@ const struct cli_command cmd_fabric = {
         "\"differences\": [{\"device\", \"ifname\", \"path\", \"a\", \"b\"}] (null = unknown), "
         "\"count\"}. paths: {\"schema\":1, \"paths\": [{\"path\", \"help\"}]}.",
     .run = fabric_run,
+    .exits = fabric_exits,
 };

@@ -118,6 +118,13 @@ static const struct cli_example examples[] = {
     { NULL, NULL },
 };
 
+static const struct cli_exit exits[] = {
+    { 0, "success", "q pressed, or -b ran its -n frames" },
+    { 1, "runtime error", "the source could not be read, or the terminal not set up" },
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
+};
+
 const struct cli_command top_command = {
     .name = "dcbtop",
     .summary = "top for lossless (RoCEv2) fabrics",
@@ -128,8 +135,7 @@ const struct cli_command top_command = {
     .json_doc = json_doc,
     .source_groups = SOURCE_G_ALL,
     .sections = sections,
-    .exit_status = "0 on q or after -n frames; 1 when the source cannot be read; 64 on a usage "
-                   "error.",
+    .exits = exits,
 };
 
 const char *top_doc_key(size_t k, const char **text)

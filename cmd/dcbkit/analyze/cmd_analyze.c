@@ -287,6 +287,14 @@ static const struct cli_example analyze_examples[] = {
     { NULL, NULL },
 };
 
+static const struct cli_exit analyze_exits[] = {
+    { 0, "success", "the capture was read, whatever the verdict" },
+    { 1, "runtime error", "the capture could not be read, or broke part-way (the report then "
+      "covers the frames before the break); the store could not be written" },
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
+};
+
 const struct cli_command cmd_analyze = {
     .name = "analyze",
     .summary = "explain a capture: pauses and storms, RoCE loss and marking, CNPs, DCBX",
@@ -318,10 +326,7 @@ const struct cli_command cmd_analyze = {
         "their PFC, ETS and App tables, DCBX versions and willing bits are compared.\n\n"
         "Memory stays bounded: the QP table holds --max-qps records, CE->CNP latencies are "
         "kept up to a fixed budget (the median says when it is not exact), and per-class "
-        "interval lists keep the first 32. On a terminal, progress goes to stderr.\n\n"
-        "Exit status: 0 when the capture was read (whatever the verdict), 1 when it could not "
-        "be read or broke part-way (the report then covers the frames before the break), 64 "
-        "on a usage error.",
+        "interval lists keep the first 32. On a terminal, progress goes to stderr.",
     .options = analyze_options,
     .examples = analyze_examples,
     .json_doc =
@@ -352,4 +357,5 @@ const struct cli_command cmd_analyze = {
         "pfc_enable, ets, app], willing (both, one, neither)}]}, resources {peak_rss_kb, "
         "elapsed_s}.",
     .run = analyze_run,
+    .exits = analyze_exits,
 };

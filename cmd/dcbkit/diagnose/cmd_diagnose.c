@@ -150,6 +150,16 @@ static const struct cli_example diagnose_examples[] = {
     { NULL, NULL },
 };
 
+static const struct cli_exit diagnose_exits[] = {
+    CLI_EXIT_HEALTHY,
+    CLI_EXIT_WARNINGS,
+    CLI_EXIT_CRITICAL,
+    { DIAGNOSE_UNDECIDED, "could not decide", "the evidence or the rules could not be read, a "
+      "--verify replay failed, or the output could not be written" },
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
+};
+
 const struct cli_command cmd_diagnose = {
     .name = "diagnose",
     .summary = "run the rule catalog over a fabric file, the store, a capture, this host, "
@@ -167,10 +177,8 @@ const struct cli_command cmd_diagnose = {
         "which way, the proposed value and a reference.\n\n"
         "A rule fires only when its condition is true: data a source does not have is unknown, "
         "never zero, and a rule that meets unknown data does not fire. -v lists every rule "
-        "instance that could not decide and the data it lacked (division by zero included).\n\n"
-        "Exit status follows the monitoring convention: 0 no finding above info, 1 warnings, 2 "
-        "critical findings, 3 could not decide (the evidence or the rules could not be read), "
-        "64 usage error.",
+        "instance that could not decide and the data it lacked (division by zero included). "
+        "The exit status follows the monitoring convention (Nagios, Icinga).",
     .options = diagnose_options,
     .examples = diagnose_examples,
     .json_doc =
@@ -188,4 +196,5 @@ const struct cli_command cmd_diagnose = {
         "drops, throughput_bps, fct_p99_ns, iter_p99_ns (null when no flow or iteration finished)}} (before and after "
         "null when done is false); severity is then the one after demotion.",
     .run = diagnose_run,
+    .exits = diagnose_exits,
 };

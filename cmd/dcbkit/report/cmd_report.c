@@ -212,6 +212,17 @@ static const struct cli_example report_examples[] = {
     { NULL, NULL },
 };
 
+static const struct cli_exit report_exits[] = {
+    CLI_EXIT_HEALTHY,
+    { REPORT_WARN, "warnings", "the worst finding is a warn (a device of the fabric that gave "
+      "no data is one)" },
+    CLI_EXIT_CRITICAL,
+    { REPORT_UNDECIDED, "could not decide", "no data in the window; the evidence, the rules or "
+      "(--from-json) the stored report could not be read; a file could not be written" },
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
+};
+
 const struct cli_command cmd_report = {
     .name = "report",
     .summary = "the nightly fabric health report: report.html, report.json, report.md",
@@ -245,10 +256,8 @@ const struct cli_command cmd_report = {
         "finding of its own (device-unreachable).\n\n"
         "Every string that came from the network (LLDP system names, port IDs, interface "
         "names, gNMI keys) is escaped in the HTML and the Markdown. The same store and window "
-        "give byte-identical report.json apart from \"generated\".\n\n"
-        "Exit status for cron: 0 healthy, 1 warnings, 2 critical, 3 could not decide (no data "
-        "in the window, or an error), 64 usage. --from-json exits with the stored verdict's "
-        "status (3 when the file cannot be read).",
+        "give byte-identical report.json apart from \"generated\". The exit status is "
+        "diagnose's, for cron; --from-json exits with the stored verdict's.",
     .options = report_options,
     .source_groups = SOURCE_G_ALL,
     .examples = report_examples,
@@ -257,4 +266,5 @@ const struct cli_command cmd_report = {
         "schema (1), verdict {level (ok, warn, crit, unknown), summary}, comparison {new, "
         "still_open, resolved}, files {html, json, md} (paths written).",
     .run = report_run,
+    .exits = report_exits,
 };

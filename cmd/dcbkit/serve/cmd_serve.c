@@ -235,6 +235,14 @@ static const struct cli_example serve_examples[] = {
     { NULL, NULL },
 };
 
+static const struct cli_exit serve_exits[] = {
+    { 0, "success", "SIGINT or SIGTERM stopped it; --once printed the page" },
+    { 1, "runtime error", "it could not listen; the source, the store or the rules could not "
+      "be opened; --once's collection failed or its page could not be written" },
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
+};
+
 const struct cli_command cmd_serve = {
     .name = "serve",
     .summary = "export the canonical metrics and active findings to Prometheus",
@@ -281,4 +289,5 @@ const struct cli_command cmd_serve = {
     .json_doc = NULL,
     .source_groups = SERVE_SOURCE_GROUPS,
     .run = serve_run,
+    .exits = serve_exits,
 };
