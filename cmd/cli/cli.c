@@ -73,13 +73,20 @@ int cli_fail(int status, const char *what, const char *fmt, ...)
     return status;
 }
 
+int cli_check_format(const struct cli_ctx *ctx)
+{
+    if (ctx->format == OUT_JSON && ctx->cmd && !ctx->cmd->json_doc)
+        return cli_usage_error(ctx, "-T json: %s has no JSON output", ctx->cmd->name);
+    return CLI_NEXT;
+}
+
 int cli_common_option(struct cli_ctx *ctx, int opt, char **argv)
 {
     switch (opt) {
     case 'T':
         if (out_parse_format(optarg, &ctx->format) < 0)
             return cli_usage_error(ctx, "-T takes 'text' or 'json', not '%s'", optarg);
-        return CLI_NEXT;
+        return cli_check_format(ctx);
     case 'v':
         ctx->verbosity++;
         dcb_log_set_level(ctx->verbosity >= 2 ? DCB_LOG_DEBUG : DCB_LOG_INFO);

@@ -73,9 +73,9 @@ struct cli_command {
     const char *summary;                      /* one line, for `dcbkit help` */
     const char *synopsis;                     /* one usage form per line */
     const char *description;                  /* paragraphs separated by a blank line */
-    const struct cli_option_doc *options;     /* ends with { NULL, NULL } */
+    const struct cli_option_doc *options;     /* its own; ends with { NULL, NULL } */
     const struct cli_example *examples;       /* ends with { NULL, NULL } */
-    const char *json_doc;                     /* what -T json prints; NULL if nothing */
+    const char *json_doc;                     /* what -T json prints; NULL: -T json refused */
     /* the source option groups it takes (collectors/source_opts.h): help and man list their
      * options from source_option_docs after the command's own, except a flag the command
      * documents itself */
@@ -108,6 +108,8 @@ struct cli_ctx {
     { "format", required_argument, NULL, 'T' }, { "verbose", no_argument, NULL, 'v' }, \
     { "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' }
 
+/* Help and man pages list these after a command's own options; -T only for a command with
+ * JSON output (json_doc), the others refuse it. */
 #define CLI_COMMON_OPTION_DOCS \
     { "-T, --format text|json", \
       "Output format: text (default) or json, described under JSON output." }, \
@@ -119,6 +121,9 @@ struct cli_ctx {
  * missing arguments. Returns CLI_NEXT to go on, or an exit status (0 after --help, 64 on a usage
  * error, with the one-line message already printed). */
 int cli_common_option(struct cli_ctx *ctx, int opt, char **argv);
+
+/* -T json for a command without JSON output (no json_doc) is a usage error: CLI_NEXT or 64. */
+int cli_check_format(const struct cli_ctx *ctx);
 
 /* A getopt result the command did not handle: a source option into so (source_opts_take),
  * else cli_common_option. CLI_NEXT or an exit status. */

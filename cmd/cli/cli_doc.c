@@ -61,6 +61,32 @@ static void print_lines_indented(FILE *fp, const char *lines, const char *prefix
     }
 }
 
+static const struct cli_option_doc common_docs[] = { CLI_COMMON_OPTION_DOCS, { NULL, NULL } };
+
+/* The common option docs from d on that the command takes (-T only with JSON output). */
+static const struct cli_option_doc *next_common(const struct cli_command *cmd,
+                                                const struct cli_option_doc *d)
+{
+    for (; d->flags; d++)
+        if (cmd->json_doc || strncmp(d->flags, "-T,", 3) != 0)
+            return d;
+    return NULL;
+}
+
+static void print_options(FILE *fp, const struct cli_command *cmd)
+{
+    fputs("\nOptions:\n", fp);
+    for (const struct cli_option_doc *o = cmd->options; o && o->flags; o++) {
+        fprintf(fp, "  %s\n", o->flags);
+        cli_print_wrapped(fp, o->text, 6, 78, 0);
+    }
+    for (const struct cli_option_doc *o = next_common(cmd, common_docs); o;
+         o = next_common(cmd, o + 1)) {
+        fprintf(fp, "  %s\n", o->flags);
+        cli_print_wrapped(fp, o->text, 6, 78, 0);
+    }
+}
+
 static void print_items(FILE *fp, const char *title, const struct cli_option_doc *items)
 {
     if (!items || !items[0].flags)
@@ -157,7 +183,7 @@ void cli_print_help(const struct cli_command *cmd, FILE *fp)
     print_lines_indented(fp, cmd->synopsis, "  ");
     fputc('\n', fp);
     cli_print_wrapped(fp, cmd->description, 2, 78, 0);
-    print_items(fp, "Options", cmd->options);
+    print_options(fp, cmd);
     print_source_options(fp, cmd);
     for (const struct cli_section *s = cmd->sections; s && s->title; s++)
         print_items(fp, s->title, s->items);
@@ -254,6 +280,9 @@ static void man_lists(const struct cli_command *cmd, FILE *fp, bool page)
     if (page)
         roff_heading(fp, page, "Options");
     for (const struct cli_option_doc *o = cmd->options; o && o->flags; o++)
+        roff_item(fp, o->flags, o->text);
+    for (const struct cli_option_doc *o = next_common(cmd, common_docs); o;
+         o = next_common(cmd, o + 1))
         roff_item(fp, o->flags, o->text);
     const struct source_option_doc *d = next_source_doc(cmd, source_option_docs);
     if (d)

@@ -294,7 +294,6 @@ static int fabric_run(struct cli_ctx *ctx, int argc, char **argv)
 
 static const struct cli_option_doc fabric_options[] = {
     { "-c, --config", "check: print each interface's effective QoS config (text output)." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 

@@ -657,7 +657,6 @@ static const struct cli_option_doc store_options[] = {
     { "--older-than DURATION", "prune: delete samples, events and config snapshots older than this." },
     { "--batch N", "import: samples per committed transaction (default 50000)." },
     { "--durable", "import: fsync every commit (synchronous=FULL)." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 

@@ -85,8 +85,16 @@ void cli_print_overview(FILE *fp)
             dcb_progname(), DCBKIT_VERSION, dcb_progname());
     for (size_t i = 0; cli_commands[i]; i++)
         out_term(fp, "  %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+    size_t textonly = 0, m = 0;
+    for (size_t i = 0; cli_commands[i]; i++)
+        textonly += !cli_commands[i]->json_doc;
+    fputs("\nEvery command", fp);
+    for (size_t i = 0; cli_commands[i]; i++)
+        if (!cli_commands[i]->json_doc)
+            fprintf(fp, "%s%s", m++ == 0 ? " but " : m == textonly ? " and " : ", ",
+                    cli_commands[i]->name);
     fprintf(fp,
-            "\nEvery command takes -T json for machine-readable output.\n"
+            " takes -T json for machine-readable output.\n"
             "Run '%s help <command>' for its options and examples.\n\n"
             "Exit status (each command's help says when):\n",
             dcb_progname());

@@ -79,7 +79,6 @@ static const struct cli_option_doc options[] = {
       "(what make run uses)." },
     { "--man", "Print this page as a man page." },
     { "-V, --version", "The version." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 

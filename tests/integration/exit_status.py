@@ -13,43 +13,17 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-DCBKIT = os.environ.get("DCBKIT", os.path.join(ROOT, "build", "cc", "bin", "dcbkit"))
-DCBTOP = os.environ.get("DCBTOP", os.path.join(ROOT, "build", "cc", "bin", "dcbtop"))
+sys.path.insert(0, os.path.join(HERE, "lib"))
+from help_text import DCBKIT, DCBTOP, commands, exit_table as table, fail  # noqa: E402
 FABRICS = os.path.join(ROOT, "fixtures", "fabrics")
 SCENARIOS = os.path.join(ROOT, "fixtures", "scenarios")
 CAPTURES = os.path.join(ROOT, "fixtures", "captures", "analyze")
-
-
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
 
 
 def run(argv, env=None):
     r = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env,
                        stdin=subprocess.DEVNULL)
     return r.returncode, r.stdout, r.stderr
-
-
-def table(help_text):
-    """{code: label} from a help text's "Exit status:" section."""
-    body = help_text.split("\nExit status:\n", 1)
-    if len(body) != 2:
-        fail("no Exit status section in:\n" + help_text[:300])
-    codes = {}
-    for line in body[1].split("\n\n", 1)[0].splitlines():
-        m = re.match(r"  (\d+)\s+([^:]+?)(:|$)", line)
-        if m:
-            codes[int(m.group(1))] = m.group(2).strip()
-    if not codes:
-        fail("an empty Exit status section")
-    return codes
-
-
-def commands():
-    rc, out, _ = run([DCBKIT, "help"])
-    body = out.split("\nCommands:\n", 1)[1].split("\n\n", 1)[0]
-    return [line.split()[0] for line in body.splitlines() if line.startswith("  ")]
 
 
 def main():

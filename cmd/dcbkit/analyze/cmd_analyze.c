@@ -271,7 +271,6 @@ static const struct cli_option_doc analyze_options[] = {
     { "--store DB", "Also write what the capture source gave (events: pause intervals, storms, "
       "PSN gaps, NAKs, DCBX changes and mismatches; capture.* samples; config snapshots), the "
       "findings and a run record to this store." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 

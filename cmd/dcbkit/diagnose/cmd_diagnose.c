@@ -132,7 +132,6 @@ static const struct cli_option_doc diagnose_options[] = {
       "scenario as run (fabric, overrides, seed) and the engine version (default "
       "$DCBKIT_CACHE_DIR, else $XDG_CACHE_HOME/dcbkit/replay, else ~/.cache/dcbkit/replay)." },
     { "--no-cache", "--verify: run every replay, keep nothing." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 

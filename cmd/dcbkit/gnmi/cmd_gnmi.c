@@ -405,7 +405,6 @@ static const struct cli_option_doc gnmi_options[] = {
     { "--type all|config|state|operational", "Get: which data (default all)." },
     { "--updates-only", "Subscribe: only changes after the initial sync." },
     GNMI_CLI_OPTION_DOCS,
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 

@@ -561,7 +561,6 @@ static const struct cli_option_doc replay_options[] = {
       "capture (sizes, start offsets, endpoints from the QP records of 'dcbkit analyze')." },
     { "--host-map IP=HOST", "With --workload-from: put this address on this host (repeatable); "
       "unmapped addresses take the fabric's hosts in order of first appearance." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 

@@ -190,7 +190,6 @@ static const struct cli_option_doc report_options[] = {
     { "--from-json FILE", "Re-render a stored report.json instead (no store is read)." },
     { "--format html|md|json", "--from-json: what to render (default html), to stdout or into "
       "--out (--render is the same). Without --from-json, --format text|json is -T." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 

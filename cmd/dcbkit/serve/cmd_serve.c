@@ -214,7 +214,6 @@ static const struct cli_option_doc serve_options[] = {
       "requests get 431." },
     { "--once", "Run one round, print the page on stdout and exit (for promtool, or a "
       "node_exporter textfile)." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 
