@@ -21,7 +21,7 @@ static const char description[] =
     "share of time the link partner kept it paused, ECN marks, CNPs sent and handled, RoCE "
     "packets out of sequence and drops per second, with a sparkline of the last 60 values of "
     "the sort column. Rows with active findings of the rules engine are coloured by severity "
-    "(marked ! for critical and * for warnings on terminals without colour).\n\n"
+    "(marked ! for crit and * for warn on terminals without colour).\n\n"
     "A rate needs two readings: until the second one a rate shows \xe2\x80\xa6 (... without "
     "UTF-8), never 0; a metric the source does not provide at all shows -. Rates come from "
     "consecutive counter readings with the same wrap and reset handling as dcbkit collect, so "
