@@ -84,7 +84,9 @@ BINS := $(DCBKIT) $(DCBTOP)
         uninstall clean ci-extra cppcheck bootstrap help build-tests
 .DEFAULT_GOAL := all
 
-all: $(BINS) $(BUILD)/dcbkit.1 $(BUILD)/dcbtop.1
+COMPLETIONS := $(BUILD)/completion/dcbkit.bash $(BUILD)/completion/_dcbkit
+
+all: $(BINS) $(BUILD)/dcbkit.1 $(BUILD)/dcbtop.1 $(COMPLETIONS)
 
 # ---- compile and link ----------------------------------------------------------------------
 $(BUILD)/obj/%.o: %.c
@@ -115,6 +117,14 @@ $(DCBKIT): $(DCBKIT_OBJS) $(CLI_OBJS) $(LIBDCB)
 
 $(BUILD)/dcbkit.1: $(DCBKIT)
 	$(DCBKIT) help --man > $@.tmp && mv $@.tmp $@
+
+# shell completion, made from the command table as the man page is
+$(BUILD)/completion/dcbkit.bash: $(DCBKIT)
+	@mkdir -p $(dir $@)
+	$(DCBKIT) completion bash > $@.tmp && mv $@.tmp $@
+$(BUILD)/completion/_dcbkit: $(DCBKIT)
+	@mkdir -p $(dir $@)
+	$(DCBKIT) completion zsh > $@.tmp && mv $@.tmp $@
 
 # a command with more than two files has a folder of its own; its headers stay on top
 $(DCBKIT_OBJS): ALL_CPPFLAGS += -Icmd/dcbkit -Icmd/cli
@@ -213,6 +223,11 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 $(BUILD)/dcbkit.1 $(BUILD)/dcbtop.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	    $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 0644 $(BUILD)/completion/dcbkit.bash \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dcbkit
+	install -m 0644 $(BUILD)/completion/_dcbkit $(DESTDIR)$(PREFIX)/share/zsh/site-functions/
 	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/maps
 	install -m 0644 collectors/maps/*.json $(DESTDIR)$(PREFIX)/share/dcbkit/maps/
 	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/rules
@@ -221,6 +236,8 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/dcbkit $(DESTDIR)$(PREFIX)/share/man/man1/dcbkit.1
 	rm -f $(DESTDIR)$(PREFIX)/bin/dcbtop $(DESTDIR)$(PREFIX)/share/man/man1/dcbtop.1
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dcbkit
+	rm -f $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_dcbkit
 	rm -rf $(DESTDIR)$(PREFIX)/share/dcbkit
 
 clean:

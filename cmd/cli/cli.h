@@ -83,7 +83,15 @@ struct cli_command {
     int (*run)(struct cli_ctx *ctx, int argc, char **argv);
     const struct cli_section *sections;       /* ends with { NULL, NULL }; NULL: none */
     const struct cli_exit *exits;             /* ends with CLI_EXIT_END; NULL: the default */
+    const char *actions;                      /* its first words ("pause headroom thresholds"),
+                                               * space-separated, for completion; NULL: none */
 };
+
+/* Every option the help lists for cmd, in its order (its own, the common ones it takes, its
+ * source groups' but those it documents itself): fn gets each flags string ("-T, --format
+ * text|json", "--store DB"). */
+void cli_each_option(const struct cli_command *cmd,
+                     void (*fn)(void *arg, const char *flags), void *arg);
 
 /* The command's exit-status table (cli_exits_default when it gives none). */
 const struct cli_exit *cli_exits(const struct cli_command *cmd);

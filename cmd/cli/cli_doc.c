@@ -119,6 +119,19 @@ static const struct source_option_doc *next_source_doc(const struct cli_command 
     return NULL;
 }
 
+void cli_each_option(const struct cli_command *cmd,
+                     void (*fn)(void *arg, const char *flags), void *arg)
+{
+    for (const struct cli_option_doc *o = cmd->options; o && o->flags; o++)
+        fn(arg, o->flags);
+    for (const struct cli_option_doc *o = next_common(cmd, common_docs); o;
+         o = next_common(cmd, o + 1))
+        fn(arg, o->flags);
+    for (const struct source_option_doc *d = next_source_doc(cmd, source_option_docs); d;
+         d = next_source_doc(cmd, d + 1))
+        fn(arg, d->flags);
+}
+
 static void print_source_options(FILE *fp, const struct cli_command *cmd)
 {
     const struct source_option_doc *d = next_source_doc(cmd, source_option_docs);

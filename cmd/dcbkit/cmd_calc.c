@@ -515,4 +515,5 @@ const struct cli_command cmd_calc = {
         "\"lossless_prios\":N, \"clamped\":bool, \"thresholds\":[{\"name\":\"xon\", \"bytes\":N, "
         "\"why\":\"...\"}, kmin, kmax, xoff]}, in that order, each larger than the one before.",
     .run = calc_run,
+    .actions = "pause headroom thresholds",
 };

@@ -341,5 +341,6 @@ const struct cli_command cmd_fabric = {
         "\"differences\": [{\"device\", \"ifname\", \"path\", \"a\", \"b\"}] (null = unknown), "
         "\"count\"}. paths: {\"schema\":1, \"paths\": [{\"path\", \"help\"}]}.",
     .run = fabric_run,
+    .actions = "check diff paths",
     .exits = fabric_exits,
 };

@@ -734,4 +734,5 @@ const struct cli_command cmd_store = {
         "ifname: the other names it goes by, such as its LLDP chassis ID or gNMI address, which "
         "join link partners to their device). prune: {\"schema\":1, \"deleted\":N}.",
     .run = store_run,
+    .actions = "info query delta events export import prune",
 };

@@ -9,6 +9,7 @@
 extern const struct cli_command cmd_analyze;
 extern const struct cli_command cmd_calc;
 extern const struct cli_command cmd_collect;
+extern const struct cli_command cmd_completion;
 extern const struct cli_command cmd_decode;
 extern const struct cli_command cmd_diagnose;
 extern const struct cli_command cmd_fabric;
@@ -34,6 +35,7 @@ const struct cli_command *const cli_commands[] = {
     &cmd_report,
     &cmd_serve,
     &cmd_store,
+    &cmd_completion,
     &cmd_help,
     NULL,
 };

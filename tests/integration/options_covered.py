@@ -68,6 +68,8 @@ ALLOWED = {
     ("analyze", "--quiet"): SILENT,
     ("calc", "--quiet"): SILENT,
     ("calc", "--verbose"): SILENT,
+    ("completion", "--quiet"): SILENT,
+    ("completion", "--verbose"): SILENT,
     ("dcbtop", "--quiet"): SILENT,
     ("dcbtop", "--verbose"): SILENT,
     ("decode", "--quiet"): SILENT,

@@ -3,8 +3,8 @@
 Under a pseudo-terminal (python3's pty): a replay that runs past 2 s, report --collect 3s and
 an analyze whose capture keeps coming for 2.5 s each show a progress line - rewritten in place
 with a raw CR and erase-line (not shown as \\x0d or \\x1b), and wiped before the command's own
-output - and a replay shorter than 2 s shows none. With stderr a pipe, or -q on the terminal,
-the same runs print no progress at all."""
+output - and a replay shorter than 2 s shows none. With stderr a pipe, or the quiet option on
+the terminal, the same runs print no progress at all."""
 import os
 import pty
 import select

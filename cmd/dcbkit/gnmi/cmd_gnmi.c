@@ -459,5 +459,6 @@ const struct cli_command cmd_gnmi = {
         "\"path\", \"value\" (string, number or bool as the target sent it; null when it sent "
         "none)} or {..., \"deleted\": true} for a deleted path.",
     .run = gnmi_run_cmd,
+    .actions = "capabilities get subscribe",
     .exits = gnmi_exits,
 };

@@ -40,7 +40,7 @@ def options(text):
         if line and not line.startswith(" "):
             section = line.rstrip(":") if line.endswith(":") else None
             continue
-        if section not in ("Options", "Source options") or not re.match(r"  -", line):
+        if section not in ("Options", "Source options") or not re.match(r"  ([A-Z]+, )?-", line):
             continue
         shorts = []
         for part in re.sub(r"\(.*?\)", "", line).strip().split(", "):
