@@ -19,7 +19,7 @@ BUILD    ?= build/$(CCNAME)$(if $(SANITIZE),-san)
 VERSION  := $(shell git describe --always --dirty --tags 2>/dev/null || echo 0.1.0)
 
 # Libraries come in through pkg-config only.
-LIB_PKGS  := sqlite3 libcjson libpcap libcurl libprotobuf-c libmicrohttpd libcap
+LIB_PKGS  := sqlite3 libcjson libpcap libcurl libprotobuf-c libmicrohttpd libcap zlib
 TEST_PKGS := cmocka
 pkg_cflags = $(if $(1),$(shell $(PKG_CONFIG) --cflags $(1)))
 pkg_libs   = $(if $(1),$(shell $(PKG_CONFIG) --libs $(1)))
