@@ -1,7 +1,7 @@
 # dcbkit - plain GNU make. `make help` lists the targets.
 #
-#   make run                 bootstrap, build, run the main job
-#   make check               bootstrap, build, run every test
+#   make run                 bootstrap what running needs, build, run the main job
+#   make check               bootstrap that and the test packages, build, run every test
 #   make check SANITIZE=1    the same under ASan+UBSan
 #   make CC=clang            build with clang
 #   make bench | bench-diagnosis | fuzz | fuzz-long | install PREFIX=/usr/local | clean | ci-extra
@@ -81,7 +81,7 @@ FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 BINS := $(DCBKIT) $(DCBTOP)
 
 .PHONY: all run check check-unit check-integration bench bench-diagnosis fuzz fuzz-long fuzz-build fuzz-bins install \
-        uninstall clean ci-extra cppcheck bootstrap help build-tests
+        uninstall clean ci-extra cppcheck bootstrap bootstrap-run help build-tests
 .DEFAULT_GOAL := all
 
 COMPLETIONS := $(BUILD)/completion/dcbkit.bash $(BUILD)/completion/_dcbkit
@@ -154,12 +154,17 @@ build-tests: $(UNIT_BINS) $(BENCH_BINS)
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---- set-up, run, tests --------------------------------------------------------------------
+# two sets (scripts/bootstrap --list): run's packages build and run dcbkit; check's add the
+# test peers and tools (tshark, Chromium, Prometheus ...), which running does not need
 bootstrap:
-	@scripts/bootstrap
+	@scripts/bootstrap check
+
+bootstrap-run:
+	@scripts/bootstrap run
 
 # The main job: dcbtop, on this host when it has PFC-capable interfaces, else on the replay demo;
 # interactive on a terminal, five batch frames otherwise.
-run: bootstrap
+run: bootstrap-run
 	@$(MAKE) --no-print-directory all
 	@if [ -t 1 ]; then $(DCBTOP) --auto; else $(DCBTOP) --auto -b -n 5; fi
 
