@@ -352,6 +352,13 @@ static const struct cli_example completion_examples[] = {
     { NULL, NULL },
 };
 
+static const struct cli_exit completion_exits[] = {
+    CLI_EXIT_SUCCESS,
+    { 1, "runtime error", "the script could not be written" },
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
+};
+
 const struct cli_command cmd_completion = {
     .name = "completion",
     .summary = "print a bash or zsh completion script for dcbkit",
@@ -363,4 +370,5 @@ const struct cli_command cmd_completion = {
     .examples = completion_examples,
     .run = completion_run,
     .actions = "bash zsh",
+    .exits = completion_exits,
 };
