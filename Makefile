@@ -1,7 +1,7 @@
 # dcbkit - plain GNU make. `make help` lists the targets.
 #
-#   make run                 bootstrap, build, run the main job
-#   make check               bootstrap, build, run every test
+#   make run                 bootstrap what running needs, build, run the main job
+#   make check               bootstrap that and the test packages, build, run every test
 #   make check SANITIZE=1    the same under ASan+UBSan
 #   make CC=clang            build with clang
 #   make bench | bench-diagnosis | fuzz | fuzz-long | install PREFIX=/usr/local | clean | ci-extra
@@ -19,7 +19,7 @@ BUILD    ?= build/$(CCNAME)$(if $(SANITIZE),-san)
 VERSION  := $(shell git describe --always --dirty --tags 2>/dev/null || echo 0.1.0)
 
 # Libraries come in through pkg-config only.
-LIB_PKGS  := sqlite3 libcjson libpcap libcurl libprotobuf-c libmicrohttpd libcap
+LIB_PKGS  := sqlite3 libcjson libpcap libcurl libprotobuf-c libmicrohttpd libcap zlib
 TEST_PKGS := cmocka
 pkg_cflags = $(if $(1),$(shell $(PKG_CONFIG) --cflags $(1)))
 pkg_libs   = $(if $(1),$(shell $(PKG_CONFIG) --libs $(1)))
@@ -81,10 +81,12 @@ FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 BINS := $(DCBKIT) $(DCBTOP)
 
 .PHONY: all run check check-unit check-integration bench bench-diagnosis fuzz fuzz-long fuzz-build fuzz-bins install \
-        uninstall clean ci-extra cppcheck bootstrap help build-tests
+        uninstall clean ci-extra cppcheck bootstrap bootstrap-run help build-tests
 .DEFAULT_GOAL := all
 
-all: $(BINS) $(BUILD)/dcbkit.1 $(BUILD)/dcbtop.1
+COMPLETIONS := $(BUILD)/completion/dcbkit.bash $(BUILD)/completion/_dcbkit
+
+all: $(BINS) $(BUILD)/dcbkit.1 $(BUILD)/dcbtop.1 $(COMPLETIONS)
 
 # ---- compile and link ----------------------------------------------------------------------
 $(BUILD)/obj/%.o: %.c
@@ -116,6 +118,14 @@ $(DCBKIT): $(DCBKIT_OBJS) $(CLI_OBJS) $(LIBDCB)
 $(BUILD)/dcbkit.1: $(DCBKIT)
 	$(DCBKIT) help --man > $@.tmp && mv $@.tmp $@
 
+# shell completion, made from the command table as the man page is
+$(BUILD)/completion/dcbkit.bash: $(DCBKIT)
+	@mkdir -p $(dir $@)
+	$(DCBKIT) completion bash > $@.tmp && mv $@.tmp $@
+$(BUILD)/completion/_dcbkit: $(DCBKIT)
+	@mkdir -p $(dir $@)
+	$(DCBKIT) completion zsh > $@.tmp && mv $@.tmp $@
+
 # a command with more than two files has a folder of its own; its headers stay on top
 $(DCBKIT_OBJS): ALL_CPPFLAGS += -Icmd/dcbkit -Icmd/cli
 $(CLI_OBJS): ALL_CPPFLAGS += -Icmd/cli
@@ -144,12 +154,17 @@ build-tests: $(UNIT_BINS) $(BENCH_BINS)
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---- set-up, run, tests --------------------------------------------------------------------
+# two sets (scripts/bootstrap --list): run's packages build and run dcbkit; check's add the
+# test peers and tools (tshark, Chromium, Prometheus ...), which running does not need
 bootstrap:
-	@scripts/bootstrap
+	@scripts/bootstrap check
+
+bootstrap-run:
+	@scripts/bootstrap run
 
 # The main job: dcbtop, on this host when it has PFC-capable interfaces, else on the replay demo;
 # interactive on a terminal, five batch frames otherwise.
-run: bootstrap
+run: bootstrap-run
 	@$(MAKE) --no-print-directory all
 	@if [ -t 1 ]; then $(DCBTOP) --auto; else $(DCBTOP) --auto -b -n 5; fi
 
@@ -213,6 +228,11 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 0644 $(BUILD)/dcbkit.1 $(BUILD)/dcbtop.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	    $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 0644 $(BUILD)/completion/dcbkit.bash \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dcbkit
+	install -m 0644 $(BUILD)/completion/_dcbkit $(DESTDIR)$(PREFIX)/share/zsh/site-functions/
 	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/maps
 	install -m 0644 collectors/maps/*.json $(DESTDIR)$(PREFIX)/share/dcbkit/maps/
 	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/rules
@@ -221,6 +241,8 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/dcbkit $(DESTDIR)$(PREFIX)/share/man/man1/dcbkit.1
 	rm -f $(DESTDIR)$(PREFIX)/bin/dcbtop $(DESTDIR)$(PREFIX)/share/man/man1/dcbtop.1
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dcbkit
+	rm -f $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_dcbkit
 	rm -rf $(DESTDIR)$(PREFIX)/share/dcbkit
 
 clean:

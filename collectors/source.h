@@ -253,7 +253,7 @@ struct source_pcap_options {
                                          * base name, as diagnose has always named it) */
     double speed;
     bool fast;
-    /* called every 65536 frames read (a terminal's progress); NULL: none */
+    /* called every 4096 frames read (a terminal's progress: it reads the clock); NULL: none */
     void (*progress)(void *arg, uint64_t frames, uint32_t qps);
     void *progress_arg;
 };

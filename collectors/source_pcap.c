@@ -28,7 +28,7 @@
 #define DEFAULT_LINK_BPS 400000000000ULL
 #define DEFAULT_STORM_NS 200000000LL          /* as dcbkit analyze --storm-ms */
 #define FAST_SAMPLE_NS (60 * 1000000000LL)    /* fast: the counters this often, capture time */
-#define PROGRESS_EVERY_FRAMES 65536
+#define PROGRESS_EVERY_FRAMES 4096
 
 struct pcap_ctx {
     struct dcb_source *src;

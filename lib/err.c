@@ -1,6 +1,7 @@
 #include "err.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int dcb_err_set(struct dcb_err *err, int code, const char *fmt, ...)
 {
@@ -19,6 +20,44 @@ void dcb_err_clear(struct dcb_err *err)
     if (err) {
         err->code = DCB_OK;
         err->msg[0] = '\0';
+    }
+}
+
+/* Whether part b (nb bytes) says again what part a (na bytes) said: equal, or a's end after a
+ * space ("store /x.db" then "/x.db"). */
+static int says_again(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (nb == 0 || nb > na || memcmp(a + na - nb, b, nb) != 0)
+        return 0;
+    return na == nb || a[na - nb - 1] == ' ';
+}
+
+void dcb_err_line(char *out, size_t len, const char *what, const char *msg)
+{
+    char joined[2048];
+    if (what && *what)
+        snprintf(joined, sizeof(joined), "%s: %s", what, msg ? msg : "");
+    else
+        snprintf(joined, sizeof(joined), "%s", msg ? msg : "");
+    if (!len)
+        return;
+    size_t n = 0;
+    const char *prev = NULL, *p = joined;
+    size_t nprev = 0;
+    for (;;) {
+        const char *sep = strstr(p, ": ");
+        size_t np = sep ? (size_t)(sep - p) : strlen(p);
+        if (!prev || !says_again(prev, nprev, p, np)) {
+            int w = snprintf(out + n, len - n, "%s%.*s", prev ? ": " : "", (int)np, p);
+            n += w > 0 ? (size_t)w : 0;
+            if (n >= len)
+                return;           /* truncated; snprintf terminated it */
+            prev = p;
+            nprev = np;
+        }
+        if (!sep)
+            break;
+        p = sep + 2;
     }
 }
 

@@ -4,6 +4,7 @@
 #define DCB_ERR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum dcb_errcode {
     DCB_OK = 0,
@@ -29,6 +30,12 @@ struct dcb_err {
 int dcb_err_set(struct dcb_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void dcb_err_clear(struct dcb_err *err);
+/* The command-level error text "what: msg" into out (always terminated), each ": "-separated
+ * part said once: a library message names its file ("/x.pcap: No such file or directory"), so
+ * a caller that names it too, as what ("/x.pcap") or in its own words ("store /x.db"), does not
+ * print the path twice. A part is dropped when it equals the one before it or ends it after a
+ * space. */
+void dcb_err_line(char *out, size_t len, const char *what, const char *msg);
 const char *dcb_strerror(int code);
 
 #endif

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "err.h"
 #include "out.h"
+#include "progress.h"
 
 static const char *log_progname = "dcbkit";
 static enum dcb_log_level log_level = DCB_LOG_WARN;
@@ -45,6 +47,7 @@ void dcb_log(enum dcb_log_level level, const char *fmt, ...)
 {
     if (level > log_level)
         return;
+    dcb_progress_wipe();
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "%s: %s: ", log_progname, level_names[level]);
@@ -53,12 +56,19 @@ void dcb_log(enum dcb_log_level level, const char *fmt, ...)
     va_end(ap);
 }
 
+void dcb_cmd_verror(const char *what, const char *fmt, va_list ap)
+{
+    char msg[1024], line[2048];
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    dcb_err_line(line, sizeof(line), what, msg);
+    dcb_progress_wipe();
+    out_term(stderr, "%s: %s\n", log_progname, line);
+}
+
 void dcb_cmd_error(const char *what, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: %s: ", log_progname, what);
-    out_vterm(stderr, fmt, ap);
-    fputc('\n', stderr);
+    dcb_cmd_verror(what, fmt, ap);
     va_end(ap);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "metrics.h"
 #include "utf8.h"
@@ -419,6 +420,47 @@ enum prom_route prom_route(const char *method, const char *url)
     if (path_is(url, "/"))
         return PROM_ROUTE_INDEX;
     return PROM_ROUTE_NOT_FOUND;
+}
+
+/* The q-value of one "coding;q=0.5" element (1 when none is given). */
+static double coding_q(const char *params, size_t n)
+{
+    for (const char *p = params; p < params + n; p++) {
+        if (*p != ';')
+            continue;
+        p++;
+        while (p < params + n && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p + 2 <= params + n && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=')
+            return strtod(p + 2, NULL);
+    }
+    return 1;
+}
+
+bool prom_accepts_gzip(const char *accept_encoding)
+{
+    if (!accept_encoding)
+        return false;
+    double gzip = -1, star = -1;               /* -1: not named */
+    const char *p = accept_encoding;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        const char *c = p;
+        while (c < p + n && (*c == ' ' || *c == '\t'))
+            c++;
+        size_t len = strcspn(c, " \t;,");
+        if (c + len > p + n)
+            len = (size_t)(p + n - c);
+        double q = coding_q(c + len, (size_t)(p + n - (c + len)));
+        if ((len == 4 && !strncasecmp(c, "gzip", 4)) || (len == 6 && !strncasecmp(c, "x-gzip", 6)))
+            gzip = q;
+        else if (len == 1 && *c == '*')
+            star = q;
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return gzip >= 0 ? gzip > 0 : star > 0;
 }
 
 int prom_parse_listen(const char *text, struct prom_listen *out, struct dcb_err *err)

@@ -117,6 +117,10 @@ enum prom_route {
  * ignored). NULL arguments are a bad request: PROM_ROUTE_NOT_FOUND. */
 enum prom_route prom_route(const char *method, const char *url);
 
+/* Whether a request's Accept-Encoding header (NULL: none sent) accepts gzip: "gzip" or
+ * "x-gzip", or "*" without gzip named, at a q-value above 0 (RFC 9110 12.5.3). */
+bool prom_accepts_gzip(const char *accept_encoding);
+
 struct prom_listen {
     struct sockaddr_storage addr;
     socklen_t addrlen;

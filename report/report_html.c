@@ -90,7 +90,7 @@ static void header(FILE *fp, const cJSON *m)
     h(fp, report_str(v, "level"));
     fputs("</div>\n<p class=\"summary\">", fp);
     h(fp, report_str(v, "summary"));
-    fprintf(fp, "</p>\n<table class=\"counts\"><tr><th>critical</th><th>warnings</th><th>info"
+    fprintf(fp, "</p>\n<table class=\"counts\"><tr><th>crit</th><th>warn</th><th>info"
             "</th></tr><tr><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f"
             "</td></tr></table>\n</section>\n", report_num(c, "crit"), report_num(c, "warn"),
             report_num(c, "info"));

@@ -68,11 +68,16 @@ int cli_fail(int status, const char *what, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: %s: ", dcb_progname(), what);
-    out_vterm(stderr, fmt, ap);
-    fputc('\n', stderr);
+    dcb_cmd_verror(what, fmt, ap);
     va_end(ap);
     return status;
+}
+
+int cli_check_format(const struct cli_ctx *ctx)
+{
+    if (ctx->format == OUT_JSON && ctx->cmd && !ctx->cmd->json_doc)
+        return cli_usage_error(ctx, "-T json: %s has no JSON output", ctx->cmd->name);
+    return CLI_NEXT;
 }
 
 int cli_common_option(struct cli_ctx *ctx, int opt, char **argv)
@@ -82,7 +87,7 @@ int cli_common_option(struct cli_ctx *ctx, int opt, char **argv)
         if (out_parse_format(optarg, &ctx->format) < 0)
             return cli_usage_error(ctx, "-T takes 'text' or 'json', not '%s'", optarg);
         ctx->format_given = true;
-        return CLI_NEXT;
+        return cli_check_format(ctx);
     case 'v':
         ctx->verbosity++;
         dcb_log_set_level(ctx->verbosity >= 2 ? DCB_LOG_DEBUG : DCB_LOG_INFO);

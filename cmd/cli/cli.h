@@ -43,6 +43,27 @@ struct cli_section {
     const struct cli_option_doc *items;       /* ends with { NULL, NULL } */
 };
 
+/* One row of a command's exit-status table: help, the man pages and `dcbkit help`'s summary
+ * are all made from it, and tests/integration/exit_status.py runs the codes it documents. */
+struct cli_exit {
+    int code;
+    const char *label;                        /* a few words: "warnings"; the summary's */
+    const char *text;                         /* when; NULL when the label says it */
+};
+#define CLI_EXIT_SUCCESS { 0, "success", NULL }
+#define CLI_EXIT_FAILED \
+    { 1, "runtime error", "a file, store, device or socket could not be read, written or " \
+      "opened; the output could not be written" }
+#define CLI_EXIT_USAGE { EXIT_USAGE, "usage error", "a wrong option or argument, said in one " \
+                         "line on stderr" }
+#define CLI_EXIT_END { -1, NULL, NULL }
+/* 0 success, 1 runtime error, 64 usage error: a command whose exits are NULL. */
+extern const struct cli_exit cli_exits_default[];
+/* The monitoring convention of diagnose and report, before their own 3 and 64. */
+#define CLI_EXIT_HEALTHY { 0, "healthy", "no finding above info" }
+#define CLI_EXIT_WARNINGS { 1, "warnings", "the worst finding is a warn" }
+#define CLI_EXIT_CRITICAL { 2, "critical", "at least one crit finding" }
+
 struct cli_ctx;
 
 /* A binary that is one command (dcbtop) names its command after itself: its usage errors say
@@ -52,17 +73,35 @@ struct cli_command {
     const char *summary;                      /* one line, for `dcbkit help` */
     const char *synopsis;                     /* one usage form per line */
     const char *description;                  /* paragraphs separated by a blank line */
-    const struct cli_option_doc *options;     /* ends with { NULL, NULL } */
+    const struct cli_option_doc *options;     /* its own; ends with { NULL, NULL } */
     const struct cli_example *examples;       /* ends with { NULL, NULL } */
-    const char *json_doc;                     /* what -T json prints; NULL if nothing */
+    const char *json_doc;                     /* what -T json prints; NULL: -T json refused */
     /* the source option groups it takes (collectors/source_opts.h): help and man list their
      * options from source_option_docs after the command's own, except a flag the command
      * documents itself */
     unsigned source_groups;
     int (*run)(struct cli_ctx *ctx, int argc, char **argv);
     const struct cli_section *sections;       /* ends with { NULL, NULL }; NULL: none */
-    const char *exit_status;                  /* NULL: 0 success, 1 runtime error, 64 usage */
+    const struct cli_exit *exits;             /* ends with CLI_EXIT_END; NULL: the default */
+    const char *actions;                      /* its first words ("pause headroom thresholds"),
+                                               * space-separated, for completion; NULL: none */
 };
+
+/* Every option the help lists for cmd, in its order (its own, the common ones it takes, its
+ * source groups' but those it documents itself): fn gets each flags string ("-T, --format
+ * text|json", "--store DB"). */
+void cli_each_option(const struct cli_command *cmd,
+                     void (*fn)(void *arg, const char *flags), void *arg);
+
+/* The command's exit-status table (cli_exits_default when it gives none). */
+const struct cli_exit *cli_exits(const struct cli_command *cmd);
+/* Whether two commands' tables have the same codes and labels (`dcbkit help` groups them). */
+bool cli_exits_alike(const struct cli_command *a, const struct cli_command *b);
+/* "0 healthy, 1 warnings, 64 usage error": the codes and labels in one line, into buf. */
+void cli_exit_labels(const struct cli_command *cmd, char *buf, size_t len);
+/* text wrapped at width, every line indented by indent, the first one starting at column start
+ * (0: indented like the others; more: the caller already printed that much of it). */
+void cli_print_wrapped(FILE *fp, const char *text, int indent, int width, int start);
 
 struct cli_ctx {
     const struct cli_command *cmd;
@@ -78,6 +117,8 @@ struct cli_ctx {
     { "format", required_argument, NULL, 'T' }, { "verbose", no_argument, NULL, 'v' }, \
     { "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' }
 
+/* Help and man pages list these after a command's own options; -T only for a command with
+ * JSON output (json_doc), the others refuse it. */
 #define CLI_COMMON_OPTION_DOCS \
     { "-T, --format text|json", \
       "Output format: text (default) or json, described under JSON output." }, \
@@ -89,6 +130,9 @@ struct cli_ctx {
  * missing arguments. Returns CLI_NEXT to go on, or an exit status (0 after --help, 64 on a usage
  * error, with the one-line message already printed). */
 int cli_common_option(struct cli_ctx *ctx, int opt, char **argv);
+
+/* -T json for a command without JSON output (no json_doc) is a usage error: CLI_NEXT or 64. */
+int cli_check_format(const struct cli_ctx *ctx);
 
 /* A getopt result the command did not handle: a source option into so (source_opts_take),
  * else cli_common_option. CLI_NEXT or an exit status. */
@@ -155,7 +199,7 @@ int cli_opt_rules_profile(const struct cli_ctx *ctx, struct cli_rules *r, const 
     { "--profile pfc-only", "For sites that run PFC without DCQCN on purpose: rules that " \
       "expect DCQCN are skipped." }
 
-/* "dcbkit: <what>: <why>" on stderr; returns status. */
+/* "dcbkit: <what>: <why>" on stderr, each part said once (dcb_cmd_error); returns status. */
 int cli_fail(int status, const char *what, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -7,14 +7,15 @@
 #include "log.h"
 #include "version.h"
 
-/* Prints text wrapped at width, each line indented by indent spaces. */
-static void print_wrapped(FILE *fp, const char *text, int indent, int width)
+void cli_print_wrapped(FILE *fp, const char *text, int indent, int width, int start)
 {
     const char *p = text;
     while (*p) {
         const char *para_end = strstr(p, "\n\n");
         size_t para_len = para_end ? (size_t)(para_end - p) : strlen(p);
-        int col = 0;
+        int col = start;
+        bool first = start > 0;
+        start = 0;
         size_t i = 0;
         while (i < para_len) {
             while (i < para_len && (p[i] == ' ' || p[i] == '\n'))
@@ -30,7 +31,9 @@ static void print_wrapped(FILE *fp, const char *text, int indent, int width)
                 col = 0;
             }
             if (col == 0)
-                fprintf(fp, "%*s", indent, "");
+                fprintf(fp, "%*s", indent, ""), col = indent;
+            else if (first)
+                first = false;
             else
                 fputc(' ', fp), col++;
             fwrite(p + i, 1, (size_t)wlen, fp);
@@ -58,6 +61,32 @@ static void print_lines_indented(FILE *fp, const char *lines, const char *prefix
     }
 }
 
+static const struct cli_option_doc common_docs[] = { CLI_COMMON_OPTION_DOCS, { NULL, NULL } };
+
+/* The common option docs from d on that the command takes (-T only with JSON output). */
+static const struct cli_option_doc *next_common(const struct cli_command *cmd,
+                                                const struct cli_option_doc *d)
+{
+    for (; d->flags; d++)
+        if (cmd->json_doc || strncmp(d->flags, "-T,", 3) != 0)
+            return d;
+    return NULL;
+}
+
+static void print_options(FILE *fp, const struct cli_command *cmd)
+{
+    fputs("\nOptions:\n", fp);
+    for (const struct cli_option_doc *o = cmd->options; o && o->flags; o++) {
+        fprintf(fp, "  %s\n", o->flags);
+        cli_print_wrapped(fp, o->text, 6, 78, 0);
+    }
+    for (const struct cli_option_doc *o = next_common(cmd, common_docs); o;
+         o = next_common(cmd, o + 1)) {
+        fprintf(fp, "  %s\n", o->flags);
+        cli_print_wrapped(fp, o->text, 6, 78, 0);
+    }
+}
+
 static void print_items(FILE *fp, const char *title, const struct cli_option_doc *items)
 {
     if (!items || !items[0].flags)
@@ -65,7 +94,7 @@ static void print_items(FILE *fp, const char *title, const struct cli_option_doc
     fprintf(fp, "\n%s:\n", title);
     for (const struct cli_option_doc *o = items; o->flags; o++) {
         fprintf(fp, "  %s\n", o->flags);
-        print_wrapped(fp, o->text, 6, 78);
+        cli_print_wrapped(fp, o->text, 6, 78, 0);
     }
 }
 
@@ -90,6 +119,19 @@ static const struct source_option_doc *next_source_doc(const struct cli_command 
     return NULL;
 }
 
+void cli_each_option(const struct cli_command *cmd,
+                     void (*fn)(void *arg, const char *flags), void *arg)
+{
+    for (const struct cli_option_doc *o = cmd->options; o && o->flags; o++)
+        fn(arg, o->flags);
+    for (const struct cli_option_doc *o = next_common(cmd, common_docs); o;
+         o = next_common(cmd, o + 1))
+        fn(arg, o->flags);
+    for (const struct source_option_doc *d = next_source_doc(cmd, source_option_docs); d;
+         d = next_source_doc(cmd, d + 1))
+        fn(arg, d->flags);
+}
+
 static void print_source_options(FILE *fp, const struct cli_command *cmd)
 {
     const struct source_option_doc *d = next_source_doc(cmd, source_option_docs);
@@ -97,7 +139,49 @@ static void print_source_options(FILE *fp, const struct cli_command *cmd)
         fputs("\nSource options:\n", fp);
     for (; d; d = next_source_doc(cmd, d + 1)) {
         fprintf(fp, "  %s\n", d->flags);
-        print_wrapped(fp, d->text, 6, 78);
+        cli_print_wrapped(fp, d->text, 6, 78, 0);
+    }
+}
+
+const struct cli_exit cli_exits_default[] = {
+    CLI_EXIT_SUCCESS, CLI_EXIT_FAILED, CLI_EXIT_USAGE, CLI_EXIT_END,
+};
+
+const struct cli_exit *cli_exits(const struct cli_command *cmd)
+{
+    return cmd->exits ? cmd->exits : cli_exits_default;
+}
+
+bool cli_exits_alike(const struct cli_command *a, const struct cli_command *b)
+{
+    const struct cli_exit *x = cli_exits(a), *y = cli_exits(b);
+    for (; x->label && y->label; x++, y++)
+        if (x->code != y->code || strcmp(x->label, y->label) != 0)
+            return false;
+    return !x->label && !y->label;
+}
+
+void cli_exit_labels(const struct cli_command *cmd, char *buf, size_t len)
+{
+    size_t n = 0;
+    if (len)
+        buf[0] = '\0';
+    for (const struct cli_exit *e = cli_exits(cmd); e->label && n < len; e++) {
+        int w = snprintf(buf + n, len - n, "%s%d %s", n ? ", " : "", e->code, e->label);
+        n += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* "  0   healthy: no finding above info", wrapped under the label */
+static void print_exits(FILE *fp, const struct cli_command *cmd)
+{
+    fputs("\nExit status:\n", fp);
+    for (const struct cli_exit *e = cli_exits(cmd); e->label; e++) {
+        char line[512];
+        snprintf(line, sizeof(line), "%s%s%s", e->label, e->text ? ": " : "",
+                 e->text ? e->text : "");
+        fprintf(fp, "  %-4d", e->code);
+        cli_print_wrapped(fp, line, 6, 78, 6);
     }
 }
 
@@ -111,20 +195,21 @@ void cli_print_help(const struct cli_command *cmd, FILE *fp)
         fprintf(fp, "%s %s - %s\n\nUsage:\n", dcb_progname(), cmd->name, cmd->summary);
     print_lines_indented(fp, cmd->synopsis, "  ");
     fputc('\n', fp);
-    print_wrapped(fp, cmd->description, 2, 78);
-    print_items(fp, "Options", cmd->options);
+    cli_print_wrapped(fp, cmd->description, 2, 78, 0);
+    print_options(fp, cmd);
     print_source_options(fp, cmd);
     for (const struct cli_section *s = cmd->sections; s && s->title; s++)
         print_items(fp, s->title, s->items);
     if (cmd->json_doc) {
         fputs("\nJSON output (-T json):\n", fp);
-        print_wrapped(fp, cmd->json_doc, 2, 78);
+        cli_print_wrapped(fp, cmd->json_doc, 2, 78, 0);
     }
+    print_exits(fp, cmd);
     if (cmd->examples && cmd->examples[0].command)
         fputs("\nExamples:\n", fp);
     for (const struct cli_example *e = cmd->examples; e && e->command; e++) {
         fprintf(fp, "  %s\n", e->command);
-        print_wrapped(fp, e->text, 6, 78);
+        cli_print_wrapped(fp, e->text, 6, 78, 0);
     }
 }
 
@@ -209,6 +294,9 @@ static void man_lists(const struct cli_command *cmd, FILE *fp, bool page)
         roff_heading(fp, page, "Options");
     for (const struct cli_option_doc *o = cmd->options; o && o->flags; o++)
         roff_item(fp, o->flags, o->text);
+    for (const struct cli_option_doc *o = next_common(cmd, common_docs); o;
+         o = next_common(cmd, o + 1))
+        roff_item(fp, o->flags, o->text);
     const struct source_option_doc *d = next_source_doc(cmd, source_option_docs);
     if (d)
         roff_heading(fp, page, "Source options");
@@ -236,6 +324,14 @@ static void man_body(const struct cli_command *cmd, FILE *fp, bool page)
         else
             fputs(".PP\nJSON output:\n", fp);
         cli_roff_paragraphs(fp, cmd->json_doc);
+    }
+    roff_heading(fp, page, "Exit status");
+    for (const struct cli_exit *e = cli_exits(cmd); e->label; e++) {
+        char code[16], line[512];
+        snprintf(code, sizeof(code), "%d", e->code);
+        snprintf(line, sizeof(line), "%s%s%s", e->label, e->text ? ": " : "",
+                 e->text ? e->text : "");
+        roff_item(fp, code, line);
     }
     if (page && cmd->examples && cmd->examples[0].command)
         fputs(".SH EXAMPLES\n", fp);
@@ -268,10 +364,6 @@ void cli_print_man_page(const struct cli_command *cmd, FILE *fp)
     cli_roff_text(fp, cmd->summary, strlen(cmd->summary));
     fputc('\n', fp);
     man_body(cmd, fp, true);
-    fputs(".SH EXIT STATUS\n", fp);
-    const char *status = cmd->exit_status ? cmd->exit_status
-                                          : "0 success, 1 runtime error, 64 usage error.";
-    cli_roff_text(fp, status, strlen(status));
-    fputs("\n.SH ENVIRONMENT\n.TP\n.B DCBKIT_LOG\nerror, warn (default), info or debug.\n"
+    fputs(".SH ENVIRONMENT\n.TP\n.B DCBKIT_LOG\nerror, warn (default), info or debug.\n"
           ".SH SEE ALSO\n.BR dcbkit (1)\n", fp);
 }

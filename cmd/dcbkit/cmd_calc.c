@@ -450,7 +450,6 @@ static const struct cli_option_doc calc_options[] = {
     { "--buffer BYTES", "thresholds: the switch's shared buffer (64MB, 32MiB)." },
     { "--ports N", "thresholds: ports sharing the buffer, 1 to 4096." },
     { "--lossless-prios N", "thresholds: lossless priorities per port, 1 to 8 (default 1)." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 
@@ -516,4 +515,5 @@ const struct cli_command cmd_calc = {
         "\"lossless_prios\":N, \"clamped\":bool, \"thresholds\":[{\"name\":\"xon\", \"bytes\":N, "
         "\"why\":\"...\"}, kmin, kmax, xoff]}, in that order, each larger than the one before.",
     .run = calc_run,
+    .actions = "pause headroom thresholds",
 };

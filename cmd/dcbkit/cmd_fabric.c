@@ -294,7 +294,6 @@ static int fabric_run(struct cli_ctx *ctx, int argc, char **argv)
 
 static const struct cli_option_doc fabric_options[] = {
     { "-c, --config", "check: print each interface's effective QoS config (text output)." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 
@@ -308,6 +307,14 @@ static const struct cli_example fabric_examples[] = {
       "Config differences per device and interface." },
     { "dcbkit fabric paths", "Every config path a fabric file or --set may name." },
     { NULL, NULL },
+};
+
+static const struct cli_exit fabric_exits[] = {
+    { 0, "success", "check: the file is a valid fabric" },
+    { 1, "runtime error", "a file could not be read, or is not a valid fabric (the error names "
+      "the JSON path)" },
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
 };
 
 const struct cli_command cmd_fabric = {
@@ -334,4 +341,6 @@ const struct cli_command cmd_fabric = {
         "\"differences\": [{\"device\", \"ifname\", \"path\", \"a\", \"b\"}] (null = unknown), "
         "\"count\"}. paths: {\"schema\":1, \"paths\": [{\"path\", \"help\"}]}.",
     .run = fabric_run,
+    .actions = "check diff paths",
+    .exits = fabric_exits,
 };

@@ -40,6 +40,12 @@ static const struct cli_example help_examples[] = {
     { NULL, NULL },
 };
 
+static const struct cli_exit help_exits[] = {
+    CLI_EXIT_SUCCESS,
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
+};
+
 const struct cli_command cmd_help = {
     .name = "help",
     .summary = "show the commands, or one command's options and examples",
@@ -49,4 +55,5 @@ const struct cli_command cmd_help = {
     .options = help_options,
     .examples = help_examples,
     .run = help_run,
+    .exits = help_exits,
 };

@@ -41,7 +41,6 @@ static int metrics_run(struct cli_ctx *ctx, int argc, char **argv)
 }
 
 static const struct cli_option_doc metrics_options[] = {
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 

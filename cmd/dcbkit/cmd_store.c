@@ -657,7 +657,6 @@ static const struct cli_option_doc store_options[] = {
     { "--older-than DURATION", "prune: delete samples, events and config snapshots older than this." },
     { "--batch N", "import: samples per committed transaction (default 50000)." },
     { "--durable", "import: fsync every commit (synchronous=FULL)." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 
@@ -735,4 +734,5 @@ const struct cli_command cmd_store = {
         "ifname: the other names it goes by, such as its LLDP chassis ID or gNMI address, which "
         "join link partners to their device). prune: {\"schema\":1, \"deleted\":N}.",
     .run = store_run,
+    .actions = "info query delta events export import prune",
 };

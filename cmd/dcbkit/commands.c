@@ -9,6 +9,7 @@
 extern const struct cli_command cmd_analyze;
 extern const struct cli_command cmd_calc;
 extern const struct cli_command cmd_collect;
+extern const struct cli_command cmd_completion;
 extern const struct cli_command cmd_decode;
 extern const struct cli_command cmd_diagnose;
 extern const struct cli_command cmd_fabric;
@@ -34,6 +35,7 @@ const struct cli_command *const cli_commands[] = {
     &cmd_report,
     &cmd_serve,
     &cmd_store,
+    &cmd_completion,
     &cmd_help,
     NULL,
 };
@@ -46,6 +48,37 @@ const struct cli_command *cli_find_command(const char *name)
     return NULL;
 }
 
+/* The commands whose exit tables are alike, as one line each: "diagnose, report: 0 healthy,
+ * 1 warnings, ..."; roff puts each under a .TP. */
+static void print_exit_groups(FILE *fp, bool roff)
+{
+    for (size_t i = 0; cli_commands[i]; i++) {
+        size_t j = 0;
+        while (j < i && !cli_exits_alike(cli_commands[j], cli_commands[i]))
+            j++;
+        if (j < i)
+            continue;                 /* listed with an earlier one */
+        char names[256], codes[512];
+        size_t n = 0;
+        names[0] = '\0';
+        for (j = i; cli_commands[j]; j++)
+            if (cli_exits_alike(cli_commands[j], cli_commands[i]) && n < sizeof(names))
+                n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", n ? ", " : "",
+                                      cli_commands[j]->name);
+        cli_exit_labels(cli_commands[i], codes, sizeof(codes));
+        if (roff) {
+            fputs(".TP\n", fp);
+            cli_roff_text(fp, names, strlen(names));
+            fputc('\n', fp);
+            cli_roff_text(fp, codes, strlen(codes));
+            fputc('\n', fp);
+        } else {
+            fprintf(fp, "  %s:\n", names);
+            cli_print_wrapped(fp, codes, 6, 78, 0);
+        }
+    }
+}
+
 void cli_print_overview(FILE *fp)
 {
     fprintf(fp,
@@ -54,11 +87,20 @@ void cli_print_overview(FILE *fp)
             dcb_progname(), DCBKIT_VERSION, dcb_progname());
     for (size_t i = 0; cli_commands[i]; i++)
         out_term(fp, "  %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+    size_t textonly = 0, m = 0;
+    for (size_t i = 0; cli_commands[i]; i++)
+        textonly += !cli_commands[i]->json_doc;
+    fputs("\nEvery command", fp);
+    for (size_t i = 0; cli_commands[i]; i++)
+        if (!cli_commands[i]->json_doc)
+            fprintf(fp, "%s%s", m++ == 0 ? " but " : m == textonly ? " and " : ", ",
+                    cli_commands[i]->name);
     fprintf(fp,
-            "\nEvery command takes -T json for machine-readable output.\n"
-            "Run '%s help <command>' for its options and examples.\n"
-            "Exit status: 0 success, 1 runtime error, 64 usage error.\n",
+            " takes -T json for machine-readable output.\n"
+            "Run '%s help <command>' for its options and examples.\n\n"
+            "Exit status (each command's help says when):\n",
             dcb_progname());
+    print_exit_groups(fp, false);
 }
 
 /* dcbkit(1): every command, one section each. */
@@ -81,8 +123,9 @@ void cli_print_man(FILE *fp)
         fputc('\n', fp);
         cli_man_body(c, fp);
     }
-    fputs(".SH EXIT STATUS\n0 success, 1 runtime error, 64 usage error.\n"
-          ".SH ENVIRONMENT\n.TP\n.B DCBKIT_LOG\nerror, warn (default), info or debug.\n"
+    fputs(".SH EXIT STATUS\nEach command's own, as listed under it above:\n", fp);
+    print_exit_groups(fp, true);
+    fputs(".SH ENVIRONMENT\n.TP\n.B DCBKIT_LOG\nerror, warn (default), info or debug.\n"
           ".SH SEE ALSO\n.BR dcbtop (1)\n",
           fp);
 }

@@ -21,7 +21,7 @@ static const char description[] =
     "share of time the link partner kept it paused, ECN marks, CNPs sent and handled, RoCE "
     "packets out of sequence and drops per second, with a sparkline of the last 60 values of "
     "the sort column. Rows with active findings of the rules engine are coloured by severity "
-    "(marked ! for critical and * for warnings on terminals without colour).\n\n"
+    "(marked ! for crit and * for warn on terminals without colour).\n\n"
     "A rate needs two readings: until the second one a rate shows \xe2\x80\xa6 (... without "
     "UTF-8), never 0; a metric the source does not provide at all shows -. Rates are taken over "
     "the refresh interval (in the data's time: a replay's or a capture's, times its speed), "
@@ -83,7 +83,6 @@ static const struct cli_option_doc options[] = {
       "(what make run uses)." },
     { "--man", "Print this page as a man page." },
     { "-V, --version", "The version." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 
@@ -123,6 +122,13 @@ static const struct cli_example examples[] = {
     { NULL, NULL },
 };
 
+static const struct cli_exit exits[] = {
+    { 0, "success", "q pressed, or -b ran its -n frames" },
+    { 1, "runtime error", "the source could not be read, or the terminal not set up" },
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
+};
+
 const struct cli_command top_command = {
     .name = "dcbtop",
     .summary = "top for lossless (RoCEv2) fabrics",
@@ -133,8 +139,7 @@ const struct cli_command top_command = {
     .json_doc = json_doc,
     .source_groups = SOURCE_G_ALL,
     .sections = sections,
-    .exit_status = "0 on q or after -n frames; 1 when the source cannot be read; 64 on a usage "
-                   "error.",
+    .exits = exits,
 };
 
 const char *top_doc_key(size_t k, const char **text)

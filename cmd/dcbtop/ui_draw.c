@@ -661,7 +661,7 @@ static void draw_help(struct ui *u)
         "paused on the chosen priorities;", false);
     put(y++, 0, COLS, "ECN marks/s; CNPs sent and handled/s; out-of-sequence/s; drops/s. "
         "\xe2\x80\xa6 waits for a second sample, - is not provided.", false);
-    put(y, 0, COLS, "Marks: ! critical finding, * warning, i info. See dcbtop(1).", false);
+    put(y, 0, COLS, "Marks: ! crit, * warn, i info. See dcbtop(1).", false);
 }
 
 void ui_draw(struct ui *u)

@@ -29,7 +29,7 @@ grep -q "dcbkit calc pause QUANTA" "$TMP/out" || fail "calc --help lacks the syn
 # Every command's --help prints its help and stops: exit 0 at once, nothing collected or run
 # (collect --help once went on to collect). The commands are the ones `dcbkit help` lists.
 "$DCBKIT" help > "$TMP/cmds"
-for c in $(awk '/^  [a-z]/ { print $1 }' "$TMP/cmds"); do
+for c in $(awk '/^Commands:/ { f = 1; next } /^$/ { f = 0 } f { print $1 }' "$TMP/cmds"); do
     run_rc rc timeout 5 "$DCBKIT" "$c" --help
     expect_eq "$c --help exit" 0 "$rc"
     grep -q "^Usage:" "$TMP/out" || fail "$c --help printed no usage"

@@ -27,4 +27,16 @@ head -1 "$TMP/prefix/share/man/man1/dcbtop.1" | grep -q '^\.TH DCBTOP' || fail "
     --proc-root "$TMP/noproc" >"$TMP/top.json" 2>"$TMP/top.err" || fail "dcbtop: $(cat "$TMP/top.err")"
 expect_eq "installed dcbtop reads with the installed maps" ens1f0 \
     "$(json_get "$TMP/top.json" 'd["interfaces"][0]["ifname"]')"
+# shell completion where bash-completion and zsh look for it, and a bash that sources it
+# completes dcbkit
+comp="$TMP/prefix/share/bash-completion/completions/dcbkit"
+[ -s "$comp" ] || fail "no bash completion under PREFIX"
+[ -s "$TMP/prefix/share/zsh/site-functions/_dcbkit" ] || fail "no zsh completion under PREFIX"
+expect_eq "installed bash completion" "complete -o filenames -F _dcbkit dcbkit" \
+    "$(bash -c "source '$comp'; complete -p dcbkit")"
+# DESTDIR stages the same tree under another root
+make -s -C "$ROOT" install PREFIX=/usr DESTDIR="$TMP/stage" BUILD="$build" >"$TMP/log" 2>&1 ||
+    fail "make install DESTDIR: $(tail -5 "$TMP/log")"
+[ -s "$TMP/stage/usr/share/bash-completion/completions/dcbkit" ] ||
+    fail "no bash completion under DESTDIR/PREFIX"
 echo ok

@@ -28,8 +28,8 @@ import tokenize
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-DCBKIT = os.environ.get("DCBKIT", os.path.join(ROOT, "build", "cc", "bin", "dcbkit"))
-DCBTOP = os.environ.get("DCBTOP", os.path.join(ROOT, "build", "cc", "bin", "dcbtop"))
+sys.path.insert(0, os.path.join(HERE, "lib"))
+from help_text import DCBKIT, DCBTOP, commands, fail, help_of, options  # noqa: E402
 
 # Helpers that run a command with the caller's arguments: a call of one counts as naming it.
 # (test file or None for every test, helper name): command
@@ -68,12 +68,16 @@ ALLOWED = {
     ("analyze", "--quiet"): SILENT,
     ("calc", "--quiet"): SILENT,
     ("calc", "--verbose"): SILENT,
+    ("completion", "--quiet"): SILENT,
+    ("completion", "--verbose"): SILENT,
     ("dcbtop", "--quiet"): SILENT,
     ("dcbtop", "--verbose"): SILENT,
     ("decode", "--quiet"): SILENT,
     ("diagnose", "--quiet"): SILENT,
     ("fabric", "--quiet"): SILENT,
     ("fabric", "--verbose"): SILENT,
+    ("help", "--quiet"): SILENT,
+    ("help", "--verbose"): SILENT,
     ("metrics", "--quiet"): SILENT,
     ("metrics", "--verbose"): SILENT,
     ("replay", "--verbose"): SILENT,
@@ -85,46 +89,6 @@ ALLOWED = {
                          "and gnmi's does not",
 }
 
-
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
-
-
-def help_text(argv):
-    r = subprocess.run(argv, capture_output=True, text=True)
-    if r.returncode != 0:
-        fail("%s: exit %d: %s" % (" ".join(argv), r.returncode, r.stderr))
-    return r.stdout
-
-
-def commands():
-    out = help_text([DCBKIT, "help"])
-    body = out.split("\nCommands:\n", 1)[1].split("\n\n", 1)[0]
-    return [line.split()[0] for line in body.splitlines() if line.startswith("  ")]
-
-
-def options(text):
-    """The options of a help text's Options and Source options sections, each as the tuple of
-    its spellings: "-T, --format text|json" is one option, "--csv, --jsonl" two."""
-    opts, section = [], None
-    for line in text.splitlines():
-        if line and not line.startswith(" "):
-            section = line.rstrip(":") if line.endswith(":") else None
-            continue
-        if section not in ("Options", "Source options") or not re.match(r"  -", line):
-            continue
-        shorts = []
-        for part in re.sub(r"\(.*?\)", "", line).strip().split(", "):
-            flag = part.split()[0].split("=")[0]
-            if re.fullmatch(r"-[A-Za-z0-9]", flag):
-                shorts.append(flag)
-            elif flag.startswith("--"):
-                opts.append(tuple(shorts) + (flag,))
-                shorts = []
-        if shorts:
-            opts.append(tuple(shorts))
-    return opts
 
 
 def python_units(src):
@@ -222,8 +186,8 @@ def names_option(spellings, words):
 
 
 def main():
-    table = [(c, o) for c in commands() for o in options(help_text([DCBKIT, "help", c]))]
-    table += [("dcbtop", o) for o in options(help_text([DCBTOP, "--help"]))]
+    table = [(c, o) for c in commands() for o in options(help_of([DCBKIT, "help", c]))]
+    table += [("dcbtop", o) for o in options(help_of([DCBTOP, "--help"]))]
     if len(table) < 100:
         fail("only %d (command, option) pairs read from the help: the help format changed?"
              % len(table))

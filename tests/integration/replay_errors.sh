@@ -46,7 +46,7 @@ refused "negative link speed" "dcbkit: replay: $TMP/neg-speed.json: fabric.gener
 variant neg-drain 'd["faults"] = [{"type": "slow-receiver", "host": "host9", "drain": "-5G"}]'
 refused "negative drain speed" "dcbkit: replay: $TMP/neg-drain.json: faults[0].drain: \"-5G\" is negative" \
     "$DCBKIT" replay "$TMP/neg-drain.json"
-refused "negative speed by --set" "dcbkit: replay: $GOOD: --set speed_bps: speed_bps: '-40G': link speed must be a non-negative number" \
+refused "negative speed by --set" "dcbkit: replay: $GOOD: --set speed_bps: '-40G': link speed must be a non-negative number" \
     "$DCBKIT" replay "$GOOD" --set speed_bps=-40G
 
 refused "--set: missing parent" "dcbkit: replay: $GOOD: --set workload.nosuch.x: workload.nosuch does not exist" \

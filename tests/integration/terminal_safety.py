@@ -110,6 +110,7 @@ with tempfile.TemporaryDirectory() as tmp:
                       ["events", "--store", db],
                       ["import", "--store", os.path.join(tmp, "i.db"), "-"]]
     cases["help"] = [[EVIL]]
+    cases["completion"] = [[EVIL]]
     stdin = {"store": '{"ts": 1, "device": "d", "ifname": "i", "metric": "x%s", "value": 1}\n'
              % EVIL}
     missing = [c for c in commands() if c not in cases]
@@ -140,7 +141,7 @@ with tempfile.TemporaryDirectory() as tmp:
         fail("raw control bytes reached the terminal:\n  " + "\n  ".join(bad))
     # the hostile names went through, shown escaped, in most commands (not only absent)
     want = {"calc", "collect", "decode", "diagnose", "fabric", "gnmi", "metrics", "replay",
-            "report", "store", "help"}
+            "report", "store", "help", "completion"}
     if not want <= set(shown):
         fail("the hostile text was never shown (escaped) by %s: is the case still hostile?"
              % sorted(want - set(shown)))

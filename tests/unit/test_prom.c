@@ -144,6 +144,26 @@ static void empty_page(void **state)
     prom_buf_free(&b);
 }
 
+static void accept_encoding(void **state)
+{
+    (void)state;
+    assert_true(prom_accepts_gzip("gzip"));
+    assert_true(prom_accepts_gzip("gzip, deflate, br"));       /* curl --compressed */
+    assert_true(prom_accepts_gzip("deflate;q=1.0, GZIP;q=0.5"));
+    assert_true(prom_accepts_gzip("x-gzip"));
+    assert_true(prom_accepts_gzip("*"));
+    assert_true(prom_accepts_gzip("identity, *;q=0.1"));
+    assert_false(prom_accepts_gzip(NULL));
+    assert_false(prom_accepts_gzip(""));
+    assert_false(prom_accepts_gzip("identity"));
+    assert_false(prom_accepts_gzip("deflate, br"));
+    assert_false(prom_accepts_gzip("gzip;q=0"));
+    assert_false(prom_accepts_gzip("gzip; q=0.000, deflate"));
+    assert_false(prom_accepts_gzip("*, gzip;q=0"));             /* named beats the star */
+    assert_false(prom_accepts_gzip("gzipper"));
+    assert_false(prom_accepts_gzip("*;q=0"));
+}
+
 static void routes(void **state)
 {
     (void)state;
@@ -200,6 +220,7 @@ int main(void)
         cmocka_unit_test(page_groups_families),
         cmocka_unit_test(empty_page),
         cmocka_unit_test(routes),
+        cmocka_unit_test(accept_encoding),
         cmocka_unit_test(listen_addresses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,12 +13,12 @@
 #include "analyze.h"
 #include "cli.h"
 #include "log.h"
+#include "progress.h"
 #include "store.h"
 #include "units.h"
 
 #define DEFAULT_TOP 20
 #define DEFAULT_STORM_NS 200000000LL
-#define PROGRESS_PERIOD_NS 500000000LL
 #define HELP_SHOWN (-1)
 
 struct analyze_run {
@@ -28,16 +28,8 @@ struct analyze_run {
     struct diagnose_result r;
     struct dcb_store *store;      /* --store DB */
     int64_t run_id;
-    bool progress;
-    int64_t started_ns, last_progress_ns;
+    struct dcb_progress progress; /* its clock also times the run (resources.elapsed_s) */
 };
-
-static int64_t monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* analyze's own options, in cli.h's convention; the flags it shares with diagnose --pcap go
  * through the one parser of the source options. */
@@ -111,13 +103,11 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct analyze
 static void show_progress(void *arg, uint64_t frames, uint32_t qps)
 {
     struct analyze_run *run = arg;
-    int64_t now = monotonic_ns();
-    if (now - run->last_progress_ns < PROGRESS_PERIOD_NS)
+    if (!dcb_progress_due(&run->progress))
         return;
-    run->last_progress_ns = now;
-    double s = (double)(now - run->started_ns) / 1e9;
-    out_term(stderr, "\ranalyze: %.1fM frames, %u QPs, %.1fM frames/s\033[K",
-            (double)frames / 1e6, qps, s > 0 ? (double)frames / s / 1e6 : 0);
+    double s = dcb_progress_elapsed(&run->progress);
+    dcb_progress_show(&run->progress, "analyze: %.1fM frames, %u QPs, %.1fM frames/s",
+                      (double)frames / 1e6, qps, s > 0 ? (double)frames / s / 1e6 : 0);
 }
 
 static int open_store(struct analyze_run *run, const char *path)
@@ -212,7 +202,7 @@ static void report(struct cli_ctx *ctx, struct analyze_run *run, int *status)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     a->peak_rss_kb = ru.ru_maxrss;
-    a->elapsed_s = (double)(monotonic_ns() - run->started_ns) / 1e9;
+    a->elapsed_s = dcb_progress_elapsed(&run->progress);
     if (ctx->verbosity > 0)
         out_term(stderr, "analyze: %" PRIu64 " frames in %.2f s (%.2fM frames/s), %u QPs "
                 "tracked, peak RSS %ld KB\n", a->frames, a->elapsed_s,
@@ -235,15 +225,13 @@ static int analyze_run(struct cli_ctx *ctx, int argc, char **argv)
     if (opt->store_path && open_store(&run, opt->store_path))
         return 1;
     opt->judge.record = run.store;
-    run.progress = isatty(STDERR_FILENO) && ctx->verbosity >= 0;
-    if (run.progress) {
+    dcb_progress_start(&run.progress, ctx->verbosity >= 0);
+    if (run.progress.on) {
         opt->judge.src.pcap.progress = show_progress;
         opt->judge.src.pcap.progress_arg = &run;
     }
-    run.started_ns = run.last_progress_ns = monotonic_ns();
     int status = judge(&run);
-    if (run.progress)
-        out_term(stderr, "\r\033[K");
+    dcb_progress_end(&run.progress);
     take_view(&run);
     if (run.a.judged && (!status || run.d.broke))
         report(ctx, &run, &status);
@@ -271,7 +259,6 @@ static const struct cli_option_doc analyze_options[] = {
     { "--store DB", "Also write what the capture source gave (events: pause intervals, storms, "
       "PSN gaps, NAKs, DCBX changes and mismatches; capture.* samples; config snapshots), the "
       "findings and a run record to this store." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 
@@ -285,6 +272,14 @@ static const struct cli_example analyze_examples[] = {
     { "dcbkit analyze case.pcap --store case.db && dcbkit store events --store case.db",
       "Keep the events and findings for later." },
     { NULL, NULL },
+};
+
+static const struct cli_exit analyze_exits[] = {
+    { 0, "success", "the capture was read, whatever the verdict" },
+    { 1, "runtime error", "the capture could not be read, or broke part-way (the report then "
+      "covers the frames before the break); the store could not be written" },
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
 };
 
 const struct cli_command cmd_analyze = {
@@ -318,10 +313,8 @@ const struct cli_command cmd_analyze = {
         "their PFC, ETS and App tables, DCBX versions and willing bits are compared.\n\n"
         "Memory stays bounded: the QP table holds --max-qps records, CE->CNP latencies are "
         "kept up to a fixed budget (the median says when it is not exact), and per-class "
-        "interval lists keep the first 32. On a terminal, progress goes to stderr.\n\n"
-        "Exit status: 0 when the capture was read (whatever the verdict), 1 when it could not "
-        "be read or broke part-way (the report then covers the frames before the break), 64 "
-        "on a usage error.",
+        "interval lists keep the first 32. On a terminal, a capture that takes longer than 2 s shows "
+        "its progress on stderr.",
     .options = analyze_options,
     .examples = analyze_examples,
     .json_doc =
@@ -352,4 +345,5 @@ const struct cli_command cmd_analyze = {
         "pfc_enable, ets, app], willing (both, one, neither)}]}, resources {peak_rss_kb, "
         "elapsed_s}.",
     .run = analyze_run,
+    .exits = analyze_exits,
 };

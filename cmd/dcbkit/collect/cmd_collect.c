@@ -68,7 +68,6 @@ static const struct cli_option_doc collect_options[] = {
     { "--raw-every N", "Read the sysfs counters that map to no canonical metric (kept under "
       "their raw names) on the first sample and every Nth after it; mapped ones every sample "
       "(default 10; 1 reads everything every time). Keeps a 300-counter RDMA port cheap." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 

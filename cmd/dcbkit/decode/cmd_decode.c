@@ -289,7 +289,6 @@ static const struct cli_option_doc decode_options[] = {
       "Link speed for PAUSE and PFC quanta in nanoseconds (default 400G)." },
     { "FILTER", "A BPF filter in tcpdump syntax, such as 'udp dst port 4791' or "
                 "'ether proto 0x8808'." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 

@@ -67,8 +67,7 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
     if (rule_set_load_catalog(&rs, o.rules.dirs, o.rules.ndirs, &err) < 0) {
         status = cli_fail(DIAGNOSE_UNDECIDED, "diagnose", "%s", err.msg);
     } else if (diagnose_evidence_open(&o, &d, &err) < 0) {
-        out_term(stderr, "dcbkit: %s\n", err.msg);
-        status = DIAGNOSE_UNDECIDED;
+        status = cli_fail(DIAGNOSE_UNDECIDED, NULL, "%s", err.msg);
     } else if (diagnose_run_rules(&o, &rs, &d, &r, &err) < 0) {
         status = cli_fail(DIAGNOSE_UNDECIDED, "diagnose", "%s", err.msg);
     } else if (o.verify && verify_advice(&o, &r, &err) < 0) {
@@ -133,7 +132,6 @@ static const struct cli_option_doc diagnose_options[] = {
       "scenario as run (fabric, overrides, seed) and the engine version (default "
       "$DCBKIT_CACHE_DIR, else $XDG_CACHE_HOME/dcbkit/replay, else ~/.cache/dcbkit/replay)." },
     { "--no-cache", "--verify: run every replay, keep nothing." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 
@@ -149,6 +147,16 @@ static const struct cli_example diagnose_examples[] = {
     { "dcbkit diagnose --fabric fabric.json --profile pfc-only",
       "A site that runs PFC without DCQCN by design." },
     { NULL, NULL },
+};
+
+static const struct cli_exit diagnose_exits[] = {
+    CLI_EXIT_HEALTHY,
+    CLI_EXIT_WARNINGS,
+    CLI_EXIT_CRITICAL,
+    { DIAGNOSE_UNDECIDED, "could not decide", "the evidence or the rules could not be read, a "
+      "--verify replay failed, or the output could not be written" },
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
 };
 
 const struct cli_command cmd_diagnose = {
@@ -168,10 +176,8 @@ const struct cli_command cmd_diagnose = {
         "which way, the proposed value and a reference.\n\n"
         "A rule fires only when its condition is true: data a source does not have is unknown, "
         "never zero, and a rule that meets unknown data does not fire. -v lists every rule "
-        "instance that could not decide and the data it lacked (division by zero included).\n\n"
-        "Exit status follows the monitoring convention: 0 no finding above info, 1 warnings, 2 "
-        "critical findings, 3 could not decide (the evidence or the rules could not be read), "
-        "64 usage error.",
+        "instance that could not decide and the data it lacked (division by zero included). "
+        "The exit status follows the monitoring convention (Nagios, Icinga).",
     .options = diagnose_options,
     .examples = diagnose_examples,
     .json_doc =
@@ -189,4 +195,5 @@ const struct cli_command cmd_diagnose = {
         "drops, throughput_bps, fct_p99_ns, iter_p99_ns (null when no flow or iteration finished)}} (before and after "
         "null when done is false); severity is then the one after demotion.",
     .run = diagnose_run,
+    .exits = diagnose_exits,
 };

@@ -405,7 +405,6 @@ static const struct cli_option_doc gnmi_options[] = {
     { "--type all|config|state|operational", "Get: which data (default all)." },
     { "--updates-only", "Subscribe: only changes after the initial sync." },
     GNMI_CLI_OPTION_DOCS,
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 
@@ -424,6 +423,15 @@ static const struct cli_example gnmi_examples[] = {
     { NULL, NULL },
 };
 
+static const struct cli_exit gnmi_exits[] = {
+    { 0, "success", "the RPC ended well" },
+    { 1, "runtime error", "the RPC failed: its gRPC status and message are printed "
+      "(UNAUTHENTICATED, UNIMPLEMENTED, RESOURCE_EXHAUSTED, a deadline, a malformed or "
+      "oversized message), or the credentials could not be read" },
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
+};
+
 const struct cli_command cmd_gnmi = {
     .name = "gnmi",
     .summary = "a small gNMI client: capabilities, get, subscribe (debugging a target)",
@@ -440,10 +448,7 @@ const struct cli_command cmd_gnmi = {
         "strings (SONiC) are printed as sent.\n\n"
         "TLS verifies the target's certificate unless --insecure is given. Credentials come "
         "only from a --credentials file (mode 0600) or the environment; they are sent as the "
-        "username/password gRPC metadata and never printed, even with -v.\n\n"
-        "Exit status: 0 when the RPC ended well, 1 when it failed (the gRPC status and message "
-        "are printed: UNAUTHENTICATED, UNIMPLEMENTED, RESOURCE_EXHAUSTED, a deadline, a "
-        "malformed or oversized message), 64 on a usage error.",
+        "username/password gRPC metadata and never printed, even with -v.",
     .options = gnmi_options,
     .examples = gnmi_examples,
     .json_doc =
@@ -454,4 +459,6 @@ const struct cli_command cmd_gnmi = {
         "\"path\", \"value\" (string, number or bool as the target sent it; null when it sent "
         "none)} or {..., \"deleted\": true} for a deleted path.",
     .run = gnmi_run_cmd,
+    .actions = "capabilities get subscribe",
+    .exits = gnmi_exits,
 };

@@ -13,6 +13,7 @@
 #include "capture_workload.h"
 #include "cli.h"
 #include "log.h"
+#include "progress.h"
 #include "qos_json.h"
 #include "replay_cmd.h"
 #include "sink_store.h"
@@ -35,8 +36,8 @@ struct replay_sink {
     uint64_t samples, events, store_errors;
     int64_t last_ts;              /* --stream: flushed when time moves on */
     int64_t newest;               /* the newest sample's time */
-    bool progress, shown;         /* stderr is a terminal: a progress line; one was shown */
-    int64_t progress_at, t0;      /* last progress line (monotonic), the times' origin */
+    struct dcb_progress progress; /* not with --realtime: that runs as long as it says */
+    int64_t t0;                   /* the times' origin */
     struct dcb_err store_err;
     struct dcb_out out;
     const char *prefix;           /* --device-prefix, or NULL */
@@ -55,22 +56,11 @@ static void prefixed(char *dst, size_t len, const char *prefix, const char *name
     dst[n + m] = '\0';
 }
 
-static int64_t mono_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static void show_progress(struct replay_sink *k, const struct dcb_sample *s)
 {
-    int64_t now = mono_now_ns();
-    if (now - k->progress_at < 500000000LL)
-        return;
-    k->progress_at = now;
-    k->shown = true;
-    out_term(stderr, "\rreplay: %.3f s simulated, %" PRIu64 " samples, %" PRIu64 " events\033[K",
-            (double)(s->time_ns - k->t0) / 1e9, k->samples, k->events);
+    if (dcb_progress_due(&k->progress))
+        dcb_progress_show(&k->progress, "replay: %.3f s simulated, %" PRIu64 " samples, %" PRIu64
+                          " events", (double)(s->time_ns - k->t0) / 1e9, k->samples, k->events);
 }
 
 static void sink_sample(void *arg, const struct dcb_sample *s)
@@ -82,7 +72,7 @@ static void sink_sample(void *arg, const struct dcb_sample *s)
         prefixed(renamed.device, sizeof(renamed.device), k->prefix, s->device);
         s = &renamed;
     }
-    if (k->progress && (k->samples & 1023) == 0)
+    if (k->progress.on && (k->samples & 1023) == 0)
         show_progress(k, s);
     k->samples++;
     if (s->time_ns > k->newest)
@@ -264,8 +254,7 @@ static void setup_outputs(struct cli_ctx *ctx, const struct replay_args *a,
         sink->stream = stdout;
         out_init(&sink->out, stdout, OUT_JSON);
     }
-    sink->progress = isatty(STDERR_FILENO) && !a->realtime && ctx->verbosity >= 0;
-    sink->progress_at = mono_now_ns();
+    dcb_progress_start(&sink->progress, !a->realtime && ctx->verbosity >= 0);
     sink->t0 = a->store_path ? t0 : 0;
 }
 
@@ -293,8 +282,6 @@ static int simulate(const struct replay_args *a, struct scenario *sc, struct rep
         .stop = &stop_flag, .wall_start_ns = a->store_path ? t0 : 0, .warmup_ns = a->warmup_ns,
     };
     int rc = scenario_run(sc, &ro, &hooks, res, &err);
-    if (sink->shown)
-        out_term(stderr, "\r\033[K");     /* the progress line goes */
     return rc < 0 ? cli_fail(1, "replay", "%s: %s", sc->source, err.msg) : 0;
 }
 
@@ -317,6 +304,7 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
         status = cli_fail(1, "replay", "out of memory");
     struct scenario_result res;
     int ran = status ? -1 : simulate(a, &sc, &sink, t0, &res);
+    dcb_progress_end(&sink.progress);         /* also when it never ran */
     if (ran)
         status = ran < 0 ? status : ran;
     if (sink.store)
@@ -560,7 +548,6 @@ static const struct cli_option_doc replay_options[] = {
       "capture (sizes, start offsets, endpoints from the QP records of 'dcbkit analyze')." },
     { "--host-map IP=HOST", "With --workload-from: put this address on this host (repeatable); "
       "unmapped addresses take the fabric's hosts in order of first appearance." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 

@@ -25,13 +25,8 @@ struct report_job {
     struct report_window w;
     cJSON *model, *baseline;
     char baseline_name[256];
+    struct dcb_progress progress;
 };
-
-static void progress(const char *what)
-{
-    if (isatty(STDERR_FILENO))
-        out_term(stderr, "report: %s\n", what);
-}
 
 static int step_prepare(struct report_job *j)
 {
@@ -72,7 +67,7 @@ static int step_model(struct report_job *j)
     j->w = (struct report_window){ end - j->a->since_ns, end };
     const char *name = j->have_fab ? j->fab.name : j->ev.label;
     j->model = report_model_new(name, j->a->src.fabric, j->ev.label, &j->w, now);
-    progress("reading the window from the store");
+    dcb_progress_stage(&j->progress, "report: reading the window from the store");
     if (!j->model)
         return cli_fail(FAIL, "report", "out of memory");
     if (report_gather(j->ev.st, j->have_fab ? &j->fab : NULL, &j->w, j->model, &err) < 0 ||
@@ -84,7 +79,7 @@ static int step_model(struct report_job *j)
 static int step_findings(struct report_job *j)
 {
     struct dcb_err err;
-    progress("running the rules");
+    dcb_progress_stage(&j->progress, "report: running the rules");
     struct report_findings_input in = {
         .st = j->ev.st, .fab = j->have_fab ? &j->fab : NULL, .w = &j->w,
         .rules_dirs = j->a->rules.dirs, .nrules_dirs = j->a->rules.ndirs,
@@ -126,7 +121,7 @@ static int step_write(struct cli_ctx *ctx, struct report_job *j)
 {
     struct dcb_err err;
     int status = (int)report_verdict(j->model, have_data(j->model));
-    progress("writing report.json, report.html, report.md");
+    dcb_progress_stage(&j->progress, "report: writing report.json, report.html, report.md");
     if (report_write_files(ctx, j->out, j->model))
         return FAIL;
     if (j->ev.readonly)
@@ -146,11 +141,10 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
     if (a.from_json)
         return report_from_json(&a);
     struct report_job j = { .a = &a, .out = a.out ? a.out : "." };
+    dcb_progress_start(&j.progress, ctx->verbosity >= 0);
     int status = step_prepare(&j);
-    if (!status) {
-        progress("getting the evidence");
-        status = report_evidence_get(&a, j.have_fab ? &j.fab : NULL, &j.ev);
-    }
+    if (!status)
+        status = report_evidence_get(&a, j.have_fab ? &j.fab : NULL, &j.ev, &j.progress);
     if (!status)
         status = step_model(&j);
     if (!status)
@@ -159,6 +153,7 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
         status = step_compare(&j);
     if (!status)
         status = step_write(ctx, &j);
+    dcb_progress_end(&j.progress);
     cJSON_Delete(j.model);
     cJSON_Delete(j.baseline);
     report_evidence_free(&j.ev);
@@ -191,7 +186,6 @@ static const struct cli_option_doc report_options[] = {
     { "--format html|md|json|text", "--from-json: what to render (default html; -T json and "
       "-T text are json and a text summary), to stdout or into --out (--render is the same). "
       "Without --from-json, --format text|json is -T." },
-    CLI_COMMON_OPTION_DOCS,
     { NULL, NULL },
 };
 
@@ -211,6 +205,17 @@ static const struct cli_example report_examples[] = {
     { "dcbkit report --from-json today/report.json --format md",
       "Re-render a stored report as Markdown for a ticket." },
     { NULL, NULL },
+};
+
+static const struct cli_exit report_exits[] = {
+    CLI_EXIT_HEALTHY,
+    { REPORT_WARN, "warnings", "the worst finding is a warn (a device of the fabric that gave "
+      "no data is one)" },
+    CLI_EXIT_CRITICAL,
+    { REPORT_UNDECIDED, "could not decide", "no data in the window; the evidence, the rules or "
+      "(--from-json) the stored report could not be read; a file could not be written" },
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
 };
 
 const struct cli_command cmd_report = {
@@ -246,10 +251,8 @@ const struct cli_command cmd_report = {
         "finding of its own (device-unreachable).\n\n"
         "Every string that came from the network (LLDP system names, port IDs, interface "
         "names, gNMI keys) is escaped in the HTML and the Markdown. The same store and window "
-        "give byte-identical report.json apart from \"generated\".\n\n"
-        "Exit status for cron: 0 healthy, 1 warnings, 2 critical, 3 could not decide (no data "
-        "in the window, or an error), 64 usage. --from-json exits with the stored verdict's "
-        "status (3 when the file cannot be read).",
+        "give byte-identical report.json apart from \"generated\". The exit status is "
+        "diagnose's, for cron; --from-json exits with the stored verdict's.",
     .options = report_options,
     .source_groups = SOURCE_G_ALL,
     .examples = report_examples,
@@ -258,4 +261,5 @@ const struct cli_command cmd_report = {
         "schema (1), verdict {level (ok, warn, crit, unknown), summary}, comparison {new, "
         "still_open, resolved}, files {html, json, md} (paths written).",
     .run = report_run,
+    .exits = report_exits,
 };

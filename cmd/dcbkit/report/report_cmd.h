@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "fabric.h"
+#include "progress.h"
 #include "report.h"
 #include "source_opts.h"
 #include "store.h"
@@ -42,10 +43,11 @@ struct report_evidence {
     struct dcb_source src;            /* the source, open while the store reads in place */
 };
 
-/* Fills ev from the sources args name (the fabric's devices with --collect); a failure has
- * been said on stderr and the status for it returned. */
+/* Fills ev from the sources args name (the fabric's devices with --collect), saying how the
+ * collection goes on progress; a failure has been said on stderr and the status for it
+ * returned. */
 int report_evidence_get(const struct report_args *a, const struct fabric *fab,
-                        struct report_evidence *ev);
+                        struct report_evidence *ev, struct dcb_progress *progress);
 void report_evidence_free(struct report_evidence *ev);
 
 /* report_output.c: --from-json; the three files and the summary on stdout. */

@@ -106,12 +106,38 @@ static void note_gnmi_status(struct report_sink *k, const char *status)
 struct run_state {
     struct report_sink *sink;
     struct dcb_source *src;
+    struct dcb_progress *progress;
+    int64_t collect_ns;               /* a live source's collect time; 0: to its end */
+    int64_t start_ns, first_data_ns;  /* monotonic; the data's first time (0: none yet) */
 };
+
+static void show_progress(struct run_state *r, int64_t data_ns)
+{
+    if (!r->first_data_ns)
+        r->first_data_ns = data_ns;
+    if (!dcb_progress_due(r->progress))
+        return;
+    const struct report_sink *k = r->sink;
+    size_t answering = 0;
+    for (size_t i = 0; i < k->nwatch; i++)
+        answering += k->watch[i].got > 0;
+    char devices[64] = "";
+    if (k->nwatch)
+        snprintf(devices, sizeof(devices), ", %zu of %zu devices answering", answering,
+                 k->nwatch);
+    if (r->collect_ns)
+        dcb_progress_show(r->progress, "report: collecting, %.0f of %.0f s%s",
+                          (double)(dcb_monotonic_ns() - r->start_ns) / 1e9,
+                          (double)r->collect_ns / 1e9, devices);
+    else
+        dcb_progress_show(r->progress, "report: reading %s, %.1f s of data%s", r->src->name,
+                          (double)(data_ns - r->first_data_ns) / 1e9, devices);
+}
 
 static int after_tick(void *arg, int64_t data_ns, struct dcb_err *err)
 {
-    (void)data_ns;
     struct run_state *r = arg;
+    show_progress(r, data_ns);
     struct dcb_source *g = dcb_source_find(r->src, SOURCE_GNMI);
     if (g && g->status[0])
         note_gnmi_status(r->sink, g->status);
@@ -259,7 +285,8 @@ static int open_target(const struct report_args *a, struct report_evidence *ev,
 }
 
 static int run_sources(const struct report_args *a, struct source_opts *o,
-                       const struct fabric *fab, struct report_evidence *ev, struct dcb_err *err)
+                       const struct fabric *fab, struct report_evidence *ev,
+                       struct dcb_progress *progress, struct dcb_err *err)
 {
     struct report_sink k = { .drop_intent = fab && (o->named & SOURCE_G_GNMI) };
     int rc = watch_devices(o, fab, &k);
@@ -276,7 +303,8 @@ static int run_sources(const struct report_args *a, struct source_opts *o,
         snprintf(ev->label, sizeof(ev->label), "%s", ev->store_path ? ev->store_path
                                                                     : ev->src.name);
         bool live = o->named & (SOURCE_G_LOCAL | SOURCE_G_GNMI);
-        struct run_state r = { &k, &ev->src };
+        struct run_state r = { &k, &ev->src, progress, live ? a->collect_ns : 0,
+                               dcb_monotonic_ns(), 0 };
         struct dcb_source_run run = { .duration_ns = live ? a->collect_ns : 0,
                                       .after_tick = after_tick, .arg = &r };
         rc = dcb_source_run(&ev->src, &run, &ev->data_ns, err);
@@ -338,7 +366,7 @@ static void prometheus_window(struct report_args *a)
 }
 
 int report_evidence_get(const struct report_args *args, const struct fabric *fab,
-                        struct report_evidence *ev)
+                        struct report_evidence *ev, struct dcb_progress *progress)
 {
     struct report_args a = *args;
     memset(ev, 0, sizeof(*ev));
@@ -349,7 +377,7 @@ int report_evidence_get(const struct report_args *args, const struct fabric *fab
     if (!(o.named & ~(SOURCE_G_STORE | SOURCE_G_FABRIC)))
         return open_in_place(&a, ev);
     struct dcb_err err;
-    if (run_sources(&a, &o, fab, ev, &err) == 0)
+    if (run_sources(&a, &o, fab, ev, progress, &err) == 0)
         return 0;
     return cli_fail(FAIL, a.collect_given ? "report --collect" : "report", "%s", err.msg);
 }

@@ -129,6 +129,7 @@ void report_add_raw_links(cJSON *model, int64_t since_ns, const char *store)
 static void print_summary(struct cli_ctx *ctx, const cJSON *m, const char *out)
 {
     struct dcb_out o;
+    dcb_progress_wipe();              /* stdout may be the terminal the line is on */
     out_init(&o, stdout, ctx->format);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, "verdict");
     const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(m, "comparison");

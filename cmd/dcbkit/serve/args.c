@@ -152,9 +152,6 @@ int serve_parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_ar
     int rc = parse_options(ctx, argc, argv, a);
     if (rc)
         return rc;
-    if (ctx->format == OUT_JSON)
-        return cli_usage_error(ctx, "serve writes the Prometheus text format; -T json does "
-                               "not apply");
     if ((rc = check_sources(ctx, &a->src)))
         return rc;
     struct source_opts *o = &a->src;

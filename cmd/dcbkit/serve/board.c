@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gzip.h"
 #include "serve.h"
 
 void serve_board_init(struct serve_board *b, int64_t stale_after_ns)
@@ -19,6 +20,7 @@ static void page_unref(struct serve_page *p)
 {
     if (p && --p->refs == 0) {
         free(p->data);
+        free(p->gz);
         free(p);
     }
 }
@@ -39,6 +41,9 @@ void serve_board_publish(struct serve_board *b, struct prom_buf *buf, bool ok, i
         p->len = buf->len;
         p->refs = 1;
         prom_buf_init(buf);
+        /* once per round, outside the lock: a scrape never compresses */
+        if (dcb_gzip(p->data, p->len, &p->gz, &p->gz_len, NULL) < 0)
+            p->gz = NULL;
     }
     pthread_mutex_lock(&b->mu);
     struct serve_page *old = NULL;

@@ -3,7 +3,8 @@
  * one not being answered makes room for a newcomer), an absolute deadline for each request's
  * head and body (http_guard.c), an idle timeout, a per-connection memory limit that caps the
  * request line and headers (431 beyond it), GET and HEAD only (405 otherwise), and pages sent
- * from the board without a copy. */
+ * from the board without a copy: gzipped when the client accepts it (the board compressed the
+ * page once when it was published). */
 #include <microhttpd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -73,12 +74,17 @@ static enum MHD_Result reply_metrics(struct serve_http *h, struct MHD_Connection
     }
     ref->board = h->board;
     ref->page = p;
-    struct MHD_Response *r =
-        MHD_create_response_from_buffer_with_free_callback_cls(p->len, p->data, page_done, ref);
+    bool gz = p->gz && prom_accepts_gzip(MHD_lookup_connection_value(
+                           c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+    struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
+        gz ? p->gz_len : p->len, gz ? p->gz : p->data, page_done, ref);
     if (!r) {
         page_done(ref);
         return MHD_NO;
     }
+    if (gz)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
     return reply(c, MHD_HTTP_OK, PROM_CONTENT_TYPE, r);
 }
 

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "grow.h"
+#include "log.h"
 #include "evidence_store.h"
 #include <cjson/cJSON.h>
 
@@ -155,10 +156,15 @@ static void problem_of(struct serve_round *r, char *problem, size_t len, const c
                        const struct dcb_err *e)
 {
     r->stats[0].errors++;
-    if (!problem[0])
-        snprintf(problem, len, "%s: %s", what, e->msg);
+    char line[DCB_ERR_MSG_MAX * 2];
+    dcb_err_line(line, sizeof(line), what, e->msg);
+    if (!problem[0] && len) {
+        size_t n = strnlen(line, len - 1);
+        memcpy(problem, line, n);
+        problem[n] = '\0';
+    }
     if (r->verbose)
-        out_term(stderr, "dcbkit: serve: %s: %s\n", what, e->msg);
+        dcb_cmd_error("serve", "%s", line);
 }
 
 /* Ticks the feed, then reads each series' newest sample and every config snapshot. */
@@ -208,7 +214,7 @@ static void evaluate(struct serve_round *r, int64_t data_ns, int64_t wall, char 
         if (!problem[0])
             snprintf(problem, len, "rules: %s", e.msg);
         if (r->verbose)
-            out_term(stderr, "dcbkit: serve: rules: %s\n", e.msg);
+            dcb_cmd_error("serve", "rules: %s", e.msg);
     } else {
         r->stats[1].last_ok_ns = wall;
     }

@@ -46,6 +46,8 @@ int serve_parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_ar
 struct serve_page {
     char *data;
     size_t len;
+    void *gz;                    /* data gzipped once when published, for the scrapers that */
+    size_t gz_len;               /* accept it; NULL when compression failed: data is sent */
     unsigned refs;               /* under the board's mutex */
 };
 
