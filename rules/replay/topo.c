@@ -260,6 +260,13 @@ static void flow_params(struct sim *s, const struct flow *fl, struct dcqcn_param
         d->timer_ns = k->time_reset_us.v * 1000;
     if (k->min_time_between_cnps_us.set)
         d->cnp_interval_ns = k->min_time_between_cnps_us.v * 1000;
+    if (k->max_rate_mbps.set && k->max_rate_mbps.v > 0 &&
+        (double)k->max_rate_mbps.v * 1e6 < d->line_bps)
+        d->line_bps = (double)k->max_rate_mbps.v * 1e6;  /* rpg_max_rate; 0: the line rate */
+    if (k->gd.set)
+        d->alpha_cut = ldexp(1.0, 10 - (int)k->gd.v);    /* alpha in 1/1024, cut in 1/2^gd */
+    if (k->clamp_tgt_rate.set)
+        d->clamp_target = k->clamp_tgt_rate.v != 0;
 }
 
 /* The flows' parameters, each distinct set once (most runs have one): a flow keeps a pointer,
