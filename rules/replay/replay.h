@@ -101,8 +101,12 @@ struct replay_flow_result {
     int64_t start_ns, finish_ns;  /* finish 0: not finished */
     uint64_t bytes_measured;      /* acked after the warm-up */
     double throughput_bps;        /* bytes_measured over the flow's lifetime after the warm-up */
-    uint64_t cnps, ce_marked;
+    uint64_t cnps, ce_marked;     /* CNPs that came back to the sender, CE marks received */
     double final_rc_bps;
+    uint64_t cnps_handled;        /* CNPs its reaction point acted on (0 with the RP off) */
+    uint64_t naks;                /* NAKs its receiver sent (one per gap), and the packets */
+    uint64_t out_of_sequence;     /* it dropped above the gap */
+    uint64_t timeouts;            /* the sender's retransmit timeouts that went back */
 };
 
 /* An egress queue that carried traffic, from its depth sampled at series_interval_ns after the

@@ -313,7 +313,7 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
         fl->npackets = rf->bytes ? (uint32_t)((rf->bytes + fl->payload - 1) / fl->payload) : 0;
         fl->dscp = rf->dscp;
         const struct qos_config *c = &s->ports[fl->src_port].cfg;
-        fl->prio = c->dscp2prio[rf->dscp & 63].set ? (uint8_t)c->dscp2prio[rf->dscp & 63].v : 0;
+        fl->prio = nic_flow_prio(c, rf->dscp);
         fl->sport = rf->sport;
         fl->start_ps = rf->start_ns * REPLAY_PS_PER_NS;
         fl->cnp_next_ps = INT64_MIN;
