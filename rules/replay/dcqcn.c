@@ -22,8 +22,8 @@ void dcqcn_params_mlx5(struct dcqcn_params *p, double line_bps)
         .line_bps = line_bps, .g = 1.0 - 1019.0 / 1024.0, .initial_alpha = 1023.0 / 1024.0,
         .alpha_period_ns = 1000, .timer_ns = 300000, .byte_counter = 32767, .fast_steps = 1,
         .ai_bps = 5e6, .hai_bps = 50e6, .min_bps = 1e6, .first_cnp_bps = 0, .min_dec = 0.5,
-        .alpha_cut = 0.5, .clamp_target = true, .rate_reduce_period_ns = 4000, .cnp_interval_ns = 4000,
-        .cnp_per_window = false, .alpha_from_start = false,
+        .alpha_cut = 0.5, .clamp_target = true, .rate_reduce_period_ns = 4000,
+        .cnp_interval_ns = 4000, .cnp_per_window = false, .alpha_from_start = false,
     };
 }
 

@@ -2,20 +2,21 @@
  * receivers that ACK, NAK and, as notification point, answer CE marks with at most one CNP per
  * QP per interval, and a receive side that drains at a set rate and pauses its switch when it
  * falls behind (the slow receiver). The NIC classifies by its own config (trust, dscp2prio),
- * runs PFC only on its pfc.enabled, counts go-back-N's losses (roce.*), and paces a flow on a
- * priority with neither PFC nor the RP by a TCP-like AIMD (the lossy class). */
+ * runs PFC only on its pfc.enabled, counts RoCE's go-back-N losses (roce.*), and paces
+ * TCP-like flows (the lossy class) by a Reno window. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "sim.h"
 
-/* The lossy class (a priority without PFC and without DCQCN's reaction point at the sending NIC:
- * TCP-like traffic) keeps a congestion window, in packets, as TCP Reno does: none until its
- * first loss (it starts at the line rate, as every flow does), then at a loss (a NAK for a PSN
- * sent after the last cut, or a retransmit timeout) half the packets in flight, never under
- * LOSSY_MIN_CWND, and one packet more for each window's worth of packets ACKed (one a round
- * trip). At most cwnd packets are in flight: the ACKs clock it. */
+/* TCP-like traffic (replay_transport: by default a flow on a priority its NIC runs neither PFC
+ * nor DCQCN's reaction point on, the lossy class beside RoCE) keeps a congestion window, in
+ * packets, as TCP Reno does: none until its first loss (it starts at the line rate, as every
+ * flow does), then at a loss (a NAK for a PSN sent after the last cut, or a retransmit timeout)
+ * half the packets in flight, never under LOSSY_MIN_CWND, and one packet more for each window's
+ * worth of packets ACKed (one a round trip). At most cwnd packets are in flight: the ACKs clock
+ * it. Its losses are not RoCE's: they stay out of the roce.* counters and the loss events. */
 #define LOSSY_MIN_CWND 2.0
 #define LOSS_EVENT_PS 10000000000LL   /* one psn_gap, nak, retransmit event per host per 10 ms */
 
@@ -88,6 +89,8 @@ static void loss_event(struct sim *s, uint32_t port, enum nic_loss_event kind, u
     static const enum dcb_event_kind kinds[LOSS_EVENT_KINDS] = { EVENT_PSN_GAP, EVENT_NAK,
                                                                  EVENT_RETRANSMIT };
     struct nic_loss *l = &s->ports[port].loss;
+    if (s->flows[f].lossy)
+        return;                         /* TCP's losses are no RDMA transport event */
     l->held[kind]++;
     if (l->event_ps[kind] && s->now_ps - l->event_ps[kind] < LOSS_EVENT_PS)
         return;
@@ -155,8 +158,9 @@ void nic_flow_send(struct sim *s, uint32_t f)
         fl->started = true;
         fl->next_send_ps = s->now_ps;
         fl->rp.alpha_at_ns = s->now_ps / REPLAY_PS_PER_NS;   /* the paper's alpha timer */
-        /* neither PFC nor DCQCN's RP on its priority at its NIC: the lossy class, TCP-like */
-        fl->lossy = !nic_pfc_on(&s->ports[fl->src_port].cfg, fl->prio) && !rp_enabled(s, fl);
+        fl->lossy = fl->transport == REPLAY_TRANSPORT_TCP ||
+                    (fl->transport == REPLAY_TRANSPORT_AUTO &&
+                     !nic_pfc_on(&s->ports[fl->src_port].cfg, fl->prio) && !rp_enabled(s, fl));
     }
     make_ready(s, f);
 }
@@ -193,7 +197,7 @@ static uint32_t data_packet(struct sim *s, uint32_t f)
     pk->ect = true;
     pk->dst = fl->dst;
     pk->ecmp_key = fl->ecmp_key;
-    if (fl->next_psn < fl->psn_high)
+    if (fl->next_psn < fl->psn_high && !fl->lossy)
         s->ports[fl->src_port].loss.retransmits++;
     fl->next_psn++;
     fl->packets_sent++;
@@ -504,18 +508,18 @@ static void receive_data(struct sim *s, uint32_t port, uint32_t p)
         }
     } else if (pk->psn > fl->expected) {
         fl->out_of_sequence++;
-        pt->loss.out_of_sequence++;
+        if (!fl->lossy)
+            pt->loss.out_of_sequence++;
         if (!fl->nak_pending) {
             fl->nak_pending = true;
             fl->naks_sent++;
-            pt->loss.naks_sent++;
             send_ctrl(s, port, PKT_NAK, f, fl->expected);
             char what[64];
             snprintf(what, sizeof(what), "\"expected_psn\":%" PRIu32 ",\"psn\":%" PRIu32,
                      fl->expected, pk->psn);
             loss_event(s, port, LOSS_PSN_GAP, f, what);
         }
-    } else {
+    } else if (!fl->lossy) {
         pt->loss.duplicates++;
     }
     pkt_free(s, p);
@@ -561,7 +565,8 @@ static void go_back(struct sim *s, uint32_t f, uint32_t psn, const char *why)
 static void nak_received(struct sim *s, uint32_t port, uint32_t f, uint32_t psn)
 {
     struct flow *fl = &s->flows[f];
-    s->ports[port].loss.naks_received++;
+    if (!fl->lossy)
+        s->ports[port].loss.naks_received++;
     char what[32];
     snprintf(what, sizeof(what), "\"psn\":%" PRIu32, psn);
     loss_event(s, port, LOSS_NAK, f, what);
@@ -613,7 +618,8 @@ void nic_rto(struct sim *s, uint32_t f, uint32_t gen)
     if (fl->snd_una >= fl->next_psn)
         return;
     fl->timeouts++;
-    s->ports[fl->src_port].loss.ack_timeouts++;
+    if (!fl->lossy)
+        s->ports[fl->src_port].loss.ack_timeouts++;
     lossy_cut(fl, fl->snd_una, true);
     go_back(s, f, fl->snd_una, "timeout");
     arm_rto(s, f);

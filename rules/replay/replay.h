@@ -22,6 +22,11 @@
 
 #define REPLAY_PS_PER_NS 1000LL
 
+/* What a flow carries: RoCE (go-back-N, counted in roce.*, DCQCN where the RP runs) or TCP-like
+ * traffic (go-back-N paced by a Reno window, not counted as RoCE). AUTO: TCP-like when its NIC
+ * runs neither PFC nor the RP on its priority (the lossy class beside RoCE), else RoCE. */
+enum replay_transport { REPLAY_TRANSPORT_AUTO, REPLAY_TRANSPORT_ROCE, REPLAY_TRANSPORT_TCP };
+
 struct replay_flow {
     const char *src, *dst;        /* host device names in the fabric */
     uint64_t bytes;               /* 0: sends for the whole run */
@@ -93,6 +98,7 @@ struct replay_options {
     const struct replay_fault *faults;
     size_t nfaults;
     const struct replay_after *after;   /* one per flow, or NULL: no dependencies */
+    const uint8_t *transport;     /* enum replay_transport, one per flow, or NULL: all AUTO */
     const volatile sig_atomic_t *stop;  /* non-zero ends the run at the next sample */
 };
 

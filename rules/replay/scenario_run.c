@@ -416,6 +416,7 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
     opt.faults = sc->faults;
     opt.nfaults = sc->nfaults;
     opt.after = sc->workload.after;
+    opt.transport = sc->workload.transport;
     opt.stop = ro->stop;
     if (r.realtime && opt.sample_interval_ns <= 0)
         opt.sample_interval_ns = 1000000;   /* pacing happens at samples */

@@ -81,13 +81,14 @@ struct port_prio {                /* a priority: its byte counters and ingress p
     struct ingress_pg pg;
 };
 
-/* A host's go-back-N counters (roce.*), receiver and sender side, and when it last emitted each
- * loss event kind (at most one each per LOSS_EVENT_PS, counting the episodes between). */
+/* A host's go-back-N counters of its RoCE flows (roce.*), receiver and sender side, and when it
+ * last emitted each loss event kind (at most one each per LOSS_EVENT_PS, counting the episodes
+ * between). */
 enum nic_loss_event { LOSS_PSN_GAP, LOSS_NAK, LOSS_RETRANSMIT, LOSS_EVENT_KINDS };
 struct nic_loss {
     uint64_t out_of_sequence;     /* data above the next expected PSN, dropped */
     uint64_t duplicates;          /* data below it */
-    uint64_t naks_sent, naks_received, ack_timeouts, retransmits;
+    uint64_t naks_received, ack_timeouts, retransmits;
     int64_t event_ps[LOSS_EVENT_KINDS];
     uint32_t held[LOSS_EVENT_KINDS];
 };
@@ -179,7 +180,7 @@ struct flow {                     /* by who reads it: a packet sent reads lines 
     uint64_t packets_sent;        /* with retransmissions */
     uint32_t psn_high;            /* the PSN after the highest sent: packets_sent - psn_high
                                      were retransmissions */
-    bool lossy;                   /* neither PFC nor the RP on its priority at the sender: AIMD */
+    bool lossy;                   /* TCP-like (replay_transport): a Reno window, not roce.* */
     /* line 1: pacing and the reaction point */
     const struct dcqcn_params *dp;    /* shared by the flows with the same parameters */
     uint64_t ecmp_key;            /* flow_ecmp_key(), computed once */
@@ -204,6 +205,7 @@ struct flow {                     /* by who reads it: a packet sent reads lines 
     uint32_t naks_sent, timeouts;
     uint32_t lossy_recover;       /* no second cut for a loss below this PSN (NewReno's) */
     double cwnd;                  /* packets in flight at most; 0: no window (no loss yet) */
+    uint8_t transport;            /* enum replay_transport, as the workload gave it */
 };
 
 struct route {                    /* one lookup a packet, so one small entry */

@@ -314,6 +314,7 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
         fl->dscp = rf->dscp;
         const struct qos_config *c = &s->ports[fl->src_port].cfg;
         fl->prio = nic_flow_prio(c, rf->dscp);
+        fl->transport = s->opt->transport ? s->opt->transport[i] : REPLAY_TRANSPORT_AUTO;
         fl->sport = rf->sport;
         fl->start_ps = rf->start_ns * REPLAY_PS_PER_NS;
         fl->cnp_next_ps = INT64_MIN;
