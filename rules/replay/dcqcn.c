@@ -10,7 +10,8 @@ void dcqcn_params_paper(struct dcqcn_params *p, double line_bps)
         .line_bps = line_bps, .g = 1.0 / 256, .initial_alpha = 1.0,
         .alpha_period_ns = 55000, .timer_ns = 55000, .byte_counter = 10u * 1000 * 1000,
         .fast_steps = 5, .ai_bps = 40e6, .hai_bps = 200e6, .min_bps = 10e6,
-        .first_cnp_bps = 0, .min_dec = 0, .rate_reduce_period_ns = 0, .cnp_interval_ns = 50000,
+        .first_cnp_bps = 0, .min_dec = 0, .alpha_cut = 0.5, .clamp_target = true,
+        .rate_reduce_period_ns = 0, .cnp_interval_ns = 50000,
         .cnp_per_window = true, .alpha_from_start = true,
     };
 }
@@ -21,8 +22,8 @@ void dcqcn_params_mlx5(struct dcqcn_params *p, double line_bps)
         .line_bps = line_bps, .g = 1.0 - 1019.0 / 1024.0, .initial_alpha = 1023.0 / 1024.0,
         .alpha_period_ns = 1000, .timer_ns = 300000, .byte_counter = 32767, .fast_steps = 1,
         .ai_bps = 5e6, .hai_bps = 50e6, .min_bps = 1e6, .first_cnp_bps = 0, .min_dec = 0.5,
-        .rate_reduce_period_ns = 4000, .cnp_interval_ns = 4000,
-        .cnp_per_window = false, .alpha_from_start = false,
+        .alpha_cut = 0.5, .clamp_target = true, .rate_reduce_period_ns = 4000,
+        .cnp_interval_ns = 4000, .cnp_per_window = false, .alpha_from_start = false,
     };
 }
 
@@ -65,8 +66,9 @@ bool dcqcn_rp_on_cnp(struct dcqcn_rp *rp, const struct dcqcn_params *p, int64_t 
     if (!rp->cut_once && p->first_cnp_bps > 0) {
         rp->rc = rp->rt = clamp_rate(p->first_cnp_bps, p);
     } else {
-        rp->rt = rp->rc;
-        double cut = rp->rc * (1.0 - rp->alpha / 2.0);
+        if (p->clamp_target || !rp->cut_once || rp->t_cnt || rp->b_cnt)
+            rp->rt = rp->rc;
+        double cut = rp->rc * (1.0 - rp->alpha * p->alpha_cut);
         if (p->min_dec > 0 && cut < rp->rc * p->min_dec)
             cut = rp->rc * p->min_dec;
         rp->rc = clamp_rate(cut, p);

@@ -6,7 +6,10 @@
  * The RP, per the paper's Algorithm 1 and the fluid model of its section 5:
  *   on a CNP (at most one cut per rate_reduce_period):
  *       Rt = Rc;  Rc = max(Rc * (1 - alpha / 2), Rc * min_dec, min_rate);  alpha = (1-g) alpha + g
- *       and the increase counters (timer T_cnt, byte BC) restart;
+ *       and the increase counters (timer T_cnt, byte BC) restart. mlx5's rpg_gd scales the cut
+ *       (alpha_cut: 1/2 above, 2^(10 - gd) for alpha in 1/1024 and the cut in 1/2^gd), and with
+ *       clamp_tgt_rate 0 a cut sets Rt = Rc only when the rate rose since the last cut (the
+ *       first cut included), so back-to-back cuts recover towards the rate before them;
  *   every alpha_period without a CNP:  alpha = (1-g) alpha. When that timer starts is the
  *       presets' difference: the paper's runs from the flow's start (alpha decays from 1 before
  *       any CNP), mlx5 sets alpha to initial_alpha at the first CNP and starts it then;
@@ -15,7 +18,8 @@
  *       max(T_cnt, BC) <= F            fast recovery:   Rc = (Rt + Rc) / 2
  *       min(T_cnt, BC) > F             hyper increase:  Rt += i * R_HAI (i = min - F), then fast
  *       otherwise                      additive:        Rt += R_AI, then fast
- *   (the counters count the events, this one included); rates are capped at the line rate.
+ *   (the counters count the events, this one included); rates are capped at the line rate,
+ *   line_bps, which is also rpg_max_rate when that is lower.
  * The NP answers CE-marked packets with at most one CNP per cnp_interval: the paper's NP sends
  * one in each window of the interval (from the first CNP on) in which a marked packet arrived,
  * at the first such packet; mlx5's sends none for marks that come within the interval after
@@ -40,6 +44,9 @@ struct dcqcn_params {
     double min_bps;
     double first_cnp_bps;         /* rate on the first CNP; 0: cut from the line rate as usual */
     double min_dec;               /* Rc never drops below Rc * min_dec in one cut (0..1) */
+    double alpha_cut;             /* a cut takes Rc * alpha * alpha_cut (1/2; rpg_gd) */
+    bool clamp_target;            /* every cut sets Rt = Rc (the paper's; clamp_tgt_rate 1),
+                                     not only one after an increase */
     int64_t rate_reduce_period_ns;/* at most one cut per period; 0: every CNP cuts */
     int64_t cnp_interval_ns;      /* NP: at most one CNP per QP per interval */
     bool cnp_per_window;          /* NP: one CNP in each interval-long window that saw a mark

@@ -1,11 +1,44 @@
 /* A host's NIC: per-QP senders paced at their DCQCN rate (the reaction point), go-back-N
  * receivers that ACK, NAK and, as notification point, answer CE marks with at most one CNP per
  * QP per interval, and a receive side that drains at a set rate and pauses its switch when it
- * falls behind (the slow receiver). */
+ * falls behind (the slow receiver). The NIC classifies by its own config (trust, dscp2prio),
+ * runs PFC only on its pfc.enabled, counts RoCE's go-back-N losses (roce.*), and paces
+ * TCP-like flows (the lossy class) by a Reno window. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "sim.h"
+
+/* TCP-like traffic (replay_transport: by default a flow on a priority its NIC runs neither PFC
+ * nor DCQCN's reaction point on, the lossy class beside RoCE) keeps a congestion window, in
+ * packets, as TCP Reno does: none until its first loss (it starts at the line rate, as every
+ * flow does), then at a loss (a NAK for a PSN sent after the last cut, or a retransmit timeout)
+ * half the packets in flight, never under LOSSY_MIN_CWND, and one packet more for each window's
+ * worth of packets ACKed (one a round trip). At most cwnd packets are in flight: the ACKs clock
+ * it. Its losses are not RoCE's: they stay out of the roce.* counters and the loss events. */
+#define LOSSY_MIN_CWND 2.0
+#define LOSS_EVENT_PS 10000000000LL   /* one psn_gap, nak, retransmit event per host per 10 ms */
+
+uint8_t nic_flow_prio(const struct qos_config *c, uint8_t dscp)
+{
+    if (c->trust.set && c->trust.v == QOS_TRUST_PCP)
+        return 0;                       /* routed RoCE is untagged: no PCP to send */
+    return c->dscp2prio[dscp & 63].set ? (uint8_t)(c->dscp2prio[dscp & 63].v & 7) : 0;
+}
+
+bool nic_pfc_on(const struct qos_config *c, unsigned prio)
+{
+    return !c->pfc_enabled.set || ((c->pfc_enabled.v >> prio) & 1);
+}
+
+/* The priority the NIC gives a packet it receives: by DSCP under trust dscp when its map has
+ * the DSCP, else the PCP it came with (the switch's rewrite). */
+static unsigned nic_classify(const struct port *pt, const struct packet *pk)
+{
+    int8_t by_dscp = pt->dscp_prio[pk->dscp & 63];
+    return by_dscp >= 0 ? (unsigned)by_dscp : pk->prio & 7u;
+}
 
 const struct dcqcn_params *flow_dcqcn(struct sim *s, const struct flow *fl)
 {
@@ -23,9 +56,52 @@ static bool np_enabled(const struct sim *s, uint32_t port, unsigned prio)
     return !s->opt->dcqcn_off && ((s->ports[port].np_prios >> prio) & 1);
 }
 
+/* The lossy class's window: shut while cwnd packets are in flight. */
+static bool window_open(const struct flow *fl)
+{
+    return fl->cwnd <= 0 || fl->next_psn <= fl->snd_una ||
+           (double)(fl->next_psn - fl->snd_una) < fl->cwnd;
+}
+
 static bool has_more(const struct flow *fl)
 {
-    return !fl->done && (fl->npackets == 0 || fl->next_psn < fl->npackets);
+    return !fl->done && (fl->npackets == 0 || fl->next_psn < fl->npackets) &&
+           (!fl->lossy || window_open(fl));
+}
+
+/* A loss the sender learnt of: the window halves to half the packets in flight, once for the
+ * packets in flight at a cut (a NAK for a PSN sent before it does not cut again); a timeout
+ * always cuts. */
+static void lossy_cut(struct flow *fl, uint32_t psn, bool timeout)
+{
+    if (!fl->lossy || (!timeout && fl->cwnd > 0 && psn < fl->lossy_recover))
+        return;
+    double half = fl->next_psn > fl->snd_una ? (double)(fl->next_psn - fl->snd_una) / 2 : 0;
+    fl->cwnd = half > LOSSY_MIN_CWND ? half : LOSSY_MIN_CWND;
+    fl->lossy_recover = fl->psn_high;
+}
+
+/* A loss event (psn_gap, nak, retransmit) at a host, at most one of a kind per LOSS_EVENT_PS:
+ * "episodes" counts those since the last one emitted, this one included. */
+static void loss_event(struct sim *s, uint32_t port, enum nic_loss_event kind, uint32_t f,
+                       const char *what)
+{
+    static const enum dcb_event_kind kinds[LOSS_EVENT_KINDS] = { EVENT_PSN_GAP, EVENT_NAK,
+                                                                 EVENT_RETRANSMIT };
+    struct nic_loss *l = &s->ports[port].loss;
+    if (s->flows[f].lossy)
+        return;                         /* TCP's losses are no RDMA transport event */
+    l->held[kind]++;
+    if (l->event_ps[kind] && s->now_ps - l->event_ps[kind] < LOSS_EVENT_PS)
+        return;
+    const struct flow *fl = &s->flows[f];
+    char details[DCB_DETAILS_MAX];
+    snprintf(details, sizeof(details),
+             "{\"flow\":%" PRIu32 ",\"src\":\"%s\",\"dst\":\"%s\",%s,\"episodes\":%" PRIu32 "}",
+             f, s->nodes[fl->src].name, s->nodes[fl->dst].name, what, l->held[kind]);
+    sim_event(s, kinds[kind], port, fl->prio, details);
+    l->event_ps[kind] = s->now_ps ? s->now_ps : 1;
+    l->held[kind] = 0;
 }
 
 static void make_ready(struct sim *s, uint32_t f)
@@ -88,6 +164,9 @@ void nic_flow_send(struct sim *s, uint32_t f)
         fl->started = true;
         fl->next_send_ps = s->now_ps;
         fl->rp.alpha_at_ns = s->now_ps / REPLAY_PS_PER_NS;   /* the paper's alpha timer */
+        fl->lossy = fl->transport == REPLAY_TRANSPORT_TCP ||
+                    (fl->transport == REPLAY_TRANSPORT_AUTO &&
+                     !nic_pfc_on(&s->ports[fl->src_port].cfg, fl->prio) && !rp_enabled(s, fl));
     }
     make_ready(s, f);
 }
@@ -124,6 +203,8 @@ static uint32_t data_packet(struct sim *s, uint32_t f)
     pk->ect = true;
     pk->dst = fl->dst;
     pk->ecmp_key = fl->ecmp_key;
+    if (fl->next_psn < fl->psn_high && !fl->lossy)
+        s->ports[fl->src_port].loss.retransmits++;
     fl->next_psn++;
     fl->packets_sent++;
     if (fl->next_psn > fl->psn_high)
@@ -342,7 +423,8 @@ static void receive_backlog(struct sim *s, uint32_t port, unsigned prio, uint32_
         return;
     pt->rx_backlog = backlog_now(s, pt) + bytes;
     pt->rx_backlog_at_ps = s->now_ps;
-    if (pt->rx_backlog > (double)pt->rx_xoff_bytes && !pt->rx_xoff[prio]) {
+    if (pt->rx_backlog > (double)pt->rx_xoff_bytes && !pt->rx_xoff[prio] &&
+        nic_pfc_on(&pt->cfg, prio)) {
         pt->rx_xoff[prio] = true;
         pt->rx_xoff_sent_ps = s->now_ps;
         port_send_pfc(s, port, prio, 0xffff);
@@ -414,7 +496,8 @@ static void receive_data(struct sim *s, uint32_t port, uint32_t p)
     if (pk->ce) {
         fl->ce_marked++;
         pt->ce_received++;
-        if (np_enabled(s, port, pk->prio) && np_answers(fl, flow_dcqcn(s, fl), s->now_ps)) {
+        if (np_enabled(s, port, nic_classify(pt, pk)) &&
+            np_answers(fl, flow_dcqcn(s, fl), s->now_ps)) {
             pt->cnp_sent++;
             s->cnps++;
             send_ctrl(s, port, PKT_CNP, f, 0);
@@ -430,10 +513,20 @@ static void receive_data(struct sim *s, uint32_t port, uint32_t p)
             send_ctrl(s, port, PKT_ACK, f, fl->expected - 1);
         }
     } else if (pk->psn > fl->expected) {
+        fl->out_of_sequence++;
+        if (!fl->lossy)
+            pt->loss.out_of_sequence++;
         if (!fl->nak_pending) {
             fl->nak_pending = true;
+            fl->naks_sent++;
             send_ctrl(s, port, PKT_NAK, f, fl->expected);
+            char what[64];
+            snprintf(what, sizeof(what), "\"expected_psn\":%" PRIu32 ",\"psn\":%" PRIu32,
+                     fl->expected, pk->psn);
+            loss_event(s, port, LOSS_PSN_GAP, f, what);
         }
+    } else if (!fl->lossy) {
+        pt->loss.duplicates++;
     }
     pkt_free(s, p);
 }
@@ -443,6 +536,8 @@ static void acked(struct sim *s, uint32_t f, uint32_t through_psn)
     struct flow *fl = &s->flows[f];
     if (through_psn + 1 <= fl->snd_una)
         return;
+    if (fl->cwnd > 0)                   /* the lossy class: one packet a window ACKed */
+        fl->cwnd += (double)(through_psn + 1 - fl->snd_una) / fl->cwnd;
     fl->snd_una = through_psn + 1;
     uint64_t bytes = (uint64_t)fl->snd_una * fl->payload;
     fl->acked_bytes = fl->bytes && bytes > fl->bytes ? fl->bytes : bytes;
@@ -455,24 +550,48 @@ static void acked(struct sim *s, uint32_t f, uint32_t through_psn)
         flow_finished(s, f);
     } else {
         arm_rto(s, f);
+        if (fl->cwnd > 0)
+            make_ready(s, f);           /* the window opened */
     }
 }
 
-static void go_back(struct sim *s, uint32_t f, uint32_t psn)
+static void go_back(struct sim *s, uint32_t f, uint32_t psn, const char *why)
 {
     struct flow *fl = &s->flows[f];
     if (fl->done || psn >= fl->next_psn)
         return;
+    char what[96];
+    snprintf(what, sizeof(what), "\"from_psn\":%" PRIu32 ",\"high_psn\":%" PRIu32
+             ",\"reason\":\"%s\"", psn, fl->psn_high, why);
+    loss_event(s, fl->src_port, LOSS_RETRANSMIT, f, what);
     fl->next_psn = psn;
     make_ready(s, f);
+}
+
+static void nak_received(struct sim *s, uint32_t port, uint32_t f, uint32_t psn)
+{
+    struct flow *fl = &s->flows[f];
+    if (!fl->lossy)
+        s->ports[port].loss.naks_received++;
+    char what[32];
+    snprintf(what, sizeof(what), "\"psn\":%" PRIu32, psn);
+    loss_event(s, port, LOSS_NAK, f, what);
+    if (psn > 0)
+        acked(s, f, psn - 1);
+    if (!fl->done)
+        lossy_cut(fl, psn, false);
+    go_back(s, f, psn, "nak");
 }
 
 static void handle_cnp(struct sim *s, uint32_t port, uint32_t f)
 {
     struct flow *fl = &s->flows[f];
-    s->ports[port].cnp_handled++;
-    if (!rp_enabled(s, fl))
+    fl->cnps_received++;
+    if (!rp_enabled(s, fl)) {
+        s->ports[port].cnp_ignored++;
         return;
+    }
+    s->ports[port].cnp_handled++;
     const struct dcqcn_params *dp = flow_dcqcn(s, fl);
     if (dcqcn_rp_on_cnp(&fl->rp, dp, s->now_ps / REPLAY_PS_PER_NS)) {
         fl->timer_gen++;
@@ -504,7 +623,11 @@ void nic_rto(struct sim *s, uint32_t f, uint32_t gen)
     }
     if (fl->snd_una >= fl->next_psn)
         return;
-    go_back(s, f, fl->snd_una);
+    fl->timeouts++;
+    if (!fl->lossy)
+        s->ports[fl->src_port].loss.ack_timeouts++;
+    lossy_cut(fl, fl->snd_una, true);
+    go_back(s, f, fl->snd_una, "timeout");
     arm_rto(s, f);
 }
 
@@ -523,9 +646,7 @@ void nic_receive(struct sim *s, uint32_t port, uint32_t p)
         acked(s, pk->flow, pk->psn);
         break;
     case PKT_NAK:
-        if (pk->psn > 0)
-            acked(s, pk->flow, pk->psn - 1);
-        go_back(s, pk->flow, pk->psn);
+        nak_received(s, port, pk->flow, pk->psn);
         break;
     case PKT_CNP:
         handle_cnp(s, port, pk->flow);

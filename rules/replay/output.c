@@ -30,6 +30,19 @@ static void sample(struct sim *s, const struct port *pt, enum metric_id m, int p
     s->hooks->sample(s->hooks->arg, &smp);
 }
 
+/* go-back-N at a host, from the run's start (zeros included: the first rise counts): the
+ * receiver's out-of-sequence and duplicate packets, the sender's NAKs received (mlx5's
+ * packet_seq_err), retransmit timeouts (local_ack_timeout_err) and packets sent again. */
+static void host_loss_samples(struct sim *s, const struct port *pt)
+{
+    const struct nic_loss *l = &pt->loss;
+    sample(s, pt, METRIC_ROCE_OUT_OF_SEQUENCE, -1, -1, l->out_of_sequence, 0);
+    sample(s, pt, METRIC_ROCE_DUPLICATE_REQUEST, -1, -1, l->duplicates, 0);
+    sample(s, pt, METRIC_ROCE_PACKET_SEQ_ERR, -1, -1, l->naks_received, 0);
+    sample(s, pt, METRIC_ROCE_LOCAL_ACK_TIMEOUT_ERR, -1, -1, l->ack_timeouts, 0);
+    sample(s, pt, METRIC_ROCE_RETRANSMITS, -1, -1, l->retransmits, 0);
+}
+
 void output_samples(struct sim *s)
 {
     if (!s->hooks || !s->hooks->sample)
@@ -78,6 +91,8 @@ void output_samples(struct sim *s)
             sample(s, pt, METRIC_CNP_SENT, -1, -1, pt->cnp_sent, 0);
             sample(s, pt, METRIC_CNP_HANDLED, -1, -1, pt->cnp_handled, 0);
             sample(s, pt, METRIC_ROCE_ECN_MARKED_RX, -1, -1, pt->ce_received, 0);
+            sample(s, pt, METRIC_CNP_IGNORED, -1, -1, pt->cnp_ignored, 0);
+            host_loss_samples(s, pt);
         }
     }
 }

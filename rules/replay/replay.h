@@ -33,6 +33,11 @@
 #define REPLAY_PAYLOAD_MAX 9000u
 #define REPLAY_MEMORY_DEFAULT 4000000000ULL       /* replay_options.max_memory_bytes */
 
+/* What a flow carries: RoCE (go-back-N, counted in roce.*, DCQCN where the RP runs) or TCP-like
+ * traffic (go-back-N paced by a Reno window, not counted as RoCE). AUTO: TCP-like when its NIC
+ * runs neither PFC nor the RP on its priority (the lossy class beside RoCE), else RoCE. */
+enum replay_transport { REPLAY_TRANSPORT_AUTO, REPLAY_TRANSPORT_ROCE, REPLAY_TRANSPORT_TCP };
+
 struct replay_flow {
     const char *src, *dst;        /* host device names in the fabric */
     uint64_t bytes;               /* 0: sends for the whole run */
@@ -104,6 +109,7 @@ struct replay_options {
     const struct replay_fault *faults;
     size_t nfaults;
     const struct replay_after *after;   /* one per flow, or NULL: no dependencies */
+    const uint8_t *transport;     /* enum replay_transport, one per flow, or NULL: all AUTO */
     const volatile sig_atomic_t *stop;  /* non-zero ends the run at the next sample */
     uint64_t max_memory_bytes;    /* what the run may hold: ports, flows, routes, packets, events,
                                      queue depths (0: REPLAY_MEMORY_DEFAULT); past it the run
@@ -115,8 +121,12 @@ struct replay_flow_result {
     int64_t start_ns, finish_ns;  /* finish 0: not finished */
     uint64_t bytes_measured;      /* acked after the warm-up */
     double throughput_bps;        /* bytes_measured over the flow's lifetime after the warm-up */
-    uint64_t cnps, ce_marked;
+    uint64_t cnps, ce_marked;     /* CNPs that came back to the sender, CE marks received */
     double final_rc_bps;
+    uint64_t cnps_handled;        /* CNPs its reaction point acted on (0 with the RP off) */
+    uint64_t naks;                /* NAKs its receiver sent (one per gap), and the packets */
+    uint64_t out_of_sequence;     /* it dropped above the gap */
+    uint64_t timeouts;            /* the sender's retransmit timeouts that went back */
 };
 
 /* An egress queue that carried traffic, from its depth sampled at series_interval_ns after the

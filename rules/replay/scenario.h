@@ -98,6 +98,8 @@ struct scenario_digest {
     uint64_t pfc_tx_switch[SCENARIO_PRIOS]; /* PFC frames switches sent, by priority */
     uint64_t pfc_tx_host[SCENARIO_PRIOS];   /* PFC frames hosts sent */
     uint64_t ecn_marked, cnp_sent, cnp_handled, ce_received;
+    uint64_t cnp_ignored;                   /* CNPs to QPs whose RP is off */
+    uint64_t out_of_sequence, naks_received, ack_timeouts;   /* go-back-N (roce.*) */
     int64_t first_pause_ns;                 /* the first XOFF, -1 if none */
     uint64_t marks_by_first_pause;          /* marks counted by the first sample after it */
     int64_t longest_pause_ns;               /* longest unbroken pause of a priority (sampled) */

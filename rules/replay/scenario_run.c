@@ -293,6 +293,10 @@ static void finish_digest(struct runner *r, int64_t simulated_ns)
         case METRIC_CNP_SENT: dg->cnp_sent += counted(sl); break;
         case METRIC_CNP_HANDLED: dg->cnp_handled += counted(sl); break;
         case METRIC_ROCE_ECN_MARKED_RX: dg->ce_received += counted(sl); break;
+        case METRIC_CNP_IGNORED: dg->cnp_ignored += counted(sl); break;
+        case METRIC_ROCE_OUT_OF_SEQUENCE: dg->out_of_sequence += counted(sl); break;
+        case METRIC_ROCE_PACKET_SEQ_ERR: dg->naks_received += counted(sl); break;
+        case METRIC_ROCE_LOCAL_ACK_TIMEOUT_ERR: dg->ack_timeouts += counted(sl); break;
         default: break;
         }
     }
@@ -418,6 +422,7 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
     opt.faults = sc->faults;
     opt.nfaults = sc->nfaults;
     opt.after = sc->workload.after;
+    opt.transport = sc->workload.transport;
     opt.stop = ro->stop;
     if (r.realtime && opt.sample_interval_ns <= 0)
         opt.sample_interval_ns = 1000000;   /* pacing happens at samples */

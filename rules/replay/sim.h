@@ -85,6 +85,18 @@ struct port_prio {                /* a priority: its byte counters and ingress p
     struct ingress_pg pg;
 };
 
+/* A host's go-back-N counters of its RoCE flows (roce.*), receiver and sender side, and when it
+ * last emitted each loss event kind (at most one each per LOSS_EVENT_PS, counting the episodes
+ * between). */
+enum nic_loss_event { LOSS_PSN_GAP, LOSS_NAK, LOSS_RETRANSMIT, LOSS_EVENT_KINDS };
+struct nic_loss {
+    uint64_t out_of_sequence;     /* data above the next expected PSN, dropped */
+    uint64_t duplicates;          /* data below it */
+    uint64_t naks_received, ack_timeouts, retransmits;
+    int64_t event_ps[LOSS_EVENT_KINDS];
+    uint32_t held[LOSS_EVENT_KINDS];
+};
+
 struct port {                     /* by how often a packet reads it: the first three lines by
                                      every frame, by_tc and by_prio for its class, the rest
                                      rarely */
@@ -136,6 +148,8 @@ struct port {                     /* by how often a packet reads it: the first t
     /* counters */
     uint64_t pfc_tx[PRIOS], pfc_rx[PRIOS];
     uint64_t cnp_sent, cnp_handled, ce_received;
+    uint64_t cnp_ignored;         /* CNPs that came to a QP whose RP is off on its priority */
+    struct nic_loss loss;         /* hosts: go-back-N's counters and its events' limiter */
     int64_t last_drop_event_ps;
     int64_t paused_until_ps[PRIOS];   /* by priority: the PFC received */
     int64_t pause_start_ps[PRIOS];
@@ -170,6 +184,7 @@ struct flow {                     /* by who reads it: a packet sent reads lines 
     uint64_t packets_sent;        /* with retransmissions */
     uint32_t psn_high;            /* the PSN after the highest sent: packets_sent - psn_high
                                      were retransmissions */
+    bool lossy;                   /* TCP-like (replay_transport): a Reno window, not roce.* */
     /* line 1: pacing and the reaction point */
     const struct dcqcn_params *dp;    /* shared by the flows with the same parameters */
     uint64_t ecmp_key;            /* flow_ecmp_key(), computed once */
@@ -189,6 +204,12 @@ struct flow {                     /* by who reads it: a packet sent reads lines 
     uint8_t waiting, nafter;      /* dependencies not finished yet, and in all */
     uint32_t after[2];
     int64_t start_ps, finish_ps;
+    /* loss: the receiver's and the sender's counts, and the lossy class's AIMD window */
+    uint64_t cnps_received, out_of_sequence;
+    uint32_t naks_sent, timeouts;
+    uint32_t lossy_recover;       /* no second cut for a loss below this PSN (NewReno's) */
+    double cwnd;                  /* packets in flight at most; 0: no window (no loss yet) */
+    uint8_t transport;            /* enum replay_transport, as the workload gave it */
 };
 
 struct route {                    /* one lookup a packet, so one small entry */
@@ -346,5 +367,9 @@ void nic_rto(struct sim *s, uint32_t flow, uint32_t gen);
 void nic_drain(struct sim *s, uint32_t port);
 uint32_t nic_next_packet(struct sim *s, uint32_t port);
 const struct dcqcn_params *flow_dcqcn(struct sim *s, const struct flow *fl);
+/* A host's own config: the priority it sends a DSCP on (trust pcp: 0, untagged), and whether
+ * it runs PFC on a priority (pfc.enabled unset: on all, as before it was read). */
+uint8_t nic_flow_prio(const struct qos_config *c, uint8_t dscp);
+bool nic_pfc_on(const struct qos_config *c, unsigned prio);
 
 #endif

@@ -178,7 +178,11 @@ static void summarise_flows(const struct sim *s, struct replay_summary *sum)
         r->bytes_measured = end > from ? fl->acked_bytes - s->m.acked_at_warmup[f] : 0;
         r->throughput_bps = end > from ? (double)r->bytes_measured * 8e12 / (double)(end - from)
                                        : 0;
-        r->cnps = fl->rp.cnps;
+        r->cnps = fl->cnps_received;
+        r->cnps_handled = fl->rp.cnps;
+        r->naks = fl->naks_sent;
+        r->out_of_sequence = fl->out_of_sequence;
+        r->timeouts = fl->timeouts;
         r->ce_marked = fl->ce_marked;
         r->final_rc_bps = fl->rp.rc;
     }

@@ -291,6 +291,13 @@ static void flow_params(struct sim *s, const struct flow *fl, struct dcqcn_param
         d->timer_ns = k->time_reset_us.v * 1000;
     if (k->min_time_between_cnps_us.set)
         d->cnp_interval_ns = k->min_time_between_cnps_us.v * 1000;
+    if (k->max_rate_mbps.set && k->max_rate_mbps.v > 0 &&
+        (double)k->max_rate_mbps.v * 1e6 < d->line_bps)
+        d->line_bps = (double)k->max_rate_mbps.v * 1e6;  /* rpg_max_rate; 0: the line rate */
+    if (k->gd.set)
+        d->alpha_cut = ldexp(1.0, 10 - (int)k->gd.v);    /* alpha in 1/1024, cut in 1/2^gd */
+    if (k->clamp_tgt_rate.set)
+        d->clamp_target = k->clamp_tgt_rate.v != 0;
 }
 
 /* The flows' parameters, each distinct set once (most runs have one): a flow keeps a pointer,
@@ -342,7 +349,8 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
                                (double)s->end_ps / 1e9);
         fl->dscp = rf->dscp;
         const struct qos_config *c = &s->ports[fl->src_port].cfg;
-        fl->prio = c->dscp2prio[rf->dscp & 63].set ? (uint8_t)c->dscp2prio[rf->dscp & 63].v : 0;
+        fl->prio = nic_flow_prio(c, rf->dscp);
+        fl->transport = s->opt->transport ? s->opt->transport[i] : REPLAY_TRANSPORT_AUTO;
         fl->sport = rf->sport;
         fl->start_ps = rf->start_ns * REPLAY_PS_PER_NS;
         fl->cnp_next_ps = INT64_MIN;

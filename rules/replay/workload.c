@@ -36,6 +36,7 @@ void workload_free(struct workload *w)
     free(w->names);
     free(w->flows);
     free(w->after);
+    free(w->transport);
     workload_init(w);
 }
 
@@ -68,15 +69,19 @@ int workload_add(struct workload *w, const char *src, const char *dst, uint64_t 
         if (grown)
             w->flows = grown;
         struct replay_after *agrown = grown ? realloc(w->after, cap * sizeof(*agrown)) : NULL;
-        if (!agrown)
+        if (agrown)
+            w->after = agrown;
+        uint8_t *tgrown = agrown ? realloc(w->transport, cap) : NULL;
+        if (!tgrown)
             return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
-        w->after = agrown;
+        w->transport = tgrown;
         w->cap = cap;
     }
     const char *s = intern(w, src), *d = intern(w, dst);
     if (!s || !d)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     memset(&w->after[w->nflows], 0, sizeof(w->after[0]));
+    w->transport[w->nflows] = REPLAY_TRANSPORT_AUTO;
     struct replay_flow *f = &w->flows[w->nflows++];
     memset(f, 0, sizeof(*f));
     f->src = s;
@@ -169,9 +174,28 @@ struct common {
     int64_t start_ns, stagger_ns;
     int64_t dscp, payload, sport;
     bool sport_set;
+    enum replay_transport transport;
 };
 
 static const struct sj_span any_time = { 0, REPLAY_TIME_MAX_NS, false };
+
+/* "transport": "roce", "tcp" or "auto" (replay.h); absent leaves *out alone. */
+static int read_transport(const cJSON *obj, enum replay_transport *out, const char *path,
+                          struct dcb_err *err)
+{
+    static const char *const names[] = { "auto", "roce", "tcp" };
+    const char *name = NULL;
+    int rc = sj_string(obj, "transport", 8, &name, path, err);
+    if (rc < 0 || !name)
+        return rc;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (!strcmp(name, names[i])) {
+            *out = (enum replay_transport)i;
+            return 0;
+        }
+    return dcb_err_set(err, DCB_E_INVAL, "%s.transport: \"%s\" is not roce, tcp or auto", path,
+                       name);
+}
 
 static int read_common(const cJSON *obj, struct common *c, const char *path,
                        struct dcb_err *err)
@@ -185,7 +209,8 @@ static int read_common(const cJSON *obj, struct common *c, const char *path,
         (rc = sj_time(obj, "stagger_us", 1000, &any_time, &c->stagger_ns, path, err)) < 0 ||
         (rc = sj_int(obj, "dscp", 0, 63, &c->dscp, path, err)) < 0 ||
         (rc = sj_int(obj, "payload", 64, 9000, &c->payload, path, err)) < 0 ||
-        (rc = sj_int(obj, "sport", 0, 65535, &c->sport, path, err)) < 0)
+        (rc = sj_int(obj, "sport", 0, 65535, &c->sport, path, err)) < 0 ||
+        (rc = read_transport(obj, &c->transport, path, err)) < 0)
         return rc;
     c->sport_set = c->sport >= 0;
     return 0;
@@ -371,7 +396,7 @@ static int explicit_flows(struct workload *w, const cJSON *obj, const struct fab
                           const struct common *c, const char *path, struct dcb_err *err)
 {
     static const char *const keys[] = { "src", "dst", "bytes", "start_us", "dscp", "sport",
-                                        "payload", "comment", NULL };
+                                        "payload", "transport", "comment", NULL };
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "flows");
     int rc = sj_need(obj, "flows", path, err);
     if (rc < 0)
@@ -414,6 +439,7 @@ static int explicit_flows(struct workload *w, const cJSON *obj, const struct fab
         if ((rc = workload_add(w, src, dst, fc.bytes, fc.start_ns, (uint8_t)fc.dscp,
                                sport_of(&fc, w->nflows), (uint32_t)fc.payload, err)) < 0)
             return rc;
+        w->transport[w->nflows - 1] = (uint8_t)fc.transport;
         i++;
     }
     return 0;
@@ -423,9 +449,9 @@ int workload_from_json(struct workload *w, const cJSON *obj, const struct fabric
                        uint64_t seed, const char *prefix, struct dcb_err *err)
 {
     static const char *const keys[] = { "type", "bytes", "start_us", "stagger_us", "dscp",
-                                        "payload", "sport", "repeat", "receiver", "senders",
-                                        "count", "hosts", "message_bytes", "iterations", "flows",
-                                        "comment", NULL };
+                                        "payload", "sport", "transport", "repeat", "receiver",
+                                        "senders", "count", "hosts", "message_bytes",
+                                        "iterations", "flows", "comment", NULL };
     const char *path = prefix ? prefix : "workload";
     workload_init(w);
     int rc;
@@ -467,6 +493,8 @@ int workload_from_json(struct workload *w, const cJSON *obj, const struct fabric
     case WORKLOAD_PERMUTATION: rc = permutation(w, obj, f, &c, seed, path, err); break;
     case WORKLOAD_FLOWS: rc = explicit_flows(w, obj, f, &c, path, err); break;
     }
+    for (size_t i = 0; rc == 0 && w->type != WORKLOAD_FLOWS && i < w->nflows; i++)
+        w->transport[i] = (uint8_t)c.transport;
     if (rc < 0) {
         bool repeat = w->repeat;
         workload_free(w);

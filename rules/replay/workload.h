@@ -29,6 +29,7 @@ struct workload {
     enum workload_type type;
     struct replay_flow *flows;
     struct replay_after *after;   /* parallel to flows */
+    uint8_t *transport;           /* parallel to flows: enum replay_transport */
     size_t nflows, cap;
     char **names;             /* host names the flows point into (owned) */
     size_t nnames;

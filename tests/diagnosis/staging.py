@@ -56,7 +56,8 @@ def host_places(s, host):
 
 def flows_with_lossy(workload, s, rng, share=1.0):
     """The workload as explicit flows plus lossy (DSCP 0) traffic into the same receivers: one
-    flow from every RoCE sender's neighbour, sending for the whole run."""
+    flow from every RoCE sender's neighbour, sending for the whole run. The lossy traffic is
+    TCP (a Reno window, its losses not RoCE's), whatever PFC a fault puts on its priority."""
     hosts = s.hosts()
     if workload["type"] == "incast":
         pairs = [(src, workload["receiver"]) for src in workload["senders"]]
@@ -67,7 +68,7 @@ def flows_with_lossy(workload, s, rng, share=1.0):
     for dst in dsts:
         others = [h for h in hosts if h != dst]
         for src in rng.sample(others, max(1, int(len(others) * share) // 3)):
-            flows.append({"src": src, "dst": dst, "dscp": 0})
+            flows.append({"src": src, "dst": dst, "dscp": 0, "transport": "tcp"})
     return {"type": "flows", "bytes": 0, "payload": physics.PAYLOAD, "dscp": s.d,
             "flows": flows}
 

@@ -46,6 +46,10 @@ def sig_healthy_incast(d, f):
     check("healthy-incast", f["pause_fraction_max"] < 0.01, "pause fraction < 1%", d)
     check("healthy-incast", f["ecn_marked"] > 0, "ECN marks > 0", d)
     check("healthy-incast", f["jain"] >= 0.95, "Jain >= 0.95", d)
+    check("healthy-incast", f["out_of_sequence"] == 0 and f["retransmitted"] == 0,
+          "no go-back-N", d)
+    check("healthy-incast", f["cnp_handled"] == f["cnp_sent"] > 0 and f["cnp_ignored"] == 0,
+          "every CNP handled by the senders' RP", d)
 
 
 def sig_ecn_above_xoff(d, f):
@@ -57,6 +61,8 @@ def sig_ecn_above_xoff(d, f):
 def sig_headroom_small(d, f):
     check("headroom-small", d["pg_drops"][3] > 0, "pg.drops > 0 on priority 3", d)
     check("headroom-small", sum(d["pg_drops"]) == d["pg_drops"][3], "drops only there", d)
+    check("headroom-small", f["out_of_sequence"] > 0 and f["naks_received"] > 0 and
+          f["retransmitted"] > 0, "the loss shows at the transport: out of sequence, NAKs", d)
 
 
 def sig_np_disabled(d, f):

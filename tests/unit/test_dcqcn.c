@@ -201,6 +201,59 @@ static void mlx5_monitor_period(void **state)
     near(rp.rc, (rt + 5e6 + rc) / 2.0);
 }
 
+/* mlx5's rpg_gd: a cut takes alpha / 2^(gd - 10) of Rc (alpha in 1/1024 of the firmware's
+ * fixed point, the cut's divisor 2^gd), so gd 11 is the paper's alpha / 2; gd 12 cuts half as
+ * deep. 40G, alpha 1: gd 11 -> 40G (1 - 1/2) = 20G; gd 12 -> 40G (1 - 1/4) = 30G. */
+static void gd_scales_the_cut(void **state)
+{
+    (void)state;
+    struct dcqcn_params p;
+    dcqcn_params_paper(&p, G40);
+    near(p.alpha_cut, 0.5);
+    struct dcqcn_rp rp;
+    dcqcn_rp_init(&rp, &p, 0);
+    assert_true(dcqcn_rp_on_cnp(&rp, &p, 0));
+    near(rp.rc, 20e9);
+    p.alpha_cut = ldexp(1.0, 10 - 12);
+    dcqcn_rp_init(&rp, &p, 0);
+    assert_true(dcqcn_rp_on_cnp(&rp, &p, 0));
+    near(rp.rc, 30e9);
+    /* the second cut at alpha (255/256) 1 + 1/256 = 1: 30G (1 - 1/4) = 22.5G */
+    assert_true(dcqcn_rp_on_cnp(&rp, &p, 10000));
+    near(rp.rc, 22.5e9);
+}
+
+/* clamp_tgt_rate: 1 (the paper's Algorithm 1, both presets) sets Rt = Rc at every cut; 0 only
+ * at a cut after an increase, so two cuts in a row leave Rt at the rate before the first, and
+ * fast recovery climbs back towards it. Paper, 40G, alpha 1, CNPs at 0 and 10 us:
+ *   clamp 1: Rt 40G, Rc 20G; then Rt 20G, Rc 10G; five fast-recovery steps: 20 - 10/32 G
+ *   clamp 0: Rt 40G, Rc 20G; then Rt 40G, Rc 10G; five steps: 40 - 30/32 G */
+static void clamp_target_rate(void **state)
+{
+    (void)state;
+    struct dcqcn_params p;
+    dcqcn_params_paper(&p, G40);
+    assert_true(p.clamp_target);
+    for (int clamp = 1; clamp >= 0; clamp--) {
+        p.clamp_target = clamp;
+        struct dcqcn_rp rp;
+        dcqcn_rp_init(&rp, &p, 0);
+        assert_true(dcqcn_rp_on_cnp(&rp, &p, 0));
+        near(rp.rt, 40e9);
+        near(rp.rc, 20e9);
+        assert_true(dcqcn_rp_on_cnp(&rp, &p, 10000));
+        near(rp.rc, 10e9);
+        near(rp.rt, clamp ? 20e9 : 40e9);
+        for (int i = 0; i < 5; i++)
+            dcqcn_rp_on_timer(&rp, &p);
+        near(rp.rc, clamp ? 20e9 - 10e9 / 32 : 40e9 - 30e9 / 32);
+        /* after an increase even clamp 0 takes the rate it has reached: Rt = Rc, then the cut */
+        double rc = rp.rc;
+        assert_true(dcqcn_rp_on_cnp(&rp, &p, 20000));
+        near(rp.rt, rc);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +261,8 @@ int main(void)
         cmocka_unit_test(alpha_timer_start),
         cmocka_unit_test(caps),
         cmocka_unit_test(mlx5_monitor_period),
+        cmocka_unit_test(gd_scales_the_cut),
+        cmocka_unit_test(clamp_target_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,6 +80,32 @@ static void generators(void **state)
     scenario_free(&sc);
 }
 
+/* "transport" (roce, tcp, auto): the workload's for every flow, a flow's own over it; absent:
+ * auto; anything else is refused with its path. */
+static void transport(void **state)
+{
+    (void)state;
+    struct scenario sc;
+    load(&sc, "{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"incast\","
+              "\"count\":2,\"transport\":\"tcp\"}}", NULL, 0);
+    assert_int_equal(sc.workload.transport[0], REPLAY_TRANSPORT_TCP);
+    assert_int_equal(sc.workload.transport[1], REPLAY_TRANSPORT_TCP);
+    scenario_free(&sc);
+    load(&sc, "{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"flows\","
+              "\"transport\":\"roce\",\"flows\":[{\"src\":\"host1\",\"dst\":\"host2\"},"
+              "{\"src\":\"host3\",\"dst\":\"host2\",\"transport\":\"tcp\"}]}}", NULL, 0);
+    assert_int_equal(sc.workload.transport[0], REPLAY_TRANSPORT_ROCE);
+    assert_int_equal(sc.workload.transport[1], REPLAY_TRANSPORT_TCP);
+    scenario_free(&sc);
+    load(&sc, "{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"all-to-all\"}}",
+         NULL, 0);
+    assert_int_equal(sc.workload.transport[11], REPLAY_TRANSPORT_AUTO);
+    scenario_free(&sc);
+    load_fails("{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"flows\","
+               "\"flows\":[{\"src\":\"host1\",\"dst\":\"host2\",\"transport\":\"udp\"}]}}",
+               NULL, 0, "t: workload.flows[0].transport: \"udp\" is not roce, tcp or auto");
+}
+
 /* 4 hosts, 3 iterations: 2(N-1) = 6 steps of N flows each, every step after the last; the
  * iteration time is at least the ring's lower bound 2(N-1)/N x M / C. */
 static void ring_allreduce(void **state)
@@ -252,6 +278,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(generators),
+        cmocka_unit_test(transport),
         cmocka_unit_test(ring_allreduce),
         cmocka_unit_test(link_down),
         cmocka_unit_test(storm_and_slow_receiver),

@@ -60,6 +60,10 @@ size_t replay_figures(const struct scenario *sc, const struct scenario_result *r
     add(f, &n, "ecn_marked", "ECN marks (switch queues)", FIG_COUNT, (double)d->ecn_marked, true);
     add(f, &n, "ce_received", "CE packets received", FIG_COUNT, (double)d->ce_received, true);
     add(f, &n, "cnp_sent", "CNPs sent", FIG_COUNT, (double)d->cnp_sent, true);
+    add(f, &n, "cnp_handled", "CNPs the senders' RP acted on", FIG_COUNT,
+        (double)d->cnp_handled, true);
+    add(f, &n, "cnp_ignored", "CNPs to senders with the RP off", FIG_COUNT,
+        (double)d->cnp_ignored, true);
     add(f, &n, "watchdog_storms", "PFC watchdog storms", FIG_COUNT, (double)d->watchdog_storms,
         true);
     add(f, &n, "uplink_ratio", "uplink load / its siblings'", FIG_RATIO, d->uplink_ratio,
@@ -73,6 +77,11 @@ size_t replay_figures(const struct scenario *sc, const struct scenario_result *r
     for (size_t i = 0; i < s->nflows; i++)
         retx += s->flows[i].retransmitted;
     f[n - 1].value = (double)retx;
+    add(f, &n, "out_of_sequence", "packets received out of sequence", FIG_COUNT,
+        (double)d->out_of_sequence, true);
+    add(f, &n, "naks_received", "NAKs the senders received", FIG_COUNT,
+        (double)d->naks_received, true);
+    add(f, &n, "ack_timeouts", "retransmit timeouts", FIG_COUNT, (double)d->ack_timeouts, true);
     if (sc->workload.type == WORKLOAD_RING_ALLREDUCE) {
         add(f, &n, "iterations", "all-reduce iterations done", FIG_COUNT,
             r->iterations.complete, true);
@@ -164,6 +173,10 @@ static void print_flows(struct dcb_out *o, const struct scenario *sc,
         out_u64(o, "cnps", "%7" PRIu64 " ", f->cnps);
         out_u64(o, "ce_marked", "%8" PRIu64 "\n", f->ce_marked);
         out_dbl(o, "final_rc_bps", NULL, f->final_rc_bps);
+        out_u64(o, "cnps_handled", NULL, f->cnps_handled);
+        out_u64(o, "naks", NULL, f->naks);
+        out_u64(o, "out_of_sequence", NULL, f->out_of_sequence);
+        out_u64(o, "timeouts", NULL, f->timeouts);
         out_obj_close(o);
     }
     out_arr_close(o);
