@@ -190,6 +190,7 @@ static int cells_of(const char *s)
     mbstate_t st;
     memset(&st, 0, sizeof(st));
     const char *p = s;
+    /* cppcheck-suppress legacyUninitvar ; mbsrtowcs writes w, it does not read it */
     size_t n = mbsrtowcs(w, &p, 511, &st);
     if (n == (size_t)-1)
         return (int)strlen(s);
