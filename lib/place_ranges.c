@@ -28,18 +28,24 @@ static void append(char *buf, size_t len, size_t *used, const char *s)
     buf[*used] = '\0';
 }
 
+/* Names in order, a trailing number by its value: host2 before host10. */
+static int name_cmp(const char *a, const char *b)
+{
+    size_t la, lb;
+    long na, nb;
+    if (split_port(a, &la, &na) && split_port(b, &lb, &nb) && la == lb && !strncmp(a, b, la) &&
+        na != nb)
+        return na < nb ? -1 : 1;
+    return strcmp(a, b);
+}
+
 static int place_ref_cmp(const void *pa, const void *pb)
 {
     const struct place_ref *a = pa, *b = pb;
-    int c = strcmp(a->device, b->device);
+    int c = name_cmp(a->device, b->device);
     if (c)
         return c;
-    size_t la, lb;
-    long na, nb;
-    if (split_port(a->ifname, &la, &na) && split_port(b->ifname, &lb, &nb) && la == lb &&
-        !strncmp(a->ifname, b->ifname, la) && na != nb)
-        return na < nb ? -1 : 1;
-    c = strcmp(a->ifname, b->ifname);
+    c = name_cmp(a->ifname, b->ifname);
     return c ? c : a->prio - b->prio;
 }
 
@@ -85,6 +91,32 @@ static size_t device_ports(const struct place_ref *r, size_t n, char *buf, size_
     return i;
 }
 
+/* Devices numbered in a row with the same ports, as one: "host1–9 eth0". */
+static size_t device_run(const struct place_ref *r, size_t n, const size_t *first,
+                         char (*ports)[512], size_t ndev, size_t k, long *hi_out)
+{
+    size_t pl;
+    long lo;
+    const char *name = r[first[k]].device;
+    if (!split_port(name, &pl, &lo))
+        return k + 1;
+    long hi = lo;
+    size_t m = k + 1;
+    while (m < ndev) {
+        size_t pl2;
+        long nm;
+        const char *next = r[first[m]].device;
+        if (!split_port(next, &pl2, &nm) || pl2 != pl || strncmp(next, name, pl) ||
+            nm != hi + 1 || strcmp(ports[m], ports[k]))
+            break;
+        hi = nm;
+        m++;
+    }
+    (void)n;
+    *hi_out = hi;
+    return m;
+}
+
 char *place_ranges(struct place_ref *r, size_t n, char *buf, size_t len)
 {
     if (!len)
@@ -95,12 +127,33 @@ char *place_ranges(struct place_ref *r, size_t n, char *buf, size_t len)
         prio = prio == -2 ? r[i].prio : prio == r[i].prio ? prio : -3;
     if (n)
         qsort(r, n, sizeof(*r), place_ref_cmp);
-    size_t used = 0, i = 0;
-    while (i < n) {
-        append(buf, len, &used, i ? "; " : "");
-        append(buf, len, &used, r[i].device[0] ? r[i].device : "fabric");
-        i += device_ports(r + i, n - i, buf, len, &used);
+    /* each device's ports, as text */
+    size_t *first = calloc(n ? n : 1, sizeof(*first));
+    char (*ports)[512] = calloc(n ? n : 1, sizeof(*ports));
+    size_t ndev = 0;
+    for (size_t i = 0; first && ports && i < n; ndev++) {
+        size_t used = 0;
+        first[ndev] = i;
+        ports[ndev][0] = '\0';
+        i += device_ports(r + i, n - i, ports[ndev], sizeof(ports[ndev]), &used);
     }
+    size_t used = 0;
+    for (size_t k = 0; k < ndev;) {
+        const char *dev = r[first[k]].device;
+        long hi = 0;
+        size_t m = device_run(r, n, first, ports, ndev, k, &hi);
+        append(buf, len, &used, k ? "; " : "");
+        append(buf, len, &used, dev[0] ? dev : "fabric");
+        if (m > k + 1) {
+            char range[24];
+            snprintf(range, sizeof(range), "\u2013%ld", hi);
+            append(buf, len, &used, range);
+        }
+        append(buf, len, &used, ports[k]);
+        k = m;
+    }
+    free(first);
+    free(ports);
     if (prio >= 0) {
         char p[24];
         snprintf(p, sizeof(p), ", prio %d", prio);

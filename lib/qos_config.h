@@ -11,6 +11,7 @@
  *   app                        APP table: "sel:proto:prio,..." (sel 1 ethertype .. 5 dscp)
  *   switch.wred.N.{min_bytes,max_bytes,max_p,ecn}            per TC
  *   switch.buffer.N.{size,xon,xoff,headroom,dynamic_th}      per PG (bytes; α exponent)
+ *   switch.buffer.headroom_pool                  the switch's shared headroom pool (bytes)
  *   switch.pfcwd.{detect_ms,restore_ms,action}
  *   mtu, speed_bps, cable_m
  *   nic.dcqcn.{np_enabled,rp_enabled} and its parameters (rai_mbps, rhai_mbps, ...)
@@ -69,6 +70,7 @@ struct qos_config {
     struct qos_val dcbx_mode;
     struct qos_wred wred[8];
     struct qos_buffer buffer[8];
+    struct qos_val headroom_pool;   /* per switch: the largest its interfaces give */
     struct qos_val pfcwd_detect_ms, pfcwd_restore_ms, pfcwd_action;
     struct qos_val mtu, speed_bps, cable_mm;
     struct qos_dcqcn dcqcn;

@@ -53,6 +53,8 @@ const struct qos_field qos_fields[] = {
     BUFFER(headroom, 0, BIG, "ingress PG headroom"),
     { "switch.buffer.#.dynamic_th", "buffer.#.dynamic_th", QF_INT, 8, OFF(buffer[0].dynamic_th),
       sizeof(struct qos_buffer), -8, 8, NULL, "dynamic threshold: alpha = 2^n" },
+    SCALAR("switch.buffer.headroom_pool", "buffer.headroom_pool", QF_BYTES, headroom_pool, 0, BIG,
+           NULL, "shared headroom pool the lossless PGs' headroom is drawn from (per switch)"),
     SCALAR("switch.pfcwd.detect_ms", "pfcwd.detect_ms", QF_MS, pfcwd_detect_ms, 1, 60000, NULL,
            "PFC watchdog detection time"),
     SCALAR("switch.pfcwd.restore_ms", "pfcwd.restore_ms", QF_MS, pfcwd_restore_ms, 1, 60000, NULL,

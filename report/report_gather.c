@@ -36,6 +36,8 @@ static const struct tracked {
     { "drop.rx_discards", ACC_DROPS, 1, -1 },
     { "drop.rx_buffer", ACC_DROPS, 1, -1 },
     { "drop.prio", ACC_DROPS, 1, -1 },
+    { "drop.rx_oversize", ACC_DROPS, 1, -1 },
+    { "drop.tx_oversize", ACC_DROPS, 1, -1 },
     { "pfcwd.tx_drop", ACC_DROPS, 1, -1 },
     { "pfcwd.rx_drop", ACC_DROPS, 1, -1 },
     /* what a capture saw on the wire (--pcap, collect --capture): who paused is not known */

@@ -27,7 +27,8 @@ static const char css[] =
     ".sev{font-weight:bold;border-radius:3px;padding:0 5px;color:#fff}"
     ".sev.crit{background:#c62828}.sev.warn{background:#ef8f00}.sev.info{background:#607d8b}"
     ".st-new{color:#c62828;font-weight:bold}.st-resolved{color:#2e7d32;font-weight:bold}"
-    ".finding{border:1px solid #ddd;border-radius:6px;padding:8px 12px;margin:10px 0}"
+    ".finding{border:1px solid #ddd;border-radius:6px;padding:4px 12px;margin:8px 0}"
+    ".finding p{margin:5px 0}"
     ".finding.crit{border-left:6px solid #c62828}.finding.warn{border-left:6px solid #ef8f00}"
     ".finding.info{border-left:6px solid #607d8b}"
     ".verified{background:#f3f7f0;border-radius:4px;padding:2px 8px;margin:6px 0}"
@@ -529,11 +530,9 @@ static void finding_article(FILE *fp, const cJSON *findings, const struct report
         fputs(cJSON_IsObject(v) ? "See " : " · see ", fp);
         h(fp, report_str(f, "reference"));
     }
-    fputs("</p>\n", fp);
     if (g->count > 1)
-        fprintf(fp, "<p class=\"meta\">%d places: <a href=\"#all-places\">all places</a>"
-                "</p>\n", g->count);
-    fputs("</article>\n", fp);
+        fprintf(fp, " · %d places: <a href=\"#all-places\">all places</a>", g->count);
+    fputs("</p>\n</article>\n", fp);
 }
 
 static void findings(FILE *fp, const cJSON *m)

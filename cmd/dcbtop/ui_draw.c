@@ -593,9 +593,9 @@ static void emit_finding(struct emitter *e, const struct top_model *m, size_t fi
     }
     for (size_t k = 0; k < fd->nevidence; k++) {
         char shown[96];
-        emit(e, A_NORMAL, "    evidence%s%s%s: %s = %s", count > 1 ? " at " : "",
+        emit(e, A_NORMAL, "    evidence%s%s%s%s: %s = %s", count > 1 ? " at " : "",
              count > 1 ? fd->device : "", count > 1 && fd->ifname[0] ? "/" : "",
-             fd->evidence[k].name, value_with_unit(fd->evidence[k].name,
+             count > 1 ? fd->ifname : "", fd->evidence[k].name, value_with_unit(fd->evidence[k].name,
                                                    fd->evidence[k].value, shown, sizeof(shown)));
     }
     if (fd->knob[0]) {

@@ -27,11 +27,6 @@ uint8_t nic_flow_prio(const struct qos_config *c, uint8_t dscp)
     return c->dscp2prio[dscp & 63].set ? (uint8_t)(c->dscp2prio[dscp & 63].v & 7) : 0;
 }
 
-bool nic_pfc_on(const struct qos_config *c, unsigned prio)
-{
-    return !c->pfc_enabled.set || ((c->pfc_enabled.v >> prio) & 1);
-}
-
 /* The priority the NIC gives a packet it receives: by DSCP under trust dscp when its map has
  * the DSCP, else the PCP it came with (the switch's rewrite). */
 static unsigned nic_classify(const struct port *pt, const struct packet *pk)
@@ -166,7 +161,7 @@ void nic_flow_send(struct sim *s, uint32_t f)
         fl->rp.alpha_at_ns = s->now_ps / REPLAY_PS_PER_NS;   /* the paper's alpha timer */
         fl->lossy = fl->transport == REPLAY_TRANSPORT_TCP ||
                     (fl->transport == REPLAY_TRANSPORT_AUTO &&
-                     !nic_pfc_on(&s->ports[fl->src_port].cfg, fl->prio) && !rp_enabled(s, fl));
+                     !((s->ports[fl->src_port].pfc_prios >> fl->prio) & 1) && !rp_enabled(s, fl));
     }
     make_ready(s, f);
 }
@@ -424,7 +419,7 @@ static void receive_backlog(struct sim *s, uint32_t port, unsigned prio, uint32_
     pt->rx_backlog = backlog_now(s, pt) + bytes;
     pt->rx_backlog_at_ps = s->now_ps;
     if (pt->rx_backlog > (double)pt->rx_xoff_bytes && !pt->rx_xoff[prio] &&
-        nic_pfc_on(&pt->cfg, prio)) {
+        port_pauses(pt, prio)) {
         pt->rx_xoff[prio] = true;
         pt->rx_xoff_sent_ps = s->now_ps;
         port_send_pfc(s, port, prio, 0xffff);

@@ -57,6 +57,14 @@ void output_samples(struct sim *s)
         sample(s, pt, METRIC_PORT_RX_PACKETS, -1, -1, pt->rx_packets, 0);
         if (pt->down_events)
             sample(s, pt, METRIC_LINK_DOWN_EVENTS, -1, -1, pt->down_events, 0);
+        if (pt->pause_tx_global || pt->pause_rx_global) {
+            sample(s, pt, METRIC_PAUSE_TX_GLOBAL, -1, -1, pt->pause_tx_global, 0);
+            sample(s, pt, METRIC_PAUSE_RX_GLOBAL, -1, -1, pt->pause_rx_global, 0);
+        }
+        if (pt->rx_oversize || pt->tx_oversize) {
+            sample(s, pt, METRIC_DROP_RX_OVERSIZE, -1, -1, pt->rx_oversize, 0);
+            sample(s, pt, METRIC_DROP_TX_OVERSIZE, -1, -1, pt->tx_oversize, 0);
+        }
         for (int prio = 0; prio < PRIOS; prio++) {
             if (!pt->by_prio[prio].tx_bytes && !pt->by_prio[prio].rx_bytes && !pt->pfc_tx[prio] &&
                 !pt->pfc_rx[prio])
@@ -66,7 +74,7 @@ void output_samples(struct sim *s)
             sample(s, pt, METRIC_PFC_TX_PAUSE, prio, -1, pt->pfc_tx[prio], 0);
             sample(s, pt, METRIC_PFC_RX_PAUSE, prio, -1, pt->pfc_rx[prio], 0);
             int64_t paused = pt->paused_total_ps[prio] +
-                             (pt->paused[prio] ? s->now_ps - pt->pause_start_ps[prio] : 0);
+                             (pt->pfc_paused[prio] ? s->now_ps - pt->pause_start_ps[prio] : 0);
             sample(s, pt, METRIC_PFC_RX_PAUSE_US, prio, -1, (uint64_t)(paused / 1000000), 0);
             if (s->nodes[pt->node].is_switch) {
                 sample(s, pt, METRIC_PG_DROPS, prio, -1, pt->by_prio[prio].pg.drops, 0);
@@ -82,6 +90,8 @@ void output_samples(struct sim *s)
                     continue;
                 sample(s, pt, METRIC_QUEUE_TX_BYTES, -1, tc, pt->by_tc[tc].tx_bytes, 0);
                 sample(s, pt, METRIC_QUEUE_DROPS, -1, tc, pt->by_tc[tc].drops, 0);
+                if (pt->by_tc[tc].wred_drops)
+                    sample(s, pt, METRIC_QUEUE_WRED_DROPS, -1, tc, pt->by_tc[tc].wred_drops, 0);
                 sample(s, pt, METRIC_QUEUE_ECN_MARKED, -1, tc, pt->by_tc[tc].marked, 0);
                 sample(s, pt, METRIC_QUEUE_DEPTH_BYTES, -1, tc, 0, (double)pt->by_tc[tc].q.bytes);
                 sample(s, pt, METRIC_QUEUE_WATERMARK_BYTES, -1, tc, 0,

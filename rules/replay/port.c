@@ -3,8 +3,15 @@
  * makes), then data; a switch picks its egress queue by strict priority and then DWRR over the
  * ETS weights, skipping traffic classes its peer paused; a host picks among its paced flows.
  * PFC: a received PAUSE is obeyed after the response time for quanta x 512 bit times at the
- * port's speed; quanta 0 resumes at once. */
+ * port's speed; quanta 0 resumes at once. Each end follows its own config: a port sends PFC on
+ * and obeys PFC for the priorities of its pfc.enabled only, sends 802.3x PAUSE (every priority)
+ * with pause.global_tx and obeys it with pause.global_rx. A global pause and PFC are separate
+ * states (a priority is held while either holds it) with separate counters.
+ * MTU: a port takes and sends no frame longer than its MTU (a switch's counts the frame, a
+ * host's the IP packet, 18 bytes less); one that is longer is dropped where it arrives (a giant,
+ * drop.rx_oversize) or, from a NIC, never sent (drop.tx_oversize). */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "sim.h"
@@ -17,6 +24,7 @@ void port_setup(struct sim *s, uint32_t port)
 {
     struct port *pt = &s->ports[port];
     const struct qos_config *c = &pt->cfg;
+    pt->is_switch = s->nodes[pt->node].is_switch;
     for (unsigned prio = 0; prio < PRIOS; prio++)
         pt->tc_of[prio] = c->prio2tc[prio].set ? (uint8_t)(c->prio2tc[prio].v & 7) : (uint8_t)prio;
     for (unsigned tc = 0; tc < PRIOS; tc++) {
@@ -30,10 +38,14 @@ void port_setup(struct sim *s, uint32_t port)
     bool by_dscp = !c->trust.set || c->trust.v == QOS_TRUST_DSCP;
     for (unsigned d = 0; d < 64; d++)
         pt->dscp_prio[d] = by_dscp && c->dscp2prio[d].set ? (int8_t)(c->dscp2prio[d].v & 7) : -1;
-    pt->lossless = 0;
+    pt->pfc_prios = c->pfc_enabled.set ? (uint8_t)c->pfc_enabled.v : 0;
+    pt->pause_global_rx = c->pause_global_rx.set && c->pause_global_rx.v;
+    pt->pause_global_tx = c->pause_global_tx.set && c->pause_global_tx.v;
+    pt->lossless = pt->pause_global_tx ? 0xff : pt->pfc_prios;   /* 802.3x holds the whole port */
+    pt->max_frame = c->mtu.set ? (uint32_t)c->mtu.v + (pt->is_switch ? 0 : ETH_HEADER_FCS)
+                               : UINT32_MAX;
+    pt->wred_enq_tcs = pt->wred_deq_tcs = 0;
     for (unsigned prio = 0; prio < PRIOS; prio++) {
-        if (c->pfc_enabled.set && ((c->pfc_enabled.v >> prio) & 1))
-            pt->lossless |= (uint8_t)(1u << prio);
         const struct qos_buffer *b = &c->buffer[prio];
         struct ingress_pg *g = &pt->by_prio[prio].pg;
         g->xoff = b->xoff.set ? (uint64_t)b->xoff.v : UINT64_MAX;
@@ -48,20 +60,56 @@ void port_setup(struct sim *s, uint32_t port)
         pt->by_tc[prio].wred.lo = (double)w->min_bytes.v;
         pt->by_tc[prio].wred.hi = (double)w->max_bytes.v;
         pt->by_tc[prio].wred.max_p = w->max_p.set ? (double)w->max_p.v / 100.0 : 0.01;
+        if (pt->by_tc[prio].wred.on && (!pt->by_tc[prio].wred.ecn || s->opt->mark_on_enqueue))
+            pt->wred_enq_tcs |= (uint8_t)(1u << prio);
+        else if (pt->by_tc[prio].wred.on)
+            pt->wred_deq_tcs |= (uint8_t)(1u << prio);
     }
+    struct shared_buffer *b = &s->nodes[pt->node].buffer;
+    if (pt->is_switch && c->headroom_pool.set && (uint64_t)c->headroom_pool.v > b->headroom_pool)
+        b->headroom_pool = (uint64_t)c->headroom_pool.v;   /* the switch's, on every port */
     pt->rp_prios = c->dcqcn.rp_enabled.set ? (uint8_t)c->dcqcn.rp_enabled.v : 0xff;
     pt->np_prios = c->dcqcn.np_enabled.set ? (uint8_t)c->dcqcn.np_enabled.v : 0xff;
-    pt->is_switch = s->nodes[pt->node].is_switch;
     pt->peer_is_switch = pt->peer != NO_INDEX && s->nodes[s->ports[pt->peer].node].is_switch;
 }
 
 void port_update_paused(struct port *pt)
 {
     uint8_t mask = 0;
-    for (unsigned prio = 0; prio < PRIOS; prio++)
-        if (pt->paused[prio] && !pt->wd_storm[pt->tc_of[prio]])
-            mask |= (uint8_t)(1u << pt->tc_of[prio]);   /* a stormed queue ignores pauses */
+    for (unsigned prio = 0; prio < PRIOS; prio++) {
+        pt->paused[prio] = pt->pfc_paused[prio] || pt->global_paused;
+        if ((pt->pfc_paused[prio] && !pt->wd_storm[pt->tc_of[prio]]) || pt->global_paused)
+            mask |= (uint8_t)(1u << pt->tc_of[prio]);   /* a stormed queue ignores PFC only */
+    }
     pt->paused_tc = mask;
+}
+
+void port_drop_event(struct sim *s, uint32_t port, int prio, const char *fmt, ...)
+{
+    struct port *pt = &s->ports[port];
+    if (s->now_ps - pt->last_drop_event_ps <= 1000000000LL && pt->last_drop_event_ps != 0)
+        return;
+    char details[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(details, sizeof(details), fmt, ap);
+    va_end(ap);
+    sim_event(s, EVENT_DROP, port, prio, details);
+    pt->last_drop_event_ps = s->now_ps;
+}
+
+void port_drop_oversize(struct sim *s, uint32_t port, uint32_t p, bool rx)
+{
+    struct port *pt = &s->ports[port];
+    if (rx)
+        pt->rx_oversize++;
+    else
+        pt->tx_oversize++;
+    s->drops++;
+    port_drop_event(s, port, s->pkts[p].prio & 7,
+                    "{\"where\":\"%s\",\"cause\":\"mtu\",\"bytes\":%u,\"max_frame\":%u}",
+                    rx ? "rx" : "tx", s->pkts[p].bytes, pt->max_frame);
+    pkt_free(s, p);
 }
 
 bool egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p)
@@ -114,6 +162,25 @@ static uint32_t pick_switch_queue(struct sim *s, struct port *pt)
     return NO_INDEX;
 }
 
+/* A NIC's frame longer than its MTU is not sent: the next one that is not, or NO_INDEX. Out of
+ * line: the rare path. */
+static __attribute__((noinline)) uint32_t host_refuse_oversize(struct sim *s, uint32_t port,
+                                                               uint32_t p)
+{
+    do {
+        port_drop_oversize(s, port, p, false);
+        p = nic_next_packet(s, port);
+    } while (p != NO_INDEX && s->pkts[p].bytes > s->ports[port].max_frame);
+    return p;
+}
+
+static inline uint32_t host_next_frame(struct sim *s, const struct port *pt, uint32_t port)
+{
+    uint32_t p = nic_next_packet(s, port);
+    return p != NO_INDEX && s->pkts[p].bytes > pt->max_frame ? host_refuse_oversize(s, port, p)
+                                                              : p;
+}
+
 void port_kick(struct sim *s, uint32_t port)
 {
     struct port *pt = &s->ports[port];
@@ -122,7 +189,7 @@ void port_kick(struct sim *s, uint32_t port)
     uint32_t p = pt->ctrl.count ? pq_pop(s, &pt->ctrl) : NO_INDEX;
     bool is_switch = pt->is_switch;
     if (p == NO_INDEX)
-        p = is_switch ? pick_switch_queue(s, pt) : nic_next_packet(s, port);
+        p = is_switch ? pick_switch_queue(s, pt) : host_next_frame(s, pt, port);
     if (p == NO_INDEX)
         return;
     struct packet *pk = &s->pkts[p];
@@ -130,8 +197,9 @@ void port_kick(struct sim *s, uint32_t port)
         switch_release(s, p);           /* dequeued: its buffer is free again */
         if (pk->kind == PKT_CNP && s->now_ps - pk->enq_ps > s->cnp_max_wait_ps)
             s->cnp_max_wait_ps = s->now_ps - pk->enq_ps;
-        if (!s->opt->mark_on_enqueue && pk->kind == PKT_DATA)
-            switch_wred(s, pt, pt->tc_of[pk->prio & 7], pk);   /* marks; never drops here */
+        unsigned tc = pt->tc_of[pk->prio & 7];
+        if (pk->kind == PKT_DATA && pk->ect && ((pt->wred_deq_tcs >> tc) & 1))
+            switch_wred(s, pt, tc, pk);         /* marks; drops were decided at enqueue */
     }
     if (!pt->peer_is_switch && pk->kind != PKT_PFC) {
         const struct flow *fl = &s->flows[pk->flow];   /* the receiving NIC will want it */
@@ -163,7 +231,9 @@ void port_tx_done(struct sim *s, uint32_t port)
     port_kick(s, port);
 }
 
-void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta)
+/* A PAUSE frame queued ahead of the data: PFC for prio, or 802.3x for PAUSE_GLOBAL. */
+static __attribute__((noinline)) void queue_pause_frame(struct sim *s, uint32_t port,
+                                                        unsigned prio, uint16_t quanta)
 {
     struct port *pt = &s->ports[port];
     uint32_t p = pkt_alloc(s);
@@ -175,13 +245,69 @@ void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta)
     pk->pfc_prio = (uint8_t)prio;
     pk->quanta = quanta;
     pk->prio = 7;
-    pt->pfc_tx[prio]++;
-    s->pfc_frames++;
+    if (prio == PAUSE_GLOBAL) {
+        pt->pause_tx_global++;
+    } else {
+        pt->pfc_tx[prio]++;
+        s->pfc_frames++;
+    }
     if (!pq_push(s, &pt->ctrl, p)) {
         pkt_free(s, p);
         return;
     }
     port_kick(s, port);
+}
+
+bool port_pauses(const struct port *pt, unsigned prio)
+{
+    return ((pt->pfc_prios >> prio) & 1) || pt->pause_global_tx;
+}
+
+void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta)
+{
+    struct port *pt = &s->ports[port];
+    if ((pt->pfc_prios >> prio) & 1)
+        queue_pause_frame(s, port, prio, quanta);
+    if (!pt->pause_global_tx)
+        return;
+    uint8_t before = pt->global_xoff_prios;
+    if (quanta)
+        pt->global_xoff_prios |= (uint8_t)(1u << prio);
+    else
+        pt->global_xoff_prios &= (uint8_t)~(1u << prio);
+    if (!quanta && pt->global_xoff_prios)
+        return;                         /* another priority still needs the peer held */
+    queue_pause_frame(s, port, PAUSE_GLOBAL, quanta);
+    char details[64];
+    if (quanta && !before) {
+        pt->global_xoff_since_ps = s->now_ps;
+        snprintf(details, sizeof(details), "{\"quanta\":%u}", quanta);
+        sim_event(s, EVENT_PAUSE_GLOBAL, port, -1, details);
+    } else if (!quanta && before) {
+        snprintf(details, sizeof(details), "{\"paused_ns\":%lld}",
+                 (long long)((s->now_ps - pt->global_xoff_since_ps) / REPLAY_PS_PER_NS));
+        sim_event(s, EVENT_PAUSE_GLOBAL, port, -1, details);
+    }
+}
+
+bool port_obeys_pause(const struct port *pt, unsigned prio)
+{
+    return prio == PAUSE_GLOBAL ? pt->pause_global_rx : (pt->pfc_prios >> prio) & 1;
+}
+
+void port_receive_pause(struct sim *s, uint32_t port, uint32_t p)
+{
+    struct port *pt = &s->ports[port];
+    const struct packet *pk = &s->pkts[p];
+    unsigned prio = pk->pfc_prio;
+    if (prio == PAUSE_GLOBAL)
+        pt->pause_rx_global++;
+    else
+        pt->pfc_rx[prio]++;                 /* counted whether obeyed or not, as a MAC does */
+    if (port_obeys_pause(pt, prio))
+        sim_at(s, s->now_ps + s->pfc_response_ps, EV_PAUSE_APPLY, port,
+               (uint32_t)prio << 16 | pk->quanta);
+    pkt_free(s, p);
 }
 
 static void pause_accounting(struct port *pt, int64_t now)
@@ -198,22 +324,45 @@ static void pause_accounting(struct port *pt, int64_t now)
     }
 }
 
+static int64_t pause_end_ps(const struct sim *s, const struct port *pt, uint16_t quanta)
+{
+    return s->now_ps + ps_sat((double)quanta * 512.0 * 1e12 / pt->bps + 0.5);
+}
+
+/* An 802.3x PAUSE: every priority held for quanta, or released at once by quanta 0. */
+static void global_pause_apply(struct sim *s, uint32_t port, uint16_t quanta)
+{
+    struct port *pt = &s->ports[port];
+    pt->global_paused = quanta != 0;
+    if (quanta) {
+        pt->global_paused_until_ps = pause_end_ps(s, pt, quanta);
+        sim_at(s, pt->global_paused_until_ps, EV_PAUSE_END, port, PAUSE_GLOBAL);
+    }
+    pause_accounting(pt, s->now_ps);
+    if (!quanta)
+        port_kick(s, port);
+}
+
 void port_pause_apply(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta)
 {
+    if (prio == PAUSE_GLOBAL) {
+        global_pause_apply(s, port, quanta);
+        return;
+    }
     struct port *pt = &s->ports[port];
     pt->wd_last_pause_ps[pt->tc_of[prio]] = s->now_ps;
     if (quanta == 0) {
-        if (pt->paused[prio]) {
-            pt->paused[prio] = false;
+        if (pt->pfc_paused[prio]) {
+            pt->pfc_paused[prio] = false;
             pt->paused_total_ps[prio] += s->now_ps - pt->pause_start_ps[prio];
         }
         pause_accounting(pt, s->now_ps);
         port_kick(s, port);
         return;
     }
-    int64_t until = s->now_ps + ps_sat((double)quanta * 512.0 * 1e12 / pt->bps + 0.5);
-    if (!pt->paused[prio]) {
-        pt->paused[prio] = true;
+    int64_t until = pause_end_ps(s, pt, quanta);
+    if (!pt->pfc_paused[prio]) {
+        pt->pfc_paused[prio] = true;
         pt->pause_start_ps[prio] = s->now_ps;
     }
     pt->paused_until_ps[prio] = until;
@@ -224,10 +373,16 @@ void port_pause_apply(struct sim *s, uint32_t port, unsigned prio, uint16_t quan
 void port_pause_end(struct sim *s, uint32_t port, unsigned prio)
 {
     struct port *pt = &s->ports[port];
-    if (!pt->paused[prio] || pt->paused_until_ps[prio] > s->now_ps)
-        return;                         /* refreshed, or already resumed by an XON */
-    pt->paused[prio] = false;
-    pt->paused_total_ps[prio] += s->now_ps - pt->pause_start_ps[prio];
+    if (prio == PAUSE_GLOBAL) {
+        if (!pt->global_paused || pt->global_paused_until_ps > s->now_ps)
+            return;                     /* refreshed, or already resumed */
+        pt->global_paused = false;
+    } else {
+        if (!pt->pfc_paused[prio] || pt->paused_until_ps[prio] > s->now_ps)
+            return;                     /* refreshed, or already resumed by an XON */
+        pt->pfc_paused[prio] = false;
+        pt->paused_total_ps[prio] += s->now_ps - pt->pause_start_ps[prio];
+    }
     pause_accounting(pt, s->now_ps);
     port_kick(s, port);
 }

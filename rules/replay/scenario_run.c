@@ -297,6 +297,11 @@ static void finish_digest(struct runner *r, int64_t simulated_ns)
         case METRIC_ROCE_OUT_OF_SEQUENCE: dg->out_of_sequence += counted(sl); break;
         case METRIC_ROCE_PACKET_SEQ_ERR: dg->naks_received += counted(sl); break;
         case METRIC_ROCE_LOCAL_ACK_TIMEOUT_ERR: dg->ack_timeouts += counted(sl); break;
+        case METRIC_QUEUE_WRED_DROPS: dg->wred_drops += counted(sl); break;
+        case METRIC_DROP_RX_OVERSIZE:
+        case METRIC_DROP_TX_OVERSIZE: dg->oversize_drops += counted(sl); break;
+        case METRIC_PAUSE_TX_GLOBAL: dg->pause_global_tx += counted(sl); break;
+        case METRIC_PAUSE_RX_GLOBAL: dg->pause_global_rx += counted(sl); break;
         default: break;
         }
     }

@@ -35,11 +35,11 @@ static void arrive(struct sim *s, uint32_t port, uint32_t p)
     struct packet *pk = &s->pkts[p];
     struct port *pt = &s->ports[port];
     if (pk->kind == PKT_PFC) {
-        pt->pfc_rx[pk->pfc_prio]++;
-        if (pt->is_switch || nic_pfc_on(&pt->cfg, pk->pfc_prio))   /* a NIC: its own PFC */
-            sim_at(s, s->now_ps + s->pfc_response_ps, EV_PAUSE_APPLY, port,
-                   (uint32_t)pk->pfc_prio << 16 | pk->quanta);
-        pkt_free(s, p);
+        port_receive_pause(s, port, p);
+        return;
+    }
+    if (pk->bytes > pt->max_frame) {
+        port_drop_oversize(s, port, p, true);
         return;
     }
     if (pt->is_switch) {

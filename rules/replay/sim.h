@@ -17,6 +17,8 @@
 #define HEADER_BYTES 62u          /* Ethernet, IPv4, UDP, BTH, ICRC, FCS around a RoCE payload */
 #define WIRE_OVERHEAD 20u         /* preamble, start delimiter and inter-frame gap */
 #define CTRL_BYTES 64u            /* ACK, NAK, CNP and PFC frames */
+#define ETH_HEADER_FCS 18u        /* a host's MTU counts the IP packet: its frames are 18 longer */
+#define PAUSE_GLOBAL 8u           /* a PAUSE frame's pfc_prio: 802.3x, every priority */
 #define READY_GONE INT64_MIN
 /* Past the end of any run (REPLAY_TIME_MAX_NS is 1e18 ps) with room to add it to any time: a
  * delay computed from a rate saturates here instead of overflowing, and never runs. */
@@ -56,7 +58,7 @@ struct packet {
     uint32_t ingress;             /* switch port it entered by, for buffer release; NO_INDEX */
     uint8_t pg;                   /* the ingress priority group it is counted in */
     uint16_t quanta;              /* PFC */
-    uint8_t pfc_prio;
+    uint8_t pfc_prio;             /* PAUSE_GLOBAL: an 802.3x PAUSE */
     int64_t enq_ps;               /* when it entered its switch egress queue */
     uint32_t dst;                 /* the node it is going to */
     uint32_t next_free;
@@ -77,6 +79,7 @@ struct port_tc {                  /* an egress traffic class: what each packet r
     uint32_t weight;              /* DWRR */
     struct wred wred;             /* second line: read by each data packet enqueued */
     uint64_t marked, drops;
+    uint64_t wred_drops;          /* also in drops */
 };
 
 struct port_prio {                /* a priority: its byte counters and ingress priority group */
@@ -108,15 +111,20 @@ struct port {                     /* by how often a packet reads it: the first t
     uint8_t dwrr_next;
     uint8_t q_nonempty;           /* switches: the egress queues holding packets, by TC */
     uint8_t strict_tcs;           /* strict-priority traffic classes; the rest share by DWRR */
-    uint8_t lossless;             /* priorities with PFC enabled */
+    uint8_t lossless;             /* priorities whose ingress PG pauses its sender: PFC enabled,
+                                     or every priority when the port sends 802.3x PAUSE */
     uint8_t tx_prio_now;          /* the frame on the wire: its PCP + 1 (0: PFC), and its bytes, */
+    uint8_t wred_enq_tcs;         /* TCs whose WRED takes an ECT packet's verdict at enqueue (drop
+                                     mode, or mark_on_enqueue), and those that mark it at */
+    uint8_t wred_deq_tcs;         /* dequeue; a packet that is not ECT: at enqueue on either */
     uint32_t tx_bytes_now;        /* so that its end needs only the port */
     uint32_t tx_pkt;              /* the packet on the wire */
+    uint32_t max_frame;           /* the longest frame it takes or sends (its MTU); UINT32_MAX */
     double bps;
     int64_t ps_per_byte;          /* 8e12 / bps when that is a whole number (most speeds), else 0 */
     int64_t prop_ps;
     uint8_t tc_of[PRIOS];         /* prio2tc, resolved */
-    bool paused[PRIOS];
+    bool paused[PRIOS];           /* may not send: PFC on the priority, or an 802.3x PAUSE */
     bool wd_storm[PRIOS];         /* PFC watchdog: this TC ignores pauses and drops */
     struct pkt_queue ctrl;        /* PFC, CNP, ACK: sent before data, never paused */
     uint64_t tx_bytes, tx_packets;
@@ -150,10 +158,20 @@ struct port {                     /* by how often a packet reads it: the first t
     uint64_t cnp_sent, cnp_handled, ce_received;
     uint64_t cnp_ignored;         /* CNPs that came to a QP whose RP is off on its priority */
     struct nic_loss loss;         /* hosts: go-back-N's counters and its events' limiter */
+    uint64_t pause_tx_global, pause_rx_global;    /* 802.3x PAUSE frames */
+    uint64_t rx_oversize, tx_oversize;            /* frames dropped for the MTU */
     int64_t last_drop_event_ps;
     int64_t paused_until_ps[PRIOS];   /* by priority: the PFC received */
-    int64_t pause_start_ps[PRIOS];
+    int64_t pause_start_ps[PRIOS];    /* PFC only (pfc.rx_pause_us, the watchdog) */
     int64_t paused_total_ps[PRIOS];
+    bool pfc_paused[PRIOS];
+    bool global_paused;           /* an 802.3x PAUSE received and obeyed is in force */
+    int64_t global_paused_until_ps;
+    uint8_t pfc_prios;            /* pfc.enabled: PFC sent and obeyed on these priorities */
+    bool pause_global_rx, pause_global_tx;    /* 802.3x PAUSE obeyed, sent */
+    uint8_t global_xoff_prios;    /* priorities this port wants its peer held on, while it sends
+                                     802.3x PAUSE: the PAUSE ends when none is left */
+    int64_t global_xoff_since_ps;
     int64_t paused_any_total_ps;
     int64_t wd_last_pause_ps[PRIOS];
     char name[DCB_IFNAME_MAX];
@@ -329,7 +347,24 @@ void watchdog_tick(struct sim *s);
 void port_setup(struct sim *s, uint32_t port);
 void port_kick(struct sim *s, uint32_t port);
 void port_tx_done(struct sim *s, uint32_t port);
+/* The port asks its peer to stop (quanta > 0) or resume prio: a PFC frame if prio is in its
+ * pfc.enabled, an 802.3x PAUSE (every priority; the resume once no priority needs it) if it has
+ * pause.global_tx, neither otherwise. */
 void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta);
+/* Whether a port can hold its peer off on prio at all (PFC there, or 802.3x PAUSE): the NIC's
+ * slow receiver and the pause storm send through port_send_pfc either way. */
+bool port_pauses(const struct port *pt, unsigned prio);
+/* A PAUSE frame (PFC or 802.3x) arrived: counted, and obeyed after the response time if the
+ * port's own config says so (prio in its pfc.enabled; pause.global_rx). Frees the packet. */
+void port_receive_pause(struct sim *s, uint32_t port, uint32_t p);
+/* Whether the port obeys a PFC frame for prio (PAUSE_GLOBAL: an 802.3x PAUSE). */
+bool port_obeys_pause(const struct port *pt, unsigned prio);
+/* A drop event for the port, its details formatted only when one is due (at most one a second
+ * per port). */
+void port_drop_event(struct sim *s, uint32_t port, int prio, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* A frame longer than the port's MTU: dropped and counted, received (rx) or about to be sent. */
+void port_drop_oversize(struct sim *s, uint32_t port, uint32_t p, bool rx);
 void port_pause_apply(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta);
 void port_pause_end(struct sim *s, uint32_t port, unsigned prio);
 /* Picoseconds from a computed figure, truncated as a cast would, but PS_FAR for anything that
@@ -367,9 +402,8 @@ void nic_rto(struct sim *s, uint32_t flow, uint32_t gen);
 void nic_drain(struct sim *s, uint32_t port);
 uint32_t nic_next_packet(struct sim *s, uint32_t port);
 const struct dcqcn_params *flow_dcqcn(struct sim *s, const struct flow *fl);
-/* A host's own config: the priority it sends a DSCP on (trust pcp: 0, untagged), and whether
- * it runs PFC on a priority (pfc.enabled unset: on all, as before it was read). */
+/* A host's own config: the priority it sends a DSCP on (trust pcp: 0, untagged). Whether it
+ * runs PFC on a priority is its port's pfc_prios (port.c: pfc.enabled unset, none). */
 uint8_t nic_flow_prio(const struct qos_config *c, uint8_t dscp);
-bool nic_pfc_on(const struct qos_config *c, unsigned prio);
 
 #endif

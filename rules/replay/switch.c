@@ -1,5 +1,7 @@
 /* A switch: classification (trust, dscp2prio, prio2tc), ECMP routing, the shared buffer's
- * decisions (buffer.h) turned into drops, PFC frames and ECN marks, and the PFC watchdog. */
+ * decisions (buffer.h) turned into drops, PAUSE frames and ECN marks, and the PFC watchdog. A
+ * frame longer than the egress port's MTU is not forwarded (a routed RoCE packet cannot be
+ * fragmented); one longer than the ingress port's was dropped as it arrived (port.c). */
 #include <stdio.h>
 
 #include "sim.h"
@@ -22,21 +24,31 @@ static bool watchdog_drops(const struct port *pt)
     return !pt->cfg.pfcwd_action.set || pt->cfg.pfcwd_action.v == QOS_PFCWD_DROP;
 }
 
-static void drop(struct sim *s, uint32_t port, uint32_t p, unsigned pg, bool ingress)
+/* Why a switch dropped a packet: an ingress PG drop (pg.drops) or an egress queue drop
+ * (queue.drops; WRED's also in queue.wred_drops). The event names it as "cause". */
+enum drop_cause {
+    DROP_BUFFER_FULL, DROP_HEADROOM, DROP_HEADROOM_POOL,         /* ingress */
+    DROP_NO_ROUTE, DROP_LOSSY_LIMIT, DROP_WRED, DROP_WATCHDOG,    /* egress */
+};
+
+static const char *const drop_cause_names[] = {
+    "buffer_full", "headroom", "headroom_pool", "no_route", "lossy_limit", "wred", "watchdog",
+};
+
+static void drop(struct sim *s, uint32_t port, uint32_t p, unsigned pg, enum drop_cause cause)
 {
     struct port *pt = &s->ports[port];
-    if (ingress)
+    bool ingress = cause <= DROP_HEADROOM_POOL;
+    if (ingress) {
         pt->by_prio[pg].pg.drops++;
-    else
+    } else {
         pt->by_tc[pt->tc_of[pg]].drops++;
-    s->drops++;
-    if (s->now_ps - pt->last_drop_event_ps > 1000000000LL || pt->last_drop_event_ps == 0) {
-        char details[96];
-        snprintf(details, sizeof(details), "{\"where\":\"%s\",\"pg\":%u}",
-                 ingress ? "headroom" : "egress", pg);
-        sim_event(s, EVENT_DROP, port, (int)pg, details);
-        pt->last_drop_event_ps = s->now_ps;
+        if (cause == DROP_WRED)
+            pt->by_tc[pt->tc_of[pg]].wred_drops++;
     }
+    s->drops++;
+    port_drop_event(s, port, (int)pg, "{\"where\":\"%s\",\"pg\":%u,\"cause\":\"%s\"}",
+                    ingress ? "headroom" : "egress", pg, drop_cause_names[cause]);
     pkt_free(s, p);
 }
 
@@ -54,7 +66,8 @@ static void xoff(struct sim *s, uint32_t port, unsigned pg)
     g->xoff_since_ps = s->now_ps;
     sim_at(s, s->now_ps + s->pfc_gen_ps, EV_PFC_SEND, port, pg << 16 | PFC_QUANTA_MAX);
     sim_at(s, s->now_ps + s->pfc_gen_ps + pause_ps(pt) / 2, EV_PFC_CHECK, port, pg);
-    sim_event(s, EVENT_PFC_XOFF, port, (int)pg, "{\"quanta\":65535}");
+    if ((pt->pfc_prios >> pg) & 1)      /* else only an 802.3x PAUSE goes (pause_global) */
+        sim_event(s, EVENT_PFC_XOFF, port, (int)pg, "{\"quanta\":65535}");
 }
 
 void pfc_check(struct sim *s, uint32_t port, unsigned pg)
@@ -80,10 +93,12 @@ void switch_release(struct sim *s, uint32_t p)
     if (pg_should_xon(b, g)) {
         g->xoff_sent = false;
         sim_at(s, s->now_ps + s->pfc_gen_ps, EV_PFC_SEND, port, (uint32_t)pk->pg << 16);
-        char details[64];
-        snprintf(details, sizeof(details), "{\"paused_ns\":%lld}",
-                 (long long)((s->now_ps - g->xoff_since_ps) / REPLAY_PS_PER_NS));
-        sim_event(s, EVENT_PFC_XON, port, pk->pg, details);
+        if ((in->pfc_prios >> pk->pg) & 1) {
+            char details[64];
+            snprintf(details, sizeof(details), "{\"paused_ns\":%lld}",
+                     (long long)((s->now_ps - g->xoff_since_ps) / REPLAY_PS_PER_NS));
+            sim_event(s, EVENT_PFC_XON, port, pk->pg, details);
+        }
     }
 }
 
@@ -98,6 +113,33 @@ enum wred_verdict switch_wred(struct sim *s, struct port *out, unsigned tc, stru
         s->marks++;
     }
     return v;
+}
+
+/* A packet the ingress buffer does not admit: dropped, and a lossless group past its headroom
+ * pauses its sender if it has not yet. Out of line: the rare path. */
+static __attribute__((noinline)) void refuse(struct sim *s, uint32_t port, uint32_t p,
+                                             unsigned pg, enum ingress_verdict verdict)
+{
+    struct port *in = &s->ports[port];
+    struct ingress_pg *g = &in->by_prio[pg].pg;
+    struct shared_buffer *b = &s->nodes[in->node].buffer;
+    uint32_t bytes = s->pkts[p].bytes;
+    switch (verdict) {
+    case INGRESS_ADMIT:
+        return;
+    case INGRESS_FULL:
+        drop(s, port, p, pg, DROP_BUFFER_FULL);
+        return;
+    case INGRESS_HEADROOM:
+    case INGRESS_HEADROOM_POOL:
+        drop(s, port, p, pg, verdict == INGRESS_HEADROOM ? DROP_HEADROOM : DROP_HEADROOM_POOL);
+        if (pg_should_xoff(b, g, bytes))
+            xoff(s, port, pg);
+        return;
+    case INGRESS_LIMIT:
+        drop(s, port, p, pg, DROP_LOSSY_LIMIT);
+        return;
+    }
 }
 
 static uint32_t packet_destination(const struct sim *s, const struct packet *pk)
@@ -117,38 +159,34 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
                         sim_next_hop_key(s, in->node, pk->ecmp_key ? pk->ecmp_key :
                                          flow_ecmp_key(&s->flows[pk->flow]), dst);
     if (out_port == NO_INDEX) {
-        drop(s, port, p, pg, false);
+        drop(s, port, p, pg, DROP_NO_ROUTE);
         return;
     }
     struct ingress_pg *g = &in->by_prio[pg].pg;
     struct shared_buffer *b = &s->nodes[in->node].buffer;
     bool lossless_pg = lossless(in, prio);
     uint32_t bytes = pk->bytes;
-    switch (buffer_ingress_admit(b, g, lossless_pg, bytes)) {
-    case INGRESS_ADMIT:
-        break;
-    case INGRESS_FULL:
-        drop(s, port, p, pg, true);
-        return;
-    case INGRESS_HEADROOM:
-        drop(s, port, p, pg, true);
-        if (pg_should_xoff(b, g, bytes))
-            xoff(s, port, pg);
-        return;
-    case INGRESS_LIMIT:
-        drop(s, port, p, pg, false);
+    enum ingress_verdict verdict = buffer_ingress_admit(b, g, lossless_pg, bytes);
+    if (verdict != INGRESS_ADMIT) {
+        refuse(s, port, p, pg, verdict);
         return;
     }
     if (lossless_pg && pg_should_xoff(b, g, bytes))
         xoff(s, port, pg);
     struct port *out = &s->ports[out_port];
+    if (pk->bytes > out->max_frame) {         /* as WRED's drops: after the XOFF decision */
+        port_drop_oversize(s, out_port, p, false);
+        return;
+    }
     unsigned tc = out->tc_of[prio];
     enum wred_verdict wred = WRED_PASS;
-    if (s->opt->mark_on_enqueue && pk->kind == PKT_DATA)
+    /* WRED drops are decided here; marks here too with mark_on_enqueue, else as it leaves */
+    unsigned at_enqueue = pk->ect ? out->wred_enq_tcs : out->wred_enq_tcs | out->wred_deq_tcs;
+    if (pk->kind == PKT_DATA && ((at_enqueue >> tc) & 1))
         wred = switch_wred(s, out, tc, pk);
     bool storm_drops = out->wd_storm[tc] && lossless_pg && watchdog_drops(out);
     if (!buffer_egress_admit(wred, storm_drops)) {
-        drop(s, out_port, p, prio, false);      /* WRED, or the watchdog's drop action */
+        drop(s, out_port, p, prio, wred == WRED_DROP ? DROP_WRED : DROP_WATCHDOG);
         return;
     }
     if (!egress_push(s, out, tc, p)) {
@@ -180,7 +218,7 @@ void watchdog_tick(struct sim *s)
         bool acts = drop_action || pt->cfg.pfcwd_action.v == QOS_PFCWD_FORWARD;
         for (unsigned prio = 0; prio < PRIOS; prio++) {
             unsigned tc = pt->tc_of[prio];
-            if (!pt->wd_storm[tc] && pt->paused[prio] && pt->by_tc[tc].q.count &&
+            if (!pt->wd_storm[tc] && pt->pfc_paused[prio] && pt->by_tc[tc].q.count &&
                 s->now_ps - pt->pause_start_ps[prio] >= detect) {
                 pt->wd_storm[tc] = acts;
                 port_update_paused(pt);
@@ -192,7 +230,7 @@ void watchdog_tick(struct sim *s)
                     while (pt->by_tc[tc].q.count) {
                         uint32_t p = egress_pop(s, pt, tc);
                         switch_release(s, p);
-                        drop(s, i, p, prio, false);
+                        drop(s, i, p, prio, DROP_WATCHDOG);
                     }
                     port_kick(s, i);
                 }

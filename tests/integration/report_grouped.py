@@ -1,5 +1,5 @@
 """Issue 31: the report groups findings. The shipped case (fixtures/reports/four-faults.sh: four
-fault scenarios in one store, 28 findings) is reported and rendered by headless Chromium at
+fault scenarios in one store, 37 findings) is reported and rendered by headless Chromium at
 1280x800. The whole page fits in three screens; one article per cause (rule, severity, knob),
 its places compacted ("switch1 Ethernet0-7, prio 3"); every finding still on its own row under
 All places and in report.json; evidence and proposals carry units; Markdown code spans hold no

@@ -20,7 +20,7 @@ static struct ingress_pg lossless_pg(uint64_t xoff, uint64_t xon, uint64_t headr
 static void static_thresholds(void **state)
 {
     (void)state;
-    struct shared_buffer b = { 1u << 20, 0 };
+    struct shared_buffer b = { .size = 1u << 20 };
     struct ingress_pg g = lossless_pg(10 * KB, 5 * KB, 4 * KB);
     assert_int_equal(pg_xoff_threshold(&b, &g), 10 * KB);
     assert_int_equal(pg_xon_threshold(&g, 10 * KB), 5 * KB);
@@ -67,7 +67,7 @@ static void static_thresholds(void **state)
 static void default_thresholds(void **state)
 {
     (void)state;
-    struct shared_buffer b = { 800 * KB, 0 };
+    struct shared_buffer b = { .size = 800 * KB };
     struct ingress_pg g = lossless_pg(UINT64_MAX, UINT64_MAX, 0);
     assert_int_equal(pg_xoff_threshold(&b, &g), 100 * KB);
     b.used = 400 * KB;
@@ -80,7 +80,7 @@ static void default_thresholds(void **state)
 static void dynamic_threshold(void **state)
 {
     (void)state;
-    struct shared_buffer b = { 1000 * KB, 0 };
+    struct shared_buffer b = { .size = 1000 * KB };
     struct ingress_pg g = lossless_pg(200 * KB, UINT64_MAX, 50 * KB);
     g.dynamic = true;
     g.alpha = 1.0 / 8;                         /* dynamic_th -3 */
@@ -103,7 +103,7 @@ static void dynamic_threshold(void **state)
 static void lossy_and_full(void **state)
 {
     (void)state;
-    struct shared_buffer b = { 100 * KB, 0 };
+    struct shared_buffer b = { .size = 100 * KB };
     struct ingress_pg g = lossless_pg(UINT64_MAX, UINT64_MAX, 0);
     g.limit = 20 * KB;
     g.bytes = 19 * KB;
@@ -144,6 +144,90 @@ static void wred_curve(void **state)
     assert_int_equal(buffer_should_mark(&w, 300000, true, &rng), WRED_PASS);
 }
 
+/* WRED in drop mode (switch.wred.N.ecn false) picks on the same line: the same draws pick the
+ * same packets, dropped instead of marked; and a packet that is not ECT is dropped where an ECT
+ * one is marked. */
+static void wred_drop_mode(void **state)
+{
+    (void)state;
+    struct wred marking = { true, true, 5000, 200000, 0.01 }, dropping = marking;
+    dropping.ecn = false;
+    uint64_t rng_mark = 7, rng_drop = 7;
+    int marked = 0, dropped = 0, n = 200000;
+    for (int i = 0; i < n; i++) {
+        uint64_t q = 5000 + (uint64_t)(i % 1950) * 100;   /* Kmin to Kmax */
+        enum wred_verdict m = buffer_should_mark(&marking, q, true, &rng_mark);
+        enum wred_verdict d = buffer_should_mark(&dropping, q, true, &rng_drop);
+        assert_int_equal(m == WRED_MARK, d == WRED_DROP);
+        assert_true(m != WRED_DROP && d != WRED_MARK);
+        marked += m == WRED_MARK;
+        dropped += d == WRED_DROP;
+    }
+    assert_int_equal(marked, dropped);
+    assert_true(rng_mark == rng_drop);
+    /* the mean of the line over q from Kmin to Kmax in steps of 100 B: max_p x 0.4997 */
+    double want = 0.01 * (1949.0 / 2) / 1950;
+    printf("WRED drop mode: %.4f %% dropped, the line says %.4f %%\n", 100.0 * dropped / n,
+           100 * want);
+    assert_true(fabs((double)dropped / n - want) < 4 * sqrt(want / n));
+    uint64_t rng = 1;
+    assert_int_equal(buffer_should_mark(&marking, 200000, false, &rng), WRED_DROP);
+    assert_int_equal(buffer_should_mark(&dropping, 200000, true, &rng), WRED_DROP);
+    assert_int_equal(buffer_should_mark(&dropping, 5000, true, &rng), WRED_PASS);
+}
+
+/* Two lossless PGs, each XOFF 10 KB and headroom 8 KB, sharing a 10 KB headroom pool: the first
+ * takes 6 KB of headroom, the second is stopped at 4 KB with 4 KB of its own left, and goes on
+ * once the first gives some back. Without a pool (0) it would have had its 8 KB. */
+static void headroom_pool(void **state)
+{
+    (void)state;
+    struct shared_buffer b = { .size = 1u << 20, .headroom_pool = 10 * KB };
+    struct ingress_pg a = lossless_pg(10 * KB, 5 * KB, 8 * KB);
+    struct ingress_pg c = lossless_pg(10 * KB, 5 * KB, 8 * KB);
+    struct ingress_pg *pgs[2] = { &a, &c };
+    for (int k = 0; k < 2; k++) {                /* each to XOFF: no headroom yet */
+        for (int i = 0; i < 10; i++) {
+            assert_int_equal(buffer_ingress_admit(&b, pgs[k], true, KB), INGRESS_ADMIT);
+            if (pg_should_xoff(&b, pgs[k], KB))
+                pgs[k]->xoff_sent = true;
+            buffer_ingress_account(&b, pgs[k], KB);
+        }
+        assert_true(pgs[k]->xoff_sent);
+    }
+    assert_int_equal(b.headroom_used, 0);
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(buffer_ingress_admit(&b, &a, true, KB), INGRESS_ADMIT);
+        buffer_ingress_account(&b, &a, KB);
+    }
+    assert_int_equal(a.headroom_charged, 6 * KB);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(buffer_ingress_admit(&b, &c, true, KB), INGRESS_ADMIT);
+        buffer_ingress_account(&b, &c, KB);
+    }
+    assert_int_equal(b.headroom_used, 10 * KB);
+    assert_int_equal(buffer_ingress_admit(&b, &c, true, 1), INGRESS_HEADROOM_POOL);
+    assert_int_equal(buffer_ingress_admit(&b, &a, true, 1), INGRESS_HEADROOM_POOL);
+    buffer_ingress_release(&b, &a, KB);          /* a gives 1 KB back */
+    assert_int_equal(b.headroom_used, 9 * KB);
+    assert_int_equal(buffer_ingress_admit(&b, &c, true, KB), INGRESS_ADMIT);
+    assert_int_equal(buffer_ingress_admit(&b, &c, true, KB + 1), INGRESS_HEADROOM_POOL);
+    buffer_ingress_account(&b, &c, KB);
+    /* a falls back to XOFF and below: its share goes to 0, the pool keeps c's 5 KB */
+    for (int i = 0; i < 7; i++)
+        buffer_ingress_release(&b, &a, KB);
+    assert_int_equal(a.headroom_charged, 0);
+    assert_int_equal(b.headroom_used, 5 * KB);
+    assert_int_equal(b.used, 8 * KB + 15 * KB);  /* a 16 - 8, c 15 */
+
+    b.headroom_pool = 0;                         /* no pool: c's own 8 KB */
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(buffer_ingress_admit(&b, &c, true, KB), INGRESS_ADMIT);
+        buffer_ingress_account(&b, &c, KB);
+    }
+    assert_int_equal(buffer_ingress_admit(&b, &c, true, 1), INGRESS_HEADROOM);
+}
+
 static void egress_admission(void **state)
 {
     (void)state;
@@ -161,6 +245,8 @@ int main(void)
         cmocka_unit_test(dynamic_threshold),
         cmocka_unit_test(lossy_and_full),
         cmocka_unit_test(wred_curve),
+        cmocka_unit_test(wred_drop_mode),
+        cmocka_unit_test(headroom_pool),
         cmocka_unit_test(egress_admission),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

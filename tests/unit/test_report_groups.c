@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "place_ranges.h"
 #include "report.h"
 #include "value_units.h"
 
@@ -60,6 +61,18 @@ static void test_groups_and_ranges(void **state)
     cJSON_Delete(all);
 }
 
+/* numbered devices with the same ports: one range, host2 before host10 */
+static void test_device_ranges(void **state)
+{
+    (void)state;
+    struct place_ref r[] = { { "host10", "eth0", -1 }, { "host2", "eth0", -1 },
+                             { "host1", "eth0", -1 },  { "host3", "eth1", -1 },
+                             { "host9", "eth0", -1 },  { "leaf1", "Ethernet0", -1 } };
+    char buf[200];
+    assert_string_equal(place_ranges(r, 6, buf, sizeof(buf)),
+                        "host1\u20132 eth0; host3 eth1; host9\u201310 eth0; leaf1 Ethernet0");
+}
+
 static void test_empty(void **state)
 {
     (void)state;
@@ -91,6 +104,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_groups_and_ranges),
+        cmocka_unit_test(test_device_ranges),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_value_units),
     };

@@ -16,7 +16,7 @@ struct figure {
     bool known;
 };
 
-#define FIGURES_MAX 40
+#define FIGURES_MAX 48
 size_t replay_figures(const struct scenario *sc, const struct scenario_result *r,
                       struct figure *out);
 

@@ -47,8 +47,16 @@ size_t replay_figures(const struct scenario *sc, const struct scenario_result *r
         d->nhosts > 0);
     add(f, &n, "drops_pg", "drops, ingress PG (lossless)", FIG_COUNT, (double)pg, true);
     add(f, &n, "drops_queue", "drops, egress queues", FIG_COUNT, (double)q, true);
+    add(f, &n, "drops_wred", "drops, WRED (in egress queues)", FIG_COUNT, (double)d->wred_drops,
+        true);
+    add(f, &n, "drops_oversize", "drops, frames above the MTU", FIG_COUNT,
+        (double)d->oversize_drops, true);
     add(f, &n, "pfc_tx_switch", "PFC frames from switches", FIG_COUNT, (double)pfc_sw, true);
     add(f, &n, "pfc_tx_host", "PFC frames from hosts", FIG_COUNT, (double)pfc_host, true);
+    add(f, &n, "pause_global_tx", "802.3x PAUSE frames sent", FIG_COUNT,
+        (double)d->pause_global_tx, true);
+    add(f, &n, "pause_global_rx", "802.3x PAUSE frames received", FIG_COUNT,
+        (double)d->pause_global_rx, true);
     add(f, &n, "pause_fraction_max", "pause time, most paused port", FIG_PERCENT,
         s->pause_fraction_max, true);
     add(f, &n, "longest_pause_ns", "longest unbroken pause", FIG_NS, (double)d->longest_pause_ns,
