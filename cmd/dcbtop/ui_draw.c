@@ -568,8 +568,14 @@ static void emit_finding(struct emitter *e, const struct top_model *m, size_t fi
         varies |= strcmp(g->proposed, fd->proposed) != 0;
     }
     place_ranges(refs, count < 256 ? count : 256, where, sizeof(where));
-    if (!fd->device[0] && count == 1)
-        snprintf(where, sizeof(where), "the fabric");
+    if (count == 1) {             /* one place: dcbtop's own device/ifname, as in every view */
+        if (fd->device[0])
+            snprintf(where, sizeof(where), "%s/%s", fd->device, fd->ifname);
+        else
+            snprintf(where, sizeof(where), "the fabric");
+        if (fd->prio >= 0)
+            snprintf(where + strlen(where), sizeof(where) - strlen(where), " prio %d", fd->prio);
+    }
     if (count > 1)
         emit(e, a | A_BOLD, "%s %-5s %s  %zu places: %s", sev_mark((int)fd->rule->severity),
              rule_severity_name(fd->rule->severity), fd->rule->id, count, where);
