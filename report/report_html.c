@@ -269,7 +269,8 @@ static void device_chart(FILE *fp, const cJSON *d, const cJSON *m)
     const cJSON *charts = report_get(d, "charts"), *w = report_get(m, "window");
     double t0 = report_num(w, "start_ns"), t1 = report_num(w, "end_ns");
     double bucket = report_num(charts, "bucket_ns");
-    if (!(t1 > t0) || !(bucket > 0))
+    /* a stored model can hold anything: times outside int64 nanoseconds draw no chart */
+    if (!(t1 > t0) || !(bucket > 0) || !(t0 > -9e18) || !(t1 < 9e18) || !(bucket < 9e18))
         return;
     int panels = 0;
     for (size_t i = 0; i < sizeof(chart_panels) / sizeof(chart_panels[0]); i++)
@@ -300,9 +301,9 @@ static void device_chart(FILE *fp, const cJSON *d, const cJSON *m)
             int k = 0;
             const cJSON *v;
             cJSON_ArrayForEach(v, report_get(line, "values")) {
-                double x = report_item_num(v);
-                if (isfinite(x))
-                    svg_series_point(s, (int64_t)(t0 + (k + 0.5) * bucket), x);
+                double x = report_item_num(v), at = t0 + (k + 0.5) * bucket;
+                if (isfinite(x) && at < 9e18)
+                    svg_series_point(s, (int64_t)at, x);
                 k++;
             }
         }

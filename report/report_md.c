@@ -86,13 +86,20 @@ static void md_value(FILE *fp, const cJSON *o, const char *key, enum svg_unit un
     fputs(isfinite(v) ? svg_fmt_value(v, unit, buf, sizeof(buf)) : "–", fp);
 }
 
-/* A code span: the fence is one backtick longer than the longest run inside, so nothing in s
- * needs (or gets) a backslash; control bytes become U+FFFD and '|' is escaped for tables. */
+/* A code span for knobs, values and metric names: the fence is one backtick longer than the
+ * longest run inside, so nothing in s needs (or gets) a backslash, and '|' is escaped for
+ * tables. A string with anything but printable ASCII or with '<', '>' or '&' (from a hostile
+ * file) is written escaped as text instead: a renderer that passes HTML through must never see
+ * a tag, and a code span cannot hold an entity. */
 static void md_code(FILE *fp, const char *s)
 {
     s = s ? s : "";
     size_t run = 0, longest = 0;
-    for (const char *p = s; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p >= 0x7f || *p == '<' || *p == '>' || *p == '&') {
+            md_escape(fp, s);
+            return;
+        }
         run = *p == '`' ? run + 1 : 0;
         longest = run > longest ? run : longest;
     }
@@ -101,11 +108,9 @@ static void md_code(FILE *fp, const char *s)
         fputc('`', fp);
     if (pad)
         fputc(' ', fp);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    for (const char *p = s; *p; p++) {
         if (*p == '|')
             fputs("\\|", fp);
-        else if (*p < 0x20 || *p == 0x7f)
-            fputs("\xef\xbf\xbd", fp);
         else
             fputc(*p, fp);
     }
