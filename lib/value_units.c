@@ -60,3 +60,11 @@ char *value_with_unit(const char *name, const char *value, char *buf, size_t len
     }
     return svg_fmt_value(v * factor, unit, buf, len);
 }
+
+char *value_unit_note(const char *name, const char *value, char *buf, size_t len)
+{
+    value_with_unit(name, value, buf, len);
+    if (len && value && !strcmp(buf, value))
+        buf[0] = '\0';
+    return buf;
+}

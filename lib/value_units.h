@@ -17,4 +17,8 @@ enum svg_unit value_unit_of(const char *name, double *to_base);
  * no unit, is copied as it is (a whole number without an exponent). Returns buf. */
 char *value_with_unit(const char *name, const char *value, char *buf, size_t len);
 
+/* The value with its unit where that says more than the raw value ("41218" -> "41.2 KB"),
+ * else "": what the views print in brackets after a proposal kept raw for copying. */
+char *value_unit_note(const char *name, const char *value, char *buf, size_t len);
+
 #endif

@@ -453,9 +453,8 @@ static void html_verified(FILE *fp, const cJSON *v)
 static void proposed_unit(FILE *fp, const cJSON *f)
 {
     char shown[96];
-    const char *knob = report_str(f, "knob"), *raw = report_str(f, "proposed");
-    value_with_unit(knob, raw, shown, sizeof(shown));
-    if (strcmp(shown, raw)) {
+    if (value_unit_note(report_str(f, "knob"), report_str(f, "proposed"), shown,
+                        sizeof(shown))[0]) {
         fputs(" (", fp);
         h(fp, shown);
         fputs(")", fp);

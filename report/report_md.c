@@ -130,9 +130,8 @@ static void md_place(FILE *fp, const cJSON *f)
 static void md_proposed_unit(FILE *fp, const cJSON *f)
 {
     char shown[96];
-    const char *raw = report_str(f, "proposed");
-    value_with_unit(report_str(f, "knob"), raw, shown, sizeof(shown));
-    if (strcmp(shown, raw)) {
+    if (value_unit_note(report_str(f, "knob"), report_str(f, "proposed"), shown,
+                        sizeof(shown))[0]) {
         fputs(" (", fp);
         md_escape(fp, shown);
         fputc(')', fp);

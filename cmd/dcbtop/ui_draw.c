@@ -607,8 +607,8 @@ static void emit_finding(struct emitter *e, const struct top_model *m, size_t fi
     if (fd->knob[0]) {
         char shown[96] = "";
         if (fd->proposed[0])
-            value_with_unit(fd->knob, fd->proposed, shown, sizeof(shown));
-        bool unit = shown[0] && strcmp(shown, fd->proposed);
+            value_unit_note(fd->knob, fd->proposed, shown, sizeof(shown));
+        bool unit = shown[0] != '\0';
         emit(e, A_BOLD, "    knob: %s%s%s%s%s%s%s%s%s%s", fd->knob, fd->proposed[0] ? " -> " : "",
              fd->proposed, unit ? " (" : "", unit ? shown : "", unit ? ")" : "",
              varies ? " (here; other places differ)" : "", fd->rule->direction[0] ? "  (" : "",

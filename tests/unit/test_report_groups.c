@@ -98,6 +98,9 @@ static void test_value_units(void **state)
     assert_string_equal(value_with_unit("pg.drops[5m]", "1e+06", b, sizeof(b)), "1000000");
     assert_string_equal(value_with_unit("speed_bps", "40G", b, sizeof(b)), "40G");
     assert_string_equal(value_with_unit("switch.pfcwd.action", "drop", b, sizeof(b)), "drop");
+    assert_string_equal(value_unit_note("switch.buffer.3.headroom", "41218", b, sizeof(b)),
+                        "41.2 KB");
+    assert_string_equal(value_unit_note("switch.pfcwd.action", "drop", b, sizeof(b)), "");
 }
 
 int main(void)

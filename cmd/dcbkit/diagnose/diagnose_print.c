@@ -144,8 +144,7 @@ void diagnose_print_finding_body(struct dcb_out *o, const struct finding *f, boo
     if (f->proposed[0]) {
         char shown[96];
         out_str(o, "proposed", " -> %s", f->proposed);
-        value_with_unit(f->knob, f->proposed, shown, sizeof(shown));
-        if (strcmp(shown, f->proposed))
+        if (value_unit_note(f->knob, f->proposed, shown, sizeof(shown))[0])
             out_text(o, " (%s)", shown);
     } else
         out_null(o, "proposed", NULL);

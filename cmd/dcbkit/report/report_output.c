@@ -74,10 +74,10 @@ static int text_summary(const cJSON *m, FILE *fp)
             fprintf(fp, " (%d places)", groups[k].count);
         out_term(fp, " at %s", places);
         if (report_str(f, "knob")[0] && report_str(f, "proposed")[0]) {
-            value_with_unit(report_str(f, "knob"), report_str(f, "proposed"), shown,
+            value_unit_note(report_str(f, "knob"), report_str(f, "proposed"), shown,
                             sizeof(shown));
             out_term(fp, ": %s=%s", report_str(f, "knob"), report_str(f, "proposed"));
-            if (strcmp(shown, report_str(f, "proposed")))
+            if (shown[0])
                 out_term(fp, " (%s)", shown);
         }
         fputc('\n', fp);
