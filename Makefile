@@ -111,7 +111,11 @@ $(LIBDCB): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(DCBKIT): $(DCBKIT_OBJS) $(CLI_OBJS) $(LIBDCB)
+# dcbkit completion also completes dcbtop, from dcbtop's own documentation
+DCBTOP_HELP_OBJ := $(BUILD)/obj/cmd/dcbtop/top_help.o
+$(BUILD)/obj/cmd/dcbkit/cmd_completion.o: ALL_CPPFLAGS += -Icmd/dcbtop
+
+$(DCBKIT): $(DCBKIT_OBJS) $(CLI_OBJS) $(DCBTOP_HELP_OBJ) $(LIBDCB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -232,16 +236,25 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m 0644 $(BUILD)/completion/dcbkit.bash \
 	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dcbkit
+	install -m 0644 $(BUILD)/completion/dcbkit.bash \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dcbtop
 	install -m 0644 $(BUILD)/completion/_dcbkit $(DESTDIR)$(PREFIX)/share/zsh/site-functions/
 	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/maps
 	install -m 0644 collectors/maps/*.json $(DESTDIR)$(PREFIX)/share/dcbkit/maps/
 	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/rules
 	install -m 0644 rules/catalog/*.rules $(DESTDIR)$(PREFIX)/share/dcbkit/rules/
+	install -d $(DESTDIR)$(PREFIX)/share/doc/dcbkit/grafana \
+	    $(DESTDIR)$(PREFIX)/share/doc/dcbkit/prometheus
+	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/dcbkit/
+	install -m 0644 docs/grafana/* $(DESTDIR)$(PREFIX)/share/doc/dcbkit/grafana/
+	install -m 0644 docs/prometheus/* $(DESTDIR)$(PREFIX)/share/doc/dcbkit/prometheus/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/dcbkit $(DESTDIR)$(PREFIX)/share/man/man1/dcbkit.1
 	rm -f $(DESTDIR)$(PREFIX)/bin/dcbtop $(DESTDIR)$(PREFIX)/share/man/man1/dcbtop.1
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dcbkit
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dcbtop
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/dcbkit
 	rm -f $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_dcbkit
 	rm -rf $(DESTDIR)$(PREFIX)/share/dcbkit
 

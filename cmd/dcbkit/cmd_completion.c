@@ -1,4 +1,5 @@
-/* dcbkit completion bash|zsh: a completion script made from the command table, so it offers
+/* dcbkit completion bash|zsh: a completion script made from the command table (and dcbtop's
+ * documentation, so the same script completes dcbtop), so it offers
  * what the help lists: the commands, each one's first words (calc's formulas, store's actions),
  * its options (cli_each_option), and for an option's value its choices ("text|json"), files
  * (FILE, DB, PATH, SCENARIO, *.json), folders (DIR) or nothing (a number, a duration). */
@@ -6,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "top_help.h"
 
 #define MAX_SPELLINGS 200
 
@@ -170,6 +172,33 @@ static void bash_lists(FILE *fp, const struct cli_command *cmd, const struct spe
     fputs("\" ;;\n", fp);
 }
 
+/* dcbtop has no commands: its options, their values, and files after them */
+static void print_bash_dcbtop(FILE *fp)
+{
+    struct spellings s;
+    spellings_of(&top_command, &s);
+    fputs("_dcbtop() {\n"
+          "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
+          "    if [[ $cur == = || $cur == : ]]; then cur=; elif [[ $prev == = ]]; then\n"
+          "        prev=${COMP_WORDS[COMP_CWORD-2]}; fi\n"
+          "    case \"dcbtop $prev\" in\n",
+          fp);
+    bash_values(fp, &top_command, &s);
+    fputs("    esac\n"
+          "    if [[ $cur == -* ]]; then\n"
+          "        COMPREPLY=($(compgen -W \"",
+          fp);
+    for (size_t i = 0; i < s.n; i++)
+        fprintf(fp, "%s%s", i ? " " : "", s.v[i].flag);
+    fputs("\" -- \"$cur\"))\n"
+          "    else\n"
+          "        COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+          "    fi\n"
+          "}\n"
+          "complete -o filenames -F _dcbtop dcbtop\n",
+          fp);
+}
+
 static void print_bash(FILE *fp)
 {
     struct spellings s;
@@ -235,6 +264,7 @@ static void print_bash(FILE *fp)
           "}\n"
           "complete -o filenames -F _dcbkit dcbkit\n",
           fp);
+    print_bash_dcbtop(fp);
 }
 
 /* ---- zsh ------------------------------------------------------------------------------------ */
@@ -275,10 +305,14 @@ static void zsh_spec(FILE *fp, const struct spelling *o)
 
 static void print_zsh(FILE *fp)
 {
-    fputs("#compdef dcbkit\n"
-          "# zsh completion for dcbkit, made by 'dcbkit completion zsh' from its command "
-          "table.\n"
+    fputs("#compdef dcbkit dcbtop\n"
+          "# zsh completion for dcbkit and dcbtop, made by 'dcbkit completion zsh' from their "
+          "command tables.\n"
           "_dcbkit() {\n"
+          "    if [[ $service == dcbtop ]]; then\n"
+          "        _dcbtop\n"
+          "        return\n"
+          "    fi\n"
           "    local -a commands\n"
           "    commands=(\n",
           fp);
@@ -315,10 +349,18 @@ static void print_zsh(FILE *fp)
     }
     fputs("    esac\n"
           "}\n"
+          "_dcbtop() {\n"
+          "    _arguments -s",
+          fp);
+    spellings_of(&top_command, &s);
+    for (size_t k = 0; k < s.n; k++)
+        zsh_spec(fp, &s.v[k]);
+    fputs(" \\\n            '*:file:_files'\n"
+          "}\n"
           "if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then\n"
           "    _dcbkit \"$@\"\n"
           "else\n"
-          "    compdef _dcbkit dcbkit\n"
+          "    compdef _dcbkit dcbkit dcbtop\n"
           "fi\n",
           fp);
 }
@@ -365,8 +407,9 @@ const struct cli_command cmd_completion = {
     .synopsis = "dcbkit completion bash|zsh",
     .description = "Prints a script that completes dcbkit's commands, each command's first "
                    "words (calc's formulas, store's actions), its options and the values of "
-                   "options that take choices, files or folders. It is made from the same "
-                   "command table as the help, so it offers what the help lists.",
+                   "options that take choices, files or folders, and dcbtop's options and "
+                   "their values. It is made from the same command tables as the help, so it "
+                   "offers what the help lists.",
     .examples = completion_examples,
     .run = completion_run,
     .actions = "bash zsh",

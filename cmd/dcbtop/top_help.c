@@ -88,7 +88,8 @@ static const struct cli_option_doc options[] = {
 
 static const struct cli_option_doc keys[] = {
     { "Up, Down, PgUp, PgDn, Home, End", "Move the selection (in the findings view: scroll)." },
-    { "Enter", "Expand the selected interface into one row per priority (again: fold)." },
+    { "Enter", "Expand the selected interface into one row per priority (again: fold); in the "
+      "findings view, list each place of the cause at the top of the screen." },
     { "< > F6", "Previous / next sort column." },
     { "/", "Filter interfaces by name (Enter applies, Esc clears)." },
     { "p", "Choose the priority: 0-7, or l for the lossless set." },

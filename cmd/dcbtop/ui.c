@@ -55,6 +55,35 @@ struct top_iface *ui_selected(const struct ui *u)
     return u->nrows ? u->rows[u->sel].iface : NULL;
 }
 
+bool ui_cause_expanded(const struct ui *u, const char *key)
+{
+    for (size_t k = 0; k < u->nexpanded; k++)
+        if (!strcmp(u->expanded[k], key))
+            return true;
+    return false;
+}
+
+/* Enter in the findings view: the places of the cause at the top of the screen, listed or
+ * folded again. */
+static void toggle_top_cause(struct ui *u)
+{
+    if (!u->top_cause[0])
+        return;
+    for (size_t k = 0; k < u->nexpanded; k++)
+        if (!strcmp(u->expanded[k], u->top_cause)) {
+            memmove(u->expanded[k], u->expanded[k + 1],
+                    (u->nexpanded - k - 1) * sizeof(u->expanded[0]));
+            u->nexpanded--;
+            return;
+        }
+    if (u->nexpanded == UI_EXPANDED_MAX) {
+        snprintf(u->msg, sizeof(u->msg), "%d causes listed already: fold one (Enter)",
+                 UI_EXPANDED_MAX);
+        return;
+    }
+    snprintf(u->expanded[u->nexpanded++], sizeof(u->expanded[0]), "%s", u->top_cause);
+}
+
 static void remember_selection(struct ui *u)
 {
     if (!u->nrows)
@@ -230,7 +259,9 @@ static bool key(struct ui *u, int ch)
     case 'h': case '?': case KEY_F(1): u->help = true; break;
     case '\n': case '\r': case KEY_ENTER: {
         struct top_iface *i = ui_selected(u);
-        if (i && u->view == V_MAIN) {
+        if (u->view == V_FINDINGS)
+            toggle_top_cause(u);
+        else if (i && u->view == V_MAIN) {
             i->expanded = !i->expanded;
             u->sel_prio = -1;           /* stay on the interface row */
             snprintf(u->sel_device, sizeof(u->sel_device), "%s", i->device);

@@ -16,6 +16,8 @@ struct ui_row {
 };
 
 #define UI_ROWS_MAX (4096 * 9)
+#define UI_EXPANDED_MAX 64
+#define UI_CAUSE_KEY_MAX 160
 
 struct ui {
     struct top_app *app;
@@ -27,6 +29,11 @@ struct ui {
     size_t sel, top;             /* selected row, first row on screen */
     size_t scroll;               /* findings view: first line (the drawing keeps it on a page
                                   * that has lines) */
+    /* findings view: the causes whose places are listed one by one (Enter), and the cause at
+     * the top of the screen, which Enter expands or folds (set by each drawing) */
+    char expanded[UI_EXPANDED_MAX][UI_CAUSE_KEY_MAX];
+    size_t nexpanded;
+    char top_cause[UI_CAUSE_KEY_MAX];
     char sel_device[DCB_DEVICE_MAX], sel_ifname[DCB_IFNAME_MAX];
     int sel_prio;
     char msg[320];               /* a passing remark for the status line */
@@ -36,6 +43,8 @@ struct ui {
 void ui_build_rows(struct ui *u);
 /* The interface the selection is on, NULL when there is none. */
 struct top_iface *ui_selected(const struct ui *u);
+/* Whether the findings view lists the places of the cause with this key one by one. */
+bool ui_cause_expanded(const struct ui *u, const char *key);
 void ui_draw(struct ui *u);
 
 /* Colour pairs. */

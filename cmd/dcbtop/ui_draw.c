@@ -511,6 +511,8 @@ struct emitter {
     size_t total;                /* lines counted */
     size_t skip;                 /* lines above the screen still to pass */
     int y;
+    size_t top_line;             /* counting: find the cause whose entry holds this line */
+    char top_cause[UI_CAUSE_KEY_MAX];   /* ... found here */
 };
 
 static void emit(struct emitter *e, attr_t attr, const char *fmt, ...)
@@ -548,12 +550,56 @@ static bool same_cause(const struct finding *a, const struct finding *b)
            !strcmp(a->knob, b->knob);
 }
 
+static void cause_key(const struct finding *f, char *key, size_t len)
+{
+    snprintf(key, len, "%s|%d|%s", f->rule->id, (int)f->rule->severity, f->knob);
+}
+
+static void place_of(const struct finding *f, char *where, size_t len)
+{
+    if (f->device[0])
+        snprintf(where, len, "%s/%s", f->device, f->ifname);
+    else
+        snprintf(where, len, "the fabric");
+    if (f->prio >= 0)
+        snprintf(where + strlen(where), len - strlen(where), " prio %d", f->prio);
+}
+
+/* An expanded cause: each place on a line of its own, with its first evidence and its own
+ * proposed value. */
+static void emit_places(struct emitter *e, const struct top_model *m, size_t first)
+{
+    const struct finding *fd = &m->findings[first];
+    for (size_t f = first; f < m->nfindings; f++) {
+        const struct finding *g = &m->findings[f];
+        if (!same_cause(fd, g))
+            continue;
+        char where[200], value[96] = "", unit[96] = "";
+        place_of(g, where, sizeof(where));
+        if (g->nevidence)
+            value_with_unit(g->evidence[0].name, g->evidence[0].value, value, sizeof(value));
+        if (g->proposed[0])
+            value_unit_note(g->knob, g->proposed, unit, sizeof(unit));
+        emit(e, A_NORMAL, "      %s%s%s%s%s%s%s%s%s%s", where, g->nevidence ? ": " : "",
+             g->nevidence ? g->evidence[0].name : "", g->nevidence ? " = " : "", value,
+             g->proposed[0] ? "  -> " : "", g->proposed, unit[0] ? " (" : "", unit,
+             unit[0] ? ")" : "");
+    }
+}
+
 /* One entry per cause (rule, severity, knob), at its first finding's place in the one order:
- * the first finding's summary, evidence and knob stand for the group, its places compacted. */
+ * the first finding's summary, evidence and knob stand for the group, its places compacted;
+ * Enter lists them one by one. */
 static void emit_finding(struct emitter *e, const struct top_model *m, size_t first)
 {
     const struct finding *fd = &m->findings[first];
     attr_t a = severity_attr(e->u, (int)fd->rule->severity);
+    char key[UI_CAUSE_KEY_MAX];
+    cause_key(fd, key, sizeof(key));
+    if (e->counting && e->total <= e->top_line)
+        snprintf(e->top_cause, sizeof(e->top_cause), "%s", key);
+    bool expanded = ui_cause_expanded(e->u, key);
+    bool on_top = !strcmp(key, e->u->top_cause);
     char where[600];
     size_t count = 0;
     bool varies = false;
@@ -568,17 +614,14 @@ static void emit_finding(struct emitter *e, const struct top_model *m, size_t fi
         varies |= strcmp(g->proposed, fd->proposed) != 0;
     }
     place_ranges(refs, count < 256 ? count : 256, where, sizeof(where));
-    if (count == 1) {             /* one place: dcbtop's own device/ifname, as in every view */
-        if (fd->device[0])
-            snprintf(where, sizeof(where), "%s/%s", fd->device, fd->ifname);
-        else
-            snprintf(where, sizeof(where), "the fabric");
-        if (fd->prio >= 0)
-            snprintf(where + strlen(where), sizeof(where) - strlen(where), " prio %d", fd->prio);
-    }
+    if (count == 1)               /* one place: dcbtop's own device/ifname, as in every view */
+        place_of(fd, where, sizeof(where));
+    if (on_top)
+        a |= A_REVERSE;
     if (count > 1)
-        emit(e, a | A_BOLD, "%s %-5s %s  %zu places: %s", sev_mark((int)fd->rule->severity),
-             rule_severity_name(fd->rule->severity), fd->rule->id, count, where);
+        emit(e, a | A_BOLD, "%s %-5s %s  %zu places: %s%s", sev_mark((int)fd->rule->severity),
+             rule_severity_name(fd->rule->severity), fd->rule->id, count, where,
+             on_top ? (expanded ? "  [Enter folds]" : "  [Enter lists each]") : "");
     else
         emit(e, a | A_BOLD, "%s %-5s %s  %s", sev_mark((int)fd->rule->severity),
              rule_severity_name(fd->rule->severity), fd->rule->id, where);
@@ -614,6 +657,8 @@ static void emit_finding(struct emitter *e, const struct top_model *m, size_t fi
              varies ? " (here; other places differ)" : "", fd->rule->direction[0] ? "  (" : "",
              fd->rule->direction, fd->rule->direction[0] ? ")" : "");
     }
+    if (expanded && count > 1)
+        emit_places(e, m, first);
 }
 
 static void emit_findings(struct emitter *e, const struct top_model *m)
@@ -635,11 +680,16 @@ static void emit_findings(struct emitter *e, const struct top_model *m)
 static void draw_findings(struct ui *u)
 {
     size_t body = LINES > 4 ? (size_t)LINES - 3 : 1;   /* rows 2 .. LINES-2 */
-    struct emitter e = { u, true, 0, 0, 2 };
+    struct emitter e = { u, true, 0, 0, 2, 0, "" };
     emit_findings(&e, &u->app->model);
     size_t last = e.total > body ? e.total - body : 0;
     if (u->scroll > last)
         u->scroll = last;
+    e.total = 0;                 /* count again to find the cause at the top of the screen */
+    e.top_line = u->scroll;
+    e.top_cause[0] = '\0';
+    emit_findings(&e, &u->app->model);
+    snprintf(u->top_cause, sizeof(u->top_cause), "%s", e.top_cause);
     e.counting = false;
     e.skip = u->scroll;
     emit_findings(&e, &u->app->model);

@@ -4,8 +4,10 @@ bash: the script registers itself (complete -p dcbkit), and a COMP_WORDS simulat
 command, a formula, an option, an option's choices, files and folders; for every command the
 options offered after "-" are exactly the spellings its help lists (so serve offers no -T).
 Each first word offered (calc's formulas, store's actions ...) is one the command knows.
+The same script completes dcbtop: after "-" exactly the spellings dcbtop --help lists, and an
+option's choices and files.
 zsh: typed into an interactive zsh on a pseudo-terminal, Tab completes a command, a formula, an
-option and an option's choices."""
+option and an option's choices, and dcbtop's options and their choices."""
 import os
 import pty
 import select
@@ -30,10 +32,10 @@ comp() {
 '''
 
 
-def bash_complete(cases):
+def bash_complete(cases, prog="dcbkit"):
     """The completions of each word list (the last word is the one being completed)."""
-    script = SIMULATE + "".join(
-        "comp " + " ".join("'%s'" % w.replace("'", "'\\''") for w in ["dcbkit"] + c) + "\n"
+    script = SIMULATE.replace("_dcbkit\n", "_%s\n" % prog) + "".join(
+        "comp " + " ".join("'%s'" % w.replace("'", "'\\''") for w in [prog] + c) + "\n"
         for c in cases)
     r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=ROOT,
                        env=dict(os.environ, DCBKIT=DCBKIT), timeout=60)
@@ -102,6 +104,23 @@ def check_bash():
                 fail("completion offers '%s %s', which it refuses: %s" % (c, w, r.stderr))
 
 
+def check_bash_dcbtop():
+    dcbtop = os.environ.get("DCBTOP", os.path.join(os.path.dirname(DCBKIT), "dcbtop"))
+    listed = {s for o in options(help_of([dcbtop, "--help"])) for s in o}
+    cases = [
+        (["-"], listed),
+        (["--vi"], ["--view"]),
+        (["--view", ""], ["interfaces", "qos"]),
+        (["-T", ""], ["text", "json"]),
+        (["--fabric", os.path.join("fixtures", "fabrics", "healt")],
+         [os.path.join("fixtures", "fabrics", "healthy.json")]),
+        (["-d", ""], []),
+    ]
+    got = bash_complete([c for c, _ in cases], "dcbtop")
+    for (words, want), g in zip(cases, got):
+        expect("dcbtop " + " ".join(words), g, want)
+
+
 def zsh_line(typed, want, wait=3.0):
     """What an interactive zsh shows after typed (ending in a Tab), read until want shows or
     wait seconds pass."""
@@ -141,12 +160,15 @@ def check_zsh():
         sys.exit(77)
     for typed, want in [("dcbkit ana\t", "dcbkit analyze "), ("dcbkit calc hea\t", "headroom"),
                         ("dcbkit diagnose --fab\t", "--fabric"),
-                        ("dcbkit analyze -T \t", "json  text")]:
+                        ("dcbkit analyze -T \t", "json  text"),
+                        ("dcbtop --vi\t", "dcbtop --view"),
+                        ("dcbtop --view \t", "interfaces  qos")]:
         shown = zsh_line(typed, want)
         if want not in shown:
             fail("zsh: %r completed to %r, expected %r in it" % (typed, shown, want))
 
 
 check_bash()
+check_bash_dcbtop()
 check_zsh()
 print("ok")

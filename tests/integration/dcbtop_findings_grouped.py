@@ -1,7 +1,9 @@
 """Issue 31: dcbtop's findings view groups findings by cause, as the report does. On the shipped
 report case (fixtures/reports/four-faults.sh: 37 findings of six causes), `f` shows one entry
 per cause, worst first, with its places compacted ("8 places: switch1 Ethernet0-7, prio 3"),
-its evidence and the proposed value with its unit; batch JSON still lists every finding."""
+its evidence and the proposed value with its unit; batch JSON still lists every finding.
+Enter lists each place of the cause at the top of the screen (its evidence, its own proposed
+value), and folds it again."""
 import json
 import os
 import re
@@ -44,6 +46,25 @@ try:
     rules = [re.match(r"^\S+ +\S+ +(\S+)", ln).group(1) for ln in entries]
     if len(rules) != len(set(rules)):
         fail("a rule appears twice for one cause: %r" % rules)
+    # scroll the grouped headroom cause to the top, list its places, fold them
+    lines = s.splitlines()
+    row = next(k for k, ln in enumerate(lines) if m.group(0) in ln)
+    for _ in range(row - 2):
+        t.keys("Down")
+    s = t.wait_for("the grouped cause at the top", lambda s: m.group(0) in s.splitlines()[2]
+                   and "[Enter lists each]" in s.splitlines()[2])
+    t.keys("Enter")
+    n = int(m.group(1))
+    place_re = re.compile(r"^ {6}switch1/Ethernet(\d+) prio 3: \S+ = .+  -> \d+ \([\d.]+ [KM]B\)$")
+    s = t.wait_for("each place listed",
+                   lambda s: sum(1 for ln in s.splitlines() if place_re.match(ln)) == n)
+    ports = sorted(int(place_re.match(ln).group(1)) for ln in s.splitlines() if place_re.match(ln))
+    if ports != list(range(n)):
+        fail("the listed places are not Ethernet0-%d: %r" % (n - 1, ports))
+    if "[Enter folds]" not in s.splitlines()[2]:
+        fail("the expanded cause does not say Enter folds it:\n" + s)
+    t.keys("Enter")
+    t.wait_for("folded again", lambda s: not any(place_re.match(ln) for ln in s.splitlines()))
     t.keys("q")
     t.wait_text("quit", "DCBTOP-EXIT=0")
     # batch JSON keeps every finding on its own
@@ -56,7 +77,7 @@ try:
     if len(last.get("findings", [])) <= len(rules):
         fail("batch JSON grouped the findings: %d for %d causes"
              % (len(last.get("findings", [])), len(rules)))
-    print("ok: %d causes on screen; %s" % (len(rules), m.group(0)))
+    print("ok: %d causes on screen; %s, listed one by one and folded" % (len(rules), m.group(0)))
 finally:
     if t:
         t.close()

@@ -34,6 +34,15 @@ comp="$TMP/prefix/share/bash-completion/completions/dcbkit"
 [ -s "$TMP/prefix/share/zsh/site-functions/_dcbkit" ] || fail "no zsh completion under PREFIX"
 expect_eq "installed bash completion" "complete -o filenames -F _dcbkit dcbkit" \
     "$(bash -c "source '$comp'; complete -p dcbkit")"
+# the same script completes dcbtop, under dcbtop's own name for bash-completion's loader
+expect_eq "installed dcbtop completion" "complete -o filenames -F _dcbtop dcbtop" \
+    "$(bash -c "source '$TMP/prefix/share/bash-completion/completions/dcbtop'; complete -p dcbtop")"
+# the documents, the Grafana dashboard and the Prometheus rules ship
+for f in README.md guide.md scenario.md grafana/dcbkit.json prometheus/dcbkit.rules.yml; do
+    [ -s "$TMP/prefix/share/doc/dcbkit/$f" ] || fail "no share/doc/dcbkit/$f under PREFIX"
+done
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' \
+    "$TMP/prefix/share/doc/dcbkit/grafana/dcbkit.json" || fail "installed dashboard is not JSON"
 # DESTDIR stages the same tree under another root
 make -s -C "$ROOT" install PREFIX=/usr DESTDIR="$TMP/stage" BUILD="$build" >"$TMP/log" 2>&1 ||
     fail "make install DESTDIR: $(tail -5 "$TMP/log")"
