@@ -153,17 +153,10 @@ int headroom_required(const struct headroom_input *in, struct headroom *out, str
 
 /* ---- thresholds ----------------------------------------------------------------------------- */
 
-/* DCQCN paper (Zhu et al., SIGCOMM 2015) at 40G: Kmin 5 KB, Kmax 200 KB; HPCC's simulator scales
- * its thresholds linearly with link speed (background rules.md §1.4, [S17]). */
-#define KMIN_AT_40G 5000ULL
-#define KMAX_AT_40G 200000ULL
-#define REF_BPS 40000000000ULL
-
-static uint64_t scale_to_speed(uint64_t bytes_at_40g, uint64_t link_bps)
-{
-    return ceil_div128((unsigned __int128)bytes_at_40g * link_bps, REF_BPS);
-}
-
+/* Kmin = one BDP, Kmax = 15 BDPs: the starting values published for 400G and 800G RoCE fabrics
+ * (min_th 100/200 KB, max_th 1.5/3 MB) are exactly that at a 2 us base RTT. The DCQCN paper's
+ * 40G testbed values (Zhu et al., SIGCOMM 2015, Kmin 5 KB, Kmax 200 KB) are the same order at
+ * 40G (10 KB, 150 KB). */
 int threshold_plan(const struct threshold_plan_input *in, struct threshold_plan *out,
                    struct dcb_err *err)
 {
@@ -172,22 +165,34 @@ int threshold_plan(const struct threshold_plan_input *in, struct threshold_plan 
     if (in->lossless_prios == 0 || in->lossless_prios > 8)
         return dcb_err_set(err, DCB_E_INVAL, "lossless priorities must be 1 to 8");
     *out = (struct threshold_plan){ 0 };
-    char speed[DCB_UNIT_BUF], buf[DCB_UNIT_BUF];
+    char speed[DCB_UNIT_BUF], buf[DCB_UNIT_BUF], bdp_text[DCB_UNIT_BUF];
     dcb_fmt_speed(in->link_bps, speed, sizeof(speed));
+    uint64_t rtt_ns = in->base_rtt_ns ? in->base_rtt_ns : THRESH_BASE_RTT_NS_DEFAULT;
 
     uint64_t pgs = (uint64_t)in->ports * in->lossless_prios;
     uint64_t xoff = in->buffer_bytes / pgs;
-    uint64_t kmin_want = scale_to_speed(KMIN_AT_40G, in->link_bps);
-    uint64_t kmax_want = scale_to_speed(KMAX_AT_40G, in->link_bps);
+    /* Marking starts once the queue holds one bandwidth-delay product: less and DCQCN cuts
+     * rates a full queue never needed; more and the queue the flows keep grows with speed
+     * anyway. At 2 us this is 100 KB at 400G and 200 KB at 800G. */
+    unsigned __int128 bdp128 = (unsigned __int128)in->link_bps * rtt_ns;
+    bdp128 = (bdp128 + 8000000000ULL - 1) / 8000000000ULL;
+    if (bdp128 > UINT64_MAX / THRESH_KMAX_PER_KMIN)
+        return dcb_err_set(err, DCB_E_RANGE, "link speed x base RTT is too large to compute");
+    uint64_t bdp = (uint64_t)bdp128;
+    uint64_t kmax_want = bdp * THRESH_KMAX_PER_KMIN;
     /* (H) leave the top quarter below XOFF to the all-marked region, so ECN has acted on every
      * packet before PFC fires. */
     uint64_t kmax_cap = xoff - xoff / 4;
-    uint64_t kmax = kmax_want, kmin = kmin_want;
+    uint64_t kmax = kmax_want, kmin = bdp;
     if (kmax_want > kmax_cap) {
         kmax = kmax_cap;
-        kmin = (uint64_t)((unsigned __int128)kmin_want * kmax / kmax_want);
         out->clamped = true;
+        if (kmin >= kmax) {
+            kmin = kmax / 2;
+            out->kmin_below_bdp = true;
+        }
     }
+    out->bdp_bytes = bdp;
     out->v = (struct threshold_values){ .xon = kmin / 2, .kmin = kmin, .kmax = kmax, .xoff = xoff };
     if (out->v.xon == 0 || !threshold_order_ok(&out->v, NULL))
         return dcb_err_set(err, DCB_E_RANGE,
@@ -200,20 +205,23 @@ int threshold_plan(const struct threshold_plan_input *in, struct threshold_plan 
              " lossless prio%s), the most one PG can hold when all are congested",
              dcb_fmt_bytes(in->buffer_bytes, buf, sizeof(buf)), in->ports, in->lossless_prios,
              in->lossless_prios == 1 ? "" : "s");
-    if (out->clamped) {
-        char a[DCB_UNIT_BUF], b[DCB_UNIT_BUF];
-        snprintf(out->why_kmax, sizeof(out->why_kmax),
-                 "200 KB at 40G (DCQCN) x %s/40G = %s, capped at 3/4 of XOFF so all packets are "
-                 "marked before PFC",
-                 speed, dcb_fmt_bytes(kmax_want, a, sizeof(a)));
+    dcb_fmt_bytes(bdp, bdp_text, sizeof(bdp_text));
+    if (out->kmin_below_bdp)
         snprintf(out->why_kmin, sizeof(out->why_kmin),
-                 "5 KB at 40G (DCQCN) x %s/40G = %s, scaled down with Kmax to %s",
-                 speed, dcb_fmt_bytes(kmin_want, a, sizeof(a)), dcb_fmt_bytes(kmin, b, sizeof(b)));
-    } else {
+                 "half of Kmax: one BDP (%s at %s x %" PRIu64 " ns) does not fit under 3/4 of "
+                 "XOFF, so PFC will act before ECN",
+                 bdp_text, speed, rtt_ns);
+    else
+        snprintf(out->why_kmin, sizeof(out->why_kmin),
+                 "one bandwidth-delay product: %s x %" PRIu64 " ns base RTT", speed, rtt_ns);
+    if (out->clamped)
         snprintf(out->why_kmax, sizeof(out->why_kmax),
-                 "200 KB at 40G (DCQCN) x %s/40G, below 3/4 of XOFF", speed);
-        snprintf(out->why_kmin, sizeof(out->why_kmin), "5 KB at 40G (DCQCN) x %s/40G", speed);
-    }
+                 "%d x Kmin would be %s; capped at 3/4 of XOFF so all packets are marked "
+                 "before PFC",
+                 THRESH_KMAX_PER_KMIN, dcb_fmt_bytes(kmax_want, buf, sizeof(buf)));
+    else
+        snprintf(out->why_kmax, sizeof(out->why_kmax),
+                 "%d x Kmin (a wide marking ramp), below 3/4 of XOFF", THRESH_KMAX_PER_KMIN);
     snprintf(out->why_xon, sizeof(out->why_xon),
              "half of Kmin: senders resume only once the queue is below the marking region");
     return 0;

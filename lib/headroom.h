@@ -87,18 +87,27 @@ struct threshold_plan_input {
     uint64_t buffer_bytes;            /* shared buffer of the switch */
     uint32_t ports;
     uint32_t lossless_prios;          /* 1..8 */
+    uint64_t base_rtt_ns;             /* the fabric's unloaded round trip; 0: 2 us */
 };
 
-#define THRESH_WHY_MAX 200
+#define THRESH_BASE_RTT_NS_DEFAULT 2000
+/* Kmax as a multiple of Kmin before any cap (1.5 MB over 100 KB at 400G) */
+#define THRESH_KMAX_PER_KMIN 15
+
+#define THRESH_WHY_MAX 256
 
 struct threshold_plan {
     struct threshold_values v;
-    bool clamped;                     /* Kmin/Kmax were scaled down to fit under XOFF */
+    bool clamped;                     /* Kmax was capped at 3/4 of XOFF */
+    bool kmin_below_bdp;              /* even Kmin (one BDP) did not fit under that cap */
+    uint64_t bdp_bytes;               /* link speed x base RTT */
     char why_xon[THRESH_WHY_MAX], why_kmin[THRESH_WHY_MAX], why_kmax[THRESH_WHY_MAX],
         why_xoff[THRESH_WHY_MAX];
 };
 
-/* 0, or DCB_E_INVAL (a zero input, more than 8 priorities) / DCB_E_RANGE (a buffer too small
+/* Kmin is one bandwidth-delay product (link speed x base RTT), Kmax 15 of them, capped at 3/4
+ * of XOFF; a cap never lowers Kmin, unless Kmin itself does not fit (kmin_below_bdp).
+ * 0, or DCB_E_INVAL (a zero input, more than 8 priorities) / DCB_E_RANGE (a buffer too small
  * to hold four distinct thresholds). */
 int threshold_plan(const struct threshold_plan_input *in, struct threshold_plan *out,
                    struct dcb_err *err);

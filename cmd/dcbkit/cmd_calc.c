@@ -356,6 +356,15 @@ static int threshold_option(struct cli_ctx *ctx, void *args, int c, const char *
         if ((rc = cli_opt_long(ctx, "--lossless-prios", arg, 1, 8, &v)) == CLI_NEXT)
             in->lossless_prios = (uint32_t)v;
         return rc;
+    case 'r': {
+        int64_t ns = 0;
+        if (dcb_parse_duration(arg, &ns, &err) < 0)
+            return cli_usage_error(ctx, "--rtt: %s", err.msg);
+        if (ns < 100 || ns > 1000000)
+            return cli_usage_error(ctx, "--rtt takes 100ns to 1ms, not '%s'", arg);
+        in->base_rtt_ns = (uint64_t)ns;
+        return CLI_NEXT;
+    }
     }
     return CLI_NOT_OWN;
 }
@@ -367,8 +376,10 @@ static int calc_thresholds(struct cli_ctx *ctx, int argc, char **argv)
         { "buffer", required_argument, NULL, 'b' },
         { "ports", required_argument, NULL, 'p' },
         { "lossless-prios", required_argument, NULL, 'l' },
+        { "rtt", required_argument, NULL, 'r' },
     };
-    struct threshold_plan_input in = { .lossless_prios = 1 };
+    struct threshold_plan_input in = { .lossless_prios = 1,
+                                       .base_rtt_ns = THRESH_BASE_RTT_NS_DEFAULT };
     struct dcb_err err;
     struct cli_parser pr = { longopts, sizeof(longopts) / sizeof(*longopts), NULL,
                              threshold_option, &in, NULL };
@@ -396,7 +407,10 @@ static int calc_thresholds(struct cli_ctx *ctx, int argc, char **argv)
     out_u64(&o, "buffer_bytes", NULL, in.buffer_bytes);
     out_u64(&o, "ports", NULL, in.ports);
     out_u64(&o, "lossless_prios", NULL, in.lossless_prios);
+    out_u64(&o, "base_rtt_ns", NULL, in.base_rtt_ns);
+    out_u64(&o, "bdp_bytes", NULL, p.bdp_bytes);
     out_bool(&o, "clamped", NULL, p.clamped);
+    out_bool(&o, "kmin_below_bdp", NULL, p.kmin_below_bdp);
     out_text(&o, "Lossless queue thresholds for %s, %s buffer, %" PRIu32 " ports x %" PRIu32
              " lossless prio%s (XON < Kmin < Kmax < XOFF):\n",
              speed, dcb_fmt_bytes(in.buffer_bytes, buf, sizeof(buf)), in.ports,
@@ -407,6 +421,14 @@ static int calc_thresholds(struct cli_ctx *ctx, int argc, char **argv)
     print_threshold(&o, "kmax", p.v.kmax, p.why_kmax);
     print_threshold(&o, "xoff", p.v.xoff, p.why_xoff);
     out_arr_close(&o);
+    if (p.kmin_below_bdp) {
+        char xoff[DCB_UNIT_BUF], bdp[DCB_UNIT_BUF];
+        out_text(&o, "warning: XOFF %s per PG is under 4/3 of one BDP (%s at %s): PFC will "
+                 "pause before ECN has marked enough; share the buffer among fewer lossless "
+                 "PGs, or use a larger one\n",
+                 dcb_fmt_bytes(p.v.xoff, xoff, sizeof(xoff)),
+                 dcb_fmt_bytes(p.bdp_bytes, bdp, sizeof(bdp)), speed);
+    }
     out_obj_close(&o);
     return cli_finish_output(&o, 0);
 }
@@ -450,6 +472,8 @@ static const struct cli_option_doc calc_options[] = {
     { "--buffer BYTES", "thresholds: the switch's shared buffer (64MB, 32MiB)." },
     { "--ports N", "thresholds: ports sharing the buffer, 1 to 4096." },
     { "--lossless-prios N", "thresholds: lossless priorities per port, 1 to 8 (default 1)." },
+    { "--rtt DURATION", "thresholds: the fabric's unloaded round trip, 100ns to 1ms (default "
+      "2us); Kmin is one bandwidth-delay product of it." },
     { NULL, NULL },
 };
 
@@ -477,7 +501,7 @@ const struct cli_command cmd_calc = {
                 "dcbkit calc headroom --link-speed SPEED --cable LENGTH --mtu BYTES "
                 "[--medium fiber|dac] [--response-time NS] [--formula full|simple] [-T json]\n"
                 "dcbkit calc thresholds --link-speed SPEED --buffer BYTES --ports N "
-                "[--lossless-prios N] [-T json]",
+                "[--lossless-prios N] [--rtt DURATION] [-T json]",
     .description =
         "pause converts PAUSE and PFC quanta to time. One quantum is 512 bit times (IEEE 802.3 "
         "Annex 31B), so the same quanta value means a shorter pause on a faster link: "
@@ -491,10 +515,13 @@ const struct cli_command cmd_calc = {
         "peer may take to obey (IEEE 802.3 Annex 31B: 905 quanta at 400G) and a second MTU, the "
         "frame the receiver is sending when it has to send PFC. Each term is rounded up to whole "
         "bytes; KB is 1000 bytes, KiB 1024.\n\n"
-        "thresholds proposes XON < Kmin < Kmax < XOFF for one lossless queue: Kmin and Kmax are "
-        "the DCQCN paper's 5 KB and 200 KB at 40G scaled with link speed, Kmax capped at 3/4 of "
-        "XOFF (Kmin scaled with it); XOFF is the buffer divided evenly among the lossless PGs; "
-        "XON is half of Kmin. Rule C06 checks the same order.\n\n"
+        "thresholds proposes XON < Kmin < Kmax < XOFF for one lossless queue: Kmin is one "
+        "bandwidth-delay product (link speed x --rtt, default 2 us: 100 KB at 400G, 200 KB at "
+        "800G, the published starting values for those speeds) and Kmax 15 of them (1.5 MB at "
+        "400G), capped at 3/4 of XOFF. The cap never lowers Kmin: the queue a flow needs grows "
+        "with the link, whatever the buffer. When not even Kmin fits, Kmin is half the cap and "
+        "a warning says PFC will act before ECN. XOFF is the buffer divided evenly among the "
+        "lossless PGs; XON is half of Kmin. Rule cfg-threshold-order checks the same order.\n\n"
         "The decoders, the replay engine and the rules use the same formulas from the library.",
     .options = calc_options,
     .examples = calc_examples,
@@ -512,7 +539,8 @@ const struct cli_command cmd_calc = {
         "\"total_kib\":X}; terms are cable_rtt, local_response, mtu, then (full) pfc_frame, "
         "peer_response, mtu_peer, and total_bytes is their sum. "
         "calc thresholds: {\"schema\":1, \"link_speed_bps\":N, \"buffer_bytes\":N, \"ports\":N, "
-        "\"lossless_prios\":N, \"clamped\":bool, \"thresholds\":[{\"name\":\"xon\", \"bytes\":N, "
+        "\"lossless_prios\":N, \"base_rtt_ns\":N, \"bdp_bytes\":N, \"clamped\":bool, "
+        "\"kmin_below_bdp\":bool, \"thresholds\":[{\"name\":\"xon\", \"bytes\":N, "
         "\"why\":\"...\"}, kmin, kmax, xoff]}, in that order, each larger than the one before.",
     .run = calc_run,
     .actions = "pause headroom thresholds",

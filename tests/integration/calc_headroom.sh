@@ -63,12 +63,22 @@ for path in sys.argv[1:]:
     assert all(a < b for a, b in zip(values, values[1:])), (path, values)
     assert all(t["why"] for t in th), (path, th)
 d = json.load(open(sys.argv[1]))
-assert [t["bytes"] for t in d["thresholds"]] == [9375, 18750, 750000, 1000000], d
+# Kmin one BDP at 2 us whatever the cap: the published 100 KB at 400G (200 KB at 800G)
+assert [t["bytes"] for t in d["thresholds"]] == [50000, 100000, 750000, 1000000], d
 assert d["clamped"] is True and d["lossless_prios"] == 1, d
+assert d["bdp_bytes"] == 100000 and d["base_rtt_ns"] == 2000 and not d["kmin_below_bdp"], d
+kmin = {p.rsplit("-", 1)[1][:-5]: json.load(open(p))["thresholds"][1]["bytes"]
+        for p in sys.argv[2:]}
+assert kmin == {"25G": 6250, "100G": 25000, "800G": 200000}, kmin
 PY
 text=$("$DCBKIT" calc thresholds --link-speed 400G --buffer 64MB --ports 64)
 expect_contains "thresholds text" "(XON < Kmin < Kmax < XOFF)" "$text"
 expect_contains "thresholds xoff" "xoff    1000000 B  1MB" "$text"
+expect_contains "thresholds kmin" "kmin     100000 B  100KB" "$text"
+small=$("$DCBKIT" calc thresholds --link-speed 800G --buffer 16MB --ports 128 --lossless-prios 8)
+expect_contains "no room for one BDP" "warning: XOFF 15.625KB per PG is under 4/3 of one BDP" "$small"
+expect_contains "a longer RTT" '"bdp_bytes":50000' \
+    "$("$DCBKIT" calc thresholds --link-speed 100G --rtt 4us --buffer 64MB --ports 64 -T json | tr -d ' ')"
 
 # Bad input: one line, exit 64.
 bad=(
@@ -90,6 +100,8 @@ bad=(
     "thresholds --link-speed 400G --buffer 64MB --ports 0"
     "thresholds --link-speed 400G --buffer 64MB --ports 64 --lossless-prios 9"
     "thresholds --link-speed 400G --buffer 100B --ports 64"
+    "thresholds --link-speed 400G --buffer 64MB --ports 64 --rtt 5s"
+    "thresholds --link-speed 400G --buffer 64MB --ports 64 --rtt soon"
     "nosuchformula"
 )
 for args in "${bad[@]}"; do

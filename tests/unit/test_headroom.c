@@ -142,7 +142,7 @@ static void plan_in_order_at_common_speeds(void **state)
     for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++) {
         for (size_t b = 0; b < sizeof(boxes) / sizeof(boxes[0]); b++) {
             struct threshold_plan_input in = { speeds[i], boxes[b].buffer, boxes[b].ports,
-                                               boxes[b].prios };
+                                               boxes[b].prios, 0 };
             struct threshold_plan p;
             assert_int_equal(threshold_plan(&in, &p, NULL), 0);
             const char *why = "unset";
@@ -157,26 +157,45 @@ static void plan_in_order_at_common_speeds(void **state)
 static void plan_scales_with_speed(void **state)
 {
     (void)state;
-    /* with room to spare, Kmin/Kmax are the DCQCN 40G values x speed/40G */
-    struct threshold_plan_input in = { 100 * G, 2000000000ULL, 32, 1 };
+    /* with room to spare, Kmin is one BDP at 2 us and Kmax 15 of them: the published starting
+     * values are min_th 100 KB / max_th 1.5 MB at 400G, 200 KB / 3 MB at 800G */
+    struct threshold_plan_input in = { 400 * G, 2000000000ULL, 32, 1, 0 };
     struct threshold_plan p;
     assert_int_equal(threshold_plan(&in, &p, NULL), 0);
     assert_false(p.clamped);
-    assert_int_equal(p.v.kmin, 12500);
-    assert_int_equal(p.v.kmax, 500000);
-    assert_int_equal(p.v.xon, 6250);
-    in.link_bps = 25 * G;
+    assert_int_equal(p.v.kmin, 100000);
+    assert_int_equal(p.v.kmax, 1500000);
+    assert_int_equal(p.v.xon, 50000);
+    in.link_bps = 800 * G;
     assert_int_equal(threshold_plan(&in, &p, NULL), 0);
-    assert_int_equal(p.v.kmin, 3125);
-    assert_int_equal(p.v.kmax, 125000);
-    /* 64MB over 64 ports at 400G: 2 MB Kmax does not fit under 1 MB XOFF */
-    in = (struct threshold_plan_input){ 400 * G, 64000000, 64, 1 };
+    assert_int_equal(p.v.kmin, 200000);
+    assert_int_equal(p.v.kmax, 3000000);
+    in.link_bps = 100 * G;
+    in.base_rtt_ns = 4000;               /* a longer round trip, a larger BDP */
+    assert_int_equal(threshold_plan(&in, &p, NULL), 0);
+    assert_int_equal(p.bdp_bytes, 50000);
+    assert_int_equal(p.v.kmin, 50000);
+    /* 64MB over 64 ports: Kmax is capped under the 1 MB XOFF, and Kmin stays one BDP at every
+     * speed instead of shrinking with the cap (it was 18.75 KB at both 400G and 800G) */
+    in = (struct threshold_plan_input){ 400 * G, 64000000, 64, 1, 0 };
     assert_int_equal(threshold_plan(&in, &p, NULL), 0);
     assert_true(p.clamped);
+    assert_false(p.kmin_below_bdp);
     assert_int_equal(p.v.xoff, 1000000);
     assert_int_equal(p.v.kmax, 750000);
-    assert_int_equal(p.v.kmin, 18750);
-    assert_int_equal(p.v.xon, 9375);
+    assert_int_equal(p.v.kmin, 100000);
+    assert_int_equal(p.v.xon, 50000);
+    in.link_bps = 800 * G;
+    assert_int_equal(threshold_plan(&in, &p, NULL), 0);
+    assert_int_equal(p.v.kmin, 200000);
+    assert_int_equal(p.v.kmax, 750000);
+    /* 16MB over 128 ports x 8 PGs at 800G: 15.6 KB per PG cannot hold one BDP (200 KB) */
+    in = (struct threshold_plan_input){ 800 * G, 16000000, 128, 8, 0 };
+    assert_int_equal(threshold_plan(&in, &p, NULL), 0);
+    assert_true(p.kmin_below_bdp);
+    assert_int_equal(p.v.xoff, 15625);
+    assert_int_equal(p.v.kmax, 15625 - 15625 / 4);
+    assert_int_equal(p.v.kmin, (15625 - 15625 / 4) / 2);
 }
 
 static void plan_rejects_bad_input(void **state)
@@ -184,11 +203,11 @@ static void plan_rejects_bad_input(void **state)
     (void)state;
     struct threshold_plan p;
     struct dcb_err err;
-    struct threshold_plan_input in = { 400 * G, 64000000, 0, 1 };
+    struct threshold_plan_input in = { 400 * G, 64000000, 0, 1, 0 };
     assert_int_equal(threshold_plan(&in, &p, &err), DCB_E_INVAL);
-    in = (struct threshold_plan_input){ 400 * G, 64000000, 64, 9 };
+    in = (struct threshold_plan_input){ 400 * G, 64000000, 64, 9, 0 };
     assert_int_equal(threshold_plan(&in, &p, &err), DCB_E_INVAL);
-    in = (struct threshold_plan_input){ 400 * G, 100, 64, 8 };   /* 0 bytes per PG */
+    in = (struct threshold_plan_input){ 400 * G, 100, 64, 8, 0 };   /* 0 bytes per PG */
     assert_int_equal(threshold_plan(&in, &p, &err), DCB_E_RANGE);
 }
 
