@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proposal_check.h"
 #include "rules_ast.h"
 
 #define FOR_STEPS 8
@@ -90,6 +91,22 @@ static void fill_template(const struct rule_template *t, struct eval_ctx *c, cha
     buf[o] = '\0';
 }
 
+/* A proposal equal to the knob's value, or turning it against the rule's words, is no advice:
+ * it is withdrawn and the summary says why. */
+static void withdraw_useless_proposal(struct finding *f, const struct qos_config *cfg)
+{
+    enum proposal_verdict v = proposal_check(cfg, f->knob, f->proposed, f->rule->direction);
+    if (v == PROPOSAL_OK)
+        return;
+    char note[256];
+    proposal_withdrawn_note(v, cfg, f->knob, f->proposed, note, sizeof(note));
+    size_t n = strlen(f->summary);
+    snprintf(f->summary + n, sizeof(f->summary) - n, " (no proposal: %s)", note);
+    f->proposed[0] = '\0';
+    for (int i = 0; i < RULE_ALSO_MAX; i++)
+        f->also[i][0] = '\0';
+}
+
 static void run_instance(struct runner *rn, const struct rule *r, const struct instance *in)
 {
     const struct evidence *ev = rn->ev;
@@ -147,6 +164,7 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
             value_format(r->also[i].propose, p, val, sizeof(val));
             snprintf(f.also[i], sizeof(f.also[i]), "%s=%s", path, val);
         }
+        withdraw_useless_proposal(&f, c.cfg);
         rn->opt->on_finding(rn->opt->arg, &f);
     } else if (v.kind == V_UNKNOWN) {
         rn->stats->undecided++;

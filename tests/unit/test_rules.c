@@ -376,6 +376,30 @@ static void templates_and_profiles(void **state)
     assert_string_equal(o.last.evidence[0].value, "100KB");
 }
 
+/* A proposal equal to the knob's value, or turning it against the rule's words, is withdrawn
+ * and the summary says why; one that follows its words stays. */
+static void proposals_checked_against_config(void **state)
+{
+    (void)state;
+    struct outcome o;
+    run_rules("[same]\nseverity = warn\nscope = port\nwhen = true\nmessage = m\n"
+              "knob = pfc.enabled\npropose = 0x08\n", NULL, &o);
+    assert_int_equal(o.nfired, 1);
+    assert_string_equal(o.last.proposed, "");
+    assert_string_equal(o.last.summary,
+                        "m (no proposal: pfc.enabled is already 0x08: the cause lies elsewhere)");
+    run_rules("[wrong-way]\nseverity = warn\nscope = priority\nwhen = true\nmessage = m\n"
+              "knob = switch.buffer.$prio.xoff\ndirection = lower below the marking region\n"
+              "propose = switch.buffer.$prio.xoff * 4\n", NULL, &o);
+    assert_string_equal(o.last.proposed, "");
+    assert_non_null(strstr(o.last.summary, "against the advice"));
+    run_rules("[right-way]\nseverity = warn\nscope = priority\nwhen = true\nmessage = m\n"
+              "knob = switch.buffer.$prio.xoff\ndirection = lower below the marking region\n"
+              "propose = switch.buffer.$prio.xoff / 4\n", NULL, &o);
+    assert_string_equal(o.last.proposed, "25000");
+    assert_string_equal(o.last.summary, "m");
+}
+
 static void load_error(const char *text, const char *where, const char *what)
 {
     struct rule_set rs;
@@ -581,6 +605,7 @@ int main(void)
         cmocka_unit_test(windows_across_a_reset),
         cmocka_unit_test(windows_across_a_wrap),
         cmocka_unit_test(templates_and_profiles),
+        cmocka_unit_test(proposals_checked_against_config),
         cmocka_unit_test(load_errors),
         cmocka_unit_test(ports_functions),
         cmocka_unit_test(qp_scope),
