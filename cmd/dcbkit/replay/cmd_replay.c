@@ -619,6 +619,8 @@ const struct cli_command cmd_replay = {
         "[...], \"compare\": [{\"key\", \"baseline\", \"variant\", \"delta\"}], \"baseline\": "
         "{header}, \"variant\": {header}}. With --stream, JSON Lines: samples {\"ts\", "
         "\"device\", \"ifname\", \"metric\", \"prio\", \"queue\", \"value\"} and events "
-        "{\"ts\", \"event\", \"device\", \"ifname\", \"prio\", \"details\"}.",
+        "{\"schema\":2, \"ts\", \"kind\", \"event\" (the same as kind, its name before "
+        "schema 2, kept for this schema only), \"device\", \"ifname\", \"prio\", "
+        "\"details\"}.",
     .run = replay_main,
 };
