@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_details.h"
 #include "json_number.h"
 
 static bool ts_ok(const cJSON *ts)
@@ -109,6 +110,8 @@ int dcb_event_from_json(const char *line, struct dcb_event *e, char *why, size_t
         snprintf(why, whylen, "out of memory");
     } else if (text && strlen(text) >= DCB_DETAILS_MAX) {
         snprintf(why, whylen, "an event's details must be under %d bytes", DCB_DETAILS_MAX);
+    } else if (text && !event_details_valid(text)) {
+        snprintf(why, whylen, "an event's details must be valid UTF-8");   /* cJSON passes it */
     } else {
         dcb_event_set(e, ts_of(line, ts), k, dev->valuestring, ifn->valuestring,
                       cJSON_IsNumber(prio) ? prio->valueint : -1, text ? text : "{}");

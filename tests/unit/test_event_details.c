@@ -125,6 +125,12 @@ static void import_tells_lines_by_top_level_keys(void **state)
                      0);
     assert_true(e.kind == EVENT_PFC_XOFF && e.prio == 3 && e.time_ns == 5);
     assert_string_equal(e.details, "{\"q\":1}");
+    /* what the store keeps must be JSON a strict reader takes: no invalid UTF-8 let through */
+    assert_int_equal(dcb_event_from_json("{\"ts\":5,\"kind\":\"drop\",\"device\":\"h\","
+                                         "\"ifname\":\"e\",\"details\":{\"q\":\"\xff\"}}",
+                                         &e, why, sizeof(why)),
+                     -1);
+    assert_string_equal(why, "an event's details must be valid UTF-8");
 }
 
 static char *printed(const struct dcb_event *e, enum out_format format,
