@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "dcqcn_knobs.h"
+#include "event_details.h"
 #include "lldp_peer.h"
 #include "out.h"
 #include "qos_json.h"
@@ -116,12 +117,14 @@ void host_source_counter(struct host_source *hs, int64_t now, const char *ifname
     if (st) {
         d = counter_update(st, c->value, now, c->mapped ? c->match.bits : 64, 0);
         if (d.kind == COUNTER_RESET) {
-            char details[256];
-            snprintf(details, sizeof(details),
-                     "{\"source\":\"%s\",\"counter\":\"%s\",\"previous\":%" PRIu64
-                     ",\"value\":%" PRIu64 "}", c->source, c->raw, d.previous, c->value);
+            struct event_details details;
+            event_details_init(&details);
+            event_details_str(&details, "source", c->source);
+            event_details_str(&details, "counter", c->raw);
+            event_details_u64(&details, "previous", d.previous);
+            event_details_u64(&details, "value", c->value);
             emit_event(hs, now, EVENT_COUNTER_RESET, ifname, c->mapped ? c->match.prio : -1,
-                       details);
+                       event_details_json(&details));
         }
     }
     hs->samples++;
@@ -200,12 +203,12 @@ static void on_lldp(const struct dcb_frame *f, void *arg)
         return;
     *s->peer = c;
     snprintf(s->peer_key, sizeof(s->peer_key), "%s", key);
-    char details[DCB_DETAILS_MAX], qpeer[2 * DCB_DEVICE_MAX + 2], qport[2 * DCB_IFNAME_MAX + 2];
-    out_json_string_buf(qpeer, sizeof(qpeer), peer);
-    out_json_string_buf(qport, sizeof(qport), port);
-    snprintf(details, sizeof(details), "{\"peer\":%s,\"port\":%s,\"dcbx\":\"%s\"}", qpeer, qport,
-             mode);
-    emit_event(hs, ls->now, EVENT_DCBX_SEEN, s->name, -1, details);
+    struct event_details details;
+    event_details_init(&details);
+    event_details_str(&details, "peer", peer);
+    event_details_str(&details, "port", port);
+    event_details_str(&details, "dcbx", mode);
+    emit_event(hs, ls->now, EVENT_DCBX_SEEN, s->name, -1, event_details_json(&details));
     char *text = config_json(&c);
     if (!text)
         return;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "counter.h"
+#include "event_details.h"
 #include "reset_watch.h"
 #include "store_impl.h"
 
@@ -45,13 +46,15 @@ static void on_sample(void *arg, const struct dcb_sample *s, unsigned width_bits
         struct counter_delta d = counter_update(st, s->value.counter, s->time_ns,
                                                 width_bits ? width_bits : 64, 0);
         if (d.kind == COUNTER_RESET && w->down.event) {
-            char details[DCB_DETAILS_MAX];
-            snprintf(details, sizeof(details),
-                     "{\"metric\":\"%s\",\"queue\":%d,\"previous\":%" PRIu64 ",\"value\":%"
-                     PRIu64 "}", mi->name, s->queue, d.previous, s->value.counter);
+            struct event_details details;
+            event_details_init(&details);
+            event_details_str(&details, "metric", mi->name);
+            event_details_i64(&details, "queue", s->queue);
+            event_details_u64(&details, "previous", d.previous);
+            event_details_u64(&details, "value", s->value.counter);
             struct dcb_event e;
             dcb_event_set(&e, s->time_ns, EVENT_COUNTER_RESET, s->device, s->ifname, s->prio,
-                          details);
+                          event_details_json(&details));
             w->resets++;
             w->down.event(w->down.arg, &e);
         }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_details.h"
 #include "prom_client.h"
 #include "qos_config.h"
 #include "source.h"
@@ -226,14 +227,13 @@ static void put_gap(struct prom_ctx *c, int64_t end_ns)
 {
     if (!c->events_left_out)
         return;
+    struct event_details details;
+    event_details_init(&details);
+    event_details_u64(&details, "events_left_out", c->events_left_out);
+    event_details_u64(&details, "events_kept", c->events);
     struct dcb_event e;
-    memset(&e, 0, sizeof(e));
-    e.time_ns = end_ns;
-    e.kind = EVENT_SOURCE_GAP;
-    e.prio = -1;
-    snprintf(e.device, sizeof(e.device), "prometheus");
-    snprintf(e.details, sizeof(e.details), "{\"events_left_out\":%llu,\"events_kept\":%llu}",
-             (unsigned long long)c->events_left_out, (unsigned long long)c->events);
+    dcb_event_set(&e, end_ns, EVENT_SOURCE_GAP, "prometheus", "", -1,
+                  event_details_json(&details));
     c->src->sink.event(c->src->sink.arg, &e);
 }
 

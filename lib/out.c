@@ -283,6 +283,18 @@ void out_null(struct dcb_out *o, const char *key, const char *text)
     }
 }
 
+void out_json_value(struct dcb_out *o, const char *key, const char *text_fmt, const char *json)
+{
+    if (o->format == OUT_JSON) {
+        if (json_member(o, key))
+            fputs(json, o->fp);
+    } else if (text_fmt) {
+        char safe[4096];
+        text_sanitize(safe, sizeof(safe), json);
+        fprintf(o->fp, text_fmt, safe);
+    }
+}
+
 void out_vterm(FILE *fp, const char *fmt, va_list ap)
 {
     char small[1024], *text = small;

@@ -52,6 +52,9 @@ void out_bool(struct dcb_out *o, const char *key, const char *text_fmt, bool val
 void out_number(struct dcb_out *o, const char *key, const char *text_fmt, const char *literal);
 /* JSON null; in text mode text (if any) is printed as is. */
 void out_null(struct dcb_out *o, const char *key, const char *text);
+/* A JSON value already serialised (e.g. an event's details object); the caller guarantees it is
+ * valid JSON. The text format takes %s: the JSON text, made safe as out_str does. */
+void out_json_value(struct dcb_out *o, const char *key, const char *text_fmt, const char *json);
 
 /* Text mode only: free text (e.g. headings, units, newlines), made safe as out_term does. */
 void out_text(struct dcb_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

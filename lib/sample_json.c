@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_details.h"
 #include "json_number.h"
 
 static bool ts_ok(const cJSON *ts)
@@ -87,6 +88,8 @@ int dcb_event_from_json(const char *line, struct dcb_event *e, char *why, size_t
     int ret = -1;
     const cJSON *ts = cJSON_GetObjectItemCaseSensitive(j, "ts");
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
+    if (!kind)
+        kind = cJSON_GetObjectItemCaseSensitive(j, "event");
     const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
     const cJSON *ifn = cJSON_GetObjectItemCaseSensitive(j, "ifname");
     const cJSON *prio = cJSON_GetObjectItemCaseSensitive(j, "prio");
@@ -107,6 +110,8 @@ int dcb_event_from_json(const char *line, struct dcb_event *e, char *why, size_t
         snprintf(why, whylen, "out of memory");
     } else if (text && strlen(text) >= DCB_DETAILS_MAX) {
         snprintf(why, whylen, "an event's details must be under %d bytes", DCB_DETAILS_MAX);
+    } else if (text && !event_details_valid(text)) {
+        snprintf(why, whylen, "an event's details must be valid UTF-8");   /* cJSON passes it */
     } else {
         dcb_event_set(e, ts_of(line, ts), k, dev->valuestring, ifn->valuestring,
                       cJSON_IsNumber(prio) ? prio->valueint : -1, text ? text : "{}");
@@ -130,6 +135,8 @@ int dcb_config_from_json(const char *line, struct dcb_config_line *c, char *why,
     const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
     const cJSON *ifn = cJSON_GetObjectItemCaseSensitive(j, "ifname");
     const cJSON *src = cJSON_GetObjectItemCaseSensitive(j, "source");
+    if (!src)
+        src = cJSON_GetObjectItemCaseSensitive(j, "config_source");
     const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(j, "config");
     if (!ts_ok(ts) || !cJSON_IsString(dev) || !cJSON_IsString(ifn) || !cJSON_IsString(src) ||
         !cJSON_IsObject(cfg)) {
@@ -146,4 +153,25 @@ int dcb_config_from_json(const char *line, struct dcb_config_line *c, char *why,
     }
     cJSON_Delete(j);
     return ret;
+}
+
+enum dcb_json_line dcb_json_line_kind(const char *line)
+{
+    /* A sample line names none of these anywhere: no parse needed (import's common case). */
+    if (!strstr(line, "\"kind\"") && !strstr(line, "\"event\"") && !strstr(line, "\"config\"") &&
+        !strstr(line, "null"))
+        return DCB_LINE_SAMPLE;
+    cJSON *j = cJSON_Parse(line);
+    const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
+    const cJSON *event = cJSON_GetObjectItemCaseSensitive(j, "event");
+    const cJSON *metric = cJSON_GetObjectItemCaseSensitive(j, "metric");
+    enum dcb_json_line what = DCB_LINE_SAMPLE;
+    if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(j, "config")))
+        what = DCB_LINE_CONFIG;
+    else if (!metric && (cJSON_IsString(kind) || cJSON_IsString(event)))
+        what = DCB_LINE_EVENT;
+    else if (cJSON_IsNull(metric) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "counter")))
+        what = DCB_LINE_RAW_COUNTER;
+    cJSON_Delete(j);
+    return what;
 }

@@ -11,7 +11,8 @@
 int dcb_sample_from_json(const char *line, struct dcb_sample *s, char *why, size_t whylen);
 
 /* {"ts", "kind", "device", "ifname", "prio", "details": {...}}: an event (prio default -1,
- * details default {}). */
+ * details default {}). "event", the streams' name for kind before their schema 2, is read when
+ * kind is absent. */
 int dcb_event_from_json(const char *line, struct dcb_event *e, char *why, size_t whylen);
 
 /* {"ts", "device", "ifname", "source", "config": {...}}: a config snapshot as the store keeps it
@@ -21,6 +22,14 @@ struct dcb_config_line {
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX], source[64];
     char *json;
 };
+/* "source" may be written "config_source", as collect -T json prints it. */
 int dcb_config_from_json(const char *line, struct dcb_config_line *c, char *why, size_t whylen);
+
+/* What a line that `store import` reads holds, by its top-level keys: an event ("kind" or
+ * "event"), a config snapshot (a "config" object), a counter collect printed raw ("metric":
+ * null: no canonical metric, so nothing a store keeps), or else a sample (and not JSON at all
+ * is left to the sample parser to say). Keys inside an event's details do not count. */
+enum dcb_json_line { DCB_LINE_SAMPLE, DCB_LINE_EVENT, DCB_LINE_CONFIG, DCB_LINE_RAW_COUNTER };
+enum dcb_json_line dcb_json_line_kind(const char *line);
 
 #endif

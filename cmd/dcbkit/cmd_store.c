@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "log.h"
+#include "out_event.h"
 #include "sample_json.h"
 #include "store.h"
 #include "units.h"
@@ -260,6 +261,7 @@ static int cmd_export(struct cli_ctx *ctx, const struct store_args *a)
 }
 
 #define IMPORT_BAD_LINE 1
+#define IMPORT_SKIPPED 2
 
 /* A sample line's "bits", the counter's width as export writes it: 1..64. */
 static int import_bits(const char *line, unsigned *bits, char *why, size_t whylen)
@@ -278,12 +280,16 @@ static int import_bits(const char *line, unsigned *bits, char *why, size_t whyle
     return rc;
 }
 
-/* One line: a sample (it has "metric"), an event ("kind") or a config snapshot ("config").
- * IMPORT_BAD_LINE with why set, 0, or the store's negative error. */
+/* One line: a sample, an event or a config snapshot (dcb_json_line_kind tells which).
+ * IMPORT_BAD_LINE with why set, IMPORT_SKIPPED for a counter collect printed raw (a store keeps
+ * canonical metrics only, as collect --store does), 0, or the store's negative error. */
 static int import_line(struct dcb_store *st, const char *line, char *why, size_t whylen,
                        struct dcb_err *err)
 {
-    if (strstr(line, "\"metric\"") || (!strstr(line, "\"kind\"") && !strstr(line, "\"config\""))) {
+    enum dcb_json_line what = dcb_json_line_kind(line);
+    if (what == DCB_LINE_RAW_COUNTER)
+        return IMPORT_SKIPPED;
+    if (what == DCB_LINE_SAMPLE) {
         struct dcb_sample s;
         unsigned bits = 0;
         if (dcb_sample_from_json(line, &s, why, whylen) < 0 ||
@@ -292,7 +298,7 @@ static int import_line(struct dcb_store *st, const char *line, char *why, size_t
         int rc = bits ? store_set_series_width(st, &s, bits, err) : 0;
         return rc < 0 ? rc : store_put_sample(st, &s, err);
     }
-    if (strstr(line, "\"config\"")) {
+    if (what == DCB_LINE_CONFIG) {
         struct dcb_config_line c;
         if (dcb_config_from_json(line, &c, why, whylen) < 0) {
             free(c.json);
@@ -329,7 +335,7 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    uint64_t lineno = 0, imported = 0;
+    uint64_t lineno = 0, imported = 0, skipped = 0;
     struct dcb_err err;
     int status = 0;
     bool store_failed = false;
@@ -354,6 +360,10 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
             store_failed = true;
             break;
         }
+        if (put == IMPORT_SKIPPED) {
+            skipped++;
+            continue;
+        }
         imported++;
         if (store_pending(st) < before + 1)
             dcb_info("committed %" PRIu64 " records (through line %" PRIu64 ")", imported,
@@ -370,26 +380,19 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
             dcb_info("committed %" PRIu64 " records (through line %" PRIu64 ")", imported, lineno);
     }
     store_close(st, NULL);
-    if (status == 0 && ctx->verbosity >= 0)
+    if (status == 0 && ctx->verbosity >= 0 && skipped)
+        out_term(stderr, "dcbkit: imported %" PRIu64 " samples (%" PRIu64 " raw counters "
+                 "skipped: no canonical metric)\n", imported, skipped);
+    else if (status == 0 && ctx->verbosity >= 0)
         out_term(stderr, "dcbkit: imported %" PRIu64 " samples\n", imported);
     return status;
 }
 
 static int print_event(const struct dcb_event *e, void *arg)
 {
-    struct dcb_out *o = arg;
-    out_obj_open(o, NULL);
-    out_i64(o, "ts", "%-20" PRId64 " ", e->time_ns);
-    out_str(o, "kind", "%-14s ", dcb_event_kind_name(e->kind));
-    out_str(o, "device", "%-12s ", e->device);
-    out_str(o, "ifname", "%-12s ", e->ifname);
-    out_i64(o, "prio", "%4" PRId64 " ", e->prio);
-    /* details are a JSON object already: embedded as is in JSON, printed raw in text */
-    if (out_is_json(o))
-        fprintf(o->fp, ",\"details\":%s", e->details);
-    else
-        out_str(o, NULL, "%s\n", e->details);
-    out_obj_close(o);
+    static const struct out_event_form row = { "%-20" PRId64 " ", "%-14s ", "%-12s ", "%-12s ",
+                                               "%4" PRId64 " ", "%s\n", false };
+    out_event(arg, e, &row);
     return 0;
 }
 
@@ -724,9 +727,13 @@ const struct cli_command cmd_store = {
         "holds fewer than two samples; a decrease the counter's width explains is a wrap and "
         "counts; an interval with a reset adds nothing to delta and its "
         "time is left out of rate_per_sec, as the counter may restart from any value). events: {\"schema\":1, \"events\":[{\"ts\", \"kind\", "
-        "\"device\", \"ifname\", \"prio\", \"details\" (an object)}]}. export --jsonl: the same sample objects, one per line, no header; "
-        "import reads them back, and also event lines (the objects of events, with \"kind\") "
-        "and config snapshot lines {\"ts\", \"device\", \"ifname\", \"source\", \"config\": "
+        "\"device\", \"ifname\", \"prio\", \"details\" (an object; {\"unparsed\": text} "
+        "for details an older dcbkit stored that are not JSON)}]}. export --jsonl: the same sample objects, one per line, no header; "
+        "import reads them back, and also event lines (the objects of events, with \"kind\", "
+        "or \"event\" as collect and replay --stream wrote before their schema 2), what "
+        "collect -T json prints (its raw counters, with metric null, skipped) "
+        "and config snapshot lines {\"ts\", \"device\", \"ifname\", \"source\" (or "
+        "\"config_source\"), \"config\": "
         "{...a QoS config as dcbkit fabric writes it...}} (source \"fabric\" is intent, "
         "\"peer:...\" the link partner's, \"topology\" {\"role\", \"peer\": {\"device\", "
         "\"ifname\", \"role\"}} where the port is cabled, \"topology:lldp\" the same as LLDP "

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_details.h"
 #include "gnmi_creds.h"
 #include "gnmi_path.h"
 #include "metrics.h"
@@ -224,31 +225,24 @@ static void on_sync(struct gnmi_target *t, void *arg)
         s->cb.on_round(c->dev->name, s->cb.arg);
 }
 
-/* text as a JSON string's content: quotes, backslashes and controls become ' */
-static void json_safe(char *buf, size_t len, const char *text)
-{
-    size_t o = 0;
-    for (; text[o] && o + 1 < len; o++) {
-        char ch = text[o];
-        buf[o] = ch == '"' || ch == '\\' || (unsigned char)ch < 0x20 ? '\'' : ch;
-    }
-    buf[o] = '\0';
-}
-
 static void on_gap(struct gnmi_target *t, int64_t from, int64_t to, const char *why, void *arg)
 {
     struct gnmi_source *s = arg;
     struct call *c = gnmi_target_user(t);
     s->stats.gaps++;
-    char details[DCB_DETAILS_MAX], reason[300];
-    json_safe(reason, sizeof(reason), why);
-    snprintf(details, sizeof(details),
-             "{\"from_ns\":%" PRId64 ",\"to_ns\":%" PRId64 ",\"seconds\":%.3f,\"address\":\"%s\","
-             "\"subscription\":\"%s\",\"reason\":\"%s\"}",
-             from, to, (double)(to - from) / 1e9, gnmi_target_address(t),
-             c->config ? "config" : "counters", reason);
+    char reason[300];   /* a long reason is cut, so that the other keys still fit */
+    snprintf(reason, sizeof(reason), "%.*s", (int)sizeof(reason) - 1, why);
+    struct event_details details;
+    event_details_init(&details);
+    event_details_i64(&details, "from_ns", from);
+    event_details_i64(&details, "to_ns", to);
+    event_details_fixed(&details, "seconds", (double)(to - from) / 1e9, 3);
+    event_details_str(&details, "address", gnmi_target_address(t));
+    event_details_str(&details, "subscription", c->config ? "config" : "counters");
+    event_details_str(&details, "reason", reason);
     struct dcb_event e;
-    dcb_event_set(&e, from, EVENT_SOURCE_GAP, c->dev->name, "", -1, details);
+    dcb_event_set(&e, from, EVENT_SOURCE_GAP, c->dev->name, "", -1,
+                  event_details_json(&details));
     if (s->cb.on_event)
         s->cb.on_event(&e, s->cb.arg);
 }
@@ -303,14 +297,19 @@ static void path_event(struct gnmi_source *s, const struct call *c, const char *
     if (!s->cb.on_event)
         return;
     const struct gnmi_map_sub *sub = gnmi_map_sub_of(c->dev->map, path);
-    /* fits DCB_DETAILS_MAX: 120 + GNMI_MAP_GIVES + 80 + the keys */
-    char details[DCB_DETAILS_MAX], reason[80], p[121];
-    json_safe(reason, sizeof(reason), missing && why ? why : "");
-    json_safe(p, sizeof(p), path);
-    snprintf(details, sizeof(details), "{\"path\":\"%s\",\"served\":%s,\"gives\":\"%s\","
-             "\"reason\":\"%s\"}", p, missing ? "false" : "true", sub ? sub->gives : "", reason);
+    /* cut so that it fits DCB_DETAILS_MAX: 120 + GNMI_MAP_GIVES + 80 + the keys */
+    char reason[80], p[121];
+    snprintf(reason, sizeof(reason), "%.*s", (int)sizeof(reason) - 1, missing && why ? why : "");
+    snprintf(p, sizeof(p), "%.*s", (int)sizeof(p) - 1, path);
+    struct event_details details;
+    event_details_init(&details);
+    event_details_str(&details, "path", p);
+    event_details_bool(&details, "served", !missing);
+    event_details_str(&details, "gives", sub ? sub->gives : "");
+    event_details_str(&details, "reason", reason);
     struct dcb_event e;
-    dcb_event_set(&e, gnmi_now_ns(), EVENT_SOURCE_GAP, c->dev->name, "", -1, details);
+    dcb_event_set(&e, gnmi_now_ns(), EVENT_SOURCE_GAP, c->dev->name, "", -1,
+                  event_details_json(&details));
     s->cb.on_event(&e, s->cb.arg);
 }
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out.h"
+#include "event_details.h"
 
 #define EVENT_ID_CHARS 80
 
@@ -181,19 +181,20 @@ static void emit_seen(struct dcbx_tracker *t, const struct dcbx_neighbour *n, in
     if (!t->events.fn)
         return;
     char chassis[2 * DCBX_ID_MAX + 1], port[2 * DCBX_ID_MAX + 1];
-    char qc[EVENT_ID_CHARS * 2 + 3], qp[EVENT_ID_CHARS * 2 + 3], details[DCB_DETAILS_MAX];
     dcbx_id_str(n->chassis_subtype, false, n->chassis, n->chassis_len, chassis);
     dcbx_id_str(n->port_subtype, true, n->port, n->port_len, port);
     chassis[EVENT_ID_CHARS] = port[EVENT_ID_CHARS] = '\0';   /* an event's details stay short */
-    out_json_string_buf(qc, sizeof(qc), chassis);
-    out_json_string_buf(qp, sizeof(qp), port);
-    snprintf(details, sizeof(details), "{\"chassis\":%s,\"port\":%s,\"protocol\":\"%s\","
-             "\"pfc_enable\":%u,\"willing\":%s,\"change\":%llu}", qc, qp,
-             dcbx_protocol_name(n->cfg.protocol), n->cfg.pfc_enable,
-             n->cfg.willing ? "true" : "false", (unsigned long long)n->changes);
+    struct event_details details;
+    event_details_init(&details);
+    event_details_str(&details, "chassis", chassis);
+    event_details_str(&details, "port", port);
+    event_details_str(&details, "protocol", dcbx_protocol_name(n->cfg.protocol));
+    event_details_u64(&details, "pfc_enable", n->cfg.pfc_enable);
+    event_details_bool(&details, "willing", n->cfg.willing);
+    event_details_u64(&details, "change", n->changes);
     struct dcb_event e;
     dcb_event_set(&e, ts_ns, EVENT_DCBX_SEEN, t->events.device ? t->events.device : "", "", -1,
-                  details);
+                  event_details_json(&details));
     t->events.fn(t->events.arg, &e);
 }
 
@@ -254,12 +255,15 @@ static void emit_mismatch(struct dcbx_tracker *t, const struct dcbx_link *l, int
 {
     if (!t->events.fn || (!l->mismatches && l->willing != 2))
         return;
-    char details[DCB_DETAILS_MAX];
-    snprintf(details, sizeof(details), "{\"a\":%u,\"b\":%u,\"mismatches\":%u,\"willing\":%d}",
-             l->a, l->b, l->mismatches, l->willing);
+    struct event_details details;
+    event_details_init(&details);
+    event_details_u64(&details, "a", l->a);
+    event_details_u64(&details, "b", l->b);
+    event_details_u64(&details, "mismatches", l->mismatches);
+    event_details_i64(&details, "willing", l->willing);
     struct dcb_event e;
     dcb_event_set(&e, ts_ns, EVENT_DCBX_MISMATCH, t->events.device ? t->events.device : "", "",
-                  -1, details);
+                  -1, event_details_json(&details));
     t->events.fn(t->events.arg, &e);
 }
 

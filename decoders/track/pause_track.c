@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_details.h"
 #include "pause_time.h"
 
 int64_t pause_quanta_ns(uint32_t quanta, uint64_t link_bps)
@@ -98,14 +99,18 @@ static void close_interval(struct pause_tracker *t, struct pause_class *c, int64
         };
     if (!t->events.fn)
         return;
-    char mac[18], details[160];
-    track_mac_str(c->src, mac);
-    snprintf(details, sizeof(details), "{\"src\":\"%s\",\"paused_ns\":%lld,\"xoffs\":%u,"
-             "\"ended_by\":\"%s\"}", mac, (long long)len, c->cur_xoffs, by_xon ? "xon" : "expiry");
+    char mac[18];
+    struct event_details details;
+    event_details_init(&details);
+    event_details_str(&details, "src", track_mac_str(c->src, mac));
+    event_details_i64(&details, "paused_ns", len);
+    event_details_u64(&details, "xoffs", c->cur_xoffs);
+    event_details_str(&details, "ended_by", by_xon ? "xon" : "expiry");
+    const char *json = event_details_json(&details);
     emit(t, c, c->start_ns + len, c->prio == PAUSE_PRIO_GLOBAL ? EVENT_PAUSE_GLOBAL : EVENT_PFC_XON,
-         details);
+         json);
     if (storm)
-        emit(t, c, c->start_ns, EVENT_PAUSE_STORM, details);
+        emit(t, c, c->start_ns, EVENT_PAUSE_STORM, json);
 }
 
 static void class_quanta(struct pause_tracker *t, struct pause_class *c, int64_t ts_ns,
@@ -130,11 +135,13 @@ static void class_quanta(struct pause_tracker *t, struct pause_class *c, int64_t
         c->start_ns = ts_ns;
         c->cur_xoffs = 1;
         if (t->events.fn) {
-            char mac[18], details[80];
-            snprintf(details, sizeof(details), "{\"src\":\"%s\",\"quanta\":%u}",
-                     track_mac_str(c->src, mac), quanta);
+            char mac[18];
+            struct event_details details;
+            event_details_init(&details);
+            event_details_str(&details, "src", track_mac_str(c->src, mac));
+            event_details_u64(&details, "quanta", quanta);
             emit(t, c, ts_ns, c->prio == PAUSE_PRIO_GLOBAL ? EVENT_PAUSE_GLOBAL : EVENT_PFC_XOFF,
-                 details);
+                 event_details_json(&details));
         }
     }
     c->expiry_ns = ts_ns + pause_quanta_ns(quanta, t->link_bps);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_details.h"
+
 #define PSN_MASK 0xffffffu
 #define PSN_HALF 0x800000u
 #define OPCODE_CNP 0x81
@@ -156,17 +158,28 @@ static uint32_t find_flow(struct qp_tracker *t, const struct qp_key *k)
     }
 }
 
+/* What an event adds to the QP's addresses: up to three named PSNs or codes (key NULL: none). */
+struct qp_extra {
+    const char *key[3];
+    uint32_t value[3];
+};
+
 static void emit(struct qp_tracker *t, const struct qp_flow *q, int64_t ts_ns,
-                 enum dcb_event_kind kind, const char *extra)
+                 enum dcb_event_kind kind, const struct qp_extra *extra)
 {
     if (!t->events.fn)
         return;
-    char src[46], dst[46], details[DCB_DETAILS_MAX];
-    snprintf(details, sizeof(details), "{\"src_ip\":\"%s\",\"dst_ip\":\"%s\",\"dqpn\":%u%s}",
-             track_ip_str(q->ipver, q->src, src), track_ip_str(q->ipver, q->dst, dst), q->dqpn,
-             extra);
+    char src[46], dst[46];
+    struct event_details details;
+    event_details_init(&details);
+    event_details_str(&details, "src_ip", track_ip_str(q->ipver, q->src, src));
+    event_details_str(&details, "dst_ip", track_ip_str(q->ipver, q->dst, dst));
+    event_details_u64(&details, "dqpn", q->dqpn);
+    for (size_t i = 0; i < 3 && extra->key[i]; i++)
+        event_details_u64(&details, extra->key[i], extra->value[i]);
     struct dcb_event e;
-    dcb_event_set(&e, ts_ns, kind, t->events.device ? t->events.device : "", "", -1, details);
+    dcb_event_set(&e, ts_ns, kind, t->events.device ? t->events.device : "", "", -1,
+                  event_details_json(&details));
     t->events.fn(t->events.arg, &e);
 }
 
@@ -274,8 +287,7 @@ static void on_ack(struct qp_tracker *t, uint32_t k, int64_t ts_ns, const struct
 {
     struct qp_flow *back = &t->flows[k];
     uint32_t psn = f->bth.psn & PSN_MASK;
-    char extra[48];
-    snprintf(extra, sizeof(extra), ",\"psn\":%u,\"syndrome\":%u", psn, f->aeth.syndrome);
+    const struct qp_extra extra = { { "psn", "syndrome" }, { psn, f->aeth.syndrome } };
     switch (dcb_aeth_kind(f->aeth.syndrome)) {
     case DCB_AETH_ACK:
         back->acks++;
@@ -283,13 +295,13 @@ static void on_ack(struct qp_tracker *t, uint32_t k, int64_t ts_ns, const struct
     case DCB_AETH_NAK:
         back->naks++;
         t->naks++;
-        emit(t, back, ts_ns, EVENT_NAK, extra);
+        emit(t, back, ts_ns, EVENT_NAK, &extra);
         break;
     case DCB_AETH_RNR_NAK:
         back->rnr_naks++;
         t->naks++;
         t->rnr_naks++;
-        emit(t, back, ts_ns, EVENT_RNR_NAK, extra);
+        emit(t, back, ts_ns, EVENT_RNR_NAK, &extra);
         break;
     default:
         break;
@@ -320,10 +332,9 @@ static void on_data(struct qp_tracker *t, struct qp_flow *q, int64_t ts_ns,
         q->psn_gaps++;
         t->psn_gaps++;
         q->psn_missing += ahead;
-        char extra[64];
-        snprintf(extra, sizeof(extra), ",\"expected_psn\":%u,\"psn\":%u,\"missing\":%u",
-                 q->expected_psn, psn, ahead);
-        emit(t, q, ts_ns, EVENT_PSN_GAP, extra);
+        const struct qp_extra extra = { { "expected_psn", "psn", "missing" },
+                                        { q->expected_psn, psn, ahead } };
+        emit(t, q, ts_ns, EVENT_PSN_GAP, &extra);
     } else if (ahead != 0) {
         if (!q->in_episode && psn == q->last_psn) {
             q->duplicates++;
@@ -332,9 +343,8 @@ static void on_data(struct qp_tracker *t, struct qp_flow *q, int64_t ts_ns,
             q->in_episode = true;
             q->retransmit_episodes++;
             t->retransmit_episodes++;
-            char extra[48];
-            snprintf(extra, sizeof(extra), ",\"from_psn\":%u,\"high_psn\":%u", psn, q->high_psn);
-            emit(t, q, ts_ns, EVENT_RETRANSMIT, extra);
+            const struct qp_extra extra = { { "from_psn", "high_psn" }, { psn, q->high_psn } };
+            emit(t, q, ts_ns, EVENT_RETRANSMIT, &extra);
         }
     }
     bool below_high = ((q->high_psn - psn - 1) & PSN_MASK) < PSN_HALF;

@@ -4,10 +4,10 @@
  * falls behind (the slow receiver). The NIC classifies by its own config (trust, dscp2prio),
  * runs PFC only on its pfc.enabled, counts RoCE's go-back-N losses (roce.*), and paces
  * TCP-like flows (the lossy class) by a Reno window. */
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "event_details.h"
 #include "sim.h"
 
 /* TCP-like traffic (replay_transport: by default a flow on a priority its NIC runs neither PFC
@@ -76,10 +76,17 @@ static void lossy_cut(struct flow *fl, uint32_t psn, bool timeout)
     fl->lossy_recover = fl->psn_high;
 }
 
+/* What a loss event says beyond its flow: up to two named PSNs (key NULL: none) and why. */
+struct loss_what {
+    const char *key[2];
+    uint32_t psn[2];
+    const char *reason;   /* or NULL */
+};
+
 /* A loss event (psn_gap, nak, retransmit) at a host, at most one of a kind per LOSS_EVENT_PS:
  * "episodes" counts those since the last one emitted, this one included. */
 static void loss_event(struct sim *s, uint32_t port, enum nic_loss_event kind, uint32_t f,
-                       const char *what)
+                       const struct loss_what *what)
 {
     static const enum dcb_event_kind kinds[LOSS_EVENT_KINDS] = { EVENT_PSN_GAP, EVENT_NAK,
                                                                  EVENT_RETRANSMIT };
@@ -90,11 +97,17 @@ static void loss_event(struct sim *s, uint32_t port, enum nic_loss_event kind, u
     if (l->event_ps[kind] && s->now_ps - l->event_ps[kind] < LOSS_EVENT_PS)
         return;
     const struct flow *fl = &s->flows[f];
-    char details[DCB_DETAILS_MAX];
-    snprintf(details, sizeof(details),
-             "{\"flow\":%" PRIu32 ",\"src\":\"%s\",\"dst\":\"%s\",%s,\"episodes\":%" PRIu32 "}",
-             f, s->nodes[fl->src].name, s->nodes[fl->dst].name, what, l->held[kind]);
-    sim_event(s, kinds[kind], port, fl->prio, details);
+    struct event_details details;
+    event_details_init(&details);
+    event_details_u64(&details, "flow", f);
+    event_details_str(&details, "src", s->nodes[fl->src].name);
+    event_details_str(&details, "dst", s->nodes[fl->dst].name);
+    for (size_t i = 0; i < 2 && what->key[i]; i++)
+        event_details_u64(&details, what->key[i], what->psn[i]);
+    if (what->reason)
+        event_details_str(&details, "reason", what->reason);
+    event_details_u64(&details, "episodes", l->held[kind]);
+    sim_event(s, kinds[kind], port, fl->prio, event_details_json(&details));
     l->event_ps[kind] = s->now_ps ? s->now_ps : 1;
     l->held[kind] = 0;
 }
@@ -515,10 +528,9 @@ static void receive_data(struct sim *s, uint32_t port, uint32_t p)
             fl->nak_pending = true;
             fl->naks_sent++;
             send_ctrl(s, port, PKT_NAK, f, fl->expected);
-            char what[64];
-            snprintf(what, sizeof(what), "\"expected_psn\":%" PRIu32 ",\"psn\":%" PRIu32,
-                     fl->expected, pk->psn);
-            loss_event(s, port, LOSS_PSN_GAP, f, what);
+            const struct loss_what what = { { "expected_psn", "psn" }, { fl->expected, pk->psn },
+                                            NULL };
+            loss_event(s, port, LOSS_PSN_GAP, f, &what);
         }
     } else if (!fl->lossy) {
         pt->loss.duplicates++;
@@ -555,10 +567,8 @@ static void go_back(struct sim *s, uint32_t f, uint32_t psn, const char *why)
     struct flow *fl = &s->flows[f];
     if (fl->done || psn >= fl->next_psn)
         return;
-    char what[96];
-    snprintf(what, sizeof(what), "\"from_psn\":%" PRIu32 ",\"high_psn\":%" PRIu32
-             ",\"reason\":\"%s\"", psn, fl->psn_high, why);
-    loss_event(s, fl->src_port, LOSS_RETRANSMIT, f, what);
+    const struct loss_what what = { { "from_psn", "high_psn" }, { psn, fl->psn_high }, why };
+    loss_event(s, fl->src_port, LOSS_RETRANSMIT, f, &what);
     fl->next_psn = psn;
     make_ready(s, f);
 }
@@ -568,9 +578,8 @@ static void nak_received(struct sim *s, uint32_t port, uint32_t f, uint32_t psn)
     struct flow *fl = &s->flows[f];
     if (!fl->lossy)
         s->ports[port].loss.naks_received++;
-    char what[32];
-    snprintf(what, sizeof(what), "\"psn\":%" PRIu32, psn);
-    loss_event(s, port, LOSS_NAK, f, what);
+    const struct loss_what what = { { "psn" }, { psn }, NULL };
+    loss_event(s, port, LOSS_NAK, f, &what);
     if (psn > 0)
         acked(s, f, psn - 1);
     if (!fl->done)

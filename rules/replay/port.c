@@ -11,9 +11,9 @@
  * host's the IP packet, 18 bytes less); one that is longer is dropped where it arrives (a giant,
  * drop.rx_oversize) or, from a NIC, never sent (drop.tx_oversize). */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 
+#include "event_details.h"
 #include "sim.h"
 
 #define DEFAULT_LOSSY_LIMIT (512u * 1024) /* a lossy priority group's size when not set */
@@ -84,18 +84,16 @@ void port_update_paused(struct port *pt)
     pt->paused_tc = mask;
 }
 
-void port_drop_event(struct sim *s, uint32_t port, int prio, const char *fmt, ...)
+bool port_drop_event_due(const struct sim *s, uint32_t port)
 {
-    struct port *pt = &s->ports[port];
-    if (s->now_ps - pt->last_drop_event_ps <= 1000000000LL && pt->last_drop_event_ps != 0)
-        return;
-    char details[128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(details, sizeof(details), fmt, ap);
-    va_end(ap);
-    sim_event(s, EVENT_DROP, port, prio, details);
-    pt->last_drop_event_ps = s->now_ps;
+    const struct port *pt = &s->ports[port];
+    return pt->last_drop_event_ps == 0 || s->now_ps - pt->last_drop_event_ps > 1000000000LL;
+}
+
+void port_drop_event(struct sim *s, uint32_t port, int prio, const char *details_json)
+{
+    sim_event(s, EVENT_DROP, port, prio, details_json);
+    s->ports[port].last_drop_event_ps = s->now_ps;
 }
 
 void port_drop_oversize(struct sim *s, uint32_t port, uint32_t p, bool rx)
@@ -106,9 +104,15 @@ void port_drop_oversize(struct sim *s, uint32_t port, uint32_t p, bool rx)
     else
         pt->tx_oversize++;
     s->drops++;
-    port_drop_event(s, port, s->pkts[p].prio & 7,
-                    "{\"where\":\"%s\",\"cause\":\"mtu\",\"bytes\":%u,\"max_frame\":%u}",
-                    rx ? "rx" : "tx", s->pkts[p].bytes, pt->max_frame);
+    if (port_drop_event_due(s, port)) {
+        struct event_details details;
+        event_details_init(&details);
+        event_details_str(&details, "where", rx ? "rx" : "tx");
+        event_details_str(&details, "cause", "mtu");
+        event_details_u64(&details, "bytes", s->pkts[p].bytes);
+        event_details_u64(&details, "max_frame", pt->max_frame);
+        port_drop_event(s, port, s->pkts[p].prio & 7, event_details_json(&details));
+    }
     pkt_free(s, p);
 }
 
@@ -278,15 +282,16 @@ void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta)
     if (!quanta && pt->global_xoff_prios)
         return;                         /* another priority still needs the peer held */
     queue_pause_frame(s, port, PAUSE_GLOBAL, quanta);
-    char details[64];
+    struct event_details details;
+    event_details_init(&details);
     if (quanta && !before) {
         pt->global_xoff_since_ps = s->now_ps;
-        snprintf(details, sizeof(details), "{\"quanta\":%u}", quanta);
-        sim_event(s, EVENT_PAUSE_GLOBAL, port, -1, details);
+        event_details_u64(&details, "quanta", quanta);
+        sim_event(s, EVENT_PAUSE_GLOBAL, port, -1, event_details_json(&details));
     } else if (!quanta && before) {
-        snprintf(details, sizeof(details), "{\"paused_ns\":%lld}",
-                 (long long)((s->now_ps - pt->global_xoff_since_ps) / REPLAY_PS_PER_NS));
-        sim_event(s, EVENT_PAUSE_GLOBAL, port, -1, details);
+        event_details_i64(&details, "paused_ns",
+                          (s->now_ps - pt->global_xoff_since_ps) / REPLAY_PS_PER_NS);
+        sim_event(s, EVENT_PAUSE_GLOBAL, port, -1, event_details_json(&details));
     }
 }
 

@@ -359,10 +359,10 @@ bool port_pauses(const struct port *pt, unsigned prio);
 void port_receive_pause(struct sim *s, uint32_t port, uint32_t p);
 /* Whether the port obeys a PFC frame for prio (PAUSE_GLOBAL: an 802.3x PAUSE). */
 bool port_obeys_pause(const struct port *pt, unsigned prio);
-/* A drop event for the port, its details formatted only when one is due (at most one a second
- * per port). */
-void port_drop_event(struct sim *s, uint32_t port, int prio, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+/* Whether a drop event for the port is due (at most one a second per port): the caller builds
+ * its details only then, and hands them to port_drop_event, which restarts the second. */
+bool port_drop_event_due(const struct sim *s, uint32_t port);
+void port_drop_event(struct sim *s, uint32_t port, int prio, const char *details_json);
 /* A frame longer than the port's MTU: dropped and counted, received (rx) or about to be sent. */
 void port_drop_oversize(struct sim *s, uint32_t port, uint32_t p, bool rx);
 void port_pause_apply(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta);

@@ -4,6 +4,7 @@
  * fragmented); one longer than the ingress port's was dropped as it arrived (port.c). */
 #include <stdio.h>
 
+#include "event_details.h"
 #include "sim.h"
 
 #define PFC_QUANTA_MAX 0xffff
@@ -47,8 +48,14 @@ static void drop(struct sim *s, uint32_t port, uint32_t p, unsigned pg, enum dro
             pt->by_tc[pt->tc_of[pg]].wred_drops++;
     }
     s->drops++;
-    port_drop_event(s, port, (int)pg, "{\"where\":\"%s\",\"pg\":%u,\"cause\":\"%s\"}",
-                    ingress ? "headroom" : "egress", pg, drop_cause_names[cause]);
+    if (port_drop_event_due(s, port)) {
+        struct event_details details;
+        event_details_init(&details);
+        event_details_str(&details, "where", ingress ? "headroom" : "egress");
+        event_details_u64(&details, "pg", pg);
+        event_details_str(&details, "cause", drop_cause_names[cause]);
+        port_drop_event(s, port, (int)pg, event_details_json(&details));
+    }
     pkt_free(s, p);
 }
 
@@ -94,10 +101,11 @@ void switch_release(struct sim *s, uint32_t p)
         g->xoff_sent = false;
         sim_at(s, s->now_ps + s->pfc_gen_ps, EV_PFC_SEND, port, (uint32_t)pk->pg << 16);
         if ((in->pfc_prios >> pk->pg) & 1) {
-            char details[64];
-            snprintf(details, sizeof(details), "{\"paused_ns\":%lld}",
-                     (long long)((s->now_ps - g->xoff_since_ps) / REPLAY_PS_PER_NS));
-            sim_event(s, EVENT_PFC_XON, port, pk->pg, details);
+            struct event_details details;
+            event_details_init(&details);
+            event_details_i64(&details, "paused_ns",
+                              (s->now_ps - g->xoff_since_ps) / REPLAY_PS_PER_NS);
+            sim_event(s, EVENT_PFC_XON, port, pk->pg, event_details_json(&details));
         }
     }
 }
@@ -222,10 +230,12 @@ void watchdog_tick(struct sim *s)
                 s->now_ps - pt->pause_start_ps[prio] >= detect) {
                 pt->wd_storm[tc] = acts;
                 port_update_paused(pt);
-                char details[64];
-                snprintf(details, sizeof(details), "{\"state\":\"storm\",\"action\":\"%s\"}",
-                         drop_action ? "drop" : acts ? "forward" : "alert");
-                sim_event(s, EVENT_WATCHDOG, i, (int)prio, details);
+                struct event_details details;
+                event_details_init(&details);
+                event_details_str(&details, "state", "storm");
+                event_details_str(&details, "action",
+                                  drop_action ? "drop" : acts ? "forward" : "alert");
+                sim_event(s, EVENT_WATCHDOG, i, (int)prio, event_details_json(&details));
                 if (drop_action) {
                     while (pt->by_tc[tc].q.count) {
                         uint32_t p = egress_pop(s, pt, tc);

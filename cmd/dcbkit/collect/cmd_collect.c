@@ -146,9 +146,10 @@ const struct cli_command cmd_collect = {
         "(canonical name or null), \"prio\", \"queue\", \"value\", \"rate\" (per second; null "
         "on the first sample and across a reset)}; the link speed comes the same way as a gauge: \"source\" "
         "(ethtool|sysfs), \"counter\":\"speed\", \"metric\":\"link.speed_bps\", \"value\" in bits "
-        "per second, \"rate\" null, and nothing while the speed is unknown; events: {\"ts\", "
-        "\"event\" (counter_reset|source_gap; a gNMI counter_reset's details: "
-        "{\"metric\", \"queue\", \"previous\", \"value\"}), "
+        "per second, \"rate\" null, and nothing while the speed is unknown; events: "
+        "{\"schema\":2, \"ts\", \"kind\" (counter_reset|source_gap; a gNMI counter_reset's "
+        "details: {\"metric\", \"queue\", \"previous\", \"value\"}), \"event\" (the same as "
+        "kind, its name before schema 2, kept for this schema only), "
         "\"device\", \"ifname\", \"prio\", \"details\"}; and config snapshots when the DCQCN "
         "knobs change: {\"ts\", \"device\", \"ifname\", \"config_source\" (\"mlnx_ofed sysfs\" or "
         "\"mlx5 debugfs\"), \"config\" (QoS config JSON, as in docs/fabric.md)}; a neighbour's "
@@ -161,7 +162,9 @@ const struct cli_command cmd_collect = {
         "\"seconds\", \"address\", \"subscription\", \"reason\"} (docs/gnmi.md). With "
         "--replay, --demo or --pcap: samples {\"ts\", \"device\", \"ifname\", \"source\" "
         "(replay|pcap), \"metric\", \"prio\", \"queue\", \"value\"}, events as above, "
-        "config snapshots with \"config_source\" as stored (replay, topology, peer:lldp...).",
+        "config snapshots with \"config_source\" as stored (replay, topology, peer:lldp...). "
+        "dcbkit store import reads these lines back (the raw counters, with metric null, "
+        "it skips).",
     .source_groups = COLLECT_SOURCE_GROUPS,
     .run = collect_run_cmd,
 };

@@ -91,7 +91,7 @@ void collect_print_event_tap(struct collect_run *r);
 /* A sample line: "source" names where from, "counter" the leaf (NULL: none); counted. */
 void collect_print_sample(struct collect_run *r, const struct dcb_sample *s, const char *source,
                           const char *key);
-/* An event line, JSON for every source; text names it by who (ifname, device). */
-void collect_print_event(struct dcb_out *o, const struct dcb_event *e, const char *who);
+/* An event line (out_event's stream form); text names the event's device or its ifname. */
+void collect_print_event(struct dcb_out *o, const struct dcb_event *e, bool by_device);
 
 #endif

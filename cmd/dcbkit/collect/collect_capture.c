@@ -14,6 +14,7 @@
 #include "units.h"
 #include "log.h"
 #include "metrics.h"
+#include "out_event.h"
 #include "privs.h"
 #include "track_set.h"
 
@@ -39,20 +40,10 @@ static void on_event(void *arg, const struct dcb_event *tracked)
     struct dcb_err err;
     if (o->store && store_put_event(o->store, &e, &err) < 0)
         dcb_warn("collect: %s", err.msg);
-    struct dcb_out *out = o->out;
-    if (out_is_json(out)) {
-        out_obj_open(out, NULL);
-        out_i64(out, "ts", NULL, e.time_ns);
-        out_str(out, "event", NULL, dcb_event_kind_name(e.kind));
-        out_str(out, "device", NULL, e.device);
-        out_str(out, "ifname", NULL, e.ifname);
-        out_i64(out, "prio", NULL, e.prio);
-        fprintf(out->fp, ",\"details\":%s", e.details);
-        out_obj_close(out);
-    } else {
-        out_term(out->fp, "event %s %s prio %d %s\n", dcb_event_kind_name(e.kind), e.ifname,
-                e.prio, e.details);
-    }
+    static const struct out_event_form form = { .kind = "event %s ", .ifname = "%s ",
+                                                .prio = "prio %" PRId64 " ", .details = "%s\n",
+                                                .stream = true };
+    out_event(o->out, &e, &form);
 }
 
 static bool on_frame(void *arg, const struct capture_packet *p)

@@ -43,7 +43,7 @@ static void tap_event(void *arg, const struct dcb_event *e)
     struct collect_run *r = arg;
     r->events++;
     if (r->ctx->verbosity >= 0 || out_is_json(&r->out))
-        collect_print_event(&r->out, e, e->device);
+        collect_print_event(&r->out, e, true);
 }
 
 static void tap_config(void *arg, const struct store_config_row *c)

@@ -8,28 +8,22 @@
 
 #include "collect.h"
 #include "log.h"
+#include "out_event.h"
 
-void collect_print_event(struct dcb_out *o, const struct dcb_event *e, const char *who)
+void collect_print_event(struct dcb_out *o, const struct dcb_event *e, bool by_device)
 {
-    const char *kind = dcb_event_kind_name(e->kind);
-    if (out_is_json(o)) {
-        out_obj_open(o, NULL);
-        out_i64(o, "ts", NULL, e->time_ns);
-        out_str(o, "event", NULL, kind);
-        out_str(o, "device", NULL, e->device);
-        out_str(o, "ifname", NULL, e->ifname);
-        out_i64(o, "prio", NULL, e->prio);
-        fprintf(o->fp, ",\"details\":%s", e->details);
-        out_obj_close(o);
-    } else {
-        out_term(o->fp, "event %s %s %s\n", kind, who, e->details);
-    }
+    struct out_event_form form = { .kind = "event %s ", .details = "%s\n", .stream = true };
+    if (by_device)
+        form.device = "%s ";
+    else
+        form.ifname = "%s ";
+    out_event(o, e, &form);
 }
 
 static void on_event(void *arg, const struct dcb_event *e)
 {
     struct collect_run *r = arg;
-    collect_print_event(&r->out, e, e->ifname);
+    collect_print_event(&r->out, e, false);
 }
 
 static void on_config(void *arg, const struct host_config_snap *snap)

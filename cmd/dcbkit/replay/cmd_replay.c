@@ -13,6 +13,7 @@
 #include "capture_workload.h"
 #include "cli.h"
 #include "log.h"
+#include "out_event.h"
 #include "progress.h"
 #include "qos_json.h"
 #include "replay_cmd.h"
@@ -115,15 +116,8 @@ static void sink_event(void *arg, const struct dcb_event *e)
     if (k->store && store_put_event(k->store, e, &k->store_err) < 0)
         k->store_errors++;
     if (k->stream) {
-        struct dcb_out *o = &k->out;
-        out_obj_open(o, NULL);
-        out_i64(o, "ts", NULL, e->time_ns);
-        out_str(o, "event", NULL, dcb_event_kind_name(e->kind));
-        out_str(o, "device", NULL, e->device);
-        out_str(o, "ifname", NULL, e->ifname);
-        out_i64(o, "prio", NULL, e->prio);
-        fprintf(o->fp, ",\"details\":%s", e->details);
-        out_obj_close(o);
+        static const struct out_event_form form = { .stream = true };
+        out_event(&k->out, e, &form);
     }
 }
 
@@ -625,6 +619,8 @@ const struct cli_command cmd_replay = {
         "[...], \"compare\": [{\"key\", \"baseline\", \"variant\", \"delta\"}], \"baseline\": "
         "{header}, \"variant\": {header}}. With --stream, JSON Lines: samples {\"ts\", "
         "\"device\", \"ifname\", \"metric\", \"prio\", \"queue\", \"value\"} and events "
-        "{\"ts\", \"event\", \"device\", \"ifname\", \"prio\", \"details\"}.",
+        "{\"schema\":2, \"ts\", \"kind\", \"event\" (the same as kind, its name before "
+        "schema 2, kept for this schema only), \"device\", \"ifname\", \"prio\", "
+        "\"details\"}.",
     .run = replay_main,
 };
