@@ -601,6 +601,7 @@ const struct cli_command cmd_replay = {
         "\"windows_jain_099\", \"windows_fair\" (10 ms windows: shares of those with Jain >= "
         "0.99, with every flow within 10 % of their mean), "
         "\"bottleneck_util\", \"drops_pg\", \"drops_queue\", \"drops_wred\", \"drops_oversize\", "
+        "\"drops_fcs\", "
         "\"pfc_tx_switch\", \"pfc_tx_host\", \"pause_global_tx\", \"pause_global_rx\", "
         "\"pause_fraction_max\", \"longest_pause_ns\", \"first_pause_ns\", "
         "\"marks_by_first_pause\", \"ecn_marked\", \"ce_received\", \"cnp_sent\", "
