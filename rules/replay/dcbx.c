@@ -9,7 +9,8 @@
  * a willing end takes the peer's recommendation, which here is the peer's own prio2tc, ets.tsa
  * and ets.bw, whatever the peer's willing bit. The APP table goes with PFC: the end that takes
  * its peer's PFC takes its APP table too, and its DSCP entries (selector 5) set its dscp2prio
- * for the DSCPs they name, as mlx5 programs its DSCP map from them. */
+ * for the DSCPs they name, as mlx5 programs its DSCP map from them. An end reports the exchange
+ * (dcbx_seen) when it changed its config or the ends still differ. */
 #include <stdio.h>
 #include <string.h>
 
@@ -63,11 +64,11 @@ static const char *mode_name(const struct qos_config *c)
     return c->dcbx_mode.v == QOS_DCBX_CEE ? "cee" : "ieee";
 }
 
-/* What an end that runs DCBX saw and took, as the collectors' dcbx_seen (the peer's device and
- * port for its chassis and port IDs, what it advertised), with what it took, the PFC it runs
- * after the exchange, and what still differs from the peer's (the DCBX version, PFC). */
+/* What an end saw and took, in the form a host's LLDP collector reports a peer (peer, port,
+ * dcbx), with what the peer advertised, what it took, the PFC it runs after the exchange, and
+ * what still differs from the peer (the DCBX version, PFC). */
 static void report(struct sim *s, uint32_t port, const struct qos_config *advertised,
-                   unsigned took)
+                   unsigned took, const char *mismatch)
 {
     const struct port *pt = &s->ports[port];
     const struct port *peer = &s->ports[pt->peer];
@@ -78,18 +79,19 @@ static void report(struct sim *s, uint32_t port, const struct qos_config *advert
             size_t n = strlen(taken);
             snprintf(taken + n, sizeof(taken) - n, "%s\"%s\"", n ? "," : "", names[k]);
         }
-    bool same_mode = pt->cfg.dcbx_mode.v == advertised->dcbx_mode.v;
-    unsigned own = pt->cfg.pfc_enabled.set ? (unsigned)pt->cfg.pfc_enabled.v : 0;
-    unsigned peer_oper = peer->cfg.pfc_enabled.set ? (unsigned)peer->cfg.pfc_enabled.v : 0;
     snprintf(details, sizeof(details),
-             "{\"chassis\":\"%s\",\"port\":\"%s\",\"protocol\":\"%s\",\"pfc_enable\":%u,"
-             "\"willing\":%s,\"change\":0,\"taken\":[%s],\"pfc_enable_oper\":%u,"
-             "\"mismatch\":[%s]}",
+             "{\"peer\":\"%s\",\"port\":\"%s\",\"dcbx\":\"%s\",\"pfc_enable\":%u,"
+             "\"willing\":%s,\"taken\":[%s],\"pfc_enable_oper\":%u,\"mismatch\":[%s]}",
              s->nodes[peer->node].name, peer->name, mode_name(advertised),
              advertised->pfc_enabled.set ? (unsigned)advertised->pfc_enabled.v : 0,
-             is_true(&advertised->pfc_willing) ? "true" : "false", taken, own,
-             !same_mode ? "\"version\"" : own != peer_oper ? "\"pfc\"" : "");
+             is_true(&advertised->pfc_willing) ? "true" : "false", taken,
+             pt->cfg.pfc_enabled.set ? (unsigned)pt->cfg.pfc_enabled.v : 0, mismatch);
     sim_event(s, EVENT_DCBX_SEEN, port, -1, details);
+}
+
+static unsigned pfc_of(const struct qos_config *c)
+{
+    return c->pfc_enabled.set ? (unsigned)c->pfc_enabled.v : 0;
 }
 
 /* A NIC that took an APP table may send its flows' DSCPs on other priorities now. */
@@ -111,6 +113,8 @@ static void take(struct sim *s, uint32_t port, const struct qos_config *advertis
         reclassify_flows(s, port);
 }
 
+/* An end reports the exchange when it changed its config or left the ends apart: a healthy
+ * fabric, whose willing NICs take what they already have, runs without a word. */
 void dcbx_negotiate(struct sim *s)
 {
     for (uint32_t i = 0; i < s->nports; i++) {
@@ -126,7 +130,11 @@ void dcbx_negotiate(struct sim *s)
         unsigned took_j = dcbx_takes(&theirs, &mine, false);
         take(s, i, &theirs, took_i);
         take(s, j, &mine, took_j);
-        report(s, i, &theirs, took_i);
-        report(s, j, &mine, took_j);
+        const char *mismatch = mine.dcbx_mode.v != theirs.dcbx_mode.v ? "\"version\"" :
+                               pfc_of(&pt->cfg) != pfc_of(&s->ports[j].cfg) ? "\"pfc\"" : "";
+        if (*mismatch || (took_i && qos_diff(&mine, &pt->cfg, NULL, NULL)))
+            report(s, i, &theirs, took_i, mismatch);
+        if (*mismatch || (took_j && qos_diff(&theirs, &s->ports[j].cfg, NULL, NULL)))
+            report(s, j, &mine, took_j, mismatch);
     }
 }
