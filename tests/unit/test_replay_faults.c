@@ -360,6 +360,30 @@ static void dcbx_pfc_willing(void **state)
     run_free(r);
 }
 
+/* ETS: a willing switch port takes its host's ETS (a NIC's own ETS schedules nothing in the
+ * engine: a host picks among its paced flows). host9 advertises priority 3 in TC 0, so the
+ * switch's port to it queues RoCE in TC 0, where no WRED runs: every byte to host9 leaves by
+ * TC 0 and nothing is marked. Not willing, it keeps its own map and marks as the healthy run. */
+static void dcbx_ets_willing_switch(void **state)
+{
+    (void)state;
+    const char *keep[] = { "dcbx.mode=ieee", "host9/prio2tc.3=0" };
+    const char *take[] = { "dcbx.mode=ieee", "host9/prio2tc.3=0",
+                           "switch1:Ethernet8/ets.willing=true" };
+    struct faults_run *base = run(INCAST, keep, 2);
+    struct faults_run *r = run(INCAST, take, 3);
+    assert_true(counter(&base->seen, NULL, NULL, METRIC_QUEUE_ECN_MARKED, -1) > 0);
+    assert_int_equal(counter(&r->seen, NULL, NULL, METRIC_QUEUE_ECN_MARKED, -1), 0);
+    assert_int_equal(counter(&r->seen, "switch1", "Ethernet8", METRIC_QUEUE_TX_BYTES, 3), 0);
+    assert_true(counter(&r->seen, "switch1", "Ethernet8", METRIC_QUEUE_TX_BYTES, 0) >=
+                8 * (256u << 10));
+    const struct dcb_event *sw = dcbx_event(&r->seen, "switch1");
+    assert_non_null(sw);
+    assert_non_null(strstr(sw->details, "\"taken\":[\"ets\"]"));
+    run_free(base);
+    run_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +396,7 @@ int main(void)
         cmocka_unit_test(dcbx_takes_hand),
         cmocka_unit_test(dcbx_willing_host_takes_wrong_config),
         cmocka_unit_test(dcbx_pfc_willing),
+        cmocka_unit_test(dcbx_ets_willing_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
