@@ -384,6 +384,56 @@ static void dcbx_ets_willing_switch(void **state)
     run_free(r);
 }
 
+/* ---- ranges ------------------------------------------------------------------------------- */
+
+/* Each key at its bounds loads; one step past is refused in one line naming the key and range,
+ * from --set and from a config fault alike (the loader's message; the command prints the path
+ * once, as for every config path). */
+static void fault_keys_in_range(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *set, *msg;
+    } cases[] = {
+        { "link.fcs_error_ppm=0", NULL },
+        { "link.fcs_error_ppm=1000000", NULL },
+        { "link.fcs_error_ppm=1000001", "t: --set link.fcs_error_ppm: link.fcs_error_ppm: "
+                                        "1000001 is out of range (0 to 1000000)" },
+        { "link.fcs_error_ppm=-1", "t: --set link.fcs_error_ppm: link.fcs_error_ppm: -1 is out "
+                                   "of range (0 to 1000000)" },
+        { "switch.dscp_rewrite=63", NULL },
+        { "switch.dscp_rewrite=64", "t: --set switch.dscp_rewrite: switch.dscp_rewrite: 64 is out "
+                                    "of range (0 to 63)" },
+        { "switch1/ecn.clear_ce=true", NULL },
+        { "nic.ecn_capable=maybe", "t: --set nic.ecn_capable: nic.ecn_capable: 'maybe' is not "
+                                   "true or false" },
+        { "ets.willing=2", "t: --set ets.willing: ets.willing: '2' is not true or false" },
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct scenario sc;
+        struct dcb_err err;
+        const char *sets[] = { cases[i].set };
+        int rc = scenario_load_text(&sc, ONE_FLOW, strlen(ONE_FLOW), "t", NULL, sets, 1, &err);
+        if (!cases[i].msg) {
+            if (rc < 0)
+                fail_msg("%s: %s", cases[i].set, err.msg);
+            scenario_free(&sc);
+        } else {
+            assert_int_not_equal(rc, 0);
+            assert_string_equal(err.msg, cases[i].msg);
+        }
+    }
+    static const char fault[] = STAR(2) "\"duration_ms\":1,\"workload\":{\"type\":\"incast\"},"
+        "\"faults\":[{\"type\":\"config\",\"device\":\"host2\","
+        "\"set\":{\"link.fcs_error_ppm\":2000000}}]}";
+    struct scenario sc;
+    struct dcb_err err;
+    int rc = scenario_load_text(&sc, fault, strlen(fault), "t", NULL, NULL, 0, &err);
+    assert_int_not_equal(rc, 0);
+    assert_string_equal(err.msg, "t: faults[0].set.link.fcs_error_ppm: link.fcs_error_ppm: "
+                                 "2000000 is out of range (0 to 1000000)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +447,7 @@ int main(void)
         cmocka_unit_test(dcbx_willing_host_takes_wrong_config),
         cmocka_unit_test(dcbx_pfc_willing),
         cmocka_unit_test(dcbx_ets_willing_switch),
+        cmocka_unit_test(fault_keys_in_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
