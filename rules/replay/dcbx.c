@@ -66,7 +66,7 @@ static const char *mode_name(const struct qos_config *c)
 
 /* What an end saw and took, in the form a host's LLDP collector reports a peer (peer, port,
  * dcbx), with what the peer advertised, what it took, the PFC it runs after the exchange, and
- * what still differs from the peer (the DCBX version, PFC). */
+ * what the two ends still run differently (the DCBX version, PFC, ETS, APP). */
 static void report(struct sim *s, uint32_t port, const struct qos_config *advertised,
                    unsigned took, const char *mismatch)
 {
@@ -89,9 +89,34 @@ static void report(struct sim *s, uint32_t port, const struct qos_config *advert
     sim_event(s, EVENT_DCBX_SEEN, port, -1, details);
 }
 
-static unsigned pfc_of(const struct qos_config *c)
+static bool same_vals(const struct qos_val *a, const struct qos_val *b, size_t n)
 {
-    return c->pfc_enabled.set ? (unsigned)c->pfc_enabled.v : 0;
+    for (size_t i = 0; i < n; i++)
+        if (a[i].set != b[i].set || (a[i].set && a[i].v != b[i].v))
+            return false;
+    return true;
+}
+
+/* What the two ends still run differently after the exchange, as the DCBX tracker names it:
+ * "version" (another mode: nothing was exchanged), else "pfc", "ets", "app". */
+static void differences(const struct qos_config *a, const struct qos_config *b, char *buf,
+                        size_t len)
+{
+    buf[0] = '\0';
+    if (a->dcbx_mode.v != b->dcbx_mode.v) {
+        snprintf(buf, len, "\"version\"");
+        return;
+    }
+    bool pfc = (a->pfc_enabled.set ? a->pfc_enabled.v : 0) !=
+               (b->pfc_enabled.set ? b->pfc_enabled.v : 0);
+    bool ets = !same_vals(a->prio2tc, b->prio2tc, 8) || !same_vals(a->ets_tsa, b->ets_tsa, 8) ||
+               !same_vals(a->ets_bw, b->ets_bw, 8);
+    bool app = a->napp != b->napp;
+    for (size_t i = 0; !app && i < a->napp; i++)
+        app = a->app[i].selector != b->app[i].selector ||
+              a->app[i].protocol != b->app[i].protocol || a->app[i].prio != b->app[i].prio;
+    snprintf(buf, len, "%s%s%s%s%s", pfc ? "\"pfc\"" : "", pfc && (ets || app) ? "," : "",
+             ets ? "\"ets\"" : "", ets && app ? "," : "", app ? "\"app\"" : "");
 }
 
 /* A NIC that took an APP table may send its flows' DSCPs on other priorities now. */
@@ -130,8 +155,8 @@ void dcbx_negotiate(struct sim *s)
         unsigned took_j = dcbx_takes(&theirs, &mine, false);
         take(s, i, &theirs, took_i);
         take(s, j, &mine, took_j);
-        const char *mismatch = mine.dcbx_mode.v != theirs.dcbx_mode.v ? "\"version\"" :
-                               pfc_of(&pt->cfg) != pfc_of(&s->ports[j].cfg) ? "\"pfc\"" : "";
+        char mismatch[48];
+        differences(&pt->cfg, &s->ports[j].cfg, mismatch, sizeof(mismatch));
         if (*mismatch || (took_i && qos_diff(&mine, &pt->cfg, NULL, NULL)))
             report(s, i, &theirs, took_i, mismatch);
         if (*mismatch || (took_j && qos_diff(&theirs, &s->ports[j].cfg, NULL, NULL)))

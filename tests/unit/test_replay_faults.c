@@ -301,7 +301,7 @@ static const struct dcb_event *dcbx_event(const struct seen *r, const char *devi
 /* The switch advertises an APP table that sends DSCP 26 to priority 0 (a wrong one). Willing
  * hosts take it: host9 then gives arriving RoCE priority 0, where its NP is off, and sends no CNP
  * (the healthy incast sends 65); non-willing hosts keep their own map and the run is the
- * healthy one. Only an end whose config the exchange changed reports it. */
+ * healthy one. An end reports the exchange when it changed its config or the ends differ. */
 static void dcbx_willing_host_takes_wrong_config(void **state)
 {
     (void)state;
@@ -314,8 +314,16 @@ static void dcbx_willing_host_takes_wrong_config(void **state)
     assert_int_equal(counter(&r->seen, NULL, NULL, METRIC_ROCE_ECN_MARKED_RX, -1),
                      counter(&base->seen, NULL, NULL, METRIC_ROCE_ECN_MARKED_RX, -1));
 
-    assert_int_equal(base->seen.ndcbx, 0);             /* nothing taken, nothing apart */
-    assert_int_equal(r->seen.ndcbx, 1);                /* host9 took the table */
+    /* the hosts keep no APP table where the switch has one: both ends of 9 links say so; once
+     * host9 took it, its link agrees and only host9 speaks of it */
+    assert_int_equal(base->seen.ndcbx, 18);
+    for (int i = 0; i < base->seen.ndcbx; i++)
+        assert_non_null(strstr(base->seen.dcbx[i].details, "\"taken\":[],"));
+    assert_non_null(strstr(base->seen.dcbx[0].details, "\"mismatch\":[\"app\"]}"));
+    assert_int_equal(r->seen.ndcbx, 17);
+    for (int i = 0; i < r->seen.ndcbx; i++)
+        assert_false(!strcmp(r->seen.dcbx[i].device, "switch1") &&
+                     !strcmp(r->seen.dcbx[i].ifname, "Ethernet8"));
     const struct dcb_event *h = dcbx_event(&r->seen, "host9");
     assert_non_null(h);
     assert_string_equal(h->details, "{\"peer\":\"switch1\",\"port\":\"Ethernet8\","
