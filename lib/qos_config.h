@@ -7,6 +7,7 @@
  *   prio2tc.N                  N 0..7 -> traffic class 0..7
  *   ets.tsa.N, ets.bw.N        per TC: strict|cbs|ets|vendor, bandwidth %
  *   pfc.enabled, pfc.willing   priority bit mask (0x08 = prio 3), bool
+ *   ets.willing                bool: takes the peer's ETS (and recommended) config
  *   dcbx.mode                  ieee | cee | off
  *   app                        APP table: "sel:proto:prio,..." (sel 1 ethertype .. 5 dscp)
  *   switch.wred.N.{min_bytes,max_bytes,max_p,ecn}            per TC
@@ -16,6 +17,7 @@
  *   mtu, speed_bps, cable_m
  *   nic.dcqcn.{np_enabled,rp_enabled} and its parameters (rai_mbps, rhai_mbps, ...)
  *   cnp.dscp, cnp.prio, pause.global_rx, pause.global_tx
+ *   link.fcs_error_ppm, switch.ecn.clear_ce, switch.dscp_rewrite, nic.ecn_capable (faults)
  * `dcbkit fabric paths` lists them all. The `switch.`/`nic.` prefix says where a knob lives;
  * wred, buffer, pfcwd and dcqcn also answer without it. */
 #ifndef DCB_QOS_CONFIG_H
@@ -66,7 +68,7 @@ struct qos_config {
     struct qos_val dscp2prio[64];
     struct qos_val prio2tc[8];
     struct qos_val ets_tsa[8], ets_bw[8];
-    struct qos_val pfc_enabled, pfc_willing;
+    struct qos_val pfc_enabled, pfc_willing, ets_willing;
     struct qos_val dcbx_mode;
     struct qos_wred wred[8];
     struct qos_buffer buffer[8];
@@ -76,6 +78,10 @@ struct qos_config {
     struct qos_dcqcn dcqcn;
     struct qos_val cnp_dscp, cnp_prio;
     struct qos_val pause_global_rx, pause_global_tx;
+    /* faults a replay stages on a port: frames received with a bad FCS (per million), a
+     * switch that clears CE as it sends or rewrites the DSCP of what it receives, a NIC that
+     * sends Not-ECT */
+    struct qos_val fcs_error_ppm, ecn_clear_ce, dscp_rewrite, ecn_capable;
     bool app_set;
     size_t napp;
     struct qos_app app[QOS_APP_MAX];

@@ -40,6 +40,8 @@ const struct qos_field qos_fields[] = {
     SCALAR("pfc.enabled", NULL, QF_MASK, pfc_enabled, 0, 255, NULL,
            "priorities with PFC on (bit n = priority n)"),
     SCALAR("pfc.willing", NULL, QF_BOOL, pfc_willing, 0, 1, NULL, "accepts the peer's PFC config"),
+    SCALAR("ets.willing", NULL, QF_BOOL, ets_willing, 0, 1, NULL,
+           "accepts the peer's ETS config (its recommendation)"),
     SCALAR("dcbx.mode", NULL, QF_ENUM, dcbx_mode, 0, 2, dcbx_names, "DCBX flavour"),
     { "app", NULL, QF_APP, 0, 0, 0, 0, 0, NULL,
       "APP table: selector:protocol:priority,... (5 = DSCP, 3 = UDP port)" },
@@ -89,6 +91,14 @@ const struct qos_field qos_fields[] = {
     SCALAR("pause.global_rx", NULL, QF_BOOL, pause_global_rx, 0, 1, NULL,
            "honours 802.3x PAUSE"),
     SCALAR("pause.global_tx", NULL, QF_BOOL, pause_global_tx, 0, 1, NULL, "sends 802.3x PAUSE"),
+    SCALAR("link.fcs_error_ppm", NULL, QF_INT, fcs_error_ppm, 0, 1000000, NULL,
+           "frames received with a bad FCS and dropped, per million (a fault)"),
+    SCALAR("switch.ecn.clear_ce", "ecn.clear_ce", QF_BOOL, ecn_clear_ce, 0, 1, NULL,
+           "clears the CE mark of every packet it sends (a fault)"),
+    SCALAR("switch.dscp_rewrite", "dscp_rewrite", QF_INT, dscp_rewrite, 0, 63, NULL,
+           "rewrites the DSCP of every IP packet it receives to this (a fault)"),
+    SCALAR("nic.ecn_capable", NULL, QF_BOOL, ecn_capable, 0, 1, NULL,
+           "sends ECN-capable (ECT) packets; false: Not-ECT (a fault)"),
 };
 
 const size_t qos_field_count = sizeof(qos_fields) / sizeof(qos_fields[0]);

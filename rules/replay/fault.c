@@ -1,21 +1,44 @@
 /* Injected faults: a host whose receive side drains slowly (it pauses its switch when it falls
  * behind), a host that sends XOFF without a break (a stuck receive path: the pause storm), and a
- * link that goes down (ECMP routes around it, what was queued for it is dropped). Also the
- * dependencies between flows: a flow that waits for others starts when the last one finishes. */
+ * link that goes down (ECMP routes around it, what was queued for it is dropped). The faults a
+ * port's config stages: frames lost to a bad FCS, a switch that rewrites DSCP or clears CE, a NIC
+ * that sends Not-ECT. Also the dependencies between flows: a flow that waits for others starts
+ * when the last one finishes. */
 #include <stdio.h>
 
+#include "rng.h"
 #include "sim.h"
 
 #define STORM_QUANTA 0xffff
 #define DEFAULT_RX_XOFF (64u * 1024)
 
+/* The faults a port's config stages (switch.* on switches, nic.* on hosts). */
+static void port_faults(struct port *pt)
+{
+    const struct qos_config *c = &pt->cfg;
+    pt->port_faults = 0;
+    pt->fcs_error_p = c->fcs_error_ppm.set ? (double)c->fcs_error_ppm.v / 1e6 : 0;
+    if (pt->fcs_error_p > 0)
+        pt->port_faults |= PORT_FAULT_FCS;
+    if (pt->is_switch && c->dscp_rewrite.set) {
+        pt->port_faults |= PORT_FAULT_DSCP;
+        pt->dscp_rewrite = (uint8_t)(c->dscp_rewrite.v & 63);
+    }
+    if (pt->is_switch && c->ecn_clear_ce.set && c->ecn_clear_ce.v)
+        pt->port_faults |= PORT_FAULT_CLEAR_CE;
+    if (!pt->is_switch && c->ecn_capable.set && !c->ecn_capable.v)
+        pt->port_faults |= PORT_FAULT_NOT_ECT;
+}
+
 /* Every host drains at the options' rate unless a slow-receiver fault says otherwise. */
 void fault_setup(struct sim *s)
 {
+    dcbx_negotiate(s);
     for (uint32_t i = 0; i < s->nports; i++) {
         struct port *pt = &s->ports[i];
         pt->drain_bps = s->opt->host_drain_bps;
         pt->rx_xoff_bytes = s->opt->host_rx_xoff_bytes;
+        port_faults(pt);
     }
     for (size_t i = 0; i < s->opt->nfaults; i++) {
         const struct replay_fault *ft = &s->opt->faults[i];
@@ -98,6 +121,26 @@ void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase)
         sim_reroute(s);
         break;
     }
+}
+
+/* One draw per frame, only on a port that corrupts: a run without the fault draws the same
+ * numbers as before. The frame is lost before anything counts it (a MAC drops it and counts
+ * only the FCS error), PAUSE frames included. */
+bool fault_arrive(struct sim *s, uint32_t port, uint32_t p)
+{
+    struct port *pt = &s->ports[port];
+    struct packet *pk = &s->pkts[p];
+    if ((pt->port_faults & PORT_FAULT_FCS) && rng_uniform(&s->rng) < pt->fcs_error_p) {
+        pt->fcs_errors++;
+        s->drops++;
+        port_drop_event(s, port, pk->kind == PKT_PFC ? -1 : (int)(pk->prio & 7),
+                        "{\"where\":\"rx\",\"cause\":\"fcs\"}");
+        pkt_free(s, p);
+        return true;
+    }
+    if ((pt->port_faults & PORT_FAULT_DSCP) && pk->kind != PKT_PFC)
+        pk->dscp = pt->dscp_rewrite;
+    return false;
 }
 
 /* Flows that waited for this one and now have nothing left to wait for start. Only later

@@ -208,7 +208,7 @@ static uint32_t data_packet(struct sim *s, uint32_t f)
     pk->bytes = payload + HEADER_BYTES;
     pk->prio = fl->prio;
     pk->dscp = fl->dscp;
-    pk->ect = true;
+    pk->ect = !(s->ports[fl->src_port].port_faults & PORT_FAULT_NOT_ECT);   /* nic.ecn_capable */
     pk->dst = fl->dst;
     pk->ecmp_key = fl->ecmp_key;
     if (fl->next_psn < fl->psn_high && !fl->lossy)

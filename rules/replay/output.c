@@ -57,6 +57,8 @@ void output_samples(struct sim *s)
         sample(s, pt, METRIC_PORT_RX_PACKETS, -1, -1, pt->rx_packets, 0);
         if (pt->down_events)
             sample(s, pt, METRIC_LINK_DOWN_EVENTS, -1, -1, pt->down_events, 0);
+        if (pt->port_faults & PORT_FAULT_FCS)   /* from the start, zeros included */
+            sample(s, pt, METRIC_LINK_FCS_ERRORS, -1, -1, pt->fcs_errors, 0);
         if (pt->pause_tx_global || pt->pause_rx_global) {
             sample(s, pt, METRIC_PAUSE_TX_GLOBAL, -1, -1, pt->pause_tx_global, 0);
             sample(s, pt, METRIC_PAUSE_RX_GLOBAL, -1, -1, pt->pause_rx_global, 0);

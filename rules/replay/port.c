@@ -204,6 +204,8 @@ void port_kick(struct sim *s, uint32_t port)
         unsigned tc = pt->tc_of[pk->prio & 7];
         if (pk->kind == PKT_DATA && pk->ect && ((pt->wred_deq_tcs >> tc) & 1))
             switch_wred(s, pt, tc, pk);         /* marks; drops were decided at enqueue */
+        if (pt->port_faults & PORT_FAULT_CLEAR_CE)
+            pk->ce = false;                     /* a switch that clears CE (fault.c) */
     }
     if (!pt->peer_is_switch && pk->kind != PKT_PFC) {
         const struct flow *fl = &s->flows[pk->flow];   /* the receiving NIC will want it */

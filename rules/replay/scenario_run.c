@@ -300,6 +300,7 @@ static void finish_digest(struct runner *r, int64_t simulated_ns)
         case METRIC_QUEUE_WRED_DROPS: dg->wred_drops += counted(sl); break;
         case METRIC_DROP_RX_OVERSIZE:
         case METRIC_DROP_TX_OVERSIZE: dg->oversize_drops += counted(sl); break;
+        case METRIC_LINK_FCS_ERRORS: dg->fcs_errors += counted(sl); break;
         case METRIC_PAUSE_TX_GLOBAL: dg->pause_global_tx += counted(sl); break;
         case METRIC_PAUSE_RX_GLOBAL: dg->pause_global_rx += counted(sl); break;
         default: break;

@@ -34,6 +34,8 @@ static void arrive(struct sim *s, uint32_t port, uint32_t p)
 {
     struct packet *pk = &s->pkts[p];
     struct port *pt = &s->ports[port];
+    if (pt->port_faults && fault_arrive(s, port, p))
+        return;
     if (pk->kind == PKT_PFC) {
         port_receive_pause(s, port, p);
         return;

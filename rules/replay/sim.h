@@ -44,6 +44,12 @@ enum ev_kind {
 
 enum fault_phase { FAULT_BEGIN, FAULT_END, FAULT_REFRESH };
 
+/* Faults a port's config stages (fault.c): a bad FCS on some frames it receives, the DSCP of what
+ * a switch receives rewritten, CE cleared on what a switch sends, a NIC that sends Not-ECT. */
+enum {
+    PORT_FAULT_FCS = 1, PORT_FAULT_DSCP = 2, PORT_FAULT_CLEAR_CE = 4, PORT_FAULT_NOT_ECT = 8,
+};
+
 enum pkt_kind { PKT_DATA, PKT_ACK, PKT_NAK, PKT_CNP, PKT_PFC };
 
 struct packet {
@@ -117,6 +123,7 @@ struct port {                     /* by how often a packet reads it: the first t
     uint8_t wred_enq_tcs;         /* TCs whose WRED takes an ECT packet's verdict at enqueue (drop
                                      mode, or mark_on_enqueue), and those that mark it at */
     uint8_t wred_deq_tcs;         /* dequeue; a packet that is not ECT: at enqueue on either */
+    uint8_t port_faults;          /* PORT_FAULT_*: the faults its config stages */
     uint32_t tx_bytes_now;        /* so that its end needs only the port */
     uint32_t tx_pkt;              /* the packet on the wire */
     uint32_t max_frame;           /* the longest frame it takes or sends (its MTU); UINT32_MAX */
@@ -160,6 +167,9 @@ struct port {                     /* by how often a packet reads it: the first t
     struct nic_loss loss;         /* hosts: go-back-N's counters and its events' limiter */
     uint64_t pause_tx_global, pause_rx_global;    /* 802.3x PAUSE frames */
     uint64_t rx_oversize, tx_oversize;            /* frames dropped for the MTU */
+    uint64_t fcs_errors;          /* frames received with a bad FCS (link.fcs_error_ppm), dropped */
+    double fcs_error_p;           /* link.fcs_error_ppm / 1e6 */
+    uint8_t dscp_rewrite;         /* switch.dscp_rewrite */
     int64_t last_drop_event_ps;
     int64_t paused_until_ps[PRIOS];   /* by priority: the PFC received */
     int64_t pause_start_ps[PRIOS];    /* PFC only (pfc.rx_pause_us, the watchdog) */
@@ -390,6 +400,21 @@ uint32_t egress_pop(struct sim *s, struct port *pt, unsigned tc);
 
 /* fault.c: injected faults as they fire, and flow dependencies */
 void fault_setup(struct sim *s);
+/* A frame arriving at a port with PORT_FAULT_FCS or PORT_FAULT_DSCP: true when it was lost to a
+ * bad FCS (counted and freed); else its DSCP rewritten where the port says. */
+bool fault_arrive(struct sim *s, uint32_t port, uint32_t p);
+/* dcbx.c: the DCBX exchange on each link whose ends both run it (dcbx.mode ieee or cee, the
+ * same): a willing end takes its peer's PFC, ETS and APP config as 802.1Qaz says, and each end
+ * that runs it reports what it took in a dcbx_seen event. Before the first event; it runs
+ * port_setup again on every port it changed. */
+void dcbx_negotiate(struct sim *s);
+enum { DCBX_TOOK_PFC = 1, DCBX_TOOK_ETS = 2, DCBX_TOOK_APP = 4 };
+/* What an end takes from its peer's advertised config (DCBX_TOOK_*); 0 unless both run DCBX in
+ * the same mode. local_mac_lower breaks the tie of two willing PFC ends. */
+unsigned dcbx_takes(const struct qos_config *local, const struct qos_config *peer,
+                    bool local_mac_lower);
+/* The taken parts of peer's config put in local (the APP's DSCP entries into its dscp2prio). */
+void dcbx_take(struct qos_config *local, const struct qos_config *peer, unsigned took);
 void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase);
 void flow_finished(struct sim *s, uint32_t flow);
 

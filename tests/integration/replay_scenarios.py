@@ -104,6 +104,29 @@ def sig_dcqcn_conservative(d, f):
           "few pauses (< 5% of the time, < 50 PFC frames)", d)
 
 
+def sig_link_corruption(d, f):
+    check("link-corruption", f["drops_fcs"] > 0, "FCS errors > 0", d)
+    check("link-corruption", f["out_of_sequence"] > 0 and f["naks_received"] > 0,
+          "out-of-sequence packets and NAKs behind them", d)
+    check("link-corruption", f["drops_pg"] == 0 and f["drops_queue"] == 0, "no buffer drop", d)
+
+
+def sig_ecn_bleaching(d, f):
+    check("ecn-bleaching", f["ecn_marked"] > 0, "ECN marks > 0", d)
+    check("ecn-bleaching", f["ce_received"] == 0 and f["cnp_sent"] == 0, "no CE seen, no CNP", d)
+
+
+def sig_non_ect_senders(d, f):
+    check("non-ect-senders", f["drops_wred"] > 0 and d["queue_drops"][3] == f["drops_wred"],
+          "WRED drops on TC 3", d)
+    check("non-ect-senders", f["ecn_marked"] == 0, "no ECN mark", d)
+
+
+def sig_dcbx_willing_wrong(d, f):
+    check("dcbx-willing-wrong", f["ce_received"] > 0, "CE marks received > 0", d)
+    check("dcbx-willing-wrong", f["cnp_sent"] == 0, "CNPs = 0", d)
+
+
 def check_retransmissions(name, d):
     """Go-back-N: a packet is retransmitted when its PSN was sent before. So no more than the
     packets sent beyond those delivered, and when every flow finished, at least one per data
@@ -128,6 +151,10 @@ SIGNATURES = {
     "pause-storm": sig_pause_storm,
     "ecmp-polarization": sig_ecmp_polarization,
     "dcqcn-conservative": sig_dcqcn_conservative,
+    "link-corruption": sig_link_corruption,
+    "ecn-bleaching": sig_ecn_bleaching,
+    "non-ect-senders": sig_non_ect_senders,
+    "dcbx-willing-wrong": sig_dcbx_willing_wrong,
 }
 
 shipped = sorted(f[:-5] for f in os.listdir(SCEN) if f.endswith(".json"))

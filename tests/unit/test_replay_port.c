@@ -5,6 +5,8 @@
  * mode (switch.wred.N.ecn false) and the switch's headroom pool (switch.buffer.headroom_pool). */
 #include "unit.h"
 
+#include "counter_seen.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -18,12 +20,6 @@
 /* The last value of every counter series of a run, and the run's drop causes. */
 #define SEEN_MAX 4096
 
-struct counter_seen {
-    char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
-    int metric, prio, queue;
-    uint64_t value;
-};
-
 struct run_seen {
     struct counter_seen c[SEEN_MAX];
     int n;
@@ -33,24 +29,7 @@ struct run_seen {
 static void keep_sample(void *arg, const struct dcb_sample *s)
 {
     struct run_seen *r = arg;
-    if (metric_info(s->metric)->kind != METRIC_COUNTER)
-        return;
-    for (int i = 0; i < r->n; i++) {
-        struct counter_seen *c = &r->c[i];
-        if (c->metric == (int)s->metric && c->prio == s->prio && c->queue == s->queue &&
-            !strcmp(c->device, s->device) && !strcmp(c->ifname, s->ifname)) {
-            c->value = s->value.counter;
-            return;
-        }
-    }
-    assert_true(r->n < SEEN_MAX);
-    struct counter_seen *c = &r->c[r->n++];
-    snprintf(c->device, sizeof(c->device), "%s", s->device);
-    snprintf(c->ifname, sizeof(c->ifname), "%s", s->ifname);
-    c->metric = (int)s->metric;
-    c->prio = s->prio;
-    c->queue = s->queue;
-    c->value = s->value.counter;
+    counter_seen_keep(r->c, &r->n, SEEN_MAX, s);
 }
 
 static void keep_event(void *arg, const struct dcb_event *e)

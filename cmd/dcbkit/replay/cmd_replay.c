@@ -101,6 +101,19 @@ static void sink_sample(void *arg, const struct dcb_sample *s)
     }
 }
 
+/* A DCBX exchange names the peer device in its details ({"peer":"switch1",...}): prefixed too,
+ * so that the report finds the neighbour among the devices written. */
+static void prefix_peer(struct dcb_event *e, const char *prefix)
+{
+    static const char key[] = "{\"peer\":\"";
+    size_t k = sizeof(key) - 1, n = strlen(prefix), len = strlen(e->details);
+    if (e->kind != EVENT_DCBX_SEEN || strncmp(e->details, key, k) != 0 ||
+        len + n >= sizeof(e->details))
+        return;
+    memmove(e->details + k + n, e->details + k, len - k + 1);
+    memcpy(e->details + k, prefix, n);
+}
+
 static void sink_event(void *arg, const struct dcb_event *e)
 {
     struct replay_sink *k = arg;
@@ -108,6 +121,7 @@ static void sink_event(void *arg, const struct dcb_event *e)
     if (k->prefix) {
         renamed = *e;
         prefixed(renamed.device, sizeof(renamed.device), k->prefix, e->device);
+        prefix_peer(&renamed, k->prefix);
         e = &renamed;
     }
     k->events++;
@@ -595,6 +609,7 @@ const struct cli_command cmd_replay = {
         "\"windows_jain_099\", \"windows_fair\" (10 ms windows: shares of those with Jain >= "
         "0.99, with every flow within 10 % of their mean), "
         "\"bottleneck_util\", \"drops_pg\", \"drops_queue\", \"drops_wred\", \"drops_oversize\", "
+        "\"drops_fcs\", "
         "\"pfc_tx_switch\", \"pfc_tx_host\", \"pause_global_tx\", \"pause_global_rx\", "
         "\"pause_fraction_max\", \"longest_pause_ns\", \"first_pause_ns\", "
         "\"marks_by_first_pause\", \"ecn_marked\", \"ce_received\", \"cnp_sent\", "

@@ -51,6 +51,8 @@ size_t replay_figures(const struct scenario *sc, const struct scenario_result *r
         true);
     add(f, &n, "drops_oversize", "drops, frames above the MTU", FIG_COUNT,
         (double)d->oversize_drops, true);
+    add(f, &n, "drops_fcs", "drops, frames with a bad FCS", FIG_COUNT, (double)d->fcs_errors,
+        true);
     add(f, &n, "pfc_tx_switch", "PFC frames from switches", FIG_COUNT, (double)pfc_sw, true);
     add(f, &n, "pfc_tx_host", "PFC frames from hosts", FIG_COUNT, (double)pfc_host, true);
     add(f, &n, "pause_global_tx", "802.3x PAUSE frames sent", FIG_COUNT,
