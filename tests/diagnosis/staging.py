@@ -362,6 +362,30 @@ def nic_pfc_off(s, rng, ctx):
                  note="%s: its NIC has PFC off" % host)
 
 
+def link_corruption(s, rng, ctx):
+    """One host's link corrupts frames: its port drops a share of what it receives as bad FCS."""
+    host = ctx.get("receiver") or rng.choice(s.hosts())
+    ppm = rng.choice((2000, 5000)) if s.severity == "mild" else rng.choice((20000, 50000))
+    return Stage(on_hosts(s, {"link.fcs_error_ppm": ppm}, only=[host]),
+                 at=host_places(s, host), vars={"bad_host": host},
+                 note="%s: %.1f %% of the frames it receives fail their FCS" % (host, ppm / 1e4))
+
+
+def ecn_bleaching(s, rng, ctx):
+    """A switch clears CE on what it sends: the receivers never see the marks."""
+    leaf = pick_leaf(s, rng, ctx)
+    only = [leaf] if s.severity == "mild" else None
+    return Stage(on_switches(s, {"switch.ecn.clear_ce": True}, only=only),
+                 at=[leaf] if only else None,
+                 note="%s clears CE on egress" % (leaf if only else "every switch"))
+
+
+def non_ect_senders(s, rng, ctx):
+    """Hosts that send RoCE Not-ECT: WRED drops above Kmin where it would mark."""
+    return Stage(on_hosts(s, {"nic.ecn_capable": False}),
+                 note="every host sends RoCE as Not-ECT (ECN 00)")
+
+
 # ---- behaviour faults -----------------------------------------------------------------------
 
 def slow_receiver(s, rng, ctx):
