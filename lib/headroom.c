@@ -9,18 +9,19 @@
 #define PS_PER_NS 1000u
 #define PS_PER_SEC_X8 8000000000000ULL   /* bytes = ps * bps / (1e12 * 8) */
 
-/* One-way propagation, ps per metre. The background seed 004 (DCB specification, §2.3) gives
- * "fiber: ~5ns/m, copper: ~5ns/m"; SONiC's headroom script uses 1.98e8 m/s (5.05 ns/m) for any
- * cable (background rules.md §1.5, [S10]). No source at hand gives twinax its own figure, so DAC
- * keeps the seed's 5 ns/m: a true DAC is no slower, so headroom is never short by it. */
+/* One-way propagation, ps per metre: the usual 5 ns/m for fibre and copper alike. SONiC's
+ * headroom script uses 1.98e8 m/s (5.05 ns/m) for any cable (docs/rules-references.md
+ * #sonic-buffers). No source at hand gives twinax its own figure, so DAC keeps 5 ns/m: a true
+ * DAC is no slower, so headroom is never short by it. */
 static const uint32_t propagation_ps_per_m[] = {
     [CABLE_FIBER] = 5000,
     [CABLE_DAC] = 5000,
 };
 
 /* The longest a PAUSE/PFC receiver may keep transmitting after the frame arrives, in pause
- * quanta: IEEE 802.3 Annex 31B.3.7 as tabulated in SONiC cfgmgr/buffer_headroom_mellanox.lua
- * (background rules.md §1.5, [S10]). 802.3 lists no 800G row; SONiC reuses 400G's. */
+ * quanta: IEEE 802.3-2022 31B.3.7 as tabulated in SONiC cfgmgr/buffer_headroom_mellanox.lua
+ * (docs/rules-references.md#pause #sonic-buffers). 802.3 lists no 800G row; SONiC reuses
+ * 400G's. */
 static const struct {
     uint64_t bps;
     uint32_t quanta;
@@ -154,7 +155,7 @@ int headroom_required(const struct headroom_input *in, struct headroom *out, str
 /* ---- thresholds ----------------------------------------------------------------------------- */
 
 /* DCQCN paper (Zhu et al., SIGCOMM 2015) at 40G: Kmin 5 KB, Kmax 200 KB; HPCC's simulator scales
- * its thresholds linearly with link speed (background rules.md §1.4, [S17]). */
+ * its thresholds linearly with link speed (docs/rules-references.md#dcqcn #hpcc). */
 #define KMIN_AT_40G 5000ULL
 #define KMAX_AT_40G 200000ULL
 #define REF_BPS 40000000000ULL
