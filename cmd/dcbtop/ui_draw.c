@@ -12,6 +12,7 @@
 
 #include "qos_text.h"
 #include "top_help.h"
+#include "cite.h"
 #include "place_ranges.h"
 #include "ui.h"
 #include "value_units.h"
@@ -548,6 +549,21 @@ static bool same_cause(const struct finding *a, const struct finding *b)
            !strcmp(a->knob, b->knob);
 }
 
+/* The documents a rule cites, as anchors into the shipped list (the full citation is in
+ * diagnose's "see:" line): "see: /usr/share/dcbkit/docs/rules-references.md#qbb #nvidia-roce". */
+static void emit_citation(struct emitter *e, const char *ref)
+{
+    char ids[8][CITE_ID_MAX], doc[1024], line[1024];
+    size_t n = ref ? cite_anchors(ref, ids, 8) : 0;
+    if (!n)
+        return;
+    int len = snprintf(line, sizeof(line), "    see: %s",
+                       cite_doc_path(doc, sizeof(doc)) == 0 ? doc : CITE_DOC);
+    for (size_t i = 0; i < n && i < 8 && len > 0 && (size_t)len < sizeof(line); i++)
+        len += snprintf(line + len, sizeof(line) - (size_t)len, "%s#%s", i ? " " : "", ids[i]);
+    emit(e, A_DIM, "%s", line);
+}
+
 /* One entry per cause (rule, severity, knob), at its first finding's place in the one order:
  * the first finding's summary, evidence and knob stand for the group, its places compacted. */
 static void emit_finding(struct emitter *e, const struct top_model *m, size_t first)
@@ -614,6 +630,7 @@ static void emit_finding(struct emitter *e, const struct top_model *m, size_t fi
              varies ? " (here; other places differ)" : "", fd->rule->direction[0] ? "  (" : "",
              fd->rule->direction, fd->rule->direction[0] ? ")" : "");
     }
+    emit_citation(e, fd->rule->reference);
 }
 
 static void emit_findings(struct emitter *e, const struct top_model *m)
