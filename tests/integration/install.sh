@@ -12,6 +12,9 @@ head -1 "$TMP/prefix/share/man/man1/dcbkit.1" | grep -q '^\.TH DCBKIT' || fail "
 # The rule catalog and counter maps come from PREFIX/share/dcbkit, not from the source tree.
 [ -s "$TMP/prefix/share/dcbkit/rules/config.rules" ] || fail "no rule catalog under PREFIX"
 [ -n "$(ls "$TMP/prefix/share/dcbkit/maps/"*.json 2>/dev/null)" ] || fail "no counter maps under PREFIX"
+# the list of documents the catalog's references cite ships beside it
+refs="$TMP/prefix/share/dcbkit/docs/rules-references.md"
+cmp -s "$refs" "$ROOT/docs/rules-references.md" || fail "no docs/rules-references.md under PREFIX"
 cp "$ROOT/fixtures/fabrics/headroom-short.json" "$TMP/f.json"
 sed -i 's/^\[cfg-headroom\]/[cfg-headroom-installed]/' "$TMP/prefix/share/dcbkit/rules/config.rules"
 set +e
@@ -19,6 +22,8 @@ set +e
 set -e
 expect_eq "installed catalog is the one used" cfg-headroom-installed \
     "$(json_get "$TMP/d.json" 'd["findings"][0]["rule"]')"
+expect_eq "installed diagnose links the installed list" "file://$(realpath "$refs")#sonic-buffers" \
+    "$(json_get "$TMP/d.json" 'd["findings"][0]["reference_links"][0]')"
 # dcbtop: the second binary and its page, running from PREFIX with PREFIX's maps and catalog
 [ -x "$TMP/prefix/bin/dcbtop" ] || fail "no bin/dcbtop under PREFIX"
 head -1 "$TMP/prefix/share/man/man1/dcbtop.1" | grep -q '^\.TH DCBTOP' || fail "no dcbtop(1)"
