@@ -1,6 +1,6 @@
 /* IEEE 802.1Qaz DCBX TLVs (OUI 00-80-C2): ETS Configuration and Recommendation, PFC
  * Configuration, Application Priority, and the 802.1Qau Congestion Notification TLV.
- * IEEE 802.1Q-2022 clause 38 and Annex D; docs/rules-references.md#qaz #lldp.
+ * IEEE 802.1Q clause 38 (DCBX) and Annex D; docs/rules-references.md#qaz #lldp.
  *
  * Each is an LLDP organizationally specific TLV; the lengths below count the OUI and subtype:
  *

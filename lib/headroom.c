@@ -19,7 +19,7 @@ static const uint32_t propagation_ps_per_m[] = {
 };
 
 /* The longest a PAUSE/PFC receiver may keep transmitting after the frame arrives, in pause
- * quanta: IEEE 802.3-2022 31B.3.7 as tabulated in SONiC cfgmgr/buffer_headroom_mellanox.lua
+ * quanta: IEEE 802.3 31B.3.7 as tabulated in SONiC cfgmgr/buffer_headroom_mellanox.lua
  * (docs/rules-references.md#pause #sonic-buffers). 802.3 lists no 800G row; SONiC reuses
  * 400G's. */
 static const struct {
