@@ -494,7 +494,8 @@ const struct cli_command cmd_calc = {
         "thresholds proposes XON < Kmin < Kmax < XOFF for one lossless queue: Kmin and Kmax are "
         "the DCQCN paper's 5 KB and 200 KB at 40G scaled with link speed, Kmax capped at 3/4 of "
         "XOFF (Kmin scaled with it); XOFF is the buffer divided evenly among the lossless PGs; "
-        "XON is half of Kmin. Rule C06 checks the same order.\n\n"
+        "XON is half of Kmin. The rules cfg-threshold-order and cfg-threshold-xon check the same "
+        "order.\n\n"
         "The decoders, the replay engine and the rules use the same formulas from the library.",
     .options = calc_options,
     .examples = calc_examples,

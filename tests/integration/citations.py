@@ -1,7 +1,8 @@
 """Citations point to documents that ship.
 
 No shipped file (sources, the rule catalog, the counter maps, docs/, the READMEs) cites the
-design notes that stay out of a release: "../shared", "seed 004", "rules.md R10", "[S10]".
+design notes that stay out of a release: "../shared", "seed 004", "rules.md", "[S10]", or their
+table rows ("R10", "C06").
 Every `reference =` of the catalog and every counter map names its documents by anchors into
 docs/rules-references.md ("docs/rules-references.md#qbb #nvidia-roce"), and every anchor cited
 anywhere resolves to an entry there; every entry is cited by something. `diagnose` prints the
@@ -27,6 +28,8 @@ FORBIDDEN = [
     (re.compile(r"\bseeds?\s+\d{3}\b"), "seed NNN"),
     (re.compile(r"(?<![\w-])rules\.md\b"), "rules.md"),
     (re.compile(r"\[S\d+\]"), "[Sn]"),
+    # the rows of the background notes' tables (R01-R34, C01-C18): the catalog names rules by id
+    (re.compile(r"\b[RC]\d{2}\b"), "a background rule row"),
 ]
 # an anchor list as lib/cite.c reads it: the list's path with one anchor, then " #id" ...
 ANCHORS = re.compile(r"docs/rules-references\.md(#[a-z0-9-]+(?:[ \t\n]+#[a-z0-9-]+)*)")
@@ -45,11 +48,12 @@ def self_check():
     """The patterns catch what they are for and leave the rest alone."""
     for sample, what in [("see ../shared/background/x.md", "../shared"),
                          ("(seed 004 2.3)", "seed NNN"), ("rules.md R10", "rules.md"),
-                         ("[S10][S2]", "[Sn]")]:
+                         ("[S10][S2]", "[Sn]"), ("Rule C06 checks", "a background rule row"),
+                         ("(R05, R33)", "a background rule row")]:
         if not any(p.search(sample) and w == what for p, w in FORBIDDEN):
             fail("the pattern for %s misses %r" % (what, sample))
     for clean in [DOC + "#qbb", "tuning seed 1 / 2", "IEEE 802.3 [docs]", "seeds 1-3",
-                  "`../shared/ARCHITECTURE.md`"]:
+                  "`../shared/ARCHITECTURE.md`", "cfg-threshold-order", "RC2 C4 R100"]:
         hit = [w for p, w in FORBIDDEN if p.search(clean)]
         if hit:
             fail("%r taken for %s" % (clean, hit))
