@@ -33,7 +33,8 @@ SAN_FLAGS := $(if $(SANITIZE),$(SANITIZERS))
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SAN_FLAGS) $(EXTRA_CFLAGS)
 ALL_CPPFLAGS = -D_GNU_SOURCE -Ilib -Idecoders -Idecoders/track -Icollectors -Icollectors/gnmi -I$(GEN) -Irules -Irules/replay -Ireport -DDCBKIT_VERSION='"$(VERSION)"' \
     -DDCBKIT_SOURCE_MAPS='"$(abspath collectors/maps)"' \
-    -DDCBKIT_SOURCE_RULES='"$(abspath rules/catalog)"' $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
+    -DDCBKIT_SOURCE_RULES='"$(abspath rules/catalog)"' -DDCBKIT_SOURCE_DOCS='"$(abspath docs)"' \
+    $(call pkg_cflags,$(LIB_PKGS)) $(CPPFLAGS)
 # The replay engine's event loop runs through most of its files (sim, pkt, port, switch, buffer,
 # nic, evq).
 # With gcc, -O3 and link-time optimisation make it one loop: +5 % events/s on bench_replay's
@@ -243,18 +244,17 @@ install: all
 	install -m 0644 collectors/maps/*.json $(DESTDIR)$(PREFIX)/share/dcbkit/maps/
 	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/rules
 	install -m 0644 rules/catalog/*.rules $(DESTDIR)$(PREFIX)/share/dcbkit/rules/
-	install -d $(DESTDIR)$(PREFIX)/share/doc/dcbkit/grafana \
-	    $(DESTDIR)$(PREFIX)/share/doc/dcbkit/prometheus
-	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/dcbkit/
-	install -m 0644 docs/grafana/* $(DESTDIR)$(PREFIX)/share/doc/dcbkit/grafana/
-	install -m 0644 docs/prometheus/* $(DESTDIR)$(PREFIX)/share/doc/dcbkit/prometheus/
+	install -d $(DESTDIR)$(PREFIX)/share/dcbkit/docs/grafana \
+	    $(DESTDIR)$(PREFIX)/share/dcbkit/docs/prometheus
+	install -m 0644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/dcbkit/docs/
+	install -m 0644 docs/grafana/* $(DESTDIR)$(PREFIX)/share/dcbkit/docs/grafana/
+	install -m 0644 docs/prometheus/* $(DESTDIR)$(PREFIX)/share/dcbkit/docs/prometheus/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/dcbkit $(DESTDIR)$(PREFIX)/share/man/man1/dcbkit.1
 	rm -f $(DESTDIR)$(PREFIX)/bin/dcbtop $(DESTDIR)$(PREFIX)/share/man/man1/dcbtop.1
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dcbkit
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dcbtop
-	rm -rf $(DESTDIR)$(PREFIX)/share/doc/dcbkit
 	rm -f $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_dcbkit
 	rm -rf $(DESTDIR)$(PREFIX)/share/dcbkit
 

@@ -1,7 +1,7 @@
 /* DCQCN knobs of an interface into the QoS config model, from wherever the driver exposes them:
  * MLNX_OFED's /sys/class/net/<if>/ecn/roce_np and roce_rp (per-priority enable files plus
  * parameters), or the upstream mlx5 debugfs mlx5/<pci>/cc_params. Names and units follow
- * ../shared/background/telemetry.md section 1.3. */
+ * NVIDIA's DCQCN and ECN documents (docs/rules-references.md#nvidia-dcqcn #nvidia-ecn). */
 #ifndef DCB_DCQCN_KNOBS_H
 #define DCB_DCQCN_KNOBS_H
 

@@ -1,5 +1,17 @@
 /* IEEE 802.1Qaz DCBX TLVs (OUI 00-80-C2): ETS Configuration and Recommendation, PFC
- * Configuration, Application Priority, and the 802.1Qau Congestion Notification TLV. */
+ * Configuration, Application Priority, and the 802.1Qau Congestion Notification TLV.
+ * IEEE 802.1Q clause 38 (DCBX) and Annex D; docs/rules-references.md#qaz #lldp.
+ *
+ * Each is an LLDP organizationally specific TLV; the lengths below count the OUI and subtype:
+ *
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * | type 127    |   length (9)    |         OUI 00-80-C2          |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |  OUI (cont.)  |    subtype    |  information ...
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ */
 #include <stdio.h>
 
 #include "decode.h"
@@ -26,6 +38,20 @@ static bool wrong_length(struct dcb_frame *f, const char *name, size_t len, cons
     return dcb_malformed_len(f, what, len, want);
 }
 
+/* ETS Configuration (subtype 9) and ETS Recommendation (subtype 10), length 25:
+ *
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |W|C| res |MaxTC|prio 0 |prio 1 |prio 2 |prio 3 |prio 4 |prio 5 |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |prio 6 |prio 7 |  bandwidth % of TC 0, TC 1, TC 2 ...
+ * +-+-+-+-+-+-+-+-+  ... 8 bytes, then the TSA of TC 0 .. TC 7, 8 bytes:
+ *                    0 strict priority, 1 credit-based shaper, 2 ETS, 255 vendor specific
+ *
+ * prio n: the traffic class of priority n, 4 bits. W willing, C credit-based shaper supported,
+ * MaxTC the number of traffic classes (0 means 8); in the Recommendation that byte is reserved.
+ * The ETS shares sum to 100. */
 static bool decode_ets(struct dcb_reader *body, bool config, struct dcb_ets *e,
                        struct dcb_frame *f)
 {
@@ -43,6 +69,16 @@ static bool decode_ets(struct dcb_reader *body, bool config, struct dcb_ets *e,
     return true;
 }
 
+/* Application Priority (subtype 12), length 5 + 3n: one reserved byte, then n entries:
+ *
+ *  0                   1                   2
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * | Prio|res| Sel |          Protocol ID          |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *
+ * Sel 1 EtherType, 2 TCP/SCTP port, 3 UDP/DCCP port, 4 any of those ports, 5 DSCP (802.1Qcd).
+ * RoCEv2 is usually Sel 3, UDP 4791, or Sel 5 with its DSCP. */
 static bool decode_app(struct dcb_reader *body, struct dcb_lldp *l, struct dcb_frame *f)
 {
     size_t len = rd_remaining(body) + ORG_HEADER_LEN;
@@ -63,6 +99,16 @@ static bool decode_app(struct dcb_reader *body, struct dcb_lldp *l, struct dcb_f
     return true;
 }
 
+/* PFC Configuration (subtype 11), length 6:
+ *
+ *  0                   1
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |W|M|res|  cap  |e7 e6 ... e1 e0|
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *
+ * W willing, M MACsec bypass capable, cap the number of priorities that can have PFC at once,
+ * e[n] PFC enabled on priority n. */
 bool dcb_decode_ieee_dcbx(struct dcb_reader *body, uint8_t subtype, struct dcb_lldp *l,
                           struct dcb_frame *f)
 {

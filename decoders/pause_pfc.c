@@ -1,4 +1,25 @@
-/* MAC Control (EtherType 0x8808): 802.3x PAUSE (opcode 0x0001) and 802.1Qbb PFC (0x0101). */
+/* MAC Control (EtherType 0x8808): PAUSE (IEEE 802.3 Annex 31B, opcode 0x0001) and PFC
+ * (Annex 31D and IEEE 802.1Q clause 36, opcode 0x0101); docs/rules-references.md#pause #qbb.
+ *
+ * The MAC Control payload after the EtherType, 46 bytes before the FCS:
+ *
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |     opcode 0x0001 (PAUSE)     |       pause time (quanta)     |  42 bytes of zero follow
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |      opcode 0x0101 (PFC)      |  reserved (0) |e7 e6 ... e1 e0|
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |        time[0] (quanta)       |        time[1] (quanta)       |
+ * |        time[2]                |        time[3]                |
+ * |        time[4]                |        time[5]                |
+ * |        time[6]                |        time[7]                |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+  26 bytes of zero follow
+ *
+ * One quantum is 512 bit times at the link's speed. e[n] set makes time[n] apply to priority
+ * n; e[n] set with time[n] 0 resumes it (XON). The destination is normally 01-80-C2-00-00-01. */
 #include <string.h>
 
 #include "decode.h"

@@ -1,5 +1,6 @@
 /* RoCEv2 (UDP 4791): BTH, the extension headers its opcode implies, and the ICRC trailer.
- * Layouts: IBTA vol. 1 ch. 9 and annex A17; see ../shared/background/decoders.md 2.5. */
+ * Layouts: InfiniBand Architecture Specification vol. 1 chapter 9 (transport headers) and
+ * Annex A17 (RoCEv2, CNPs); docs/rules-references.md#ibta. */
 #include "decode.h"
 
 #define BTH_LEN 12
@@ -57,6 +58,23 @@ static unsigned headers_for_opcode(uint8_t opcode)
     }
 }
 
+/* Base Transport Header, 12 bytes, after the UDP header:
+ *
+ *  0                   1                   2                   3
+ *  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |    OpCode     |S|M|Pad| TVer  |          Partition Key        |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |F|B| reserved  |            Destination Queue Pair             |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * |A|  reserved   |        Packet Sequence Number (24 bits)       |
+ * +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *
+ * OpCode: the top 3 bits name the transport (000 RC, 001 UC, 011 UD, 100 CNP, 101 XRC), the
+ * low 5 the operation, which fixes the extension headers that follow. S solicited event,
+ * M migration, Pad bytes of payload padding, TVer 0. F and B are FECN and BECN: a CNP (opcode
+ * 0x81) sets B and names in the destination QP the QP to slow down. A asks for an ACK.
+ * F, B and the reserved bits of that byte are variant: the ICRC counts them as ones. */
 static void decode_bth(struct dcb_reader *r, struct dcb_bth *b)
 {
     b->opcode = rd_u8(r);

@@ -9,18 +9,19 @@
 #define PS_PER_NS 1000u
 #define PS_PER_SEC_X8 8000000000000ULL   /* bytes = ps * bps / (1e12 * 8) */
 
-/* One-way propagation, ps per metre. The background seed 004 (DCB specification, §2.3) gives
- * "fiber: ~5ns/m, copper: ~5ns/m"; SONiC's headroom script uses 1.98e8 m/s (5.05 ns/m) for any
- * cable (background rules.md §1.5, [S10]). No source at hand gives twinax its own figure, so DAC
- * keeps the seed's 5 ns/m: a true DAC is no slower, so headroom is never short by it. */
+/* One-way propagation, ps per metre: the usual 5 ns/m for fibre and copper alike. SONiC's
+ * headroom script uses 1.98e8 m/s (5.05 ns/m) for any cable (docs/rules-references.md
+ * #sonic-buffers). No source at hand gives twinax its own figure, so DAC keeps 5 ns/m: a true
+ * DAC is no slower, so headroom is never short by it. */
 static const uint32_t propagation_ps_per_m[] = {
     [CABLE_FIBER] = 5000,
     [CABLE_DAC] = 5000,
 };
 
 /* The longest a PAUSE/PFC receiver may keep transmitting after the frame arrives, in pause
- * quanta: IEEE 802.3 Annex 31B.3.7 as tabulated in SONiC cfgmgr/buffer_headroom_mellanox.lua
- * (background rules.md §1.5, [S10]). 802.3 lists no 800G row; SONiC reuses 400G's. */
+ * quanta: IEEE 802.3 31B.3.7 as tabulated in SONiC cfgmgr/buffer_headroom_mellanox.lua
+ * (docs/rules-references.md#pause #sonic-buffers). 802.3 lists no 800G row; SONiC reuses
+ * 400G's. */
 static const struct {
     uint64_t bps;
     uint32_t quanta;
@@ -156,7 +157,7 @@ int headroom_required(const struct headroom_input *in, struct headroom *out, str
 /* Kmin = one BDP, Kmax = 15 BDPs: the starting values published for 400G and 800G RoCE fabrics
  * (min_th 100/200 KB, max_th 1.5/3 MB) are exactly that at a 2 us base RTT. The DCQCN paper's
  * 40G testbed values (Zhu et al., SIGCOMM 2015, Kmin 5 KB, Kmax 200 KB) are the same order at
- * 40G (10 KB, 150 KB). */
+ * 40G (10 KB, 150 KB) (docs/rules-references.md#dcqcn; docs/calc.md). */
 int threshold_plan(const struct threshold_plan_input *in, struct threshold_plan *out,
                    struct dcb_err *err)
 {

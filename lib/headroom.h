@@ -1,6 +1,7 @@
 /* The buffer formulas of a lossless priority: the PFC headroom a priority group needs
- * (`dcbkit calc headroom`, rule C07/R05) and a threshold plan that keeps
- * XON < Kmin < Kmax < XOFF (`dcbkit calc thresholds`, rule C06/R10).
+ * (`dcbkit calc headroom`; rules cfg-headroom, headroom-underprovisioned) and a threshold plan
+ * that keeps XON < Kmin < Kmax < XOFF (`dcbkit calc thresholds`; rules cfg-threshold-order,
+ * ecn-too-late).
  *
  * Headroom is the data that still arrives after the receiver decides to pause: everything sent
  * while the PFC frame is produced, travels and is obeyed. Each term is time x link speed, kept

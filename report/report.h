@@ -144,4 +144,13 @@ char *report_place(const cJSON *finding, char *buf, size_t len);    /* leaf1:Eth
 /* Markdown: s with every character Markdown or HTML would act on escaped, on one line. */
 void md_escape(FILE *fp, const char *s);
 
+/* The documents findings cite (report_refs.c). A reference is written escaped, each of its
+ * anchors (cite.h) a link to the copy of that entry of docs/rules-references.md which the
+ * References section at the end of the report holds; that section links on to the primary
+ * source and to the installed list. */
+void report_html_reference(FILE *fp, const char *ref);
+void report_html_references(FILE *fp, const cJSON *model);
+void report_md_reference(FILE *fp, const char *ref);
+void report_md_references(FILE *fp, const cJSON *model);
+
 #endif

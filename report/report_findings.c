@@ -177,7 +177,8 @@ static const char *collect_failure(const struct report_findings_input *in, const
     return NULL;
 }
 
-static char unreachable_reference[] = "docs/report.md (unreachable devices)";
+static char unreachable_reference[] =
+    "docs/report.md, devices not reached [docs/rules-references.md#dcbkit-report]";
 static const struct rule unreachable_rule = {
     .id = UNREACHABLE_RULE, .severity = RULE_WARN, .confidence = 1, .scope = SCOPE_DEVICE,
     .reference = unreachable_reference,

@@ -528,7 +528,7 @@ static void finding_article(FILE *fp, const cJSON *findings, const struct report
         fputs("Replay verification: not run", fp);
     if (report_str(f, "reference")[0]) {
         fputs(cJSON_IsObject(v) ? "See " : " · see ", fp);
-        h(fp, report_str(f, "reference"));
+        report_html_reference(fp, report_str(f, "reference"));
     }
     if (g->count > 1)
         fprintf(fp, " · %d places: <a href=\"#all-places\">all places</a>", g->count);
@@ -629,6 +629,7 @@ int report_write_html(const cJSON *m, FILE *fp)
     devices(fp, m);
     missing_paths(fp, m);
     all_places(fp, m);
+    report_html_references(fp, m);
     raw(fp, m);
     fputs("</body>\n</html>\n", fp);
     return ferror(fp) ? -1 : 0;

@@ -386,12 +386,18 @@ int report_write_md(const cJSON *m, FILE *fp)
             }
             fputc('\n', fp);
         }
+        if (report_str(f, "reference")[0]) {
+            fputs("   - see: ", fp);
+            report_md_reference(fp, report_str(f, "reference"));
+            fputc('\n', fp);
+        }
         fputs("   - replay verification: ", fp);
         md_verified(fp, report_get(f, "verified"));
     }
     free(groups);
     if (cJSON_GetArraySize(all))
         all_places_table(fp, all);
+    report_md_references(fp, m);
 
     fputs("\n## Raw data\n\n", fp);
     const cJSON *raw = report_get(m, "raw"), *x;

@@ -521,7 +521,8 @@ const struct cli_command cmd_calc = {
         "400G), capped at 3/4 of XOFF. The cap never lowers Kmin: the queue a flow needs grows "
         "with the link, whatever the buffer. When not even Kmin fits, Kmin is half the cap and "
         "a warning says PFC will act before ECN. XOFF is the buffer divided evenly among the "
-        "lossless PGs; XON is half of Kmin. Rule cfg-threshold-order checks the same order.\n\n"
+        "lossless PGs; XON is half of Kmin. The rules cfg-threshold-order and"
+        " cfg-threshold-xon check the same order.\n\n"
         "The decoders, the replay engine and the rules use the same formulas from the library.",
     .options = calc_options,
     .examples = calc_examples,

@@ -12,6 +12,7 @@
 
 #include "qos_text.h"
 #include "top_help.h"
+#include "cite.h"
 #include "place_ranges.h"
 #include "ui.h"
 #include "value_units.h"
@@ -587,6 +588,21 @@ static void emit_places(struct emitter *e, const struct top_model *m, size_t fir
     }
 }
 
+/* The documents a rule cites, as anchors into the shipped list (the full citation is in
+ * diagnose's "see:" line): "see: /usr/share/dcbkit/docs/rules-references.md#qbb #nvidia-roce". */
+static void emit_citation(struct emitter *e, const char *ref)
+{
+    char ids[8][CITE_ID_MAX], doc[1024], line[1024];
+    size_t n = ref ? cite_anchors(ref, ids, 8) : 0;
+    if (!n)
+        return;
+    int len = snprintf(line, sizeof(line), "    see: %s",
+                       cite_doc_path(doc, sizeof(doc)) == 0 ? doc : CITE_DOC);
+    for (size_t i = 0; i < n && i < 8 && len > 0 && (size_t)len < sizeof(line); i++)
+        len += snprintf(line + len, sizeof(line) - (size_t)len, "%s#%s", i ? " " : "", ids[i]);
+    emit(e, A_DIM, "%s", line);
+}
+
 /* One entry per cause (rule, severity, knob), at its first finding's place in the one order:
  * the first finding's summary, evidence and knob stand for the group, its places compacted;
  * Enter lists them one by one. */
@@ -659,6 +675,7 @@ static void emit_finding(struct emitter *e, const struct top_model *m, size_t fi
     }
     if (expanded && count > 1)
         emit_places(e, m, first);
+    emit_citation(e, fd->rule->reference);
 }
 
 static void emit_findings(struct emitter *e, const struct top_model *m)

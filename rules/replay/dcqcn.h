@@ -60,7 +60,7 @@ struct dcqcn_params {
  * R_AI 40 Mb/s, R_HAI 200 Mb/s, a CNP window of 50 us, alpha period 55 us from the flow's
  * start, alpha 1 at the start). */
 void dcqcn_params_paper(struct dcqcn_params *p, double line_bps);
-/* ConnectX firmware defaults (rules.md / telemetry.md 1.3: dce_tcp_g 1019/1024, T 300 us,
+/* ConnectX firmware defaults (docs/rules-references.md#nvidia-dcqcn: dce_tcp_g 1019/1024, T 300 us,
  * B 32767 B, F 1, R_AI 5 Mb/s, R_HAI 50 Mb/s, min_dec 50 %, monitor period 4 us, CNPs 4 us
  * apart, alpha period 1 us, initial alpha 1023/1024 at the first CNP). */
 void dcqcn_params_mlx5(struct dcqcn_params *p, double line_bps);

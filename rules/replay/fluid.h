@@ -1,9 +1,10 @@
 /* The DCQCN fluid model (Zhu et al., "ECN or Delay: Lessons Learnt from Analysis of DCQCN and
- * TIMELY", CoNEXT 2016, Figure 3): N flows through one bottleneck whose queue marks by RED, each
- * flow with its current rate Rc, target rate Rt and alpha, the marking probability p and the
- * flows' rates seen a feedback delay tau* late. With the fast-recovery factors the authors' model
- * keeps: Rt grows by R_AI only on increase events that come after F events without a mark,
- * (1-p)^(F B) for the byte counter and (1-p)^(F T Rc) for the timer.
+ * TIMELY", CoNEXT 2016, Figure 3; docs/rules-references.md#ecn-or-delay): N flows through one
+ * bottleneck whose queue marks by RED, each flow with its current rate Rc, target rate Rt and
+ * alpha, the marking probability p and the flows' rates seen a feedback delay tau* late. With
+ * the fast-recovery factors the authors' model keeps: Rt grows by R_AI only on increase events
+ * that come after F events without a mark, (1-p)^(F B) for the byte counter and (1-p)^(F T Rc)
+ * for the timer.
  *
  * As in the authors' model, p is per packet and rates are in packets per second, so a packet's
  * size enters: rates count wire_bytes a packet (what pacing counts), the byte counter and the

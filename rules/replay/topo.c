@@ -9,7 +9,8 @@
 #include "large_alloc.h"
 #include "sim.h"
 
-#define PROP_PS_PER_M 5000        /* 5 ns/m: light in fibre and copper alike (rules.md 1.5) */
+/* 5 ns/m: light in fibre and copper alike (docs/rules-references.md#sonic-buffers) */
+#define PROP_PS_PER_M 5000
 #define DEFAULT_BPS 100e9
 #define ECMP_MAX 64
 

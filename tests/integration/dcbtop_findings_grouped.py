@@ -42,6 +42,8 @@ try:
         fail("a group's evidence does not say whose it is:\n" + s)
     if "-> 41218 (41.2 KB)" not in s:
         fail("the proposed headroom has no unit:\n" + s)
+    if not re.search(r"^    see: /\S*/rules-references\.md#sonic-buffers #pause$", s, re.M):
+        fail("a cause does not cite the shipped list by its path:\n" + s)
     entries = [ln for ln in s.splitlines() if re.match(r"^\S+ +(crit|warn|info) +\S", ln)]
     rules = [re.match(r"^\S+ +\S+ +(\S+)", ln).group(1) for ln in entries]
     if len(rules) != len(set(rules)):

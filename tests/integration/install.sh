@@ -12,6 +12,9 @@ head -1 "$TMP/prefix/share/man/man1/dcbkit.1" | grep -q '^\.TH DCBKIT' || fail "
 # The rule catalog and counter maps come from PREFIX/share/dcbkit, not from the source tree.
 [ -s "$TMP/prefix/share/dcbkit/rules/config.rules" ] || fail "no rule catalog under PREFIX"
 [ -n "$(ls "$TMP/prefix/share/dcbkit/maps/"*.json 2>/dev/null)" ] || fail "no counter maps under PREFIX"
+# the list of documents the catalog's references cite ships beside it
+refs="$TMP/prefix/share/dcbkit/docs/rules-references.md"
+cmp -s "$refs" "$ROOT/docs/rules-references.md" || fail "no docs/rules-references.md under PREFIX"
 cp "$ROOT/fixtures/fabrics/headroom-short.json" "$TMP/f.json"
 sed -i 's/^\[cfg-headroom\]/[cfg-headroom-installed]/' "$TMP/prefix/share/dcbkit/rules/config.rules"
 set +e
@@ -19,6 +22,8 @@ set +e
 set -e
 expect_eq "installed catalog is the one used" cfg-headroom-installed \
     "$(json_get "$TMP/d.json" 'd["findings"][0]["rule"]')"
+expect_eq "installed diagnose links the installed list" "file://$(realpath "$refs")#sonic-buffers" \
+    "$(json_get "$TMP/d.json" 'd["findings"][0]["reference_links"][0]')"
 # dcbtop: the second binary and its page, running from PREFIX with PREFIX's maps and catalog
 [ -x "$TMP/prefix/bin/dcbtop" ] || fail "no bin/dcbtop under PREFIX"
 head -1 "$TMP/prefix/share/man/man1/dcbtop.1" | grep -q '^\.TH DCBTOP' || fail "no dcbtop(1)"
@@ -39,10 +44,10 @@ expect_eq "installed dcbtop completion" "complete -o filenames -F _dcbtop dcbtop
     "$(bash -c "source '$TMP/prefix/share/bash-completion/completions/dcbtop'; complete -p dcbtop")"
 # the documents, the Grafana dashboard and the Prometheus rules ship
 for f in README.md guide.md scenario.md grafana/dcbkit.json prometheus/dcbkit.rules.yml; do
-    [ -s "$TMP/prefix/share/doc/dcbkit/$f" ] || fail "no share/doc/dcbkit/$f under PREFIX"
+    [ -s "$TMP/prefix/share/dcbkit/docs/$f" ] || fail "no share/dcbkit/docs/$f under PREFIX"
 done
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' \
-    "$TMP/prefix/share/doc/dcbkit/grafana/dcbkit.json" || fail "installed dashboard is not JSON"
+    "$TMP/prefix/share/dcbkit/docs/grafana/dcbkit.json" || fail "installed dashboard is not JSON"
 # DESTDIR stages the same tree under another root
 make -s -C "$ROOT" install PREFIX=/usr DESTDIR="$TMP/stage" BUILD="$build" >"$TMP/log" 2>&1 ||
     fail "make install DESTDIR: $(tail -5 "$TMP/log")"

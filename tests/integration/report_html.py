@@ -7,6 +7,7 @@ two switches reached by gNMI, one device that sends nothing. The screenshot is k
 $ARTIFACTS (default: the build tree's tests/artifacts/report.png)."""
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -40,8 +41,15 @@ try:
         fail("a network string reached the Markdown unescaped")
     if "&lt;script&gt;alert(1)&lt;/script&gt;" not in md:
         fail("the hostile LLDP name is not in the Markdown, escaped")
+    # Links to the cited documents' public addresses are navigation, not assets: only the
+    # References section may hold them, and only as <a href>.
+    refs = re.search(r'<section id="references">.*?</section>', html, re.S)
+    if not refs or '<a href="#ref-' not in html:
+        fail("report.html has no References section that the findings link to")
+    outside = html.replace(refs.group(0), "")
+    inside = re.sub(r'<a href="https://[^"<>]*">https://[^"<>]*</a>', "", refs.group(0))
     for needle in ("http://", "https://", "src=\"", "@import", "url("):
-        if needle in html.replace('xmlns="http://www.w3.org/2000/svg"', ""):
+        if needle in (outside + inside).replace('xmlns="http://www.w3.org/2000/svg"', ""):
             fail("report.html refers to something outside itself: %r" % needle)
     rules = {f["rule"] for f in model["findings"]}
     unreachable = [f["device"] for f in model["findings"] if f["rule"] == "device-unreachable"]
@@ -83,7 +91,7 @@ try:
             fail("console errors: %r" % b.errors)
         stats = b.image_stats(png)
     want_sections = ["verdict", "changes", "findings", "top", "heatmap", "devices",
-                     "all-places", "raw"]
+                     "all-places", "references", "raw"]
     if dom["sections"] != want_sections:
         fail("sections %r, expected %r" % (dom["sections"], want_sections))
     if dom["verdict"] != "crit":

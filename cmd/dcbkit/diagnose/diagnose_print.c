@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cite.h"
 #include "diagnose_cmd.h"
 #include "value_units.h"
 
@@ -114,6 +115,47 @@ static void print_verified(struct dcb_out *o, const struct finding *f, bool aske
     out_obj_close(o);
 }
 
+struct reference_text {
+    struct dcb_out *o;
+    const char *doc;                 /* the shipped list's path, NULL when not found */
+};
+
+static void reference_part(void *ctx, const char *text, size_t len, const char *id,
+                           size_t id_len)
+{
+    const struct reference_text *t = ctx;
+    if (id && t->doc && text[0] != '#')
+        out_text(t->o, "%s#%.*s", t->doc, (int)id_len, id);
+    else
+        out_text(t->o, "%.*s", (int)len, text);
+}
+
+/* The reference as the catalog gives it; the text names the installed list by its path, JSON
+ * adds a file:// link per anchor (reference_links). */
+static void print_reference(struct dcb_out *o, const char *ref)
+{
+    char doc[4096];
+    bool have_doc = ref && cite_doc_path(doc, sizeof(doc)) == 0;
+    if (out_is_json(o)) {
+        out_str(o, "reference", NULL, ref ? ref : "");
+        char ids[16][CITE_ID_MAX], url[4096 + CITE_ID_MAX + 16];
+        size_t n = have_doc ? cite_anchors(ref, ids, 16) : 0;
+        out_arr_open(o, "reference_links");
+        for (size_t i = 0; i < n && i < 16; i++) {
+            snprintf(url, sizeof(url), "file://%s#%s", doc, ids[i]);
+            out_str(o, NULL, NULL, url);
+        }
+        out_arr_close(o);
+        return;
+    }
+    if (!ref)
+        return;
+    struct reference_text t = { o, have_doc ? doc : NULL };
+    out_text(o, "      see: ");
+    cite_walk(ref, reference_part, &t);
+    out_text(o, "\n");
+}
+
 void diagnose_print_finding_body(struct dcb_out *o, const struct finding *f, bool verify)
 {
     const struct rule *r = f->rule;
@@ -154,8 +196,7 @@ void diagnose_print_finding_body(struct dcb_out *o, const struct finding *f, boo
             out_str(o, NULL, i ? ", %s" : "; with %s", f->also[i]);
     out_arr_close(o);
     out_text(o, "%s", f->knob[0] ? "\n" : "");
-    out_str(o, "reference", r->reference ? "      see: %s\n" : NULL,
-            r->reference ? r->reference : "");
+    print_reference(o, r->reference);
     print_verified(o, f, verify);
 }
 
