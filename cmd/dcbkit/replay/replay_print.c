@@ -117,7 +117,7 @@ static char *fmt_figure(const struct figure *f, double v, char *buf, size_t len)
         else
             snprintf(buf, len, "%.4g", v);
         break;
-    case FIG_BPS: snprintf(buf, len, "%sb/s", dcb_fmt_speed((uint64_t)fabs(v), u, sizeof(u))); break;
+    case FIG_BPS: snprintf(buf, len, "%s", dcb_fmt_rate((uint64_t)fabs(v), u, sizeof(u))); break;
     }
     if (v < 0 && (f->kind == FIG_BYTES || f->kind == FIG_NS || f->kind == FIG_BPS)) {
         memmove(buf + 1, buf, strnlen(buf, len - 2) + 1);
@@ -166,7 +166,7 @@ static void print_flows(struct dcb_out *o, const struct scenario *sc,
         out_u64(o, "bytes_measured", NULL, f->bytes_measured);
         out_text(o, "%10s ", dcb_fmt_bytes(f->bytes_acked, a, sizeof(a)));
         out_dbl(o, "throughput_bps", NULL, f->throughput_bps);
-        snprintf(c, sizeof(c), "%sb/s", dcb_fmt_speed((uint64_t)f->throughput_bps, b, sizeof(b)));
+        snprintf(c, sizeof(c), "%s", dcb_fmt_rate((uint64_t)f->throughput_bps, b, sizeof(b)));
         out_text(o, "%11s ", c);
         if (f->finish_ns > 0) {
             out_i64(o, "fct_ns", NULL, f->finish_ns - f->start_ns);
