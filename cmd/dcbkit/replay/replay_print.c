@@ -344,12 +344,29 @@ static void print_body(struct dcb_out *o, const struct scenario *sc,
     print_hosts(o, d);
 }
 
+/* JSON only (the text run has said it on stderr): the config paths the scenario sets that the
+ * engine does not model. */
+static void print_warnings(struct dcb_out *o, const struct scenario *sc)
+{
+    struct scenario_unmodelled_path u[16];
+    size_t n = scenario_unmodelled(sc, u, sizeof(u) / sizeof(u[0]));
+    out_arr_open(o, "warnings");
+    for (size_t i = 0; i < n; i++) {
+        char text[160];
+        snprintf(text, sizeof(text), "%s is set (%zu interfaces) but not modelled: the run "
+                 "ignores it", u[i].path, u[i].ifaces);
+        out_str(o, NULL, NULL, text);
+    }
+    out_arr_close(o);
+}
+
 void replay_print_run(struct dcb_out *o, const struct scenario *sc,
                       const struct scenario_result *r)
 {
     out_obj_open(o, NULL);
     out_u64(o, "schema", NULL, 1);
     print_header(o, sc, r);
+    print_warnings(o, sc);
     print_body(o, sc, r);
     out_obj_close(o);
 }
