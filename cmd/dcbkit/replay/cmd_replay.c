@@ -608,7 +608,9 @@ const struct cli_command cmd_replay = {
     .json_doc =
         "{\"schema\":1, \"scenario\", \"source\", \"workload\", \"nflows\", \"faults\", \"seed\", "
         "\"simulated_ns\", \"passes\", \"wall_s\", \"cpu_s\", \"events\", \"events_per_cpu_s\", "
-        "\"packet_hops\", \"stopped\", \"warmup_ns\", \"measured_from_ns\", \"figures\": "
+        "\"packet_hops\", \"stopped\", \"warmup_ns\", \"measured_from_ns\", \"warnings\" "
+        "(a line for each config path the scenario sets that the engine does not model, "
+        "docs/scenario.md), \"figures\": "
         "{\"goodput_bps\", \"jain\", \"jain_window_min\", \"jain_window_mean\", "
         "\"windows_jain_099\", \"windows_fair\" (10 ms windows: shares of those with Jain >= "
         "0.99, with every flow within 10 % of their mean), "
