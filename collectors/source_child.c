@@ -15,10 +15,13 @@
 #include "units.h"
 
 #define READ_MAX_PER_TICK (16u << 20)
+/* How long a tick waits for the rest of a sample round it has the start of (the end comes as
+ * the child starts the next round: a sample interval of simulated time later). */
+#define ROUND_WAIT_MS 250
 #define TEXT_MAX 4096
 
 /* A record: kind, payload length, payload. */
-enum rec_kind { REC_SAMPLE = 1, REC_EVENT, REC_CONFIG, REC_STATUS };
+enum rec_kind { REC_SAMPLE = 1, REC_EVENT, REC_CONFIG, REC_STATUS, REC_ROUND_END };
 
 struct rec_config {
     int64_t time_ns;
@@ -96,6 +99,11 @@ void source_child_send_config(int fd, int64_t time_ns, const char *device, const
     free(text);
 }
 
+void source_child_send_round_end(int fd)
+{
+    send_rec(fd, REC_ROUND_END, "", 1, NULL, 0);
+}
+
 void source_child_send_status(int fd, const char *text)
 {
     char t[DCB_SOURCE_STATUS_MAX];
@@ -150,6 +158,7 @@ static void deliver(struct source_child *cl, struct dcb_source *src, uint32_t ki
         struct dcb_sample s;
         memcpy(&s, p, sizeof(s));
         cl->got_data = true;
+        cl->round_open = true;
         if (s.time_ns > cl->newest_ns)
             cl->newest_ns = s.time_ns;
         src->sink.sample(src->sink.arg, &s, 0);
@@ -171,6 +180,9 @@ static void deliver(struct source_child *cl, struct dcb_source *src, uint32_t ki
         struct store_config_row row = { rc.time_ns, rc.device, rc.ifname, rc.source, text };
         src->sink.config(src->sink.arg, &row);
         free(text);
+    } else if (kind == REC_ROUND_END) {
+        cl->rounds = true;
+        cl->round_open = false;
     } else if (kind == REC_STATUS && len > 0) {
         snprintf(src->status, sizeof(src->status), "%.*s", (int)len - 1, p);
     }
@@ -184,6 +196,7 @@ void source_child_drain(struct source_child *cl, struct dcb_source *src, int wai
     /* the wait is for the whole call: status records (a target that does not answer) must not
      * restart it, or a tick would take as long as the child keeps saying it retries */
     int64_t deadline = dcb_monotonic_ns() + (int64_t)wait_ms * 1000000LL;
+    int64_t round_deadline = dcb_monotonic_ns() + ROUND_WAIT_MS * 1000000LL;
     for (;;) {
         if (wait_ms > 0 && !cl->got_data) {
             int64_t left_ms = (deadline - dcb_monotonic_ns()) / 1000000LL;
@@ -200,8 +213,13 @@ void source_child_drain(struct source_child *cl, struct dcb_source *src, int wai
             cl->pid = -1;
             return;
         }
-        if (n < 0)
-            return;                  /* EAGAIN: all read */
+        if (n < 0) {                 /* EAGAIN: all read; the rest of a round is worth a wait */
+            int64_t left_ms = (round_deadline - dcb_monotonic_ns()) / 1000000LL;
+            struct pollfd p = { cl->fd, POLLIN, 0 };
+            if (cl->rounds && cl->round_open && left_ms > 0 && poll(&p, 1, (int)left_ms) > 0)
+                continue;
+            return;
+        }
         cl->used += (size_t)n;
         total += (size_t)n;
         size_t off = 0;

@@ -19,6 +19,7 @@ struct source_child {
     char buf[1 << 16];
     size_t used;
     bool got_data, ended;
+    bool rounds, round_open;     /* the child marks its sample rounds' ends; one is open */
     int64_t newest_ns;           /* the newest sample's time so far (0: none yet) */
     int status;                  /* the child's exit status once ended */
 };
@@ -34,6 +35,9 @@ void source_child_send_config(int fd, int64_t time_ns, const char *device, const
                        const char *source, const struct qos_config *c);
 /* A config row as it is (topology, aliases). */
 void source_child_send_row(int fd, const struct store_config_row *row);
+/* The sample round just sent is complete: a tick that has part of one waits (briefly) for the
+ * rest, so no frame shows some ports at the newest round and others at the one before. */
+void source_child_send_round_end(int fd);
 /* A line for the status bar ("gnmi leaf1 (10.0.0.1:8080): connection refused; retrying"). */
 void source_child_send_status(int fd, const char *text);
 

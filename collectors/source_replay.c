@@ -74,6 +74,8 @@ static void child_sample(void *arg, const struct dcb_sample *s)
 {
     struct pacer *c = arg;
     if (s->time_ns != c->round_ns) {
+        if (c->send_round)
+            source_child_send_round_end(c->fd);
         c->round_ns = s->time_ns;
         int64_t every = __atomic_load_n(&c->shared->every_ns, __ATOMIC_RELAXED);
         int64_t cell = (s->time_ns - c->start_ns) / (every > 0 ? every : 1);

@@ -194,6 +194,15 @@ char *dcb_fmt_speed(uint64_t bps, char *buf, size_t len)
     return fmt_decimal(bps, s, sizeof(s) / sizeof(s[0]), "", buf, len);
 }
 
+char *dcb_fmt_rate(uint64_t bps, char *buf, size_t len)
+{
+    static const struct unit_suffix s[] = {
+        { "Tb/s", 1000000000000ULL }, { "Gb/s", 1000000000ULL }, { "Mb/s", 1000000ULL },
+        { "Kb/s", 1000ULL }, { "b/s", 1 },
+    };
+    return fmt_decimal(bps, s, sizeof(s) / sizeof(s[0]), "", buf, len);
+}
+
 char *dcb_fmt_bytes(uint64_t bytes, char *buf, size_t len)
 {
     static const struct unit_suffix s[] = {

@@ -46,6 +46,9 @@ int dcb_parse_length(const char *text, uint64_t *mm, struct dcb_err *err);
  * decimals, trailing zeros trimmed: "400G", "2.5G", "150KB", "83.885 µs", "100m". */
 #define DCB_UNIT_BUF 32
 char *dcb_fmt_speed(uint64_t bps, char *buf, size_t len);
+/* A rate with its unit, as figures print it: "8.192Gb/s", "500b/s", "0b/s" (dcb_fmt_speed's
+ * "bps" below 1K is a link speed's spelling, which "b/s" after it would double). */
+char *dcb_fmt_rate(uint64_t bps, char *buf, size_t len);
 char *dcb_fmt_bytes(uint64_t bytes, char *buf, size_t len);
 char *dcb_fmt_duration_ns(double ns, char *buf, size_t len);
 char *dcb_fmt_length(uint64_t mm, char *buf, size_t len);

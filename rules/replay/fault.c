@@ -103,14 +103,20 @@ void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase)
         }
         break;
     case REPLAY_FAULT_PAUSE_STORM:
+        /* a host whose config has no pause on the priority sends nothing, as nic.c's slow
+         * receiver: no frame, no event */
+        if (!port_pauses(pt, (unsigned)ft->prio))
+            break;
         if (phase == FAULT_END) {
             port_send_pfc(s, port, (unsigned)ft->prio, 0);
-            sim_event(s, EVENT_PFC_XON, port, ft->prio, "{\"reason\":\"pause storm ended\"}");
+            if (port_pfc_on(pt, (unsigned)ft->prio))
+                sim_event(s, EVENT_PFC_XON, port, ft->prio,
+                          "{\"reason\":\"pause storm ended\"}");
             break;
         }
         if (s->now_ps >= until_ps)
             break;
-        if (phase == FAULT_BEGIN)
+        if (phase == FAULT_BEGIN && port_pfc_on(pt, (unsigned)ft->prio))
             sim_event(s, EVENT_PFC_XOFF, port, ft->prio, "{\"reason\":\"pause storm\"}");
         port_send_pfc(s, port, (unsigned)ft->prio, STORM_QUANTA);
         if (s->now_ps + storm_refresh_ps(pt) < until_ps)

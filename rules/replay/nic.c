@@ -436,7 +436,8 @@ static void receive_backlog(struct sim *s, uint32_t port, unsigned prio, uint32_
         pt->rx_xoff[prio] = true;
         pt->rx_xoff_sent_ps = s->now_ps;
         port_send_pfc(s, port, prio, 0xffff);
-        sim_event(s, EVENT_PFC_XOFF, port, (int)prio, "{\"reason\":\"slow receiver\"}");
+        if (port_pfc_on(pt, prio))
+            sim_event(s, EVENT_PFC_XOFF, port, (int)prio, "{\"reason\":\"slow receiver\"}");
         sim_at(s, s->now_ps + 1000000, EV_HOST_DRAIN, port, 0);
     }
 }
@@ -456,7 +457,8 @@ void nic_drain(struct sim *s, uint32_t port)
         if (backlog <= xon) {
             pt->rx_xoff[prio] = false;
             port_send_pfc(s, port, prio, 0);
-            sim_event(s, EVENT_PFC_XON, port, (int)prio, "{\"reason\":\"drained\"}");
+            if (port_pfc_on(pt, prio))
+                sim_event(s, EVENT_PFC_XON, port, (int)prio, "{\"reason\":\"drained\"}");
         } else {
             if (refresh)
                 port_send_pfc(s, port, prio, 0xffff);

@@ -1,6 +1,7 @@
 /* What a run emits as it goes: canonical samples and events in the collectors' form (the hooks of
  * replay.h), the queue-depth and rate series, and the queue depths the summary's percentiles are
  * taken over. */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "sim.h"
@@ -43,6 +44,49 @@ static void host_loss_samples(struct sim *s, const struct port *pt)
     sample(s, pt, METRIC_ROCE_RETRANSMITS, -1, -1, l->retransmits, 0);
 }
 
+/* Every counter series is sampled from the run's first sample (before anything happens at t = 0,
+ * so all zeros) to its last, zeros included: a reader's delta over any window that starts at or
+ * after the run's start then counts every rise, the first included (a collector's first reading
+ * of a counter that has run for days is no such baseline, and stays a first reading). Gauges
+ * (watermarks, queue depths) only where the priority or queue was used. */
+static void prio_samples(struct sim *s, const struct port *pt, bool is_switch)
+{
+    for (int prio = 0; prio < PRIOS; prio++) {
+        sample(s, pt, METRIC_PRIO_TX_BYTES, prio, -1, pt->by_prio[prio].tx_bytes, 0);
+        sample(s, pt, METRIC_PRIO_RX_BYTES, prio, -1, pt->by_prio[prio].rx_bytes, 0);
+        sample(s, pt, METRIC_PFC_TX_PAUSE, prio, -1, pt->pfc_tx[prio], 0);
+        sample(s, pt, METRIC_PFC_RX_PAUSE, prio, -1, pt->pfc_rx[prio], 0);
+        int64_t paused = pt->paused_total_ps[prio] +
+                         (pt->pfc_paused[prio] ? s->now_ps - pt->pause_start_ps[prio] : 0);
+        sample(s, pt, METRIC_PFC_RX_PAUSE_US, prio, -1, (uint64_t)(paused / 1000000), 0);
+        if (!is_switch)
+            continue;
+        sample(s, pt, METRIC_PG_DROPS, prio, -1, pt->by_prio[prio].pg.drops, 0);
+        if (!pt->by_prio[prio].tx_bytes && !pt->by_prio[prio].rx_bytes && !pt->pfc_tx[prio] &&
+            !pt->pfc_rx[prio])
+            continue;
+        sample(s, pt, METRIC_PG_WATERMARK_BYTES, prio, -1, 0,
+               (double)pt->by_prio[prio].pg.watermark);
+        sample(s, pt, METRIC_PG_HEADROOM_WATERMARK_BYTES, prio, -1, 0,
+               (double)pt->by_prio[prio].pg.headroom_watermark);
+    }
+}
+
+static void queue_samples(struct sim *s, const struct port *pt)
+{
+    for (int tc = 0; tc < PRIOS; tc++) {
+        const struct port_tc *q = &pt->by_tc[tc];
+        sample(s, pt, METRIC_QUEUE_TX_BYTES, -1, tc, q->tx_bytes, 0);
+        sample(s, pt, METRIC_QUEUE_DROPS, -1, tc, q->drops, 0);
+        sample(s, pt, METRIC_QUEUE_WRED_DROPS, -1, tc, q->wred_drops, 0);
+        sample(s, pt, METRIC_QUEUE_ECN_MARKED, -1, tc, q->marked, 0);
+        if (!q->tx_bytes && !q->q.count && !q->drops)
+            continue;
+        sample(s, pt, METRIC_QUEUE_DEPTH_BYTES, -1, tc, 0, (double)q->q.bytes);
+        sample(s, pt, METRIC_QUEUE_WATERMARK_BYTES, -1, tc, 0, (double)q->watermark);
+    }
+}
+
 void output_samples(struct sim *s)
 {
     if (!s->hooks || !s->hooks->sample)
@@ -51,54 +95,20 @@ void output_samples(struct sim *s)
         const struct port *pt = &s->ports[i];
         if (pt->peer == NO_INDEX)
             continue;
+        bool is_switch = s->nodes[pt->node].is_switch;
         sample(s, pt, METRIC_PORT_TX_BYTES, -1, -1, pt->tx_bytes, 0);
         sample(s, pt, METRIC_PORT_RX_BYTES, -1, -1, pt->rx_bytes, 0);
         sample(s, pt, METRIC_PORT_TX_PACKETS, -1, -1, pt->tx_packets, 0);
         sample(s, pt, METRIC_PORT_RX_PACKETS, -1, -1, pt->rx_packets, 0);
-        if (pt->down_events)
-            sample(s, pt, METRIC_LINK_DOWN_EVENTS, -1, -1, pt->down_events, 0);
-        if (pt->port_faults & PORT_FAULT_FCS)   /* from the start, zeros included */
-            sample(s, pt, METRIC_LINK_FCS_ERRORS, -1, -1, pt->fcs_errors, 0);
-        if (pt->pause_tx_global || pt->pause_rx_global) {
-            sample(s, pt, METRIC_PAUSE_TX_GLOBAL, -1, -1, pt->pause_tx_global, 0);
-            sample(s, pt, METRIC_PAUSE_RX_GLOBAL, -1, -1, pt->pause_rx_global, 0);
-        }
-        if (pt->rx_oversize || pt->tx_oversize) {
-            sample(s, pt, METRIC_DROP_RX_OVERSIZE, -1, -1, pt->rx_oversize, 0);
-            sample(s, pt, METRIC_DROP_TX_OVERSIZE, -1, -1, pt->tx_oversize, 0);
-        }
-        for (int prio = 0; prio < PRIOS; prio++) {
-            if (!pt->by_prio[prio].tx_bytes && !pt->by_prio[prio].rx_bytes && !pt->pfc_tx[prio] &&
-                !pt->pfc_rx[prio])
-                continue;
-            sample(s, pt, METRIC_PRIO_TX_BYTES, prio, -1, pt->by_prio[prio].tx_bytes, 0);
-            sample(s, pt, METRIC_PRIO_RX_BYTES, prio, -1, pt->by_prio[prio].rx_bytes, 0);
-            sample(s, pt, METRIC_PFC_TX_PAUSE, prio, -1, pt->pfc_tx[prio], 0);
-            sample(s, pt, METRIC_PFC_RX_PAUSE, prio, -1, pt->pfc_rx[prio], 0);
-            int64_t paused = pt->paused_total_ps[prio] +
-                             (pt->pfc_paused[prio] ? s->now_ps - pt->pause_start_ps[prio] : 0);
-            sample(s, pt, METRIC_PFC_RX_PAUSE_US, prio, -1, (uint64_t)(paused / 1000000), 0);
-            if (s->nodes[pt->node].is_switch) {
-                sample(s, pt, METRIC_PG_DROPS, prio, -1, pt->by_prio[prio].pg.drops, 0);
-                sample(s, pt, METRIC_PG_WATERMARK_BYTES, prio, -1, 0,
-                       (double)pt->by_prio[prio].pg.watermark);
-                sample(s, pt, METRIC_PG_HEADROOM_WATERMARK_BYTES, prio, -1, 0,
-                       (double)pt->by_prio[prio].pg.headroom_watermark);
-            }
-        }
-        if (s->nodes[pt->node].is_switch) {
-            for (int tc = 0; tc < PRIOS; tc++) {
-                if (!pt->by_tc[tc].tx_bytes && !pt->by_tc[tc].q.count && !pt->by_tc[tc].drops)
-                    continue;
-                sample(s, pt, METRIC_QUEUE_TX_BYTES, -1, tc, pt->by_tc[tc].tx_bytes, 0);
-                sample(s, pt, METRIC_QUEUE_DROPS, -1, tc, pt->by_tc[tc].drops, 0);
-                if (pt->by_tc[tc].wred_drops)
-                    sample(s, pt, METRIC_QUEUE_WRED_DROPS, -1, tc, pt->by_tc[tc].wred_drops, 0);
-                sample(s, pt, METRIC_QUEUE_ECN_MARKED, -1, tc, pt->by_tc[tc].marked, 0);
-                sample(s, pt, METRIC_QUEUE_DEPTH_BYTES, -1, tc, 0, (double)pt->by_tc[tc].q.bytes);
-                sample(s, pt, METRIC_QUEUE_WATERMARK_BYTES, -1, tc, 0,
-                       (double)pt->by_tc[tc].watermark);
-            }
+        sample(s, pt, METRIC_LINK_DOWN_EVENTS, -1, -1, pt->down_events, 0);
+        sample(s, pt, METRIC_LINK_FCS_ERRORS, -1, -1, pt->fcs_errors, 0);
+        sample(s, pt, METRIC_PAUSE_TX_GLOBAL, -1, -1, pt->pause_tx_global, 0);
+        sample(s, pt, METRIC_PAUSE_RX_GLOBAL, -1, -1, pt->pause_rx_global, 0);
+        sample(s, pt, METRIC_DROP_RX_OVERSIZE, -1, -1, pt->rx_oversize, 0);
+        sample(s, pt, METRIC_DROP_TX_OVERSIZE, -1, -1, pt->tx_oversize, 0);
+        prio_samples(s, pt, is_switch);
+        if (is_switch) {
+            queue_samples(s, pt);
         } else {
             sample(s, pt, METRIC_CNP_SENT, -1, -1, pt->cnp_sent, 0);
             sample(s, pt, METRIC_CNP_HANDLED, -1, -1, pt->cnp_handled, 0);

@@ -264,15 +264,20 @@ static __attribute__((noinline)) void queue_pause_frame(struct sim *s, uint32_t 
     port_kick(s, port);
 }
 
+bool port_pfc_on(const struct port *pt, unsigned prio)
+{
+    return (pt->pfc_prios >> prio) & 1;
+}
+
 bool port_pauses(const struct port *pt, unsigned prio)
 {
-    return ((pt->pfc_prios >> prio) & 1) || pt->pause_global_tx;
+    return port_pfc_on(pt, prio) || pt->pause_global_tx;
 }
 
 void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta)
 {
     struct port *pt = &s->ports[port];
-    if ((pt->pfc_prios >> prio) & 1)
+    if (port_pfc_on(pt, prio))
         queue_pause_frame(s, port, prio, quanta);
     if (!pt->pause_global_tx)
         return;
@@ -299,7 +304,7 @@ void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta)
 
 bool port_obeys_pause(const struct port *pt, unsigned prio)
 {
-    return prio == PAUSE_GLOBAL ? pt->pause_global_rx : (pt->pfc_prios >> prio) & 1;
+    return prio == PAUSE_GLOBAL ? pt->pause_global_rx : port_pfc_on(pt, prio);
 }
 
 void port_receive_pause(struct sim *s, uint32_t port, uint32_t p)

@@ -67,6 +67,17 @@ extern const char scenario_demo_json[];
 int scenario_set_workload(struct scenario *sc, struct workload *w, struct dcb_err *err);
 void scenario_free(struct scenario *sc);
 
+/* Config paths the engine does not model (NULL-terminated; docs/scenario.md, "Not modelled"). */
+extern const char *const scenario_not_modelled[];
+struct scenario_unmodelled_path {
+    const char *path;             /* one of scenario_not_modelled */
+    size_t ifaces;                /* interfaces whose effective config sets it */
+};
+/* The not-modelled paths the scenario sets (its fabric, config faults, --set), in list order:
+ * what `dcbkit replay` warns about. Returns how many (at most max). */
+size_t scenario_unmodelled(const struct scenario *sc, struct scenario_unmodelled_path *out,
+                           size_t max);
+
 struct scenario_run_options {
     int64_t duration_ns;          /* 0: one pass (forever if the workload repeats);
                                    * SCENARIO_FOREVER: until *stop */

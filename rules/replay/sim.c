@@ -175,6 +175,10 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
     if (rc == 0) {
         for (uint32_t i = 0; i < s->nports; i++)
             port_setup(s, i);
+        /* the first sample before anything else at t = 0 (a fault, a flow's first frame): every
+         * counter's series starts with the run's known zero, so its first rise counts */
+        if (opt->sample_interval_ns > 0)
+            sim_at(s, 0, EV_SAMPLE, 0, 0);
         fault_setup(s);
         s->pfc_gen_ps = (int64_t)HEADROOM_DEFAULT_RESPONSE_NS * REPLAY_PS_PER_NS;
         s->pfc_response_ps = opt->pfc_response_ns >= 0 ? opt->pfc_response_ns * REPLAY_PS_PER_NS
@@ -182,8 +186,6 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
         for (uint32_t i = 0; i < s->nflows; i++)
             if (!s->flows[i].waiting)
                 sim_at(s, s->flows[i].start_ps, EV_FLOW_SEND, i, 0);
-        if (opt->sample_interval_ns > 0)
-            sim_at(s, 0, EV_SAMPLE, 0, 0);
         if (opt->series_interval_ns > 0)
             sim_at(s, 0, EV_SERIES, 0, 0);
         sim_at(s, WATCHDOG_PERIOD_PS, EV_WATCHDOG, 0, 0);

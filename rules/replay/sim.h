@@ -364,6 +364,9 @@ void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta)
 /* Whether a port can hold its peer off on prio at all (PFC there, or 802.3x PAUSE): the NIC's
  * slow receiver and the pause storm send through port_send_pfc either way. */
 bool port_pauses(const struct port *pt, unsigned prio);
+/* Whether prio is in the port's pfc.enabled: a PFC frame (and a pfc_xoff/pfc_xon event) goes
+ * only there; with 802.3x alone the pause shows as pause_global. */
+bool port_pfc_on(const struct port *pt, unsigned prio);
 /* A PAUSE frame (PFC or 802.3x) arrived: counted, and obeyed after the response time if the
  * port's own config says so (prio in its pfc.enabled; pause.global_rx). Frees the packet. */
 void port_receive_pause(struct sim *s, uint32_t port, uint32_t p);

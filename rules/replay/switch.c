@@ -73,7 +73,7 @@ static void xoff(struct sim *s, uint32_t port, unsigned pg)
     g->xoff_since_ps = s->now_ps;
     sim_at(s, s->now_ps + s->pfc_gen_ps, EV_PFC_SEND, port, pg << 16 | PFC_QUANTA_MAX);
     sim_at(s, s->now_ps + s->pfc_gen_ps + pause_ps(pt) / 2, EV_PFC_CHECK, port, pg);
-    if ((pt->pfc_prios >> pg) & 1)      /* else only an 802.3x PAUSE goes (pause_global) */
+    if (port_pfc_on(pt, pg))            /* else only an 802.3x PAUSE goes (pause_global) */
         sim_event(s, EVENT_PFC_XOFF, port, (int)pg, "{\"quanta\":65535}");
 }
 
@@ -100,7 +100,7 @@ void switch_release(struct sim *s, uint32_t p)
     if (pg_should_xon(b, g)) {
         g->xoff_sent = false;
         sim_at(s, s->now_ps + s->pfc_gen_ps, EV_PFC_SEND, port, (uint32_t)pk->pg << 16);
-        if ((in->pfc_prios >> pk->pg) & 1) {
+        if (port_pfc_on(in, pk->pg)) {
             struct event_details details;
             event_details_init(&details);
             event_details_i64(&details, "paused_ns",

@@ -36,7 +36,7 @@
 #define INCAST STAR(9) "\"duration_ms\":2,\"seed\":1,\"workload\":{\"type\":\"incast\"," \
     "\"receiver\":\"host9\",\"count\":8,\"bytes\":\"256KB\",\"dscp\":26}}"
 
-#define SEEN_MAX 1024
+#define SEEN_MAX 4096
 #define EVENTS_MAX 32
 
 struct seen {

@@ -24,6 +24,7 @@ struct run_seen {
     struct counter_seen c[SEEN_MAX];
     int n;
     int pool_drop_events;
+    int host_xoff_events, host_xon_events, host_global_events;  /* from host2 */
 };
 
 static void keep_sample(void *arg, const struct dcb_sample *s)
@@ -37,6 +38,11 @@ static void keep_event(void *arg, const struct dcb_event *e)
     struct run_seen *r = arg;
     if (e->kind == EVENT_DROP && strstr(e->details, "\"cause\":\"headroom_pool\""))
         r->pool_drop_events++;
+    if (strcmp(e->device, "host2"))
+        return;
+    r->host_xoff_events += e->kind == EVENT_PFC_XOFF;
+    r->host_xon_events += e->kind == EVENT_PFC_XON;
+    r->host_global_events += e->kind == EVENT_PAUSE_GLOBAL;
 }
 
 /* A counter's last value; 0 when it never showed (the engine samples some only once non-zero). */
@@ -242,6 +248,62 @@ static void pfc_by_each_ends_config(void **state)
         assert_int_equal(last(&r->seen, "switch1", "Ethernet1", METRIC_PFC_RX_PAUSE_US, 3, -1),
                          cases[k].paused_us);
         assert_int_equal(r->sum.flows[0].bytes_acked, cases[k].acked);
+        run_free(r);
+    }
+}
+
+/* What host2 says it does matches what it sends: a pause storm or a slow receive side on a
+ * priority outside its pfc.enabled sends no PFC frame and no pfc_xoff/pfc_xon event; with
+ * pause.global_tx alone the pause is 802.3x (pause_global events), not a pfc_xoff. The slow
+ * receiver drains 1 Gb/s against 100 KB at 40G: above 10 KB of backlog it pauses, and the
+ * XON comes at 5 KB. */
+static void pause_events_by_pfc_enabled(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *devices;
+        bool slow;
+        int xoff_events, global_events;
+        bool frames;
+    } cases[] = {
+        { "[]", false, 1, 0, true },
+        { "[{\"name\":\"host2\",\"config\":{\"pfc\":{\"enabled\":0}}}]", false, 0, 0, false },
+        { "[{\"name\":\"host2\",\"config\":{\"pfc\":{\"enabled\":0},"
+          "\"pause\":{\"global_tx\":true}}}]", false, 0, 1, false },
+        { "[]", true, 1, 0, true },
+        { "[{\"name\":\"host2\",\"config\":{\"pfc\":{\"enabled\":0}}}]", true, 0, 0, false },
+        { "[{\"name\":\"host2\",\"config\":{\"pfc\":{\"enabled\":0},"
+          "\"pause\":{\"global_tx\":true}}}]", true, 0, 1, false },
+    };
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        struct run *r = run_new(1000000);
+        char extra[512];
+        snprintf(extra, sizeof(extra), "\"devices\":%s", cases[k].devices);
+        fabric_text(r, 2, "\"mtu\":9000", extra);
+        flow(r, "host1", "host2", 100000, 26);
+        if (cases[k].slow) {
+            r->fault = (struct replay_fault){ .kind = REPLAY_FAULT_SLOW_RECEIVER,
+                                              .device = "host2", .drain_bps = 1e9,
+                                              .rx_xoff_bytes = 10000 };
+            r->o.faults = &r->fault;
+            r->o.nfaults = 1;
+        } else {
+            storm(r, "host2", 3);
+        }
+        run(r);
+        uint64_t frames = last(&r->seen, "host2", "eth0", METRIC_PFC_TX_PAUSE, 3, -1);
+        printf("pause events case %zu: %d pfc_xoff, %d pfc_xon, %d pause_global, %llu PFC "
+               "frames\n", k, r->seen.host_xoff_events, r->seen.host_xon_events,
+               r->seen.host_global_events, (unsigned long long)frames);
+        if (cases[k].slow && cases[k].xoff_events)  /* one XOFF per backlog over 10 KB */
+            assert_true(r->seen.host_xoff_events >= 1 &&
+                        r->seen.host_xoff_events == r->seen.host_xon_events);
+        else
+            assert_int_equal(r->seen.host_xoff_events, cases[k].xoff_events);
+        assert_int_equal(frames > 0, cases[k].frames);
+        assert_int_equal(r->seen.host_global_events > 0, cases[k].global_events > 0);
+        if (!cases[k].frames)
+            assert_int_equal(r->seen.host_xon_events, 0);
         run_free(r);
     }
 }
@@ -477,6 +539,7 @@ int main(void)
         cmocka_unit_test(mtu_per_port),
         cmocka_unit_test(pfc_by_each_ends_config),
         cmocka_unit_test(nic_obeys_by_its_pfc_enabled),
+        cmocka_unit_test(pause_events_by_pfc_enabled),
         cmocka_unit_test(global_pause_received),
         cmocka_unit_test(global_pause_sent),
         cmocka_unit_test(wred_drop_mode),

@@ -109,6 +109,9 @@ static void printing(void **state)
     assert_string_equal(dcb_fmt_speed(2500000000ULL, b, sizeof(b)), "2.5G");
     assert_string_equal(dcb_fmt_speed(1600000000000ULL, b, sizeof(b)), "1.6T");
     assert_string_equal(dcb_fmt_speed(999, b, sizeof(b)), "999bps");
+    assert_string_equal(dcb_fmt_rate(0, b, sizeof(b)), "0b/s");     /* was "0bpsb/s" */
+    assert_string_equal(dcb_fmt_rate(999, b, sizeof(b)), "999b/s");
+    assert_string_equal(dcb_fmt_rate(8192000000ULL, b, sizeof(b)), "8.192Gb/s");
     assert_string_equal(dcb_fmt_bytes(150000, b, sizeof(b)), "150KB");
     assert_string_equal(dcb_fmt_bytes(9216, b, sizeof(b)), "9.216KB");
     assert_string_equal(dcb_fmt_bytes(12, b, sizeof(b)), "12B");

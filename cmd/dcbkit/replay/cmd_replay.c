@@ -175,6 +175,16 @@ struct replay_args {
     const char *prefix;
 };
 
+/* One line on stderr for each config path the scenario sets and the engine does not model. */
+static void warn_unmodelled(const struct cli_ctx *ctx, const struct scenario *sc)
+{
+    struct scenario_unmodelled_path u[16];
+    size_t n = scenario_unmodelled(sc, u, sizeof(u) / sizeof(u[0]));
+    for (size_t i = 0; i < n && ctx->verbosity >= 0; i++)
+        fprintf(stderr, "dcbkit: replay: %s: warning: %s is set (%zu interfaces) but not "
+                "modelled: the run ignores it\n", sc->source, u[i].path, u[i].ifaces);
+}
+
 static int load(const struct replay_args *a, const char *const *sets, size_t nsets,
                 struct scenario *sc, struct dcb_err *err)
 {
@@ -299,6 +309,7 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
     struct dcb_err err;
     if (load(a, a->sets, a->nsets, &sc, &err) < 0)
         return cli_fail(1, "replay", "%s", err.msg);
+    warn_unmodelled(ctx, &sc);
     struct replay_sink sink;
     memset(&sink, 0, sizeof(sink));
     int64_t run_id = 0, t0 = now_ns();
@@ -345,6 +356,7 @@ static int run_compare(struct cli_ctx *ctx, const struct replay_args *a)
         scenario_free(&base);
         return cli_fail(1, "replay", "%s", err.msg);
     }
+    warn_unmodelled(ctx, &var);         /* the variant has the baseline's settings too */
     if (check_warmup(a, &base) || check_warmup(a, &var)) {
         scenario_free(&base);
         scenario_free(&var);
@@ -604,7 +616,9 @@ const struct cli_command cmd_replay = {
     .json_doc =
         "{\"schema\":1, \"scenario\", \"source\", \"workload\", \"nflows\", \"faults\", \"seed\", "
         "\"simulated_ns\", \"passes\", \"wall_s\", \"cpu_s\", \"events\", \"events_per_cpu_s\", "
-        "\"packet_hops\", \"stopped\", \"warmup_ns\", \"measured_from_ns\", \"figures\": "
+        "\"packet_hops\", \"stopped\", \"warmup_ns\", \"measured_from_ns\", \"warnings\" "
+        "(a line for each config path the scenario sets that the engine does not model, "
+        "docs/scenario.md), \"figures\": "
         "{\"goodput_bps\", \"jain\", \"jain_window_min\", \"jain_window_mean\", "
         "\"windows_jain_099\", \"windows_fair\" (10 ms windows: shares of those with Jain >= "
         "0.99, with every flow within 10 % of their mean), "

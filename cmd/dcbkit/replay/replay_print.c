@@ -119,7 +119,7 @@ static char *fmt_figure(const struct figure *f, double v, char *buf, size_t len)
         else
             snprintf(buf, len, "%.4g", v);
         break;
-    case FIG_BPS: snprintf(buf, len, "%sb/s", dcb_fmt_speed((uint64_t)fabs(v), u, sizeof(u))); break;
+    case FIG_BPS: snprintf(buf, len, "%s", dcb_fmt_rate((uint64_t)fabs(v), u, sizeof(u))); break;
     }
     if (v < 0 && (f->kind == FIG_BYTES || f->kind == FIG_NS || f->kind == FIG_BPS)) {
         memmove(buf + 1, buf, strnlen(buf, len - 2) + 1);
@@ -168,7 +168,7 @@ static void print_flows(struct dcb_out *o, const struct scenario *sc,
         out_u64(o, "bytes_measured", NULL, f->bytes_measured);
         out_text(o, "%10s ", dcb_fmt_bytes(f->bytes_acked, a, sizeof(a)));
         out_dbl(o, "throughput_bps", NULL, f->throughput_bps);
-        snprintf(c, sizeof(c), "%sb/s", dcb_fmt_speed((uint64_t)f->throughput_bps, b, sizeof(b)));
+        snprintf(c, sizeof(c), "%s", dcb_fmt_rate((uint64_t)f->throughput_bps, b, sizeof(b)));
         out_text(o, "%11s ", c);
         if (f->finish_ns > 0) {
             out_i64(o, "fct_ns", NULL, f->finish_ns - f->start_ns);
@@ -346,12 +346,29 @@ static void print_body(struct dcb_out *o, const struct scenario *sc,
     print_hosts(o, d);
 }
 
+/* JSON only (the text run has said it on stderr): the config paths the scenario sets that the
+ * engine does not model. */
+static void print_warnings(struct dcb_out *o, const struct scenario *sc)
+{
+    struct scenario_unmodelled_path u[16];
+    size_t n = scenario_unmodelled(sc, u, sizeof(u) / sizeof(u[0]));
+    out_arr_open(o, "warnings");
+    for (size_t i = 0; i < n; i++) {
+        char text[160];
+        snprintf(text, sizeof(text), "%s is set (%zu interfaces) but not modelled: the run "
+                 "ignores it", u[i].path, u[i].ifaces);
+        out_str(o, NULL, NULL, text);
+    }
+    out_arr_close(o);
+}
+
 void replay_print_run(struct dcb_out *o, const struct scenario *sc,
                       const struct scenario_result *r)
 {
     out_obj_open(o, NULL);
     out_u64(o, "schema", NULL, 1);
     print_header(o, sc, r);
+    print_warnings(o, sc);
     print_body(o, sc, r);
     out_obj_close(o);
 }
