@@ -182,6 +182,7 @@ struct node {
     char name[DCB_DEVICE_MAX];
     bool is_switch;
     uint32_t first_port, nports;
+    uint32_t switch_index;        /* switches: its column of group_routes; NO_INDEX: a host */
     struct shared_buffer buffer;  /* switches */
 };
 
@@ -236,6 +237,21 @@ struct route {                    /* one lookup a packet, so one small entry */
     uint32_t first;               /* route_ports[start]: the next hop when it is the only one */
 };
 
+/* Routing by destination host without a table per pair of nodes: hosts that hang from the same
+ * switches (a leaf's hosts) form a group, and a switch's next hops toward any host of a group
+ * are the same, except at the switches it hangs from, where they are the ports to the host. */
+struct dest {                     /* by node; a switch or a host without links: group NO_INDEX */
+    _Alignas(32) uint32_t group;  /* its row of group_routes */
+    uint32_t leaf;                /* the first switch it hangs from, NO_INDEX: none */
+    struct route last;            /* at leaf: the ports to the host */
+    uint32_t more, nmore;         /* the other switches it hangs from: last_hops[more, + nmore) */
+};
+
+struct last_hop {
+    uint32_t node;                /* a switch the host hangs from */
+    struct route r;               /* its ports to the host */
+};
+
 /* The summary's measurements after the warm-up (summary.c): the state at the warm-up, the 10 ms
  * fairness windows, and each egress queue's sampled depths (output.c samples them). */
 struct queue_depths {
@@ -268,15 +284,18 @@ struct sim {
     struct flow *flows;
     uint32_t nflows;
     struct dcqcn_params *dparams; /* the distinct DCQCN parameters of the flows */
-    uint32_t ndparams;
+    uint32_t ndparams, dparams_cap;
     struct packet *pkts;
     uint32_t npkts, pkts_cap, free_pkt;
     struct evq queue;
     int64_t now_ps, end_ps;
     uint64_t rng;
-    /* routing: for switch s and destination host h, next hops [start, start + count) */
-    struct route *routes;         /* nnodes * nnodes, by node * nnodes + destination; switches
-                                     only used */
+    /* routing (topo.c): a switch's next hops toward a host, [start, start + count) of
+       route_ports, are its dest's last hops at the switches it hangs from, else its group's */
+    struct dest *dests;           /* by node */
+    struct route *group_routes;   /* ngroups * nswitches, by group * nswitches + switch_index */
+    uint32_t ngroups, nswitches;
+    struct last_hop *last_hops;
     uint32_t *route_ports;
     uint64_t routes_bytes;        /* what they took from the budget */
     int64_t pfc_gen_ps;           /* XOFF decision to the PFC frame queued */
