@@ -283,6 +283,9 @@ struct sim {
     uint32_t nports, ports_cap;
     struct flow *flows;
     uint32_t nflows;
+    uint32_t *dependents_at;      /* by flow, nflows + 1: the flows that wait for it are
+                                     dependents[at[f], at[f + 1]); NULL: none waits */
+    uint32_t *dependents;
     struct dcqcn_params *dparams; /* the distinct DCQCN parameters of the flows */
     uint32_t ndparams, dparams_cap;
     struct packet *pkts;

@@ -652,6 +652,38 @@ static int build_flow_list(struct sim *s, const struct fabric *f,
     return 0;
 }
 
+/* Who waits for whom, by the flow waited for: finishing a flow reads its own list, not every
+ * later flow (a million flows finishing one by one). */
+static int build_dependents(struct sim *s)
+{
+    uint64_t deps = 0;
+    for (uint32_t g = 0; g < s->nflows; g++)
+        deps += s->flows[g].nafter;
+    if (!deps)
+        return 0;
+    if (!budget_take(&s->budget, ((uint64_t)s->nflows + 1 + deps) * sizeof(uint32_t),
+                     "the flows"))
+        return DCB_E_RANGE;
+    s->dependents_at = calloc((size_t)s->nflows + 1, sizeof(*s->dependents_at));
+    s->dependents = malloc(deps * sizeof(*s->dependents));
+    if (!s->dependents_at || !s->dependents)
+        return DCB_E_NOMEM;
+    for (uint32_t g = 0; g < s->nflows; g++)
+        for (unsigned k = 0; k < s->flows[g].nafter; k++)
+            s->dependents_at[s->flows[g].after[k] + 1]++;
+    for (uint32_t f = 0; f < s->nflows; f++)
+        s->dependents_at[f + 1] += s->dependents_at[f];
+    uint32_t *fill = malloc(((size_t)s->nflows + 1) * sizeof(*fill));
+    if (!fill)
+        return DCB_E_NOMEM;
+    memcpy(fill, s->dependents_at, ((size_t)s->nflows + 1) * sizeof(*fill));
+    for (uint32_t g = 0; g < s->nflows; g++)
+        for (unsigned k = 0; k < s->flows[g].nafter; k++)
+            s->dependents[fill[s->flows[g].after[k]]++] = g;
+    free(fill);
+    return 0;
+}
+
 static int build_flows(struct sim *s, const struct fabric *f, const struct replay_flow *flows,
                        size_t n, struct dcb_err *err)
 {
@@ -666,6 +698,8 @@ static int build_flows(struct sim *s, const struct fabric *f, const struct repla
     }
     int rc = build_flow_list(s, f, flows, n, dp_index, err);
     free(dp_index);
+    if (rc == 0 && (rc = build_dependents(s)) == DCB_E_NOMEM)
+        rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     return rc;
 }
 int sim_build(struct sim *s, const struct fabric *f, const struct replay_flow *flows, size_t n,
@@ -694,6 +728,8 @@ void sim_free(struct sim *s)
     free(s->nodes);
     free(s->flows);
     free(s->dparams);
+    free(s->dependents_at);
+    free(s->dependents);
     free(s->pkts);
     routes_free(s);
     measure_free(s);
