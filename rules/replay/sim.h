@@ -316,16 +316,21 @@ struct sim {
 int replay_check(const struct replay_options *o, const struct replay_flow *flows, size_t n,
                  struct dcb_err *err);
 
-/* topo.c: building the fabric, routes (and again around links that are down), faults resolved
- * to ports */
+/* topo.c: building the fabric and the flows, faults resolved to ports */
 int sim_build(struct sim *s, const struct fabric *f, const struct replay_flow *flows, size_t n,
               struct dcb_err *err);
 void sim_free(struct sim *s);
+int fault_resolve(struct sim *s, struct dcb_err *err);
+
+/* routes.c: the routes (and again around links that are down), and ECMP's pick */
+int routes_build(struct sim *s, struct dcb_err *err);
+void routes_free(struct sim *s);
+/* The next hops switch node has toward host dst (0: none). */
+uint16_t routes_count(const struct sim *s, uint32_t node, uint32_t dst);
 uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node);
 uint64_t flow_ecmp_key(const struct flow *fl);
 uint32_t sim_next_hop_key(struct sim *s, uint32_t node, uint64_t ecmp_key, uint32_t dst_node);
 int sim_reroute(struct sim *s);
-int fault_resolve(struct sim *s, struct dcb_err *err);
 
 /* pkt.c: the packet pool and packet queues */
 uint32_t pkt_alloc(struct sim *s);
