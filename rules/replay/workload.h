@@ -15,7 +15,7 @@
 #include "fabric.h"
 #include "replay.h"
 
-/* An all-to-all of 1,448 hosts; about 0.7 KB each in a run (docs/scenario.md), which
+/* An all-to-all of 1,448 hosts; about 0.6 KB each in a run (docs/scenario.md), which
  * max_memory_bytes bounds. Each workload type checks it before it builds a flow. */
 #define WORKLOAD_MAX_FLOWS 2097152
 
