@@ -149,18 +149,17 @@ bool fault_arrive(struct sim *s, uint32_t port, uint32_t p)
     return false;
 }
 
-/* Flows that waited for this one and now have nothing left to wait for start. Only later
- * flows can depend on it. */
+/* Flows that waited for this one and now have nothing left to wait for start, in their order
+ * (a flow that names it twice waits for it twice). */
 void flow_finished(struct sim *s, uint32_t f)
 {
-    for (uint32_t g = f + 1; g < s->nflows; g++) {
+    for (uint32_t k = s->dependents_at ? s->dependents_at[f] : 0;
+         s->dependents_at && k < s->dependents_at[f + 1]; k++) {
+        uint32_t g = s->dependents[k];
         struct flow *fg = &s->flows[g];
-        if (!fg->waiting)
-            continue;
-        for (unsigned k = 0; k < fg->nafter; k++)
-            if (fg->after[k] == f && fg->waiting && --fg->waiting == 0) {
-                fg->start_ps += s->now_ps;     /* it was the delay after the dependencies */
-                sim_at(s, fg->start_ps, EV_FLOW_SEND, g, 0);
-            }
+        if (fg->waiting && --fg->waiting == 0) {
+            fg->start_ps += s->now_ps;         /* it was the delay after the dependencies */
+            sim_at(s, fg->start_ps, EV_FLOW_SEND, g, 0);
+        }
     }
 }

@@ -192,6 +192,7 @@ struct node {
     char name[DCB_DEVICE_MAX];
     bool is_switch;
     uint32_t first_port, nports;
+    uint32_t switch_index;        /* switches: its column of group_routes; NO_INDEX: a host */
     struct shared_buffer buffer;  /* switches */
 };
 
@@ -246,6 +247,21 @@ struct route {                    /* one lookup a packet, so one small entry */
     uint32_t first;               /* route_ports[start]: the next hop when it is the only one */
 };
 
+/* Routing by destination host without a table per pair of nodes: hosts that hang from the same
+ * switches (a leaf's hosts) form a group, and a switch's next hops toward any host of a group
+ * are the same, except at the switches it hangs from, where they are the ports to the host. */
+struct dest {                     /* by node; a switch or a host without links: group NO_INDEX */
+    _Alignas(32) uint32_t group;  /* its row of group_routes */
+    uint32_t leaf;                /* the first switch it hangs from, NO_INDEX: none */
+    struct route last;            /* at leaf: the ports to the host */
+    uint32_t more, nmore;         /* the other switches it hangs from: last_hops[more, + nmore) */
+};
+
+struct last_hop {
+    uint32_t node;                /* a switch the host hangs from */
+    struct route r;               /* its ports to the host */
+};
+
 /* The summary's measurements after the warm-up (summary.c): the state at the warm-up, the 10 ms
  * fairness windows, and each egress queue's sampled depths (output.c samples them). */
 struct queue_depths {
@@ -277,16 +293,22 @@ struct sim {
     uint32_t nports, ports_cap;
     struct flow *flows;
     uint32_t nflows;
+    uint32_t *dependents_at;      /* by flow, nflows + 1: the flows that wait for it are
+                                     dependents[at[f], at[f + 1]); NULL: none waits */
+    uint32_t *dependents;
     struct dcqcn_params *dparams; /* the distinct DCQCN parameters of the flows */
-    uint32_t ndparams;
+    uint32_t ndparams, dparams_cap;
     struct packet *pkts;
     uint32_t npkts, pkts_cap, free_pkt;
     struct evq queue;
     int64_t now_ps, end_ps;
     uint64_t rng;
-    /* routing: for switch s and destination host h, next hops [start, start + count) */
-    struct route *routes;         /* nnodes * nnodes, by node * nnodes + destination; switches
-                                     only used */
+    /* routing (topo.c): a switch's next hops toward a host, [start, start + count) of
+       route_ports, are its dest's last hops at the switches it hangs from, else its group's */
+    struct dest *dests;           /* by node */
+    struct route *group_routes;   /* ngroups * nswitches, by group * nswitches + switch_index */
+    uint32_t ngroups, nswitches;
+    struct last_hop *last_hops;
     uint32_t *route_ports;
     uint64_t routes_bytes;        /* what they took from the budget */
     int64_t pfc_gen_ps;           /* XOFF decision to the PFC frame queued */
@@ -304,16 +326,21 @@ struct sim {
 int replay_check(const struct replay_options *o, const struct replay_flow *flows, size_t n,
                  struct dcb_err *err);
 
-/* topo.c: building the fabric, routes (and again around links that are down), faults resolved
- * to ports */
+/* topo.c: building the fabric and the flows, faults resolved to ports */
 int sim_build(struct sim *s, const struct fabric *f, const struct replay_flow *flows, size_t n,
               struct dcb_err *err);
 void sim_free(struct sim *s);
+int fault_resolve(struct sim *s, struct dcb_err *err);
+
+/* routes.c: the routes (and again around links that are down), and ECMP's pick */
+int routes_build(struct sim *s, struct dcb_err *err);
+void routes_free(struct sim *s);
+/* The next hops switch node has toward host dst (0: none). */
+uint16_t routes_count(const struct sim *s, uint32_t node, uint32_t dst);
 uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node);
 uint64_t flow_ecmp_key(const struct flow *fl);
 uint32_t sim_next_hop_key(struct sim *s, uint32_t node, uint64_t ecmp_key, uint32_t dst_node);
 int sim_reroute(struct sim *s);
-int fault_resolve(struct sim *s, struct dcb_err *err);
 
 /* pkt.c: the packet pool and packet queues */
 uint32_t pkt_alloc(struct sim *s);

@@ -1,6 +1,5 @@
 /* Building the simulated fabric from the fabric model: nodes, ports with their effective config,
- * links (speed, cable_m x 5 ns/m of propagation), shortest-path routes with every equal-cost next
- * hop kept for ECMP, and the flows. */
+ * links (speed, cable_m x 5 ns/m of propagation), the routes (routes.c) and the flows. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,31 +11,40 @@
 /* 5 ns/m: light in fibre and copper alike (docs/rules-references.md#sonic-buffers) */
 #define PROP_PS_PER_M 5000
 #define DEFAULT_BPS 100e9
-#define ECMP_MAX 64
 
 struct iface_list {
     struct sim *s;
     uint32_t node;
 };
 
+static bool ports_reserve(struct sim *s, uint32_t cap)
+{
+    struct port *grown = budget_take(&s->budget, (uint64_t)(cap - s->ports_cap) *
+                                                 sizeof(*grown), "the ports")
+                             ? large_alloc(cap * sizeof(*grown)) : NULL;
+    if (!grown)
+        return false;
+    if (s->nports)
+        memcpy(grown, s->ports, s->nports * sizeof(*grown));
+    free(s->ports);
+    s->ports = grown;
+    s->ports_cap = cap;
+    return true;
+}
+
+static void count_iface(const char *ifname, void *arg)
+{
+    (void)ifname;
+    ++*(uint32_t *)arg;
+}
+
 static void add_port(const char *ifname, void *arg)
 {
     struct iface_list *il = arg;
     struct sim *s = il->s;
-    if (s->nports == s->ports_cap) {
-        uint32_t cap = s->ports_cap ? s->ports_cap * 2 : 64;
-        struct port *grown = budget_take(&s->budget, (uint64_t)(cap - s->ports_cap) *
-                                                     sizeof(*grown), "the ports")
-                                 ? large_alloc(cap * sizeof(*grown)) : NULL;
-        if (!grown) {
-            s->oom = true;
-            return;
-        }
-        if (s->nports)
-            memcpy(grown, s->ports, s->nports * sizeof(*grown));
-        free(s->ports);
-        s->ports = grown;
-        s->ports_cap = cap;
+    if (s->nports == s->ports_cap && !ports_reserve(s, s->ports_cap ? s->ports_cap * 2 : 64)) {
+        s->oom = true;
+        return;
     }
     struct port *pt = &s->ports[s->nports++];
     memset(pt, 0, sizeof(*pt));
@@ -52,6 +60,15 @@ static uint32_t find_node(const struct sim *s, const char *name)
         if (!strcmp(s->nodes[i].name, name))
             return i;
     return NO_INDEX;
+}
+
+/* A device's node: the nodes are the fabric's devices in its order, and its index finds one
+ * without a scan (a flow per pair of 1,024 hosts looks up two million names). */
+static uint32_t fabric_node(const struct sim *s, const struct fabric *f, const char *name)
+{
+    const struct fabric_device *d = fabric_find_device(f, name);
+    uint32_t i = d ? (uint32_t)(d - f->devices) : NO_INDEX;
+    return i < s->nnodes && !strcmp(s->nodes[i].name, name) ? i : find_node(s, name);
 }
 
 static uint32_t find_port(const struct sim *s, uint32_t node, const char *ifname)
@@ -86,6 +103,11 @@ static int build_nodes(struct sim *s, const struct fabric *f, struct dcb_err *er
     s->nodes = calloc(f->ndevices ? f->ndevices : 1, sizeof(*s->nodes));
     if (!s->nodes)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    uint32_t nifaces = 0;         /* the ports at once: each is 6 KB, and a copy doubles them */
+    for (size_t d = 0; d < f->ndevices; d++)
+        fabric_each_iface(f, &f->devices[d], count_iface, &nifaces);
+    if (nifaces && !ports_reserve(s, nifaces))
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     for (size_t d = 0; d < f->ndevices; d++) {
         struct node *n = &s->nodes[s->nnodes];
         snprintf(n->name, sizeof(n->name), "%s", f->devices[d].name);
@@ -113,132 +135,12 @@ static int build_nodes(struct sim *s, const struct fabric *f, struct dcb_err *er
         pt->prop_ps = pt->cfg.cable_mm.set ? pt->cfg.cable_mm.v * PROP_PS_PER_M / 1000 : 0;
         const struct fabric_end *peer = NULL;
         if (fabric_find_link(f, s->nodes[pt->node].name, pt->name, &peer) && peer) {
-            uint32_t pn = find_node(s, peer->device);
+            uint32_t pn = fabric_node(s, f, peer->device);
             if (pn != NO_INDEX)
                 pt->peer = find_port(s, pn, peer->ifname);
         }
     }
     return 0;
-}
-
-/* Hop counts to dst through switches only (hosts do not forward), then next hops. */
-static int build_routes(struct sim *s, struct dcb_err *err)
-{
-    uint32_t n = s->nnodes;
-    size_t cap = 1024, used = 0;
-    s->routes_bytes = (uint64_t)n * n * sizeof(*s->routes) + cap * sizeof(*s->route_ports);
-    if (!budget_take(&s->budget, s->routes_bytes, "the routes")) {
-        s->routes_bytes = 0;
-        return DCB_E_RANGE;
-    }
-    s->routes = calloc((size_t)n * n, sizeof(*s->routes));
-    uint32_t *dist = malloc(n * sizeof(*dist)), *queue = malloc(n * sizeof(*queue));
-    s->route_ports = malloc(cap * sizeof(*s->route_ports));
-    if (!s->routes || !dist || !queue || !s->route_ports) {
-        free(dist);
-        free(queue);
-        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for routes");
-    }
-    for (uint32_t dst = 0; dst < n; dst++) {
-        if (s->nodes[dst].is_switch)
-            continue;
-        for (uint32_t i = 0; i < n; i++)
-            dist[i] = UINT32_MAX;
-        uint32_t head = 0, tail = 0;
-        dist[dst] = 0;
-        queue[tail++] = dst;
-        while (head < tail) {
-            uint32_t u = queue[head++];
-            if (u != dst && !s->nodes[u].is_switch)
-                continue;
-            const struct node *nu = &s->nodes[u];
-            for (uint32_t p = nu->first_port; p < nu->first_port + nu->nports; p++) {
-                uint32_t peer = s->ports[p].peer;
-                if (peer == NO_INDEX || s->ports[p].down)
-                    continue;
-                uint32_t v = s->ports[peer].node;
-                if (dist[v] == UINT32_MAX) {
-                    dist[v] = dist[u] + 1;
-                    queue[tail++] = v;
-                }
-            }
-        }
-        for (uint32_t sw = 0; sw < n; sw++) {
-            const struct node *ns = &s->nodes[sw];
-            struct route *r = &s->routes[(size_t)sw * n + dst];
-            r->start = (uint32_t)used;
-            if (!ns->is_switch || dist[sw] == UINT32_MAX)
-                continue;
-            for (uint32_t p = ns->first_port; p < ns->first_port + ns->nports; p++) {
-                uint32_t peer = s->ports[p].peer;
-                if (peer == NO_INDEX || s->ports[p].down)
-                    continue;
-                uint32_t v = s->ports[peer].node;
-                if (dist[v] + 1 != dist[sw] || (!s->nodes[v].is_switch && v != dst) ||
-                    r->count == ECMP_MAX)
-                    continue;
-                if (used == cap) {
-                    bool room = budget_take(&s->budget, cap * sizeof(*s->route_ports),
-                                            "the routes");
-                    if (room)
-                        s->routes_bytes += cap * sizeof(*s->route_ports);
-                    cap *= 2;
-                    uint32_t *grown = room ? realloc(s->route_ports, cap * sizeof(*grown)) : NULL;
-                    if (!grown) {
-                        free(dist);
-                        free(queue);
-                        return dcb_err_set(err, DCB_E_NOMEM, "out of memory for routes");
-                    }
-                    s->route_ports = grown;
-                }
-                if (!r->count)
-                    r->first = p;
-                s->route_ports[used++] = p;
-                r->count++;
-            }
-        }
-    }
-    free(dist);
-    free(queue);
-    return 0;
-}
-
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
-/* The 5-tuple: addresses (the hosts), protocol, UDP source port and 4791. Packets carry it, so
- * a switch choosing among next hops need not read the flow. */
-uint64_t flow_ecmp_key(const struct flow *fl)
-{
-    return (uint64_t)fl->src << 40 ^ (uint64_t)fl->dst << 16 ^ fl->sport ^ (uint64_t)17 << 56 ^
-           (uint64_t)4791 << 24;
-}
-
-uint32_t sim_next_hop_key(struct sim *s, uint32_t node, uint64_t ecmp_key, uint32_t dst_node)
-{
-    const struct route *r = &s->routes[(size_t)node * s->nnodes + dst_node];
-    uint16_t count = r->count;
-    if (!count)
-        return NO_INDEX;
-    if (count == 1)
-        return r->first;
-    uint64_t h = mix(ecmp_key ^ (uint64_t)node << 48);
-    uint32_t pick = s->route_ports[r->start + h % count];
-    /* a link that is down leaves the group: the next one up takes its flows */
-    for (uint16_t k = 1; s->ports[pick].down && k < count; k++)
-        pick = s->route_ports[r->start + (h + k) % count];
-    return s->ports[pick].down ? NO_INDEX : pick;
-}
-
-uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node)
-{
-    return sim_next_hop_key(s, node, flow_ecmp_key(fl), dst_node);
 }
 
 static uint32_t host_port(const struct sim *s, uint32_t node)
@@ -302,25 +204,36 @@ static void flow_params(struct sim *s, const struct flow *fl, struct dcqcn_param
 }
 
 /* The flows' parameters, each distinct set once (most runs have one): a flow keeps a pointer,
- * and the few sets stay in cache. s->dparams has room for one set per flow. */
+ * and the few sets stay in cache. NO_INDEX: no memory for another set. */
 static uint32_t intern_params(struct sim *s, const struct dcqcn_params *d)
 {
     for (uint32_t i = 0; i < s->ndparams; i++)
         if (!memcmp(&s->dparams[i], d, sizeof(*d)))
             return i;
+    if (s->ndparams == s->dparams_cap) {
+        uint32_t cap = s->dparams_cap ? s->dparams_cap * 2 : 4;
+        struct dcqcn_params *grown =
+            budget_take(&s->budget, (uint64_t)(cap - s->dparams_cap) * sizeof(*grown),
+                        "the flows") ? realloc(s->dparams, cap * sizeof(*grown)) : NULL;
+        if (!grown)
+            return NO_INDEX;
+        s->dparams = grown;
+        s->dparams_cap = cap;
+    }
     s->dparams[s->ndparams] = *d;
     return s->ndparams++;
 }
 
-static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_t n,
-                           uint32_t *dp_index, struct dcb_err *err)
+static int build_flow_list(struct sim *s, const struct fabric *f,
+                           const struct replay_flow *flows, size_t n, uint32_t *dp_index,
+                           struct dcb_err *err)
 {
     memset(s->flows, 0, (n ? n : 1) * sizeof(*s->flows));
     for (size_t i = 0; i < n; i++) {
         const struct replay_flow *rf = &flows[i];
         struct flow *fl = &s->flows[s->nflows];
-        fl->src = rf->src ? find_node(s, rf->src) : NO_INDEX;
-        fl->dst = rf->dst ? find_node(s, rf->dst) : NO_INDEX;
+        fl->src = rf->src ? fabric_node(s, f, rf->src) : NO_INDEX;
+        fl->dst = rf->dst ? fabric_node(s, f, rf->dst) : NO_INDEX;
         if (fl->src == NO_INDEX || fl->dst == NO_INDEX)
             return dcb_err_set(err, DCB_E_INVAL, "flow %zu: no device '%s'", i,
                                fl->src == NO_INDEX ? (rf->src ? rf->src : "") :
@@ -337,7 +250,7 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
             s->ports[first].node != fl->dst)
             return dcb_err_set(err, DCB_E_INVAL, "flow %zu: no route", i);
         if (s->nodes[s->ports[first].node].is_switch &&
-            !s->routes[(size_t)s->ports[first].node * s->nnodes + fl->dst].count)
+            !routes_count(s, s->ports[first].node, fl->dst))
             return dcb_err_set(err, DCB_E_INVAL, "flow %zu: no route from %s to %s", i,
                                rf->src, rf->dst);
         fl->payload = rf->payload ? rf->payload : REPLAY_PAYLOAD_DEFAULT;
@@ -370,7 +283,8 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
         struct dcqcn_params d;
         memset(&d, 0, sizeof(d));          /* compared whole, padding too */
         flow_params(s, fl, &d);
-        dp_index[i] = intern_params(s, &d);
+        if ((dp_index[i] = intern_params(s, &d)) == NO_INDEX)
+            return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
         fl->ecmp_key = flow_ecmp_key(fl);
         s->nflows++;
     }
@@ -382,22 +296,54 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
     return 0;
 }
 
-static int build_flows(struct sim *s, const struct replay_flow *flows, size_t n,
-                       struct dcb_err *err)
+/* Who waits for whom, by the flow waited for: finishing a flow reads its own list, not every
+ * later flow (a million flows finishing one by one). */
+static int build_dependents(struct sim *s)
 {
-    if (!budget_take(&s->budget, (uint64_t)(n ? n : 1) * (sizeof(*s->flows) +
-                                                          sizeof(*s->dparams) + sizeof(uint32_t)),
+    uint64_t deps = 0;
+    for (uint32_t g = 0; g < s->nflows; g++)
+        deps += s->flows[g].nafter;
+    if (!deps)
+        return 0;
+    if (!budget_take(&s->budget, ((uint64_t)s->nflows + 1 + deps) * sizeof(uint32_t),
+                     "the flows"))
+        return DCB_E_RANGE;
+    s->dependents_at = calloc((size_t)s->nflows + 1, sizeof(*s->dependents_at));
+    s->dependents = malloc(deps * sizeof(*s->dependents));
+    if (!s->dependents_at || !s->dependents)
+        return DCB_E_NOMEM;
+    for (uint32_t g = 0; g < s->nflows; g++)
+        for (unsigned k = 0; k < s->flows[g].nafter; k++)
+            s->dependents_at[s->flows[g].after[k] + 1]++;
+    for (uint32_t f = 0; f < s->nflows; f++)
+        s->dependents_at[f + 1] += s->dependents_at[f];
+    uint32_t *fill = malloc(((size_t)s->nflows + 1) * sizeof(*fill));
+    if (!fill)
+        return DCB_E_NOMEM;
+    memcpy(fill, s->dependents_at, ((size_t)s->nflows + 1) * sizeof(*fill));
+    for (uint32_t g = 0; g < s->nflows; g++)
+        for (unsigned k = 0; k < s->flows[g].nafter; k++)
+            s->dependents[fill[s->flows[g].after[k]]++] = g;
+    free(fill);
+    return 0;
+}
+
+static int build_flows(struct sim *s, const struct fabric *f, const struct replay_flow *flows,
+                       size_t n, struct dcb_err *err)
+{
+    if (!budget_take(&s->budget, (uint64_t)(n ? n : 1) * (sizeof(*s->flows) + sizeof(uint32_t)),
                      "the flows"))
         return DCB_E_RANGE;
     s->flows = large_alloc((n ? n : 1) * sizeof(*s->flows));
-    s->dparams = calloc(n ? n : 1, sizeof(*s->dparams));
     uint32_t *dp_index = calloc(n ? n : 1, sizeof(*dp_index));
-    if (!s->flows || !s->dparams || !dp_index) {
+    if (!s->flows || !dp_index) {
         free(dp_index);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     }
-    int rc = build_flow_list(s, flows, n, dp_index, err);
+    int rc = build_flow_list(s, f, flows, n, dp_index, err);
     free(dp_index);
+    if (rc == 0 && (rc = build_dependents(s)) == DCB_E_NOMEM)
+        rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     return rc;
 }
 int sim_build(struct sim *s, const struct fabric *f, const struct replay_flow *flows, size_t n,
@@ -405,9 +351,9 @@ int sim_build(struct sim *s, const struct fabric *f, const struct replay_flow *f
 {
     int rc = build_nodes(s, f, err);
     if (rc == 0)
-        rc = build_routes(s, err);
+        rc = routes_build(s, err);
     if (rc == 0)
-        rc = build_flows(s, flows, n, err);
+        rc = build_flows(s, f, flows, n, err);
     return rc;
 }
 
@@ -426,28 +372,13 @@ void sim_free(struct sim *s)
     free(s->nodes);
     free(s->flows);
     free(s->dparams);
+    free(s->dependents_at);
+    free(s->dependents);
     free(s->pkts);
-    free(s->routes);
-    free(s->route_ports);
+    routes_free(s);
     measure_free(s);
     free(s->fault_port);
     evq_free(&s->queue);
-}
-
-/* A link went down or came back: routes are computed again around the links that are down, as
- * the fabric's routing protocol would converge (instantly, here). */
-int sim_reroute(struct sim *s)
-{
-    free(s->routes);
-    free(s->route_ports);
-    s->routes = NULL;
-    s->route_ports = NULL;
-    budget_give(&s->budget, s->routes_bytes);
-    if (build_routes(s, NULL) < 0) {
-        s->oom = true;
-        return -1;
-    }
-    return 0;
 }
 
 /* The port each fault acts on: device:ifname, or a host's linked port. */

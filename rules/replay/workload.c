@@ -34,26 +34,62 @@ void workload_free(struct workload *w)
     for (size_t i = 0; i < w->nnames; i++)
         free(w->names[i]);
     free(w->names);
+    free(w->name_slots);
     free(w->flows);
     free(w->after);
     free(w->transport);
     workload_init(w);
 }
 
-/* One copy per distinct name: flows point at it. */
+static size_t name_hash(const char *name)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;          /* FNV-1a */
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        h = (h ^ *c) * 0x100000001b3ULL;
+    return (size_t)(h ^ h >> 32);
+}
+
+static bool name_slots_grow(struct workload *w)
+{
+    size_t cap = w->nslots ? w->nslots * 2 : 64;
+    uint32_t *v = calloc(cap, sizeof(*v));
+    if (!v)
+        return false;
+    for (size_t i = 0; i < w->nnames; i++) {
+        size_t k = name_hash(w->names[i]) & (cap - 1);
+        while (v[k])
+            k = (k + 1) & (cap - 1);
+        v[k] = (uint32_t)i + 1;
+    }
+    free(w->name_slots);
+    w->name_slots = v;
+    w->nslots = cap;
+    return true;
+}
+
+/* One copy per distinct name: flows point at it. A hash finds it: an all-to-all of 1,024 hosts
+ * asks two million times. */
 static const char *intern(struct workload *w, const char *name)
 {
-    for (size_t i = 0; i < w->nnames; i++)
-        if (!strcmp(w->names[i], name))
-            return w->names[i];
-    char **grown = realloc(w->names, (w->nnames + 1) * sizeof(*grown));
-    if (!grown)
+    if (2 * (w->nnames + 1) > w->nslots && !name_slots_grow(w))
         return NULL;
-    w->names = grown;
+    size_t k = name_hash(name) & (w->nslots - 1);
+    for (; w->name_slots[k]; k = (k + 1) & (w->nslots - 1))
+        if (!strcmp(w->names[w->name_slots[k] - 1], name))
+            return w->names[w->name_slots[k] - 1];
+    if (w->nnames == w->names_cap) {
+        size_t cap = w->names_cap ? w->names_cap * 2 : 16;
+        char **grown = realloc(w->names, cap * sizeof(*grown));
+        if (!grown)
+            return NULL;
+        w->names = grown;
+        w->names_cap = cap;
+    }
     char *copy = strdup(name);
     if (!copy)
         return NULL;
     w->names[w->nnames++] = copy;
+    w->name_slots[k] = (uint32_t)w->nnames;
     return copy;
 }
 
@@ -286,6 +322,9 @@ static int all_to_all(struct workload *w, const cJSON *obj, const struct fabric 
         return rc;
     if (n < 2)
         rc = dcb_err_set(err, DCB_E_INVAL, "%s.hosts: needs at least 2 hosts", path);
+    else if ((uint64_t)n * (n - 1) > WORKLOAD_MAX_FLOWS - w->nflows)
+        rc = dcb_err_set(err, DCB_E_RANGE, "%s: %zu hosts are %llu flows, more than %d", path,
+                         n, (unsigned long long)n * (n - 1), WORKLOAD_MAX_FLOWS);
     size_t k = 0;
     for (size_t i = 0; i < n && rc == 0; i++)
         for (size_t j = 0; j < n && rc == 0; j++)
@@ -403,6 +442,9 @@ static int explicit_flows(struct workload *w, const cJSON *obj, const struct fab
         return rc;
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
         return dcb_err_set(err, DCB_E_INVAL, "%s.flows: must be a list of flows", path);
+    if ((size_t)cJSON_GetArraySize(arr) > WORKLOAD_MAX_FLOWS - w->nflows)
+        return dcb_err_set(err, DCB_E_RANGE, "%s.flows: %d flows, more than %d", path,
+                           cJSON_GetArraySize(arr), WORKLOAD_MAX_FLOWS);
     const cJSON *fj;
     size_t i = 0;
     cJSON_ArrayForEach(fj, arr) {

@@ -15,7 +15,9 @@
 #include "fabric.h"
 #include "replay.h"
 
-#define WORKLOAD_MAX_FLOWS 1000000
+/* An all-to-all of 1,448 hosts; about 0.6 KB each in a run (docs/scenario.md), which
+ * max_memory_bytes bounds. Each workload type checks it before it builds a flow. */
+#define WORKLOAD_MAX_FLOWS 2097152
 
 enum workload_type {
     WORKLOAD_INCAST,          /* N senders -> 1 receiver */
@@ -32,7 +34,9 @@ struct workload {
     uint8_t *transport;           /* parallel to flows: enum replay_transport */
     size_t nflows, cap;
     char **names;             /* host names the flows point into (owned) */
-    size_t nnames;
+    size_t nnames, names_cap;
+    uint32_t *name_slots;     /* names by hash, index + 1 (0: free), at most half full */
+    size_t nslots;
     bool repeat;              /* the workload starts again every pass, for live use */
     /* ring all-reduce: flows are grouped by iteration, steps in order */
     unsigned iterations;
