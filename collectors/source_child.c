@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "qos_json.h"
 #include "units.h"
 
@@ -18,7 +19,7 @@
 #define TEXT_MAX 4096
 
 /* A record: kind, payload length, payload. */
-enum rec_kind { REC_SAMPLE = 1, REC_EVENT, REC_CONFIG, REC_STATUS };
+enum rec_kind { REC_SAMPLE = 1, REC_EVENT, REC_CONFIG, REC_STATUS, REC_ROUND_END };
 
 struct rec_config {
     int64_t time_ns;
@@ -70,6 +71,12 @@ void source_child_send_sample(int fd, const struct dcb_sample *s)
 void source_child_send_event(int fd, const struct dcb_event *e)
 {
     send_rec(fd, REC_EVENT, e, sizeof(*e), NULL, 0);
+}
+
+void source_child_send_round_end(int fd)
+{
+    uint32_t none = 0;
+    send_rec(fd, REC_ROUND_END, &none, sizeof(none), NULL, 0);
 }
 
 void source_child_send_row(int fd, const struct store_config_row *row)
@@ -143,16 +150,30 @@ int source_child_start(struct source_child *cl, int (*run)(void *arg, int fd), v
     return 0;
 }
 
+static void deliver_sample(struct source_child *cl, struct dcb_source *src,
+                           const struct dcb_sample *s)
+{
+    cl->got_data = true;
+    if (s->time_ns > cl->newest_ns)
+        cl->newest_ns = s->time_ns;
+    src->sink.sample(src->sink.arg, s, 0);
+}
+
 static void deliver(struct source_child *cl, struct dcb_source *src, uint32_t kind,
                     const char *p, uint32_t len)
 {
     if (kind == REC_SAMPLE && len == sizeof(struct dcb_sample)) {
         struct dcb_sample s;
         memcpy(&s, p, sizeof(s));
-        cl->got_data = true;
-        if (s.time_ns > cl->newest_ns)
-            cl->newest_ns = s.time_ns;
-        src->sink.sample(src->sink.arg, &s, 0);
+        if (!cl->rounds || (cl->nheld == cl->held_cap &&
+                            dcb_grow(&cl->held, &cl->held_cap, sizeof(*cl->held), 1024) < 0))
+            deliver_sample(cl, src, &s);     /* out of memory: as it comes */
+        else
+            cl->held[cl->nheld++] = s;
+    } else if (kind == REC_ROUND_END) {
+        for (size_t k = 0; k < cl->nheld; k++)
+            deliver_sample(cl, src, &cl->held[k]);
+        cl->nheld = 0;
     } else if (kind == REC_EVENT && len == sizeof(struct dcb_event)) {
         struct dcb_event e;
         memcpy(&e, p, sizeof(e));
@@ -233,4 +254,7 @@ void source_child_stop_and_wait(struct source_child *cl)
         waitpid(cl->pid, &cl->status, 0);
         cl->pid = -1;
     }
+    free(cl->held);
+    cl->held = NULL;
+    cl->nheld = cl->held_cap = 0;
 }
