@@ -11,13 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "qos_json.h"
 #include "units.h"
 
 #define READ_MAX_PER_TICK (16u << 20)
-/* How long a tick waits for the rest of a sample round it has the start of (the end comes as
- * the child starts the next round: a sample interval of simulated time later). */
-#define ROUND_WAIT_MS 250
 #define TEXT_MAX 4096
 
 /* A record: kind, payload length, payload. */
@@ -75,6 +73,12 @@ void source_child_send_event(int fd, const struct dcb_event *e)
     send_rec(fd, REC_EVENT, e, sizeof(*e), NULL, 0);
 }
 
+void source_child_send_round_end(int fd)
+{
+    uint32_t none = 0;
+    send_rec(fd, REC_ROUND_END, &none, sizeof(none), NULL, 0);
+}
+
 void source_child_send_row(int fd, const struct store_config_row *row)
 {
     struct rec_config rc;
@@ -97,11 +101,6 @@ void source_child_send_config(int fd, int64_t time_ns, const char *device, const
     struct store_config_row row = { time_ns, device, ifname, source, text };
     source_child_send_row(fd, &row);
     free(text);
-}
-
-void source_child_send_round_end(int fd)
-{
-    send_rec(fd, REC_ROUND_END, "", 1, NULL, 0);
 }
 
 void source_child_send_status(int fd, const char *text)
@@ -151,17 +150,30 @@ int source_child_start(struct source_child *cl, int (*run)(void *arg, int fd), v
     return 0;
 }
 
+static void deliver_sample(struct source_child *cl, struct dcb_source *src,
+                           const struct dcb_sample *s)
+{
+    cl->got_data = true;
+    if (s->time_ns > cl->newest_ns)
+        cl->newest_ns = s->time_ns;
+    src->sink.sample(src->sink.arg, s, 0);
+}
+
 static void deliver(struct source_child *cl, struct dcb_source *src, uint32_t kind,
                     const char *p, uint32_t len)
 {
     if (kind == REC_SAMPLE && len == sizeof(struct dcb_sample)) {
         struct dcb_sample s;
         memcpy(&s, p, sizeof(s));
-        cl->got_data = true;
-        cl->round_open = true;
-        if (s.time_ns > cl->newest_ns)
-            cl->newest_ns = s.time_ns;
-        src->sink.sample(src->sink.arg, &s, 0);
+        if (!cl->rounds || (cl->nheld == cl->held_cap &&
+                            dcb_grow(&cl->held, &cl->held_cap, sizeof(*cl->held), 1024) < 0))
+            deliver_sample(cl, src, &s);     /* out of memory: as it comes */
+        else
+            cl->held[cl->nheld++] = s;
+    } else if (kind == REC_ROUND_END) {
+        for (size_t k = 0; k < cl->nheld; k++)
+            deliver_sample(cl, src, &cl->held[k]);
+        cl->nheld = 0;
     } else if (kind == REC_EVENT && len == sizeof(struct dcb_event)) {
         struct dcb_event e;
         memcpy(&e, p, sizeof(e));
@@ -180,9 +192,6 @@ static void deliver(struct source_child *cl, struct dcb_source *src, uint32_t ki
         struct store_config_row row = { rc.time_ns, rc.device, rc.ifname, rc.source, text };
         src->sink.config(src->sink.arg, &row);
         free(text);
-    } else if (kind == REC_ROUND_END) {
-        cl->rounds = true;
-        cl->round_open = false;
     } else if (kind == REC_STATUS && len > 0) {
         snprintf(src->status, sizeof(src->status), "%.*s", (int)len - 1, p);
     }
@@ -196,7 +205,6 @@ void source_child_drain(struct source_child *cl, struct dcb_source *src, int wai
     /* the wait is for the whole call: status records (a target that does not answer) must not
      * restart it, or a tick would take as long as the child keeps saying it retries */
     int64_t deadline = dcb_monotonic_ns() + (int64_t)wait_ms * 1000000LL;
-    int64_t round_deadline = dcb_monotonic_ns() + ROUND_WAIT_MS * 1000000LL;
     for (;;) {
         if (wait_ms > 0 && !cl->got_data) {
             int64_t left_ms = (deadline - dcb_monotonic_ns()) / 1000000LL;
@@ -213,13 +221,8 @@ void source_child_drain(struct source_child *cl, struct dcb_source *src, int wai
             cl->pid = -1;
             return;
         }
-        if (n < 0) {                 /* EAGAIN: all read; the rest of a round is worth a wait */
-            int64_t left_ms = (round_deadline - dcb_monotonic_ns()) / 1000000LL;
-            struct pollfd p = { cl->fd, POLLIN, 0 };
-            if (cl->rounds && cl->round_open && left_ms > 0 && poll(&p, 1, (int)left_ms) > 0)
-                continue;
-            return;
-        }
+        if (n < 0)
+            return;                  /* EAGAIN: all read */
         cl->used += (size_t)n;
         total += (size_t)n;
         size_t off = 0;
@@ -251,4 +254,7 @@ void source_child_stop_and_wait(struct source_child *cl)
         waitpid(cl->pid, &cl->status, 0);
         cl->pid = -1;
     }
+    free(cl->held);
+    cl->held = NULL;
+    cl->nheld = cl->held_cap = 0;
 }

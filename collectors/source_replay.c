@@ -11,9 +11,12 @@
  * the same simulated seconds; how far it trails is behind_ns. The child forwards the first
  * sample round at or after each half refresh interval of simulated time (counters are
  * cumulative, so rates lose nothing; the interval is shared with the child, so that 'd' changes
- * it) and events while the pipe is less than half full, at most EVENTS_PER_SECOND a simulated
- * second: a flood of them must not block the simulation. The scenario's fabric gives every
- * interface its intended config and its link partner's. */
+ * it), each with its end, and the use gets a round only once it has all of it: a tick in the
+ * middle of one (the child preempted on a busy machine) would stand the data at the round's
+ * time with the ports not read yet still half a refresh back. It forwards events while the
+ * pipe is less than half full, at most EVENTS_PER_SECOND a simulated second: a flood of them
+ * must not block the simulation. The scenario's fabric gives every interface its intended
+ * config and its link partner's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,8 +77,6 @@ static void child_sample(void *arg, const struct dcb_sample *s)
 {
     struct pacer *c = arg;
     if (s->time_ns != c->round_ns) {
-        if (c->send_round)
-            source_child_send_round_end(c->fd);
         c->round_ns = s->time_ns;
         int64_t every = __atomic_load_n(&c->shared->every_ns, __ATOMIC_RELAXED);
         int64_t cell = (s->time_ns - c->start_ns) / (every > 0 ? every : 1);
@@ -84,6 +85,13 @@ static void child_sample(void *arg, const struct dcb_sample *s)
     }
     if (c->send_round)
         source_child_send_sample(c->fd, s);
+}
+
+static void child_round_end(void *arg, int64_t time_ns)
+{
+    struct pacer *c = arg;
+    if (c->send_round && time_ns == c->round_ns)
+        source_child_send_round_end(c->fd);
 }
 
 static void child_event(void *arg, const struct dcb_event *e)
@@ -112,7 +120,7 @@ static int run_child(void *arg, int fd)
     struct scenario_run_options ro = {
         .duration_ns = r->duration_ns ? r->duration_ns : SCENARIO_FOREVER, .realtime = true,
         .speed = r->speed, .stop = &source_child_stop, .wall_start_ns = r->start_ns,
-        .simulated_stamps = true };
+        .simulated_stamps = true, .round_end = child_round_end };
     struct scenario_result res;
     struct dcb_err err;
     int rc = scenario_run(&r->sc, &ro, &hooks, &res, &err);
@@ -269,6 +277,7 @@ static int start_child(struct dcb_source *src, struct replay_ctx *r, struct dcb_
         r->shared = NULL;
         return -1;
     }
+    r->cl.rounds = true;
     return 0;
 }
 

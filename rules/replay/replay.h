@@ -111,6 +111,10 @@ struct replay_options {
     const struct replay_after *after;   /* one per flow, or NULL: no dependencies */
     const uint8_t *transport;     /* enum replay_transport, one per flow, or NULL: all AUTO */
     const volatile sig_atomic_t *stop;  /* non-zero ends the run at the next sample */
+    /* Called with the hooks' arg and the round's time after the last sample of each round (the
+     * samples of one instant); NULL: not. A reader at the end of a pipe waits for it, so that
+     * it never takes half a round for a whole one. */
+    void (*round_end)(void *arg, int64_t time_ns);
     uint64_t max_memory_bytes;    /* what the run may hold: ports, flows, routes, packets, events,
                                      queue depths (0: REPLAY_MEMORY_DEFAULT); past it the run
                                      ends with an error naming what grew */

@@ -92,6 +92,9 @@ struct scenario_run_options {
      * nor moved to the wall clock when the simulation falls behind, so that rates taken over
      * them are the fabric's whatever the pace (dcbtop's and serve's demo). */
     bool simulated_stamps;
+    /* After the last sample of each round, with the hooks' arg and the round's time as the
+     * samples have it; NULL: not (replay_options.round_end). */
+    void (*round_end)(void *arg, int64_t time_ns);
 };
 
 /* What the signatures of docs/scenario.md are judged on, over the whole run (all passes) after

@@ -200,6 +200,14 @@ static void on_sample(void *arg, const struct dcb_sample *s)
         r->user->sample(r->user->arg, &out);
 }
 
+static void on_round_end(void *arg, int64_t time_ns)
+{
+    struct runner *r = arg;
+    if (time_ns == 0 && r->offset_ns > 0)
+        return;                     /* its samples were skipped too (on_sample) */
+    r->ro->round_end(r->user ? r->user->arg : NULL, stamp(r, r->offset_ns + time_ns));
+}
+
 static void on_event(void *arg, const struct dcb_event *e)
 {
     struct runner *r = arg;
@@ -430,6 +438,7 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
     opt.after = sc->workload.after;
     opt.transport = sc->workload.transport;
     opt.stop = ro->stop;
+    opt.round_end = ro->round_end ? on_round_end : NULL;
     if (r.realtime && opt.sample_interval_ns <= 0)
         opt.sample_interval_ns = 1000000;   /* pacing happens at samples */
     r.interval_ns = opt.sample_interval_ns;

@@ -71,6 +71,8 @@ static void dispatch(struct sim *s, const struct heap_event *e)
     case EV_FAULT: fault_fire(s, e->a, (enum fault_phase)e->b); break;
     case EV_SAMPLE:
         output_samples(s);
+        if (s->opt->round_end)
+            s->opt->round_end(s->hooks ? s->hooks->arg : NULL, s->now_ps / REPLAY_PS_PER_NS);
         if (s->opt->stop && *s->opt->stop)
             s->end_ps = s->now_ps;      /* nothing after this runs */
         sim_at(s, s->now_ps + s->opt->sample_interval_ns * REPLAY_PS_PER_NS, EV_SAMPLE, 0, 0);
