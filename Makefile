@@ -25,7 +25,7 @@ pkg_cflags = $(if $(1),$(shell $(PKG_CONFIG) --cflags $(1)))
 pkg_libs   = $(if $(1),$(shell $(PKG_CONFIG) --libs $(1)))
 
 # CFLAGS/LDFLAGS are the user's (optimisation, debug); the rest is always added.
-WARN      := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral -Wvla
+WARN      := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
 CFLAGS    ?= -O2 -g
 EXTRA_CFLAGS ?=
 SANITIZERS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
