@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "counter.h"
 #include "grow.h"
 #include "store_blocks.h"
@@ -77,13 +77,6 @@ struct sqlite_store {
 
 static const struct store_ops sqlite_ops;
 
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int sq_fail(struct sqlite_store *s, struct dcb_err *err, int rc, const char *what)
 {
     int code = DCB_E_IO;
@@ -136,8 +129,7 @@ static int set_wal(struct sqlite_store *s, struct dcb_err *err)
         rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
         if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
             break;
-        struct timespec pause = { 0, 50 * 1000 * 1000 };
-        nanosleep(&pause, NULL);
+        dcb_sleep_ns(50 * 1000 * 1000, NULL);
     }
     return rc == SQLITE_OK ? 0 : sq_fail(s, err, rc, "setting WAL mode");
 }
@@ -324,13 +316,13 @@ static bool due_for_flush(struct sqlite_store *s)
     if (n >= s->batch_max)
         return true;
     /* the clock is read every 64 puts: at collector rates that is well under a millisecond */
-    return (n & 63) == 0 && mono_ns() - s->oldest_pending_mono_ns >= s->batch_age_ns;
+    return (n & 63) == 0 && dcb_monotonic_ns() - s->oldest_pending_mono_ns >= s->batch_age_ns;
 }
 
 static void note_first_pending(struct sqlite_store *s)
 {
     if (s->npending == 0 && s->nevents == 0 && s->nwidths_said == 0)
-        s->oldest_pending_mono_ns = mono_ns();
+        s->oldest_pending_mono_ns = dcb_monotonic_ns();
 }
 
 /* The database id of a series, creating the row if needed (inside the flush transaction). */

@@ -65,7 +65,7 @@ struct gnmi_client *gnmi_source_client(struct gnmi_source *s) { return s->client
 
 static int64_t sane_time(int64_t ts)
 {
-    int64_t now = gnmi_now_ns();
+    int64_t now = dcb_realtime_ns();
     /* a target clock a day off (or a zero timestamp) is not trusted */
     if (ts <= 0 || ts > now + 86400000000000LL || ts < now - 86400000000000LL)
         return now;
@@ -192,7 +192,7 @@ static void config_round(struct gnmi_source *s, struct device *d)
     struct apply_ctx a = { .dev = d };
     gnmi_cfg_round_apply(d->map, &d->round, apply_setting, &a);
     gnmi_cfg_round_clear(&d->round);
-    int64_t now = gnmi_now_ns();
+    int64_t now = dcb_realtime_ns();
     for (size_t i = 0; i < a.n; i++) {
         struct if_config *cur = if_config_of(d, a.fresh[i].ifname);
         if (!cur)
@@ -310,7 +310,7 @@ static void path_event(struct gnmi_source *s, const struct call *c, const char *
     snprintf(details, sizeof(details), "{\"path\":\"%s\",\"served\":%s,\"gives\":\"%s\","
              "\"reason\":\"%s\"}", p, missing ? "false" : "true", sub ? sub->gives : "", reason);
     struct dcb_event e;
-    dcb_event_set(&e, gnmi_now_ns(), EVENT_SOURCE_GAP, c->dev->name, "", -1, details);
+    dcb_event_set(&e, dcb_realtime_ns(), EVENT_SOURCE_GAP, c->dev->name, "", -1, details);
     s->cb.on_event(&e, s->cb.arg);
 }
 
