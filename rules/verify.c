@@ -216,21 +216,25 @@ static int replay_once(struct verify_ctx *vc, const char *const *sets, size_t ns
         return 0;
     }
     *cached = false;
-    static struct pause_sum ps;
-    memset(&ps, 0, sizeof(ps));
+    struct pause_sum *ps = calloc(1, sizeof(*ps));
+    if (!ps) {
+        scenario_free(&sc);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    }
     if (sc.options.sample_interval_ns <= 0)
         sc.options.sample_interval_ns = 1000000;   /* the pause counters are read in samples */
-    struct replay_hooks hooks = { .sample = on_sample, .arg = &ps };
+    struct replay_hooks hooks = { .sample = on_sample, .arg = ps };
     struct scenario_run_options ro = { .duration_ns = sc.options.duration_ns };
     struct scenario_result res;
     rc = scenario_run(&sc, &ro, &hooks, &res, err);
     if (rc == 0) {
-        figures_of(&res, &ps, f);
+        figures_of(&res, ps, f);
         scenario_result_free(&res);
         vc->runs++;
         if (vc->cache_dir[0])
             cache_write(vc->cache_dir, path, key, f);
     }
+    free(ps);
     scenario_free(&sc);
     return rc;
 }
