@@ -41,7 +41,7 @@ static const struct func_info funcs[] = {
     { "ports_max", F_PORTS_MAX, 1, 2 },
 };
 
-const char *func_name(enum func_id id)
+const char *rule_func_name(enum func_id id)
 {
     for (size_t i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
         if (funcs[i].id == id)
@@ -49,7 +49,7 @@ const char *func_name(enum func_id id)
     return "?";
 }
 
-const struct func_info *func_lookup(const char *name)
+const struct func_info *rule_func_lookup(const char *name)
 {
     for (size_t i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
         if (!strcmp(funcs[i].name, name))
@@ -251,7 +251,7 @@ static struct value window_func(const struct rule_expr *e, struct eval_ctx *c)
     return expr_eval(e->args[0], c);             /* the selector carries its aggregate */
 }
 
-struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
+struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
 {
     struct rule_expr *const *a = e->args;
     switch (e->func) {

@@ -76,7 +76,7 @@ static void fill_template(const struct rule_template *t, struct eval_ctx *c, cha
             }
             char val[64];
             const struct rule_expr *e = t->exprs[k++];
-            value_format(e, expr_eval(e, c), val, sizeof(val));
+            eval_value_format(e, expr_eval(e, c), val, sizeof(val));
             n = snprintf(buf + o, len - o, "%s", val);
             p = *q ? q + 1 : q;
         } else if ((!strncmp(p, "$prio", 5) || !strncmp(p, "$tc", 3)) && c->prio >= 0) {
@@ -147,7 +147,7 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
         if (r->propose) {
             struct value p = expr_eval(r->propose, &c);
             if (p.kind != V_UNKNOWN)
-                value_format(r->propose, p, f->proposed, sizeof(f->proposed));
+                eval_value_format(r->propose, p, f->proposed, sizeof(f->proposed));
         }
         for (int i = 0; i < r->nalso; i++) {
             char path[64], val[64];
@@ -155,7 +155,7 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
             struct value p = expr_eval(r->also[i].propose, &c);
             if (p.kind == V_UNKNOWN)
                 continue;
-            value_format(r->also[i].propose, p, val, sizeof(val));
+            eval_value_format(r->also[i].propose, p, val, sizeof(val));
             snprintf(f->also[i], sizeof(f->also[i]), "%s=%s", path, val);
         }
         rn->opt->on_finding(rn->opt->arg, f);

@@ -40,7 +40,7 @@ static void flush_port(struct sim *s, uint32_t port)
             switch_release(s, p);
             pt->by_tc[tc].drops++;
             s->drops++;
-            pkt_free(s, p);
+            sim_pkt_free(s, p);
         }
     }
 }
@@ -102,7 +102,7 @@ void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase)
 
 /* Flows that waited for this one and now have nothing left to wait for start. Only later
  * flows can depend on it. */
-void flow_finished(struct sim *s, uint32_t f)
+void sim_flow_finished(struct sim *s, uint32_t f)
 {
     for (uint32_t g = f + 1; g < s->nflows; g++) {
         struct flow *fg = &s->flows[g];

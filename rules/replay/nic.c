@@ -181,7 +181,7 @@ static void arm_rto(struct sim *s, uint32_t f)
 static uint32_t data_packet(struct sim *s, uint32_t f)
 {
     struct flow *fl = &s->flows[f];
-    uint32_t p = pkt_alloc(s);
+    uint32_t p = sim_pkt_alloc(s);
     if (p == NO_INDEX)
         return NO_INDEX;
     struct packet *pk = &s->pkts[p];
@@ -375,7 +375,7 @@ void nic_wake(struct sim *s, uint32_t port)
 
 static void send_ctrl(struct sim *s, uint32_t port, enum pkt_kind kind, uint32_t f, uint32_t psn)
 {
-    uint32_t p = pkt_alloc(s);
+    uint32_t p = sim_pkt_alloc(s);
     if (p == NO_INDEX)
         return;
     struct flow *fl = &s->flows[f];
@@ -395,8 +395,8 @@ static void send_ctrl(struct sim *s, uint32_t port, enum pkt_kind kind, uint32_t
         pk->prio = fl->prio;
         pk->dscp = fl->dscp;
     }
-    if (!pq_push(s, &s->ports[port].ctrl, p)) {
-        pkt_free(s, p);
+    if (!sim_pq_push(s, &s->ports[port].ctrl, p)) {
+        sim_pkt_free(s, p);
         return;
     }
     port_kick(s, port);
@@ -523,7 +523,7 @@ static void receive_data(struct sim *s, uint32_t port, uint32_t p)
     } else if (!fl->lossy) {
         pt->loss.duplicates++;
     }
-    pkt_free(s, p);
+    sim_pkt_free(s, p);
 }
 
 static void acked(struct sim *s, uint32_t f, uint32_t through_psn)
@@ -542,7 +542,7 @@ static void acked(struct sim *s, uint32_t f, uint32_t through_psn)
         if (fl->ready)
             ready_gone(s, f);
         fl->rto_gen++;
-        flow_finished(s, f);
+        sim_flow_finished(s, f);
     } else {
         arm_rto(s, f);
         if (fl->cwnd > 0)
@@ -649,5 +649,5 @@ void nic_receive(struct sim *s, uint32_t port, uint32_t p)
     default:
         break;
     }
-    pkt_free(s, p);
+    sim_pkt_free(s, p);
 }

@@ -60,7 +60,7 @@ static void dispatch(struct sim *s, const struct heap_event *e)
     case EV_FLOW_SEND: nic_flow_send(s, e->a); break;
     case EV_PAUSE_APPLY: port_pause_apply(s, e->a, e->b >> 16, (uint16_t)(e->b & 0xffff)); break;
     case EV_PAUSE_END: port_pause_end(s, e->a, e->b); break;
-    case EV_PFC_CHECK: pfc_check(s, e->a, e->b); break;
+    case EV_PFC_CHECK: switch_pfc_check(s, e->a, e->b); break;
     case EV_PFC_SEND: port_send_pfc(s, e->a, e->b >> 16, (uint16_t)(e->b & 0xffff)); break;
     case EV_PORT_WAKE: nic_wake(s, e->a); break;
     case EV_RP_TIMER: nic_rp_timer(s, e->a, e->b); break;

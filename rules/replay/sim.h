@@ -306,10 +306,10 @@ int sim_reroute(struct sim *s);
 int fault_resolve(struct sim *s, struct dcb_err *err);
 
 /* pkt.c: the packet pool and packet queues */
-uint32_t pkt_alloc(struct sim *s);
-void pkt_free(struct sim *s, uint32_t p);
-bool pq_push(struct sim *s, struct pkt_queue *q, uint32_t p);
-uint32_t pq_pop(struct sim *s, struct pkt_queue *q);
+uint32_t sim_pkt_alloc(struct sim *s);
+void sim_pkt_free(struct sim *s, uint32_t p);
+bool sim_pq_push(struct sim *s, struct pkt_queue *q, uint32_t p);
+uint32_t sim_pq_pop(struct sim *s, struct pkt_queue *q);
 
 /* sim.c runs the event loop. Inline: nearly every event is a frame's end or arrival scheduled
  * from the one before, and a call's entry and exit were a fifth of the queue's work. */
@@ -339,7 +339,7 @@ int sim_summarise(struct sim *s, struct replay_summary *sum, struct dcb_err *err
 void switch_receive(struct sim *s, uint32_t port, uint32_t p);
 void switch_release(struct sim *s, uint32_t p);
 enum wred_verdict switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk);
-void pfc_check(struct sim *s, uint32_t port, unsigned pg);
+void switch_pfc_check(struct sim *s, uint32_t port, unsigned pg);
 void watchdog_tick(struct sim *s);
 
 /* port.c: a port's fields derived from its config (tc_of, strict, weight, dscp_prio, ...; run
@@ -391,7 +391,7 @@ uint32_t egress_pop(struct sim *s, struct port *pt, unsigned tc);
 /* fault.c: injected faults as they fire, and flow dependencies */
 void fault_setup(struct sim *s);
 void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase);
-void flow_finished(struct sim *s, uint32_t flow);
+void sim_flow_finished(struct sim *s, uint32_t flow);
 
 /* nic.c: hosts */
 void nic_flow_send(struct sim *s, uint32_t flow);

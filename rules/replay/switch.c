@@ -49,7 +49,7 @@ static void drop(struct sim *s, uint32_t port, uint32_t p, unsigned pg, enum dro
     s->drops++;
     port_drop_event(s, port, (int)pg, "{\"where\":\"%s\",\"pg\":%u,\"cause\":\"%s\"}",
                     ingress ? "headroom" : "egress", pg, drop_cause_names[cause]);
-    pkt_free(s, p);
+    sim_pkt_free(s, p);
 }
 
 /* The pause a refreshed XOFF asks for, and when to refresh it: at half its length. */
@@ -70,7 +70,7 @@ static void xoff(struct sim *s, uint32_t port, unsigned pg)
         sim_event(s, EVENT_PFC_XOFF, port, (int)pg, "{\"quanta\":65535}");
 }
 
-void pfc_check(struct sim *s, uint32_t port, unsigned pg)
+void switch_pfc_check(struct sim *s, uint32_t port, unsigned pg)
 {
     struct port *pt = &s->ports[port];
     if (!pt->by_prio[pg].pg.xoff_sent)
@@ -190,7 +190,7 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
         return;
     }
     if (!egress_push(s, out, tc, p)) {
-        pkt_free(s, p);
+        sim_pkt_free(s, p);
         return;
     }
     pk->ingress = port;
