@@ -1,5 +1,5 @@
-/* Small text files users write (fabric files, scenarios, rules, counter maps, dumps): read whole with a size cap, and
- * parse errors placed as LINE:COL. */
+/* Small text files users write (fabric files, scenarios, rules, counter maps, dumps): read whole
+ * with a size cap, written whole or not at all, and parse errors placed as LINE:COL. */
 #ifndef DCB_FILE_TEXT_H
 #define DCB_FILE_TEXT_H
 
