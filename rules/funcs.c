@@ -30,7 +30,7 @@ static const struct func_info funcs[] = {
     { "role", F_ROLE, 0, 0 },
     { "peer_role", F_PEER_ROLE, 0, 0 },
     { "deviates", F_DEVIATES, 1, 1 },
-    { "app_diff", F_APP_DIFF, 0, 0 },
+    { "rule_func_app_diff", F_APP_DIFF, 0, 0 },
     { "lldp_peer", F_LLDP_PEER, 0, 0 },
     { "fabric_peer", F_FABRIC_PEER, 0, 0 },
     { "alias_conflicts", F_ALIAS_CONFLICTS, 0, 0 },
@@ -261,7 +261,7 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
         return expr_eval(a[0], c);
     case F_DEFINED: {
         if (a[0]->kind == N_CONFIG && a[0]->str && !a[0]->index)
-            return config_array_defined(a[0], c);
+            return rule_func_config_array_defined(a[0], c);
         char saved[sizeof(c->missing)];
         memcpy(saved, c->missing, sizeof(saved));
         struct value v = expr_eval(a[0], c);
@@ -283,7 +283,7 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
     case F_DEVIATES:
         return deviates(e, a[0], c);
     case F_APP_DIFF:
-        return app_diff(c);
+        return rule_func_app_diff(c);
     case F_ROLE: case F_PEER_ROLE: {
         const struct evidence_ops *ops = c->ev->ops;
         const char *role = !c->device ? NULL :

@@ -36,7 +36,7 @@ static void flush_port(struct sim *s, uint32_t port)
     struct port *pt = &s->ports[port];
     for (unsigned tc = 0; tc < PRIOS; tc++) {
         while (pt->by_tc[tc].q.count) {
-            uint32_t p = egress_pop(s, pt, tc);
+            uint32_t p = sim_egress_pop(s, pt, tc);
             switch_release(s, p);
             pt->by_tc[tc].drops++;
             s->drops++;

@@ -35,7 +35,7 @@ static unsigned nic_classify(const struct port *pt, const struct packet *pk)
     return by_dscp >= 0 ? (unsigned)by_dscp : pk->prio & 7u;
 }
 
-const struct dcqcn_params *flow_dcqcn(struct sim *s, const struct flow *fl)
+const struct dcqcn_params *sim_flow_dcqcn(struct sim *s, const struct flow *fl)
 {
     (void)s;
     return fl->dp;
@@ -340,7 +340,7 @@ uint32_t nic_next_packet(struct sim *s, uint32_t port)
         if (p == NO_INDEX)
             return NO_INDEX;
         pt->ready_rr = idx + 1;
-        const struct dcqcn_params *dp = flow_dcqcn(s, fl);
+        const struct dcqcn_params *dp = sim_flow_dcqcn(s, fl);
         double rate = rp_enabled(s, fl) ? fl->rp.rc : pt->bps;
         if (rate > pt->bps)
             rate = pt->bps;
@@ -492,7 +492,7 @@ static void receive_data(struct sim *s, uint32_t port, uint32_t p)
         fl->ce_marked++;
         pt->ce_received++;
         if (np_enabled(s, port, nic_classify(pt, pk)) &&
-            np_answers(fl, flow_dcqcn(s, fl), s->now_ps)) {
+            np_answers(fl, sim_flow_dcqcn(s, fl), s->now_ps)) {
             pt->cnp_sent++;
             s->cnps++;
             send_ctrl(s, port, PKT_CNP, f, 0);
@@ -587,7 +587,7 @@ static void handle_cnp(struct sim *s, uint32_t port, uint32_t f)
         return;
     }
     s->ports[port].cnp_handled++;
-    const struct dcqcn_params *dp = flow_dcqcn(s, fl);
+    const struct dcqcn_params *dp = sim_flow_dcqcn(s, fl);
     if (dcqcn_rp_on_cnp(&fl->rp, dp, s->now_ps / REPLAY_PS_PER_NS)) {
         fl->timer_gen++;
         sim_at(s, s->now_ps + dp->timer_ns * REPLAY_PS_PER_NS, EV_RP_TIMER, f, fl->timer_gen);
@@ -599,7 +599,7 @@ void nic_rp_timer(struct sim *s, uint32_t f, uint32_t gen)
     struct flow *fl = &s->flows[f];
     if (gen != fl->timer_gen || fl->done)
         return;
-    const struct dcqcn_params *dp = flow_dcqcn(s, fl);
+    const struct dcqcn_params *dp = sim_flow_dcqcn(s, fl);
     dcqcn_rp_on_timer(&fl->rp, dp);
     if (fl->rp.rc < dp->line_bps)
         sim_at(s, s->now_ps + dp->timer_ns * REPLAY_PS_PER_NS, EV_RP_TIMER, f, gen);

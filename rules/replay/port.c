@@ -112,7 +112,7 @@ void port_drop_oversize(struct sim *s, uint32_t port, uint32_t p, bool rx)
     sim_pkt_free(s, p);
 }
 
-bool egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p)
+bool sim_egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p)
 {
     if (!sim_pq_push(s, &pt->by_tc[tc].q, p))
         return false;
@@ -120,7 +120,7 @@ bool egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p)
     return true;
 }
 
-uint32_t egress_pop(struct sim *s, struct port *pt, unsigned tc)
+uint32_t sim_egress_pop(struct sim *s, struct port *pt, unsigned tc)
 {
     uint32_t p = sim_pq_pop(s, &pt->by_tc[tc].q);
     if (!pt->by_tc[tc].q.count)
@@ -139,7 +139,7 @@ static uint32_t pick_switch_queue(struct sim *s, struct port *pt)
     unsigned avail = pt->q_nonempty & (uint8_t)~pt->paused_tc;
     unsigned strict = avail & pt->strict_tcs;
     if (strict)                         /* the highest strict TC first */
-        return egress_pop(s, pt, 31u - (unsigned)__builtin_clz(strict));
+        return sim_egress_pop(s, pt, 31u - (unsigned)__builtin_clz(strict));
     unsigned shared = avail & (uint8_t)~pt->strict_tcs;
     if (!shared)
         return NO_INDEX;
@@ -152,7 +152,7 @@ static uint32_t pick_switch_queue(struct sim *s, struct port *pt)
             if (pt->by_tc[tc].deficit >= (int64_t)head_bytes) {
                 pt->by_tc[tc].deficit -= head_bytes;
                 pt->dwrr_next = (uint8_t)tc;
-                return egress_pop(s, pt, tc);
+                return sim_egress_pop(s, pt, tc);
             }
         }
         for (unsigned left = shared; left; left &= left - 1)

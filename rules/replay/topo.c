@@ -213,7 +213,7 @@ static uint64_t mix(uint64_t x)
 
 /* The 5-tuple: addresses (the hosts), protocol, UDP source port and 4791. Packets carry it, so
  * a switch choosing among next hops need not read the flow. */
-uint64_t flow_ecmp_key(const struct flow *fl)
+uint64_t sim_flow_ecmp_key(const struct flow *fl)
 {
     return (uint64_t)fl->src << 40 ^ (uint64_t)fl->dst << 16 ^ fl->sport ^ (uint64_t)17 << 56 ^
            (uint64_t)4791 << 24;
@@ -237,7 +237,7 @@ uint32_t sim_next_hop_key(struct sim *s, uint32_t node, uint64_t ecmp_key, uint3
 
 uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node)
 {
-    return sim_next_hop_key(s, node, flow_ecmp_key(fl), dst_node);
+    return sim_next_hop_key(s, node, sim_flow_ecmp_key(fl), dst_node);
 }
 
 static uint32_t host_port(const struct sim *s, uint32_t node)
@@ -370,7 +370,7 @@ static int build_flow_list(struct sim *s, const struct replay_flow *flows, size_
         memset(&d, 0, sizeof(d));          /* compared whole, padding too */
         flow_params(s, fl, &d);
         dp_index[i] = intern_params(s, &d);
-        fl->ecmp_key = flow_ecmp_key(fl);
+        fl->ecmp_key = sim_flow_ecmp_key(fl);
         s->nflows++;
     }
     for (uint32_t i = 0; i < s->nflows; i++) {
@@ -428,7 +428,7 @@ void sim_free(struct sim *s)
     free(s->pkts);
     free(s->routes);
     free(s->route_ports);
-    measure_free(s);
+    sim_measure_free(s);
     free(s->fault_port);
     evq_free(&s->queue);
 }
@@ -450,7 +450,7 @@ int sim_reroute(struct sim *s)
 }
 
 /* The port each fault acts on: device:ifname, or a host's linked port. */
-int fault_resolve(struct sim *s, struct dcb_err *err)
+int sim_fault_resolve(struct sim *s, struct dcb_err *err)
 {
     const struct replay_options *o = s->opt;
     if (!o->nfaults)
