@@ -30,7 +30,7 @@ static const struct func_info funcs[] = {
     { "role", F_ROLE, 0, 0 },
     { "peer_role", F_PEER_ROLE, 0, 0 },
     { "deviates", F_DEVIATES, 1, 1 },
-    { "rule_func_app_diff", F_APP_DIFF, 0, 0 },
+    { "app_diff", F_APP_DIFF, 0, 0 },
     { "lldp_peer", F_LLDP_PEER, 0, 0 },
     { "fabric_peer", F_FABRIC_PEER, 0, 0 },
     { "alias_conflicts", F_ALIAS_CONFLICTS, 0, 0 },

@@ -1,4 +1,4 @@
-/* Functions over a whole config table: defined(array) and rule_func_app_diff(). */
+/* Functions over a whole config table: defined(array) and app_diff(). */
 #include <stdio.h>
 
 #include "rules_ast.h"

@@ -177,7 +177,7 @@ const struct func_info *rule_func_lookup(const char *name);
 const char *rule_func_name(enum func_id id);
 struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c);
 void eval_note_missing(struct eval_ctx *c, const char *what);
-/* funcs_config.c: defined(array), whether any entry is known; rule_func_app_diff(). */
+/* funcs_config.c: defined(array), whether any entry is known; app_diff(). */
 struct value rule_func_config_array_defined(const struct rule_expr *arr, struct eval_ctx *c);
 struct value rule_func_app_diff(struct eval_ctx *c);
 /* deviates.c: deviates(leaf), e the call. */
