@@ -5,6 +5,7 @@
 #   make check SANITIZE=1    the same under ASan+UBSan
 #   make CC=clang            build with clang
 #   make bench | bench-diagnosis | fuzz | fuzz-long | install PREFIX=/usr/local | clean | ci-extra
+#   make format-check        fail on C files scripts/format would change
 
 CC       ?= cc
 SANITIZE ?=
@@ -25,7 +26,7 @@ pkg_cflags = $(if $(1),$(shell $(PKG_CONFIG) --cflags $(1)))
 pkg_libs   = $(if $(1),$(shell $(PKG_CONFIG) --libs $(1)))
 
 # CFLAGS/LDFLAGS are the user's (optimisation, debug); the rest is always added.
-WARN      := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral -Wvla
+WARN      := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla
 CFLAGS    ?= -O2 -g
 EXTRA_CFLAGS ?=
 SANITIZERS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -82,7 +83,7 @@ FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 BINS := $(DCBKIT) $(DCBTOP)
 
 .PHONY: all run check check-unit check-integration bench bench-diagnosis fuzz fuzz-long fuzz-build fuzz-bins install \
-        uninstall clean ci-extra cppcheck bootstrap bootstrap-run help build-tests
+        uninstall clean ci-extra cppcheck format-check bootstrap bootstrap-run help build-tests
 .DEFAULT_GOAL := all
 
 COMPLETIONS := $(BUILD)/completion/dcbkit.bash $(BUILD)/completion/_dcbkit
@@ -221,9 +222,14 @@ CPPCHECK_FLAGS := --error-exitcode=1 --enable=warning,performance,portability --
 cppcheck:
 	cppcheck $(CPPCHECK_FLAGS) lib decoders collectors rules report cmd tests/unit tests/bench tests/fuzz
 
+# Every tracked .c/.h as .clang-format lays it out; scripts/format fixes what this reports.
+format-check:
+	scripts/format --check
+
 # What .ci/run adds after `make check`: the clang build, the ASan+UBSan unit tests, cppcheck,
 # and a short fuzz run of every target.
 ci-extra:
+	$(MAKE) --no-print-directory format-check
 	$(MAKE) --no-print-directory CC=clang all build-tests
 	$(MAKE) --no-print-directory CC=clang SANITIZE=1 check-unit
 	$(MAKE) --no-print-directory cppcheck

@@ -1,15 +1,13 @@
 #include "counter_map.h"
 #include "data_dir.h"
+#include "file_text.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define MAP_FILE_MAX (1u << 20)
 
@@ -143,24 +141,9 @@ out:
 
 char *counter_map_read_file(const char *path, struct dcb_err *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        dcb_err_set(err, DCB_E_IO, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *buf = malloc(MAP_FILE_MAX + 1);
-    size_t got = 0;
-    ssize_t n = 0;
-    while (buf && got < MAP_FILE_MAX && (n = read(fd, buf + got, MAP_FILE_MAX - got)) > 0)
-        got += (size_t)n;
-    close(fd);
-    if (!buf || n < 0 || got == MAP_FILE_MAX) {
-        free(buf);
-        dcb_err_set(err, DCB_E_IO, "%s: unreadable or larger than 1 MiB", path);
-        return NULL;
-    }
-    buf[got] = '\0';
-    return buf;
+    char *buf;
+    size_t len;
+    return dcb_read_text_file(path, MAP_FILE_MAX, &buf, &len, err) < 0 ? NULL : buf;
 }
 
 static int by_name(const void *a, const void *b)

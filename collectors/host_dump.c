@@ -1,10 +1,10 @@
 /* A saved `ethtool -S` dump into a host source: see host_dump.h. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ethtool_dump.h"
+#include "file_text.h"
 #include "host_dump.h"
 
 #define DUMP_FILE_MAX (16u << 20)
@@ -28,32 +28,12 @@ static void add_stat(const char *name, uint64_t value, void *arg)
     host_source_counter(a->hs, a->ts, a->ifname, &c);
 }
 
-static char *read_dump(const char *path, size_t *len, struct dcb_err *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        dcb_err_set(err, DCB_E_IO, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    char *buf = malloc(DUMP_FILE_MAX + 1);
-    *len = buf ? fread(buf, 1, DUMP_FILE_MAX + 1, f) : 0;
-    bool failed = !buf || ferror(f) || *len > DUMP_FILE_MAX;
-    fclose(f);
-    if (failed) {
-        free(buf);
-        dcb_err_set(err, DCB_E_IO, "%s: unreadable or larger than 16 MiB", path);
-        return NULL;
-    }
-    buf[*len] = '\0';
-    return buf;
-}
-
 int host_dump_feed(struct host_source *hs, const struct counter_maps *maps, const char *path,
                    const char *ifname, const char *driver, int64_t ts, struct dcb_err *err)
 {
     size_t len;
-    char *text = read_dump(path, &len, err);
-    if (!text)
+    char *text;
+    if (dcb_read_text_file(path, DUMP_FILE_MAX, &text, &len, err) < 0)
         return -1;
     const char *drv = driver ? driver : ethtool_dump_guess_driver(text, len);
     struct dump_add a = { hs, drv ? counter_maps_find(maps, drv, "ethtool") : NULL, ifname, ts };

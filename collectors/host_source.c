@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dcqcn_knobs.h"
 #include "event_details.h"
@@ -34,13 +33,6 @@ struct host_source_iface {
     struct qos_config *peer;     /* what the link partner last advertised */
     char peer_key[160];          /* "peer:port" it came from */
 };
-
-int64_t host_source_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static void say(struct host_source *hs, enum dcb_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

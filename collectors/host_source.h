@@ -93,7 +93,5 @@ void host_source_counter(struct host_source *hs, int64_t now, const char *ifname
                          const struct host_counter *c);
 void host_source_close(struct host_source *hs);
 
-/* Unix time now, in nanoseconds. */
-int64_t host_source_now(void);
 
 #endif

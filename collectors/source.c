@@ -1,9 +1,7 @@
 /* The parts of the source layer every source shares: kind names, tick and close through the
  * ops, and the loop that drives a source to its end or for a while (dcb_source_run). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "qos_json.h"
 #include "reset_watch.h"
@@ -66,19 +64,12 @@ int dcb_source_watch_resets(struct dcb_source *src, struct dcb_err *err)
     return 0;
 }
 
-/* Sleeps until the monotonic deadline, or until *stop is set (a signal interrupts the sleep). */
-static void sleep_until(int64_t deadline_ns, volatile int *stop)
-{
-    struct timespec ts = { deadline_ns / 1000000000LL, deadline_ns % 1000000000LL };
-    while (!(stop && *stop) &&
-           clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-        ;
-}
-
 int dcb_source_run(struct dcb_source *src, const struct dcb_source_run *run, int64_t *data_ns,
                    struct dcb_err *err)
 {
-    int64_t start = dcb_monotonic_ns(), next = start;
+    int64_t start = dcb_monotonic_ns();
+    struct dcb_ticker ticker;
+    dcb_ticker_start(&ticker, src->interval_ns);
     long ticks = 0;
     *data_ns = 0;
     for (;;) {
@@ -92,12 +83,12 @@ int dcb_source_run(struct dcb_source *src, const struct dcb_source_run *run, int
             return -1;
         if (rc == DCB_SOURCE_END || (run->count && ticks >= run->count))
             return 0;
-        int64_t interval = src->interval_ns > 0 ? src->interval_ns : 1000000000LL;
-        next += interval;
+        int64_t now = dcb_monotonic_ns();
+        int64_t next = dcb_ticker_next(&ticker, now);
         if (run->duration_ns && next - start > run->duration_ns)
             next = start + run->duration_ns;
-        if (run->duration_ns && dcb_monotonic_ns() - start >= run->duration_ns)
+        if (run->duration_ns && now - start >= run->duration_ns)
             return 0;
-        sleep_until(next, run->stop);
+        dcb_sleep_until(next, run->stop);
     }
 }

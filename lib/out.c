@@ -156,6 +156,17 @@ static bool json_member(struct dcb_out *o, const char *key)
     return true;
 }
 
+/* The text of a field printer: its caller's format (checked by clang at the call site, see
+ * OUT_TEXT_FORMAT) with the one value. */
+static void text_put(FILE *fp, const char *fmt, ...) __attribute__((format(printf, 2, 0)));
+static void text_put(FILE *fp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(fp, fmt, ap);
+    va_end(ap);
+}
+
 static void open_container(struct dcb_out *o, const char *key, char bracket)
 {
     if (o->format != OUT_JSON)
@@ -198,7 +209,7 @@ void out_str(struct dcb_out *o, const char *key, const char *text_fmt, const cha
     } else if (text_fmt) {
         char safe[4096];
         text_sanitize(safe, sizeof(safe), value ? value : "-");
-        fprintf(o->fp, text_fmt, safe);
+        text_put(o->fp, text_fmt, safe);
     }
 }
 
@@ -221,7 +232,7 @@ void out_u64(struct dcb_out *o, const char *key, const char *text_fmt, uint64_t 
             return;
         put_u64(o->fp, value);
     } else if (text_fmt) {
-        fprintf(o->fp, text_fmt, value);
+        text_put(o->fp, text_fmt, value);
     }
 }
 
@@ -232,7 +243,7 @@ void out_i64(struct dcb_out *o, const char *key, const char *text_fmt, int64_t v
             return;
         fprintf(o->fp, "%" PRId64, value);
     } else if (text_fmt) {
-        fprintf(o->fp, text_fmt, value);
+        text_put(o->fp, text_fmt, value);
     }
 }
 
@@ -246,7 +257,7 @@ void out_dbl(struct dcb_out *o, const char *key, const char *text_fmt, double va
         else
             fputs("null", o->fp);
     } else if (text_fmt) {
-        fprintf(o->fp, text_fmt, value);
+        text_put(o->fp, text_fmt, value);
     }
 }
 
@@ -257,7 +268,7 @@ void out_bool(struct dcb_out *o, const char *key, const char *text_fmt, bool val
             return;
         fputs(value ? "true" : "false", o->fp);
     } else if (text_fmt) {
-        fprintf(o->fp, text_fmt, value ? "yes" : "no");
+        text_put(o->fp, text_fmt, value ? "yes" : "no");
     }
 }
 
@@ -268,7 +279,7 @@ void out_number(struct dcb_out *o, const char *key, const char *text_fmt, const 
             return;
         fputs(literal, o->fp);
     } else if (text_fmt) {
-        fprintf(o->fp, text_fmt, literal);
+        text_put(o->fp, text_fmt, literal);
     }
 }
 
@@ -291,7 +302,7 @@ void out_json_value(struct dcb_out *o, const char *key, const char *text_fmt, co
     } else if (text_fmt) {
         char safe[4096];
         text_sanitize(safe, sizeof(safe), json);
-        fprintf(o->fp, text_fmt, safe);
+        text_put(o->fp, text_fmt, safe);
     }
 }
 

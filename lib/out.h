@@ -35,26 +35,42 @@ void out_init(struct dcb_out *o, FILE *fp, enum out_format format);
 int out_parse_format(const char *name, enum out_format *format);
 static inline bool out_is_json(const struct dcb_out *o) { return o->format == OUT_JSON; }
 
+/* The text format of a field printer is a printf format for its one value (or NULL: no text).
+ * clang checks it at every call site. gcc is left out: it reads a NULL format followed by the
+ * value as "too many arguments for format". */
+#ifdef __clang__
+#define OUT_TEXT_FORMAT(n) __attribute__((format(printf, n, 0)))
+#else
+#define OUT_TEXT_FORMAT(n)
+#endif
+
 /* key is ignored at the top level and inside arrays. */
 void out_obj_open(struct dcb_out *o, const char *key);
 void out_obj_close(struct dcb_out *o);
 void out_arr_open(struct dcb_out *o, const char *key);
 void out_arr_close(struct dcb_out *o);
 
-void out_str(struct dcb_out *o, const char *key, const char *text_fmt, const char *value);
-void out_u64(struct dcb_out *o, const char *key, const char *text_fmt, uint64_t value);
-void out_i64(struct dcb_out *o, const char *key, const char *text_fmt, int64_t value);
-void out_dbl(struct dcb_out *o, const char *key, const char *text_fmt, double value);
+void out_str(struct dcb_out *o, const char *key, const char *text_fmt, const char *value)
+    OUT_TEXT_FORMAT(3);
+void out_u64(struct dcb_out *o, const char *key, const char *text_fmt, uint64_t value)
+    OUT_TEXT_FORMAT(3);
+void out_i64(struct dcb_out *o, const char *key, const char *text_fmt, int64_t value)
+    OUT_TEXT_FORMAT(3);
+void out_dbl(struct dcb_out *o, const char *key, const char *text_fmt, double value)
+    OUT_TEXT_FORMAT(3);
 /* The text format of a bool takes %s: "yes" or "no". */
-void out_bool(struct dcb_out *o, const char *key, const char *text_fmt, bool value);
+void out_bool(struct dcb_out *o, const char *key, const char *text_fmt, bool value)
+    OUT_TEXT_FORMAT(3);
 /* A number already formatted (e.g. "1700000000.123456", which a double cannot carry exactly);
  * the caller guarantees it is a valid JSON number. The text format takes %s. */
-void out_number(struct dcb_out *o, const char *key, const char *text_fmt, const char *literal);
+void out_number(struct dcb_out *o, const char *key, const char *text_fmt, const char *literal)
+    OUT_TEXT_FORMAT(3);
 /* JSON null; in text mode text (if any) is printed as is. */
 void out_null(struct dcb_out *o, const char *key, const char *text);
 /* A JSON value already serialised (e.g. an event's details object); the caller guarantees it is
  * valid JSON. The text format takes %s: the JSON text, made safe as out_str does. */
-void out_json_value(struct dcb_out *o, const char *key, const char *text_fmt, const char *json);
+void out_json_value(struct dcb_out *o, const char *key, const char *text_fmt, const char *json)
+    OUT_TEXT_FORMAT(3);
 
 /* Text mode only: free text (e.g. headings, units, newlines), made safe as out_term does. */
 void out_text(struct dcb_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -47,6 +47,8 @@ bool dcb_progress_due(struct dcb_progress *p)
 }
 
 static void vshow(struct dcb_progress *p, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+static void vshow(struct dcb_progress *p, const char *fmt, va_list ap)
 {
     /* the control bytes go out as they are: out_vterm would show them as \xNN */
     fputc('\r', stderr);

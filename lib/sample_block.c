@@ -10,17 +10,17 @@
 #define HEAD_ESCAPE 3
 #define GAUGE_INT_LIMIT 9007199254740992.0      /* 2^53 */
 
-uint64_t block_zigzag(uint64_t d)
+uint64_t sample_block_zigzag(uint64_t d)
 {
     return (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);
 }
 
-uint64_t block_unzigzag(uint64_t z)
+uint64_t sample_block_unzigzag(uint64_t z)
 {
     return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
 }
 
-size_t block_varint_put(uint8_t *out, uint64_t v)
+size_t sample_block_varint_put(uint8_t *out, uint64_t v)
 {
     size_t n = 0;
     while (v >= 0x80) {
@@ -55,7 +55,7 @@ size_t sample_block_encode(const struct stored_sample *v, size_t n, uint8_t *out
     uint64_t step = 0, prev = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t new_step = (uint64_t)v[i].ts - (uint64_t)ts;
-        uint64_t dod = block_zigzag(new_step - step);
+        uint64_t dod = sample_block_zigzag(new_step - step);
         int64_t gi = 0;
         double g = 0;
         unsigned kind = KIND_COUNTER;
@@ -64,19 +64,19 @@ size_t sample_block_encode(const struct stored_sample *v, size_t n, uint8_t *out
             kind = gauge_is_small_int(g, &gi) ? KIND_GAUGE_INT : KIND_GAUGE_BITS;
         }
         if (dod < (1ULL << 62)) {
-            len += block_varint_put(out + len, dod << 2 | kind);
+            len += sample_block_varint_put(out + len, dod << 2 | kind);
         } else {
-            len += block_varint_put(out + len, HEAD_ESCAPE);
+            len += sample_block_varint_put(out + len, HEAD_ESCAPE);
             len += put_le64(out + len, (uint64_t)v[i].ts);
-            len += block_varint_put(out + len, kind);
+            len += sample_block_varint_put(out + len, kind);
         }
         step = new_step;
         ts = v[i].ts;
         if (kind == KIND_COUNTER) {
-            len += block_varint_put(out + len, block_zigzag(v[i].raw - prev));
+            len += sample_block_varint_put(out + len, sample_block_zigzag(v[i].raw - prev));
             prev = v[i].raw;
         } else if (kind == KIND_GAUGE_INT) {
-            len += block_varint_put(out + len, block_zigzag((uint64_t)gi - prev));
+            len += sample_block_varint_put(out + len, sample_block_zigzag((uint64_t)gi - prev));
             prev = (uint64_t)gi;
         } else {
             len += put_le64(out + len, v[i].raw);
@@ -96,7 +96,7 @@ void sample_block_reader_init(struct sample_block_reader *r, int64_t t0, const v
     r->bad = false;
 }
 
-uint64_t block_varint_get(struct dcb_reader *rd)
+uint64_t sample_block_varint_get(struct dcb_reader *rd)
 {
     uint64_t v = 0;
     for (unsigned shift = 0; shift < 64; shift += 7) {
@@ -126,12 +126,12 @@ bool sample_block_next(struct sample_block_reader *r, struct stored_sample *out)
         return false;
     }
     bool first = r->rd.off == 0;
-    uint64_t head = block_varint_get(&r->rd);
+    uint64_t head = sample_block_varint_get(&r->rd);
     unsigned kind;
     int64_t ts;
     if (head == HEAD_ESCAPE) {
         ts = (int64_t)rd_le64(&r->rd);
-        uint64_t k = block_varint_get(&r->rd);
+        uint64_t k = sample_block_varint_get(&r->rd);
         if (k > KIND_GAUGE_BITS)
             return fail(r);
         kind = (unsigned)k;
@@ -142,7 +142,7 @@ bool sample_block_next(struct sample_block_reader *r, struct stored_sample *out)
         kind = (unsigned)(head & 3);
         if (kind > KIND_GAUGE_BITS)
             return fail(r);
-        uint64_t step = r->step + block_unzigzag(head >> 2);
+        uint64_t step = r->step + sample_block_unzigzag(head >> 2);
         /* room to INT64_MAX, as an unsigned difference (exact for any ts) */
         uint64_t room = (uint64_t)INT64_MAX - (uint64_t)r->ts;
         if (first ? step != 0 : (step == 0 || step > room))
@@ -153,10 +153,10 @@ bool sample_block_next(struct sample_block_reader *r, struct stored_sample *out)
     out->ts = r->ts = ts;
     if (kind == KIND_COUNTER) {
         out->kind = STORED_COUNTER;
-        out->raw = r->prev + block_unzigzag(block_varint_get(&r->rd));
+        out->raw = r->prev + sample_block_unzigzag(sample_block_varint_get(&r->rd));
         r->prev = out->raw;
     } else if (kind == KIND_GAUGE_INT) {
-        r->prev += block_unzigzag(block_varint_get(&r->rd));
+        r->prev += sample_block_unzigzag(sample_block_varint_get(&r->rd));
         double g = (double)(int64_t)r->prev;
         out->kind = STORED_GAUGE;
         memcpy(&out->raw, &g, sizeof(g));

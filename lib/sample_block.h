@@ -37,12 +37,12 @@ struct stored_sample {
     uint8_t kind;               /* enum stored_kind */
 };
 
-/* The varints and zigzag of the bytes above, for sample_chunk.c too. block_varint_get fails the
+/* The varints and zigzag of the bytes above, for sample_chunk.c too. sample_block_varint_get fails the
  * reader on a varint that runs past it or past 64 bits. */
-size_t block_varint_put(uint8_t *out, uint64_t v);
-uint64_t block_varint_get(struct dcb_reader *rd);
-uint64_t block_zigzag(uint64_t d);            /* d: a two's complement difference */
-uint64_t block_unzigzag(uint64_t z);
+size_t sample_block_varint_put(uint8_t *out, uint64_t v);
+uint64_t sample_block_varint_get(struct dcb_reader *rd);
+uint64_t sample_block_zigzag(uint64_t d);            /* d: a two's complement difference */
+uint64_t sample_block_unzigzag(uint64_t z);
 
 /* Encodes n samples (times strictly increasing) into out, which holds at least
  * n * SAMPLE_BLOCK_BYTES_MAX bytes; returns the length. The block's t0 is v[0].ts. */

@@ -31,12 +31,12 @@ struct chunk_writer {
     bool empty;
 };
 
-void chunk_writer_init(struct chunk_writer *w);
-void chunk_writer_free(struct chunk_writer *w);
-void chunk_writer_reset(struct chunk_writer *w);
+void sample_chunk_writer_init(struct chunk_writer *w);
+void sample_chunk_writer_free(struct chunk_writer *w);
+void sample_chunk_writer_reset(struct chunk_writer *w);
 /* Appends one series' samples (times strictly increasing; series above the last one added).
  * false when out of memory. */
-bool chunk_writer_add(struct chunk_writer *w, int64_t series, const struct stored_sample *v,
+bool sample_chunk_writer_add(struct chunk_writer *w, int64_t series, const struct stored_sample *v,
                       size_t n);
 
 struct chunk_reader {
@@ -47,11 +47,11 @@ struct chunk_reader {
     bool started, bad;
 };
 
-void chunk_reader_init(struct chunk_reader *r, int64_t series0, const void *data, size_t len);
+void sample_chunk_reader_init(struct chunk_reader *r, int64_t series0, const void *data, size_t len);
 /* Moves to the next series (skipping what is left of the current one): true with r->series
  * and r->n set; false at the end or on malformed bytes (then r->bad). */
-bool chunk_next_series(struct chunk_reader *r);
+bool sample_chunk_next_series(struct chunk_reader *r);
 /* The current series' next sample; false at its end or on malformed bytes (then r->bad). */
-bool chunk_next_sample(struct chunk_reader *r, struct stored_sample *out);
+bool sample_chunk_next_sample(struct chunk_reader *r, struct stored_sample *out);
 
 #endif

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-void block_tier_init(struct block_tier *t, sqlite3 *db)
+void store_block_tier_init(struct block_tier *t, sqlite3 *db)
 {
     memset(t, 0, sizeof(*t));
     t->db = db;
 }
 
-void block_tier_free(struct block_tier *t)
+void store_block_tier_free(struct block_tier *t)
 {
     sqlite3_stmt *stmts[] = { t->sel_before, t->sel_after, t->ins, t->upd, t->del,
                               t->del_after, t->sel_range };
@@ -24,7 +24,7 @@ void block_tier_free(struct block_tier *t)
     memset(t, 0, sizeof(*t));
 }
 
-bool sample_run_push(struct sample_run *r, const struct stored_sample *s)
+bool store_sample_run_push(struct sample_run *r, const struct stored_sample *s)
 {
     if (r->n == r->cap && dcb_grow(&r->v, &r->cap, sizeof(*r->v), SAMPLE_BLOCK_MAX) < 0)
         return false;
@@ -32,7 +32,7 @@ bool sample_run_push(struct sample_run *r, const struct stored_sample *s)
     return true;
 }
 
-void stored_value_from_column(sqlite3_stmt *st, int col, struct stored_sample *smp)
+void store_value_from_column(sqlite3_stmt *st, int col, struct stored_sample *smp)
 {
     if (sqlite3_column_type(st, col) == SQLITE_INTEGER) {
         smp->kind = STORED_COUNTER;
@@ -44,7 +44,7 @@ void stored_value_from_column(sqlite3_stmt *st, int col, struct stored_sample *s
     }
 }
 
-int stmt_collect_int64(sqlite3_stmt *st, int ncols, int64_t **out, size_t *n)
+int store_stmt_collect_int64(sqlite3_stmt *st, int ncols, int64_t **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
@@ -72,7 +72,7 @@ int stmt_collect_int64(sqlite3_stmt *st, int ncols, int64_t **out, size_t *n)
     return rc;
 }
 
-int window_stmt_open(sqlite3 *db, sqlite3_stmt **cached, const char *sql, int64_t series,
+int store_window_stmt_open(sqlite3 *db, sqlite3_stmt **cached, const char *sql, int64_t series,
                      int64_t t0, int64_t t1, sqlite3_stmt **st, bool *owned)
 {
     *owned = false;
@@ -93,7 +93,7 @@ int window_stmt_open(sqlite3 *db, sqlite3_stmt **cached, const char *sql, int64_
     return SQLITE_OK;
 }
 
-void window_stmt_close(sqlite3_stmt *st, bool owned)
+void store_window_stmt_close(sqlite3_stmt *st, bool owned)
 {
     if (owned)
         sqlite3_finalize(st);
@@ -129,7 +129,7 @@ static int decode_row(struct block_tier *t, sqlite3_stmt *st, int64_t series,
     sample_block_reader_init(&br, t0, data, (size_t)len, (size_t)n);
     struct stored_sample smp;
     while (sample_block_next(&br, &smp))
-        if (!sample_run_push(run, &smp))
+        if (!store_sample_run_push(run, &smp))
             return SQLITE_NOMEM;
     if (br.bad)                         /* the last call checked for bytes left over */
         return corrupt(t, series, t0);
@@ -187,13 +187,13 @@ static int merge_runs(struct sample_run *merged, const struct stored_sample *a, 
                 i++;
             next = &b[j++];
         }
-        if (!sample_run_push(merged, next))
+        if (!store_sample_run_push(merged, next))
             return SQLITE_NOMEM;
     }
     return SQLITE_OK;
 }
 
-int block_tier_put(struct block_tier *t, int64_t series, const struct stored_sample *v, size_t n)
+int store_block_tier_put(struct block_tier *t, int64_t series, const struct stored_sample *v, size_t n)
 {
     if (!n)
         return SQLITE_OK;
@@ -278,7 +278,7 @@ int block_tier_put(struct block_tier *t, int64_t series, const struct stored_sam
     return insert_blocks(t, series, t->merged.v, t->merged.n);
 }
 
-int block_tier_convert_rows(struct block_tier *t)
+int store_block_tier_convert_rows(struct block_tier *t)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(t->db, "SELECT series, ts, value FROM samples ORDER BY series, ts",
@@ -296,8 +296,8 @@ int block_tier_convert_rows(struct block_tier *t)
         }
         series = id;
         struct stored_sample smp = { .ts = sqlite3_column_int64(st, 1) };
-        stored_value_from_column(st, 2, &smp);
-        if (!sample_run_push(&t->run, &smp)) {
+        store_value_from_column(st, 2, &smp);
+        if (!store_sample_run_push(&t->run, &smp)) {
             rc = SQLITE_NOMEM;
             break;
         }
@@ -309,7 +309,7 @@ int block_tier_convert_rows(struct block_tier *t)
     return rc;
 }
 
-int block_tier_prune(struct block_tier *t, int64_t cutoff, int64_t *deleted)
+int store_block_tier_prune(struct block_tier *t, int64_t cutoff, int64_t *deleted)
 {
     *deleted = 0;
     /* whole blocks first ("series IN" walks each series' key range up to the cutoff) */
@@ -375,7 +375,7 @@ int block_tier_prune(struct block_tier *t, int64_t cutoff, int64_t *deleted)
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t series, int64_t t0,
+int store_block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t series, int64_t t0,
                       int64_t t1)
 {
     memset(c, 0, sizeof(*c));
@@ -388,12 +388,12 @@ int block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t seri
         "SELECT t0, n, data FROM sample_blocks WHERE series = ?1 AND t0 >= "
         "coalesce((SELECT max(t0) FROM sample_blocks WHERE series = ?1 AND t0 <= ?2), ?2) "
         "AND t0 <= ?3 ORDER BY t0";
-    int rc = window_stmt_open(t->db, &t->sel_range, sql, series, t0, t1, &c->st, &c->owned);
+    int rc = store_window_stmt_open(t->db, &t->sel_range, sql, series, t0, t1, &c->st, &c->owned);
     c->rc = rc == SQLITE_OK ? SQLITE_ROW : rc;
     return rc;
 }
 
-bool block_cursor_next(struct block_cursor *c, struct stored_sample *out)
+bool store_block_cursor_next(struct block_cursor *c, struct stored_sample *out)
 {
     while (c->rc == SQLITE_ROW) {
         if (c->in_block) {
@@ -427,8 +427,8 @@ bool block_cursor_next(struct block_cursor *c, struct stored_sample *out)
     return false;
 }
 
-void block_cursor_close(struct block_cursor *c)
+void store_block_cursor_close(struct block_cursor *c)
 {
-    window_stmt_close(c->st, c->owned);
+    store_window_stmt_close(c->st, c->owned);
     c->st = NULL;
 }

@@ -26,37 +26,37 @@ struct block_tier {
     char why[160];
 };
 
-void block_tier_init(struct block_tier *t, sqlite3 *db);
-void block_tier_free(struct block_tier *t);
+void store_block_tier_init(struct block_tier *t, sqlite3 *db);
+void store_block_tier_free(struct block_tier *t);
 
 /* A column's value as stored: an INTEGER is a counter's reading, anything else a gauge. */
-void stored_value_from_column(sqlite3_stmt *st, int col, struct stored_sample *smp);
+void store_value_from_column(sqlite3_stmt *st, int col, struct stored_sample *smp);
 
 /* false when out of memory */
-bool sample_run_push(struct sample_run *r, const struct stored_sample *s);
+bool store_sample_run_push(struct sample_run *r, const struct stored_sample *s);
 
 /* Steps st to its end, appending the first ncols columns of every row, as int64, to *out
  * (malloc'd, *n values; freed and NULL on an error); resets st. */
-int stmt_collect_int64(sqlite3_stmt *st, int ncols, int64_t **out, size_t *n);
+int store_stmt_collect_int64(sqlite3_stmt *st, int ncols, int64_t **out, size_t *n);
 
 /* A cursor's statement for sql, bound (?1 series, ?2 t0, ?3 t1): *cached (prepared once), or
  * one of the cursor's own (*owned) when *cached is still walking for an enclosing read (a
  * read in another's callback). */
-int window_stmt_open(sqlite3 *db, sqlite3_stmt **cached, const char *sql, int64_t series,
+int store_window_stmt_open(sqlite3 *db, sqlite3_stmt **cached, const char *sql, int64_t series,
                      int64_t t0, int64_t t1, sqlite3_stmt **st, bool *owned);
-void window_stmt_close(sqlite3_stmt *st, bool owned);
+void store_window_stmt_close(sqlite3_stmt *st, bool owned);
 
 /* Stores one series' samples (times strictly increasing), replacing any stored sample at the
  * same time: appended to the series' newest block while it has room, else new blocks; a run
  * that overlaps stored blocks is merged with them and they are rewritten. */
-int block_tier_put(struct block_tier *t, int64_t series, const struct stored_sample *v, size_t n);
+int store_block_tier_put(struct block_tier *t, int64_t series, const struct stored_sample *v, size_t n);
 
 /* Deletes samples older than cutoff (whole blocks, and the front of blocks that straddle it);
  * *deleted counts samples. */
-int block_tier_prune(struct block_tier *t, int64_t cutoff, int64_t *deleted);
+int store_block_tier_prune(struct block_tier *t, int64_t cutoff, int64_t *deleted);
 
 /* Schema 2 -> 3: the rows of the old (series, ts) samples table into blocks. */
-int block_tier_convert_rows(struct block_tier *t);
+int store_block_tier_convert_rows(struct block_tier *t);
 
 /* One series' stored samples with t0 <= time <= t1, in time order. The first cursor open
  * uses the tier's statement; one opened while it is busy (a read inside a read's callback)
@@ -71,10 +71,10 @@ struct block_cursor {
     int rc;                     /* SQLITE_ROW while samples may follow, else the end or error */
 };
 
-int block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t series, int64_t t0,
+int store_block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t series, int64_t t0,
                       int64_t t1);
 /* false at the end (c->rc SQLITE_DONE) or on an error (c->rc the code) */
-bool block_cursor_next(struct block_cursor *c, struct stored_sample *out);
-void block_cursor_close(struct block_cursor *c);
+bool store_block_cursor_next(struct block_cursor *c, struct stored_sample *out);
+void store_block_cursor_close(struct block_cursor *c);
 
 #endif

@@ -8,20 +8,20 @@
 /* a merge holds one statement per batch open: 1,024 batches are 17 minutes of 1 s flushes */
 #define MERGE_MAX_BATCHES 1024
 
-void recent_tier_init(struct recent_tier *r, sqlite3 *db)
+void store_recent_tier_init(struct recent_tier *r, sqlite3 *db)
 {
     memset(r, 0, sizeof(*r));
     r->db = db;
-    chunk_writer_init(&r->w);
+    sample_chunk_writer_init(&r->w);
 }
 
-void recent_tier_free(struct recent_tier *r)
+void store_recent_tier_free(struct recent_tier *r)
 {
     sqlite3_stmt *stmts[] = { r->ins_batch, r->ins_chunk, r->del_chunk, r->sel_series,
                               r->sel_holder };
     for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
         sqlite3_finalize(stmts[i]);
-    chunk_writer_free(&r->w);
+    sample_chunk_writer_free(&r->w);
     free(r->all.v);
     free(r->group_series);
     free(r->group_start);
@@ -50,7 +50,7 @@ static int corrupt(struct recent_tier *r, int64_t batch, int64_t series0)
     return SQLITE_CORRUPT;
 }
 
-int recent_batch_begin(struct recent_tier *r, int64_t ts_min, int64_t ts_max, int64_t samples)
+int store_recent_batch_begin(struct recent_tier *r, int64_t ts_min, int64_t ts_max, int64_t samples)
 {
     int rc = prepare(r, &r->ins_batch,
                      "INSERT INTO recent_batches (ts_min, ts_max, rows) VALUES (?1, ?2, ?3)");
@@ -62,7 +62,7 @@ int recent_batch_begin(struct recent_tier *r, int64_t ts_min, int64_t ts_max, in
     if ((rc = step_done(r->ins_batch)) != SQLITE_OK)
         return rc;
     r->batch = sqlite3_last_insert_rowid(r->db);
-    chunk_writer_reset(&r->w);
+    sample_chunk_writer_reset(&r->w);
     return SQLITE_OK;
 }
 
@@ -83,19 +83,19 @@ static int put_chunk(struct recent_tier *r, int64_t batch)
     sqlite3_bind_int64(r->ins_chunk, 4, (int64_t)w->samples);
     sqlite3_bind_blob(r->ins_chunk, 5, w->buf, (int)w->len, SQLITE_STATIC);
     rc = step_done(r->ins_chunk);
-    chunk_writer_reset(w);
+    sample_chunk_writer_reset(w);
     return rc;
 }
 
-int recent_batch_add(struct recent_tier *r, int64_t series, const struct stored_sample *v,
+int store_recent_batch_add(struct recent_tier *r, int64_t series, const struct stored_sample *v,
                      size_t n)
 {
-    if (!chunk_writer_add(&r->w, series, v, n))
+    if (!sample_chunk_writer_add(&r->w, series, v, n))
         return SQLITE_NOMEM;
     return r->w.len >= SAMPLE_CHUNK_BYTES ? put_chunk(r, r->batch) : SQLITE_OK;
 }
 
-int recent_batch_end(struct recent_tier *r)
+int store_recent_batch_end(struct recent_tier *r)
 {
     return put_chunk(r, r->batch);
 }
@@ -110,7 +110,7 @@ int recent_batch_end(struct recent_tier *r)
     "WHERE batch = b.id AND series0 <= ?1) AND c.series1 >= ?1 "                               \
     "WHERE b.ts_max >= ?2 AND b.ts_min <= ?3 ORDER BY b.id"
 
-int recent_cursor_open(struct recent_cursor *c, struct recent_tier *r, int64_t series,
+int store_recent_cursor_open(struct recent_cursor *c, struct recent_tier *r, int64_t series,
                        int64_t t0, int64_t t1)
 {
     memset(c, 0, sizeof(*c));
@@ -118,7 +118,7 @@ int recent_cursor_open(struct recent_cursor *c, struct recent_tier *r, int64_t s
     c->series = series;
     c->t0 = t0;
     c->t1 = t1;
-    int rc = window_stmt_open(r->db, &r->sel_series, SERIES_CHUNKS_SQL, series, t0, t1, &c->st,
+    int rc = store_window_stmt_open(r->db, &r->sel_series, SERIES_CHUNKS_SQL, series, t0, t1, &c->st,
                               &c->owned);
     c->rc = rc == SQLITE_OK ? SQLITE_ROW : rc;
     return rc;
@@ -127,7 +127,7 @@ int recent_cursor_open(struct recent_cursor *c, struct recent_tier *r, int64_t s
 /* Positions cr on series in the chunk it was opened on: true when the chunk holds it. */
 static bool seek_series(struct chunk_reader *cr, int64_t series)
 {
-    while (chunk_next_series(cr)) {
+    while (sample_chunk_next_series(cr)) {
         if (cr->series == series)
             return true;
         if (cr->series > series)
@@ -136,11 +136,11 @@ static bool seek_series(struct chunk_reader *cr, int64_t series)
     return false;
 }
 
-bool recent_cursor_next(struct recent_cursor *c, struct stored_sample *out)
+bool store_recent_cursor_next(struct recent_cursor *c, struct stored_sample *out)
 {
     while (c->rc == SQLITE_ROW) {
         if (c->in_series) {
-            while (chunk_next_sample(&c->cr, out)) {
+            while (sample_chunk_next_sample(&c->cr, out)) {
                 if (out->ts >= c->t0 && out->ts <= c->t1)
                     return true;
             }
@@ -154,7 +154,7 @@ bool recent_cursor_next(struct recent_cursor *c, struct stored_sample *out)
         c->rc = sqlite3_step(c->st);
         if (c->rc != SQLITE_ROW)
             break;
-        chunk_reader_init(&c->cr, sqlite3_column_int64(c->st, 1), sqlite3_column_blob(c->st, 2),
+        sample_chunk_reader_init(&c->cr, sqlite3_column_int64(c->st, 1), sqlite3_column_blob(c->st, 2),
                           (size_t)sqlite3_column_bytes(c->st, 2));
         c->in_series = seek_series(&c->cr, c->series);
         if (c->cr.bad) {
@@ -165,9 +165,9 @@ bool recent_cursor_next(struct recent_cursor *c, struct stored_sample *out)
     return false;
 }
 
-void recent_cursor_close(struct recent_cursor *c)
+void store_recent_cursor_close(struct recent_cursor *c)
 {
-    window_stmt_close(c->st, c->owned);
+    store_window_stmt_close(c->st, c->owned);
     c->st = NULL;
 }
 
@@ -178,10 +178,10 @@ static int decode_chunk(struct recent_tier *r, int64_t batch, int64_t series0, c
                         size_t len, size_t *ngroups)
 {
     struct chunk_reader cr;
-    chunk_reader_init(&cr, series0, data, len);
+    sample_chunk_reader_init(&cr, series0, data, len);
     r->all.n = 0;
     *ngroups = 0;
-    while (chunk_next_series(&cr)) {
+    while (sample_chunk_next_series(&cr)) {
         if (*ngroups == r->groups_cap) {
             size_t cap = r->groups_cap ? r->groups_cap * 2 : 256;
             int64_t *gs = realloc(r->group_series, cap * sizeof(*gs));
@@ -197,8 +197,8 @@ static int decode_chunk(struct recent_tier *r, int64_t batch, int64_t series0, c
         r->group_series[*ngroups] = cr.series;
         r->group_start[(*ngroups)++] = r->all.n;
         struct stored_sample smp;
-        while (chunk_next_sample(&cr, &smp))
-            if (!sample_run_push(&r->all, &smp))
+        while (sample_chunk_next_sample(&cr, &smp))
+            if (!store_sample_run_push(&r->all, &smp))
                 return SQLITE_NOMEM;
         if (cr.bad)
             break;
@@ -242,10 +242,10 @@ static int rewrite_chunk(struct recent_tier *r, int64_t batch, int64_t series0, 
     sqlite3_bind_int64(r->del_chunk, 2, series0);
     if ((rc = step_done(r->del_chunk)) != SQLITE_OK)
         return rc;
-    chunk_writer_reset(&r->w);
+    sample_chunk_writer_reset(&r->w);
     for (size_t g = 0; g < ngroups && rc == SQLITE_OK; g++) {
         size_t from = r->group_start[g], to = r->group_start[g + 1];
-        if (to > from && !chunk_writer_add(&r->w, r->group_series[g], r->all.v + from, to - from))
+        if (to > from && !sample_chunk_writer_add(&r->w, r->group_series[g], r->all.v + from, to - from))
             rc = SQLITE_NOMEM;
     }
     /* one row again, however long (a sample gone can lengthen the next one's deltas) */
@@ -274,7 +274,7 @@ static bool not_a_twin(const struct stored_sample *s, int64_t series, void *arg)
     return lo == t->n || t->ts[lo] != s->ts;
 }
 
-int recent_tier_remove(struct recent_tier *r, int64_t series, const int64_t *ts, size_t n)
+int store_recent_tier_remove(struct recent_tier *r, int64_t series, const int64_t *ts, size_t n)
 {
     if (!n)
         return SQLITE_OK;
@@ -283,11 +283,11 @@ int recent_tier_remove(struct recent_tier *r, int64_t series, const int64_t *ts,
     bool owned;
     int64_t *keys = NULL;
     size_t nkeys = 0;
-    int rc = window_stmt_open(r->db, &r->sel_holder, SERIES_CHUNKS_SQL, series, ts[0],
+    int rc = store_window_stmt_open(r->db, &r->sel_holder, SERIES_CHUNKS_SQL, series, ts[0],
                               ts[n - 1], &st, &owned);
     if (rc == SQLITE_OK)
-        rc = stmt_collect_int64(st, 2, &keys, &nkeys);
-    window_stmt_close(st, owned);
+        rc = store_stmt_collect_int64(st, 2, &keys, &nkeys);
+    store_window_stmt_close(st, owned);
     struct twin_set twins = { ts, n, series };
     sqlite3_stmt *one = NULL;
     if (rc == SQLITE_OK && nkeys)
@@ -327,7 +327,7 @@ static bool not_before(const struct stored_sample *s, int64_t series, void *arg)
     return true;
 }
 
-int recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *deleted)
+int store_recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *deleted)
 {
     *deleted = 0;
     sqlite3_stmt *st;
@@ -338,7 +338,7 @@ int recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *deleted)
     sqlite3_bind_int64(st, 1, cutoff);
     int64_t *ids;                       /* (id, ts_max) pairs */
     size_t n;
-    rc = stmt_collect_int64(st, 2, &ids, &n);
+    rc = store_stmt_collect_int64(st, 2, &ids, &n);
     sqlite3_finalize(st);
     sqlite3_stmt *count = NULL, *drop = NULL, *chunks = NULL, *fix = NULL;
     if (rc == SQLITE_OK && n &&
@@ -369,7 +369,7 @@ int recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *deleted)
         int64_t *series0;
         size_t nchunks;
         sqlite3_bind_int64(chunks, 1, batch);
-        rc = stmt_collect_int64(chunks, 1, &series0, &nchunks);
+        rc = store_stmt_collect_int64(chunks, 1, &series0, &nchunks);
         sqlite3_stmt *one = NULL;
         struct prune_front front = { cutoff, INT64_MAX };
         if (rc == SQLITE_OK)
@@ -407,14 +407,14 @@ int recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *deleted)
                         "recent_chunks c WHERE c.batch = recent_batches.id)", NULL, NULL, NULL);
 }
 
-int recent_tier_convert_rows(struct recent_tier *r)
+int store_recent_tier_convert_rows(struct recent_tier *r)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(r->db, "SELECT batch, series, ts, value FROM samples_recent "
                                 "ORDER BY batch, series, ts", -1, &st, NULL);
     if (rc != SQLITE_OK)
         return rc;
-    chunk_writer_reset(&r->w);
+    sample_chunk_writer_reset(&r->w);
     r->all.n = 0;
     int64_t batch = 0, series = 0;
     for (;;) {
@@ -422,7 +422,7 @@ int recent_tier_convert_rows(struct recent_tier *r)
         bool row = rc == SQLITE_ROW;
         int64_t b = row ? sqlite3_column_int64(st, 0) : 0, id = row ? sqlite3_column_int64(st, 1) : 0;
         if (r->all.n && (!row || b != batch || id != series)) {
-            int wrc = chunk_writer_add(&r->w, series, r->all.v, r->all.n) ? SQLITE_OK
+            int wrc = sample_chunk_writer_add(&r->w, series, r->all.v, r->all.n) ? SQLITE_OK
                                                                           : SQLITE_NOMEM;
             r->all.n = 0;
             if (wrc == SQLITE_OK && (r->w.len >= SAMPLE_CHUNK_BYTES || !row || b != batch))
@@ -437,8 +437,8 @@ int recent_tier_convert_rows(struct recent_tier *r)
         batch = b;
         series = id;
         struct stored_sample smp = { .ts = sqlite3_column_int64(st, 2) };
-        stored_value_from_column(st, 3, &smp);
-        if (!sample_run_push(&r->all, &smp)) {
+        store_value_from_column(st, 3, &smp);
+        if (!store_sample_run_push(&r->all, &smp)) {
             rc = SQLITE_NOMEM;
             break;
         }
@@ -483,14 +483,14 @@ static void heap_down(struct batch_cursor *h, size_t n, size_t i)
 static int cursor_advance(struct recent_tier *r, struct batch_cursor *c)
 {
     for (;;) {
-        if (c->cr.rd.base && chunk_next_series(&c->cr))
+        if (c->cr.rd.base && sample_chunk_next_series(&c->cr))
             return SQLITE_ROW;
         if (c->cr.bad)
             return corrupt(r, c->batch, sqlite3_column_int64(c->st, 0));
         int rc = sqlite3_step(c->st);
         if (rc != SQLITE_ROW)
             return rc;
-        chunk_reader_init(&c->cr, sqlite3_column_int64(c->st, 0), sqlite3_column_blob(c->st, 1),
+        sample_chunk_reader_init(&c->cr, sqlite3_column_int64(c->st, 0), sqlite3_column_blob(c->st, 1),
                           (size_t)sqlite3_column_bytes(c->st, 1));
         if (!c->cr.rd.base)             /* an empty blob: nothing in it */
             return corrupt(r, c->batch, sqlite3_column_int64(c->st, 0));
@@ -535,7 +535,7 @@ static int settle_run(struct sample_run *run)
     return SQLITE_OK;
 }
 
-int recent_tier_merge(struct recent_tier *r, struct block_tier *t, int64_t *moved)
+int store_recent_tier_merge(struct recent_tier *r, struct block_tier *t, int64_t *moved)
 {
     *moved = 0;
     sqlite3_stmt *ids;
@@ -589,14 +589,14 @@ int recent_tier_merge(struct recent_tier *r, struct block_tier *t, int64_t *move
         struct batch_cursor *c = &heap[0];
         if (c->cr.series != series && run->n) {
             if ((rc = settle_run(run)) != SQLITE_OK ||
-                (rc = block_tier_put(t, series, run->v, run->n)) != SQLITE_OK)
+                (rc = store_block_tier_put(t, series, run->v, run->n)) != SQLITE_OK)
                 break;
             run->n = 0;
         }
         series = c->cr.series;
         struct stored_sample smp;
-        while (chunk_next_sample(&c->cr, &smp)) {
-            if (!sample_run_push(run, &smp)) {
+        while (sample_chunk_next_sample(&c->cr, &smp)) {
+            if (!store_sample_run_push(run, &smp)) {
                 rc = SQLITE_NOMEM;
                 break;
             }
@@ -620,7 +620,7 @@ int recent_tier_merge(struct recent_tier *r, struct block_tier *t, int64_t *move
     if (rc == SQLITE_OK && run->n) {
         rc = settle_run(run);
         if (rc == SQLITE_OK)
-            rc = block_tier_put(t, series, run->v, run->n);
+            rc = store_block_tier_put(t, series, run->v, run->n);
     }
     run->n = 0;
     for (size_t i = 0; i < nheap; i++)
@@ -646,14 +646,14 @@ struct tagged_sample {
     uint32_t series;
 };
 
-void recent_gather_free(struct recent_gather *g)
+void store_recent_gather_free(struct recent_gather *g)
 {
     free(g->v);
     free(g->start);
     memset(g, 0, sizeof(*g));
 }
 
-int recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_ids, int64_t t0,
+int store_recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_ids, int64_t t0,
                        int64_t t1, int64_t max_samples, struct recent_gather *g)
 {
     memset(g, 0, sizeof(*g));
@@ -673,7 +673,7 @@ int recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_
     struct tagged_sample *tmp = malloc(cap * sizeof(*tmp));
     if (!g->start || !tmp) {
         free(tmp);
-        recent_gather_free(g);
+        store_recent_gather_free(g);
         return SQLITE_NOMEM;
     }
     rc = sqlite3_prepare_v2(r->db, "SELECT c.batch, c.series0, c.data FROM recent_batches b "
@@ -686,14 +686,14 @@ int recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_
         sqlite3_bind_int64(st, 2, t1);
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
             struct chunk_reader cr;
-            chunk_reader_init(&cr, sqlite3_column_int64(st, 1), sqlite3_column_blob(st, 2),
+            sample_chunk_reader_init(&cr, sqlite3_column_int64(st, 1), sqlite3_column_blob(st, 2),
                               (size_t)sqlite3_column_bytes(st, 2));
-            while (chunk_next_series(&cr)) {
+            while (sample_chunk_next_series(&cr)) {
                 int64_t id = cr.series;
                 if (id < 0 || id >= want_ids || !(want[id >> 3] & (1u << (id & 7))))
                     continue;
                 struct stored_sample smp;
-                while (chunk_next_sample(&cr, &smp)) {
+                while (sample_chunk_next_sample(&cr, &smp)) {
                     if (smp.ts < t0 || smp.ts > t1)
                         continue;
                     if (n == cap) {             /* rows undercounted (a hand-edited store) */
@@ -723,7 +723,7 @@ int recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_
         rc = SQLITE_NOMEM;
     if (rc != SQLITE_OK) {
         free(tmp);
-        recent_gather_free(g);
+        store_recent_gather_free(g);
         return rc;
     }
     /* a stable counting sort by series: batch order, which is time order for a series, kept */
@@ -737,7 +737,7 @@ int recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_
     uint32_t *fill = malloc(((size_t)want_ids + 1) * sizeof(*fill));
     if (!fill) {
         free(tmp);
-        recent_gather_free(g);
+        store_recent_gather_free(g);
         return SQLITE_NOMEM;
     }
     memcpy(fill, g->start, ((size_t)want_ids + 1) * sizeof(*fill));

@@ -3,7 +3,7 @@
  * series0), each a run of series (sample_chunk.h). Batch ids only grow, so every flush writes
  * at the table's right edge, and any one series' samples are in time order batch by batch:
  * only samples newer than everything stored for their series come here. A merge
- * (recent_tier_merge) moves the oldest batches into the main tier's blocks. Internal to
+ * (store_recent_tier_merge) moves the oldest batches into the main tier's blocks. Internal to
  * store_sqlite.c; returns SQLite codes as store_blocks.h does. */
 #ifndef DCB_STORE_RECENT_H
 #define DCB_STORE_RECENT_H
@@ -26,25 +26,25 @@ struct recent_tier {
     char why[160];
 };
 
-void recent_tier_init(struct recent_tier *r, sqlite3 *db);
-void recent_tier_free(struct recent_tier *r);
+void store_recent_tier_init(struct recent_tier *r, sqlite3 *db);
+void store_recent_tier_free(struct recent_tier *r);
 
 /* One batch: begin, then each series' samples in increasing series order, then end. */
-int recent_batch_begin(struct recent_tier *r, int64_t ts_min, int64_t ts_max, int64_t samples);
-int recent_batch_add(struct recent_tier *r, int64_t series, const struct stored_sample *v,
+int store_recent_batch_begin(struct recent_tier *r, int64_t ts_min, int64_t ts_max, int64_t samples);
+int store_recent_batch_add(struct recent_tier *r, int64_t series, const struct stored_sample *v,
                      size_t n);
-int recent_batch_end(struct recent_tier *r);
+int store_recent_batch_end(struct recent_tier *r);
 
 /* Removes the series' samples at these times (sorted), from every batch they may be in. */
-int recent_tier_remove(struct recent_tier *r, int64_t series, const int64_t *ts, size_t n);
+int store_recent_tier_remove(struct recent_tier *r, int64_t series, const int64_t *ts, size_t n);
 
 /* Moves the oldest batches (up to a bound) into t, by series, and deletes them. */
-int recent_tier_merge(struct recent_tier *r, struct block_tier *t, int64_t *moved);
+int store_recent_tier_merge(struct recent_tier *r, struct block_tier *t, int64_t *moved);
 
-int recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *deleted);
+int store_recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *deleted);
 
 /* Schema 2 -> 3: the rows of samples_recent into chunks (its batches stay). */
-int recent_tier_convert_rows(struct recent_tier *r);
+int store_recent_tier_convert_rows(struct recent_tier *r);
 
 /* The recent samples with t0 <= time <= t1 of the series whose ids are set in want (a bitmap
  * of want_ids bits), read batch by batch: one pass over the window's chunks instead of a lookup
@@ -57,9 +57,9 @@ struct recent_gather {
     uint32_t *start;            /* want_ids + 1 entries */
 };
 
-int recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_ids, int64_t t0,
+int store_recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_ids, int64_t t0,
                        int64_t t1, int64_t max_samples, struct recent_gather *g);
-void recent_gather_free(struct recent_gather *g);
+void store_recent_gather_free(struct recent_gather *g);
 
 /* One series' recent samples with t0 <= time <= t1, in time order (nested cursors as in
  * store_blocks.h). */
@@ -73,9 +73,9 @@ struct recent_cursor {
     int rc;                     /* SQLITE_ROW while samples may follow, else the end or error */
 };
 
-int recent_cursor_open(struct recent_cursor *c, struct recent_tier *r, int64_t series,
+int store_recent_cursor_open(struct recent_cursor *c, struct recent_tier *r, int64_t series,
                        int64_t t0, int64_t t1);
-bool recent_cursor_next(struct recent_cursor *c, struct stored_sample *out);
-void recent_cursor_close(struct recent_cursor *c);
+bool store_recent_cursor_next(struct recent_cursor *c, struct stored_sample *out);
+void store_recent_cursor_close(struct recent_cursor *c);
 
 #endif

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "counter.h"
 #include "grow.h"
 #include "store_blocks.h"
@@ -77,13 +77,6 @@ struct sqlite_store {
 
 static const struct store_ops sqlite_ops;
 
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int sq_fail(struct sqlite_store *s, struct dcb_err *err, int rc, const char *what)
 {
     int code = DCB_E_IO;
@@ -136,8 +129,7 @@ static int set_wal(struct sqlite_store *s, struct dcb_err *err)
         rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
         if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
             break;
-        struct timespec pause = { 0, 50 * 1000 * 1000 };
-        nanosleep(&pause, NULL);
+        dcb_sleep_ns(50 * 1000 * 1000, NULL);
     }
     return rc == SQLITE_OK ? 0 : sq_fail(s, err, rc, "setting WAL mode");
 }
@@ -204,9 +196,9 @@ static int migrate(struct sqlite_store *s, struct dcb_err *err)
         if ((rc = exec_sql(s, store_schema_migration(v), "upgrading the schema", err)) == 0 &&
             v + 1 == 3) {
             /* the rows of both tiers into blocks and chunks: C makes the bytes */
-            int brc = block_tier_convert_rows(&s->tier);
+            int brc = store_block_tier_convert_rows(&s->tier);
             if (brc == SQLITE_OK)
-                brc = recent_tier_convert_rows(&s->recent);
+                brc = store_recent_tier_convert_rows(&s->recent);
             rc = brc == SQLITE_OK ? exec_sql(s, "DROP TABLE samples; DROP TABLE samples_recent",
                                              "upgrading the schema", err)
                                   : tier_fail(s, err, brc, "upgrading the schema");
@@ -249,8 +241,8 @@ int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, s
         goto fail;
     }
     sqlite3_extended_result_codes(s->db, 1);
-    block_tier_init(&s->tier, s->db);
-    recent_tier_init(&s->recent, s->db);
+    store_block_tier_init(&s->tier, s->db);
+    store_recent_tier_init(&s->recent, s->db);
     sqlite3_busy_timeout(s->db, 5000);
     if (!s->readonly) {
         /* WAL: readers never block the writer and see whole commits only. */
@@ -271,8 +263,8 @@ int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, s
     *out = &s->base;
     return 0;
 fail:
-    block_tier_free(&s->tier);
-    recent_tier_free(&s->recent);
+    store_block_tier_free(&s->tier);
+    store_recent_tier_free(&s->recent);
     sqlite3_close(s->db);
     series_map_free(&s->map);
     free(s);
@@ -296,8 +288,8 @@ static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
                               s->ins_event, s->upd_bits, s->sel_bits };
     for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
         sqlite3_finalize(stmts[i]);
-    block_tier_free(&s->tier);
-    recent_tier_free(&s->recent);
+    store_block_tier_free(&s->tier);
+    store_recent_tier_free(&s->recent);
     free(s->old_run.v);
     free(s->old_ts);
     sqlite3_close(s->db);
@@ -324,13 +316,13 @@ static bool due_for_flush(struct sqlite_store *s)
     if (n >= s->batch_max)
         return true;
     /* the clock is read every 64 puts: at collector rates that is well under a millisecond */
-    return (n & 63) == 0 && mono_ns() - s->oldest_pending_mono_ns >= s->batch_age_ns;
+    return (n & 63) == 0 && dcb_monotonic_ns() - s->oldest_pending_mono_ns >= s->batch_age_ns;
 }
 
 static void note_first_pending(struct sqlite_store *s)
 {
     if (s->npending == 0 && s->nevents == 0 && s->nwidths_said == 0)
-        s->oldest_pending_mono_ns = mono_ns();
+        s->oldest_pending_mono_ns = dcb_monotonic_ns();
 }
 
 /* The database id of a series, creating the row if needed (inside the flush transaction). */
@@ -668,7 +660,7 @@ static bool take_run(struct sqlite_store *s, const uint32_t *rows, size_t n, siz
                                      .kind = p->counter ? STORED_COUNTER : STORED_GAUGE };
         if (run->n && run->v[run->n - 1].ts == p->ts)
             run->n--;
-        if (!sample_run_push(run, &smp))
+        if (!store_sample_run_push(run, &smp))
             return false;
     }
     return true;
@@ -695,15 +687,15 @@ static int write_samples(struct sqlite_store *s, size_t nseries, struct dcb_err 
     }
     int rc = SQLITE_OK;
     if (nnew)
-        rc = recent_batch_begin(&s->recent, ts_min, ts_max, (int64_t)nnew);
+        rc = store_recent_batch_begin(&s->recent, ts_min, ts_max, (int64_t)nnew);
     for (size_t i = 0; rc == SQLITE_OK && i < nnew;) {
         int64_t id = s->db_ids[s->sorted[s->new_rows[i]].series_idx];
         rc = take_run(s, s->new_rows, nnew, &i, &s->old_run)
-                 ? recent_batch_add(&s->recent, id, s->old_run.v, s->old_run.n)
+                 ? store_recent_batch_add(&s->recent, id, s->old_run.v, s->old_run.n)
                  : SQLITE_NOMEM;
     }
     if (rc == SQLITE_OK && nnew)
-        rc = recent_batch_end(&s->recent);
+        rc = store_recent_batch_end(&s->recent);
     /* old_rows is in (series, ts) order: one run per series; a twin in the recent tier
      * (newer than the series' stored samples cannot have one) goes, the run replaces any in
      * the blocks */
@@ -717,9 +709,9 @@ static int write_samples(struct sqlite_store *s, size_t nseries, struct dcb_err 
         size_t nts = 0;
         for (size_t k = 0; k < s->old_run.n && s->old_run.v[k].ts <= s->last_ts[idx]; k++)
             ts[nts++] = s->old_run.v[k].ts;
-        rc = recent_tier_remove(&s->recent, s->db_ids[idx], ts, nts);
+        rc = store_recent_tier_remove(&s->recent, s->db_ids[idx], ts, nts);
         if (rc == SQLITE_OK)
-            rc = block_tier_put(&s->tier, s->db_ids[idx], s->old_run.v, s->old_run.n);
+            rc = store_block_tier_put(&s->tier, s->db_ids[idx], s->old_run.v, s->old_run.n);
     }
     return rc == SQLITE_OK ? 0 : tier_fail(s, err, rc, "writing samples");
 }
@@ -786,7 +778,7 @@ static int maybe_merge(struct sqlite_store *s, bool force, struct dcb_err *err)
     if (!batches || (!force && rows < s->merge_rows && span < s->merge_age_ns))
         return 0;
     int64_t moved;
-    rc = recent_tier_merge(&s->recent, &s->tier, &moved);
+    rc = store_recent_tier_merge(&s->recent, &s->tier, &moved);
     return rc == SQLITE_OK ? 0 : tier_fail(s, err, rc, "merging the recent samples");
 }
 
@@ -987,7 +979,7 @@ static int walk_latest_rows(struct sqlite_store *s, sqlite3_stmt *st, store_samp
                        (const char *)sqlite3_column_text(st, 1), metric,
                        sqlite3_column_int(st, 3), sqlite3_column_int(st, 4));
         struct stored_sample v = { .ts = sqlite3_column_int64(st, 5) };
-        stored_value_from_column(st, 6, &v);
+        store_value_from_column(st, 6, &v);
         stored_to_value(&v, metric_info(metric)->kind == METRIC_GAUGE, &smp);
         ret = cb(&smp, arg);
     }
@@ -1036,7 +1028,7 @@ typedef int (*stored_cb)(const struct stored_sample *smp, void *arg);
  * replaces a main-tier one at the same time (as a merge would). A non-zero cb stops the walk
  * and is returned. Runs inside the caller's read transaction. */
 /* Where walk_series takes a series' recent samples from: its own cursor, or a slice that
- * recent_tier_gather made for many series at once. */
+ * store_recent_tier_gather made for many series at once. */
 struct recent_source {
     struct recent_cursor cur;
     const struct stored_sample *v;
@@ -1047,7 +1039,7 @@ struct recent_source {
 static bool recent_source_next(struct recent_source *r, struct stored_sample *out)
 {
     if (!r->slice)
-        return recent_cursor_next(&r->cur, out);
+        return store_recent_cursor_next(&r->cur, out);
     if (r->i == r->n)
         return false;
     *out = r->v[r->i++];
@@ -1061,33 +1053,33 @@ static int walk_series(struct sqlite_store *s, int64_t series, int64_t t0, int64
 {
     struct block_cursor c;
     struct recent_source r = { .v = slice, .n = nslice, .slice = slice != NULL };
-    int rc = block_cursor_open(&c, &s->tier, series, t0, t1);
+    int rc = store_block_cursor_open(&c, &s->tier, series, t0, t1);
     if (rc == SQLITE_OK && !r.slice &&
-        (rc = recent_cursor_open(&r.cur, &s->recent, series, t0, t1)) != SQLITE_OK)
-        block_cursor_close(&c);
+        (rc = store_recent_cursor_open(&r.cur, &s->recent, series, t0, t1)) != SQLITE_OK)
+        store_block_cursor_close(&c);
     if (rc != SQLITE_OK)
         return tier_fail(s, err, rc, "reading samples");
     struct stored_sample a, b;
-    bool has_a = block_cursor_next(&c, &a), has_b = recent_source_next(&r, &b);
+    bool has_a = store_block_cursor_next(&c, &a), has_b = recent_source_next(&r, &b);
     int ret = 0;
     while (ret == 0 && (has_a || has_b)) {
         if (has_b && (!has_a || b.ts <= a.ts)) {
             if (has_a && a.ts == b.ts)
-                has_a = block_cursor_next(&c, &a);
+                has_a = store_block_cursor_next(&c, &a);
             ret = cb(&b, arg);
             has_b = recent_source_next(&r, &b);
         } else {
             ret = cb(&a, arg);
-            has_a = block_cursor_next(&c, &a);
+            has_a = store_block_cursor_next(&c, &a);
         }
     }
     if (ret == 0 && c.rc != SQLITE_DONE && c.rc != SQLITE_ROW)
         ret = tier_fail(s, err, c.rc, "reading samples");
     else if (ret == 0 && !r.slice && r.cur.rc != SQLITE_DONE && r.cur.rc != SQLITE_ROW)
         ret = tier_fail(s, err, r.cur.rc, "reading samples");
-    block_cursor_close(&c);
+    store_block_cursor_close(&c);
     if (!r.slice)
-        recent_cursor_close(&r.cur);
+        store_recent_cursor_close(&r.cur);
     return ret;
 }
 
@@ -1123,12 +1115,12 @@ static int filter_ids(struct sqlite_store *s, const struct store_filter *f, int6
     if (rc != SQLITE_OK)
         return rc;
     bind_filter(st, f);
-    rc = stmt_collect_int64(st, 1, ids, n);
+    rc = store_stmt_collect_int64(st, 1, ids, n);
     sqlite3_finalize(st);
     return rc;
 }
 
-/* The recent samples of many series at once (see recent_tier_gather), for ids (sorted);
+/* The recent samples of many series at once (see store_recent_tier_gather), for ids (sorted);
  * *gathered false when there are too many in the window: then each series reads its own. */
 static int gather_recent(struct sqlite_store *s, const int64_t *ids, size_t n, int64_t t0,
                          int64_t t1, struct recent_gather *g, int64_t *want_ids, bool *gathered)
@@ -1144,7 +1136,7 @@ static int gather_recent(struct sqlite_store *s, const int64_t *ids, size_t n, i
     for (size_t i = 0; i < n; i++)
         if (ids[i] >= 0)
             want[ids[i] >> 3] |= (uint8_t)(1u << (ids[i] & 7));
-    int rc = recent_tier_gather(&s->recent, want, *want_ids, t0, t1, GATHER_MAX_SAMPLES, g);
+    int rc = store_recent_tier_gather(&s->recent, want, *want_ids, t0, t1, GATHER_MAX_SAMPLES, g);
     free(want);
     *gathered = rc == SQLITE_OK;
     return rc == SQLITE_TOOBIG ? SQLITE_OK : rc;
@@ -1193,7 +1185,7 @@ static int sqlite_range(struct dcb_store *base, const struct store_filter *f, st
     }
     sqlite3_finalize(st);
     free(ids);
-    recent_gather_free(&g);
+    store_recent_gather_free(&g);
     read_end(s, owned);
     return ret;
 }
@@ -1540,9 +1532,9 @@ static int64_t sqlite_prune(struct dcb_store *base, int64_t cutoff_ns, struct dc
     if (rc < 0)
         return rc;
     int64_t deleted = 0, recent_deleted = 0;
-    rc = block_tier_prune(&s->tier, cutoff_ns, &deleted);
+    rc = store_block_tier_prune(&s->tier, cutoff_ns, &deleted);
     if (rc == SQLITE_OK)
-        rc = recent_tier_prune(&s->recent, cutoff_ns, &recent_deleted);
+        rc = store_recent_tier_prune(&s->recent, cutoff_ns, &recent_deleted);
     if (rc != SQLITE_OK) {
         int ret = tier_fail(s, err, rc, "pruning");
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);

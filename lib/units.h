@@ -9,28 +9,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
-
+#include "clock.h"
 #include "err.h"
 
 #define NS_PER_US 1000LL
 #define NS_PER_MS 1000000LL
 #define NS_PER_SEC 1000000000LL
-
-/* Clocks in nanoseconds: Unix time, and a clock for intervals that never steps. */
-static inline int64_t dcb_realtime_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
-}
-
-static inline int64_t dcb_monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
-}
 
 /* "400G", "400Gbps", "100g", "2.5G", "25000000000" -> bits per second. */
 int dcb_parse_speed(const char *text, uint64_t *bps, struct dcb_err *err);

@@ -404,13 +404,15 @@ static void devices(FILE *fp, const cJSON *m)
     fputs("</details>\n</section>\n", fp);
 }
 
-/* One figure of a verification's before/after, "–" when the replay could not say. */
-static void figure(FILE *fp, const cJSON *fig, const char *key, double scale, const char *fmt)
+/* One figure of a verification's before/after with this many digits after the point (or
+ * significant digits when general), "–" when the replay could not say. */
+static void figure(FILE *fp, const cJSON *fig, const char *key, double scale, int digits,
+                   bool general)
 {
     double v = report_num(fig, key);
     fputs("<td>", fp);
     if (isfinite(v))
-        fprintf(fp, fmt, v * scale);
+        fprintf(fp, general ? "%.*g" : "%.*f", digits, v * scale);
     else
         fputs("–", fp);
     fputs("</td>", fp);
@@ -437,11 +439,11 @@ static void html_verified(FILE *fp, const cJSON *v)
         for (size_t i = 0; i < 2; i++) {
             const cJSON *fig = report_get(v, rows[i]);
             fprintf(fp, "<tr><th>%s</th>", rows[i]);
-            figure(fp, fig, "pause_us", 1, "%.0f");
-            figure(fp, fig, "marks", 1, "%.0f");
-            figure(fp, fig, "drops", 1, "%.0f");
-            figure(fp, fig, "throughput_bps", 1e-9, "%.3g");
-            figure(fp, fig, "fct_p99_ns", 1e-3, "%.1f");
+            figure(fp, fig, "pause_us", 1, 0, false);
+            figure(fp, fig, "marks", 1, 0, false);
+            figure(fp, fig, "drops", 1, 0, false);
+            figure(fp, fig, "throughput_bps", 1e-9, 3, true);
+            figure(fp, fig, "fct_p99_ns", 1e-3, 1, false);
             fputs("</tr>\n", fp);
         }
         fputs("</table>\n", fp);

@@ -73,12 +73,12 @@ size_t evidence_format(const struct eval_ctx *c, struct finding_evidence *out, s
             leaf_name(pe->e, pe->index, out[n].name, sizeof(out[n].name));
         else
             snprintf(out[n].name, sizeof(out[n].name), "%s", pe->e->text);
-        value_format(pe->e, pe->v, out[n].value, sizeof(out[n].value));
+        eval_value_format(pe->e, pe->v, out[n].value, sizeof(out[n].value));
     }
     return n;
 }
 
-void value_format(const struct rule_expr *e, struct value v, char *buf, size_t len)
+void eval_value_format(const struct rule_expr *e, struct value v, char *buf, size_t len)
 {
     switch (v.kind) {
     case V_UNKNOWN:
@@ -312,7 +312,7 @@ struct value expr_eval(const struct rule_expr *e, struct eval_ctx *c)
     case N_CONFIG: return config_leaf(e, c);
     case N_METRIC: return metric_leaf(e, c);
     case N_EVENT: return event_leaf(e, c);
-    case N_CALL: return func_call(e, c);
+    case N_CALL: return rule_func_call(e, c);
     case N_NEG: {
         struct value v = expr_eval(e->a, c);
         return v.kind == V_NUM ? value_number(-v.num) : v;

@@ -635,7 +635,7 @@ static void call_text(struct rule_expr *e, const char *name, const char *from, c
 
 static struct rule_expr *parse_call(struct parser *ps, const struct token *at, const char *name)
 {
-    const struct func_info *fi = func_lookup(name);
+    const struct func_info *fi = rule_func_lookup(name);
     if (!fi) {
         fail_at(ps, at->line, at->col, "unknown function '%s'", name);
         return NULL;

@@ -41,7 +41,7 @@ static const struct func_info funcs[] = {
     { "ports_max", F_PORTS_MAX, 1, 2 },
 };
 
-const char *func_name(enum func_id id)
+const char *rule_func_name(enum func_id id)
 {
     for (size_t i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
         if (funcs[i].id == id)
@@ -49,7 +49,7 @@ const char *func_name(enum func_id id)
     return "?";
 }
 
-const struct func_info *func_lookup(const char *name)
+const struct func_info *rule_func_lookup(const char *name)
 {
     for (size_t i = 0; i < sizeof(funcs) / sizeof(funcs[0]); i++)
         if (!strcmp(funcs[i].name, name))
@@ -251,7 +251,7 @@ static struct value window_func(const struct rule_expr *e, struct eval_ctx *c)
     return expr_eval(e->args[0], c);             /* the selector carries its aggregate */
 }
 
-struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
+struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
 {
     struct rule_expr *const *a = e->args;
     switch (e->func) {
@@ -261,7 +261,7 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
         return expr_eval(a[0], c);
     case F_DEFINED: {
         if (a[0]->kind == N_CONFIG && a[0]->str && !a[0]->index)
-            return config_array_defined(a[0], c);
+            return rule_func_config_array_defined(a[0], c);
         char saved[sizeof(c->missing)];
         memcpy(saved, c->missing, sizeof(saved));
         struct value v = expr_eval(a[0], c);
@@ -283,7 +283,7 @@ struct value func_call(const struct rule_expr *e, struct eval_ctx *c)
     case F_DEVIATES:
         return deviates(e, a[0], c);
     case F_APP_DIFF:
-        return app_diff(c);
+        return rule_func_app_diff(c);
     case F_ROLE: case F_PEER_ROLE: {
         const struct evidence_ops *ops = c->ev->ops;
         const char *role = !c->device ? NULL :

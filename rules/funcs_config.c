@@ -5,7 +5,7 @@
 
 /* defined(dscp2prio): whether the config (here, or the partner's for peer.) holds any entry of
  * the array; never unknown. */
-struct value config_array_defined(const struct rule_expr *arr, struct eval_ctx *c)
+struct value rule_func_config_array_defined(const struct rule_expr *arr, struct eval_ctx *c)
 {
     const struct qos_config *cfg = arr->peer ? c->peer : c->cfg;
     for (int i = 0; cfg && i < arr->field->count; i++) {
@@ -40,7 +40,7 @@ static int one_sided(const struct qos_config *x, const struct qos_config *y,
     return n;
 }
 
-struct value app_diff(struct eval_ctx *c)
+struct value rule_func_app_diff(struct eval_ctx *c)
 {
     if (!c->cfg || !c->cfg->app_set || !c->peer || !c->peer->app_set) {
         eval_note_missing(c, c->cfg && c->cfg->app_set ? "peer.app" : "app");

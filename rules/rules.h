@@ -149,7 +149,13 @@ struct rule_run_stats {
 };
 
 /* Evaluates every rule of rs over ev; findings and undecided instances go to the callbacks in
- * rule, then device/port/priority order. 0, or a negative error from the evidence source. */
+ * rule, then device/port/priority order. 0, or a negative error from the evidence source.
+ *
+ * Threads: rule_set_run keeps no state between calls and none outside its arguments, so runs
+ * may go on in parallel threads. A rule set is only read by it: threads may share one, as long
+ * as nobody loads into it or frees it meanwhile. An evidence source is not safe to share: each
+ * thread runs over its own (evidence_store_open on the same store, or one each). The callbacks
+ * run on the calling thread, and the finding they get is valid only during the call. */
 int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
                  const struct rule_run_options *opt, struct rule_run_stats *stats,
                  struct dcb_err *err);

@@ -163,7 +163,7 @@ struct eval_ctx {
 
 struct value expr_eval(const struct rule_expr *e, struct eval_ctx *c);
 /* A value as text, formatted by the field's unit where e is a config leaf. */
-void value_format(const struct rule_expr *e, struct value v, char *buf, size_t len);
+void eval_value_format(const struct rule_expr *e, struct value v, char *buf, size_t len);
 /* The lossless priority mask of the context's port, or -1 when unknown. */
 int eval_lossless_mask(const struct eval_ctx *c);
 
@@ -173,13 +173,13 @@ struct func_info {
     enum func_id id;
     int min_args, max_args;
 };
-const struct func_info *func_lookup(const char *name);
-const char *func_name(enum func_id id);
-struct value func_call(const struct rule_expr *e, struct eval_ctx *c);
+const struct func_info *rule_func_lookup(const char *name);
+const char *rule_func_name(enum func_id id);
+struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c);
 void eval_note_missing(struct eval_ctx *c, const char *what);
 /* funcs_config.c: defined(array), whether any entry is known; app_diff(). */
-struct value config_array_defined(const struct rule_expr *arr, struct eval_ctx *c);
-struct value app_diff(struct eval_ctx *c);
+struct value rule_func_config_array_defined(const struct rule_expr *arr, struct eval_ctx *c);
+struct value rule_func_app_diff(struct eval_ctx *c);
 /* deviates.c: deviates(leaf), e the call. */
 struct value deviates(const struct rule_expr *e, const struct rule_expr *leaf, struct eval_ctx *c);
 void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_text.h"
 #include "grow.h"
 #include "data_dir.h"
 #include "rules_ast.h"
@@ -472,24 +473,11 @@ int rule_set_load_text(struct rule_set *rs, const char *text, size_t len, const 
 
 int rule_set_load_file(struct rule_set *rs, const char *path, struct dcb_err *err)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return dcb_err_set(err, DCB_E_IO, "%s: cannot open: %m", path);
-    char *buf = malloc(RULE_FILE_MAX + 1);
-    if (!buf) {
-        fclose(fp);
-        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
-    }
-    size_t n = fread(buf, 1, RULE_FILE_MAX + 1, fp);
-    bool bad = ferror(fp);
-    fclose(fp);
-    int rc;
-    if (bad)
-        rc = dcb_err_set(err, DCB_E_IO, "%s: read error", path);
-    else if (n > RULE_FILE_MAX)
-        rc = dcb_err_set(err, DCB_E_INVAL, "%s: larger than %u bytes", path, RULE_FILE_MAX);
-    else
-        rc = rule_set_load_text(rs, buf, n, path, err);
+    char *buf;
+    size_t n;
+    if (dcb_read_text_file(path, RULE_FILE_MAX, &buf, &n, err) < 0)
+        return -1;
+    int rc = rule_set_load_text(rs, buf, n, path, err);
     free(buf);
     return rc;
 }

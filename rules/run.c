@@ -38,14 +38,25 @@ struct instance {
     int qp;                         /* -1 outside qp scope, or at a port with no QPs */
 };
 
+struct qp_list {
+    int *v;
+    size_t n, cap;
+    bool nomem;
+};
+
+/* One run's state: everything rule_set_run writes lives here, so runs in parallel threads
+ * share nothing but the rule set and the evidence they read. */
 struct runner {
     const struct evidence *ev;
     const struct ports *ports;
-    struct agg_cache *agg_cache;
     const struct rule_run_options *opt;
     struct rule_run_stats *stats;
     struct dcb_err *err;
     int error;
+    struct agg_cache agg_cache;
+    struct finding finding;         /* zeroed only when a rule fires */
+    struct pending_evidence pending[FINDING_EVIDENCE_MAX];
+    struct qp_list qps;             /* a port's QPs, reused from port to port */
 };
 
 /* A template with each {expr} replaced by its value, and $prio / $tc by the instance's. */
@@ -66,7 +77,7 @@ static void fill_template(const struct rule_template *t, struct eval_ctx *c, cha
             }
             char val[64];
             const struct rule_expr *e = t->exprs[k++];
-            value_format(e, expr_eval(e, c), val, sizeof(val));
+            eval_value_format(e, expr_eval(e, c), val, sizeof(val));
             n = snprintf(buf + o, len - o, "%s", val);
             p = *q ? q + 1 : q;
         } else if ((!strncmp(p, "$prio", 5) || !strncmp(p, "$tc", 3)) && c->prio >= 0) {
@@ -110,12 +121,12 @@ static void withdraw_useless_proposal(struct finding *f, const struct qos_config
 static void run_instance(struct runner *rn, const struct rule *r, const struct instance *in)
 {
     const struct evidence *ev = rn->ev;
-    static struct finding f;                /* zeroed only when the rule fires */
-    static struct pending_evidence pending[FINDING_EVIDENCE_MAX];
+    struct finding *f = &rn->finding;
     struct eval_ctx c = {
-        .ev = ev, .ports = rn->ports->v, .nports = rn->ports->n, .agg_cache = rn->agg_cache,
+        .ev = ev, .ports = rn->ports->v, .nports = rn->ports->n, .agg_cache = &rn->agg_cache,
         .device = in->device, .ifname = in->ifname, .prio = in->prio,
-        .has_qp = in->qp >= 0, .qp = in->qp, .now_ns = rn->opt->now_ns, .err = rn->err, .record = true, .pending = pending,
+        .has_qp = in->qp >= 0, .qp = in->qp, .now_ns = rn->opt->now_ns, .err = rn->err,
+        .record = true, .pending = rn->pending,
         .want_missing = rn->opt->on_undecided != NULL,
     };
     if (in->device && in->ifname) {
@@ -138,22 +149,22 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
         return;
     }
     if (v.kind == V_BOOL && v.num) {
-        memset(&f, 0, sizeof(f));
+        memset(f, 0, sizeof(*f));
         rn->stats->fired++;
-        f.rule = r;
-        f.severity = r->severity;
-        snprintf(f.device, sizeof(f.device), "%s", in->device ? in->device : "");
-        snprintf(f.ifname, sizeof(f.ifname), "%s", in->ifname ? in->ifname : "");
-        f.prio = in->prio;
-        f.qp = in->qp;
-        f.nevidence = evidence_format(&c, f.evidence, FINDING_EVIDENCE_MAX);
+        f->rule = r;
+        f->severity = r->severity;
+        snprintf(f->device, sizeof(f->device), "%s", in->device ? in->device : "");
+        snprintf(f->ifname, sizeof(f->ifname), "%s", in->ifname ? in->ifname : "");
+        f->prio = in->prio;
+        f->qp = in->qp;
+        f->nevidence = evidence_format(&c, f->evidence, FINDING_EVIDENCE_MAX);
         c.record = false;                           /* the message adds no evidence */
-        fill_template(&r->message, &c, f.summary, sizeof(f.summary));
-        fill_template(&r->knob, &c, f.knob, sizeof(f.knob));
+        fill_template(&r->message, &c, f->summary, sizeof(f->summary));
+        fill_template(&r->knob, &c, f->knob, sizeof(f->knob));
         if (r->propose) {
             struct value p = expr_eval(r->propose, &c);
             if (p.kind != V_UNKNOWN)
-                value_format(r->propose, p, f.proposed, sizeof(f.proposed));
+                eval_value_format(r->propose, p, f->proposed, sizeof(f->proposed));
         }
         for (int i = 0; i < r->nalso; i++) {
             char path[64], val[64];
@@ -161,11 +172,11 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
             struct value p = expr_eval(r->also[i].propose, &c);
             if (p.kind == V_UNKNOWN)
                 continue;
-            value_format(r->also[i].propose, p, val, sizeof(val));
-            snprintf(f.also[i], sizeof(f.also[i]), "%s=%s", path, val);
+            eval_value_format(r->also[i].propose, p, val, sizeof(val));
+            snprintf(f->also[i], sizeof(f->also[i]), "%s=%s", path, val);
         }
-        withdraw_useless_proposal(&f, c.cfg);
-        rn->opt->on_finding(rn->opt->arg, &f);
+        withdraw_useless_proposal(f, c.cfg);
+        rn->opt->on_finding(rn->opt->arg, f);
     } else if (v.kind == V_UNKNOWN) {
         rn->stats->undecided++;
         if (rn->opt->on_undecided) {
@@ -211,12 +222,6 @@ static bool profile_skips(const struct rule *r, const char *profile)
     return false;
 }
 
-struct qp_list {
-    int *v;
-    size_t n, cap;
-    bool nomem;
-};
-
 static void add_qp(void *arg, int qp)
 {
     struct qp_list *l = arg;
@@ -238,19 +243,19 @@ static void add_qp(void *arg, int qp)
 static void run_qp_rule(struct runner *rn, const struct rule *r, const struct eval_port *p)
 {
     struct instance in = { p->device, p->ifname, -1, -1 };
-    static struct qp_list qps;
-    qps.n = 0;
+    struct qp_list *qps = &rn->qps;
+    qps->n = 0;
     if (rn->ev->ops->each_qp)
-        rn->ev->ops->each_qp(rn->ev->ctx, p->device, p->ifname, add_qp, &qps);
-    if (qps.nomem) {
-        qps.nomem = false;
+        rn->ev->ops->each_qp(rn->ev->ctx, p->device, p->ifname, add_qp, qps);
+    if (qps->nomem) {
+        qps->nomem = false;
         rn->error = dcb_err_set(rn->err, DCB_E_NOMEM, "out of memory listing QPs");
         return;
     }
-    if (!qps.n)
+    if (!qps->n)
         run_instance(rn, r, &in);
-    for (size_t i = 0; i < qps.n && !rn->error; i++) {
-        in.qp = qps.v[i];
+    for (size_t i = 0; i < qps->n && !rn->error; i++) {
+        in.qp = qps->v[i];
         run_instance(rn, r, &in);
     }
 }
@@ -294,6 +299,40 @@ static void run_port_rule(struct runner *rn, const struct rule *r, const struct 
         }
 }
 
+/* Every rule of rs, in order, over the instances of its scope. */
+static void run_rules(struct runner *rn, const struct rule_set *rs)
+{
+    for (size_t i = 0; i < rs->n && !rn->error; i++) {
+        const struct rule *r = &rs->rules[i];
+        if (profile_skips(r, rn->opt->profile))
+            continue;
+        if (r->scope == SCOPE_FABRIC && r->fabric_prios) {
+            int mask = r->all_prios ? 0xff : fabric_lossless(rn->ev, rn->ports);
+            for (int prio = 0; prio < 8 && !rn->error; prio++)
+                if (mask & (1 << prio)) {
+                    struct instance in = { NULL, NULL, prio, -1 };
+                    run_instance(rn, r, &in);
+                }
+        } else if (r->scope == SCOPE_FABRIC) {
+            struct instance in = { NULL, NULL, -1, -1 };
+            run_instance(rn, r, &in);
+        } else if (r->scope == SCOPE_DEVICE) {
+            for (size_t p = 0; p < rn->ports->n && !rn->error; p++) {
+                bool seen = false;
+                for (size_t q = 0; q < p && !seen; q++)
+                    seen = !strcmp(rn->ports->v[q].device, rn->ports->v[p].device);
+                if (!seen) {
+                    struct instance in = { rn->ports->v[p].device, NULL, -1, -1 };
+                    run_instance(rn, r, &in);
+                }
+            }
+        } else {
+            for (size_t p = 0; p < rn->ports->n && !rn->error; p++)
+                run_port_rule(rn, r, &rn->ports->v[p]);
+        }
+    }
+}
+
 int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
                  const struct rule_run_options *opt, struct rule_run_stats *stats,
                  struct dcb_err *err)
@@ -315,41 +354,22 @@ int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
     /* by device, so that a device's ports are together for the ports_* functions */
     if (ports.n)
         qsort(ports.v, ports.n, sizeof(*ports.v), port_cmp);
-    static struct agg_cache cache;
-    memset(&cache, 0, sizeof(cache));
-    struct runner rn = { .ev = ev, .ports = &ports, .agg_cache = &cache, .opt = opt,
-                         .stats = stats, .err = err };
-    for (size_t i = 0; i < rs->n && !rn.error; i++) {
-        const struct rule *r = &rs->rules[i];
-        if (profile_skips(r, opt->profile))
-            continue;
-        if (r->scope == SCOPE_FABRIC && r->fabric_prios) {
-            int mask = r->all_prios ? 0xff : fabric_lossless(ev, &ports);
-            for (int prio = 0; prio < 8 && !rn.error; prio++)
-                if (mask & (1 << prio)) {
-                    struct instance in = { NULL, NULL, prio, -1 };
-                    run_instance(&rn, r, &in);
-                }
-        } else if (r->scope == SCOPE_FABRIC) {
-            struct instance in = { NULL, NULL, -1, -1 };
-            run_instance(&rn, r, &in);
-        } else if (r->scope == SCOPE_DEVICE) {
-            for (size_t p = 0; p < ports.n && !rn.error; p++) {
-                bool seen = false;
-                for (size_t q = 0; q < p && !seen; q++)
-                    seen = !strcmp(ports.v[q].device, ports.v[p].device);
-                if (!seen) {
-                    struct instance in = { ports.v[p].device, NULL, -1, -1 };
-                    run_instance(&rn, r, &in);
-                }
-            }
-        } else {
-            for (size_t p = 0; p < ports.n && !rn.error; p++)
-                run_port_rule(&rn, r, &ports.v[p]);
-        }
+    struct runner *rn = calloc(1, sizeof(*rn));
+    if (!rn) {
+        free(ports.v);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     }
+    rn->ev = ev;
+    rn->ports = &ports;
+    rn->opt = opt;
+    rn->stats = stats;
+    rn->err = err;
+    run_rules(rn, rs);
+    rc = rn->error;
+    free(rn->qps.v);
+    free(rn);
     free(ports.v);
-    return rn.error;
+    return rc;
 }
 
 const char *evidence_agg_name(enum evidence_agg a)

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_text.h"
 #include "scenario.h"
 #include "verify.h"
 #include "version.h"
@@ -154,21 +155,28 @@ static bool cache_read(const char *path, const char *key, struct finding_figures
     return ok;
 }
 
+struct cache_entry {
+    const char *key;
+    struct finding_figures *f;
+};
+
+static int put_cache_entry(FILE *fp, void *arg)
+{
+    const struct cache_entry *c = arg;
+    fprintf(fp, "{\"key\":\"%s\"", c->key);
+    for (int i = 0; i < 6; i++)
+        fprintf(fp, ",\"%s\":%.17g", FIG_NAMES[i], *fig_field(c->f, i));
+    fprintf(fp, "}\n");
+    return ferror(fp) ? -1 : 0;
+}
+
+/* A cache that cannot be written is no error: the next run replays again. */
 static void cache_write(const char *dir, const char *path, const char *key,
                         struct finding_figures *f)
 {
     mkdirs(dir);
-    char tmp[4300];
-    snprintf(tmp, sizeof(tmp), "%.4200s.%ld.tmp", path, (long)getpid());
-    FILE *fp = fopen(tmp, "w");
-    if (!fp)
-        return;
-    fprintf(fp, "{\"key\":\"%s\"", key);
-    for (int i = 0; i < 6; i++)
-        fprintf(fp, ",\"%s\":%.17g", FIG_NAMES[i], *fig_field(f, i));
-    fprintf(fp, "}\n");
-    if (fclose(fp) != 0 || rename(tmp, path) != 0)
-        unlink(tmp);
+    struct cache_entry c = { key, f };
+    dcb_write_file_atomic(path, put_cache_entry, &c, NULL);
 }
 
 /* ---- one replay ------------------------------------------------------------------------------ */
@@ -208,21 +216,25 @@ static int replay_once(struct verify_ctx *vc, const char *const *sets, size_t ns
         return 0;
     }
     *cached = false;
-    static struct pause_sum ps;
-    memset(&ps, 0, sizeof(ps));
+    struct pause_sum *ps = calloc(1, sizeof(*ps));
+    if (!ps) {
+        scenario_free(&sc);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+    }
     if (sc.options.sample_interval_ns <= 0)
         sc.options.sample_interval_ns = 1000000;   /* the pause counters are read in samples */
-    struct replay_hooks hooks = { .sample = on_sample, .arg = &ps };
+    struct replay_hooks hooks = { .sample = on_sample, .arg = ps };
     struct scenario_run_options ro = { .duration_ns = sc.options.duration_ns };
     struct scenario_result res;
     rc = scenario_run(&sc, &ro, &hooks, &res, err);
     if (rc == 0) {
-        figures_of(&res, &ps, f);
+        figures_of(&res, ps, f);
         scenario_result_free(&res);
         vc->runs++;
         if (vc->cache_dir[0])
             cache_write(vc->cache_dir, path, key, f);
     }
+    free(ps);
     scenario_free(&sc);
     return rc;
 }
@@ -285,17 +297,8 @@ static int load_scenario_text(struct verify_ctx *vc, struct dcb_err *err)
 {
     const struct rule_verify_options *v = vc->v;
     if (v->scenario) {
-        FILE *fp = fopen(v->scenario, "r");
-        if (!fp)
-            return dcb_err_set(err, DCB_E_IO, "%s: %s", v->scenario, strerror(errno));
-        vc->text = malloc(SCENARIO_FILE_MAX + 1);
-        vc->len = vc->text ? fread(vc->text, 1, SCENARIO_FILE_MAX + 1, fp) : 0;
-        fclose(fp);
-        if (!vc->text)
-            return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
-        if (vc->len > SCENARIO_FILE_MAX)
-            return dcb_err_set(err, DCB_E_RANGE, "%s: larger than %u bytes", v->scenario,
-                               SCENARIO_FILE_MAX);
+        if (dcb_read_text_file(v->scenario, SCENARIO_FILE_MAX, &vc->text, &vc->len, err) < 0)
+            return -1;
         const char *slash = strrchr(v->scenario, '/');
         snprintf(vc->base_dir, sizeof(vc->base_dir), "%.*s",
                  slash ? (int)(slash - v->scenario) : 1, slash ? v->scenario : ".");

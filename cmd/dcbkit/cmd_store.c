@@ -37,13 +37,6 @@ static void on_signal(int sig)
     stop_requested = 1;
 }
 
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int open_store(const struct cli_ctx *ctx, const struct store_args *a, bool readonly,
                       struct dcb_store **st)
 {
@@ -470,7 +463,7 @@ static int cmd_prune(struct cli_ctx *ctx, const struct store_args *a)
     if (rc)
         return rc;
     struct dcb_err err;
-    int64_t deleted = store_prune(st, now_ns() - a->older_than_ns, &err);
+    int64_t deleted = store_prune(st, dcb_realtime_ns() - a->older_than_ns, &err);
     store_close(st, NULL);
     if (deleted < 0)
         return cli_fail(1, "store prune", "%s", err.msg);
@@ -514,9 +507,9 @@ static int age_option(struct cli_ctx *ctx, struct store_args *a, int c, const ch
     if (dcb_parse_duration(arg, &ns, &err) < 0)
         return cli_usage_error(ctx, "%s", err.msg);
     if (c == O_SINCE)
-        a->filter.t0 = now_ns() - ns;
+        a->filter.t0 = dcb_realtime_ns() - ns;
     else if (c == O_UNTIL)
-        a->filter.t1 = now_ns() - ns;
+        a->filter.t1 = dcb_realtime_ns() - ns;
     else
         a->older_than_ns = ns;
     return CLI_NEXT;

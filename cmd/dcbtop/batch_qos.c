@@ -71,12 +71,12 @@ void batch_qos_json(struct top_app *app, struct top_iface **rows, size_t n)
     out_obj_close(&o);
 }
 
-/* A line of text from the network, made safe for a terminal. */
-static void print_safe(const char *fmt, const char *text, bool utf8)
+/* A line of text from the network after prefix, made safe for a terminal. */
+static void print_safe(const char *prefix, const char *text, bool utf8)
 {
     char safe[2048];
     view_sanitize(text, safe, sizeof(safe), utf8);
-    printf(fmt, safe);
+    printf("%s%s\n", prefix, safe);
 }
 
 void batch_qos_text(struct top_app *app, struct top_iface **rows, size_t n)
@@ -89,15 +89,15 @@ void batch_qos_text(struct top_app *app, struct top_iface **rows, size_t n)
     strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
     snprintf(line, sizeof(line), "dcbtop %s  %s  %zu interfaces  QoS config", when,
              app->src.name, n);
-    print_safe("%s\n", line, utf8);
+    print_safe("", line, utf8);
     if (app->src.status[0])
-        print_safe("note: %s\n", app->src.status, utf8);
+        print_safe("note: ", app->src.status, utf8);
     for (size_t k = 0; k < n; k++) {
         const struct top_iface *i = rows[k];
         qos_title(i, line, sizeof(line));
-        print_safe("\n%s\n", line, utf8);
+        print_safe("\n", line, utf8);
         qos_partner(i, line, sizeof(line));
-        print_safe("%s\n", line, utf8);
+        print_safe("", line, utf8);
         out_term(stdout, "%-14s %-32s   %s\n", "FIELD", "HERE", "LINK PARTNER");
         for (size_t r = 0; r < QOS_NROWS; r++) {
             char here[512], there[512], safe_here[2048], safe_there[2048];

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -17,11 +16,6 @@
 #include "top.h"
 #include "top_help.h"
 #include "units.h"
-
-int64_t top_now_ns(void)
-{
-    return dcb_realtime_ns();
-}
 
 /* Whether src polls devices at the refresh interval (--local, --gnmi), so that a device whose
  * readings stop is out of reach. A replay or a capture has its own pace; a store or a
@@ -44,7 +38,7 @@ int top_step(struct top_app *app)
     int64_t data_ns = 0;
     app->src.interval_ns = app->interval_ns;
     app->error[0] = '\0';
-    app->model.wall_ns = top_now_ns();
+    app->model.wall_ns = dcb_realtime_ns();
     double speed = app->src.data_speed > 0 ? app->src.data_speed : 1;
     app->model.rate_window_ns = (int64_t)((double)app->interval_ns * speed);
     int rc = dcb_source_tick(&app->src, app->model.wall_ns, &data_ns, &err);
@@ -54,10 +48,10 @@ int top_step(struct top_app *app)
     }
     model_settle(&app->model);
     if (polls_devices(&app->src))
-        model_mark_stale(&app->model, top_now_ns(), app->interval_ns);
+        model_mark_stale(&app->model, dcb_realtime_ns(), app->interval_ns);
     if (data_ns > app->model.data_ns)
         app->model.data_ns = data_ns;
-    int64_t wall = top_now_ns();
+    int64_t wall = dcb_realtime_ns();
     /* a finite source's last data (a capture played to its end) is judged at once */
     bool ended_now = rc == DCB_SOURCE_END && !app->source_ended;
     app->source_ended |= rc == DCB_SOURCE_END;
@@ -233,7 +227,7 @@ static int open_auto_local(struct top_app *app, const struct top_args *a)
     if (dcb_source_local_open(&app->src, &a->src.local, &err) < 0)
         return -1;
     int64_t data_ns;
-    if (dcb_source_tick(&app->src, top_now_ns(), &data_ns, &err) == 0 &&
+    if (dcb_source_tick(&app->src, dcb_realtime_ns(), &data_ns, &err) == 0 &&
         dcb_source_local_has_pfc(&app->src)) {
         app->model.data_ns = data_ns;
         return 0;
@@ -267,13 +261,6 @@ static int open_source(struct top_app *app, struct top_args *a)
     return 0;
 }
 
-static void sleep_until(int64_t mono_ns)
-{
-    struct timespec ts = { mono_ns / 1000000000LL, mono_ns % 1000000000LL };
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-        ;
-}
-
 /* A source paced to the wall clock (a replay, a capture played in real time) whose tick brought
  * nothing new is behind (a busy machine): tick it again until its data moves on, it ends, or
  * NEW_DATA_WAIT_NS passes, so that no frame repeats the one before. rc: the last tick's. */
@@ -284,7 +271,7 @@ static int wait_new_data(struct top_app *app, int64_t shown_ns, int rc)
     int64_t give_up = dcb_monotonic_ns() + NEW_DATA_WAIT_NS + app->interval_ns;
     while (rc == 0 && app->src.data_speed > 0 && app->model.data_ns == shown_ns &&
            dcb_monotonic_ns() < give_up) {
-        sleep_until(dcb_monotonic_ns() + poll);
+        dcb_sleep_ns(poll, NULL);
         rc = top_step(app);
     }
     return rc;
@@ -292,7 +279,8 @@ static int wait_new_data(struct top_app *app, int64_t shown_ns, int rc)
 
 static int run_batch(struct top_app *app, long iterations)
 {
-    int64_t next = dcb_monotonic_ns();
+    struct dcb_ticker ticker;
+    dcb_ticker_start(&ticker, app->interval_ns);
     int64_t shown_ns = -1;
     for (long f = 0; iterations == 0 || f < iterations; f++) {
         int rc = top_step(app);
@@ -311,11 +299,7 @@ static int run_batch(struct top_app *app, long iterations)
         }
         if (iterations && f + 1 >= iterations)
             break;
-        next += app->interval_ns;
-        int64_t now = dcb_monotonic_ns();
-        if (next < now)             /* a slow tick: the cadence goes on from here, no burst */
-            next = now + app->interval_ns;
-        sleep_until(next);
+        dcb_ticker_wait(&ticker, NULL);
     }
     return 0;
 }

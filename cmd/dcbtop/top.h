@@ -32,7 +32,6 @@ struct top_app {
 /* One refresh: tick the source, settle the model, run the rules when due. 0, DCB_SOURCE_END
  * (the source has nothing more to give), or -1 (app->error says why). */
 int top_step(struct top_app *app);
-int64_t top_now_ns(void);
 /* "1", "0.5" (seconds, as top takes them) or a duration ("500ms"), 10 ms to 1 h. 0 or -1. */
 int top_parse_delay(const char *text, int64_t *ns);
 #define TOP_DELAY_MIN_NS 10000000LL

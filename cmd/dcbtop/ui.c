@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "ui.h"
 
 static volatile sig_atomic_t ui_stop;
@@ -16,13 +16,6 @@ static void on_stop(int sig)
 {
     (void)sig;
     ui_stop = 1;                     /* leave through endwin(): the terminal is restored */
-}
-
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 void ui_build_rows(struct ui *u)
@@ -333,11 +326,11 @@ int ui_run(struct top_app *app)
     sigaction(SIGHUP, &sa, NULL);
     if (top_step(app) < 0)
         snprintf(u.msg, sizeof(u.msg), "%s", app->error);
-    int64_t next = mono_ns() + app->interval_ns;
+    int64_t next = dcb_monotonic_ns() + app->interval_ns;
     while (!ui_stop) {
         ui_build_rows(&u);
         ui_draw(&u);
-        int64_t now = mono_ns();
+        int64_t now = dcb_monotonic_ns();
         int wait_ms = u.paused ? 1000 : next > now ? (int)((next - now) / 1000000) : 0;
         timeout(wait_ms);
         int ch = getch();
@@ -347,11 +340,11 @@ int ui_run(struct top_app *app)
                 break;
             if (u.retick) {
                 u.retick = false;
-                next = mono_ns();
+                next = dcb_monotonic_ns();
             }
             continue;
         }
-        now = mono_ns();
+        now = dcb_monotonic_ns();
         if (u.paused || now < next)
             continue;
         if (top_step(app) < 0)

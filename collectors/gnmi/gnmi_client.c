@@ -3,26 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "gnmi.pb-c.h"
 
 #include "gnmi_target_int.h"
 #include "pb_check.h"
-
-int64_t gnmi_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-int64_t gnmi_mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 const char *gnmi_retry_text(char *buf, size_t len, int64_t retry_ns)
 {
@@ -67,7 +52,7 @@ int gnmi_client_new(struct gnmi_client **out, const struct gnmi_client_opts *opt
     if (c->o.backoff_max_ns < c->o.backoff_min_ns)
         c->o.backoff_max_ns = 30000000000LL;
     c->cb = *cb;
-    c->rng = (uint64_t)gnmi_mono_ns() ^ 0x9e3779b97f4a7c15ULL;
+    c->rng = (uint64_t)dcb_monotonic_ns() ^ 0x9e3779b97f4a7c15ULL;
     c->multi = curl_multi_init();
     if (!c->multi) {
         free(c);
@@ -123,9 +108,9 @@ int gnmi_client_add(struct gnmi_client *c, const struct gnmi_target_conf *conf,
     t->interval_ns = c->o.interval_ns;
     t->stats.using_get = conf->use_get;
     t->phase = PH_WAIT;
-    t->next_ns = gnmi_mono_ns();
+    t->next_ns = dcb_monotonic_ns();
     t->backoff_ns = c->o.backoff_min_ns;
-    t->last_data_ns = gnmi_now_ns();
+    t->last_data_ns = dcb_realtime_ns();
     c->t[c->n++] = t;
     return 0;
 }
@@ -149,7 +134,7 @@ static int on_leaf(const struct gnmi_leaf *leaf, void *arg)
  * every answer fails would be retried at the shortest delay forever. */
 static void data_flowed(struct gnmi_target *t)
 {
-    int64_t now = gnmi_now_ns();
+    int64_t now = dcb_realtime_ns();
     if (t->down) {
         t->down = false;
         if (t->client->cb.on_gap)
@@ -157,7 +142,7 @@ static void data_flowed(struct gnmi_target *t)
     }
     t->backoff_ns = t->client->o.backoff_min_ns;
     t->last_data_ns = now;
-    t->last_data_mono = gnmi_mono_ns();
+    t->last_data_mono = dcb_monotonic_ns();
     t->got_data_this_call = true;
     t->paths_checked = false;
 }
@@ -318,7 +303,7 @@ void gnmi_target_failed(struct gnmi_target *t, const char *why)
     int64_t half = t->backoff_ns / 2;
     int64_t delay = half + (int64_t)(rnd(c) % (uint64_t)(half + 1));
     t->phase = PH_WAIT;
-    t->next_ns = gnmi_mono_ns() + delay;
+    t->next_ns = dcb_monotonic_ns() + delay;
     t->backoff_ns = t->backoff_ns * 2 > c->o.backoff_max_ns ? c->o.backoff_max_ns
                                                             : t->backoff_ns * 2;
     if (c->cb.on_error)
@@ -342,7 +327,7 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
         if (rc == 0)
             rc = grpc_call_init(&t->call, &t->ep, "/gnmi.gNMI/Get", buf, len, true,
                                 c->o.timeout_ns, get_message, t, err);
-        t->deadline_ns = gnmi_mono_ns() + c->o.timeout_ns;
+        t->deadline_ns = dcb_monotonic_ns() + c->o.timeout_ns;
     } else {
         t->kind = CALL_SUBSCRIBE;
         t->probing = c->o.probe_once && t->req.mode == GNMI_POLL && !t->probed;
@@ -358,10 +343,10 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
         if (rc == 0)
             rc = grpc_call_init(&t->call, &t->ep, "/gnmi.gNMI/Subscribe", buf, len,
                                 r.mode != GNMI_POLL, 0, subscribe_message, t, err);
-        t->deadline_ns = gnmi_mono_ns() + c->o.timeout_ns;
+        t->deadline_ns = dcb_monotonic_ns() + c->o.timeout_ns;
         if (r.mode == GNMI_POLL) {
             t->awaiting_sync = true;   /* the initial data ends with a sync */
-            t->next_ns = gnmi_mono_ns() + t->interval_ns;
+            t->next_ns = dcb_monotonic_ns() + t->interval_ns;
         }
     }
     free(buf);
@@ -414,7 +399,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
         t->stream_error_retried = true;
         gnmi_target_end_call(t);
         t->phase = PH_WAIT;
-        t->next_ns = gnmi_mono_ns();
+        t->next_ns = dcb_monotonic_ns();
         return;
     }
     t->stream_error_retried = false;
@@ -430,7 +415,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
         if (t->client->o.probe_deliver && t->got_data_this_call)
             round_done(t);
         t->phase = PH_WAIT;
-        t->next_ns = gnmi_mono_ns();
+        t->next_ns = dcb_monotonic_ns();
         return;
     }
     if (rc == 0) {
@@ -444,7 +429,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
                 return;
             }
             t->phase = PH_WAIT;
-            t->next_ns = gnmi_mono_ns() + t->interval_ns;
+            t->next_ns = dcb_monotonic_ns() + t->interval_ns;
             return;
         }
         /* a STREAM or POLL subscription the target ended cleanly: subscribe again */
@@ -466,7 +451,7 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
             t->client->cb.on_error(t, "Subscribe is UNIMPLEMENTED; polling with Get instead",
                                    0, t->client->cb.arg);
         t->phase = PH_WAIT;
-        t->next_ns = gnmi_mono_ns();
+        t->next_ns = dcb_monotonic_ns();
         return;
     }
     gnmi_target_failed(t, err.msg);
@@ -588,9 +573,9 @@ bool gnmi_client_active(const struct gnmi_client *c)
 
 int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t duration_ns)
 {
-    int64_t start = gnmi_mono_ns();
+    int64_t start = dcb_monotonic_ns();
     while (!(stop && *stop) && anything_left(c)) {
-        int64_t now = gnmi_mono_ns();
+        int64_t now = dcb_monotonic_ns();
         if (duration_ns && now - start >= duration_ns)
             break;
         int64_t wake = tick(c, now);
@@ -626,7 +611,7 @@ int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t 
                     call_finished(t, CURLE_OK);
             }
         }
-        now = gnmi_mono_ns();
+        now = dcb_monotonic_ns();
         int64_t wait_ms = (wake - now) / 1000000;
         if (duration_ns && start + duration_ns - now < wait_ms * 1000000)
             wait_ms = (start + duration_ns - now) / 1000000;

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "err.h"
 #include "gnmi_msg.h"
 #include "grpc_call.h"
@@ -116,6 +117,5 @@ const struct gnmi_target_stats *gnmi_target_stats(const struct gnmi_target *t);
 size_t gnmi_client_ntargets(const struct gnmi_client *c);
 struct gnmi_target *gnmi_client_target(struct gnmi_client *c, size_t i);
 
-int64_t gnmi_now_ns(void);   /* CLOCK_REALTIME */
 
 #endif

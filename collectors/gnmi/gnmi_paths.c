@@ -40,7 +40,7 @@ void gnmi_paths_check(struct gnmi_target *t, int status)
     t->reject_code = status;
     t->paths_blocked = true;
     t->phase = PH_WAIT;
-    t->next_ns = gnmi_mono_ns();
+    t->next_ns = dcb_monotonic_ns();
 }
 
 static void end_probe(struct gnmi_target *t)
@@ -86,7 +86,7 @@ static int start_probe(struct gnmi_target *t, int i, struct dcb_err *err)
         return rc;
     t->p_in_multi = true;
     t->p_index = i;
-    t->p_deadline = gnmi_mono_ns() + c->o.timeout_ns;
+    t->p_deadline = dcb_monotonic_ns() + c->o.timeout_ns;
     return 0;
 }
 
@@ -103,7 +103,7 @@ static void path_back(struct gnmi_target *t, struct path_state *p, size_t i)
         gnmi_target_end_call(t);
     if (t->phase == PH_CALL && t->call.easy == NULL) {
         t->phase = PH_WAIT;
-        t->next_ns = gnmi_mono_ns();
+        t->next_ns = dcb_monotonic_ns();
     }
 }
 
@@ -124,11 +124,11 @@ static void probe_outcome(struct gnmi_target *t, int rc, int status, const char 
         p->st = PATH_MISSING;
         p->code = status;
         snprintf(p->why, sizeof(p->why), "%s", why);
-        p->retry_ns = gnmi_mono_ns() + c->o.path_retry_ns;
+        p->retry_ns = dcb_monotonic_ns() + c->o.path_retry_ns;
         return;
     }
     if (p->st == PATH_MISSING) {     /* no answer this time: ask again later */
-        p->retry_ns = gnmi_mono_ns() + c->o.path_retry_ns;
+        p->retry_ns = dcb_monotonic_ns() + c->o.path_retry_ns;
         return;
     }
     /* the target cannot be asked now: the call is retried whole, as any failure */
@@ -171,7 +171,7 @@ static void paths_checked(struct gnmi_target *t)
     t->paths_blocked = false;
     t->paths_checked = true;
     t->phase = PH_WAIT;
-    t->next_ns = gnmi_mono_ns();
+    t->next_ns = dcb_monotonic_ns();
     if (!t->use_get && t->reject_code == GRPC_UNIMPLEMENTED && c->o.fallback_get &&
         every_path_unimplemented(t)) {
         for (size_t i = 0; i < t->nall; i++)

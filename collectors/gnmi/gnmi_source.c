@@ -66,7 +66,7 @@ struct gnmi_client *gnmi_source_client(struct gnmi_source *s) { return s->client
 
 static int64_t sane_time(int64_t ts)
 {
-    int64_t now = gnmi_now_ns();
+    int64_t now = dcb_realtime_ns();
     /* a target clock a day off (or a zero timestamp) is not trusted */
     if (ts <= 0 || ts > now + 86400000000000LL || ts < now - 86400000000000LL)
         return now;
@@ -193,7 +193,7 @@ static void config_round(struct gnmi_source *s, struct device *d)
     struct apply_ctx a = { .dev = d };
     gnmi_cfg_round_apply(d->map, &d->round, apply_setting, &a);
     gnmi_cfg_round_clear(&d->round);
-    int64_t now = gnmi_now_ns();
+    int64_t now = dcb_realtime_ns();
     for (size_t i = 0; i < a.n; i++) {
         struct if_config *cur = if_config_of(d, a.fresh[i].ifname);
         if (!cur)
@@ -308,7 +308,7 @@ static void path_event(struct gnmi_source *s, const struct call *c, const char *
     event_details_str(&details, "gives", sub ? sub->gives : "");
     event_details_str(&details, "reason", reason);
     struct dcb_event e;
-    dcb_event_set(&e, gnmi_now_ns(), EVENT_SOURCE_GAP, c->dev->name, "", -1,
+    dcb_event_set(&e, dcb_realtime_ns(), EVENT_SOURCE_GAP, c->dev->name, "", -1,
                   event_details_json(&details));
     s->cb.on_event(&e, s->cb.arg);
 }

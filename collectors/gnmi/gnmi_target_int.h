@@ -75,7 +75,6 @@ struct gnmi_client {
     uint64_t rng;
 };
 
-int64_t gnmi_mono_ns(void);   /* CLOCK_MONOTONIC */
 void gnmi_target_end_call(struct gnmi_target *t);
 /* A call set up (rc 0) joins the client's multi handle; on any failure it is cleaned up. */
 int gnmi_client_attach(struct gnmi_client *c, struct grpc_call *call, int rc,

@@ -18,14 +18,14 @@ static __attribute__((noinline)) uint64_t xoff_from_free_buffer(const struct sha
     return th == UINT64_MAX ? free_bytes / 8 : th;
 }
 
-uint64_t pg_xoff_threshold(const struct shared_buffer *b, const struct ingress_pg *g)
+uint64_t buffer_pg_xoff_threshold(const struct shared_buffer *b, const struct ingress_pg *g)
 {
     if (!g->dynamic && g->xoff != UINT64_MAX)
         return g->xoff;
     return xoff_from_free_buffer(b, g);
 }
 
-uint64_t pg_xon_threshold(const struct ingress_pg *g, uint64_t xoff)
+uint64_t buffer_pg_xon_threshold(const struct ingress_pg *g, uint64_t xoff)
 {
     return g->xon != UINT64_MAX ? g->xon : xoff / 2;
 }
@@ -36,7 +36,7 @@ static __attribute__((noinline)) enum ingress_verdict pool_admit(const struct sh
                                                                  const struct ingress_pg *g,
                                                                  uint32_t bytes)
 {
-    uint64_t th = pg_xoff_threshold(b, g), after = g->bytes + bytes;
+    uint64_t th = buffer_pg_xoff_threshold(b, g), after = g->bytes + bytes;
     if (after <= th || after - th <= g->headroom_charged ||
         b->headroom_used + (after - th - g->headroom_charged) <= b->headroom_pool)
         return INGRESS_ADMIT;
@@ -50,16 +50,16 @@ enum ingress_verdict buffer_ingress_admit(const struct shared_buffer *b,
     if (b->used + bytes > b->size)
         return INGRESS_FULL;
     if (lossless) {
-        if (g->bytes + bytes > pg_xoff_threshold(b, g) + g->headroom)
+        if (g->bytes + bytes > buffer_pg_xoff_threshold(b, g) + g->headroom)
             return INGRESS_HEADROOM;
         return b->headroom_pool ? pool_admit(b, g, bytes) : INGRESS_ADMIT;
     }
     return g->bytes + bytes > g->limit ? INGRESS_LIMIT : INGRESS_ADMIT;
 }
 
-bool pg_should_xoff(const struct shared_buffer *b, const struct ingress_pg *g, uint32_t bytes)
+bool buffer_pg_should_xoff(const struct shared_buffer *b, const struct ingress_pg *g, uint32_t bytes)
 {
-    return !g->xoff_sent && g->bytes + bytes >= pg_xoff_threshold(b, g);
+    return !g->xoff_sent && g->bytes + bytes >= buffer_pg_xoff_threshold(b, g);
 }
 
 /* The PG's share of the headroom pool set to what it holds above threshold th (0 when it holds
@@ -75,7 +75,7 @@ void buffer_ingress_account(struct shared_buffer *b, struct ingress_pg *g, uint3
 {
     g->bytes += bytes;
     if (g->xoff_sent) {                 /* only a group that paused holds headroom */
-        uint64_t th = pg_xoff_threshold(b, g);
+        uint64_t th = buffer_pg_xoff_threshold(b, g);
         if (g->bytes > th && g->bytes - th > g->headroom_watermark)
             g->headroom_watermark = g->bytes - th;
         charge_headroom(b, g, th);
@@ -89,7 +89,7 @@ void buffer_ingress_account(struct shared_buffer *b, struct ingress_pg *g, uint3
 static __attribute__((noinline)) void release_headroom(struct shared_buffer *b,
                                                        struct ingress_pg *g)
 {
-    charge_headroom(b, g, pg_xoff_threshold(b, g));
+    charge_headroom(b, g, buffer_pg_xoff_threshold(b, g));
 }
 
 void buffer_ingress_release(struct shared_buffer *b, struct ingress_pg *g, uint32_t bytes)
@@ -100,9 +100,9 @@ void buffer_ingress_release(struct shared_buffer *b, struct ingress_pg *g, uint3
         release_headroom(b, g);
 }
 
-bool pg_should_xon(const struct shared_buffer *b, const struct ingress_pg *g)
+bool buffer_pg_should_xon(const struct shared_buffer *b, const struct ingress_pg *g)
 {
-    return g->xoff_sent && g->bytes <= pg_xon_threshold(g, pg_xoff_threshold(b, g));
+    return g->xoff_sent && g->bytes <= buffer_pg_xon_threshold(g, buffer_pg_xoff_threshold(b, g));
 }
 
 enum wred_verdict buffer_should_mark(const struct wred *w, uint64_t queue_bytes, bool ect,

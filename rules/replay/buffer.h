@@ -4,10 +4,10 @@
  * tests/unit/test_buffer.c drives them without an event loop. switch.c and port.c call them in
  * the order a packet meets them:
  *
- *   arrival    buffer_ingress_admit, then pg_should_xoff (before the packet is counted: the XOFF
+ *   arrival    buffer_ingress_admit, then buffer_pg_should_xoff (before the packet is counted: the XOFF
  *              goes out even when the egress then drops the packet), buffer_should_mark when
  *              marking at enqueue, buffer_egress_admit, buffer_ingress_account;
- *   departure  buffer_ingress_release, then pg_should_xon; buffer_should_mark when marking at
+ *   departure  buffer_ingress_release, then buffer_pg_should_xon; buffer_should_mark when marking at
  *              dequeue.
  *
  * Thresholds: a lossless PG pauses at its XOFF threshold (the configured xoff, lowered to
@@ -69,8 +69,8 @@ enum wred_verdict {
     WRED_DROP,                    /* picked, and cannot be marked */
 };
 
-uint64_t pg_xoff_threshold(const struct shared_buffer *b, const struct ingress_pg *g);
-uint64_t pg_xon_threshold(const struct ingress_pg *g, uint64_t xoff);
+uint64_t buffer_pg_xoff_threshold(const struct shared_buffer *b, const struct ingress_pg *g);
+uint64_t buffer_pg_xon_threshold(const struct ingress_pg *g, uint64_t xoff);
 
 /* Whether a packet of `bytes` may enter by this PG. A lossless PG's packet above XOFF must fit
  * both the PG's headroom and the switch's headroom pool. */
@@ -78,14 +78,14 @@ enum ingress_verdict buffer_ingress_admit(const struct shared_buffer *b,
                                           const struct ingress_pg *g, bool lossless,
                                           uint32_t bytes);
 /* A lossless PG that, holding `bytes` more, reaches its XOFF threshold and has not paused yet. */
-bool pg_should_xoff(const struct shared_buffer *b, const struct ingress_pg *g, uint32_t bytes);
+bool buffer_pg_should_xoff(const struct shared_buffer *b, const struct ingress_pg *g, uint32_t bytes);
 /* The admitted packet counted in its PG and the buffer, with the watermarks. After
- * pg_should_xoff: a group holds headroom (bytes above XOFF) only once it has paused. */
+ * buffer_pg_should_xoff: a group holds headroom (bytes above XOFF) only once it has paused. */
 void buffer_ingress_account(struct shared_buffer *b, struct ingress_pg *g, uint32_t bytes);
 /* The packet left its egress queue: its bytes are free again (and the PG's headroom share). */
 void buffer_ingress_release(struct shared_buffer *b, struct ingress_pg *g, uint32_t bytes);
 /* A paused PG that has fallen to its XON threshold. */
-bool pg_should_xon(const struct shared_buffer *b, const struct ingress_pg *g);
+bool buffer_pg_should_xon(const struct shared_buffer *b, const struct ingress_pg *g);
 
 /* WRED/ECN on an egress queue holding queue_bytes: none at or below min, probability rising
  * linearly to max_p at max, every packet above. Draws from *rng only between min and max. A

@@ -7,7 +7,7 @@
 void evq_init(struct evq *q)
 {
     memset(q, 0, sizeof(*q));
-    heap_init(&q->far);
+    sim_heap_init(&q->far);
 }
 
 static void chunks_free(struct evq_chunk *c)
@@ -27,7 +27,7 @@ void evq_set_budget(struct evq *q, struct mem_budget *b)
 
 void evq_free(struct evq *q)
 {
-    heap_free(&q->far);
+    sim_heap_free(&q->far);
     for (int i = 0; i < EVQ_BUCKETS; i++)
         chunks_free(q->bucket[i].head);
     for (int i = 0; i < EVQ_COARSE; i++)
@@ -132,7 +132,7 @@ bool evq_push_later(struct evq *q, const struct heap_event *e)
         return true;
     }
     if (e->at >= calendar_end(q))
-        return heap_insert(&q->far, e);
+        return sim_heap_insert(&q->far, e);
     if (!list_add(q, bucket_of(q, e->at), e))
         return false;
     q->in_buckets++;
@@ -145,7 +145,7 @@ static bool far_to_calendar(struct evq *q)
 {
     struct heap_event e;
     while (q->far.n && q->far.v[0].at < calendar_end(q)) {
-        heap_pop(&q->far, &e);
+        sim_heap_pop(&q->far, &e);
         if (!list_add(q, bucket_of(q, e.at), &e))
             return false;
         q->in_buckets++;

@@ -59,11 +59,11 @@ static void flush_port(struct sim *s, uint32_t port)
     struct port *pt = &s->ports[port];
     for (unsigned tc = 0; tc < PRIOS; tc++) {
         while (pt->by_tc[tc].q.count) {
-            uint32_t p = egress_pop(s, pt, tc);
+            uint32_t p = sim_egress_pop(s, pt, tc);
             switch_release(s, p);
             pt->by_tc[tc].drops++;
             s->drops++;
-            pkt_free(s, p);
+            sim_pkt_free(s, p);
         }
     }
 }
@@ -141,7 +141,7 @@ bool fault_arrive(struct sim *s, uint32_t port, uint32_t p)
         s->drops++;
         port_drop_event(s, port, pk->kind == PKT_PFC ? -1 : (int)(pk->prio & 7),
                         "{\"where\":\"rx\",\"cause\":\"fcs\"}");
-        pkt_free(s, p);
+        sim_pkt_free(s, p);
         return true;
     }
     if ((pt->port_faults & PORT_FAULT_DSCP) && pk->kind != PKT_PFC)
@@ -151,7 +151,7 @@ bool fault_arrive(struct sim *s, uint32_t port, uint32_t p)
 
 /* Flows that waited for this one and now have nothing left to wait for start, in their order
  * (a flow that names it twice waits for it twice). */
-void flow_finished(struct sim *s, uint32_t f)
+void sim_flow_finished(struct sim *s, uint32_t f)
 {
     for (uint32_t k = s->dependents_at ? s->dependents_at[f] : 0;
          s->dependents_at && k < s->dependents_at[f + 1]; k++) {

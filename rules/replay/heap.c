@@ -8,15 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-void heap_init(struct heap *h)
+void sim_heap_init(struct heap *h)
 {
     memset(h, 0, sizeof(*h));
 }
 
-void heap_free(struct heap *h)
+void sim_heap_free(struct heap *h)
 {
     free(h->v);
-    heap_init(h);
+    sim_heap_init(h);
 }
 
 static inline bool before(const struct heap_event *x, const struct heap_event *y)
@@ -28,7 +28,7 @@ static inline bool before(const struct heap_event *x, const struct heap_event *y
     return kx < ky;
 }
 
-bool heap_insert(struct heap *h, const struct heap_event *ev)
+bool sim_heap_insert(struct heap *h, const struct heap_event *ev)
 {
     if (h->n == h->cap) {
         uint32_t cap = h->cap ? h->cap * 2 : 1024;
@@ -53,7 +53,7 @@ bool heap_insert(struct heap *h, const struct heap_event *ev)
     return true;
 }
 
-bool heap_pop(struct heap *h, struct heap_event *out)
+bool sim_heap_pop(struct heap *h, struct heap_event *out)
 {
     if (!h->n)
         return false;

@@ -22,14 +22,14 @@ struct heap {
     struct mem_budget *budget;    /* its growth counts here (NULL: no limit) */
 };
 
-void heap_init(struct heap *h);
-void heap_free(struct heap *h);
+void sim_heap_init(struct heap *h);
+void sim_heap_free(struct heap *h);
 /* false when empty. */
-bool heap_pop(struct heap *h, struct heap_event *out);
+bool sim_heap_pop(struct heap *h, struct heap_event *out);
 /* false when out of memory or past the budget. */
-bool heap_insert(struct heap *h, const struct heap_event *e);
+bool sim_heap_insert(struct heap *h, const struct heap_event *e);
 
-static inline unsigned heap_kind(const struct heap_event *e)
+static inline unsigned sim_heap_kind(const struct heap_event *e)
 {
     return (unsigned)(e->seq & 0xff);
 }

@@ -35,7 +35,7 @@ static unsigned nic_classify(const struct port *pt, const struct packet *pk)
     return by_dscp >= 0 ? (unsigned)by_dscp : pk->prio & 7u;
 }
 
-const struct dcqcn_params *flow_dcqcn(struct sim *s, const struct flow *fl)
+const struct dcqcn_params *sim_flow_dcqcn(struct sim *s, const struct flow *fl)
 {
     (void)s;
     return fl->dp;
@@ -194,7 +194,7 @@ static void arm_rto(struct sim *s, uint32_t f)
 static uint32_t data_packet(struct sim *s, uint32_t f)
 {
     struct flow *fl = &s->flows[f];
-    uint32_t p = pkt_alloc(s);
+    uint32_t p = sim_pkt_alloc(s);
     if (p == NO_INDEX)
         return NO_INDEX;
     struct packet *pk = &s->pkts[p];
@@ -353,7 +353,7 @@ uint32_t nic_next_packet(struct sim *s, uint32_t port)
         if (p == NO_INDEX)
             return NO_INDEX;
         pt->ready_rr = idx + 1;
-        const struct dcqcn_params *dp = flow_dcqcn(s, fl);
+        const struct dcqcn_params *dp = sim_flow_dcqcn(s, fl);
         double rate = rp_enabled(s, fl) ? fl->rp.rc : pt->bps;
         if (rate > pt->bps)
             rate = pt->bps;
@@ -388,7 +388,7 @@ void nic_wake(struct sim *s, uint32_t port)
 
 static void send_ctrl(struct sim *s, uint32_t port, enum pkt_kind kind, uint32_t f, uint32_t psn)
 {
-    uint32_t p = pkt_alloc(s);
+    uint32_t p = sim_pkt_alloc(s);
     if (p == NO_INDEX)
         return;
     struct flow *fl = &s->flows[f];
@@ -408,8 +408,8 @@ static void send_ctrl(struct sim *s, uint32_t port, enum pkt_kind kind, uint32_t
         pk->prio = fl->prio;
         pk->dscp = fl->dscp;
     }
-    if (!pq_push(s, &s->ports[port].ctrl, p)) {
-        pkt_free(s, p);
+    if (!sim_pq_push(s, &s->ports[port].ctrl, p)) {
+        sim_pkt_free(s, p);
         return;
     }
     port_kick(s, port);
@@ -507,7 +507,7 @@ static void receive_data(struct sim *s, uint32_t port, uint32_t p)
         fl->ce_marked++;
         pt->ce_received++;
         if (np_enabled(s, port, nic_classify(pt, pk)) &&
-            np_answers(fl, flow_dcqcn(s, fl), s->now_ps)) {
+            np_answers(fl, sim_flow_dcqcn(s, fl), s->now_ps)) {
             pt->cnp_sent++;
             s->cnps++;
             send_ctrl(s, port, PKT_CNP, f, 0);
@@ -537,7 +537,7 @@ static void receive_data(struct sim *s, uint32_t port, uint32_t p)
     } else if (!fl->lossy) {
         pt->loss.duplicates++;
     }
-    pkt_free(s, p);
+    sim_pkt_free(s, p);
 }
 
 static void acked(struct sim *s, uint32_t f, uint32_t through_psn)
@@ -556,7 +556,7 @@ static void acked(struct sim *s, uint32_t f, uint32_t through_psn)
         if (fl->ready)
             ready_gone(s, f);
         fl->rto_gen++;
-        flow_finished(s, f);
+        sim_flow_finished(s, f);
     } else {
         arm_rto(s, f);
         if (fl->cwnd > 0)
@@ -598,7 +598,7 @@ static void handle_cnp(struct sim *s, uint32_t port, uint32_t f)
         return;
     }
     s->ports[port].cnp_handled++;
-    const struct dcqcn_params *dp = flow_dcqcn(s, fl);
+    const struct dcqcn_params *dp = sim_flow_dcqcn(s, fl);
     if (dcqcn_rp_on_cnp(&fl->rp, dp, s->now_ps / REPLAY_PS_PER_NS)) {
         fl->timer_gen++;
         sim_at(s, s->now_ps + dp->timer_ns * REPLAY_PS_PER_NS, EV_RP_TIMER, f, fl->timer_gen);
@@ -610,7 +610,7 @@ void nic_rp_timer(struct sim *s, uint32_t f, uint32_t gen)
     struct flow *fl = &s->flows[f];
     if (gen != fl->timer_gen || fl->done)
         return;
-    const struct dcqcn_params *dp = flow_dcqcn(s, fl);
+    const struct dcqcn_params *dp = sim_flow_dcqcn(s, fl);
     dcqcn_rp_on_timer(&fl->rp, dp);
     if (fl->rp.rc < dp->line_bps)
         sim_at(s, s->now_ps + dp->timer_ns * REPLAY_PS_PER_NS, EV_RP_TIMER, f, gen);
@@ -660,5 +660,5 @@ void nic_receive(struct sim *s, uint32_t port, uint32_t p)
     default:
         break;
     }
-    pkt_free(s, p);
+    sim_pkt_free(s, p);
 }

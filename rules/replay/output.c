@@ -130,7 +130,7 @@ void output_series(struct sim *s)
             if (!pt->by_tc[tc].tx_bytes && !pt->by_tc[tc].q.count)
                 continue;
             if (s->now_ps >= s->m.warmup_ps)
-                measure_queue_depth(s, i, (unsigned)tc, (double)pt->by_tc[tc].q.bytes);
+                sim_measure_queue_depth(s, i, (unsigned)tc, (double)pt->by_tc[tc].q.bytes);
             if (h && h->series) {
                 struct replay_series_point sp = { SERIES_QUEUE_BYTES, s->now_ps / REPLAY_PS_PER_NS,
                                                   s->nodes[pt->node].name, pt->name, tc,

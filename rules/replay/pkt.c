@@ -9,7 +9,7 @@
 
 _Static_assert(sizeof(struct packet) == 64, "a packet is one cache line (the pool is aligned)");
 
-uint32_t pkt_alloc(struct sim *s)
+uint32_t sim_pkt_alloc(struct sim *s)
 {
     if (s->free_pkt != NO_INDEX) {
         uint32_t p = s->free_pkt;
@@ -39,7 +39,7 @@ uint32_t pkt_alloc(struct sim *s)
     return p;
 }
 
-void pkt_free(struct sim *s, uint32_t p)
+void sim_pkt_free(struct sim *s, uint32_t p)
 {
     s->pkts[p].next_free = s->free_pkt;
     s->free_pkt = p;
@@ -47,7 +47,7 @@ void pkt_free(struct sim *s, uint32_t p)
 
 /* A ring whose size is a power of two (64, doubled when full): its index wraps with a mask,
  * not a division on every packet. */
-bool pq_push(struct sim *s, struct pkt_queue *q, uint32_t p)
+bool sim_pq_push(struct sim *s, struct pkt_queue *q, uint32_t p)
 {
     if (q->count == q->cap) {
         uint32_t cap = q->cap ? q->cap * 2 : 64;
@@ -70,7 +70,7 @@ bool pq_push(struct sim *s, struct pkt_queue *q, uint32_t p)
     return true;
 }
 
-uint32_t pq_pop(struct sim *s, struct pkt_queue *q)
+uint32_t sim_pq_pop(struct sim *s, struct pkt_queue *q)
 {
     if (!q->count)
         return NO_INDEX;

@@ -113,20 +113,20 @@ void port_drop_oversize(struct sim *s, uint32_t port, uint32_t p, bool rx)
         event_details_u64(&details, "max_frame", pt->max_frame);
         port_drop_event(s, port, s->pkts[p].prio & 7, event_details_json(&details));
     }
-    pkt_free(s, p);
+    sim_pkt_free(s, p);
 }
 
-bool egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p)
+bool sim_egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p)
 {
-    if (!pq_push(s, &pt->by_tc[tc].q, p))
+    if (!sim_pq_push(s, &pt->by_tc[tc].q, p))
         return false;
     pt->q_nonempty |= (uint8_t)(1u << tc);
     return true;
 }
 
-uint32_t egress_pop(struct sim *s, struct port *pt, unsigned tc)
+uint32_t sim_egress_pop(struct sim *s, struct port *pt, unsigned tc)
 {
-    uint32_t p = pq_pop(s, &pt->by_tc[tc].q);
+    uint32_t p = sim_pq_pop(s, &pt->by_tc[tc].q);
     if (!pt->by_tc[tc].q.count)
         pt->q_nonempty &= (uint8_t)~(1u << tc);
     return p;
@@ -143,7 +143,7 @@ static uint32_t pick_switch_queue(struct sim *s, struct port *pt)
     unsigned avail = pt->q_nonempty & (uint8_t)~pt->paused_tc;
     unsigned strict = avail & pt->strict_tcs;
     if (strict)                         /* the highest strict TC first */
-        return egress_pop(s, pt, 31u - (unsigned)__builtin_clz(strict));
+        return sim_egress_pop(s, pt, 31u - (unsigned)__builtin_clz(strict));
     unsigned shared = avail & (uint8_t)~pt->strict_tcs;
     if (!shared)
         return NO_INDEX;
@@ -156,7 +156,7 @@ static uint32_t pick_switch_queue(struct sim *s, struct port *pt)
             if (pt->by_tc[tc].deficit >= (int64_t)head_bytes) {
                 pt->by_tc[tc].deficit -= head_bytes;
                 pt->dwrr_next = (uint8_t)tc;
-                return egress_pop(s, pt, tc);
+                return sim_egress_pop(s, pt, tc);
             }
         }
         for (unsigned left = shared; left; left &= left - 1)
@@ -190,7 +190,7 @@ void port_kick(struct sim *s, uint32_t port)
     struct port *pt = &s->ports[port];
     if (pt->busy || pt->peer == NO_INDEX || pt->down)
         return;
-    uint32_t p = pt->ctrl.count ? pq_pop(s, &pt->ctrl) : NO_INDEX;
+    uint32_t p = pt->ctrl.count ? sim_pq_pop(s, &pt->ctrl) : NO_INDEX;
     bool is_switch = pt->is_switch;
     if (p == NO_INDEX)
         p = is_switch ? pick_switch_queue(s, pt) : host_next_frame(s, pt, port);
@@ -242,7 +242,7 @@ static __attribute__((noinline)) void queue_pause_frame(struct sim *s, uint32_t 
                                                         unsigned prio, uint16_t quanta)
 {
     struct port *pt = &s->ports[port];
-    uint32_t p = pkt_alloc(s);
+    uint32_t p = sim_pkt_alloc(s);
     if (p == NO_INDEX)
         return;
     struct packet *pk = &s->pkts[p];
@@ -257,8 +257,8 @@ static __attribute__((noinline)) void queue_pause_frame(struct sim *s, uint32_t 
         pt->pfc_tx[prio]++;
         s->pfc_frames++;
     }
-    if (!pq_push(s, &pt->ctrl, p)) {
-        pkt_free(s, p);
+    if (!sim_pq_push(s, &pt->ctrl, p)) {
+        sim_pkt_free(s, p);
         return;
     }
     port_kick(s, port);
@@ -319,7 +319,7 @@ void port_receive_pause(struct sim *s, uint32_t port, uint32_t p)
     if (port_obeys_pause(pt, prio))
         sim_at(s, s->now_ps + s->pfc_response_ps, EV_PAUSE_APPLY, port,
                (uint32_t)prio << 16 | pk->quanta);
-    pkt_free(s, p);
+    sim_pkt_free(s, p);
 }
 
 static void pause_accounting(struct port *pt, int64_t now)

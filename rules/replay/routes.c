@@ -318,7 +318,7 @@ static uint64_t mix(uint64_t x)
 
 /* The 5-tuple: addresses (the hosts), protocol, UDP source port and 4791. Packets carry it, so
  * a switch choosing among next hops need not read the flow. */
-uint64_t flow_ecmp_key(const struct flow *fl)
+uint64_t sim_flow_ecmp_key(const struct flow *fl)
 {
     return (uint64_t)fl->src << 40 ^ (uint64_t)fl->dst << 16 ^ fl->sport ^ (uint64_t)17 << 56 ^
            (uint64_t)4791 << 24;
@@ -364,7 +364,7 @@ uint32_t sim_next_hop_key(struct sim *s, uint32_t node, uint64_t ecmp_key, uint3
 
 uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node)
 {
-    return sim_next_hop_key(s, node, flow_ecmp_key(fl), dst_node);
+    return sim_next_hop_key(s, node, sim_flow_ecmp_key(fl), dst_node);
 }
 
 /* A link went down or came back: routes are computed again around the links that are down, as

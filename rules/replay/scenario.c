@@ -23,11 +23,11 @@ static const char *const top_keys[] = { "name", "description", "signature", "com
                                         "max_memory_bytes", NULL };
 
 /* Times in a pass: from 0 (or a least figure) to the longest pass, REPLAY_TIME_MAX_NS. */
-static const struct sj_span any_time = { 0, REPLAY_TIME_MAX_NS, false };
-static const struct sj_span duration_span = { 1000, REPLAY_TIME_MAX_NS, false };
-static const struct sj_span sample_span = { 1000, REPLAY_TIME_MAX_NS, true };
-static const struct sj_span series_span = { 100, REPLAY_TIME_MAX_NS, true };
-static const struct sj_span rto_span = { 1000, REPLAY_TIME_MAX_NS, false };
+static const struct scenario_json_span any_time = { 0, REPLAY_TIME_MAX_NS, false };
+static const struct scenario_json_span duration_span = { 1000, REPLAY_TIME_MAX_NS, false };
+static const struct scenario_json_span sample_span = { 1000, REPLAY_TIME_MAX_NS, true };
+static const struct scenario_json_span series_span = { 100, REPLAY_TIME_MAX_NS, true };
+static const struct scenario_json_span rto_span = { 1000, REPLAY_TIME_MAX_NS, false };
 
 /* ---- reading files ------------------------------------------------------------------------ */
 
@@ -306,8 +306,8 @@ static int fault_host(struct scenario *sc, const cJSON *fj, const char *where,
 {
     const char *host = NULL;
     int rc;
-    if ((rc = sj_need(fj, "host", where, err)) < 0 ||
-        (rc = sj_string(fj, "host", DCB_DEVICE_MAX, &host, where, err)) < 0)
+    if ((rc = scenario_json_need(fj, "host", where, err)) < 0 ||
+        (rc = scenario_json_string(fj, "host", DCB_DEVICE_MAX, &host, where, err)) < 0)
         return rc;
     const struct fabric_device *d = fabric_find_device(&sc->fabric, host);
     if (!d)
@@ -326,10 +326,10 @@ static int fault_config(struct scenario *sc, const cJSON *fj, const char *where,
     static const char *const keys[] = { "type", "device", "ifname", "set", "comment", NULL };
     const char *device = NULL, *ifname = NULL;
     int rc;
-    if ((rc = sj_keys(fj, keys, where, err)) < 0 ||
-        (rc = sj_string(fj, "device", DCB_DEVICE_MAX, &device, where, err)) < 0 ||
-        (rc = sj_string(fj, "ifname", DCB_IFNAME_MAX, &ifname, where, err)) < 0 ||
-        (rc = sj_need(fj, "set", where, err)) < 0)
+    if ((rc = scenario_json_keys(fj, keys, where, err)) < 0 ||
+        (rc = scenario_json_string(fj, "device", DCB_DEVICE_MAX, &device, where, err)) < 0 ||
+        (rc = scenario_json_string(fj, "ifname", DCB_IFNAME_MAX, &ifname, where, err)) < 0 ||
+        (rc = scenario_json_need(fj, "set", where, err)) < 0)
         return rc;
     if (ifname && !device)
         return dcb_err_set(err, DCB_E_INVAL, "%s.ifname: needs a device", where);
@@ -370,8 +370,8 @@ static int load_fault(struct scenario *sc, const cJSON *fj, size_t idx, struct d
     snprintf(where, sizeof(where), "faults[%zu]", idx);
     const char *type = NULL;
     int rc;
-    if ((rc = sj_object(fj, where, err)) < 0 || (rc = sj_need(fj, "type", where, err)) < 0 ||
-        (rc = sj_string(fj, "type", 32, &type, where, err)) < 0)
+    if ((rc = scenario_json_object(fj, where, err)) < 0 || (rc = scenario_json_need(fj, "type", where, err)) < 0 ||
+        (rc = scenario_json_string(fj, "type", 32, &type, where, err)) < 0)
         return rc;
     if (!strcmp(type, "config"))
         return fault_config(sc, fj, where, err);
@@ -379,27 +379,27 @@ static int load_fault(struct scenario *sc, const cJSON *fj, size_t idx, struct d
     memset(&ft, 0, sizeof(ft));
     if (!strcmp(type, "slow-receiver")) {
         ft.kind = REPLAY_FAULT_SLOW_RECEIVER;
-        if ((rc = sj_keys(fj, slow_keys, where, err)) < 0 ||
+        if ((rc = scenario_json_keys(fj, slow_keys, where, err)) < 0 ||
             (rc = fault_host(sc, fj, where, &ft, err)) < 0 ||
-            (rc = sj_need(fj, "drain", where, err)) < 0 ||
-            (rc = sj_speed(fj, "drain", QOS_SPEED_MIN_BPS, QOS_SPEED_MAX_BPS, &ft.drain_bps,
+            (rc = scenario_json_need(fj, "drain", where, err)) < 0 ||
+            (rc = scenario_json_speed(fj, "drain", QOS_SPEED_MIN_BPS, QOS_SPEED_MAX_BPS, &ft.drain_bps,
                            where, err)) < 0 ||
-            (rc = sj_bytes(fj, "xoff_bytes", 0, SJ_XOFF_MAX, &ft.rx_xoff_bytes, where, err)) < 0)
+            (rc = scenario_json_bytes(fj, "xoff_bytes", 0, SJ_XOFF_MAX, &ft.rx_xoff_bytes, where, err)) < 0)
             return rc;
     } else if (!strcmp(type, "pause-storm")) {
         int64_t prio = 3;
         ft.kind = REPLAY_FAULT_PAUSE_STORM;
-        if ((rc = sj_keys(fj, storm_keys, where, err)) < 0 ||
+        if ((rc = scenario_json_keys(fj, storm_keys, where, err)) < 0 ||
             (rc = fault_host(sc, fj, where, &ft, err)) < 0 ||
-            (rc = sj_int(fj, "prio", 0, 7, &prio, where, err)) < 0)
+            (rc = scenario_json_int(fj, "prio", 0, 7, &prio, where, err)) < 0)
             return rc;
         ft.prio = (int)prio;
     } else if (!strcmp(type, "link-down")) {
         const char *link = NULL;
         ft.kind = REPLAY_FAULT_LINK_DOWN;
-        if ((rc = sj_keys(fj, down_keys, where, err)) < 0 ||
-            (rc = sj_need(fj, "link", where, err)) < 0 ||
-            (rc = sj_string(fj, "link", DCB_DEVICE_MAX + DCB_IFNAME_MAX, &link, where, err)) < 0)
+        if ((rc = scenario_json_keys(fj, down_keys, where, err)) < 0 ||
+            (rc = scenario_json_need(fj, "link", where, err)) < 0 ||
+            (rc = scenario_json_string(fj, "link", DCB_DEVICE_MAX + DCB_IFNAME_MAX, &link, where, err)) < 0)
             return rc;
         char dev[DCB_DEVICE_MAX + DCB_IFNAME_MAX];
         snprintf(dev, sizeof(dev), "%s", link);
@@ -419,8 +419,8 @@ static int load_fault(struct scenario *sc, const cJSON *fj, size_t idx, struct d
         return dcb_err_set(err, DCB_E_INVAL, "%s.type: \"%s\" is not slow-receiver, pause-storm, "
                            "link-down or config", where, type);
     }
-    if ((rc = sj_time(fj, "at_ms", 1000000, &any_time, &ft.at_ns, where, err)) < 0 ||
-        (rc = sj_time(fj, "until_ms", 1000000, &any_time, &ft.until_ns, where, err)) < 0)
+    if ((rc = scenario_json_time(fj, "at_ms", 1000000, &any_time, &ft.at_ns, where, err)) < 0 ||
+        (rc = scenario_json_time(fj, "until_ms", 1000000, &any_time, &ft.until_ns, where, err)) < 0)
         return rc;
     if (ft.until_ns && ft.until_ns <= ft.at_ns)
         return dcb_err_set(err, DCB_E_RANGE, "%s.until_ms: must be after at_ms", where);
@@ -439,18 +439,18 @@ static int load_options(struct scenario *sc, const cJSON *doc, struct dcb_err *e
     struct replay_options *o = &sc->options;
     const cJSON *dur = cJSON_GetObjectItemCaseSensitive(doc, "duration_ms");
     int rc;
-    if ((rc = sj_need(doc, "duration_ms", "", err)) < 0)
+    if ((rc = scenario_json_need(doc, "duration_ms", "", err)) < 0)
         return rc;
     if (!cJSON_IsNumber(dur))
         return dcb_err_set(err, DCB_E_INVAL, "duration_ms: must be a number of milliseconds");
-    if ((rc = sj_time(doc, "duration_ms", 1000000, &duration_span, &o->duration_ns, "",
+    if ((rc = scenario_json_time(doc, "duration_ms", 1000000, &duration_span, &o->duration_ns, "",
                       err)) < 0)
         return rc;
-    if ((rc = sj_bytes(doc, "max_memory_bytes", SJ_MEMORY_MIN, SJ_MEMORY_MAX,
+    if ((rc = scenario_json_bytes(doc, "max_memory_bytes", SJ_MEMORY_MIN, SJ_MEMORY_MAX,
                        &o->max_memory_bytes, "", err)) < 0)
         return rc;
     int64_t seed = 1;
-    if ((rc = sj_int(doc, "seed", 0, (int64_t)1 << 53, &seed, "", err)) < 0)
+    if ((rc = scenario_json_int(doc, "seed", 0, (int64_t)1 << 53, &seed, "", err)) < 0)
         return rc;
     o->seed = (uint64_t)seed;
     o->sample_interval_ns = o->duration_ns / 100 > 1000 ? o->duration_ns / 100 : 1000;
@@ -458,17 +458,17 @@ static int load_options(struct scenario *sc, const cJSON *doc, struct dcb_err *e
         o->sample_interval_ns = 1000000;
     o->series_interval_ns = o->sample_interval_ns / 10 > 1000 ? o->sample_interval_ns / 10 : 1000;
     bool dequeue = true;
-    if ((rc = sj_time(doc, "sample_interval_us", 1000, &sample_span, &o->sample_interval_ns, "",
+    if ((rc = scenario_json_time(doc, "sample_interval_us", 1000, &sample_span, &o->sample_interval_ns, "",
                       err)) < 0 ||
-        (rc = sj_time(doc, "series_interval_us", 1000, &series_span, &o->series_interval_ns, "",
+        (rc = scenario_json_time(doc, "series_interval_us", 1000, &series_span, &o->series_interval_ns, "",
                       err)) < 0 ||
-        (rc = sj_bool(doc, "mark_on_dequeue", &dequeue, "", err)) < 0 ||
-        (rc = sj_time(doc, "retransmit_timeout_us", 1000, &rto_span, &o->retransmit_timeout_ns,
+        (rc = scenario_json_bool(doc, "mark_on_dequeue", &dequeue, "", err)) < 0 ||
+        (rc = scenario_json_time(doc, "retransmit_timeout_us", 1000, &rto_span, &o->retransmit_timeout_ns,
                       "", err)) < 0)
         return rc;
     o->mark_on_enqueue = !dequeue;
     int64_t ack_every = o->ack_every;
-    if ((rc = sj_int(doc, "ack_every", 1, 1024, &ack_every, "", err)) < 0)
+    if ((rc = scenario_json_int(doc, "ack_every", 1, 1024, &ack_every, "", err)) < 0)
         return rc;
     o->ack_every = (uint32_t)ack_every;
     const cJSON *dq = cJSON_GetObjectItemCaseSensitive(doc, "dcqcn");
@@ -476,9 +476,9 @@ static int load_options(struct scenario *sc, const cJSON *doc, struct dcb_err *e
         static const char *const keys[] = { "preset", "enabled", NULL };
         const char *preset = NULL;
         bool enabled = true;
-        if ((rc = sj_object(dq, "dcqcn", err)) < 0 || (rc = sj_keys(dq, keys, "dcqcn", err)) < 0 ||
-            (rc = sj_string(dq, "preset", 16, &preset, "dcqcn", err)) < 0 ||
-            (rc = sj_bool(dq, "enabled", &enabled, "dcqcn", err)) < 0)
+        if ((rc = scenario_json_object(dq, "dcqcn", err)) < 0 || (rc = scenario_json_keys(dq, keys, "dcqcn", err)) < 0 ||
+            (rc = scenario_json_string(dq, "preset", 16, &preset, "dcqcn", err)) < 0 ||
+            (rc = scenario_json_bool(dq, "enabled", &enabled, "dcqcn", err)) < 0)
             return rc;
         if (preset && !strcmp(preset, "mlx5"))
             o->preset = DCQCN_PRESET_MLX5;
@@ -495,10 +495,10 @@ static int load_doc(struct scenario *sc, const char *const *qos_sets, size_t nqo
 {
     const cJSON *doc = sc->doc;
     int rc;
-    if ((rc = sj_object(doc, "the scenario", err)) < 0 || (rc = sj_keys(doc, top_keys, "", err)) < 0)
+    if ((rc = scenario_json_object(doc, "the scenario", err)) < 0 || (rc = scenario_json_keys(doc, top_keys, "", err)) < 0)
         return rc;
     const char *name = NULL;
-    if ((rc = sj_string(doc, "name", SCENARIO_NAME_MAX, &name, "", err)) < 0)
+    if ((rc = scenario_json_string(doc, "name", SCENARIO_NAME_MAX, &name, "", err)) < 0)
         return rc;
     const cJSON *desc = cJSON_GetObjectItemCaseSensitive(doc, "description");
     if (desc && !cJSON_IsString(desc))
@@ -530,7 +530,7 @@ static int load_doc(struct scenario *sc, const char *const *qos_sets, size_t nqo
     for (size_t i = 0; i < nqos; i++)
         if ((rc = apply_config_assignment(&sc->fabric, qos_sets[i], err)) < 0)
             return rc;
-    if ((rc = sj_need(doc, "workload", "", err)) < 0)
+    if ((rc = scenario_json_need(doc, "workload", "", err)) < 0)
         return rc;
     return workload_from_json(&sc->workload, cJSON_GetObjectItemCaseSensitive(doc, "workload"),
                               &sc->fabric, sc->options.seed, "workload", err);

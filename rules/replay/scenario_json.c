@@ -11,7 +11,7 @@ static const char *sep(const char *path)
     return path && *path ? "." : "";
 }
 
-int sj_keys(const cJSON *obj, const char *const *allowed, const char *path, struct dcb_err *err)
+int scenario_json_keys(const cJSON *obj, const char *const *allowed, const char *path, struct dcb_err *err)
 {
     const cJSON *item;
     cJSON_ArrayForEach(item, obj) {
@@ -25,21 +25,21 @@ int sj_keys(const cJSON *obj, const char *const *allowed, const char *path, stru
     return 0;
 }
 
-int sj_object(const cJSON *obj, const char *path, struct dcb_err *err)
+int scenario_json_object(const cJSON *obj, const char *path, struct dcb_err *err)
 {
     if (!cJSON_IsObject(obj))
         return dcb_err_set(err, DCB_E_INVAL, "%s: must be an object", path);
     return 0;
 }
 
-int sj_need(const cJSON *obj, const char *key, const char *path, struct dcb_err *err)
+int scenario_json_need(const cJSON *obj, const char *key, const char *path, struct dcb_err *err)
 {
     if (!cJSON_GetObjectItemCaseSensitive(obj, key))
         return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: missing", path, sep(path), key);
     return 0;
 }
 
-int sj_int(const cJSON *obj, const char *key, int64_t lo, int64_t hi, int64_t *out,
+int scenario_json_int(const cJSON *obj, const char *key, int64_t lo, int64_t hi, int64_t *out,
            const char *path, struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -114,7 +114,7 @@ static int unit_value(const cJSON *it, int (*parse)(const char *, uint64_t *, st
     return 0;
 }
 
-int sj_bytes(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, uint64_t *out,
+int scenario_json_bytes(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, uint64_t *out,
              const char *path, struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -129,7 +129,7 @@ int sj_bytes(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, uint64
                        sep(path), key);
 }
 
-int sj_speed(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, double *out,
+int scenario_json_speed(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, double *out,
              const char *path, struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -145,7 +145,7 @@ int sj_speed(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, double
     return rc;
 }
 
-void sj_span_text(const struct sj_span *span, int64_t scale, char *buf, size_t len)
+void scenario_json_span_text(const struct scenario_json_span *span, int64_t scale, char *buf, size_t len)
 {
     char lo[32], hi[32];
     num_text((double)span->lo_ns / (double)scale, lo, sizeof(lo));
@@ -153,7 +153,7 @@ void sj_span_text(const struct sj_span *span, int64_t scale, char *buf, size_t l
     snprintf(buf, len, "%s%s to %s", span->zero && span->lo_ns > 0 ? "0, or " : "", lo, hi);
 }
 
-int sj_time(const cJSON *obj, const char *key, int64_t scale, const struct sj_span *span,
+int scenario_json_time(const cJSON *obj, const char *key, int64_t scale, const struct scenario_json_span *span,
             int64_t *out, const char *path, struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -180,7 +180,7 @@ int sj_time(const cJSON *obj, const char *key, int64_t scale, const struct sj_sp
     }
     if (ns < span->lo_ns && !(span->zero && ns == 0)) {
         char v[32], range[80];
-        sj_span_text(span, scale, range, sizeof(range));
+        scenario_json_span_text(span, scale, range, sizeof(range));
         return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: %s is out of range (%s)", path, sep(path),
                            key, num_text(units, v, sizeof(v)), range);
     }
@@ -188,7 +188,7 @@ int sj_time(const cJSON *obj, const char *key, int64_t scale, const struct sj_sp
     return 0;
 }
 
-int sj_bool(const cJSON *obj, const char *key, bool *out, const char *path, struct dcb_err *err)
+int scenario_json_bool(const cJSON *obj, const char *key, bool *out, const char *path, struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!it)
@@ -200,7 +200,7 @@ int sj_bool(const cJSON *obj, const char *key, bool *out, const char *path, stru
     return 0;
 }
 
-int sj_string(const cJSON *obj, const char *key, size_t max, const char **out, const char *path,
+int scenario_json_string(const cJSON *obj, const char *key, size_t max, const char **out, const char *path,
               struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);

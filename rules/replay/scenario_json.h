@@ -1,7 +1,7 @@
 /* Internal to rules/replay: strict readers for the JSON users write (scenarios, workloads).
  * Each takes the object, the key and the path of the object ("workload", "faults[2]") and
  * names "path.key" in its error. A missing key leaves *out alone and returns 0 (optional) or
- * an error (sj_need_*). */
+ * an error (scenario_json_need()). */
 #ifndef DCB_SCENARIO_JSON_H
 #define DCB_SCENARIO_JSON_H
 
@@ -21,34 +21,34 @@
 #define SJ_MEMORY_MIN 16000000ULL        /* max_memory_bytes: 16 MB to 1 TB */
 #define SJ_MEMORY_MAX 1000000000000ULL
 
-int sj_keys(const cJSON *obj, const char *const *allowed, const char *path, struct dcb_err *err);
+int scenario_json_keys(const cJSON *obj, const char *const *allowed, const char *path, struct dcb_err *err);
 /* An object (or the path's type error). */
-int sj_object(const cJSON *obj, const char *path, struct dcb_err *err);
+int scenario_json_object(const cJSON *obj, const char *path, struct dcb_err *err);
 /* A whole number in [lo, hi]. */
-int sj_int(const cJSON *obj, const char *key, int64_t lo, int64_t hi, int64_t *out,
+int scenario_json_int(const cJSON *obj, const char *key, int64_t lo, int64_t hi, int64_t *out,
            const char *path, struct dcb_err *err);
 /* The readers below refuse a value outside [lo, hi] with "path.key: VALUE is out of range
  * (LO to HI)", sizes and speeds in units ("100GB", "1.6T"), times in the key's unit. */
 /* A number of bytes: 1000000 or "1MB". */
-int sj_bytes(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, uint64_t *out,
+int scenario_json_bytes(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, uint64_t *out,
              const char *path, struct dcb_err *err);
 /* Bits per second: 25e9 or "25G". */
-int sj_speed(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, double *out,
+int scenario_json_speed(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, double *out,
              const char *path, struct dcb_err *err);
 /* A time given in the key's unit (scale ns per unit, e.g. 1000 for "_us"): a number, or a
  * string with a unit ("5us"), from lo_ns to hi_ns; with zero, 0 too (none). */
-struct sj_span {
+struct scenario_json_span {
     int64_t lo_ns, hi_ns;
     bool zero;
 };
-int sj_time(const cJSON *obj, const char *key, int64_t scale, const struct sj_span *span,
+int scenario_json_time(const cJSON *obj, const char *key, int64_t scale, const struct scenario_json_span *span,
             int64_t *out, const char *path, struct dcb_err *err);
 /* "(LO to HI)" of a time key in its unit (scale ns per unit), for messages. */
-void sj_span_text(const struct sj_span *span, int64_t scale, char *buf, size_t len);
-int sj_bool(const cJSON *obj, const char *key, bool *out, const char *path, struct dcb_err *err);
+void scenario_json_span_text(const struct scenario_json_span *span, int64_t scale, char *buf, size_t len);
+int scenario_json_bool(const cJSON *obj, const char *key, bool *out, const char *path, struct dcb_err *err);
 /* A string of 1..max-1 characters; *out points into obj. */
-int sj_string(const cJSON *obj, const char *key, size_t max, const char **out, const char *path,
+int scenario_json_string(const cJSON *obj, const char *key, size_t max, const char **out, const char *path,
               struct dcb_err *err);
-int sj_need(const cJSON *obj, const char *key, const char *path, struct dcb_err *err);
+int scenario_json_need(const cJSON *obj, const char *key, const char *path, struct dcb_err *err);
 
 #endif

@@ -1,13 +1,11 @@
 /* Running a scenario: passes of the simulator back to back (a repeating workload), counters
  * carried across passes so they stay monotonic, optional real-time pacing with wall-clock
  * timestamps, and the digest the scenario signatures are judged on. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "scenario.h"
 #include "units.h"
@@ -37,7 +35,7 @@ struct runner {
     int64_t interval_ns;
     bool realtime;
     double speed;
-    struct timespec mono_start;
+    int64_t mono_start_ns;
     int64_t wall_start_ns;
     int64_t round_ns;               /* the sample round in progress */
     int64_t warm_round_ns;          /* the first round at or after the warm-up, -1: not yet */
@@ -100,11 +98,6 @@ static struct slot *find_slot(struct runner *r, const struct dcb_sample *s)
     }
 }
 
-static int64_t mono_ns(const struct timespec *t)
-{
-    return (int64_t)t->tv_sec * 1000000000LL + t->tv_nsec;
-}
-
 /* Run time (simulated, from the start) to what the hooks see. In real time that is the moment
  * the sample is handed over: the paced time, or later when the simulation could not keep up
  * (the timestamps follow the wall clock either way). */
@@ -122,21 +115,16 @@ static void pace(struct runner *r, int64_t run_ns)
 {
     if (!r->realtime)
         return;
-    int64_t target = mono_ns(&r->mono_start) + (int64_t)((double)run_ns / r->speed);
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    r->lag_ns = mono_ns(&now) > target ? mono_ns(&now) - target : 0;
-    if (mono_ns(&now) > target + 100000000LL && run_ns - r->lag_warned > 10000000000LL) {
+    int64_t target = r->mono_start_ns + (int64_t)((double)run_ns / r->speed);
+    int64_t now = dcb_monotonic_ns();
+    r->lag_ns = now > target ? now - target : 0;
+    if (now > target + 100000000LL && run_ns - r->lag_warned > 10000000000LL) {
         r->lag_warned = run_ns;
         fprintf(stderr, "dcbkit: replay: the simulation runs behind real time by %.1f s "
                 "(try --replay-speed below 1 or a smaller scenario)\n",
-                (double)(mono_ns(&now) - target) / 1e9);
+                (double)(now - target) / 1e9);
     }
-    struct timespec ts = { (time_t)(target / 1000000000LL), (long)(target % 1000000000LL) };
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
-        if (r->ro->stop && *r->ro->stop)
-            break;
-    }
+    dcb_sleep_until(target, r->ro->stop);
 }
 
 /* A sample round (all samples of one instant) is over: what the digest takes per round. */
@@ -413,14 +401,8 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
     r.speed = ro->speed > 0 ? ro->speed : 1.0;
     r.round_ns = -1;
     r.warm_round_ns = -1;
-    clock_gettime(CLOCK_MONOTONIC, &r.mono_start);
-    if (ro->wall_start_ns) {
-        r.wall_start_ns = ro->wall_start_ns;
-    } else {
-        struct timespec now;
-        clock_gettime(CLOCK_REALTIME, &now);
-        r.wall_start_ns = mono_ns(&now);
-    }
+    r.mono_start_ns = dcb_monotonic_ns();
+    r.wall_start_ns = ro->wall_start_ns ? ro->wall_start_ns : dcb_realtime_ns();
     int64_t pass_ns = sc->options.duration_ns;
     int64_t total_ns = ro->duration_ns;
     bool repeat = sc->workload.repeat;
@@ -446,8 +428,7 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
     struct replay_hooks mine = { on_sample, on_event, hooks && hooks->series ? on_series : NULL,
                                  &r };
     double cpu0 = cpu_seconds();
-    struct timespec w0, w1;
-    clock_gettime(CLOCK_MONOTONIC, &w0);
+    int64_t wall0 = dcb_monotonic_ns();
     int rc = 0;
     while (rc == 0 && r.offset_ns < total_ns && !(ro->stop && *ro->stop) && !r.oom) {
         opt.duration_ns = total_ns - r.offset_ns < pass_ns ? total_ns - r.offset_ns : pass_ns;
@@ -472,8 +453,7 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
         res->last_pass_ns = ran;
         carry_over(&r);
     }
-    clock_gettime(CLOCK_MONOTONIC, &w1);
-    res->wall_s = (double)(mono_ns(&w1) - mono_ns(&w0)) / 1e9;
+    res->wall_s = (double)(dcb_monotonic_ns() - wall0) / 1e9;
     res->cpu_s = cpu_seconds() - cpu0;
     res->simulated_ns = r.offset_ns;
     res->stopped = ro->stop && *ro->stop;

@@ -56,13 +56,13 @@ static void arrive(struct sim *s, uint32_t port, uint32_t p)
 
 static void dispatch(struct sim *s, const struct heap_event *e)
 {
-    switch ((enum ev_kind)heap_kind(e)) {
+    switch ((enum ev_kind)sim_heap_kind(e)) {
     case EV_TX_DONE: port_tx_done(s, e->a); break;
     case EV_ARRIVE: arrive(s, e->a, e->b); break;
     case EV_FLOW_SEND: nic_flow_send(s, e->a); break;
     case EV_PAUSE_APPLY: port_pause_apply(s, e->a, e->b >> 16, (uint16_t)(e->b & 0xffff)); break;
     case EV_PAUSE_END: port_pause_end(s, e->a, e->b); break;
-    case EV_PFC_CHECK: pfc_check(s, e->a, e->b); break;
+    case EV_PFC_CHECK: switch_pfc_check(s, e->a, e->b); break;
     case EV_PFC_SEND: port_send_pfc(s, e->a, e->b >> 16, (uint16_t)(e->b & 0xffff)); break;
     case EV_PORT_WAKE: nic_wake(s, e->a); break;
     case EV_RP_TIMER: nic_rp_timer(s, e->a, e->b); break;
@@ -82,7 +82,7 @@ static void dispatch(struct sim *s, const struct heap_event *e)
         sim_at(s, s->now_ps + s->opt->series_interval_ns * REPLAY_PS_PER_NS, EV_SERIES, 0, 0);
         break;
     case EV_WATCHDOG:
-        watchdog_tick(s);
+        switch_watchdog_tick(s);
         sim_at(s, s->now_ps + WATCHDOG_PERIOD_PS, EV_WATCHDOG, 0, 0);
         break;
     }
@@ -93,7 +93,7 @@ static void dispatch(struct sim *s, const struct heap_event *e)
  * heap's top four children too costs more than it saves.) */
 static void prefetch_event(const struct sim *s, const struct heap_event *ev)
 {
-    switch ((enum ev_kind)heap_kind(ev)) {
+    switch ((enum ev_kind)sim_heap_kind(ev)) {
     case EV_ARRIVE:
     case EV_TX_DONE:
         __builtin_prefetch(&s->pkts[ev->b]);
@@ -171,8 +171,8 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
         rc = sim_build(s, f, flows, nflows, err);
     int64_t stopped_ps = 0;
     if (rc == 0)
-        rc = fault_resolve(s, err);
-    if (rc == 0 && measure_init(s) < 0)
+        rc = sim_fault_resolve(s, err);
+    if (rc == 0 && sim_measure_init(s) < 0)
         rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     if (rc == 0) {
         for (uint32_t i = 0; i < s->nports; i++)
@@ -196,7 +196,7 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
             if (e.at > s->end_ps)
                 break;                  /* stopped early */
             if (e.at >= s->m.next_ps)
-                measure_until(s, e.at);
+                sim_measure_until(s, e.at);
             s->now_ps = e.at;
             s->events++;
             prefetch_next(s);
@@ -204,7 +204,7 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
         }
         stopped_ps = s->now_ps;
         s->now_ps = s->end_ps;
-        measure_until(s, s->end_ps);
+        sim_measure_until(s, s->end_ps);
         s->oom = s->oom || s->queue.oom;
         if (s->oom)
             rc = dcb_err_set(err, DCB_E_NOMEM, "out of memory after %llu events",

@@ -68,7 +68,7 @@ struct packet {
     int64_t enq_ps;               /* when it entered its switch egress queue */
     uint32_t dst;                 /* the node it is going to */
     uint32_t next_free;
-    uint64_t ecmp_key;            /* its flow's 5-tuple, for the switches' ECMP (flow_ecmp_key;
+    uint64_t ecmp_key;            /* its flow's 5-tuple, for the switches' ECMP (sim_flow_ecmp_key;
                                      never 0: 0 makes the switch read the flow) */
 };                                /* 64 bytes, aligned: one cache line a packet */
 
@@ -216,7 +216,7 @@ struct flow {                     /* by who reads it: a packet sent reads lines 
     bool lossy;                   /* TCP-like (replay_transport): a Reno window, not roce.* */
     /* line 1: pacing and the reaction point */
     const struct dcqcn_params *dp;    /* shared by the flows with the same parameters */
-    uint64_t ecmp_key;            /* flow_ecmp_key(), computed once */
+    uint64_t ecmp_key;            /* sim_flow_ecmp_key(), computed once */
     struct dcqcn_rp rp;           /* its rate and counters first: the rest spills into line 2 */
     /* line 2: the receiver, and the sender's ACK handling */
     uint32_t expected;            /* receiver: the next PSN in order */
@@ -330,7 +330,7 @@ int replay_check(const struct replay_options *o, const struct replay_flow *flows
 int sim_build(struct sim *s, const struct fabric *f, const struct replay_flow *flows, size_t n,
               struct dcb_err *err);
 void sim_free(struct sim *s);
-int fault_resolve(struct sim *s, struct dcb_err *err);
+int sim_fault_resolve(struct sim *s, struct dcb_err *err);
 
 /* routes.c: the routes (and again around links that are down), and ECMP's pick */
 int routes_build(struct sim *s, struct dcb_err *err);
@@ -338,15 +338,15 @@ void routes_free(struct sim *s);
 /* The next hops switch node has toward host dst (0: none). */
 uint16_t routes_count(const struct sim *s, uint32_t node, uint32_t dst);
 uint32_t sim_next_hop(struct sim *s, uint32_t node, const struct flow *fl, uint32_t dst_node);
-uint64_t flow_ecmp_key(const struct flow *fl);
+uint64_t sim_flow_ecmp_key(const struct flow *fl);
 uint32_t sim_next_hop_key(struct sim *s, uint32_t node, uint64_t ecmp_key, uint32_t dst_node);
 int sim_reroute(struct sim *s);
 
 /* pkt.c: the packet pool and packet queues */
-uint32_t pkt_alloc(struct sim *s);
-void pkt_free(struct sim *s, uint32_t p);
-bool pq_push(struct sim *s, struct pkt_queue *q, uint32_t p);
-uint32_t pq_pop(struct sim *s, struct pkt_queue *q);
+uint32_t sim_pkt_alloc(struct sim *s);
+void sim_pkt_free(struct sim *s, uint32_t p);
+bool sim_pq_push(struct sim *s, struct pkt_queue *q, uint32_t p);
+uint32_t sim_pq_pop(struct sim *s, struct pkt_queue *q);
 
 /* sim.c runs the event loop. Inline: nearly every event is a frame's end or arrival scheduled
  * from the one before, and a call's entry and exit were a fifth of the queue's work. */
@@ -365,19 +365,19 @@ void output_samples(struct sim *s);
 void output_series(struct sim *s);
 
 /* summary.c: the measurements after the warm-up, and the summary */
-int measure_init(struct sim *s);
+int sim_measure_init(struct sim *s);
 /* The boundaries (warm-up, window ends) up to and at at_ps, before the events at at_ps run. */
-void measure_until(struct sim *s, int64_t at_ps);
-void measure_queue_depth(struct sim *s, uint32_t port, unsigned tc, double bytes);
-void measure_free(struct sim *s);
+void sim_measure_until(struct sim *s, int64_t at_ps);
+void sim_measure_queue_depth(struct sim *s, uint32_t port, unsigned tc, double bytes);
+void sim_measure_free(struct sim *s);
 int sim_summarise(struct sim *s, struct replay_summary *sum, struct dcb_err *err);
 
 /* switch.c: a packet through a switch (the buffer's decisions are buffer.h's) */
 void switch_receive(struct sim *s, uint32_t port, uint32_t p);
 void switch_release(struct sim *s, uint32_t p);
 enum wred_verdict switch_wred(struct sim *s, struct port *out, unsigned tc, struct packet *pk);
-void pfc_check(struct sim *s, uint32_t port, unsigned pg);
-void watchdog_tick(struct sim *s);
+void switch_pfc_check(struct sim *s, uint32_t port, unsigned pg);
+void switch_watchdog_tick(struct sim *s);
 
 /* port.c: a port's fields derived from its config (tc_of, strict, weight, dscp_prio, ...; run
  * again after changing pt->cfg), and transmission, shared by switches and hosts */
@@ -425,8 +425,8 @@ static inline int64_t serialize_ps(const struct port *pt, uint32_t bytes)
 }
 void port_update_paused(struct port *pt);
 /* A switch's egress queue by traffic class, keeping q_nonempty. */
-bool egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p);
-uint32_t egress_pop(struct sim *s, struct port *pt, unsigned tc);
+bool sim_egress_push(struct sim *s, struct port *pt, unsigned tc, uint32_t p);
+uint32_t sim_egress_pop(struct sim *s, struct port *pt, unsigned tc);
 
 /* fault.c: injected faults as they fire, and flow dependencies */
 void fault_setup(struct sim *s);
@@ -446,7 +446,7 @@ unsigned dcbx_takes(const struct qos_config *local, const struct qos_config *pee
 /* The taken parts of peer's config put in local (the APP's DSCP entries into its dscp2prio). */
 void dcbx_take(struct qos_config *local, const struct qos_config *peer, unsigned took);
 void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase);
-void flow_finished(struct sim *s, uint32_t flow);
+void sim_flow_finished(struct sim *s, uint32_t flow);
 
 /* nic.c: hosts */
 void nic_flow_send(struct sim *s, uint32_t flow);
@@ -456,7 +456,7 @@ void nic_rp_timer(struct sim *s, uint32_t flow, uint32_t gen);
 void nic_rto(struct sim *s, uint32_t flow, uint32_t gen);
 void nic_drain(struct sim *s, uint32_t port);
 uint32_t nic_next_packet(struct sim *s, uint32_t port);
-const struct dcqcn_params *flow_dcqcn(struct sim *s, const struct flow *fl);
+const struct dcqcn_params *sim_flow_dcqcn(struct sim *s, const struct flow *fl);
 /* A host's own config: the priority it sends a DSCP on (trust pcp: 0, untagged). Whether it
  * runs PFC on a priority is its port's pfc_prios (port.c: pfc.enabled unset, none). */
 uint8_t nic_flow_prio(const struct qos_config *c, uint8_t dscp);

@@ -10,7 +10,7 @@
 
 #include "sim.h"
 
-int measure_init(struct sim *s)
+int sim_measure_init(struct sim *s)
 {
     struct measure *m = &s->m;
     m->warmup_ps = s->opt->warmup_ns > 0 ? s->opt->warmup_ns * REPLAY_PS_PER_NS : 0;
@@ -32,7 +32,7 @@ int measure_init(struct sim *s)
     return 0;
 }
 
-void measure_free(struct sim *s)
+void sim_measure_free(struct sim *s)
 {
     struct measure *m = &s->m;
     free(m->acked_at_warmup);
@@ -92,7 +92,7 @@ static void close_window(struct sim *s, int64_t at_ps)
         m->acked_at_window[f] = s->flows[f].acked_bytes;
 }
 
-void measure_until(struct sim *s, int64_t at_ps)
+void sim_measure_until(struct sim *s, int64_t at_ps)
 {
     struct measure *m = &s->m;
     while (m->next_ps <= at_ps) {
@@ -108,7 +108,7 @@ void measure_until(struct sim *s, int64_t at_ps)
     }
 }
 
-void measure_queue_depth(struct sim *s, uint32_t port, unsigned tc, double bytes)
+void sim_measure_queue_depth(struct sim *s, uint32_t port, unsigned tc, double bytes)
 {
     struct measure *m = &s->m;
     uint32_t *idx = &m->queue_of[port * PRIOS + tc];

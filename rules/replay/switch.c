@@ -56,7 +56,7 @@ static void drop(struct sim *s, uint32_t port, uint32_t p, unsigned pg, enum dro
         event_details_str(&details, "cause", drop_cause_names[cause]);
         port_drop_event(s, port, (int)pg, event_details_json(&details));
     }
-    pkt_free(s, p);
+    sim_pkt_free(s, p);
 }
 
 /* The pause a refreshed XOFF asks for, and when to refresh it: at half its length. */
@@ -77,7 +77,7 @@ static void xoff(struct sim *s, uint32_t port, unsigned pg)
         sim_event(s, EVENT_PFC_XOFF, port, (int)pg, "{\"quanta\":65535}");
 }
 
-void pfc_check(struct sim *s, uint32_t port, unsigned pg)
+void switch_pfc_check(struct sim *s, uint32_t port, unsigned pg)
 {
     struct port *pt = &s->ports[port];
     if (!pt->by_prio[pg].pg.xoff_sent)
@@ -97,7 +97,7 @@ void switch_release(struct sim *s, uint32_t p)
     struct shared_buffer *b = &s->nodes[in->node].buffer;
     buffer_ingress_release(b, g, pk->bytes);
     pk->ingress = NO_INDEX;
-    if (pg_should_xon(b, g)) {
+    if (buffer_pg_should_xon(b, g)) {
         g->xoff_sent = false;
         sim_at(s, s->now_ps + s->pfc_gen_ps, EV_PFC_SEND, port, (uint32_t)pk->pg << 16);
         if (port_pfc_on(in, pk->pg)) {
@@ -141,7 +141,7 @@ static __attribute__((noinline)) void refuse(struct sim *s, uint32_t port, uint3
     case INGRESS_HEADROOM:
     case INGRESS_HEADROOM_POOL:
         drop(s, port, p, pg, verdict == INGRESS_HEADROOM ? DROP_HEADROOM : DROP_HEADROOM_POOL);
-        if (pg_should_xoff(b, g, bytes))
+        if (buffer_pg_should_xoff(b, g, bytes))
             xoff(s, port, pg);
         return;
     case INGRESS_LIMIT:
@@ -165,7 +165,7 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
     uint32_t dst = packet_destination(s, pk);
     uint32_t out_port = dst == NO_INDEX ? NO_INDEX :
                         sim_next_hop_key(s, in->node, pk->ecmp_key ? pk->ecmp_key :
-                                         flow_ecmp_key(&s->flows[pk->flow]), dst);
+                                         sim_flow_ecmp_key(&s->flows[pk->flow]), dst);
     if (out_port == NO_INDEX) {
         drop(s, port, p, pg, DROP_NO_ROUTE);
         return;
@@ -179,7 +179,7 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
         refuse(s, port, p, pg, verdict);
         return;
     }
-    if (lossless_pg && pg_should_xoff(b, g, bytes))
+    if (lossless_pg && buffer_pg_should_xoff(b, g, bytes))
         xoff(s, port, pg);
     struct port *out = &s->ports[out_port];
     if (pk->bytes > out->max_frame) {         /* as WRED's drops: after the XOFF decision */
@@ -197,8 +197,8 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
         drop(s, out_port, p, prio, wred == WRED_DROP ? DROP_WRED : DROP_WATCHDOG);
         return;
     }
-    if (!egress_push(s, out, tc, p)) {
-        pkt_free(s, p);
+    if (!sim_egress_push(s, out, tc, p)) {
+        sim_pkt_free(s, p);
         return;
     }
     pk->ingress = port;
@@ -213,7 +213,7 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
 /* The PFC watchdog (SONiC's pfcwd): a lossless queue that stays paused with packets waiting for
  * detect_ms is in a storm; with the drop action it ignores pauses and drops, with forward it
  * ignores pauses and sends on, until no PAUSE came for restore_ms; alert only reports. */
-void watchdog_tick(struct sim *s)
+void switch_watchdog_tick(struct sim *s)
 {
     for (uint32_t i = 0; i < s->nports; i++) {
         struct port *pt = &s->ports[i];
@@ -238,7 +238,7 @@ void watchdog_tick(struct sim *s)
                 sim_event(s, EVENT_WATCHDOG, i, (int)prio, event_details_json(&details));
                 if (drop_action) {
                     while (pt->by_tc[tc].q.count) {
-                        uint32_t p = egress_pop(s, pt, tc);
+                        uint32_t p = sim_egress_pop(s, pt, tc);
                         switch_release(s, p);
                         drop(s, i, p, prio, DROP_WATCHDOG);
                     }

@@ -285,7 +285,7 @@ static int build_flow_list(struct sim *s, const struct fabric *f,
         flow_params(s, fl, &d);
         if ((dp_index[i] = intern_params(s, &d)) == NO_INDEX)
             return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
-        fl->ecmp_key = flow_ecmp_key(fl);
+        fl->ecmp_key = sim_flow_ecmp_key(fl);
         s->nflows++;
     }
     for (uint32_t i = 0; i < s->nflows; i++) {
@@ -376,13 +376,13 @@ void sim_free(struct sim *s)
     free(s->dependents);
     free(s->pkts);
     routes_free(s);
-    measure_free(s);
+    sim_measure_free(s);
     free(s->fault_port);
     evq_free(&s->queue);
 }
 
 /* The port each fault acts on: device:ifname, or a host's linked port. */
-int fault_resolve(struct sim *s, struct dcb_err *err)
+int sim_fault_resolve(struct sim *s, struct dcb_err *err)
 {
     const struct replay_options *o = s->opt;
     if (!o->nfaults)

@@ -213,7 +213,7 @@ struct common {
     enum replay_transport transport;
 };
 
-static const struct sj_span any_time = { 0, REPLAY_TIME_MAX_NS, false };
+static const struct scenario_json_span any_time = { 0, REPLAY_TIME_MAX_NS, false };
 
 /* "transport": "roce", "tcp" or "auto" (replay.h); absent leaves *out alone. */
 static int read_transport(const cJSON *obj, enum replay_transport *out, const char *path,
@@ -221,7 +221,7 @@ static int read_transport(const cJSON *obj, enum replay_transport *out, const ch
 {
     static const char *const names[] = { "auto", "roce", "tcp" };
     const char *name = NULL;
-    int rc = sj_string(obj, "transport", 8, &name, path, err);
+    int rc = scenario_json_string(obj, "transport", 8, &name, path, err);
     if (rc < 0 || !name)
         return rc;
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -240,12 +240,12 @@ static int read_common(const cJSON *obj, struct common *c, const char *path,
     c->dscp = 26;
     c->payload = REPLAY_PAYLOAD_DEFAULT;
     c->sport = -1;
-    if ((rc = sj_bytes(obj, "bytes", 0, SJ_BYTES_MAX, &c->bytes, path, err)) < 0 ||
-        (rc = sj_time(obj, "start_us", 1000, &any_time, &c->start_ns, path, err)) < 0 ||
-        (rc = sj_time(obj, "stagger_us", 1000, &any_time, &c->stagger_ns, path, err)) < 0 ||
-        (rc = sj_int(obj, "dscp", 0, 63, &c->dscp, path, err)) < 0 ||
-        (rc = sj_int(obj, "payload", 64, 9000, &c->payload, path, err)) < 0 ||
-        (rc = sj_int(obj, "sport", 0, 65535, &c->sport, path, err)) < 0 ||
+    if ((rc = scenario_json_bytes(obj, "bytes", 0, SJ_BYTES_MAX, &c->bytes, path, err)) < 0 ||
+        (rc = scenario_json_time(obj, "start_us", 1000, &any_time, &c->start_ns, path, err)) < 0 ||
+        (rc = scenario_json_time(obj, "stagger_us", 1000, &any_time, &c->stagger_ns, path, err)) < 0 ||
+        (rc = scenario_json_int(obj, "dscp", 0, 63, &c->dscp, path, err)) < 0 ||
+        (rc = scenario_json_int(obj, "payload", 64, 9000, &c->payload, path, err)) < 0 ||
+        (rc = scenario_json_int(obj, "sport", 0, 65535, &c->sport, path, err)) < 0 ||
         (rc = read_transport(obj, &c->transport, path, err)) < 0)
         return rc;
     c->sport_set = c->sport >= 0;
@@ -277,7 +277,7 @@ static int incast(struct workload *w, const cJSON *obj, const struct fabric *f,
 {
     const char *receiver = NULL;
     char where[160];
-    int rc = sj_string(obj, "receiver", DCB_DEVICE_MAX, &receiver, path, err);
+    int rc = scenario_json_string(obj, "receiver", DCB_DEVICE_MAX, &receiver, path, err);
     if (rc < 0)
         return rc;
     const char *hosts[MAX_HOSTS];
@@ -295,7 +295,7 @@ static int incast(struct workload *w, const cJSON *obj, const struct fabric *f,
     if ((rc = host_list(obj, "senders", f, receiver, &senders, &ns, path, err)) < 0)
         return rc;
     int64_t count = (int64_t)ns;
-    if ((rc = sj_int(obj, "count", 1, (int64_t)(ns ? ns : 1), &count, path, err)) < 0) {
+    if ((rc = scenario_json_int(obj, "count", 1, (int64_t)(ns ? ns : 1), &count, path, err)) < 0) {
         free(senders);
         return rc;
     }
@@ -388,9 +388,9 @@ static int ring_allreduce(struct workload *w, const cJSON *obj, const struct fab
     int rc = host_list(obj, "hosts", f, NULL, &hosts, &n, path, err);
     if (rc < 0)
         return rc;
-    if ((rc = sj_int(obj, "iterations", 1, MAX_ITERATIONS, &iterations, path, err)) < 0 ||
-        (rc = sj_need(obj, "message_bytes", path, err)) < 0 ||
-        (rc = sj_bytes(obj, "message_bytes", 1, SJ_BYTES_MAX, &message, path, err)) < 0) {
+    if ((rc = scenario_json_int(obj, "iterations", 1, MAX_ITERATIONS, &iterations, path, err)) < 0 ||
+        (rc = scenario_json_need(obj, "message_bytes", path, err)) < 0 ||
+        (rc = scenario_json_bytes(obj, "message_bytes", 1, SJ_BYTES_MAX, &message, path, err)) < 0) {
         free(hosts);
         return rc;
     }
@@ -437,7 +437,7 @@ static int explicit_flows(struct workload *w, const cJSON *obj, const struct fab
     static const char *const keys[] = { "src", "dst", "bytes", "start_us", "dscp", "sport",
                                         "payload", "transport", "comment", NULL };
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "flows");
-    int rc = sj_need(obj, "flows", path, err);
+    int rc = scenario_json_need(obj, "flows", path, err);
     if (rc < 0)
         return rc;
     if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0)
@@ -452,10 +452,10 @@ static int explicit_flows(struct workload *w, const cJSON *obj, const struct fab
         snprintf(where, sizeof(where), "%s.flows[%zu]", path, i);
         const char *src = NULL, *dst = NULL;
         struct common fc = *c;
-        if ((rc = sj_object(fj, where, err)) < 0 || (rc = sj_keys(fj, keys, where, err)) < 0 ||
-            (rc = sj_need(fj, "src", where, err)) < 0 || (rc = sj_need(fj, "dst", where, err)) < 0 ||
-            (rc = sj_string(fj, "src", DCB_DEVICE_MAX, &src, where, err)) < 0 ||
-            (rc = sj_string(fj, "dst", DCB_DEVICE_MAX, &dst, where, err)) < 0 ||
+        if ((rc = scenario_json_object(fj, where, err)) < 0 || (rc = scenario_json_keys(fj, keys, where, err)) < 0 ||
+            (rc = scenario_json_need(fj, "src", where, err)) < 0 || (rc = scenario_json_need(fj, "dst", where, err)) < 0 ||
+            (rc = scenario_json_string(fj, "src", DCB_DEVICE_MAX, &src, where, err)) < 0 ||
+            (rc = scenario_json_string(fj, "dst", DCB_DEVICE_MAX, &dst, where, err)) < 0 ||
             (rc = read_common(fj, &fc, where, err)) < 0)
             return rc;
         if (!cJSON_GetObjectItemCaseSensitive(fj, "bytes"))
@@ -498,14 +498,14 @@ int workload_from_json(struct workload *w, const cJSON *obj, const struct fabric
     workload_init(w);
     int rc;
     const char *type = NULL;
-    if ((rc = sj_object(obj, path, err)) < 0 || (rc = sj_keys(obj, keys, path, err)) < 0 ||
-        (rc = sj_need(obj, "type", path, err)) < 0 ||
-        (rc = sj_string(obj, "type", 32, &type, path, err)) < 0)
+    if ((rc = scenario_json_object(obj, path, err)) < 0 || (rc = scenario_json_keys(obj, keys, path, err)) < 0 ||
+        (rc = scenario_json_need(obj, "type", path, err)) < 0 ||
+        (rc = scenario_json_string(obj, "type", 32, &type, path, err)) < 0)
         return rc;
     struct common c;
     memset(&c, 0, sizeof(c));
     if ((rc = read_common(obj, &c, path, err)) < 0 ||
-        (rc = sj_bool(obj, "repeat", &w->repeat, path, err)) < 0)
+        (rc = scenario_json_bool(obj, "repeat", &w->repeat, path, err)) < 0)
         return rc;
     /* keys that only some types take */
     static const struct { const char *key; int types; } only[] = {

@@ -4,13 +4,12 @@
 #define DCB_BENCH_H
 
 #include <stdint.h>
-#include <time.h>
+
+#include "clock.h"
 
 static inline int64_t bench_now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    return dcb_monotonic_ns();
 }
 
 static volatile uint64_t bench_sink;

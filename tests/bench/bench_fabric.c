@@ -4,6 +4,7 @@
  * (fabric_each_iface) and every interface's effective config. Prints figures; never asserts
  * on time.
  *   bench_fabric [LEAVES, default 1000] */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +20,14 @@ struct text {
     size_t len, cap;
 };
 
-static void put(struct text *t, const char *fmt, int a, int b, int c, int d)
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct text *t, const char *fmt, ...)
 {
     char line[160];
-    int n = snprintf(line, sizeof(line), fmt, a, b, c, d);
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
     if (t->len + (size_t)n + 1 > t->cap) {
         t->cap = t->cap ? t->cap * 2 : 1 << 20;
         if (!(t->p = realloc(t->p, t->cap)))
@@ -34,25 +39,25 @@ static void put(struct text *t, const char *fmt, int a, int b, int c, int d)
 
 static void generate(struct text *t, int leaves)
 {
-    put(t, "{\"name\": \"bench\", \"devices\": [\n", 0, 0, 0, 0);
+    put(t, "{\"name\": \"bench\", \"devices\": [\n");
     for (int s = 1; s <= SPINES; s++)
-        put(t, "{\"name\": \"spine%d\", \"role\": \"switch\"},\n", s, 0, 0, 0);
+        put(t, "{\"name\": \"spine%d\", \"role\": \"switch\"},\n", s);
     for (int l = 1; l <= leaves; l++)
-        put(t, "{\"name\": \"leaf%d\", \"role\": \"switch\"},\n", l, 0, 0, 0);
+        put(t, "{\"name\": \"leaf%d\", \"role\": \"switch\"},\n", l);
     for (int h = 1; h <= leaves * HOSTS_PER_LEAF; h++)
-        put(t, "{\"name\": \"host%d\", \"role\": \"host\"},\n", h, 0, 0, 0);
+        put(t, "{\"name\": \"host%d\", \"role\": \"host\"},\n", h);
     t->len -= 2;                                    /* the last entry: no comma */
-    put(t, "\n],\n\"links\": [\n", 0, 0, 0, 0);
+    put(t, "\n],\n\"links\": [\n");
     for (int l = 1; l <= leaves; l++) {
         for (int h = 0; h < HOSTS_PER_LEAF; h++)
             put(t, "{\"a\": \"leaf%d:Ethernet%d\", \"b\": \"host%d:eth0\", \"speed\": \"100G\"},\n",
-                l, h, (l - 1) * HOSTS_PER_LEAF + h + 1, 0);
+                l, h, (l - 1) * HOSTS_PER_LEAF + h + 1);
         for (int s = 1; s <= SPINES; s++)
             put(t, "{\"a\": \"leaf%d:Ethernet%d\", \"b\": \"spine%d:Ethernet%d\"},\n", l,
                 HOSTS_PER_LEAF + s - 1, s, l - 1);
     }
     t->len -= 2;
-    put(t, "\n]}\n", 0, 0, 0, 0);
+    put(t, "\n]}\n");
 }
 
 static void count_iface(const char *ifname, void *arg)

@@ -13,10 +13,10 @@
 static void chunk(int64_t series0, const uint8_t *data, size_t size)
 {
     struct chunk_reader r;
-    chunk_reader_init(&r, series0, data, size);
+    sample_chunk_reader_init(&r, series0, data, size);
     int64_t last_series = 0;
     bool first = true;
-    while (chunk_next_series(&r)) {
+    while (sample_chunk_next_series(&r)) {
         if ((first && r.series != series0) || (!first && r.series <= last_series) || r.n == 0)
             abort();
         first = false;
@@ -24,7 +24,7 @@ static void chunk(int64_t series0, const uint8_t *data, size_t size)
         struct stored_sample s;
         int64_t last_ts = 0;
         size_t got = 0;
-        while (chunk_next_sample(&r, &s)) {
+        while (sample_chunk_next_sample(&r, &s)) {
             if ((got && s.ts <= last_ts) || ++got > r.n)
                 abort();
             last_ts = s.ts;

@@ -22,12 +22,12 @@ static void static_thresholds(void **state)
     (void)state;
     struct shared_buffer b = { .size = 1u << 20 };
     struct ingress_pg g = lossless_pg(10 * KB, 5 * KB, 4 * KB);
-    assert_int_equal(pg_xoff_threshold(&b, &g), 10 * KB);
-    assert_int_equal(pg_xon_threshold(&g, 10 * KB), 5 * KB);
+    assert_int_equal(buffer_pg_xoff_threshold(&b, &g), 10 * KB);
+    assert_int_equal(buffer_pg_xon_threshold(&g, 10 * KB), 5 * KB);
 
     for (int i = 0; i < 9; i++) {              /* 9 KB: below XOFF */
         assert_int_equal(buffer_ingress_admit(&b, &g, true, KB), INGRESS_ADMIT);
-        assert_false(pg_should_xoff(&b, &g, KB));
+        assert_false(buffer_pg_should_xoff(&b, &g, KB));
         buffer_ingress_account(&b, &g, KB);
     }
     assert_int_equal(g.bytes, 9 * KB);
@@ -35,9 +35,9 @@ static void static_thresholds(void **state)
     assert_int_equal(g.headroom_watermark, 0);
     /* the 10th KB reaches XOFF: admitted, and the group must pause its sender */
     assert_int_equal(buffer_ingress_admit(&b, &g, true, KB), INGRESS_ADMIT);
-    assert_true(pg_should_xoff(&b, &g, KB));
+    assert_true(buffer_pg_should_xoff(&b, &g, KB));
     g.xoff_sent = true;
-    assert_false(pg_should_xoff(&b, &g, KB));  /* once */
+    assert_false(buffer_pg_should_xoff(&b, &g, KB));  /* once */
     buffer_ingress_account(&b, &g, KB);
     for (int i = 0; i < 4; i++) {              /* the headroom fills to 14 KB */
         assert_int_equal(buffer_ingress_admit(&b, &g, true, KB), INGRESS_ADMIT);
@@ -51,13 +51,13 @@ static void static_thresholds(void **state)
     /* XON at 5 KB, not above */
     for (int i = 0; i < 8; i++) {
         buffer_ingress_release(&b, &g, KB);
-        assert_false(pg_should_xon(&b, &g));
+        assert_false(buffer_pg_should_xon(&b, &g));
     }
     assert_int_equal(g.bytes, 6 * KB);
     buffer_ingress_release(&b, &g, KB);
-    assert_true(pg_should_xon(&b, &g));
+    assert_true(buffer_pg_should_xon(&b, &g));
     g.xoff_sent = false;
-    assert_false(pg_should_xon(&b, &g));       /* nothing to resume */
+    assert_false(buffer_pg_should_xon(&b, &g));       /* nothing to resume */
     assert_int_equal(b.used, 5 * KB);
     assert_int_equal(g.watermark, 14 * KB);    /* a watermark stays */
 }
@@ -69,11 +69,11 @@ static void default_thresholds(void **state)
     (void)state;
     struct shared_buffer b = { .size = 800 * KB };
     struct ingress_pg g = lossless_pg(UINT64_MAX, UINT64_MAX, 0);
-    assert_int_equal(pg_xoff_threshold(&b, &g), 100 * KB);
+    assert_int_equal(buffer_pg_xoff_threshold(&b, &g), 100 * KB);
     b.used = 400 * KB;
-    assert_int_equal(pg_xoff_threshold(&b, &g), 50 * KB);
+    assert_int_equal(buffer_pg_xoff_threshold(&b, &g), 50 * KB);
     g = lossless_pg(40 * KB, UINT64_MAX, 0);
-    assert_int_equal(pg_xon_threshold(&g, pg_xoff_threshold(&b, &g)), 20 * KB);
+    assert_int_equal(buffer_pg_xon_threshold(&g, buffer_pg_xoff_threshold(&b, &g)), 20 * KB);
 }
 
 /* A dynamic threshold: alpha x free buffer, never above the configured xoff. */
@@ -84,11 +84,11 @@ static void dynamic_threshold(void **state)
     struct ingress_pg g = lossless_pg(200 * KB, UINT64_MAX, 50 * KB);
     g.dynamic = true;
     g.alpha = 1.0 / 8;                         /* dynamic_th -3 */
-    assert_int_equal(pg_xoff_threshold(&b, &g), 125 * KB);
+    assert_int_equal(buffer_pg_xoff_threshold(&b, &g), 125 * KB);
     b.used = 600 * KB;                         /* other groups hold most of it */
-    assert_int_equal(pg_xoff_threshold(&b, &g), 50 * KB);
+    assert_int_equal(buffer_pg_xoff_threshold(&b, &g), 50 * KB);
     g.alpha = 4;
-    assert_int_equal(pg_xoff_threshold(&b, &g), 200 * KB);   /* capped at xoff */
+    assert_int_equal(buffer_pg_xoff_threshold(&b, &g), 200 * KB);   /* capped at xoff */
     /* the same packet: admitted into headroom while the buffer is empty enough, not after */
     g.alpha = 1.0 / 8;
     g.bytes = 90 * KB;
@@ -96,7 +96,7 @@ static void dynamic_threshold(void **state)
     assert_int_equal(buffer_ingress_admit(&b, &g, true, 10 * KB), INGRESS_ADMIT);
     b.used = 700 * KB;                         /* threshold 37.5 KB */
     assert_int_equal(buffer_ingress_admit(&b, &g, true, 10 * KB), INGRESS_HEADROOM);
-    assert_true(pg_should_xoff(&b, &g, 10 * KB));
+    assert_true(buffer_pg_should_xoff(&b, &g, 10 * KB));
 }
 
 /* A lossy group drops above its size; a full buffer drops any packet. */
@@ -189,7 +189,7 @@ static void headroom_pool(void **state)
     for (int k = 0; k < 2; k++) {                /* each to XOFF: no headroom yet */
         for (int i = 0; i < 10; i++) {
             assert_int_equal(buffer_ingress_admit(&b, pgs[k], true, KB), INGRESS_ADMIT);
-            if (pg_should_xoff(&b, pgs[k], KB))
+            if (buffer_pg_should_xoff(&b, pgs[k], KB))
                 pgs[k]->xoff_sent = true;
             buffer_ingress_account(&b, pgs[k], KB);
         }

@@ -43,7 +43,7 @@ static int64_t delay(struct rng *r, int mix)
 static void check_pop(struct evq *q, struct heap *ref)
 {
     struct heap_event got, want;
-    bool have = heap_pop(ref, &want);
+    bool have = sim_heap_pop(ref, &want);
     assert_int_equal(evq_pop(q, &got), have);
     if (!have)
         return;
@@ -59,7 +59,7 @@ static void push_both(struct evq *q, struct heap *ref, int64_t at, uint32_t id)
     /* the queue numbers its events from 0 in push order: the reference does the same */
     struct heap_event e = { at, HEAP_SEQ(q->next_seq, kind), id, ~id };
     assert_true(evq_push(q, at, kind, id, ~id));
-    assert_true(heap_insert(ref, &e));
+    assert_true(sim_heap_insert(ref, &e));
 }
 
 static struct evq *open_pair(struct heap *ref)
@@ -67,7 +67,7 @@ static struct evq *open_pair(struct heap *ref)
     struct evq *q = malloc(sizeof(*q));
     assert_non_null(q);
     evq_init(q);
-    heap_init(ref);
+    sim_heap_init(ref);
     return q;
 }
 
@@ -80,7 +80,7 @@ static void close_pair(struct evq *q, struct heap *ref)
     assert_int_equal(q->pending, 0);
     evq_free(q);
     free(q);
-    heap_free(ref);
+    sim_heap_free(ref);
 }
 
 static void run_mix(uint64_t seed, int mix, int steps)

@@ -82,7 +82,7 @@ static const char *peer_name(const struct sim *s, uint32_t port)
 static uint64_t key_of(uint32_t src, uint32_t dst, unsigned k)
 {
     struct flow fl = { .src = src, .dst = dst, .sport = (uint16_t)(49152 + k) };
-    return flow_ecmp_key(&fl);
+    return sim_flow_ecmp_key(&fl);
 }
 
 /* Links crossed from host src to host dst, leaving by the host's first linked port; -1: a

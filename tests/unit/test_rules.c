@@ -3,6 +3,7 @@
  * hand, `for`, templates, profiles, and load errors with their line and column. */
 #include "unit.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -596,6 +597,154 @@ static void qp_scope(void **state)
                "message = m\n", "bad.rules:4:14:", "per QP");
 }
 
+/* ---- two rule sets in parallel threads ------------------------------------------------------ */
+
+/* Everything a run reported, as text: a run that another thread disturbed reads differently. */
+struct digest {
+    char text[8192];
+    size_t len;
+};
+
+static void digest_put(struct digest *d, const char *s)
+{
+    int n = snprintf(d->text + d->len, sizeof(d->text) - d->len, "%s\n", s);
+    if (n > 0)
+        d->len = d->len + (size_t)n < sizeof(d->text) ? d->len + (size_t)n : sizeof(d->text) - 1;
+}
+
+static void digest_finding(void *arg, const struct finding *f)
+{
+    char line[2048];
+    snprintf(line, sizeof(line), "%s %s:%s prio %d | %s | %s=%s", f->rule->id, f->device,
+             f->ifname, f->prio, f->summary, f->knob, f->proposed);
+    digest_put(arg, line);
+    for (size_t i = 0; i < f->nevidence; i++) {
+        snprintf(line, sizeof(line), "  %s = %s", f->evidence[i].name, f->evidence[i].value);
+        digest_put(arg, line);
+    }
+}
+
+static void digest_undecided(void *arg, const struct rule_undecided *u)
+{
+    char line[512];
+    snprintf(line, sizeof(line), "? %s prio %d: %s", u->rule->id, u->prio, u->missing);
+    digest_put(arg, line);
+}
+
+/* A store of its own for each thread: an evidence source is not shared between threads. */
+static pthread_barrier_t parallel_start;
+
+static int digest_runs(const struct rule_set *rs, struct digest *d, int runs,
+                       const struct digest *expect, int *differed)
+{
+    struct dcb_store *st = evidence_store();
+    struct evidence ev;
+    struct dcb_err err;
+    int rc = evidence_store_open(&ev, st, NOW, &err);
+    bool opened = rc == 0;
+    struct rule_run_options opt = { .now_ns = NOW, .on_finding = digest_finding,
+                                    .on_undecided = digest_undecided, .arg = d };
+    if (expect)                   /* the threads' runs overlap from the first */
+        pthread_barrier_wait(&parallel_start);
+    for (int i = 0; rc == 0 && i < runs; i++) {
+        memset(d, 0, sizeof(*d));
+        rc = rule_set_run(rs, &ev, &opt, NULL, &err);
+        if (expect && strcmp(d->text, expect->text))
+            (*differed)++;
+    }
+    if (opened)
+        evidence_store_close(&ev);
+    store_close(st, NULL);
+    return rc;
+}
+
+struct parallel_job {
+    const struct rule_set *rs;
+    const struct digest *serial;
+    int runs, differed, rc;
+};
+
+static void *parallel_runs(void *arg)
+{
+    struct parallel_job *j = arg;
+    struct digest *d = malloc(sizeof(*d));
+    j->rc = d ? digest_runs(j->rs, d, j->runs, j->serial, &j->differed) : DCB_E_NOMEM;
+    free(d);
+    return NULL;
+}
+
+#define TEMPLATE_RULE(id, when, message) \
+    "[" id "]\nseverity = warn\nscope = priority\nwhen = " when "\nmessage = " message "\n" \
+    "knob = switch.buffer.$prio.xoff\npropose = switch.buffer.$prio.xoff * 2\n"
+
+/* rule_set_run is reentrant: two rule sets (one of them run by two threads at once) give in
+ * parallel what they give one after the other. */
+static void runs_in_parallel_threads(void **state)
+{
+    (void)state;
+    static const char *const texts[2] = {
+        TEMPLATE_RULE("a-xoff", "switch.buffer.$prio.xoff < 200KB",
+                      "priority {$prio}: XOFF {switch.buffer.$prio.xoff} PFC {pfc.enabled}")
+        RULE("a-rate", "rate(pfc.rx_pause{prio=3}[60s]) == 10")
+        RULE("a-unknown", "pfc.willing"),
+        RULE("b-delta", "delta(pfc.rx_pause{prio=3}[30s]) == 300")
+        TEMPLATE_RULE("b-peer", "peer.pfc.enabled != pfc.enabled",
+                      "peer {peer.pfc.enabled} here {pfc.enabled} mtu {mtu}")
+        RULE("b-div0", "mtu / (mtu - mtu) > 1"),
+    };
+    struct rule_set rs[2];
+    static struct digest serial[2];
+    struct dcb_err err;
+    for (int k = 0; k < 2; k++) {
+        rule_set_init(&rs[k]);
+        assert_int_equal(rule_set_load_text(&rs[k], texts[k], strlen(texts[k]), "t.rules", &err),
+                         0);
+        assert_int_equal(digest_runs(&rs[k], &serial[k], 1, NULL, NULL), 0);
+    }
+    /* the serial runs say something worth comparing: findings with text, and undecided */
+    assert_non_null(strstr(serial[0].text, "a-xoff h1:eth0 prio 3 | priority 3: XOFF 100KB"));
+    assert_non_null(strstr(serial[0].text, "a-rate h1:eth0"));
+    assert_non_null(strstr(serial[0].text, "? a-unknown"));
+    assert_non_null(strstr(serial[1].text, "b-peer h1:eth0 prio 3 | peer 0x10 here 0x08 mtu 9KB"));
+    assert_non_null(strstr(serial[1].text, "b-delta h1:eth0"));
+    assert_non_null(strstr(serial[1].text, "division by zero"));
+    struct parallel_job jobs[3] = {
+        { &rs[0], &serial[0], 3000, 0, 0 },
+        { &rs[1], &serial[1], 3000, 0, 0 },
+        { &rs[0], &serial[0], 3000, 0, 0 },
+    };
+    pthread_t th[3];
+    assert_int_equal(pthread_barrier_init(&parallel_start, NULL, 3), 0);
+    for (int t = 0; t < 3; t++)
+        assert_int_equal(pthread_create(&th[t], NULL, parallel_runs, &jobs[t]), 0);
+    for (int t = 0; t < 3; t++)
+        assert_int_equal(pthread_join(th[t], NULL), 0);
+    pthread_barrier_destroy(&parallel_start);
+    for (int t = 0; t < 3; t++) {
+        assert_int_equal(jobs[t].rc, 0);
+        assert_int_equal(jobs[t].differed, 0);
+    }
+    for (int k = 0; k < 2; k++)
+        rule_set_free(&rs[k]);
+}
+
+/* Every rule of the shipped catalog parses and checks: a function the catalog calls that the
+ * engine no longer knows by that name fails here, not in diagnose. */
+static void catalog_loads(void **state)
+{
+    (void)state;
+    struct rule_set rs;
+    rule_set_init(&rs);
+    struct dcb_err err = { 0 };
+    setenv("DCBKIT_RULES", DCBKIT_SOURCE_RULES, 1);
+    if (rule_set_load_catalog(&rs, NULL, 0, &err) != 0) {
+        print_error("%s\n", err.msg);
+        fail();
+    }
+    assert_true(rs.n >= 20);
+    rule_set_free(&rs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -609,6 +758,8 @@ int main(void)
         cmocka_unit_test(load_errors),
         cmocka_unit_test(ports_functions),
         cmocka_unit_test(qp_scope),
+        cmocka_unit_test(runs_in_parallel_threads),
+        cmocka_unit_test(catalog_loads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

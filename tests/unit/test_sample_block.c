@@ -179,13 +179,13 @@ static void chunk_round_trip(void **state)
 {
     (void)state;
     struct chunk_writer w;
-    chunk_writer_init(&w);
+    sample_chunk_writer_init(&w);
     struct stored_sample a[] = { counter(1000, 5) };
     struct stored_sample b[] = { counter(1000, 7), counter(2000, 8), counter(3000, 9) };
     struct stored_sample c[] = { gauge(1500, 0.25) };
-    assert_true(chunk_writer_add(&w, 10, a, 1));
-    assert_true(chunk_writer_add(&w, 11, b, 3));
-    assert_true(chunk_writer_add(&w, 500, c, 1));
+    assert_true(sample_chunk_writer_add(&w, 10, a, 1));
+    assert_true(sample_chunk_writer_add(&w, 11, b, 3));
+    assert_true(sample_chunk_writer_add(&w, 500, c, 1));
     assert_true(w.series0 == 10 && w.last_series == 500 && w.samples == 5);
     /* series 10: dseries 0, n 1, zigzag(1000) = 2000 = d0 0f, block length 2, block 00 0a */
     const uint8_t start[] = { 0x00, 0x01, 0xd0, 0x0f, 0x02, 0x00, 0x0a };
@@ -193,40 +193,40 @@ static void chunk_round_trip(void **state)
 
     struct chunk_reader r;
     struct stored_sample got;
-    chunk_reader_init(&r, 10, w.buf, w.len);
-    assert_true(chunk_next_series(&r) && r.series == 10 && r.n == 1);
-    assert_true(chunk_next_sample(&r, &got) && got.ts == 1000 && got.raw == 5);
-    assert_false(chunk_next_sample(&r, &got));
-    assert_true(chunk_next_series(&r) && r.series == 11 && r.n == 3);
+    sample_chunk_reader_init(&r, 10, w.buf, w.len);
+    assert_true(sample_chunk_next_series(&r) && r.series == 10 && r.n == 1);
+    assert_true(sample_chunk_next_sample(&r, &got) && got.ts == 1000 && got.raw == 5);
+    assert_false(sample_chunk_next_sample(&r, &got));
+    assert_true(sample_chunk_next_series(&r) && r.series == 11 && r.n == 3);
     for (int i = 0; i < 3; i++)
-        assert_true(chunk_next_sample(&r, &got) && got.ts == b[i].ts && got.raw == b[i].raw);
-    assert_true(chunk_next_series(&r) && r.series == 500);
-    assert_true(chunk_next_sample(&r, &got) && got.raw == c[0].raw && got.kind == STORED_GAUGE);
-    assert_false(chunk_next_series(&r));
+        assert_true(sample_chunk_next_sample(&r, &got) && got.ts == b[i].ts && got.raw == b[i].raw);
+    assert_true(sample_chunk_next_series(&r) && r.series == 500);
+    assert_true(sample_chunk_next_sample(&r, &got) && got.raw == c[0].raw && got.kind == STORED_GAUGE);
+    assert_false(sample_chunk_next_series(&r));
     assert_false(r.bad);
 
-    chunk_reader_init(&r, 10, w.buf, w.len);    /* skipping series 10 and 11 unread */
-    assert_true(chunk_next_series(&r) && chunk_next_series(&r) && chunk_next_series(&r));
-    assert_true(r.series == 500 && chunk_next_sample(&r, &got) && got.ts == 1500);
+    sample_chunk_reader_init(&r, 10, w.buf, w.len);    /* skipping series 10 and 11 unread */
+    assert_true(sample_chunk_next_series(&r) && sample_chunk_next_series(&r) && sample_chunk_next_series(&r));
+    assert_true(r.series == 500 && sample_chunk_next_sample(&r, &got) && got.ts == 1500);
 
     for (size_t cut = 1; cut < w.len; cut++) {  /* cut short anywhere: never a clean end */
-        chunk_reader_init(&r, 10, w.buf, cut);
+        sample_chunk_reader_init(&r, 10, w.buf, cut);
         size_t samples = 0;
-        while (chunk_next_series(&r))
-            while (chunk_next_sample(&r, &got))
+        while (sample_chunk_next_series(&r))
+            while (sample_chunk_next_sample(&r, &got))
                 samples++;
         assert_true(r.bad || samples < 5);
     }
     /* the same series twice is malformed */
-    chunk_writer_reset(&w);
-    assert_true(chunk_writer_add(&w, 10, a, 1));
+    sample_chunk_writer_reset(&w);
+    assert_true(sample_chunk_writer_add(&w, 10, a, 1));
     size_t one = w.len;
     memcpy(w.buf + one, w.buf, one);
-    chunk_reader_init(&r, 10, w.buf, 2 * one);
-    assert_true(chunk_next_series(&r));
-    assert_false(chunk_next_series(&r));
+    sample_chunk_reader_init(&r, 10, w.buf, 2 * one);
+    assert_true(sample_chunk_next_series(&r));
+    assert_false(sample_chunk_next_series(&r));
     assert_true(r.bad);
-    chunk_writer_free(&w);
+    sample_chunk_writer_free(&w);
 }
 
 int main(void)

@@ -23,6 +23,8 @@ static void print_u8x8(struct dcb_out *o, const char *key, const char *label, co
 }
 
 static void print_id(struct dcb_out *o, const struct dcbx_neighbour *n, const char *chassis_fmt,
+                     const char *port_fmt) OUT_TEXT_FORMAT(3) OUT_TEXT_FORMAT(4);
+static void print_id(struct dcb_out *o, const struct dcbx_neighbour *n, const char *chassis_fmt,
                      const char *port_fmt)
 {
     char id[2 * DCBX_ID_MAX + 1];

@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "capture_workload.h"
 #include "cli.h"
+#include "clock.h"
 #include "log.h"
 #include "out_event.h"
 #include "progress.h"
@@ -142,13 +142,6 @@ static void sink_series(void *arg, const struct replay_series_point *p)
         replay_plot_series(k->plot, p);
 }
 
-static int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* The scenario's config goes in with its samples, so rules can read both from the store. */
 static int store_configs_of(struct dcb_store *st, const struct fabric *f, const char *prefix,
                             int64_t t, struct dcb_err *err)
@@ -254,7 +247,7 @@ static int close_record(const struct replay_args *a, struct replay_sink *sink, i
     struct dcb_err cerr;
     if (sink->store_errors)
         status = cli_fail(1, "replay", "store %s: %s", a->store_path, sink->store_err.msg);
-    int64_t end = now_ns();
+    int64_t end = dcb_realtime_ns();
     if (sink->newest > end)
         end = sink->newest;
     if (store_end_run(sink->store, run_id, end, &cerr) < 0 && !status)
@@ -312,7 +305,7 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
     warn_unmodelled(ctx, &sc);
     struct replay_sink sink;
     memset(&sink, 0, sizeof(sink));
-    int64_t run_id = 0, t0 = now_ns();
+    int64_t run_id = 0, t0 = dcb_realtime_ns();
     int status = check_prefix(a, &sc);
     if (!status)
         status = check_warmup(a, &sc);

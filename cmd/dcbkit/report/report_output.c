@@ -7,35 +7,32 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file_text.h"
 #include "report_cmd.h"
 #include "value_units.h"
 #include "units.h"
 
 #define FAIL REPORT_UNDECIDED
 
+struct model_writer {
+    int (*write)(const cJSON *, FILE *);
+    const cJSON *model;
+};
+
+static int write_model(FILE *fp, void *arg)
+{
+    const struct model_writer *w = arg;
+    return w->write(w->model, fp);
+}
+
 /* DIR/NAME through a temporary file and a rename: the previous report survives a failure. */
 static int write_file(const char *dir, const char *name, int (*write)(const cJSON *, FILE *),
                       const cJSON *model, struct dcb_err *err)
 {
-    char path[4096], tmp[4200];
+    char path[4096];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-    FILE *fp = fopen(tmp, "w");
-    if (!fp)
-        return dcb_err_set(err, DCB_E_IO, "%s: %s", tmp, strerror(errno));
-    int rc = write(model, fp);
-    int saved = errno;
-    if (fclose(fp) != 0 && rc == 0) {
-        rc = -1;
-        saved = errno;
-    }
-    if (rc != 0 || rename(tmp, path) != 0) {
-        if (rc == 0)
-            saved = errno;
-        unlink(tmp);
-        return dcb_err_set(err, DCB_E_IO, "%s: %s", path, strerror(saved ? saved : EIO));
-    }
-    return 0;
+    struct model_writer w = { write, model };
+    return dcb_write_file_atomic(path, write_model, &w, err);
 }
 
 /* --format json: the stored document itself, as read (it was checked to be a report). */

@@ -17,29 +17,18 @@
 static int serve_loop(struct serve_round *round, struct serve_board *board, int64_t interval_ns,
                       const sigset_t *stop)
 {
-    struct timespec next;
-    clock_gettime(CLOCK_MONOTONIC, &next);
+    struct dcb_ticker ticker;
+    dcb_ticker_start(&ticker, interval_ns);
     for (;;) {
         struct dcb_err err;
         if (serve_round_run(round, board, &err) < 0)
             dcb_cmd_error("serve", "%s", err.msg);
-        int64_t n = (int64_t)next.tv_sec * NS_PER_SEC + next.tv_nsec + interval_ns;
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        int64_t now_ns = (int64_t)now.tv_sec * NS_PER_SEC + now.tv_nsec;
-        if (n < now_ns)               /* a round overran: skip, do not catch up in a burst */
-            n = now_ns + interval_ns - (now_ns - n) % interval_ns;
-        next = (struct timespec){ n / NS_PER_SEC, n % NS_PER_SEC };
-        for (;;) {
-            int64_t wait = n - now_ns;
-            if (wait <= 0)
-                break;
-            struct timespec ts = { wait / NS_PER_SEC, wait % NS_PER_SEC };
-            int sig = sigtimedwait(stop, NULL, &ts);
+        int64_t now = dcb_monotonic_ns();
+        for (int64_t due = dcb_ticker_next(&ticker, now); now < due; now = dcb_monotonic_ns()) {
+            struct timespec wait = { (due - now) / NS_PER_SEC, (due - now) % NS_PER_SEC };
+            int sig = sigtimedwait(stop, NULL, &wait);
             if (sig > 0)
                 return sig;
-            clock_gettime(CLOCK_MONOTONIC, &now);
-            now_ns = (int64_t)now.tv_sec * NS_PER_SEC + now.tv_nsec;
         }
     }
 }
@@ -70,8 +59,7 @@ static int run_once(struct serve_round *round, struct serve_board *board,
     int64_t data_ns;
     serve_feed_tick(round->feed, &data_ns, &err);
     if (a->src.named & (SOURCE_G_REPLAY | SOURCE_G_GNMI)) {
-        struct timespec ts = { a->interval_ns / NS_PER_SEC, a->interval_ns % NS_PER_SEC };
-        nanosleep(&ts, NULL);
+        dcb_sleep_ns(a->interval_ns, NULL);
     }
     if (serve_round_run(round, board, &err) < 0)
         return cli_fail(1, "serve", "%s", err.msg);

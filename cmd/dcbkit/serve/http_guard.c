@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include "http_guard.h"
 #include "units.h"
@@ -37,13 +36,6 @@ struct http_guard {
     uint64_t deadline_closed, evicted;
 };
 
-static int64_t mono_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * NS_PER_SEC + ts.tv_nsec;
-}
-
 static void shut(struct guarded_conn *c)
 {
     if (!c->shut)
@@ -54,15 +46,14 @@ static void shut(struct guarded_conn *c)
 static void *watch(void *arg)
 {
     struct http_guard *g = arg;
-    const struct timespec pause = { 0, 100 * 1000 * 1000 };
     for (;;) {
-        nanosleep(&pause, NULL);
+        dcb_sleep_ns(100 * NS_PER_MS, NULL);
         pthread_mutex_lock(&g->mu);
         if (g->stop) {
             pthread_mutex_unlock(&g->mu);
             return NULL;
         }
-        int64_t now = mono_ns();
+        int64_t now = dcb_monotonic_ns();
         for (size_t i = 0; i < g->cap; i++) {
             struct guarded_conn *c = &g->conns[i];
             if (c->used && !c->answering && !c->shut && now - c->since_ns > g->deadline_ns) {
@@ -137,7 +128,7 @@ void http_guard_notify(void *cls, struct MHD_Connection *connection, void **sock
             if (!g->conns[i].used)
                 slot = &g->conns[i];
         if (slot && info) {
-            *slot = (struct guarded_conn){ .fd = info->connect_fd, .since_ns = mono_ns(),
+            *slot = (struct guarded_conn){ .fd = info->connect_fd, .since_ns = dcb_monotonic_ns(),
                                            .used = true };
             g->active++;
             if (g->active > g->limit)
@@ -181,7 +172,7 @@ void http_guard_completed(void *cls, struct MHD_Connection *connection, void **c
         return;
     pthread_mutex_lock(&g->mu);
     c->answering = false;         /* kept alive: the next request has its own deadline */
-    c->since_ns = mono_ns();
+    c->since_ns = dcb_monotonic_ns();
     pthread_mutex_unlock(&g->mu);
 }
 
