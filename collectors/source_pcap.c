@@ -327,6 +327,21 @@ static int read_all(struct pcap_ctx *c, struct dcb_err *err)
     return 0;
 }
 
+/* The IEEE neighbours whose ETS table gives some priority a traffic class above 7 (reserved;
+ * in CEE, PGID 15 is the strict group and valid): the config they put drops that entry, so
+ * only this count says it was there. */
+static size_t reserved_tc_neighbours(const struct dcbx_tracker *d)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->nnb; i++)
+        for (int p = 0; d->nb[i].cfg.has_ets && d->nb[i].cfg.protocol == DCBX_IEEE && p < 8; p++)
+            if (d->nb[i].cfg.prio_tc[p] > 7) {
+                n++;
+                break;
+            }
+    return n;
+}
+
 static int finish(struct pcap_ctx *c, struct dcb_err *err)
 {
     c->ended = true;
@@ -335,6 +350,8 @@ static int finish(struct pcap_ctx *c, struct dcb_err *err)
     track_set_finish(&c->t, c->last_ns);
     put_counters(c, c->last_ns, false);
     put_gauge(c, c->last_ns, METRIC_CAPTURE_DCBX_UNPAIRED, (double)c->t.dcbx.crowded_ifaces);
+    put_gauge(c, c->last_ns, METRIC_CAPTURE_DCBX_RESERVED_TC,
+              (double)reserved_tc_neighbours(&c->t.dcbx));
     put_gauge(c, c->last_ns, METRIC_CAPTURE_QP_UNLISTED, (double)c->qps.unlisted);
     if (c->qps.nomem)
         return dcb_err_set(err, DCB_E_NOMEM, "%s: out of memory for the QP series", c->path);

@@ -6,9 +6,11 @@
 
 #define UNTAGGED_BIT (1u << 8)
 
+/* Something to judge: CE marks, not-ECT data, NAKs, CNPs, or RoCE in the default class (DSCP 0) */
 static bool judged(const struct qp_flow *q)
 {
-    return q->ecn[3] || q->non_ect_data || q->naks || q->rnr_naks || q->cnps;
+    return q->ecn[3] || q->non_ect_data || q->naks || q->rnr_naks || q->cnps ||
+           (q->dscp_seen & 1);
 }
 
 static void put(const struct dcb_sink *sink, const char *device, int64_t t, enum metric_id m,
@@ -46,6 +48,8 @@ static void put_qp(const struct dcb_sink *sink, const char *device, int64_t t,
     };
     for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
         put(sink, device, t, counters[i].m, label, true, zero ? 0 : (double)counters[i].v);
+    if (!zero && q->dscp_seen)
+        put(sink, device, t, METRIC_CAPTURE_QP_DSCP_MIN, label, false, lowest_bit(q->dscp_seen));
     if (zero || !q->cnps)
         return;
     /* what the CNPs carried: a QP's CNPs mostly carry one DSCP and one PCP */

@@ -581,10 +581,23 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
                                "must have one type");
         e->type = a[0]->type;
         return true;
+    case F_IF:
+        if (!need_type(ps, a[0], T_BOOL, e->text))
+            return false;
+        if (a[2]->type != a[1]->type)
+            return fail_at(ps, a[2]->line, a[2]->col, "type error: if() branches must have "
+                           "one type");
+        e->type = a[1]->type;
+        return true;
     case F_PEER_DIFF: case F_PEER_DIFF_FIRST:
         if (!is_whole_array(a[0]) || a[0]->peer)
             return fail_at(ps, e->line, e->col, "%s() takes a config array such as dscp2prio",
                            e->text);
+        return true;
+    case F_STR:
+        if (!need_type(ps, a[0], T_NUM, e->text))
+            return false;
+        e->type = T_STR;
         return true;
     case F_ROLE: case F_PEER_ROLE: case F_LLDP_PEER: case F_FABRIC_PEER: case F_ALIAS_CONFLICT:
         e->type = T_STR;

@@ -23,6 +23,9 @@ static const struct func_info funcs[] = {
     { "covers", F_COVERS, 2, 2 },
     { "bit", F_BIT, 2, 2 },
     { "popcount", F_POPCOUNT, 1, 1 },
+    { "clear_bit", F_CLEAR_BIT, 2, 2 },
+    { "if", F_IF, 3, 3 },
+    { "str", F_STR, 1, 1 },
     { "abs", F_ABS, 1, 1 },
     { "peer_diff", F_PEER_DIFF, 1, 1 },
     { "peer_diff_first", F_PEER_DIFF_FIRST, 1, 1 },
@@ -31,6 +34,8 @@ static const struct func_info funcs[] = {
     { "peer_role", F_PEER_ROLE, 0, 0 },
     { "deviates", F_DEVIATES, 1, 1 },
     { "app_diff", F_APP_DIFF, 0, 0 },
+    { "dscp_lost", F_DSCP_LOST, 0, 0 },
+    { "peer_dscp_lost", F_PEER_DSCP_LOST, 0, 0 },
     { "lldp_peer", F_LLDP_PEER, 0, 0 },
     { "fabric_peer", F_FABRIC_PEER, 0, 0 },
     { "alias_conflicts", F_ALIAS_CONFLICTS, 0, 0 },
@@ -75,6 +80,23 @@ static struct value headroom(double speed_bps, double cable_m, double mtu)
         return value_unknown();
     return value_number((double)h.total);
 }
+
+/* str(n): a whole number 0-255 as text, for a knob path or a proposal built from parts
+ * ({"ets.tsa."}{str(tc)}). From a static table, so that evaluation keeps no shared buffer. */
+#define TEN(p) p "0", p "1", p "2", p "3", p "4", p "5", p "6", p "7", p "8", p "9"
+static struct value small_int_text(double n)
+{
+    static const char *const text[] = {
+        TEN(""), TEN("1"), TEN("2"), TEN("3"), TEN("4"), TEN("5"), TEN("6"), TEN("7"), TEN("8"),
+        TEN("9"), TEN("10"), TEN("11"), TEN("12"), TEN("13"), TEN("14"), TEN("15"), TEN("16"),
+        TEN("17"), TEN("18"), TEN("19"), TEN("20"), TEN("21"), TEN("22"), TEN("23"), TEN("24"),
+        "250", "251", "252", "253", "254", "255",
+    };
+    if (n < 0 || n > 255 || n != floor(n))
+        return value_unknown();
+    return (struct value){ .kind = V_STR, .str = text[(int)n] };
+}
+#undef TEN
 
 static unsigned popcount8(unsigned v)
 {
@@ -268,13 +290,25 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
         memcpy(c->missing, saved, sizeof(saved));   /* asking is not lacking */
         return value_bool(v.kind != V_UNKNOWN);
     }
-    case F_COALESCE:
+    case F_COALESCE: {
+        char saved[sizeof(c->missing)];
+        memcpy(saved, c->missing, sizeof(saved));
         for (int i = 0; i < e->nargs; i++) {
             struct value v = expr_eval(a[i], c);
-            if (v.kind != V_UNKNOWN || v.unserved)
+            if (v.kind != V_UNKNOWN || v.unserved) {
+                if (v.kind != V_UNKNOWN)        /* a known value lacks nothing */
+                    memcpy(c->missing, saved, sizeof(saved));
                 return v;
+            }
         }
         return value_unknown();
+    }
+    case F_IF: {                     /* only the branch taken is read, so only it is evidence */
+        struct value cond = expr_eval(a[0], c);
+        if (cond.kind != V_BOOL)
+            return value_unknown();
+        return expr_eval(a[cond.num ? 1 : 2], c);
+    }
     case F_PEER_DIFF:
     case F_PEER_DIFF_FIRST:
         return peer_diff(a[0], c, e->func == F_PEER_DIFF_FIRST);
@@ -284,6 +318,8 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
         return deviates(e, a[0], c);
     case F_APP_DIFF:
         return rule_func_app_diff(c);
+    case F_DSCP_LOST: case F_PEER_DSCP_LOST:
+        return rule_func_dscp_lost(c, e->func == F_PEER_DSCP_LOST);
     case F_ROLE: case F_PEER_ROLE: {
         const struct evidence_ops *ops = c->ev->ops;
         const char *role = !c->device ? NULL :
@@ -346,6 +382,12 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
         if (v[1].num < 0 || v[1].num > 31)
             return value_unknown();
         return value_bool(((unsigned)v[0].num >> (unsigned)v[1].num) & 1u);
+    case F_STR:
+        return small_int_text(v[0].num);
+    case F_CLEAR_BIT:
+        if (v[1].num < 0 || v[1].num > 31)
+            return value_unknown();
+        return value_number((double)((unsigned)v[0].num & ~(1u << (unsigned)v[1].num)));
     case F_POPCOUNT:
         return value_number(popcount8((unsigned)v[0].num));
     case F_ABS:

@@ -1,4 +1,4 @@
-/* Functions over a whole config table: defined(array) and app_diff(). */
+/* Functions over a whole config table: defined(array), app_diff() and dscp_lost(). */
 #include <stdio.h>
 
 #include "rules_ast.h"
@@ -57,4 +57,50 @@ struct value rule_func_app_diff(struct eval_ctx *c)
         eval_note_text(c, "app entry", value);
     }
     return value_number(n);
+}
+
+static int lossless_of(const struct qos_config *x, const struct qos_config *other)
+{
+    if (x->pfc_enabled.set)
+        return (int)x->pfc_enabled.v;
+    return other->pfc_enabled.set ? (int)other->pfc_enabled.v : -1;
+}
+
+/* dscp_lost() (peer_side: peer_dscp_lost()): the lowest DSCP that one end of the link maps to
+ * a priority lossless there while this end (the partner) maps it to one that is not lossless
+ * here: lossless traffic that turns lossy at this end. -1 when there is none; unknown unless
+ * both maps and a lossless mask are known. */
+struct value rule_func_dscp_lost(struct eval_ctx *c, bool peer_side)
+{
+    const struct qos_config *x = peer_side ? c->peer : c->cfg, *y = peer_side ? c->cfg : c->peer;
+    if (!x || !y) {
+        eval_note_missing(c, c->cfg ? "the link partner's config" : "this port's config");
+        return value_unknown();
+    }
+    int mx = lossless_of(x, y), my = lossless_of(y, x), compared = 0;
+    if (mx < 0 || my < 0) {
+        eval_note_missing(c, "pfc.enabled");
+        return value_unknown();
+    }
+    for (int i = 0; i < 64; i++) {
+        const struct qos_val *a = &x->dscp2prio[i], *b = &y->dscp2prio[i];
+        if (!a->set || !b->set)
+            continue;
+        compared++;
+        bool lossless_there = b->v >= 0 && b->v < 8 && ((my >> b->v) & 1);
+        bool lossless_here = a->v >= 0 && a->v < 8 && ((mx >> a->v) & 1);
+        if (a->v != b->v && lossless_there && !lossless_here) {
+            char name[32], value[48];
+            snprintf(name, sizeof(name), "%sdscp2prio.%d", peer_side ? "peer." : "", i);
+            snprintf(value, sizeof(value), "%lld (lossless: %lld on the other end)",
+                     (long long)a->v, (long long)b->v);
+            eval_note_text(c, name, value);
+            return value_number(i);
+        }
+    }
+    if (!compared) {
+        eval_note_missing(c, "dscp2prio");
+        return value_unknown();
+    }
+    return value_number(-1);
 }

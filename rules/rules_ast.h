@@ -35,7 +35,7 @@ enum func_id {
     F_RATE, F_DELTA, F_AVG, F_MAX, F_MIN, F_LAST, F_COUNT, F_BUSY_RATE,
     F_HEADROOM, F_COALESCE, F_DEFINED, F_COVERS, F_BIT, F_POPCOUNT, F_ABS,
     F_PEER_DIFF, F_PEER_DIFF_FIRST, F_ETS_SUM, F_ROLE, F_PEER_ROLE, F_DEVIATES, F_LLDP_PEER,
-    F_FABRIC_PEER, F_ALIAS_CONFLICTS, F_ALIAS_CONFLICT, F_APP_DIFF,
+    F_FABRIC_PEER, F_ALIAS_CONFLICTS, F_ALIAS_CONFLICT, F_APP_DIFF, F_IF, F_CLEAR_BIT, F_STR, F_DSCP_LOST, F_PEER_DSCP_LOST,
     F_PORTS_COUNT, F_PORTS_SUM, F_PORTS_AVG, F_PORTS_MAX,
 };
 
@@ -177,9 +177,10 @@ const struct func_info *rule_func_lookup(const char *name);
 const char *rule_func_name(enum func_id id);
 struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c);
 void eval_note_missing(struct eval_ctx *c, const char *what);
-/* funcs_config.c: defined(array), whether any entry is known; app_diff(). */
+/* funcs_config.c: defined(array), whether any entry is known; app_diff(); dscp_lost(). */
 struct value rule_func_config_array_defined(const struct rule_expr *arr, struct eval_ctx *c);
 struct value rule_func_app_diff(struct eval_ctx *c);
+struct value rule_func_dscp_lost(struct eval_ctx *c, bool peer_side);
 /* deviates.c: deviates(leaf), e the call. */
 struct value deviates(const struct rule_expr *e, const struct rule_expr *leaf, struct eval_ctx *c);
 void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v);

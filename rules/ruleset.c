@@ -143,7 +143,9 @@ static int parse_template(struct loader *ld, struct rule_template *t, const char
     return 0;
 }
 
-/* The knob must name a config field once its $prio, $tc and {expr} parts are filled in. */
+/* The knob must name a config field once its $prio, $tc and {expr} parts are filled in. A knob
+ * that opens with an {expr} names its field itself (if() picks among paths): it is checked as
+ * far as it can be, a template that parses. */
 static int check_knob_into(struct loader *ld, struct rule_template *t, const char *value,
                            int line, int col)
 {
@@ -163,7 +165,7 @@ static int check_knob_into(struct loader *ld, struct rule_template *t, const cha
     }
     path[o] = '\0';
     int index;
-    if (!qos_find_field(path, &index))
+    if (value[0] != '{' && !qos_find_field(path, &index))
         return fail(ld, line, col, "knob '%s' is not a config path (dcbkit fabric paths)", value);
     return parse_template(ld, t, value, line, col);
 }

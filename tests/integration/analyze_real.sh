@@ -40,7 +40,10 @@ for f in flows:
 # The two flows are the two directions of one QP pair, paired by ACK PSNs.
 by_qp = {f["dqpn"]: f for f in flows}
 assert by_qp[0x45]["peer"]["dqpn"] == 0x48 and by_qp[0x48]["peer"]["dqpn"] == 0x45
-assert d["verdict"]["level"] == "ok", d["verdict"]
+# RoCE on DSCP 0 rides the default class, with no PFC and no marking queue: each QP says so.
+got = sorted((f["rule"], f["severity"]) for f in d["findings"] if f["severity"] != "info")
+assert got == [("roce-default-class", "warn")] * 2, got
+assert d["verdict"]["level"] == "warn", d["verdict"]
 PY
 
 # tcpdump-dcb_pfc.pcap (README): IEEE PFC willing 0, MBC 0, cap 4, enable 0x34 = prio 2,4,5.
@@ -67,7 +70,16 @@ ets = [n for n in d["dcbx"]["neighbours"] if n["has_ets"]]
 assert ets, "no ETS neighbour"
 assert any(n["prio_tc"] == [15, 4, 1, 1, 15, 4, 1, 4] and n["tc_bw"] == [0, 50, 0, 0, 50, 0, 0, 0]
            for n in ets), ets
+# TC 15 is reserved in an IEEE ETS table: printed as heard, and commented by a finding.
+got = [(f["rule"], f["severity"]) for f in d["findings"] if f["severity"] != "info"]
+assert got == [("ets-reserved-tc", "warn")], got
+assert d["findings"][0]["summary"].startswith("2 DCBX neighbours"), d["findings"][0]
 PY
+# A CEE table's PGID 15 is the strict group, not reserved: no finding on the CEE captures.
+for f in "$C"/cee-dcbx*.pcap; do
+    expect_eq "$(basename "$f"): reserved TC" "[]" "$("$DCBKIT" analyze "$f" -T json |
+        /usr/bin/python3 -c 'import json,sys; print([x["rule"] for x in json.load(sys.stdin)["findings"] if x["rule"] == "ets-reserved-tc"])')"
+done
 
 # The CEE capture with willing set (README: cee-dcbx_sample_capture_2) is a CEE neighbour.
 "$DCBKIT" analyze "$C/cee-dcbx_sample_capture_2.pcap" -T json >"$TMP/cee.json"

@@ -39,6 +39,38 @@ check_first mtu-small.json cfg-mtu 1
 check_first global-pause.json cfg-global-pause 1
 check_first switch-willing.json cfg-dcbx-roles 1
 check_first lossless-3.json cfg-lossless-budget 1
+check_first ecn-off.json cfg-ecn-off 2
+check_first wred-not-scaled.json cfg-wred-scale 1
+check_first ets-share-small.json cfg-ets-share 1
+check_first pfcwd-forward.json cfg-pfcwd-action 1
+check_first dcqcn-timers-slow.json cfg-dcqcn-range 1
+check_first cnp-on-data-prio.json cfg-cnp-class 1
+check_first pfc-on-cnp.json cfg-cnp-class 1
+check_first cnp-dscp-unmapped.json cfg-dscp-map-mismatch 2
+
+# Each names the knob that fixes its cause, with the value (and the changes that go with it):
+# the config that shows the cause is the knob (issue 30 item 2).
+first_fix() {  # FIXTURE WANT: the first finding's "device knob=proposed [also...]"
+    "$DCBKIT" diagnose --fabric "$F/$1" -T json >"$TMP/fix.json" || true
+    expect_eq "$1: the fix" "$2" "$(json_get "$TMP/fix.json" '" ".join([d["findings"][0]["device"],
+        "%s=%s" % (d["findings"][0]["knob"], d["findings"][0]["proposed"])] + d["findings"][0]["also"])')"
+}
+first_fix ecn-off.json "leaf1 switch.wred.3.ecn=true"
+first_fix wred-not-scaled.json "leaf1 switch.wred.3.min_bytes=90000 switch.wred.3.max_bytes=135000"
+first_fix ets-share-small.json "host1 ets.bw.3=50 ets.bw.0=50"
+first_fix pfcwd-forward.json "leaf1 switch.pfcwd.action=drop"
+first_fix dcqcn-timers-slow.json "host1 nic.dcqcn.time_reset_us=55"
+first_fix cnp-on-data-prio.json "host1 cnp.dscp=48"
+first_fix pfc-on-cnp.json "leaf1 pfc.enabled=8"
+first_fix cnp-dscp-unmapped.json "leaf1 dscp2prio.48=6"
+for fixture in ecn-off wred-not-scaled ets-share-small pfcwd-forward dcqcn-timers-slow \
+        cnp-on-data-prio pfc-on-cnp cnp-dscp-unmapped; do
+    "$DCBKIT" diagnose --fabric "$F/$fixture.json" -T json >"$TMP/fix.json" || true
+    expect_eq "$fixture: no end is told to take the wrong class" "" \
+        "$(json_get "$TMP/fix.json" '" ".join(sorted({"%s:%s=%s" % (f["rule"], f["knob"], f["proposed"])
+            for f in d["findings"] if f["knob"].startswith("ets.tsa.") or f["device"].startswith("host")
+            and f["knob"].startswith("dscp2prio.")}))')"
+done
 
 # The proposals are the fix: the headroom the formula asks for, the partner's PFC mask.
 "$DCBKIT" diagnose --fabric "$F/headroom-short.json" -T json >"$TMP/h.json" || true

@@ -56,7 +56,11 @@ first_rule roce-lossy-queue roce-lossy-queue
 first_rule slow-receiver slow-receiver
 first_rule pause-storm pause-storm
 first_rule ecmp-polarization ecmp-polarization
-first_rule dcqcn-conservative dcqcn-too-conservative
+# Its config shows the cause (a 1 ms increase timer, R_AI 1 Mb/s): the range check names the
+# timer, the slowest of them, before the symptom rule's R_AI.
+first_rule dcqcn-conservative dcqcn-too-conservative cfg-dcqcn-range
+expect_eq "dcqcn-conservative: the knob" "nic.dcqcn.time_reset_us=55" \
+    "$(json_get "$TMP/out" '"%s=%s" % (d["findings"][0]["knob"], d["findings"][0]["proposed"])')"
 
 evidence_store healthy-incast
 run_rc rc "$DCBKIT" diagnose --store "$db" -T json

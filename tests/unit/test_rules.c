@@ -176,7 +176,11 @@ static void logic(void **state)
               RULE("lossless", "lossless == 8")
               RULE("units", "150KB == 150000 and 9KiB == 9216 and 400G == 400000000000")
               RULE("div0", "mtu / (mtu - mtu) > 1")
-              RULE("string", "\"dscp\" != \"pcp\""),
+              RULE("string", "\"dscp\" != \"pcp\"")
+              RULE("if", "if(pfc.enabled == 8, mtu, 0 / 0) == mtu and if(false, 1 / 0, 2) == 2")
+              RULE("if-unknown", "if(pfc.willing, true, true)")
+              RULE("str", "str(26) == \"26\" and str(255) == \"255\" and not defined(str(256))")
+              RULE("clear-bit", "clear_bit(0x48, 6) == 8 and clear_bit(8, 7) == 8"),
               NULL, &o);
     assert_false(fired(&o, "and-false"));
     assert_null(undecided(&o, "and-false"));       /* decided: false */
@@ -185,7 +189,8 @@ static void logic(void **state)
     assert_non_null(strstr(undecided(&o, "unknown"), "pfc.willing"));
     assert_non_null(undecided(&o, "cmp-unknown"));
     const char *yes[] = { "precedence", "modulo", "defined", "coalesce", "covers", "popcount",
-                          "index", "peer", "lossless", "units", "string" };
+                          "index", "peer", "lossless", "units", "string", "if", "str",
+                          "clear-bit" };
     for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
         if (!fired(&o, yes[i])) {
             print_error("%s did not fire (%s)\n", yes[i],
@@ -194,6 +199,7 @@ static void logic(void **state)
         }
     assert_false(fired(&o, "div0"));
     assert_non_null(strstr(undecided(&o, "div0"), "division by zero"));
+    assert_non_null(strstr(undecided(&o, "if-unknown"), "pfc.willing"));   /* no branch taken */
 }
 
 /* h1 said it does not serve the path that gives pfcwd.storm_detected and mtu (a gNMI target's
@@ -425,6 +431,8 @@ static void load_errors(void **state)
     load_error(RULE("r", "ratee(mtu) > 1"), "bad.rules:4:8:", "unknown function");
     load_error(RULE("r", "\"dscp\" + 1 > 0"), "bad.rules:4:8:", "type error");
     load_error(RULE("r", "trust == 3"), "bad.rules:4:14:", "type error");
+    load_error(RULE("r", "if(true, 1, \"a\") == 1"), "bad.rules:4:", "type error");
+    load_error(RULE("r", "if(1, 1, 2) == 1"), "bad.rules:4:", "type error");
     load_error(RULE("r", "mtu + 1"), "bad.rules:4:8:", "must be a condition");
     load_error(RULE("r", "rate(queue.depth_bytes{queue=3}[1m]) > 0"), "bad.rules:4:8:",
                "needs a counter");

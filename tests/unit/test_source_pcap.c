@@ -251,20 +251,24 @@ static const struct dcb_sample *qp_sample(const struct qp_seen *k, enum metric_i
 static void test_qp_series(void **state)
 {
     (void)state;
-    struct qp_flow flows[3];
+    struct qp_flow flows[4];
     memset(flows, 0, sizeof(flows));
     flows[1].ecn[3] = 4;
     flows[2].cnps = 2;
     flows[2].cnp_dscp_seen = 1ull << 46 | 1ull << 48;
     flows[2].cnp_pcp_seen = 1u << 6 | 1u << 8;
-    struct qp_tracker t = { .flows = flows, .nflows = 3 };
+    flows[3].dscp_seen = 1ull << 0 | 1ull << 26;    /* RoCE in the default class too */
+    struct qp_tracker t = { .flows = flows, .nflows = 4 };
     static struct qp_seen k;
     memset(&k, 0, sizeof(k));
     struct dcb_sink sink = { keep_sample, on_event, on_config, NULL, NULL, &k };
     static struct pcap_qps p;
     memset(&p, 0, sizeof(p));
     pcap_qps_put(&p, &t, &sink, "cap", T0 + SEC_NS, T0, 0);
-    assert_int_equal(p.n, 2);
+    assert_int_equal(p.n, 3);
+    assert_int_equal(pcap_qps_label(&p, 3), 2);
+    assert_true(qp_sample(&k, METRIC_CAPTURE_QP_DSCP_MIN, 2, T0 + SEC_NS)->value.gauge == 0);
+    assert_null(qp_sample(&k, METRIC_CAPTURE_QP_DSCP_MIN, 2, T0));   /* no gauge among the zeros */
     assert_int_equal(pcap_qps_label(&p, 0), -1);
     assert_int_equal(pcap_qps_label(&p, 1), 0);
     assert_int_equal(pcap_qps_flow(&p, 1), 2);
@@ -279,7 +283,7 @@ static void test_qp_series(void **state)
     assert_null(qp_sample(&k, METRIC_CAPTURE_QP_CNP_DSCP_MIN, 0, T0 + SEC_NS));
     int before = k.n;
     pcap_qps_put(&p, &t, &sink, "cap", T0 + 2 * SEC_NS, T0, 0);
-    assert_int_equal(k.n - before, 6 + 6 + 4);    /* no zeros again: the counters, the gauges */
+    assert_int_equal(k.n - before, 6 + 6 + 4 + 6 + 1); /* no zeros again: counters, gauges */
     pcap_qps_free(&p);
 }
 
