@@ -25,29 +25,44 @@ static int64_t ts_of(const char *line, const cJSON *ts)
     return (int64_t)ts->valuedouble;
 }
 
-int dcb_sample_from_json(const char *line, struct dcb_sample *s, char *why, size_t whylen)
+/* What every kind of line names: its time, device and interface. */
+struct line_head {
+    const cJSON *ts, *dev, *ifn;
+};
+
+/* The parsed line (the caller deletes it) and its head; NULL, why says so, when it is not JSON. */
+static cJSON *parse_line(const char *line, struct line_head *h, char *why, size_t whylen)
 {
     cJSON *j = cJSON_Parse(line);
     if (!j) {
         snprintf(why, whylen, "not JSON");
-        return -1;
+        return NULL;
     }
+    h->ts = cJSON_GetObjectItemCaseSensitive(j, "ts");
+    h->dev = cJSON_GetObjectItemCaseSensitive(j, "device");
+    h->ifn = cJSON_GetObjectItemCaseSensitive(j, "ifname");
+    return j;
+}
+
+int dcb_sample_from_json(const char *line, struct dcb_sample *s, char *why, size_t whylen)
+{
+    struct line_head h;
+    cJSON *j = parse_line(line, &h, why, whylen);
+    if (!j)
+        return -1;
     int ret = -1;
-    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(j, "ts");
-    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
-    const cJSON *ifn = cJSON_GetObjectItemCaseSensitive(j, "ifname");
     const cJSON *met = cJSON_GetObjectItemCaseSensitive(j, "metric");
     const cJSON *prio = cJSON_GetObjectItemCaseSensitive(j, "prio");
     const cJSON *queue = cJSON_GetObjectItemCaseSensitive(j, "queue");
     const cJSON *val = cJSON_GetObjectItemCaseSensitive(j, "value");
     enum metric_id m = cJSON_IsString(met) ? metric_lookup(met->valuestring) : METRIC_NONE;
-    if (!cJSON_IsNumber(ts) || !cJSON_IsString(dev) || !cJSON_IsString(ifn) ||
+    if (!cJSON_IsNumber(h.ts) || !cJSON_IsString(h.dev) || !cJSON_IsString(h.ifn) ||
         !cJSON_IsNumber(val)) {
         snprintf(why, whylen, "needs ts, device, ifname, metric and value");
     } else if (m == METRIC_NONE) {
         snprintf(why, whylen, "unknown metric '%s' (see 'dcbkit metrics')",
                  cJSON_IsString(met) ? met->valuestring : "");
-    } else if (!ts_ok(ts)) {
+    } else if (!ts_ok(h.ts)) {
         snprintf(why, whylen, "ts must be nanoseconds since 1970, 0 to 9.2e18");
     } else if ((cJSON_IsNumber(prio) && (prio->valuedouble < -1 || prio->valuedouble > 4095)) ||
                (cJSON_IsNumber(queue) && (queue->valuedouble < -1 || queue->valuedouble > 4095))) {
@@ -55,7 +70,7 @@ int dcb_sample_from_json(const char *line, struct dcb_sample *s, char *why, size
     } else {
         int p = cJSON_IsNumber(prio) ? prio->valueint : -1;
         int q = cJSON_IsNumber(queue) ? queue->valueint : -1;
-        dcb_sample_set(s, ts_of(line, ts), dev->valuestring, ifn->valuestring, m, p, q);
+        dcb_sample_set(s, ts_of(line, h.ts), h.dev->valuestring, h.ifn->valuestring, m, p, q);
         if (metric_info(m)->kind == METRIC_COUNTER) {
             /* the digits, exact to 2^64-1 (a double is exact below 2^53 only: two days of a
              * 400G byte counter); a fraction or an exponent goes through the double */
@@ -80,24 +95,20 @@ out:
 
 int dcb_event_from_json(const char *line, struct dcb_event *e, char *why, size_t whylen)
 {
-    cJSON *j = cJSON_Parse(line);
-    if (!j) {
-        snprintf(why, whylen, "not JSON");
+    struct line_head h;
+    cJSON *j = parse_line(line, &h, why, whylen);
+    if (!j)
         return -1;
-    }
     int ret = -1;
-    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(j, "ts");
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
     if (!kind)
         kind = cJSON_GetObjectItemCaseSensitive(j, "event");
-    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
-    const cJSON *ifn = cJSON_GetObjectItemCaseSensitive(j, "ifname");
     const cJSON *prio = cJSON_GetObjectItemCaseSensitive(j, "prio");
     const cJSON *details = cJSON_GetObjectItemCaseSensitive(j, "details");
     enum dcb_event_kind k = cJSON_IsString(kind) ? dcb_event_kind_lookup(kind->valuestring)
                                                  : EVENT_KIND_NONE;
     char *text = NULL;
-    if (!ts_ok(ts) || !cJSON_IsString(dev) || !cJSON_IsString(ifn)) {
+    if (!ts_ok(h.ts) || !cJSON_IsString(h.dev) || !cJSON_IsString(h.ifn)) {
         snprintf(why, whylen, "an event needs ts (ns since 1970), kind, device and ifname");
     } else if (k == EVENT_KIND_NONE) {
         snprintf(why, whylen, "unknown event kind '%s'",
@@ -113,7 +124,7 @@ int dcb_event_from_json(const char *line, struct dcb_event *e, char *why, size_t
     } else if (text && !event_details_valid(text)) {
         snprintf(why, whylen, "an event's details must be valid UTF-8");   /* cJSON passes it */
     } else {
-        dcb_event_set(e, ts_of(line, ts), k, dev->valuestring, ifn->valuestring,
+        dcb_event_set(e, ts_of(line, h.ts), k, h.dev->valuestring, h.ifn->valuestring,
                       cJSON_IsNumber(prio) ? prio->valueint : -1, text ? text : "{}");
         ret = 0;
     }
@@ -125,29 +136,25 @@ int dcb_event_from_json(const char *line, struct dcb_event *e, char *why, size_t
 int dcb_config_from_json(const char *line, struct dcb_config_line *c, char *why, size_t whylen)
 {
     memset(c, 0, sizeof(*c));
-    cJSON *j = cJSON_Parse(line);
-    if (!j) {
-        snprintf(why, whylen, "not JSON");
+    struct line_head h;
+    cJSON *j = parse_line(line, &h, why, whylen);
+    if (!j)
         return -1;
-    }
     int ret = -1;
-    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(j, "ts");
-    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(j, "device");
-    const cJSON *ifn = cJSON_GetObjectItemCaseSensitive(j, "ifname");
     const cJSON *src = cJSON_GetObjectItemCaseSensitive(j, "source");
     if (!src)
         src = cJSON_GetObjectItemCaseSensitive(j, "config_source");
     const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(j, "config");
-    if (!ts_ok(ts) || !cJSON_IsString(dev) || !cJSON_IsString(ifn) || !cJSON_IsString(src) ||
+    if (!ts_ok(h.ts) || !cJSON_IsString(h.dev) || !cJSON_IsString(h.ifn) || !cJSON_IsString(src) ||
         !cJSON_IsObject(cfg)) {
         snprintf(why, whylen, "a config snapshot needs ts, device, ifname, source and a config "
                  "object");
     } else if (!(c->json = cJSON_PrintUnformatted(cfg))) {
         snprintf(why, whylen, "out of memory");
     } else {
-        c->ts = ts_of(line, ts);
-        snprintf(c->device, sizeof(c->device), "%s", dev->valuestring);
-        snprintf(c->ifname, sizeof(c->ifname), "%s", ifn->valuestring);
+        c->ts = ts_of(line, h.ts);
+        snprintf(c->device, sizeof(c->device), "%s", h.dev->valuestring);
+        snprintf(c->ifname, sizeof(c->ifname), "%s", h.ifn->valuestring);
         snprintf(c->source, sizeof(c->source), "%s", src->valuestring);
         ret = 0;
     }

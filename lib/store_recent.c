@@ -42,6 +42,19 @@ static int step_done(sqlite3_stmt *st)
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
+/* Run the cached statement *st (prepared from sql the first time) with these int64
+ * parameters, ?1 on, to its end. */
+static int run_cached(struct recent_tier *r, sqlite3_stmt **st, const char *sql,
+                      const int64_t *params, int nparams)
+{
+    int rc = prepare(r, st, sql);
+    if (rc != SQLITE_OK)
+        return rc;
+    for (int i = 0; i < nparams; i++)
+        sqlite3_bind_int64(*st, i + 1, params[i]);
+    return step_done(*st);
+}
+
 static int corrupt(struct recent_tier *r, int64_t batch, int64_t series0)
 {
     snprintf(r->why, sizeof(r->why),
@@ -52,14 +65,11 @@ static int corrupt(struct recent_tier *r, int64_t batch, int64_t series0)
 
 int store_recent_batch_begin(struct recent_tier *r, int64_t ts_min, int64_t ts_max, int64_t samples)
 {
-    int rc = prepare(r, &r->ins_batch,
-                     "INSERT INTO recent_batches (ts_min, ts_max, rows) VALUES (?1, ?2, ?3)");
+    const int64_t params[] = { ts_min, ts_max, samples };
+    int rc = run_cached(r, &r->ins_batch,
+                        "INSERT INTO recent_batches (ts_min, ts_max, rows) VALUES (?1, ?2, ?3)",
+                        params, 3);
     if (rc != SQLITE_OK)
-        return rc;
-    sqlite3_bind_int64(r->ins_batch, 1, ts_min);
-    sqlite3_bind_int64(r->ins_batch, 2, ts_max);
-    sqlite3_bind_int64(r->ins_batch, 3, samples);
-    if ((rc = step_done(r->ins_batch)) != SQLITE_OK)
         return rc;
     r->batch = sqlite3_last_insert_rowid(r->db);
     sample_chunk_writer_reset(&r->w);
@@ -234,13 +244,10 @@ static int rewrite_chunk(struct recent_tier *r, int64_t batch, int64_t series0, 
     if (out == before)
         return SQLITE_OK;
     *dropped += (int64_t)(before - out);
-    int rc = prepare(r, &r->del_chunk,
-                     "DELETE FROM recent_chunks WHERE batch = ?1 AND series0 = ?2");
+    const int64_t params[] = { batch, series0 };
+    int rc = run_cached(r, &r->del_chunk,
+                        "DELETE FROM recent_chunks WHERE batch = ?1 AND series0 = ?2", params, 2);
     if (rc != SQLITE_OK)
-        return rc;
-    sqlite3_bind_int64(r->del_chunk, 1, batch);
-    sqlite3_bind_int64(r->del_chunk, 2, series0);
-    if ((rc = step_done(r->del_chunk)) != SQLITE_OK)
         return rc;
     sample_chunk_writer_reset(&r->w);
     for (size_t g = 0; g < ngroups && rc == SQLITE_OK; g++) {

@@ -134,6 +134,24 @@ static int set_wal(struct sqlite_store *s, struct dcb_err *err)
     return rc == SQLITE_OK ? 0 : sq_fail(s, err, rc, "setting WAL mode");
 }
 
+/* Prepare sql on s's connection; a failure says what was being read. */
+static int sq_prepare(struct sqlite_store *s, const char *sql, sqlite3_stmt **st, const char *what,
+                      struct dcb_err *err)
+{
+    int rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
+    return rc == SQLITE_OK ? 0 : sq_fail(s, err, rc, what);
+}
+
+/* The end of a row loop: ret is the callback's verdict, rc the last step's code. */
+static int sq_rows_done(struct sqlite_store *s, sqlite3_stmt *st, int rc, int ret, const char *what,
+                        struct dcb_err *err)
+{
+    if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+        ret = sq_fail(s, err, rc, what);
+    sqlite3_finalize(st);
+    return ret;
+}
+
 /* The first column of the first row of sql (a PRAGMA or a count). */
 static int pragma_int(struct sqlite_store *s, const char *sql, int64_t *value, struct dcb_err *err)
 {
@@ -1008,14 +1026,14 @@ static int sqlite_latest(struct dcb_store *base, const struct store_filter *f, s
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-                                "SELECT s.device, s.ifname, s.metric, s.prio, s.queue, l.ts, "
-                                "l.value FROM series s CROSS JOIN latest l ON l.series = s.id "
-                                "WHERE " SERIES_FILTER_SQL " AND l.ts BETWEEN ?6 AND ?7 "
-                                "ORDER BY s.device, s.ifname, s.metric, s.prio, s.queue",
-                                -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return sq_fail(s, err, rc, "reading latest values");
+    int rc = sq_prepare(s,
+                       "SELECT s.device, s.ifname, s.metric, s.prio, s.queue, l.ts, "
+                       "l.value FROM series s CROSS JOIN latest l ON l.series = s.id "
+                       "WHERE " SERIES_FILTER_SQL " AND l.ts BETWEEN ?6 AND ?7 "
+                       "ORDER BY s.device, s.ifname, s.metric, s.prio, s.queue",
+                       &st, "reading latest values", err);
+    if (rc)
+        return rc;
     bind_filter(st, f);
     sqlite3_bind_int64(st, 6, f->t0);
     sqlite3_bind_int64(st, 7, f->t1);
@@ -1336,14 +1354,14 @@ static int sqlite_events(struct dcb_store *base, const struct store_filter *f, c
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-                                "SELECT ts, kind, device, ifname, prio, details FROM events "
-                                "WHERE ts BETWEEN ?1 AND ?2 AND (?3 IS NULL OR kind = ?3) AND "
-                                "(?4 IS NULL OR device = ?4) AND (?5 IS NULL OR ifname = ?5) AND "
-                                "(?6 = -2 OR prio = ?6) ORDER BY ts, id",
-                                -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return sq_fail(s, err, rc, "reading events");
+    int rc = sq_prepare(s,
+                       "SELECT ts, kind, device, ifname, prio, details FROM events "
+                       "WHERE ts BETWEEN ?1 AND ?2 AND (?3 IS NULL OR kind = ?3) AND "
+                       "(?4 IS NULL OR device = ?4) AND (?5 IS NULL OR ifname = ?5) AND "
+                       "(?6 = -2 OR prio = ?6) ORDER BY ts, id",
+                       &st, "reading events", err);
+    if (rc)
+        return rc;
     sqlite3_bind_int64(st, 1, f->t0);
     sqlite3_bind_int64(st, 2, f->t1);
     if (kind)
@@ -1364,10 +1382,7 @@ static int sqlite_events(struct dcb_store *base, const struct store_filter *f, c
         if ((ret = cb(&e, arg)) != 0)
             break;
     }
-    if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
-        ret = sq_fail(s, err, rc, "reading events");
-    sqlite3_finalize(st);
-    return ret;
+    return sq_rows_done(s, st, rc, ret, "reading events", err);
 }
 
 static int sqlite_configs(struct dcb_store *base, const char *device, const char *ifname,
@@ -1375,19 +1390,19 @@ static int sqlite_configs(struct dcb_store *base, const char *device, const char
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-                                "SELECT c.ts, c.device, c.ifname, c.source, c.config "
-                                "FROM config_snapshots c JOIN ("
-                                "  SELECT device, ifname, source, max(ts) AS ts "
-                                "  FROM config_snapshots WHERE ts <= ?1 AND "
-                                "  (?2 IS NULL OR device = ?2) AND (?3 IS NULL OR ifname = ?3) "
-                                "  GROUP BY device, ifname, source) n "
-                                "ON c.device = n.device AND c.ifname = n.ifname AND "
-                                "c.source = n.source AND c.ts = n.ts "
-                                "ORDER BY c.device, c.ifname, c.source, c.id DESC",
-                                -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return sq_fail(s, err, rc, "reading config snapshots");
+    int rc = sq_prepare(s,
+                       "SELECT c.ts, c.device, c.ifname, c.source, c.config "
+                       "FROM config_snapshots c JOIN ("
+                       "  SELECT device, ifname, source, max(ts) AS ts "
+                       "  FROM config_snapshots WHERE ts <= ?1 AND "
+                       "  (?2 IS NULL OR device = ?2) AND (?3 IS NULL OR ifname = ?3) "
+                       "  GROUP BY device, ifname, source) n "
+                       "ON c.device = n.device AND c.ifname = n.ifname AND "
+                       "c.source = n.source AND c.ts = n.ts "
+                       "ORDER BY c.device, c.ifname, c.source, c.id DESC",
+                       &st, "reading config snapshots", err);
+    if (rc)
+        return rc;
     sqlite3_bind_int64(st, 1, t1);
     if (device)
         sqlite3_bind_text(st, 2, device, -1, SQLITE_STATIC);
@@ -1409,10 +1424,7 @@ static int sqlite_configs(struct dcb_store *base, const char *device, const char
         if ((ret = cb(&row, arg)) != 0)
             break;
     }
-    if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
-        ret = sq_fail(s, err, rc, "reading config snapshots");
-    sqlite3_finalize(st);
-    return ret;
+    return sq_rows_done(s, st, rc, ret, "reading config snapshots", err);
 }
 
 static int sqlite_findings(struct dcb_store *base, int64_t run_id, store_finding_cb cb, void *arg,
@@ -1420,12 +1432,12 @@ static int sqlite_findings(struct dcb_store *base, int64_t run_id, store_finding
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-                                "SELECT run, ts, rule, severity, device, ifname, prio, finding "
-                                "FROM findings WHERE run = ?1 ORDER BY id",
-                                -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return sq_fail(s, err, rc, "reading findings");
+    int rc = sq_prepare(s,
+                       "SELECT run, ts, rule, severity, device, ifname, prio, finding "
+                       "FROM findings WHERE run = ?1 ORDER BY id",
+                       &st, "reading findings", err);
+    if (rc)
+        return rc;
     sqlite3_bind_int64(st, 1, run_id);
     int ret = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1438,10 +1450,7 @@ static int sqlite_findings(struct dcb_store *base, int64_t run_id, store_finding
         if ((ret = cb(&f, arg)) != 0)
             break;
     }
-    if (ret == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
-        ret = sq_fail(s, err, rc, "reading findings");
-    sqlite3_finalize(st);
-    return ret;
+    return sq_rows_done(s, st, rc, ret, "reading findings", err);
 }
 
 static int sqlite_last_run(struct dcb_store *base, const char *command, const char *source,
@@ -1450,13 +1459,13 @@ static int sqlite_last_run(struct dcb_store *base, const char *command, const ch
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db,
-                                "SELECT id, started_ns FROM runs WHERE command = ?1 AND "
-                                "source = ?2 AND started_ns < ?3 "
-                                "ORDER BY started_ns DESC, id DESC LIMIT 1",
-                                -1, &st, NULL);
-    if (rc != SQLITE_OK)
-        return sq_fail(s, err, rc, "reading runs");
+    int rc = sq_prepare(s,
+                       "SELECT id, started_ns FROM runs WHERE command = ?1 AND "
+                       "source = ?2 AND started_ns < ?3 "
+                       "ORDER BY started_ns DESC, id DESC LIMIT 1",
+                       &st, "reading runs", err);
+    if (rc)
+        return rc;
     sqlite3_bind_text(st, 1, command, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, source, -1, SQLITE_STATIC);
     sqlite3_bind_int64(st, 3, before_ns);

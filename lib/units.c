@@ -185,31 +185,32 @@ static char *fmt_decimal(uint64_t v, const struct unit_suffix *scales, size_t n,
     return buf;
 }
 
+/* v in steps of 1000 from tera down, names[0] the tera name and names[4] the unit's */
+static char *fmt_si(uint64_t v, const char *const names[5], char *buf, size_t len)
+{
+    const struct unit_suffix s[] = {
+        { names[0], 1000000000000ULL }, { names[1], 1000000000ULL }, { names[2], 1000000ULL },
+        { names[3], 1000ULL }, { names[4], 1 },
+    };
+    return fmt_decimal(v, s, sizeof(s) / sizeof(s[0]), "", buf, len);
+}
+
 char *dcb_fmt_speed(uint64_t bps, char *buf, size_t len)
 {
-    static const struct unit_suffix s[] = {
-        { "T", 1000000000000ULL }, { "G", 1000000000ULL }, { "M", 1000000ULL },
-        { "K", 1000ULL }, { "bps", 1 },
-    };
-    return fmt_decimal(bps, s, sizeof(s) / sizeof(s[0]), "", buf, len);
+    static const char *const names[5] = { "T", "G", "M", "K", "bps" };
+    return fmt_si(bps, names, buf, len);
 }
 
 char *dcb_fmt_rate(uint64_t bps, char *buf, size_t len)
 {
-    static const struct unit_suffix s[] = {
-        { "Tb/s", 1000000000000ULL }, { "Gb/s", 1000000000ULL }, { "Mb/s", 1000000ULL },
-        { "Kb/s", 1000ULL }, { "b/s", 1 },
-    };
-    return fmt_decimal(bps, s, sizeof(s) / sizeof(s[0]), "", buf, len);
+    static const char *const names[5] = { "Tb/s", "Gb/s", "Mb/s", "Kb/s", "b/s" };
+    return fmt_si(bps, names, buf, len);
 }
 
 char *dcb_fmt_bytes(uint64_t bytes, char *buf, size_t len)
 {
-    static const struct unit_suffix s[] = {
-        { "TB", 1000000000000ULL }, { "GB", 1000000000ULL }, { "MB", 1000000ULL },
-        { "KB", 1000ULL }, { "B", 1 },
-    };
-    return fmt_decimal(bytes, s, sizeof(s) / sizeof(s[0]), "", buf, len);
+    static const char *const names[5] = { "TB", "GB", "MB", "KB", "B" };
+    return fmt_si(bytes, names, buf, len);
 }
 
 char *dcb_fmt_length(uint64_t mm, char *buf, size_t len)

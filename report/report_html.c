@@ -55,6 +55,18 @@ static void td_text(FILE *fp, const char *s)
     fputs("</td>", fp);
 }
 
+/* One row a member of list, a cell a key, each as text. */
+static void text_rows(FILE *fp, const cJSON *list, const char *const keys[], size_t nkeys)
+{
+    const cJSON *x;
+    cJSON_ArrayForEach(x, list) {
+        fputs("<tr>", fp);
+        for (size_t i = 0; i < nkeys; i++)
+            td_text(fp, report_str(x, keys[i]));
+        fputs("</tr>\n", fp);
+    }
+}
+
 static void sev_badge(FILE *fp, const char *sev)
 {
     fprintf(fp, "<span class=\"sev %s\">", sev_class(sev));
@@ -384,18 +396,12 @@ static void devices(FILE *fp, const cJSON *m)
         fprintf(fp, " · %.0f series, %.0f ports with pause/mark/drop counters</p>\n",
                 report_num(d, "series"), report_num(d, "ports"));
         device_chart(fp, d, m);
-        const cJSON *nb = report_get(d, "neighbours"), *n;
+        const cJSON *nb = report_get(d, "neighbours");
         if (cJSON_GetArraySize(nb)) {
+            static const char *const cols[] = { "ifname", "peer", "port", "dcbx" };
             fputs("<table class=\"neighbours\"><tr><th>interface</th><th>LLDP neighbour</th>"
                   "<th>its port</th><th>DCBX</th></tr>\n", fp);
-            cJSON_ArrayForEach(n, nb) {
-                fputs("<tr>", fp);
-                td_text(fp, report_str(n, "ifname"));
-                td_text(fp, report_str(n, "peer"));
-                td_text(fp, report_str(n, "port"));
-                td_text(fp, report_str(n, "dcbx"));
-                fputs("</tr>\n", fp);
-            }
+            text_rows(fp, nb, cols, sizeof(cols) / sizeof(cols[0]));
             fputs("</table>\n", fp);
         }
         device_config(fp, d, m);
@@ -579,19 +585,13 @@ static void all_places(FILE *fp, const cJSON *m)
  * need what they give stayed undecided. */
 static void missing_paths(FILE *fp, const cJSON *m)
 {
-    const cJSON *list = report_get(m, "missing_paths"), *p;
+    static const char *const cols[] = { "device", "path", "reason", "gives" };
+    const cJSON *list = report_get(m, "missing_paths");
     if (!cJSON_GetArraySize(list))
         return;
     fputs("<section id=\"missing-paths\">\n<h2>Paths not served</h2>\n<table>\n<tr><th>Device"
           "</th><th>Path</th><th>The device said</th><th>So there is no</th></tr>\n", fp);
-    cJSON_ArrayForEach(p, list) {
-        fputs("<tr>", fp);
-        td_text(fp, report_str(p, "device"));
-        td_text(fp, report_str(p, "path"));
-        td_text(fp, report_str(p, "reason"));
-        td_text(fp, report_str(p, "gives"));
-        fputs("</tr>\n", fp);
-    }
+    text_rows(fp, list, cols, sizeof(cols) / sizeof(cols[0]));
     fputs("</table>\n</section>\n", fp);
 }
 

@@ -515,13 +515,13 @@ int rule_set_load_dir(struct rule_set *rs, const char *dir, struct dcb_err *err)
     return rc;
 }
 
+#ifndef DCBKIT_SOURCE_RULES
+#define DCBKIT_SOURCE_RULES NULL /* no source tree to fall back on */
+#endif
+
 int rules_default_dir(char *buf, size_t len)
 {
-#ifdef DCBKIT_SOURCE_RULES
     return dcb_data_dir("DCBKIT_RULES", "rules", DCBKIT_SOURCE_RULES, buf, len);
-#else
-    return dcb_data_dir("DCBKIT_RULES", "rules", NULL, buf, len);
-#endif
 }
 
 int rule_set_load_catalog(struct rule_set *rs, const char *const *extra_dirs, int nextra,

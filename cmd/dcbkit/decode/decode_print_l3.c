@@ -68,6 +68,13 @@ static void print_aeth(struct dcb_out *o, const struct dcb_aeth *a)
     out_obj_close(o);
 }
 
+/* The remote buffer an RDMA read, write or atomic names (RETH and AtomicETH alike). */
+static void print_remote_address(struct dcb_out *o, uint64_t va, uint32_t rkey)
+{
+    out_u64(o, "va", " va 0x%" PRIx64, va);
+    out_u64(o, "rkey", " rkey 0x%08" PRIx64, rkey);
+}
+
 static void print_ext_headers(struct dcb_out *o, const struct dcb_frame *f, bool verbose)
 {
     if (f->layers & DCB_L_DETH) {
@@ -78,15 +85,13 @@ static void print_ext_headers(struct dcb_out *o, const struct dcb_frame *f, bool
     }
     if (f->layers & DCB_L_RETH) {
         out_obj_open(o, "reth");
-        out_u64(o, "va", " va 0x%" PRIx64, f->reth.va);
-        out_u64(o, "rkey", " rkey 0x%08" PRIx64, f->reth.rkey);
+        print_remote_address(o, f->reth.va, f->reth.rkey);
         out_u64(o, "dmalen", " len %" PRIu64, f->reth.dmalen);
         out_obj_close(o);
     }
     if (f->layers & DCB_L_ATOMIC) {
         out_obj_open(o, "atomic");
-        out_u64(o, "va", " va 0x%" PRIx64, f->atomic.va);
-        out_u64(o, "rkey", " rkey 0x%08" PRIx64, f->atomic.rkey);
+        print_remote_address(o, f->atomic.va, f->atomic.rkey);
         out_u64(o, "swap_add", " swap/add 0x%" PRIx64, f->atomic.swap_add);
         out_u64(o, "compare", " compare 0x%" PRIx64, f->atomic.compare);
         out_obj_close(o);
