@@ -50,19 +50,31 @@ struct cli_exit {
     const char *label;                        /* a few words: "warnings"; the summary's */
     const char *text;                         /* when; NULL when the label says it */
 };
-#define CLI_EXIT_SUCCESS { 0, "success", NULL }
+#define CLI_EXIT_SUCCESS_WHEN(when) { 0, "success", when }
+#define CLI_EXIT_FAILED_WHEN(when) { 1, "runtime error", when }
+#define CLI_EXIT_SUCCESS CLI_EXIT_SUCCESS_WHEN(NULL)
 #define CLI_EXIT_FAILED \
-    { 1, "runtime error", "a file, store, device or socket could not be read, written or " \
-      "opened; the output could not be written" }
+    CLI_EXIT_FAILED_WHEN("a file, store, device or socket could not be read, written or " \
+                         "opened; the output could not be written")
 #define CLI_EXIT_USAGE { EXIT_USAGE, "usage error", "a wrong option or argument, said in one " \
                          "line on stderr" }
 #define CLI_EXIT_END { -1, NULL, NULL }
+/* The whole table of a command that exits 0, 1 or 64, in its own words for when 0 and 1
+ * happen (NULL: the label says it). */
+#define CLI_EXITS(success_when, failed_when) \
+    { CLI_EXIT_SUCCESS_WHEN(success_when), CLI_EXIT_FAILED_WHEN(failed_when), CLI_EXIT_USAGE, \
+      CLI_EXIT_END }
 /* 0 success, 1 runtime error, 64 usage error: a command whose exits are NULL. */
 extern const struct cli_exit cli_exits_default[];
 /* The monitoring convention of diagnose and report, before their own 3 and 64. */
 #define CLI_EXIT_HEALTHY { 0, "healthy", "no finding above info" }
-#define CLI_EXIT_WARNINGS { 1, "warnings", "the worst finding is a warn" }
+#define CLI_EXIT_WARNINGS_WHEN(when) { 1, "warnings", when }
+#define CLI_EXIT_WARNINGS CLI_EXIT_WARNINGS_WHEN("the worst finding is a warn")
 #define CLI_EXIT_CRITICAL { 2, "critical", "at least one crit finding" }
+/* The whole table of diagnose and report: the convention, then `undecided` (3) and 64. */
+#define CLI_EXITS_VERDICT(warnings, undecided, undecided_when) \
+    { CLI_EXIT_HEALTHY, warnings, CLI_EXIT_CRITICAL, \
+      { undecided, "could not decide", undecided_when }, CLI_EXIT_USAGE, CLI_EXIT_END }
 
 struct cli_ctx;
 

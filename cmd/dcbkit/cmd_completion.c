@@ -394,12 +394,9 @@ static const struct cli_example completion_examples[] = {
     { NULL, NULL },
 };
 
-static const struct cli_exit completion_exits[] = {
-    CLI_EXIT_SUCCESS,
-    { 1, "runtime error", "the script could not be written" },
-    CLI_EXIT_USAGE,
-    CLI_EXIT_END,
-};
+static const struct cli_exit completion_exits[] =
+    CLI_EXITS(NULL,
+              "the script could not be written");
 
 const struct cli_command cmd_completion = {
     .name = "completion",

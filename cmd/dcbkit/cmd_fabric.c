@@ -309,13 +309,10 @@ static const struct cli_example fabric_examples[] = {
     { NULL, NULL },
 };
 
-static const struct cli_exit fabric_exits[] = {
-    { 0, "success", "check: the file is a valid fabric" },
-    { 1, "runtime error", "a file could not be read, or is not a valid fabric (the error names "
-      "the JSON path)" },
-    CLI_EXIT_USAGE,
-    CLI_EXIT_END,
-};
+static const struct cli_exit fabric_exits[] =
+    CLI_EXITS("check: the file is a valid fabric",
+              "a file could not be read, or is not a valid fabric (the error names "
+              "the JSON path)");
 
 const struct cli_command cmd_fabric = {
     .name = "fabric",

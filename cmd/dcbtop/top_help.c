@@ -123,12 +123,9 @@ static const struct cli_example examples[] = {
     { NULL, NULL },
 };
 
-static const struct cli_exit exits[] = {
-    { 0, "success", "q pressed, or -b ran its -n frames" },
-    { 1, "runtime error", "the source could not be read, or the terminal not set up" },
-    CLI_EXIT_USAGE,
-    CLI_EXIT_END,
-};
+static const struct cli_exit exits[] =
+    CLI_EXITS("q pressed, or -b ran its -n frames",
+              "the source could not be read, or the terminal not set up");
 
 const struct cli_command top_command = {
     .name = "dcbtop",

@@ -274,13 +274,10 @@ static const struct cli_example analyze_examples[] = {
     { NULL, NULL },
 };
 
-static const struct cli_exit analyze_exits[] = {
-    { 0, "success", "the capture was read, whatever the verdict" },
-    { 1, "runtime error", "the capture could not be read, or broke part-way (the report then "
-      "covers the frames before the break); the store could not be written" },
-    CLI_EXIT_USAGE,
-    CLI_EXIT_END,
-};
+static const struct cli_exit analyze_exits[] =
+    CLI_EXITS("the capture was read, whatever the verdict",
+              "the capture could not be read, or broke part-way (the report then "
+        "covers the frames before the break); the store could not be written");
 
 const struct cli_command cmd_analyze = {
     .name = "analyze",

@@ -149,15 +149,10 @@ static const struct cli_example diagnose_examples[] = {
     { NULL, NULL },
 };
 
-static const struct cli_exit diagnose_exits[] = {
-    CLI_EXIT_HEALTHY,
-    CLI_EXIT_WARNINGS,
-    CLI_EXIT_CRITICAL,
-    { DIAGNOSE_UNDECIDED, "could not decide", "the evidence or the rules could not be read, a "
-      "--verify replay failed, or the output could not be written" },
-    CLI_EXIT_USAGE,
-    CLI_EXIT_END,
-};
+static const struct cli_exit diagnose_exits[] =
+    CLI_EXITS_VERDICT(CLI_EXIT_WARNINGS, DIAGNOSE_UNDECIDED,
+                      "the evidence or the rules could not be read, a --verify replay failed, or "
+                      "the output could not be written");
 
 const struct cli_command cmd_diagnose = {
     .name = "diagnose",

@@ -423,14 +423,11 @@ static const struct cli_example gnmi_examples[] = {
     { NULL, NULL },
 };
 
-static const struct cli_exit gnmi_exits[] = {
-    { 0, "success", "the RPC ended well" },
-    { 1, "runtime error", "the RPC failed: its gRPC status and message are printed "
-      "(UNAUTHENTICATED, UNIMPLEMENTED, RESOURCE_EXHAUSTED, a deadline, a malformed or "
-      "oversized message), or the credentials could not be read" },
-    CLI_EXIT_USAGE,
-    CLI_EXIT_END,
-};
+static const struct cli_exit gnmi_exits[] =
+    CLI_EXITS("the RPC ended well",
+              "the RPC failed: its gRPC status and message are printed "
+              "(UNAUTHENTICATED, UNIMPLEMENTED, RESOURCE_EXHAUSTED, a deadline, a malformed or "
+              "oversized message), or the credentials could not be read");
 
 const struct cli_command cmd_gnmi = {
     .name = "gnmi",

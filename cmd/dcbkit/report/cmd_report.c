@@ -207,16 +207,12 @@ static const struct cli_example report_examples[] = {
     { NULL, NULL },
 };
 
-static const struct cli_exit report_exits[] = {
-    CLI_EXIT_HEALTHY,
-    { REPORT_WARN, "warnings", "the worst finding is a warn (a device of the fabric that gave "
-      "no data is one)" },
-    CLI_EXIT_CRITICAL,
-    { REPORT_UNDECIDED, "could not decide", "no data in the window; the evidence, the rules or "
-      "(--from-json) the stored report could not be read; a file could not be written" },
-    CLI_EXIT_USAGE,
-    CLI_EXIT_END,
-};
+static const struct cli_exit report_exits[] =
+    CLI_EXITS_VERDICT(CLI_EXIT_WARNINGS_WHEN("the worst finding is a warn (a device of the "
+                                             "fabric that gave no data is one)"),
+                      REPORT_UNDECIDED,
+                      "no data in the window; the evidence, the rules or (--from-json) the stored "
+                      "report could not be read; a file could not be written");
 
 const struct cli_command cmd_report = {
     .name = "report",

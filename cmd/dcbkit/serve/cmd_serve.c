@@ -222,13 +222,10 @@ static const struct cli_example serve_examples[] = {
     { NULL, NULL },
 };
 
-static const struct cli_exit serve_exits[] = {
-    { 0, "success", "SIGINT or SIGTERM stopped it; --once printed the page" },
-    { 1, "runtime error", "it could not listen; the source, the store or the rules could not "
-      "be opened; --once's collection failed or its page could not be written" },
-    CLI_EXIT_USAGE,
-    CLI_EXIT_END,
-};
+static const struct cli_exit serve_exits[] =
+    CLI_EXITS("SIGINT or SIGTERM stopped it; --once printed the page",
+              "it could not listen; the source, the store or the rules could not "
+        "be opened; --once's collection failed or its page could not be written");
 
 const struct cli_command cmd_serve = {
     .name = "serve",
