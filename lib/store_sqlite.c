@@ -134,9 +134,10 @@ static int set_wal(struct sqlite_store *s, struct dcb_err *err)
     return rc == SQLITE_OK ? 0 : sq_fail(s, err, rc, "setting WAL mode");
 }
 
-/* Prepare sql on s's connection; a failure says what was being read. */
-static int sq_prepare(struct sqlite_store *s, const char *sql, sqlite3_stmt **st, const char *what,
-                      struct dcb_err *err)
+/* A one-shot statement (the caller finalizes it), unlike prepare's cached ones; a failure says
+ * what was being read. */
+static int prepare_query(struct sqlite_store *s, const char *sql, sqlite3_stmt **st,
+                         const char *what, struct dcb_err *err)
 {
     int rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
     return rc == SQLITE_OK ? 0 : sq_fail(s, err, rc, what);
@@ -337,6 +338,15 @@ static bool due_for_flush(struct sqlite_store *s)
     return (n & 63) == 0 && dcb_monotonic_ns() - s->oldest_pending_mono_ns >= s->batch_age_ns;
 }
 
+/* After a put: the pending rows written when there are enough of them, or they are old enough. */
+static int flush_if_due(struct dcb_store *base, struct dcb_err *err)
+{
+    if (!due_for_flush((struct sqlite_store *)base))
+        return 0;
+    int64_t flushed = sqlite_flush(base, err);
+    return flushed < 0 ? (int)flushed : 0;
+}
+
 static void note_first_pending(struct sqlite_store *s)
 {
     if (s->npending == 0 && s->nevents == 0 && s->nwidths_said == 0)
@@ -412,16 +422,28 @@ static int64_t series_index(struct sqlite_store *s, const struct dcb_sample *smp
     return idx;
 }
 
+/* smp's series in the map (added when new), for a write: an error when the store is read-only
+ * or memory ran out. */
+static int series_for_write(struct sqlite_store *s, const struct dcb_sample *smp, int64_t *idx,
+                            struct dcb_err *err)
+{
+    if (s->readonly)
+        return dcb_err_set(err, DCB_E_PERM, "%s: store opened read-only", s->path);
+    *idx = series_index(s, smp);
+    if (*idx < 0)
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+    return 0;
+}
+
 /* Kept in the map at once (this handle's readers see it) and written with the next flush. */
 static int sqlite_set_series_width(struct dcb_store *base, const struct dcb_sample *smp,
                                    unsigned bits, struct dcb_err *err)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
-    if (s->readonly)
-        return dcb_err_set(err, DCB_E_PERM, "%s: store opened read-only", s->path);
-    int64_t idx = series_index(s, smp);
-    if (idx < 0)
-        return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+    int64_t idx;
+    int rc = series_for_write(s, smp, &idx, err);
+    if (rc)
+        return rc;
     struct series_key *k = &s->map.keys[idx];
     if (k->bits == bits)
         return 0;
@@ -462,11 +484,10 @@ static int sqlite_put_sample(struct dcb_store *base, const struct dcb_sample *sm
                              struct dcb_err *err)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
-    if (s->readonly)
-        return dcb_err_set(err, DCB_E_PERM, "%s: store opened read-only", s->path);
-    int64_t idx = series_index(s, smp);
-    if (idx < 0)
-        return dcb_err_set(err, DCB_E_NOMEM, "out of memory adding a series");
+    int64_t idx;
+    int rc = series_for_write(s, smp, &idx, err);
+    if (rc)
+        return rc;
     if (s->npending == s->pending_cap &&
         dcb_grow(&s->pending, &s->pending_cap, sizeof(*s->pending), 4096) < 0)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory queueing samples");
@@ -479,11 +500,7 @@ static int sqlite_put_sample(struct dcb_store *base, const struct dcb_sample *sm
         p->raw = smp->value.counter;
     else
         memcpy(&p->raw, &smp->value.gauge, sizeof(p->raw));
-    if (due_for_flush(s)) {
-        int64_t rc = sqlite_flush(base, err);
-        return rc < 0 ? (int)rc : 0;
-    }
-    return 0;
+    return flush_if_due(base, err);
 }
 
 static int sqlite_put_event(struct dcb_store *base, const struct dcb_event *e, struct dcb_err *err)
@@ -496,11 +513,7 @@ static int sqlite_put_event(struct dcb_store *base, const struct dcb_event *e, s
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory queueing events");
     note_first_pending(s);
     s->pending_events[s->nevents++] = *e;
-    if (due_for_flush(s)) {
-        int64_t rc = sqlite_flush(base, err);
-        return rc < 0 ? (int)rc : 0;
-    }
-    return 0;
+    return flush_if_due(base, err);
 }
 
 static int cmp_ts(const void *a, const void *b)
@@ -1026,12 +1039,12 @@ static int sqlite_latest(struct dcb_store *base, const struct store_filter *f, s
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     sqlite3_stmt *st;
-    int rc = sq_prepare(s,
-                       "SELECT s.device, s.ifname, s.metric, s.prio, s.queue, l.ts, "
-                       "l.value FROM series s CROSS JOIN latest l ON l.series = s.id "
-                       "WHERE " SERIES_FILTER_SQL " AND l.ts BETWEEN ?6 AND ?7 "
-                       "ORDER BY s.device, s.ifname, s.metric, s.prio, s.queue",
-                       &st, "reading latest values", err);
+    int rc = prepare_query(s,
+                           "SELECT s.device, s.ifname, s.metric, s.prio, s.queue, l.ts, "
+                           "l.value FROM series s CROSS JOIN latest l ON l.series = s.id "
+                           "WHERE " SERIES_FILTER_SQL " AND l.ts BETWEEN ?6 AND ?7 "
+                           "ORDER BY s.device, s.ifname, s.metric, s.prio, s.queue",
+                           &st, "reading latest values", err);
     if (rc)
         return rc;
     bind_filter(st, f);
@@ -1354,12 +1367,12 @@ static int sqlite_events(struct dcb_store *base, const struct store_filter *f, c
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     sqlite3_stmt *st;
-    int rc = sq_prepare(s,
-                       "SELECT ts, kind, device, ifname, prio, details FROM events "
-                       "WHERE ts BETWEEN ?1 AND ?2 AND (?3 IS NULL OR kind = ?3) AND "
-                       "(?4 IS NULL OR device = ?4) AND (?5 IS NULL OR ifname = ?5) AND "
-                       "(?6 = -2 OR prio = ?6) ORDER BY ts, id",
-                       &st, "reading events", err);
+    int rc = prepare_query(s,
+                           "SELECT ts, kind, device, ifname, prio, details FROM events "
+                           "WHERE ts BETWEEN ?1 AND ?2 AND (?3 IS NULL OR kind = ?3) AND "
+                           "(?4 IS NULL OR device = ?4) AND (?5 IS NULL OR ifname = ?5) AND "
+                           "(?6 = -2 OR prio = ?6) ORDER BY ts, id",
+                           &st, "reading events", err);
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, f->t0);
@@ -1390,17 +1403,17 @@ static int sqlite_configs(struct dcb_store *base, const char *device, const char
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     sqlite3_stmt *st;
-    int rc = sq_prepare(s,
-                       "SELECT c.ts, c.device, c.ifname, c.source, c.config "
-                       "FROM config_snapshots c JOIN ("
-                       "  SELECT device, ifname, source, max(ts) AS ts "
-                       "  FROM config_snapshots WHERE ts <= ?1 AND "
-                       "  (?2 IS NULL OR device = ?2) AND (?3 IS NULL OR ifname = ?3) "
-                       "  GROUP BY device, ifname, source) n "
-                       "ON c.device = n.device AND c.ifname = n.ifname AND "
-                       "c.source = n.source AND c.ts = n.ts "
-                       "ORDER BY c.device, c.ifname, c.source, c.id DESC",
-                       &st, "reading config snapshots", err);
+    int rc = prepare_query(s,
+                           "SELECT c.ts, c.device, c.ifname, c.source, c.config "
+                           "FROM config_snapshots c JOIN ("
+                           "  SELECT device, ifname, source, max(ts) AS ts "
+                           "  FROM config_snapshots WHERE ts <= ?1 AND "
+                           "  (?2 IS NULL OR device = ?2) AND (?3 IS NULL OR ifname = ?3) "
+                           "  GROUP BY device, ifname, source) n "
+                           "ON c.device = n.device AND c.ifname = n.ifname AND "
+                           "c.source = n.source AND c.ts = n.ts "
+                           "ORDER BY c.device, c.ifname, c.source, c.id DESC",
+                           &st, "reading config snapshots", err);
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, t1);
@@ -1432,10 +1445,10 @@ static int sqlite_findings(struct dcb_store *base, int64_t run_id, store_finding
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     sqlite3_stmt *st;
-    int rc = sq_prepare(s,
-                       "SELECT run, ts, rule, severity, device, ifname, prio, finding "
-                       "FROM findings WHERE run = ?1 ORDER BY id",
-                       &st, "reading findings", err);
+    int rc = prepare_query(s,
+                           "SELECT run, ts, rule, severity, device, ifname, prio, finding "
+                           "FROM findings WHERE run = ?1 ORDER BY id",
+                           &st, "reading findings", err);
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, run_id);
@@ -1459,11 +1472,11 @@ static int sqlite_last_run(struct dcb_store *base, const char *command, const ch
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     sqlite3_stmt *st;
-    int rc = sq_prepare(s,
-                       "SELECT id, started_ns FROM runs WHERE command = ?1 AND "
-                       "source = ?2 AND started_ns < ?3 "
-                       "ORDER BY started_ns DESC, id DESC LIMIT 1",
-                       &st, "reading runs", err);
+    int rc = prepare_query(s,
+                           "SELECT id, started_ns FROM runs WHERE command = ?1 AND "
+                           "source = ?2 AND started_ns < ?3 "
+                           "ORDER BY started_ns DESC, id DESC LIMIT 1",
+                           &st, "reading runs", err);
     if (rc)
         return rc;
     sqlite3_bind_text(st, 1, command, -1, SQLITE_STATIC);
