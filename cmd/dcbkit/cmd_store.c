@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,9 +112,18 @@ struct listing {
     struct dcb_out o;
 };
 
+/* The text header is header_fmt's line (at most 127 characters). */
 static int listing_begin(struct cli_ctx *ctx, const struct store_args *a, struct listing *l,
-                         const char *array_key, const char *header)
+                         const char *array_key, const char *header_fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int listing_begin(struct cli_ctx *ctx, const struct store_args *a, struct listing *l,
+                         const char *array_key, const char *header_fmt, ...)
 {
+    char header[128];
+    va_list ap;
+    va_start(ap, header_fmt);
+    vsnprintf(header, sizeof(header), header_fmt, ap);
+    va_end(ap);
     int rc = open_store(ctx, a, true, &l->st);
     if (rc)
         return rc;
@@ -220,10 +230,8 @@ static int print_sample(const struct dcb_sample *s, void *arg)
 static int cmd_query(struct cli_ctx *ctx, const struct store_args *a)
 {
     struct listing l;
-    char header[128];
-    snprintf(header, sizeof(header), "%-20s %-12s %-12s %-28s %4s %5s %s", "TIME_NS", "DEVICE",
-             "IFNAME", "METRIC", "PRIO", "QUEUE", "VALUE");
-    int rc = listing_begin(ctx, a, &l, "samples", header);
+    int rc = listing_begin(ctx, a, &l, "samples", "%-20s %-12s %-12s %-28s %4s %5s %s",
+                           "TIME_NS", "DEVICE", "IFNAME", "METRIC", "PRIO", "QUEUE", "VALUE");
     if (rc)
         return rc;
     struct print_state p = { .o = &l.o, .st = l.st };
@@ -392,10 +400,8 @@ static int print_event(const struct dcb_event *e, void *arg)
 static int cmd_events(struct cli_ctx *ctx, const struct store_args *a)
 {
     struct listing l;
-    char header[128];
-    snprintf(header, sizeof(header), "%-20s %-14s %-12s %-12s %4s %s", "TIME_NS", "KIND", "DEVICE",
-             "IFNAME", "PRIO", "DETAILS");
-    int rc = listing_begin(ctx, a, &l, "events", header);
+    int rc = listing_begin(ctx, a, &l, "events", "%-20s %-14s %-12s %-12s %4s %s",
+                           "TIME_NS", "KIND", "DEVICE", "IFNAME", "PRIO", "DETAILS");
     if (rc)
         return rc;
     struct dcb_err err;
@@ -440,10 +446,9 @@ static int print_delta(const struct dcb_sample *s, void *arg)
 static int cmd_delta(struct cli_ctx *ctx, const struct store_args *a)
 {
     struct listing l;
-    char header[128];
-    snprintf(header, sizeof(header), "%-12s %-12s %-28s %4s %5s %14s %14s %6s", "DEVICE", "IFNAME",
-             "METRIC", "PRIO", "QUEUE", "DELTA", "RATE/S", "RESETS");
-    int rc = listing_begin(ctx, a, &l, "series", header);
+    int rc = listing_begin(ctx, a, &l, "series", "%-12s %-12s %-28s %4s %5s %14s %14s %6s",
+                           "DEVICE", "IFNAME", "METRIC", "PRIO", "QUEUE", "DELTA", "RATE/S",
+                           "RESETS");
     if (rc)
         return rc;
     struct delta_ctx d = { l.st, &l.o, &a->filter, 0, { 0, "" } };
