@@ -12,7 +12,7 @@ struct file_reader {
     void *arg;
     uint64_t packets;
     bool stopped;
-    bool bad_time;            /* stopped at a timestamp out of range: bad_sec */
+    bool bad_time; /* stopped at a timestamp out of range: bad_sec */
     int64_t bad_sec;
 };
 
@@ -65,8 +65,8 @@ static int set_filter(pcap_t *p, const char *filter, struct dcb_err *err)
 
 /* libpcap stopped with an error: a pcapng file that mixes link types goes on through
  * collectors/pcapng; anything else is libpcap's error. */
-static int after_read_error(pcap_t *p, const char *path, const char *filter,
-                            struct file_reader *fr, struct dcb_err *err)
+static int after_read_error(pcap_t *p, const char *path, const char *filter, struct file_reader *fr,
+                            struct dcb_err *err)
 {
     char why[PCAP_ERRBUF_SIZE + 1];
     snprintf(why, sizeof(why), "%s", pcap_geterr(p));
@@ -99,7 +99,7 @@ int capture_file_read(const char *path, const char *filter, capture_packet_fn fn
     struct pcap_pkthdr *hdr;
     const u_char *data;
     while (!fr.stopped && (rc = pcap_next_ex(p, &hdr, &data)) == 1) {
-        int64_t ts_ns;          /* opened with nanosecond precision: tv_usec holds nanoseconds */
+        int64_t ts_ns; /* opened with nanosecond precision: tv_usec holds nanoseconds */
         if (!packet_time(&fr, hdr->ts.tv_sec, (uint32_t)hdr->ts.tv_usec, &ts_ns))
             break;
         struct capture_packet cp = {
@@ -116,7 +116,8 @@ int capture_file_read(const char *path, const char *filter, capture_packet_fn fn
     if (!fr.stopped && rc < 0 && rc != PCAP_ERROR_BREAK)
         status = after_read_error(p, path, filter, &fr, err);
     if (fr.bad_time)
-        status = dcb_err_set(err, DCB_E_RANGE, "packet %llu: timestamp %lld s is out of range "
+        status = dcb_err_set(err, DCB_E_RANGE,
+                             "packet %llu: timestamp %lld s is out of range "
                              "(1970 to 2262); is the interface's if_tsresol right?",
                              (unsigned long long)fr.packets + 1, (long long)fr.bad_sec);
     pcap_close(p);

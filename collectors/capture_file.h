@@ -10,10 +10,10 @@
 #include "err.h"
 
 struct capture_packet {
-    int linktype;             /* a libpcap DLT / pcap LINKTYPE */
-    unsigned iface;           /* pcapng interface index; 0 for classic pcap */
-    int64_t ts_ns;            /* since the epoch */
-    const uint8_t *data;      /* valid during the callback only */
+    int linktype;        /* a libpcap DLT / pcap LINKTYPE */
+    unsigned iface;      /* pcapng interface index; 0 for classic pcap */
+    int64_t ts_ns;       /* since the epoch */
+    const uint8_t *data; /* valid during the callback only */
     uint32_t caplen, len;
 };
 

@@ -5,7 +5,7 @@
 
 #define LIVE_SNAPLEN 262144
 #define LIVE_BUFFER_BYTES (16 << 20)
-#define READ_MAX_FRAMES 1000000     /* per call, so a flood cannot hold off the next tick */
+#define READ_MAX_FRAMES 1000000 /* per call, so a flood cannot hold off the next tick */
 
 int capture_live_open(struct capture_live *c, const char *ifname, const char *filter,
                       struct dcb_err *err)
@@ -23,11 +23,13 @@ int capture_live_open(struct capture_live *c, const char *ifname, const char *fi
     pcap_set_immediate_mode(p, 1);
     int rc = pcap_activate(p);
     if (rc < 0) {
-        int code = rc == PCAP_ERROR_PERM_DENIED ? DCB_E_PERM :
-                   rc == PCAP_ERROR_NO_SUCH_DEVICE ? DCB_E_NOTFOUND : DCB_E_IO;
+        int code = rc == PCAP_ERROR_PERM_DENIED      ? DCB_E_PERM
+                   : rc == PCAP_ERROR_NO_SUCH_DEVICE ? DCB_E_NOTFOUND
+                                                     : DCB_E_IO;
         dcb_err_set(err, code, "%s: %s", ifname,
-                    code == DCB_E_PERM ? "capturing needs CAP_NET_RAW (run as root)" :
-                    rc == PCAP_ERROR ? pcap_geterr(p) : pcap_statustostr(rc));
+                    code == DCB_E_PERM ? "capturing needs CAP_NET_RAW (run as root)"
+                    : rc == PCAP_ERROR ? pcap_geterr(p)
+                                       : pcap_statustostr(rc));
         pcap_close(p);
         return code;
     }
@@ -76,8 +78,7 @@ static void on_frame(u_char *user, const struct pcap_pkthdr *h, const u_char *da
     d->fn(d->arg, &p);
 }
 
-int capture_live_read(struct capture_live *c, capture_packet_fn fn, void *arg,
-                      struct dcb_err *err)
+int capture_live_read(struct capture_live *c, capture_packet_fn fn, void *arg, struct dcb_err *err)
 {
     struct dispatch_ctx d = { c, fn, arg };
     int total = 0;

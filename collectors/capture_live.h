@@ -13,7 +13,7 @@
 struct capture_live {
     pcap_t *pcap;
     int linktype;
-    int fd;                   /* poll it for readability */
+    int fd; /* poll it for readability */
 };
 
 /* filter: a BPF expression, or NULL/"" for every frame. DCB_E_PERM without CAP_NET_RAW,
@@ -22,8 +22,7 @@ int capture_live_open(struct capture_live *c, const char *ifname, const char *fi
                       struct dcb_err *err);
 /* Reads every frame waiting (without blocking), calling fn; the number read or a negative
  * error. */
-int capture_live_read(struct capture_live *c, capture_packet_fn fn, void *arg,
-                      struct dcb_err *err);
+int capture_live_read(struct capture_live *c, capture_packet_fn fn, void *arg, struct dcb_err *err);
 /* Frames the kernel dropped since the capture opened (its buffer was full). */
 uint64_t capture_live_dropped(struct capture_live *c);
 void capture_live_close(struct capture_live *c);

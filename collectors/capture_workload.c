@@ -41,9 +41,8 @@ struct addr_map {
 };
 
 /* The host an address stands for: --host-map, else the next host of the fabric not yet taken. */
-static const char *host_of(struct addr_map *m, size_t *n, const char *addr,
-                           const char **hosts, size_t nhosts, size_t *next,
-                           struct dcb_err *err)
+static const char *host_of(struct addr_map *m, size_t *n, const char *addr, const char **hosts,
+                           size_t nhosts, size_t *next, struct dcb_err *err)
 {
     for (size_t i = 0; i < *n; i++)
         if (!strcmp(m[i].addr, addr))
@@ -62,8 +61,10 @@ static const char *host_of(struct addr_map *m, size_t *n, const char *addr,
         (*n)++;
         return h;
     }
-    dcb_err_set(err, DCB_E_RANGE, "the capture has more addresses than the fabric has hosts "
-                "(%zu); map them with --host-map", nhosts);
+    dcb_err_set(err, DCB_E_RANGE,
+                "the capture has more addresses than the fabric has hosts "
+                "(%zu); map them with --host-map",
+                nhosts);
     return NULL;
 }
 
@@ -78,11 +79,13 @@ static int map_hosts(const struct fabric *f, const char *const *map, size_t nmap
         char addr[INET6_ADDRSTRLEN];
         snprintf(addr, sizeof(addr), "%.*s", (int)(eq - map[i]), map[i]);
         if (inet_pton(AF_INET, addr, probe) != 1 && inet_pton(AF_INET6, addr, probe) != 1)
-            return dcb_err_set(err, DCB_E_INVAL, "--host-map %s: '%s' is not an IP address",
-                               map[i], addr);
+            return dcb_err_set(err, DCB_E_INVAL, "--host-map %s: '%s' is not an IP address", map[i],
+                               addr);
         if (!d || d->role != FABRIC_HOST)
-            return dcb_err_set(err, DCB_E_NOTFOUND, "--host-map %s: no host \"%s\" in the "
-                               "fabric", map[i], eq + 1);
+            return dcb_err_set(err, DCB_E_NOTFOUND,
+                               "--host-map %s: no host \"%s\" in the "
+                               "fabric",
+                               map[i], eq + 1);
         if (*n < MAX_ADDRS) {
             inet_ntop(strchr(addr, ':') ? AF_INET6 : AF_INET, probe, m[*n].addr,
                       sizeof(m[*n].addr));
@@ -99,20 +102,19 @@ struct host_pick {
 };
 
 /* One QP's data as a flow between the hosts its addresses stand for. */
-static int add_flow(struct workload *w, struct host_pick *hp, const struct qp_flow *q,
-                    int64_t t0, struct dcb_err *err)
+static int add_flow(struct workload *w, struct host_pick *hp, const struct qp_flow *q, int64_t t0,
+                    struct dcb_err *err)
 {
     char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
     addr_text(q, q->src, src, sizeof(src));
     addr_text(q, q->dst, dst, sizeof(dst));
     const char *hs = host_of(hp->m, &hp->n, src, hp->hosts, hp->nhosts, &hp->next, err);
-    const char *hd = hs ? host_of(hp->m, &hp->n, dst, hp->hosts, hp->nhosts, &hp->next, err)
-                        : NULL;
+    const char *hd = hs ? host_of(hp->m, &hp->n, dst, hp->hosts, hp->nhosts, &hp->next, err) : NULL;
     if (!hs || !hd)
         return DCB_E_RANGE;
     if (!strcmp(hs, hd))
-        return dcb_err_set(err, DCB_E_INVAL, "--host-map puts %s and %s on one host (%s)", src,
-                           dst, hs);
+        return dcb_err_set(err, DCB_E_INVAL, "--host-map puts %s and %s on one host (%s)", src, dst,
+                           hs);
     uint8_t dscp = 0;
     while (dscp < 63 && !((q->dscp_seen >> dscp) & 1))
         dscp++;
@@ -168,8 +170,10 @@ int capture_workload_read(const char *path, const struct fabric *f, const char *
     if (rc == 0)
         rc = flows_of(&c.t.qps, &hp, w, err);
     if (rc == 0 && w->nflows == 0)
-        rc = dcb_err_set(err, DCB_E_INVAL, "--workload-from %s: no RoCEv2 data flows in the "
-                         "capture", path);
+        rc = dcb_err_set(err, DCB_E_INVAL,
+                         "--workload-from %s: no RoCEv2 data flows in the "
+                         "capture",
+                         path);
     if (rc < 0)
         workload_free(w);
     free(hp.hosts);

@@ -14,7 +14,7 @@
 
 #include "sysfs_file.h"
 
-#define FD_RESERVE 256          /* descriptors left for everything else */
+#define FD_RESERVE 256 /* descriptors left for everything else */
 
 static long fds_kept, fds_budget = -1;
 
@@ -139,13 +139,13 @@ int counter_dir_read_some(struct counter_dir *cd, const char *path, const char *
     /* one stat per directory and sample: an interface deleted and made again (or a fixture
      * tree swapped in) is a new directory, whose files the kept descriptors do not see */
     struct stat st;
-    bool moved = cd->dirfd >= 0 && (stat(path, &st) != 0 || st.st_dev != cd->dev ||
-                                    st.st_ino != cd->ino);
+    bool moved = cd->dirfd >= 0 &&
+                 (stat(path, &st) != 0 || st.st_dev != cd->dev || st.st_ino != cd->ino);
     if (cd->dirfd < 0 || cd->relist || moved || strcmp(cd->path, path) != 0) {
         int rc = list(cd, path, skip, important, arg);
         if (rc < 0)
             return rc;
-        all = true;                  /* a fresh listing: every counter once */
+        all = true; /* a fresh listing: every counter once */
     }
     for (size_t i = 0; i < cd->n; i++) {
         if (!all && !cd->files[i].important)
@@ -155,7 +155,7 @@ int counter_dir_read_some(struct counter_dir *cd, const char *path, const char *
         if (rc > 0)
             fn(cd->files[i].name, v, arg);
         else if (rc < 0)
-            cd->relist = true;     /* gone (ENODEV, ENOENT): list again next time */
+            cd->relist = true; /* gone (ENODEV, ENOENT): list again next time */
     }
     return 0;
 }

@@ -17,14 +17,14 @@
 
 struct counter_file {
     char name[64];
-    int fd;                     /* -1: opened per read */
+    int fd; /* -1: opened per read */
     bool important;
 };
 
 struct counter_dir {
     char path[1400];
-    int dirfd;                  /* -1 until listed */
-    unsigned long long dev, ino;   /* the directory listed: another one at path is relisted */
+    int dirfd;                   /* -1 until listed */
+    unsigned long long dev, ino; /* the directory listed: another one at path is relisted */
     struct counter_file *files;
     size_t n, cap;
     bool relist;

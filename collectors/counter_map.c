@@ -70,7 +70,8 @@ int counter_map_load_text(struct counter_map *m, const char *text, const char *n
     }
     const cJSON *rule;
     int idx = 0;
-    cJSON_ArrayForEach(rule, counters) {
+    cJSON_ArrayForEach(rule, counters)
+    {
         char where[64];
         snprintf(where, sizeof(where), "counters[%d]", idx++);
         const cJSON *match = cJSON_GetObjectItemCaseSensitive(rule, "match");
@@ -127,8 +128,8 @@ int counter_map_load_text(struct counter_map *m, const char *text, const char *n
         const struct metric_info *mi = metric_info(r->metric);
         if ((mi->labels == LABELS_PRIO && !r->prio_group) ||
             (mi->labels == LABELS_QUEUE && !r->queue_group)) {
-            rc = dcb_err_set(err, DCB_E_INVAL, "%s: %s: %s needs a %s group", name, where,
-                             mi->name, metric_labels_name(mi->labels));
+            rc = dcb_err_set(err, DCB_E_INVAL, "%s: %s: %s needs a %s group", name, where, mi->name,
+                             metric_labels_name(mi->labels));
             goto out;
         }
     }

@@ -23,15 +23,15 @@
 struct counter_rule {
     regex_t re;
     enum metric_id metric;
-    int prio_group;     /* 0 = none */
+    int prio_group; /* 0 = none */
     int queue_group;
-    int ifname_group;   /* 0 = none */
+    int ifname_group; /* 0 = none */
     unsigned bits;
 };
 
 struct counter_map {
     char driver[COUNTER_MAP_NAME];
-    char source[COUNTER_MAP_NAME];   /* "ethtool" or "rdma" */
+    char source[COUNTER_MAP_NAME]; /* "ethtool" or "rdma" */
     struct counter_rule *rules;
     size_t nrules;
 };
@@ -56,8 +56,7 @@ const struct counter_map *counter_maps_find(const struct counter_maps *maps, con
  * of names (the counter files it has), with *matched set; NULL when no map knows any of them.
  * A tie goes to the map loaded first. */
 const struct counter_map *counter_maps_guess(const struct counter_maps *maps, const char *source,
-                                             const char *const *names, size_t n,
-                                             size_t *matched);
+                                             const char *const *names, size_t n, size_t *matched);
 
 #define COUNTER_MATCH_IFNAME 48
 
@@ -65,7 +64,7 @@ struct counter_match {
     enum metric_id metric;
     int prio, queue;
     unsigned bits;
-    char ifname[COUNTER_MATCH_IFNAME];   /* "" unless the rule has an "ifname" group */
+    char ifname[COUNTER_MATCH_IFNAME]; /* "" unless the rule has an "ifname" group */
 };
 /* True and *out filled when a rule maps name. */
 bool counter_map_match(const struct counter_map *m, const char *name, struct counter_match *out);

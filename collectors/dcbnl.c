@@ -170,8 +170,8 @@ static int dcb_request(int fd, const char *ifname, uint8_t cmd, uint8_t *buf, si
     if (!rd_ok(&r) || len < NLMSG_HDRLEN || len > (size_t)n)
         return dcb_err_set(err, DCB_E_IO, "%s: malformed DCB netlink reply", ifname);
     if (type == NLMSG_ERROR) {
-        rd_skip(&r, NLMSG_HDRLEN - 6);            /* flags, seq, pid */
-        int32_t error = (int32_t)rd_le32(&r);      /* struct nlmsgerr starts with the errno */
+        rd_skip(&r, NLMSG_HDRLEN - 6);        /* flags, seq, pid */
+        int32_t error = (int32_t)rd_le32(&r); /* struct nlmsgerr starts with the errno */
         int code = rd_ok(&r) ? -error : EIO;
         if (code == EOPNOTSUPP || code == ENODEV || code == EINVAL)
             return dcb_err_set(err, code == ENODEV ? DCB_E_NOTFOUND : DCB_E_UNSUPP, "%s: %s",
@@ -206,7 +206,8 @@ int dcbnl_read(const char *ifname, struct qos_config *c, struct dcbnl_pfc_counte
     int rc = dcb_request(fd, ifname, DCB_CMD_IEEE_GET, buf, sizeof(buf), &attrs, &len, err);
     if (rc == 0)
         rc = dcbnl_parse_ieee(attrs, len, c, pfc, err);
-    if (rc == 0 && dcb_request(fd, ifname, DCB_CMD_GDCBX, buf, sizeof(buf), &attrs, &len, NULL) == 0) {
+    if (rc == 0 &&
+        dcb_request(fd, ifname, DCB_CMD_GDCBX, buf, sizeof(buf), &attrs, &len, NULL) == 0) {
         struct dcb_reader r;
         rd_init(&r, attrs, len);
         nl_attr_walk(&r, dcbx_attr, c);

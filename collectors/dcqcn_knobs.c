@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 struct knob {
-    const char *ofed;        /* file under ecn/roce_rp or ecn/roce_np (np: prefixed "np/") */
-    const char *debugfs;     /* file under cc_params */
-    const char *path;        /* QoS config path */
+    const char *ofed;    /* file under ecn/roce_rp or ecn/roce_np (np: prefixed "np/") */
+    const char *debugfs; /* file under cc_params */
+    const char *path;    /* QoS config path */
 };
 
 static const struct knob knobs[] = {
@@ -63,8 +63,8 @@ static int read_ofed(const char *base, struct qos_config *c, struct dcb_err *err
         }
         if (any) {
             snprintf(text, sizeof(text), "0x%02x", mask);
-            int rc = set_knob(c, side ? "nic.dcqcn.rp_enabled" : "nic.dcqcn.np_enabled", text,
-                              base, err);
+            int rc = set_knob(c, side ? "nic.dcqcn.rp_enabled" : "nic.dcqcn.np_enabled", text, base,
+                              err);
             if (rc < 0)
                 return rc;
         }
@@ -119,6 +119,8 @@ int dcqcn_read(const char *sysfs_root, const char *ifname, struct qos_config *c,
             return read_debugfs(base, c, err);
         }
     }
-    return dcb_err_set(err, DCB_E_NOTFOUND, "%s: no DCQCN knobs exposed (neither MLNX_OFED "
-                       "ecn/ nor mlx5 debugfs cc_params)", ifname);
+    return dcb_err_set(err, DCB_E_NOTFOUND,
+                       "%s: no DCQCN knobs exposed (neither MLNX_OFED "
+                       "ecn/ nor mlx5 debugfs cc_params)",
+                       ifname);
 }

@@ -11,8 +11,7 @@
 
 #define ETHTOOL_MAX_STATS 65536
 
-static int do_ioctl(int sock, const char *ifname, void *data, const char *what,
-                    struct dcb_err *err)
+static int do_ioctl(int sock, const char *ifname, void *data, const char *what, struct dcb_err *err)
 {
     struct ifreq ifr;
     memset(&ifr, 0, sizeof(ifr));
@@ -71,8 +70,8 @@ static void trim(char *s)
         memmove(s, s + lead, n - lead + 1);
 }
 
-static int read_strings(int sock, const char *ifname, struct ethtool_strings *cache,
-                        uint32_t count, struct dcb_err *err)
+static int read_strings(int sock, const char *ifname, struct ethtool_strings *cache, uint32_t count,
+                        struct dcb_err *err)
 {
     struct ethtool_gstrings *gs = calloc(1, sizeof(*gs) + (size_t)count * ETH_GSTRING_LEN);
     if (!gs)
@@ -133,7 +132,7 @@ void ethtool_strings_free(struct ethtool_strings *cache)
     cache->count = 0;
 }
 
-#define LINK_MODE_WORDS_MAX 127   /* link_mode_masks_nwords is an s8 */
+#define LINK_MODE_WORDS_MAX 127 /* link_mode_masks_nwords is an s8 */
 
 /* ETHTOOL_GLINKSETTINGS: a first call with nwords 0 makes the kernel answer -(its nwords);
  * the second call, with that many words, gets the settings. */
@@ -146,7 +145,8 @@ static int glinksettings_speed(int sock, const char *ifname, uint32_t *mbps, str
     req->cmd = ETHTOOL_GLINKSETTINGS;
     int rc = do_ioctl(sock, ifname, req, "link settings", err);
     int nwords = rc == 0 ? -req->link_mode_masks_nwords : 0;
-    if (rc == 0 && (req->cmd != ETHTOOL_GLINKSETTINGS || nwords <= 0 || nwords > LINK_MODE_WORDS_MAX))
+    if (rc == 0 &&
+        (req->cmd != ETHTOOL_GLINKSETTINGS || nwords <= 0 || nwords > LINK_MODE_WORDS_MAX))
         rc = dcb_err_set(err, DCB_E_UNSUPP, "%s: link settings: no handshake", ifname);
     if (rc == 0) {
         memset(req, 0, size);
@@ -168,7 +168,7 @@ int ethtool_link_speed(int sock, const char *ifname, uint64_t *bps, struct dcb_e
     *bps = 0;
     int rc = glinksettings_speed(sock, ifname, &mbps, err);
     if (rc == DCB_E_UNSUPP) {
-        struct ethtool_cmd cmd;   /* the deprecated call older drivers still answer */
+        struct ethtool_cmd cmd; /* the deprecated call older drivers still answer */
         memset(&cmd, 0, sizeof(cmd));
         cmd.cmd = ETHTOOL_GSET;
         rc = do_ioctl(sock, ifname, &cmd, "link settings", err);

@@ -10,7 +10,7 @@
 
 #include "err.h"
 
-#define ETHTOOL_NAME_LEN 32   /* ETH_GSTRING_LEN */
+#define ETHTOOL_NAME_LEN 32 /* ETH_GSTRING_LEN */
 
 struct ethtool_strings {
     char (*names)[ETHTOOL_NAME_LEN];

@@ -110,7 +110,7 @@ static void add_counter(struct host_reader *r, struct host_iface_reading *out,
         return;
     struct host_counter *c = &out->counters[out->n++];
     c->source = source;
-    size_t len = strnlen(name, sizeof(c->raw) - 1);   /* no snprintf: this runs per counter */
+    size_t len = strnlen(name, sizeof(c->raw) - 1); /* no snprintf: this runs per counter */
     memcpy(c->raw, name, len);
     c->raw[len] = '\0';
     c->value = value;
@@ -171,7 +171,7 @@ static struct ethtool_strings *cache_for(struct host_reader *r, const char *ifna
     return &c[r->ncaches++].strings;
 }
 
-#define RDMA_SEARCH_EVERY 64   /* reads between looks for an RDMA device that was not there */
+#define RDMA_SEARCH_EVERY 64 /* reads between looks for an RDMA device that was not there */
 
 /* The RDMA device whose port's first GID netdev is ifname: found by walking every device's
  * ports, which costs a file per port, so it is remembered and looked for again only after
@@ -185,9 +185,9 @@ static void add_netlink_port(const struct rdma_nl_port *np, void *arg)
     for (size_t i = 0; i < r->nrdma_ports; i++)
         if (!strcmp(r->rdma_ports[i].device, np->device) && r->rdma_ports[i].port == (int)np->port)
             return;
-    if (np->port > 64 || (r->nrdma_ports == r->rdma_ports_cap &&
-                          dcb_grow(&r->rdma_ports, &r->rdma_ports_cap, sizeof(*r->rdma_ports),
-                                   16) < 0))
+    if (np->port > 64 ||
+        (r->nrdma_ports == r->rdma_ports_cap &&
+         dcb_grow(&r->rdma_ports, &r->rdma_ports_cap, sizeof(*r->rdma_ports), 16) < 0))
         return;
     struct host_rdma_port *p = &r->rdma_ports[r->nrdma_ports++];
     snprintf(p->ndev, sizeof(p->ndev), "%s", np->ndev);
@@ -217,7 +217,7 @@ static void list_rdma_ports(struct host_reader *r)
             if (!sysfs_read_line(AT_FDCWD, path, ndev, sizeof(ndev))) {
                 snprintf(path, sizeof(path), "%s/%s/ports/%d", dir, e->d_name, port);
                 if (faccessat(AT_FDCWD, path, F_OK, AT_EACCESS) < 0)
-                    break;                  /* ports are numbered from 1 without gaps */
+                    break; /* ports are numbered from 1 without gaps */
                 continue;
             }
             if (r->nrdma_ports == cap &&
@@ -238,8 +238,8 @@ static void list_rdma_ports(struct host_reader *r)
 
 /* The port of an RDMA device that a netdev sits on, by device/net/IF (the link ibdev2netdev
  * follows): the first port with hw_counters, for a device whose GIDs name no netdev yet. */
-static bool find_by_device_net(struct host_reader *r, const char *ifname, char *device,
-                               size_t len, int *port)
+static bool find_by_device_net(struct host_reader *r, const char *ifname, char *device, size_t len,
+                               int *port)
 {
     char dir[1100];
     snprintf(dir, sizeof(dir), "%s/class/infiniband", r->sysfs_root);
@@ -353,16 +353,17 @@ static void find_rdma(struct host_reader *r, struct host_iface_state *st)
 static void read_rdma(struct host_reader *r, struct host_iface_state *st,
                       struct host_iface_reading *out)
 {
-    if (!st->rdma_searched || (!st->rdma_device[0] && ++st->reads_since_search >= RDMA_SEARCH_EVERY))
+    if (!st->rdma_searched ||
+        (!st->rdma_device[0] && ++st->reads_since_search >= RDMA_SEARCH_EVERY))
         find_rdma(r, st);
     if (!st->rdma_device[0])
         return;
     static const char *const skip[] = { "lifespan", NULL };
     struct counter_add a = { r, out, st->rdma_map, "rdma" };
     bool all = r->raw_every && st->reads % r->raw_every == 0;
-    if (counter_dir_read_some(&st->rdma, st->rdma_counters, skip, all, is_mapped, add_stat,
-                              &a) < 0) {
-        st->rdma_searched = false;          /* the device went away: look again next time */
+    if (counter_dir_read_some(&st->rdma, st->rdma_counters, skip, all, is_mapped, add_stat, &a) <
+        0) {
+        st->rdma_searched = false; /* the device went away: look again next time */
         return;
     }
     snprintf(out->rdma_device, sizeof(out->rdma_device), "%s", st->rdma_device);
@@ -390,7 +391,9 @@ static void add_dcbnl_pfc(struct host_iface_reading *out, const struct dcbnl_pfc
             c->mapped = true;
             c->match = (struct counter_match){ .metric = dir ? METRIC_PFC_RX_PAUSE
                                                              : METRIC_PFC_TX_PAUSE,
-                                               .prio = prio, .queue = -1, .bits = 64 };
+                                               .prio = prio,
+                                               .queue = -1,
+                                               .bits = 64 };
         }
     }
 }
@@ -547,7 +550,7 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
                                  "ethtool" };
         if (cache)
             rc = ethtool_read_stats(r->sock, ifname, cache, add_stat, &a, err);
-        if (rc < 0 && rc != DCB_E_UNSUPP)  /* no statistics: the other sources still count */
+        if (rc < 0 && rc != DCB_E_UNSUPP) /* no statistics: the other sources still count */
             dcb_debug("collect: %s: ethtool statistics: %s", ifname, err ? err->msg : "");
         struct dcbnl_pfc_counters pfc = { 0 };
         qos_config_init(&out->dcb);
@@ -566,14 +569,14 @@ int host_read_iface(struct host_reader *r, const char *ifname, struct host_iface
     snprintf(path, sizeof(path), "%s/statistics", base);
     struct counter_add a = { r, out, netdev, "netdev" };
     rc = counter_dir_read_some(&state->netdev, path, NULL,
-                               r->raw_every && state->reads % r->raw_every == 0,
-                               is_mapped, add_stat, &a);
+                               r->raw_every && state->reads % r->raw_every == 0, is_mapped,
+                               add_stat, &a);
     struct dcb_err nerr = { 0 };
     if (rc == -ENOENT)
         rc = read_proc_net_dev(r, out, netdev, &nerr);
     else if (rc < 0)
-        rc = dcb_err_set(&nerr, rc == -EACCES ? DCB_E_PERM : DCB_E_NOTFOUND, "%s: %s: %s",
-                         ifname, path, strerror(-rc));
+        rc = dcb_err_set(&nerr, rc == -EACCES ? DCB_E_PERM : DCB_E_NOTFOUND, "%s: %s: %s", ifname,
+                         path, strerror(-rc));
     read_rdma(r, state, out);
     /* each source on its own: netdev counters missing leave the others standing */
     if (rc < 0 && out->n == 0) {

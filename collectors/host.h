@@ -17,8 +17,8 @@
 #include "match_cache.h"
 
 struct host_counter {
-    const char *source;          /* "ethtool", "dcbnl", "rdma", "netdev" */
-    char raw[64];                /* the driver's own name */
+    const char *source; /* "ethtool", "dcbnl", "rdma", "netdev" */
+    char raw[64];       /* the driver's own name */
     bool mapped;
     struct counter_match match;
     uint64_t value;
@@ -27,11 +27,11 @@ struct host_counter {
 struct host_iface_reading {
     char ifname[IFNAMSIZ];
     char driver[32];
-    char rdma_device[64];        /* "" when the interface has none */
-    struct qos_config dcb;       /* DCB config over netlink (live only) */
-    int dcb_status;              /* 0, or why it is missing (DCB_E_UNSUPP: driver has no DCB) */
-    uint64_t speed_bps;          /* 0: unknown (link down, or no source says) */
-    const char *speed_source;    /* "ethtool" or "sysfs" */
+    char rdma_device[64];     /* "" when the interface has none */
+    struct qos_config dcb;    /* DCB config over netlink (live only) */
+    int dcb_status;           /* 0, or why it is missing (DCB_E_UNSUPP: driver has no DCB) */
+    uint64_t speed_bps;       /* 0: unknown (link down, or no source says) */
+    const char *speed_source; /* "ethtool" or "sysfs" */
     struct host_counter *counters;
     size_t n, cap;
 };
@@ -45,16 +45,16 @@ struct host_ethtool_cache {
 struct host_iface_state {
     char ifname[IFNAMSIZ];
     struct counter_dir netdev, rdma;
-    bool rdma_searched;          /* the RDMA device was looked for */
+    bool rdma_searched; /* the RDMA device was looked for */
     unsigned reads_since_search;
-    unsigned reads;              /* samples taken: raw counters are read on every raw_every-th */
-    char rdma_device[64];        /* "mlx5_0/1", "" when none */
-    char rdma_counters[1400];    /* its hw_counters folder */
+    unsigned reads;           /* samples taken: raw counters are read on every raw_every-th */
+    char rdma_device[64];     /* "mlx5_0/1", "" when none */
+    char rdma_counters[1400]; /* its hw_counters folder */
     char rdma_driver[32];
-    const char *rdma_found_by;   /* "gid ndev", "device/net" or "netlink" */
-    const struct counter_map *rdma_map;   /* by driver, or guessed from the counter names */
-    bool rdma_map_said;          /* "map guessed from names" said once */
-    bool netdev_said;            /* "no netdev statistics" said once */
+    const char *rdma_found_by;          /* "gid ndev", "device/net" or "netlink" */
+    const struct counter_map *rdma_map; /* by driver, or guessed from the counter names */
+    bool rdma_map_said;                 /* "map guessed from names" said once */
+    bool netdev_said;                   /* "no netdev statistics" said once */
 };
 
 /* An RDMA port and the netdev under it (class/infiniband/DEV/ports/N/gid_attrs/ndevs/0, or what
@@ -63,27 +63,27 @@ struct host_rdma_port {
     char ndev[IFNAMSIZ];
     char device[64];
     int port;
-    const char *via;             /* "gid ndev" (sysfs) or "netlink" (RDMA netlink, live only) */
+    const char *via; /* "gid ndev" (sysfs) or "netlink" (RDMA netlink, live only) */
 };
 
 struct host_reader {
     char sysfs_root[1024];
-    char proc_root[1024];        /* stands for /proc */
-    bool proc_warned;            /* a malformed /proc/net/dev line said once */
-    bool live;                   /* real /sys: the ioctl is used too */
+    char proc_root[1024]; /* stands for /proc */
+    bool proc_warned;     /* a malformed /proc/net/dev line said once */
+    bool live;            /* real /sys: the ioctl is used too */
     int sock;
     const struct counter_maps *maps;
     struct host_ethtool_cache *caches;
     size_t ncaches;
     struct match_cache matches;
-    unsigned raw_every;          /* read unmapped sysfs counters on every Nth sample (1: always) */
+    unsigned raw_every; /* read unmapped sysfs counters on every Nth sample (1: always) */
     struct host_iface_state *states;
     size_t nstates;
     /* every RDMA port, listed once and used by each interface's search (not one scan each) */
     struct host_rdma_port *rdma_ports;
     size_t nrdma_ports, rdma_ports_cap;
-    uint64_t reads;              /* interfaces read so far */
-    uint64_t rdma_listed_at;     /* reads when the list was made */
+    uint64_t reads;          /* interfaces read so far */
+    uint64_t rdma_listed_at; /* reads when the list was made */
     bool rdma_listed;
 };
 

@@ -44,8 +44,10 @@ int host_dump_feed(struct host_source *hs, const struct counter_maps *maps, cons
         return dcb_err_set(err, rc, "%s: %s", path, perr.msg);
     if (!a.map && hs->sink.message) {
         char msg[512];
-        snprintf(msg, sizeof(msg), "%s: no counter map for driver %s; counters stay raw (see "
-                 "--driver)", path, drv ? drv : "(not recognised)");
+        snprintf(msg, sizeof(msg),
+                 "%s: no counter map for driver %s; counters stay raw (see "
+                 "--driver)",
+                 path, drv ? drv : "(not recognised)");
         hs->sink.message(hs->sink.arg, DCB_LOG_WARN, msg);
     }
     return 0;

@@ -24,14 +24,14 @@ struct host_counter_track {
 
 struct host_source_iface {
     char name[IFNAMSIZ];
-    bool present;                /* read successfully at the last tick */
+    bool present; /* read successfully at the last tick */
     bool warned;
-    bool dcb_warned;             /* "DCB not supported" said once */
-    struct qos_config *config;   /* the last config snapshot taken, NULL before the first */
+    bool dcb_warned;           /* "DCB not supported" said once */
+    struct qos_config *config; /* the last config snapshot taken, NULL before the first */
     struct lldp_listener lldp;
-    bool lldp_tried;             /* opened, or failed and said so */
-    struct qos_config *peer;     /* what the link partner last advertised */
-    char peer_key[160];          /* "peer:port" it came from */
+    bool lldp_tried;         /* opened, or failed and said so */
+    struct qos_config *peer; /* what the link partner last advertised */
+    char peer_key[160];      /* "peer:port" it came from */
 };
 
 static void say(struct host_source *hs, enum dcb_log_level level, const char *fmt, ...)
@@ -208,8 +208,8 @@ static void on_lldp(const struct dcb_frame *f, void *arg)
      * as peer.* (the partner's own name is in the dcbx_seen event) */
     char chassis[3 * DCB_DEVICE_MAX];
     lldp_peer_chassis(&f->lldp, chassis, sizeof(chassis));
-    struct host_config_snap snap = { ls->now, s->name, "peer:lldp", &c, text, peer, port,
-                                     chassis, mode };
+    struct host_config_snap snap = { ls->now, s->name, "peer:lldp", &c,  text,
+                                     peer,    port,    chassis,     mode };
     if (hs->sink.config)
         hs->sink.config(hs->sink.arg, &snap);
     free(text);
@@ -240,7 +240,7 @@ static void listen_lldp(struct host_source *hs, int64_t now, struct host_source_
 static void stop_lldp(struct host_source_iface *s)
 {
     lldp_listen_close(&s->lldp);
-    s->lldp_tried = false;      /* open again when the interface returns */
+    s->lldp_tried = false; /* open again when the interface returns */
 }
 
 static bool has_wildcard(const char *p)
@@ -283,7 +283,8 @@ int host_source_open(struct host_source *hs, const struct host_source_options *o
     }
     host_reader_set_proc_root(&hs->reader, opt->proc_root);
     host_reader_set_raw_every(&hs->reader, opt->mapped_only ? 0
-                                           : opt->raw_every ? opt->raw_every : HOST_RAW_EVERY);
+                                           : opt->raw_every ? opt->raw_every
+                                                            : HOST_RAW_EVERY);
     return 0;
 }
 
@@ -297,7 +298,7 @@ int host_source_tick(struct host_source *hs, int64_t now, struct dcb_err *err)
         return -1;
     }
     if (hs->pattern && !has_wildcard(hs->pattern) && n == 0) {
-        snprintf(names[0], IFNAMSIZ, "%s", hs->pattern);  /* named: report it when absent */
+        snprintf(names[0], IFNAMSIZ, "%s", hs->pattern); /* named: report it when absent */
         n = 1;
     }
     /* interfaces seen before and not listed now are gone */

@@ -26,14 +26,14 @@
  * by " + "), or what its link partner advertised (source "peer:lldp", peer set). */
 struct host_config_snap {
     int64_t time_ns;
-    const char *ifname;          /* the local interface */
+    const char *ifname; /* the local interface */
     const char *source;
     const struct qos_config *config;
-    const char *json;            /* config as compact JSON */
-    const char *peer;            /* LLDP: the partner's system name (raw network bytes) */
+    const char *json; /* config as compact JSON */
+    const char *peer; /* LLDP: the partner's system name (raw network bytes) */
     const char *peer_port;
-    const char *peer_chassis;    /* LLDP: the partner's chassis ID as text, "" if none */
-    const char *dcbx_mode;       /* "ieee", "cee" or "none" */
+    const char *peer_chassis; /* LLDP: the partner's chassis ID as text, "" if none */
+    const char *dcbx_mode;    /* "ieee", "cee" or "none" */
 };
 
 struct host_source_sink {
@@ -51,16 +51,16 @@ struct host_source_sink {
 };
 
 struct host_source_options {
-    const char *sysfs_root;      /* NULL: /sys */
-    const char *proc_root;       /* NULL: /proc */
-    const char *pattern;         /* fnmatch pattern; NULL: all but lo */
-    const char *device;          /* the device name samples carry */
+    const char *sysfs_root; /* NULL: /sys */
+    const char *proc_root;  /* NULL: /proc */
+    const char *pattern;    /* fnmatch pattern; NULL: all but lo */
+    const char *device;     /* the device name samples carry */
     const struct counter_maps *maps;
-    unsigned raw_every;          /* 0: HOST_RAW_EVERY */
-    bool mapped_only;            /* never read the counters no map names */
-    unsigned config_every;       /* read the DCB config and DCQCN knobs every Nth tick (0: 1) */
-    unsigned config_delay;       /* ... starting after this many ticks (0: from the first) */
-    bool lldp;                   /* listen for LLDP neighbours (live /sys only) */
+    unsigned raw_every;    /* 0: HOST_RAW_EVERY */
+    bool mapped_only;      /* never read the counters no map names */
+    unsigned config_every; /* read the DCB config and DCQCN knobs every Nth tick (0: 1) */
+    unsigned config_delay; /* ... starting after this many ticks (0: from the first) */
+    bool lldp;             /* listen for LLDP neighbours (live /sys only) */
 };
 
 struct host_source_iface;

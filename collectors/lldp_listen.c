@@ -15,8 +15,9 @@ int lldp_listen_open(struct lldp_listener *l, const char *ifname, struct dcb_err
     pcap_set_timeout(p, 10);
     int rc = pcap_activate(p);
     if (rc == PCAP_ERROR_PERM_DENIED || rc == PCAP_ERROR_NO_SUCH_DEVICE || rc < 0) {
-        int code = rc == PCAP_ERROR_PERM_DENIED ? DCB_E_PERM
-                   : rc == PCAP_ERROR_NO_SUCH_DEVICE ? DCB_E_NOTFOUND : DCB_E_IO;
+        int code = rc == PCAP_ERROR_PERM_DENIED      ? DCB_E_PERM
+                   : rc == PCAP_ERROR_NO_SUCH_DEVICE ? DCB_E_NOTFOUND
+                                                     : DCB_E_IO;
         dcb_err_set(err, code, "%s: LLDP listener: %s", ifname,
                     code == DCB_E_PERM ? "needs CAP_NET_RAW (run as root or grant the capability)"
                                        : pcap_geterr(p));
@@ -63,7 +64,7 @@ int lldp_listen_poll(struct lldp_listener *l, lldp_frame_fn fn, void *arg, struc
 {
     if (!l->pcap)
         return 0;
-    struct poll_ctx *ctx = malloc(sizeof(*ctx));   /* a decoded frame is large for the stack */
+    struct poll_ctx *ctx = malloc(sizeof(*ctx)); /* a decoded frame is large for the stack */
     if (!ctx)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory polling LLDP");
     ctx->l = l;

@@ -26,7 +26,7 @@ bool match_cache_lookup(struct match_cache *mc, const struct counter_map *map, c
         if (!e->name) {
             bool mapped = counter_map_match(map, name, out);
             if (mc->used * 4 >= MATCH_CACHE_SLOTS * 3 || !(e->name = strdup(name)))
-                return mapped;                 /* full: keep working, just slower */
+                return mapped; /* full: keep working, just slower */
             e->map = map;
             e->mapped = mapped;
             if (mapped)

@@ -8,7 +8,7 @@
 
 #include "counter_map.h"
 
-#define MATCH_CACHE_SLOTS 16384   /* a power of two; when full, names are matched each time */
+#define MATCH_CACHE_SLOTS 16384 /* a power of two; when full, names are matched each time */
 
 struct match_cache_entry {
     const struct counter_map *map;
@@ -18,7 +18,7 @@ struct match_cache_entry {
 };
 
 struct match_cache {
-    struct match_cache_entry *slots;   /* allocated on first use */
+    struct match_cache_entry *slots; /* allocated on first use */
     size_t used;
 };
 

@@ -65,7 +65,7 @@ static int read_block(struct pcapng_reader *r, uint32_t *type, size_t *body_len,
     size_t rest = total - already;
     if (fread(r->block + (already - 8), 1, rest, r->fp) != rest)
         return dcb_err_set(err, DCB_E_TRUNC, "pcapng: the file ends inside a block");
-    *body_len = total - 12;                 /* without type, length and trailing length */
+    *body_len = total - 12; /* without type, length and trailing length */
     return 1;
 }
 
@@ -86,8 +86,7 @@ static uint64_t ticks_from_tsresol(uint8_t v)
 static int parse_idb(struct pcapng_reader *r, struct dcb_reader *body, struct dcb_err *err)
 {
     if (r->niface == PCAPNG_MAX_IFACES)
-        return dcb_err_set(err, DCB_E_RANGE, "pcapng: more than %d interfaces",
-                           PCAPNG_MAX_IFACES);
+        return dcb_err_set(err, DCB_E_RANGE, "pcapng: more than %d interfaces", PCAPNG_MAX_IFACES);
     struct pcapng_iface *i = &r->iface[r->niface];
     i->linktype = rd_u16_order(body, r->little_endian);
     rd_skip(body, 2);
@@ -100,7 +99,7 @@ static int parse_idb(struct pcapng_reader *r, struct dcb_reader *body, struct dc
             break;
         struct dcb_reader value;
         if (!rd_sub(body, len, &value) || !rd_skip(body, (4u - len % 4) % 4))
-            break;                           /* options cut short: keep what was read */
+            break; /* options cut short: keep what was read */
         if (code == OPT_IF_TSRESOL && len == 1) {
             i->ticks_per_sec = ticks_from_tsresol(rd_u8(&value));
             if (!i->ticks_per_sec)
@@ -136,8 +135,7 @@ static int parse_epb(struct pcapng_reader *r, struct dcb_reader *body, struct pc
     if (!rd_ok(body))
         return dcb_err_set(err, DCB_E_INVAL, "pcapng: packet block shorter than its packet");
     if (p->iface >= r->niface)
-        return dcb_err_set(err, DCB_E_INVAL, "pcapng: packet on undeclared interface %u",
-                           p->iface);
+        return dcb_err_set(err, DCB_E_INVAL, "pcapng: packet on undeclared interface %u", p->iface);
     p->linktype = r->iface[p->iface].linktype;
     set_time(&r->iface[p->iface], hi << 32 | lo, p);
     return 1;
@@ -172,8 +170,9 @@ int pcapng_open(struct pcapng_reader *r, FILE *fp, struct dcb_err *err)
     uint8_t first[4];
     if (fread(first, 1, 4, fp) != 4 || memcmp(first, "\x0a\x0d\x0d\x0a", 4) != 0)
         return dcb_err_set(err, DCB_E_INVAL, "not a pcapng file");
-    return fseek(fp, -4, SEEK_CUR) == 0 ? 0 :
-           dcb_err_set(err, DCB_E_IO, "pcapng: cannot seek in the file");
+    return fseek(fp, -4, SEEK_CUR) == 0
+               ? 0
+               : dcb_err_set(err, DCB_E_IO, "pcapng: cannot seek in the file");
 }
 
 int pcapng_next(struct pcapng_reader *r, struct pcapng_packet *p, struct dcb_err *err)
@@ -187,7 +186,7 @@ int pcapng_next(struct pcapng_reader *r, struct pcapng_packet *p, struct dcb_err
         struct dcb_reader body;
         rd_init(&body, r->block, body_len);
         if (type == BLOCK_SHB) {
-            r->niface = 0;                   /* interfaces are numbered per section */
+            r->niface = 0; /* interfaces are numbered per section */
         } else if (type == BLOCK_IDB) {
             if ((rc = parse_idb(r, &body, err)) < 0)
                 return rc;

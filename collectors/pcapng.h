@@ -17,13 +17,13 @@
 struct pcapng_iface {
     uint16_t linktype;
     uint32_t snaplen;
-    uint64_t ticks_per_sec;   /* from if_tsresol; 1,000,000 by default */
+    uint64_t ticks_per_sec; /* from if_tsresol; 1,000,000 by default */
 };
 
 struct pcapng_reader {
     FILE *fp;
     bool little_endian;
-    uint8_t *block;           /* the current block, reused */
+    uint8_t *block; /* the current block, reused */
     size_t block_cap;
     unsigned niface;
     struct pcapng_iface iface[PCAPNG_MAX_IFACES];
@@ -34,9 +34,9 @@ struct pcapng_packet {
     uint16_t linktype;
     int64_t ts_sec;
     uint32_t ts_usec;
-    uint32_t ts_nsec;         /* the same fraction of the second in nanoseconds */
+    uint32_t ts_nsec; /* the same fraction of the second in nanoseconds */
     uint32_t caplen, len;
-    const uint8_t *data;      /* valid until the next pcapng_next */
+    const uint8_t *data; /* valid until the next pcapng_next */
 };
 
 /* Starts reading fp (positioned at a Section Header Block); 0 or a negative DCB_E_* code. */

@@ -8,7 +8,7 @@
 
 struct link_filter {
     uint16_t linktype;
-    bool usable;              /* the filter compiled for this link type */
+    bool usable; /* the filter compiled for this link type */
     struct bpf_program prog;
 };
 
@@ -33,8 +33,7 @@ static bool filter_passes(struct filters *fs, const struct pcapng_packet *p)
         lf = &fs->link[fs->count++];
         lf->linktype = p->linktype;
         pcap_t *dead = pcap_open_dead(p->linktype, 65535);
-        lf->usable = dead && pcap_compile(dead, &lf->prog, fs->text, 1,
-                                          PCAP_NETMASK_UNKNOWN) == 0;
+        lf->usable = dead && pcap_compile(dead, &lf->prog, fs->text, 1, PCAP_NETMASK_UNKNOWN) == 0;
         if (dead)
             pcap_close(dead);
     }
@@ -61,7 +60,7 @@ static bool past_mixed_interface(const struct pcapng_reader *r)
 }
 
 int pcapng_read_rest(const char *path, const char *filter, pcapng_packet_fn fn, void *arg,
-                       struct dcb_err *err)
+                     struct dcb_err *err)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp)
@@ -81,6 +80,6 @@ int pcapng_read_rest(const char *path, const char *filter, pcapng_packet_fn fn, 
     pcapng_close(&r);
     fclose(fp);
     if (!reached)
-        return 0;               /* not pcapng, or libpcap stopped earlier: its error stands */
+        return 0; /* not pcapng, or libpcap stopped earlier: its error stands */
     return rc < 0 ? rc : 1;
 }

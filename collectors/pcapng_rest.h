@@ -17,6 +17,6 @@ typedef bool (*pcapng_packet_fn)(void *arg, const struct pcapng_packet *p);
  * stopped for another reason), or a negative DCB_E_* code with err set when the file fails
  * after that interface. */
 int pcapng_read_rest(const char *path, const char *filter, pcapng_packet_fn fn, void *arg,
-                       struct dcb_err *err);
+                     struct dcb_err *err);
 
 #endif

@@ -6,10 +6,9 @@
 #include "reader.h"
 
 const char *const proc_net_dev_names[PROC_NET_DEV_FIELDS] = {
-    "rx_bytes", "rx_packets", "rx_errors", "rx_drop", "rx_fifo_errors", "rx_frame",
-    "rx_compressed", "multicast",
-    "tx_bytes", "tx_packets", "tx_errors", "tx_dropped", "tx_fifo_errors", "collisions",
-    "tx_carrier", "tx_compressed",
+    "rx_bytes",       "rx_packets", "rx_errors",  "rx_drop",       "rx_fifo_errors", "rx_frame",
+    "rx_compressed",  "multicast",  "tx_bytes",   "tx_packets",    "tx_errors",      "tx_dropped",
+    "tx_fifo_errors", "collisions", "tx_carrier", "tx_compressed",
 };
 
 static bool is_space(uint8_t c)
@@ -49,7 +48,7 @@ static const char *parse_line(struct dcb_reader *r, struct proc_net_dev_row *row
     size_t n = 0;
     while (rd_has(r, 1) && rd_peek_u8(r, 0) != ':' && !is_space(rd_peek_u8(r, 0))) {
         uint8_t c = rd_u8(r);
-        if (c < 0x21 || c == 0x7f || c == '/')   /* what dev_valid_name() refuses */
+        if (c < 0x21 || c == 0x7f || c == '/') /* what dev_valid_name() refuses */
             return "a byte no interface name has";
         if (n + 1 >= sizeof(row->ifname))
             return "interface name too long";
@@ -85,12 +84,12 @@ int proc_net_dev_parse(const char *text, size_t len, proc_net_dev_fn fn, void *a
         if (line_len && start[line_len - 1] == '\r')
             line_len--;
         if (memchr(start, '|', line_len))
-            continue;                        /* the two header lines */
+            continue; /* the two header lines */
         struct dcb_reader r;
         rd_init(&r, start, line_len);
         skip_spaces(&r);
         if (!rd_remaining(&r))
-            continue;                        /* blank */
+            continue; /* blank */
         rd_init(&r, start, line_len);
         struct proc_net_dev_row row;
         const char *why = parse_line(&r, &row);

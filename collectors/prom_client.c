@@ -10,7 +10,7 @@
 
 struct matrix_series {
     const cJSON *metric;
-    size_t start, count;          /* into the flat point arrays */
+    size_t start, count; /* into the flat point arrays */
 };
 
 struct prom_matrix {
@@ -72,7 +72,8 @@ static int check_series(const cJSON *r, size_t i, size_t *npoints, struct dcb_er
         return bad(err, "no values array", i);
     size_t nl = 0;
     const cJSON *l;
-    cJSON_ArrayForEach(l, metric) {
+    cJSON_ArrayForEach(l, metric)
+    {
         if (!cJSON_IsString(l) || !l->string)
             return bad(err, "a label that is not a string", i);
         if (++nl > PROM_LABELS_MAX)
@@ -82,8 +83,7 @@ static int check_series(const cJSON *r, size_t i, size_t *npoints, struct dcb_er
     return 0;
 }
 
-int prom_matrix_parse(struct prom_matrix **out, const char *text, size_t len,
-                      struct dcb_err *err)
+int prom_matrix_parse(struct prom_matrix **out, const char *text, size_t len, struct dcb_err *err)
 {
     *out = NULL;
     cJSON *doc = cJSON_ParseWithLength(text, len);
@@ -110,7 +110,8 @@ int prom_matrix_parse(struct prom_matrix **out, const char *text, size_t len,
     }
     size_t n = (size_t)cJSON_GetArraySize(result), npoints = 0, i = 0;
     const cJSON *r;
-    cJSON_ArrayForEach(r, result) {
+    cJSON_ArrayForEach(r, result)
+    {
         if (check_series(r, i++, &npoints, err) < 0) {
             cJSON_Delete(doc);
             return -1;
@@ -130,12 +131,14 @@ int prom_matrix_parse(struct prom_matrix **out, const char *text, size_t len,
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory for %zu points", npoints);
     }
     i = 0;
-    cJSON_ArrayForEach(r, result) {
+    cJSON_ArrayForEach(r, result)
+    {
         struct matrix_series *s = &m->series[m->nseries++];
         s->metric = cJSON_GetObjectItemCaseSensitive(r, "metric");
         s->start = m->npoints;
         const cJSON *p;
-        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "values")) {
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "values"))
+        {
             size_t k = m->npoints;
             if (parse_point(p, &m->t_ns[k], &m->value[k]) < 0 ||
                 (k > s->start && m->t_ns[k] <= m->t_ns[k - 1])) {
@@ -166,7 +169,8 @@ void prom_matrix_get(const struct prom_matrix *m, size_t i, struct prom_series *
     memset(out, 0, sizeof(*out));
     out->name = "";
     const cJSON *l;
-    cJSON_ArrayForEach(l, m->series[i].metric) {
+    cJSON_ArrayForEach(l, m->series[i].metric)
+    {
         if (!strcmp(l->string, "__name__"))
             out->name = l->valuestring;
         out->keys[out->nlabels] = l->string;
@@ -244,8 +248,8 @@ int prom_query_range(const struct prom_query *q, struct prom_matrix **out, struc
     size_t blen = strlen(q->base_url);
     while (blen && q->base_url[blen - 1] == '/')
         blen--;
-    snprintf(url, ulen, "%.*s/api/v1/query_range?query=%s&start=%.3f&end=%.3f&step=%.3f",
-             (int)blen, q->base_url, query, (double)q->start_ns / 1e9, (double)q->end_ns / 1e9,
+    snprintf(url, ulen, "%.*s/api/v1/query_range?query=%s&start=%.3f&end=%.3f&step=%.3f", (int)blen,
+             q->base_url, query, (double)q->start_ns / 1e9, (double)q->end_ns / 1e9,
              (double)q->step_ns / 1e9);
     curl_free(query);
     struct body b = { .max = q->max_bytes ? q->max_bytes : (256u << 20) };
@@ -256,7 +260,7 @@ int prom_query_range(const struct prom_query *q, struct prom_matrix **out, struc
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, q->timeout_ms ? q->timeout_ms : 30000L);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");     /* gzip when the server offers it */
+    curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, ""); /* gzip when the server offers it */
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, curl_err);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "dcbkit");
     CURLcode cc = curl_easy_perform(c);
@@ -265,8 +269,10 @@ int prom_query_range(const struct prom_query *q, struct prom_matrix **out, struc
     curl_easy_cleanup(c);
     int rc = 0;
     if (b.too_big)
-        rc = dcb_err_set(err, DCB_E_RANGE, "the answer is larger than %zu bytes; narrow the "
-                         "window or raise the step", b.max);
+        rc = dcb_err_set(err, DCB_E_RANGE,
+                         "the answer is larger than %zu bytes; narrow the "
+                         "window or raise the step",
+                         b.max);
     else if (cc == CURLE_OPERATION_TIMEDOUT)
         rc = dcb_err_set(err, DCB_E_TIMEOUT, "no answer within %ld ms",
                          q->timeout_ms ? q->timeout_ms : 30000L);

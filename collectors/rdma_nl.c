@@ -46,14 +46,11 @@ static int port_attr(uint16_t type, struct dcb_reader *r, void *arg)
         a->p.port = rd_le32(r);
         a->has_port = rd_ok(r);
         break;
-    case RDMA_NLDEV_ATTR_NDEV_INDEX:
-        a->p.ndev_index = rd_le32(r);
-        break;
+    case RDMA_NLDEV_ATTR_NDEV_INDEX: a->p.ndev_index = rd_le32(r); break;
     case RDMA_NLDEV_ATTR_NDEV_NAME:
         a->has_ndev = take_string(r, a->p.ndev, sizeof(a->p.ndev));
         break;
-    default:
-        break;
+    default: break;
     }
     return 0;
 }
@@ -66,7 +63,7 @@ int rdma_nl_parse(const uint8_t *buf, size_t len, rdma_nl_port_fn fn, void *arg)
         size_t start = rd_offset(&r);
         uint32_t mlen = rd_le32(&r);
         uint16_t type = rd_le16(&r);
-        rd_skip(&r, NLMSG_HDRLEN - 6);                  /* flags, seq, pid */
+        rd_skip(&r, NLMSG_HDRLEN - 6); /* flags, seq, pid */
         if (!rd_ok(&r) || mlen < NLMSG_HDRLEN || mlen > len - start)
             return -1;
         if (type == NLMSG_DONE)
@@ -86,7 +83,7 @@ int rdma_nl_parse(const uint8_t *buf, size_t len, rdma_nl_port_fn fn, void *arg)
         }
         size_t aligned = NLMSG_ALIGN(mlen);
         if (aligned > mlen && !rd_skip(&r, aligned - mlen))
-            break;                                      /* the last may omit its padding */
+            break; /* the last may omit its padding */
     }
     return 0;
 }
@@ -98,8 +95,10 @@ int rdma_nl_ports(rdma_nl_port_fn fn, void *arg, struct dcb_err *err)
         return dcb_err_set(err, DCB_E_UNSUPP, "RDMA netlink: %s", strerror(errno));
     struct timeval tv = { 1, 0 };
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-    struct nlmsghdr req = { .nlmsg_len = NLMSG_HDRLEN, .nlmsg_type = PORT_GET,
-                            .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP, .nlmsg_seq = 1 };
+    struct nlmsghdr req = { .nlmsg_len = NLMSG_HDRLEN,
+                            .nlmsg_type = PORT_GET,
+                            .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+                            .nlmsg_seq = 1 };
     int rc = 0;
     if (send(fd, &req, req.nlmsg_len, 0) < 0) {
         rc = dcb_err_set(err, DCB_E_IO, "RDMA netlink request: %s", strerror(errno));

@@ -10,7 +10,7 @@
 struct reset_watch {
     struct dcb_sink down;
     struct series_map series;
-    struct counter_state *state;     /* by series index */
+    struct counter_state *state; /* by series index */
     size_t cap;
     uint64_t resets;
 };
@@ -39,8 +39,9 @@ static struct counter_state *state_of(struct reset_watch *w, const struct dcb_sa
 static void on_sample(void *arg, const struct dcb_sample *s, unsigned width_bits)
 {
     struct reset_watch *w = arg;
-    const struct metric_info *mi = s->metric >= 0 && s->metric < METRIC_COUNT ?
-                                   metric_info(s->metric) : NULL;
+    const struct metric_info *mi = s->metric >= 0 && s->metric < METRIC_COUNT
+                                       ? metric_info(s->metric)
+                                       : NULL;
     struct counter_state *st = mi && mi->kind == METRIC_COUNTER ? state_of(w, s) : NULL;
     if (st) {
         struct counter_delta d = counter_update(st, s->value.counter, s->time_ns,
@@ -117,7 +118,7 @@ void reset_watch_free(struct reset_watch *w)
 struct dcb_sink reset_watch_sink(struct reset_watch *w)
 {
     return (struct dcb_sink){ on_sample, on_event, on_config, w->down.link ? on_link : NULL,
-                              on_reset, w };
+                              on_reset,  w };
 }
 
 uint64_t reset_watch_resets(const struct reset_watch *w)

@@ -72,9 +72,7 @@ int sink_store_take_error(struct sink_store *s, struct dcb_err *err)
     return rc;
 }
 
-int sink_store_open_ring(struct dcb_store **st, size_t samples, size_t events,
-                         struct dcb_err *err)
+int sink_store_open_ring(struct dcb_store **st, size_t samples, size_t events, struct dcb_err *err)
 {
-    return store_open_ring(st, samples ? samples : (1u << 20), events ? events : (1u << 18),
-                           err);
+    return store_open_ring(st, samples ? samples : (1u << 20), events ? events : (1u << 18), err);
 }

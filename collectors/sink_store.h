@@ -11,8 +11,8 @@
 #include "store.h"
 
 struct sink_store {
-    struct dcb_store *st;             /* what the use reads */
-    struct dcb_store *record;         /* also written here, or NULL */
+    struct dcb_store *st;     /* what the use reads */
+    struct dcb_store *record; /* also written here, or NULL */
     /* a use's look at every event and sample as it goes in (serve counts events; collect
      * prints); may be NULL */
     void (*tap_event)(void *arg, const struct dcb_event *e);
@@ -20,7 +20,7 @@ struct sink_store {
     void (*tap_config)(void *arg, const struct store_config_row *c);
     void *tap_arg;
     uint64_t samples, events, configs;
-    int error;                        /* the first failed write since the last take */
+    int error; /* the first failed write since the last take */
     struct dcb_err err;
 };
 
@@ -32,7 +32,6 @@ int sink_store_take_error(struct sink_store *s, struct dcb_err *err);
 
 /* A new ring sized for a use that reads everything a finite source gives (diagnose, report):
  * samples and events in the millions, bounded. */
-int sink_store_open_ring(struct dcb_store **st, size_t samples, size_t events,
-                         struct dcb_err *err);
+int sink_store_open_ring(struct dcb_store **st, size_t samples, size_t events, struct dcb_err *err);
 
 #endif

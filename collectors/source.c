@@ -9,7 +9,7 @@
 #include "units.h"
 
 static const char *const kind_names[SOURCE_NKINDS] = {
-    [SOURCE_LOCAL] = "local", [SOURCE_GNMI] = "gnmi", [SOURCE_STORE] = "store",
+    [SOURCE_LOCAL] = "local",   [SOURCE_GNMI] = "gnmi", [SOURCE_STORE] = "store",
     [SOURCE_REPLAY] = "replay", [SOURCE_PCAP] = "pcap", [SOURCE_PROMETHEUS] = "prometheus",
     [SOURCE_FABRIC] = "fabric", [SOURCE_SET] = "set",
 };
@@ -34,8 +34,7 @@ int dcb_sink_put_qos(const struct dcb_sink *sink, int64_t time_ns, const char *d
     return 0;
 }
 
-int dcb_source_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
-                    struct dcb_err *err)
+int dcb_source_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns, struct dcb_err *err)
 {
     *data_ns = now_ns;
     if (!src->ops)

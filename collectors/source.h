@@ -25,8 +25,15 @@
 #include "store.h"
 
 enum dcb_source_kind {
-    SOURCE_LOCAL, SOURCE_GNMI, SOURCE_STORE, SOURCE_REPLAY, SOURCE_PCAP, SOURCE_PROMETHEUS,
-    SOURCE_FABRIC, SOURCE_SET, SOURCE_NKINDS
+    SOURCE_LOCAL,
+    SOURCE_GNMI,
+    SOURCE_STORE,
+    SOURCE_REPLAY,
+    SOURCE_PCAP,
+    SOURCE_PROMETHEUS,
+    SOURCE_FABRIC,
+    SOURCE_SET,
+    SOURCE_NKINDS
 };
 
 /* "local", "gnmi", ... as the options and the JSON name them. */
@@ -102,17 +109,16 @@ int dcb_sink_put_qos(const struct dcb_sink *sink, int64_t time_ns, const char *d
                      struct dcb_err *err);
 
 /* Ticks src; closes it. Safe on a source that never opened (ops NULL). */
-int dcb_source_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
-                    struct dcb_err *err);
+int dcb_source_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns, struct dcb_err *err);
 void dcb_source_close(struct dcb_source *src);
 /* Puts the reset stage in front of src's sink (after it opened): 0, or DCB_E_NOMEM. */
 int dcb_source_watch_resets(struct dcb_source *src, struct dcb_err *err);
 
 /* How a use drives a source to the end or for a while (dcb_source_run). */
 struct dcb_source_run {
-    int64_t duration_ns;              /* 0: until the source ends (or forever, if it never does) */
-    long count;                       /* 0: no limit; else this many ticks */
-    volatile int *stop;               /* set (by a signal handler) to stop; may be NULL */
+    int64_t duration_ns; /* 0: until the source ends (or forever, if it never does) */
+    long count;          /* 0: no limit; else this many ticks */
+    volatile int *stop;  /* set (by a signal handler) to stop; may be NULL */
     /* called after each tick with the data time; a negative return stops the run */
     int (*after_tick)(void *arg, int64_t data_ns, struct dcb_err *err);
     void *arg;
@@ -129,12 +135,12 @@ int dcb_source_run(struct dcb_source *src, const struct dcb_source_run *run, int
 /* local: this host's interfaces matching pattern (NULL: all but lo). */
 struct source_local_options {
     const char *sysfs_root, *proc_root, *pattern, *maps_dir, *device;
-    bool no_lldp;                       /* no LLDP listener */
-    bool all_counters;                  /* also counters that map to no canonical metric */
+    bool no_lldp;      /* no LLDP listener */
+    bool all_counters; /* also counters that map to no canonical metric */
     /* What `dcbkit collect` needs beyond the canonical rows: */
-    unsigned raw_every;                 /* all_counters: unmapped ones every Nth tick (0: 10) */
-    bool config_each_tick;              /* config and knobs every tick from the first (else
-                                         * every 10th from the second, for a view) */
+    unsigned raw_every;    /* all_counters: unmapped ones every Nth tick (0: 10) */
+    bool config_each_tick; /* config and knobs every tick from the first (else
+                            * every 10th from the second, for a view) */
     /* saved `ethtool -S` dumps of interface pattern instead of the host, taken one interval
      * apart: the first tick gives them all and the source ends; driver names the map (NULL:
      * guessed from the counter names) */
@@ -151,7 +157,7 @@ int dcb_source_local_open(struct dcb_source *src, const struct source_local_opti
 bool dcb_source_local_has_pfc(const struct dcb_source *src);
 struct source_local_stats {
     uint64_t samples, events, failures;
-    int read;                           /* interfaces the last tick read */
+    int read; /* interfaces the last tick read */
 };
 void dcb_source_local_stats(const struct dcb_source *src, struct source_local_stats *st);
 
@@ -165,10 +171,10 @@ struct source_replay_options {
     size_t nsets;
     double speed;
     bool fast;
-    int64_t duration_ns;                /* 0: the scenario's (real time: until stopped) */
-    int64_t start_ns;                   /* fast: the wall time simulated time 0 stands at (0: the
-                                         * first tick's; a recording starts after its store's
-                                         * newest data) */
+    int64_t duration_ns; /* 0: the scenario's (real time: until stopped) */
+    int64_t start_ns;    /* fast: the wall time simulated time 0 stands at (0: the
+                          * first tick's; a recording starts after its store's
+                          * newest data) */
 };
 int dcb_source_replay_open(struct dcb_source *src, const struct source_replay_options *opt,
                            struct dcb_err *err);
@@ -184,18 +190,18 @@ void source_replay_put_config(const struct fabric *f, const char *prefix, int64_
 struct source_gnmi_options {
     const char *addresses[SOURCE_GNMI_MAX];
     size_t naddresses;
-    const char *fabric;                 /* devices whose reach is gNMI */
-    const char *map;                    /* vendor map (default openconfig) */
-    const char *maps_dir;               /* NULL: $DCBKIT_MAPS or the installed maps */
-    const char *device;                 /* the name of a single --gnmi target */
+    const char *fabric;   /* devices whose reach is gNMI */
+    const char *map;      /* vendor map (default openconfig) */
+    const char *maps_dir; /* NULL: $DCBKIT_MAPS or the installed maps */
+    const char *device;   /* the name of a single --gnmi target */
     bool plaintext, insecure;
     const char *tls_ca, *tls_cert, *tls_key, *tls_server_name, *credentials;
-    int mode;                           /* enum gnmi_mode; 0: STREAM */
-    int encoding;                       /* enum gnmi_encoding (source_opts_init: JSON_IETF) */
-    int64_t timeout_ns;                 /* per call (0: 10 s) */
-    int64_t config_interval_ns;         /* 0: config once at start; <0: never */
-    size_t max_message;                 /* 0: the client's default */
-    int64_t path_retry_ns;              /* a path not served is asked again (0: 5 min) */
+    int mode;                   /* enum gnmi_mode; 0: STREAM */
+    int encoding;               /* enum gnmi_encoding (source_opts_init: JSON_IETF) */
+    int64_t timeout_ns;         /* per call (0: 10 s) */
+    int64_t config_interval_ns; /* 0: config once at start; <0: never */
+    size_t max_message;         /* 0: the client's default */
+    int64_t path_retry_ns;      /* a path not served is asked again (0: 5 min) */
     /* In this process, within each tick, instead of a child process: for a use that does
      * nothing else meanwhile (collect). Each tick runs the client for one interval; the
      * source ends after duration_ns (0: never), after max_rounds poll/once rounds (0: no
@@ -243,14 +249,14 @@ int dcb_source_fabric_open(struct dcb_source *src, const char *path, struct dcb_
  * frame, never held; "-" is standard input (fast only); errors start with the path. */
 struct source_pcap_options {
     const char *path;
-    uint64_t link_bps;                  /* pause quanta to time (0: 400G) */
-    bool link_speed_given;              /* link_bps was named, not the default */
-    unsigned lossless_mask;             /* priorities meant lossless */
-    bool lossless_given;                /* lossless_mask was named (0 then: none) */
-    int64_t storm_ns;                   /* a pause longer than this is a storm (0: default) */
-    uint32_t max_qps;                   /* QPs tracked one by one (0: the trackers' default) */
-    const char *device;                 /* the device the capture is of (NULL: the file's
-                                         * base name, as diagnose has always named it) */
+    uint64_t link_bps;      /* pause quanta to time (0: 400G) */
+    bool link_speed_given;  /* link_bps was named, not the default */
+    unsigned lossless_mask; /* priorities meant lossless */
+    bool lossless_given;    /* lossless_mask was named (0 then: none) */
+    int64_t storm_ns;       /* a pause longer than this is a storm (0: default) */
+    uint32_t max_qps;       /* QPs tracked one by one (0: the trackers' default) */
+    const char *device;     /* the device the capture is of (NULL: the file's
+                             * base name, as diagnose has always named it) */
     double speed;
     bool fast;
     /* called every 4096 frames read (a terminal's progress: it reads the clock); NULL: none */
@@ -263,12 +269,12 @@ int dcb_source_pcap_open(struct dcb_source *src, const struct source_pcap_option
 struct track_set;
 /* What a capture source read, for a report of its own (dcbkit analyze's tables). */
 struct source_pcap_view {
-    struct track_set *tracks;           /* the source's own (a report sorts latencies) */
+    struct track_set *tracks; /* the source's own (a report sorts latencies) */
     uint64_t frames, malformed, other_linktype;
-    int64_t first_ns, last_ns;          /* capture time; 0 before the first frame */
+    int64_t first_ns, last_ns; /* capture time; 0 before the first frame */
     int64_t storm_ns;
-    int lossless_mask;                  /* -1: unknown */
-    const char *lossless_source;        /* "option", "dcbx" or "unknown" */
+    int lossless_mask;           /* -1: unknown */
+    const char *lossless_source; /* "option", "dcbx" or "unknown" */
     const char *device;
 };
 /* 0, or -1 when src is no capture source. */
@@ -290,8 +296,8 @@ struct source_prometheus_options {
     int64_t end_ns, window_ns, step_ns; /* end 0: now; window 0: 1h; step 0: window/240 */
     long timeout_ms;                    /* 0: 10 s */
 };
-int dcb_source_prometheus_open(struct dcb_source *src,
-                               const struct source_prometheus_options *opt, struct dcb_err *err);
+int dcb_source_prometheus_open(struct dcb_source *src, const struct source_prometheus_options *opt,
+                               struct dcb_err *err);
 
 /* set: several sources as one (source_set.c). Open the set, then each member in place in the
  * slot dcb_source_set_next gives (its sink and interval are the set's), and commit it once it

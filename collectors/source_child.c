@@ -35,14 +35,13 @@ static void on_term(int sig)
     source_child_stop = 1;
 }
 
-static void send_rec(int fd, uint32_t kind, const void *a, size_t alen, const void *b,
-                     size_t blen)
+static void send_rec(int fd, uint32_t kind, const void *a, size_t alen, const void *b, size_t blen)
 {
     char frame[2 * sizeof(uint32_t) + sizeof(struct dcb_event) + sizeof(struct rec_config) +
                TEXT_MAX];
     uint32_t len = (uint32_t)(alen + blen);
     if (len > sizeof(frame) - 2 * sizeof(uint32_t))
-        return;                      /* a config beyond TEXT_MAX: not worth a screen */
+        return; /* a config beyond TEXT_MAX: not worth a screen */
     memcpy(frame, &kind, sizeof(kind));
     memcpy(frame + sizeof(kind), &len, sizeof(len));
     memcpy(frame + 2 * sizeof(uint32_t), a, alen);
@@ -55,7 +54,7 @@ static void send_rec(int fd, uint32_t kind, const void *a, size_t alen, const vo
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            source_child_stop = 1;          /* dcbtop is gone */
+            source_child_stop = 1; /* dcbtop is gone */
             return;
         }
         p += w;
@@ -91,7 +90,7 @@ void source_child_send_row(int fd, const struct store_config_row *row)
 }
 
 void source_child_send_config(int fd, int64_t time_ns, const char *device, const char *ifname,
-                       const char *source, const struct qos_config *c)
+                              const char *source, const struct qos_config *c)
 {
     cJSON *j = qos_to_json(c);
     char *text = j ? cJSON_PrintUnformatted(j) : NULL;
@@ -111,14 +110,14 @@ void source_child_send_status(int fd, const char *text)
 }
 
 int source_child_start(struct source_child *cl, int (*run)(void *arg, int fd), void *arg,
-                struct dcb_err *err)
+                       struct dcb_err *err)
 {
     memset(cl, 0, sizeof(*cl));
     cl->pid = -1;
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) < 0)
         return dcb_err_set(err, DCB_E_IO, "pipe: %s", strerror(errno));
-    fcntl(fds[0], F_SETPIPE_SZ, 1 << 20);     /* a few rounds of samples; best effort */
+    fcntl(fds[0], F_SETPIPE_SZ, 1 << 20); /* a few rounds of samples; best effort */
     fflush(NULL);
     cl->pid = fork();
     if (cl->pid < 0) {
@@ -131,12 +130,12 @@ int source_child_start(struct source_child *cl, int (*run)(void *arg, int fd), v
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         struct sigaction sa;
         memset(&sa, 0, sizeof(sa));
-        sa.sa_handler = on_term;     /* no SA_RESTART: a blocked write returns */
+        sa.sa_handler = on_term; /* no SA_RESTART: a blocked write returns */
         sigaction(SIGTERM, &sa, NULL);
         signal(SIGINT, SIG_IGN);
         signal(SIGPIPE, SIG_IGN);
         int null = open("/dev/null", O_RDWR);
-        if (null >= 0) {             /* the terminal belongs to the screen */
+        if (null >= 0) { /* the terminal belongs to the screen */
             dup2(null, STDIN_FILENO);
             dup2(null, STDOUT_FILENO);
             dup2(null, STDERR_FILENO);
@@ -159,15 +158,15 @@ static void deliver_sample(struct source_child *cl, struct dcb_source *src,
     src->sink.sample(src->sink.arg, s, 0);
 }
 
-static void deliver(struct source_child *cl, struct dcb_source *src, uint32_t kind,
-                    const char *p, uint32_t len)
+static void deliver(struct source_child *cl, struct dcb_source *src, uint32_t kind, const char *p,
+                    uint32_t len)
 {
     if (kind == REC_SAMPLE && len == sizeof(struct dcb_sample)) {
         struct dcb_sample s;
         memcpy(&s, p, sizeof(s));
         if (!cl->rounds || (cl->nheld == cl->held_cap &&
                             dcb_grow(&cl->held, &cl->held_cap, sizeof(*cl->held), 1024) < 0))
-            deliver_sample(cl, src, &s);     /* out of memory: as it comes */
+            deliver_sample(cl, src, &s); /* out of memory: as it comes */
         else
             cl->held[cl->nheld++] = s;
     } else if (kind == REC_ROUND_END) {
@@ -222,7 +221,7 @@ void source_child_drain(struct source_child *cl, struct dcb_source *src, int wai
             return;
         }
         if (n < 0)
-            return;                  /* EAGAIN: all read */
+            return; /* EAGAIN: all read */
         cl->used += (size_t)n;
         total += (size_t)n;
         size_t off = 0;
@@ -231,7 +230,7 @@ void source_child_drain(struct source_child *cl, struct dcb_source *src, int wai
             memcpy(&kind, cl->buf + off, sizeof(kind));
             memcpy(&len, cl->buf + off + sizeof(kind), sizeof(len));
             if (len > sizeof(cl->buf) - 2 * sizeof(uint32_t)) {
-                cl->ended = true;    /* cannot happen with our own child: stop reading */
+                cl->ended = true; /* cannot happen with our own child: stop reading */
                 return;
             }
             if (cl->used - off < 2 * sizeof(uint32_t) + len)
@@ -248,7 +247,7 @@ void source_child_drain(struct source_child *cl, struct dcb_source *src, int wai
 
 void source_child_stop_and_wait(struct source_child *cl)
 {
-    close(cl->fd);                   /* a child blocked writing gets EPIPE */
+    close(cl->fd); /* a child blocked writing gets EPIPE */
     if (cl->pid > 0) {
         kill(cl->pid, SIGTERM);
         waitpid(cl->pid, &cl->status, 0);

@@ -19,13 +19,13 @@ struct source_child {
     char buf[1 << 16];
     size_t used;
     bool got_data, ended;
-    int64_t newest_ns;           /* the newest sample's time so far (0: none yet) */
-    int status;                  /* the child's exit status once ended */
+    int64_t newest_ns; /* the newest sample's time so far (0: none yet) */
+    int status;        /* the child's exit status once ended */
     /* Set after source_child_start for a child that ends each round of samples with
      * source_child_send_round_end (the replay's): samples wait for their round's end, so that
      * a drain in the middle of a round hands over none of it. */
     bool rounds;
-    struct dcb_sample *held;     /* rounds: the samples of the round not ended yet */
+    struct dcb_sample *held; /* rounds: the samples of the round not ended yet */
     size_t nheld, held_cap;
 };
 
@@ -39,7 +39,7 @@ void source_child_send_event(int fd, const struct dcb_event *e);
 /* The samples sent since the last round's end are all there are of their instant. */
 void source_child_send_round_end(int fd);
 void source_child_send_config(int fd, int64_t time_ns, const char *device, const char *ifname,
-                       const char *source, const struct qos_config *c);
+                              const char *source, const struct qos_config *c);
 /* A config row as it is (topology, aliases). */
 void source_child_send_row(int fd, const struct store_config_row *row);
 /* A line for the status bar ("gnmi leaf1 (10.0.0.1:8080): connection refused; retrying"). */
@@ -50,7 +50,7 @@ void source_child_send_status(int fd, const char *text);
 /* Forks; the child calls run(arg, fd) with the terminal closed to it, and exits with its
  * return value. */
 int source_child_start(struct source_child *cl, int (*run)(void *arg, int fd), void *arg,
-                struct dcb_err *err);
+                       struct dcb_err *err);
 /* Hands what arrived to the source's sink; waits up to wait_ms for the first data. */
 void source_child_drain(struct source_child *cl, struct dcb_source *src, int wait_ms);
 /* Also frees what the drains held. */

@@ -42,7 +42,7 @@ static void intent_of(const char *ifname, void *arg)
         return;
     put_config(e, ifname, "fabric", &c);
     char *where = fabric_topology_json(e->f, e->d->name, ifname, NULL);
-    if (where) {                  /* where the port sits: the rules' role() and peer_role() */
+    if (where) { /* where the port sits: the rules' role() and peer_role() */
         struct store_config_row row = { e->now_ns, e->d->name, ifname, "topology", where };
         e->src->sink.config(e->src->sink.arg, &row);
         free(where);

@@ -28,13 +28,13 @@ struct gnmi_ctx {
     char maps_dir[4096];
     int64_t interval_ns;
     struct source_child cl;
-    bool first_done;              /* the first tick (which waits for data) is over */
+    bool first_done; /* the first tick (which waits for data) is over */
     /* in process */
     struct dcb_source *src;
     struct gnmi_source *direct;
     size_t added;
     int failures;
-    int64_t end_ns;               /* monotonic; 0: none */
+    int64_t end_ns; /* monotonic; 0: none */
 };
 
 /* ---- the child ---------------------------------------------------------------------------- */
@@ -61,8 +61,8 @@ static void child_row(void *arg, const struct store_config_row *row)
     source_child_send_row(*(int *)arg, row);
 }
 
-static void on_neighbor(int64_t time_ns, const char *device, const char *ifname,
-                        const char *peer, const char *peer_port, const char *chassis, void *arg)
+static void on_neighbor(int64_t time_ns, const char *device, const char *ifname, const char *peer,
+                        const char *peer_port, const char *chassis, void *arg)
 {
     lldp_neighbor_rows(time_ns, device, ifname, peer, peer_port, chassis, child_row, arg);
 }
@@ -92,8 +92,8 @@ struct child_arg {
     struct gnmi_source *s;
 };
 
-static void child_missing(const char *device, const char *address, const char *path,
-                          bool missing, const char *why, void *arg)
+static void child_missing(const char *device, const char *address, const char *path, bool missing,
+                          const char *why, void *arg)
 {
     (void)device;
     (void)address;
@@ -127,8 +127,11 @@ static struct gnmi_source_opts source_opts(const struct gnmi_ctx *g)
 {
     struct gnmi_source_opts so = {
         .client = { .timeout_ns = g->opt.timeout_ns ? g->opt.timeout_ns : 10000000000LL,
-                    .interval_ns = g->interval_ns, .reconnect = true, .fallback_get = true,
-                    .probe_once = true, .probe_deliver = true },
+                    .interval_ns = g->interval_ns,
+                    .reconnect = true,
+                    .fallback_get = true,
+                    .probe_once = true,
+                    .probe_deliver = true },
         .mode = (enum gnmi_mode)g->opt.mode,
         .encoding = (enum gnmi_encoding)g->opt.encoding,
         .sample_interval_ns = g->interval_ns,
@@ -144,9 +147,12 @@ static int run_child(void *arg, int fd)
     struct gnmi_ctx *g = arg;
     struct gnmi_source_opts so = source_opts(g);
     struct child_arg ca = { fd, NULL };
-    struct gnmi_source_cb cb = { .on_sample = on_sample, .on_event = on_event,
-                                 .on_config = on_config, .on_error = on_error,
-                                 .on_missing = child_missing, .on_neighbor = on_neighbor,
+    struct gnmi_source_cb cb = { .on_sample = on_sample,
+                                 .on_event = on_event,
+                                 .on_config = on_config,
+                                 .on_error = on_error,
+                                 .on_missing = child_missing,
+                                 .on_neighbor = on_neighbor,
                                  .arg = &ca };
     struct gnmi_source *s = NULL;
     struct dcb_err err;
@@ -205,8 +211,7 @@ static void direct_row(void *arg, const struct store_config_row *row)
 }
 
 static void direct_neighbor(int64_t time_ns, const char *device, const char *ifname,
-                            const char *peer, const char *peer_port, const char *chassis,
-                            void *arg)
+                            const char *peer, const char *peer_port, const char *chassis, void *arg)
 {
     lldp_neighbor_rows(time_ns, device, ifname, peer, peer_port, chassis, direct_row, arg);
 }
@@ -218,8 +223,8 @@ static void direct_round(const char *device, void *arg)
         g->opt.tap->on_round(device, g->opt.tap->arg);
 }
 
-static void direct_error(const char *device, const char *address, const char *msg,
-                         int64_t retry_ns, void *arg)
+static void direct_error(const char *device, const char *address, const char *msg, int64_t retry_ns,
+                         void *arg)
 {
     struct gnmi_ctx *g = arg;
     char retry[32];
@@ -229,8 +234,8 @@ static void direct_error(const char *device, const char *address, const char *ms
              address, msg, gnmi_retry_text(retry, sizeof(retry), retry_ns));
 }
 
-static void direct_missing(const char *device, const char *address, const char *path,
-                           bool missing, const char *why, void *arg)
+static void direct_missing(const char *device, const char *address, const char *path, bool missing,
+                           const char *why, void *arg)
 {
     struct gnmi_ctx *g = arg;
     if (g->opt.tap && g->opt.tap->on_missing)
@@ -282,9 +287,14 @@ static int direct_open(struct gnmi_ctx *g, struct dcb_source *src, struct dcb_er
     g->src = src;
     struct gnmi_source_opts so = source_opts(g);
     struct gnmi_source_cb cb = {
-        .on_sample = direct_sample, .on_event = direct_event, .on_config = direct_config,
-        .on_round = direct_round, .on_error = direct_error, .on_missing = direct_missing,
-        .on_neighbor = direct_neighbor, .arg = g,
+        .on_sample = direct_sample,
+        .on_event = direct_event,
+        .on_config = direct_config,
+        .on_round = direct_round,
+        .on_error = direct_error,
+        .on_missing = direct_missing,
+        .on_neighbor = direct_neighbor,
+        .arg = g,
     };
     if (gnmi_source_new(&g->direct, g->maps_dir, &so, &cb, err) < 0 ||
         add_targets(g, g->direct, &g->added, err) < 0) {
@@ -299,8 +309,7 @@ static int direct_open(struct gnmi_ctx *g, struct dcb_source *src, struct dcb_er
 
 /* ---- dcbtop's side ------------------------------------------------------------------------ */
 
-static int gnmi_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
-                     struct dcb_err *err)
+static int gnmi_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns, struct dcb_err *err)
 {
     (void)err;
     struct gnmi_ctx *g = src->ctx;
@@ -379,7 +388,8 @@ int dcb_source_gnmi_open(struct dcb_source *src, const struct source_gnmi_option
     if (opt->maps_dir)
         snprintf(g->maps_dir, sizeof(g->maps_dir), "%s", opt->maps_dir);
     else if (counter_maps_default_dir(g->maps_dir, sizeof(g->maps_dir)) < 0)
-        return fail(g, dcb_err_set(err, DCB_E_NOTFOUND, "no counter maps found; set "
+        return fail(g, dcb_err_set(err, DCB_E_NOTFOUND,
+                                   "no counter maps found; set "
                                    "DCBKIT_MAPS"));
     if (opt->fabric) {
         fabric_init(&g->fabric);
@@ -402,8 +412,7 @@ int dcb_source_gnmi_open(struct dcb_source *src, const struct source_gnmi_option
     src->kind = SOURCE_GNMI;
     src->ctx = g;
     if (opt->fabric)
-        snprintf(src->name, sizeof(src->name), "fabric %s (%zu gNMI devices)", opt->fabric,
-                 added);
+        snprintf(src->name, sizeof(src->name), "fabric %s (%zu gNMI devices)", opt->fabric, added);
     else
         snprintf(src->name, sizeof(src->name), "gnmi %s%s", opt->addresses[0],
                  opt->naddresses > 1 ? " and more" : "");

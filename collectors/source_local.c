@@ -16,13 +16,13 @@ struct local_ctx {
     struct counter_maps maps;
     struct host_source hs;
     const struct host_source_sink *tap;
-    const char *const *dumps;     /* saved dumps instead of the host */
+    const char *const *dumps; /* saved dumps instead of the host */
     size_t ndumps;
     const char *pattern, *driver;
-    int read;                     /* interfaces the last tick read */
-    bool any_pfc;                 /* some interface has a pfc.* counter */
+    int read;     /* interfaces the last tick read */
+    bool any_pfc; /* some interface has a pfc.* counter */
     int ticks;
-    char problem[160];            /* the last error a read gave */
+    char problem[160]; /* the last error a read gave */
 };
 
 static void on_counter(void *arg, int64_t now, const char *ifname, const struct host_counter *c,
@@ -31,11 +31,10 @@ static void on_counter(void *arg, int64_t now, const char *ifname, const struct 
     struct local_ctx *l = arg;
     if (l->tap && l->tap->counter)
         l->tap->counter(l->tap->arg, now, ifname, c, d);
-    if (!c->mapped)                /* the sink takes its own deltas, as for every source */
+    if (!c->mapped) /* the sink takes its own deltas, as for every source */
         return;
     struct dcb_sample s;
-    dcb_sample_set(&s, now, l->hs.device, ifname, c->match.metric, c->match.prio,
-                   c->match.queue);
+    dcb_sample_set(&s, now, l->hs.device, ifname, c->match.metric, c->match.prio, c->match.queue);
     s.value.counter = c->value;
     enum metric_id m = c->match.metric;
     if (m == METRIC_PFC_RX_PAUSE || m == METRIC_PFC_TX_PAUSE || m == METRIC_PFC_RX_PAUSE_US)
@@ -96,23 +95,21 @@ static void on_message(void *arg, enum dcb_log_level level, const char *text)
 }
 
 /* Every dump at once, one interval apart from now: the source then ends. */
-static int dumps_tick(struct dcb_source *src, struct local_ctx *l, int64_t now_ns,
-                      int64_t *data_ns, struct dcb_err *err)
+static int dumps_tick(struct dcb_source *src, struct local_ctx *l, int64_t now_ns, int64_t *data_ns,
+                      struct dcb_err *err)
 {
     if (l->ticks++)
         return DCB_SOURCE_END;
     for (size_t i = 0; i < l->ndumps; i++) {
         *data_ns = now_ns + (int64_t)i * src->interval_ns;
-        if (host_dump_feed(&l->hs, &l->maps, l->dumps[i], l->pattern, l->driver, *data_ns,
-                           err) < 0)
+        if (host_dump_feed(&l->hs, &l->maps, l->dumps[i], l->pattern, l->driver, *data_ns, err) < 0)
             return -1;
     }
     l->read = 1;
     return DCB_SOURCE_END;
 }
 
-static int local_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
-                      struct dcb_err *err)
+static int local_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns, struct dcb_err *err)
 {
     struct local_ctx *l = src->ctx;
     *data_ns = now_ns;
@@ -186,9 +183,13 @@ int dcb_source_local_open(struct dcb_source *src, const struct source_local_opti
     if (!opt->device && gethostname(host, sizeof(host) - 1) < 0)
         snprintf(host, sizeof(host), "localhost");
     struct host_source_options ho = {
-        .sysfs_root = opt->sysfs_root, .proc_root = opt->proc_root, .pattern = opt->pattern,
-        .device = opt->device ? opt->device : host, .maps = &l->maps, .lldp = !opt->no_lldp,
-        .mapped_only = !opt->all_counters,   /* canonical metrics only, unless asked */
+        .sysfs_root = opt->sysfs_root,
+        .proc_root = opt->proc_root,
+        .pattern = opt->pattern,
+        .device = opt->device ? opt->device : host,
+        .maps = &l->maps,
+        .lldp = !opt->no_lldp,
+        .mapped_only = !opt->all_counters, /* canonical metrics only, unless asked */
         .raw_every = opt->raw_every,
         /* for a view: config changes rarely (the knobs are ~40 files a port), and the first
          * frame has no rates to show yet: it comes quickly, and the config with the second */

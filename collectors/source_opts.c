@@ -79,7 +79,8 @@ int source_opts_longopts(unsigned groups, struct option *opts, size_t *n, size_t
             continue;
         if (*n >= cap)
             return -1;
-        opts[(*n)++] = (struct option){ source_flags[i].name, source_flags[i].has_arg, NULL, source_flags[i].code };
+        opts[(*n)++] = (struct option){ source_flags[i].name, source_flags[i].has_arg, NULL,
+                                        source_flags[i].code };
     }
     return 0;
 }
@@ -138,8 +139,10 @@ static int parse_lossless(const char *text, unsigned *mask, char *why, size_t le
         return 1;
     for (const char *p = text; *p; p += p[1] ? 2 : 1) {
         if (*p < '0' || *p > '7' || (p[1] && p[1] != ','))
-            return bad(why, len, "--lossless takes priorities 0-7 separated by commas (such "
-                       "as 3 or 3,4) or 'none', not '%s'", text);
+            return bad(why, len,
+                       "--lossless takes priorities 0-7 separated by commas (such "
+                       "as 3 or 3,4) or 'none', not '%s'",
+                       text);
         *mask |= 1u << (*p - '0');
     }
     if (!*mask)
@@ -154,8 +157,8 @@ static int parse_duration_flag(const char *flag, const char *arg, int64_t min_ns
     if (dcb_parse_duration(arg, out, &err) < 0)
         return bad(why, len, "%s: %s", flag, err.msg);
     if (*out < min_ns)
-        return bad(why, len, "%s: at least %lld ms, not '%s'", flag,
-                   (long long)(min_ns / 1000000), arg);
+        return bad(why, len, "%s: at least %lld ms, not '%s'", flag, (long long)(min_ns / 1000000),
+                   arg);
     return 1;
 }
 
@@ -163,10 +166,9 @@ static int take_gnmi_address(struct source_opts *o, const char *arg, char *why, 
 {
     o->named |= SOURCE_G_GNMI;
     if (!strcmp(arg, "all"))
-        return 1;                   /* every gNMI device of --fabric */
+        return 1; /* every gNMI device of --fabric */
     const char *colon = strrchr(arg, ':');
-    if (!colon || colon == arg || !colon[1] ||
-        strspn(colon + 1, "0123456789") != strlen(colon + 1))
+    if (!colon || colon == arg || !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1))
         return bad(why, len, "--gnmi takes HOST:PORT (or 'all' with --fabric), not '%s'", arg);
     if (o->gnmi.naddresses == SOURCE_GNMI_MAX)
         return bad(why, len, "at most %d --gnmi targets (a fabric file takes more)",
@@ -183,16 +185,24 @@ static int take_gnmi(struct source_opts *o, int code, const char *arg, char *why
     case SO_GNMI: return take_gnmi_address(o, arg, why, len);
     case SO_MAP: o->gnmi.map = arg; return 1;
     case SO_GNMI_MODE:
-        if (!strcmp(arg, "stream")) o->gnmi.mode = GNMI_STREAM;
-        else if (!strcmp(arg, "poll")) o->gnmi.mode = GNMI_POLL;
-        else if (!strcmp(arg, "once")) o->gnmi.mode = GNMI_ONCE;
-        else return bad(why, len, "--gnmi-mode: stream, poll or once, not '%s'", arg);
+        if (!strcmp(arg, "stream"))
+            o->gnmi.mode = GNMI_STREAM;
+        else if (!strcmp(arg, "poll"))
+            o->gnmi.mode = GNMI_POLL;
+        else if (!strcmp(arg, "once"))
+            o->gnmi.mode = GNMI_ONCE;
+        else
+            return bad(why, len, "--gnmi-mode: stream, poll or once, not '%s'", arg);
         return 1;
     case SO_ENCODING:
-        if (!strcmp(arg, "json")) o->gnmi.encoding = GNMI_ENC_JSON;
-        else if (!strcmp(arg, "json_ietf")) o->gnmi.encoding = GNMI_ENC_JSON_IETF;
-        else if (!strcmp(arg, "proto")) o->gnmi.encoding = GNMI_ENC_PROTO;
-        else return bad(why, len, "--encoding: json, json_ietf or proto, not '%s'", arg);
+        if (!strcmp(arg, "json"))
+            o->gnmi.encoding = GNMI_ENC_JSON;
+        else if (!strcmp(arg, "json_ietf"))
+            o->gnmi.encoding = GNMI_ENC_JSON_IETF;
+        else if (!strcmp(arg, "proto"))
+            o->gnmi.encoding = GNMI_ENC_PROTO;
+        else
+            return bad(why, len, "--encoding: json, json_ietf or proto, not '%s'", arg);
         return 1;
     case SO_CONFIG_INTERVAL:
         if (!strcmp(arg, "never")) {
@@ -203,7 +213,7 @@ static int take_gnmi(struct source_opts *o, int code, const char *arg, char *why
                                 len) < 0)
             return -1;
         if (o->gnmi.config_interval_ns == 0)
-            o->gnmi.config_interval_ns = -1;        /* 0 is never, as collect always took it */
+            o->gnmi.config_interval_ns = -1; /* 0 is never, as collect always took it */
         return 1;
     case SO_PLAINTEXT: o->gnmi.plaintext = true; return 1;
     case SO_INSECURE: o->gnmi.insecure = true; return 1;
@@ -220,8 +230,8 @@ static int take_gnmi(struct source_opts *o, int code, const char *arg, char *why
         o->gnmi.max_message = (size_t)bytes;
         return 1;
     case SO_GNMI_PATH_RETRY:
-        return parse_duration_flag("--gnmi-path-retry", arg, 100000000, &o->gnmi.path_retry_ns,
-                                   why, len);
+        return parse_duration_flag("--gnmi-path-retry", arg, 100000000, &o->gnmi.path_retry_ns, why,
+                                   len);
     }
     return 0;
 }
@@ -244,14 +254,18 @@ static int take_store_replay(struct source_opts *o, int code, const char *arg, c
                              size_t len)
 {
     switch (code) {
-    case SO_STORE: o->store.path = arg; o->named |= SOURCE_G_STORE; return 1;
+    case SO_STORE:
+        o->store.path = arg;
+        o->named |= SOURCE_G_STORE;
+        return 1;
     case SO_AT:
         if (parse_at(arg, &o->store.at_ns, &o->store.before_end_ns) < 0)
-            return bad(why, len, "--at takes Unix seconds, YYYY-MM-DDTHH:MM:SSZ or -DURATION "
-                       "(before the store's end), not '%s'", arg);
+            return bad(why, len,
+                       "--at takes Unix seconds, YYYY-MM-DDTHH:MM:SSZ or -DURATION "
+                       "(before the store's end), not '%s'",
+                       arg);
         return 1;
-    case SO_WINDOW:
-        return parse_duration_flag("--window", arg, 1, &o->store.window_ns, why, len);
+    case SO_WINDOW: return parse_duration_flag("--window", arg, 1, &o->store.window_ns, why, len);
     case SO_REPLAY:
         o->replay.scenario = arg;
         o->demo = false;
@@ -269,23 +283,24 @@ static int take_store_replay(struct source_opts *o, int code, const char *arg, c
             return bad(why, len, "at most %d --set", SOURCE_REPLAY_SETS_MAX);
         o->replay.sets[o->replay.nsets++] = arg;
         return 1;
-    case SO_REPLAY_SPEED:
-        return parse_factor("--replay-speed", arg, &o->replay.speed, why, len);
+    case SO_REPLAY_SPEED: return parse_factor("--replay-speed", arg, &o->replay.speed, why, len);
     }
     return 0;
 }
 
-static int take_pcap_prom(struct source_opts *o, int code, const char *arg, char *why,
-                          size_t len)
+static int take_pcap_prom(struct source_opts *o, int code, const char *arg, char *why, size_t len)
 {
     struct dcb_err err;
     char *end;
     switch (code) {
-    case SO_PCAP: o->pcap.path = arg; o->named |= SOURCE_G_PCAP; return 1;
+    case SO_PCAP:
+        o->pcap.path = arg;
+        o->named |= SOURCE_G_PCAP;
+        return 1;
     case SO_LINK_SPEED:
         if (dcb_parse_speed(arg, &o->pcap.link_bps, &err) < 0 || !o->pcap.link_bps)
-            return bad(why, len, "--link-speed: %s", o->pcap.link_bps ? err.msg :
-                       "must be more than 0");
+            return bad(why, len, "--link-speed: %s",
+                       o->pcap.link_bps ? err.msg : "must be more than 0");
         o->pcap.link_speed_given = true;
         return 1;
     case SO_LOSSLESS:
@@ -295,8 +310,8 @@ static int take_pcap_prom(struct source_opts *o, int code, const char *arg, char
         errno = 0;
         long qps = strtol(arg, &end, 10);
         if (end == arg || *end || errno || qps < 1 || qps > (1L << 26))
-            return bad(why, len, "--max-qps takes a whole number from 1 to %ld, not '%s'",
-                       1L << 26, arg);
+            return bad(why, len, "--max-qps takes a whole number from 1 to %ld, not '%s'", 1L << 26,
+                       arg);
         o->pcap.max_qps = (uint32_t)qps;
         return 1;
     case SO_STORM_MS: {
@@ -318,7 +333,10 @@ static int take_pcap_prom(struct source_opts *o, int code, const char *arg, char
     case SO_MATCH: o->prometheus.match = arg; return 1;
     case SO_STEP:
         return parse_duration_flag("--step", arg, 1000000, &o->prometheus.step_ns, why, len);
-    case SO_FABRIC: o->fabric = arg; o->named |= SOURCE_G_FABRIC; return 1;
+    case SO_FABRIC:
+        o->fabric = arg;
+        o->named |= SOURCE_G_FABRIC;
+        return 1;
     }
     return 0;
 }
@@ -341,14 +359,16 @@ int source_opts_check(const struct source_opts *o, char *why, size_t len)
 {
     const struct source_gnmi_options *g = &o->gnmi;
     if (g->plaintext && (g->insecure || g->tls_ca || g->tls_cert))
-        return bad(why, len, "--plaintext turns TLS off; it cannot go with --insecure or "
+        return bad(why, len,
+                   "--plaintext turns TLS off; it cannot go with --insecure or "
                    "--tls-* options");
     if (!g->tls_cert != !g->tls_key)
         return bad(why, len, "--tls-cert and --tls-key go together");
     if ((o->named & SOURCE_G_GNMI) && !g->naddresses && !o->fabric)
         return bad(why, len, "--gnmi all polls the devices of a fabric file: give --fabric FILE");
     if (g->naddresses > 1 && g->device)
-        return bad(why, len, "--device names one switch; with several --gnmi each is named by "
+        return bad(why, len,
+                   "--device names one switch; with several --gnmi each is named by "
                    "its HOST:PORT");
     if ((o->store.at_ns || o->store.before_end_ns) && !o->store.path)
         return bad(why, len, "--at needs --store DB");
@@ -380,8 +400,7 @@ static int open_one(const struct source_opts *o, enum dcb_source_kind k, unsigne
         return rc;
     }
     case SOURCE_STORE: {
-        int rc = dcb_source_store_open(src, o->store.path, o->store.at_ns, o->store.window_ns,
-                                       err);
+        int rc = dcb_source_store_open(src, o->store.path, o->store.at_ns, o->store.window_ns, err);
         if (rc == 0 && o->store.before_end_ns)
             dcb_source_store_at_before_end(src, o->store.before_end_ns);
         return rc;
@@ -467,83 +486,115 @@ int source_opts_open(const struct source_opts *o, struct dcb_sink sink, int64_t 
 /* ---- help --------------------------------------------------------------------------------- */
 
 const struct source_option_doc source_option_docs[] = {
-    { SOURCE_G_LOCAL, "--local", "This host: netdev, ethtool (SIOCETHTOOL) and RDMA hw_counters, "
+    { SOURCE_G_LOCAL, "--local",
+      "This host: netdev, ethtool (SIOCETHTOOL) and RDMA hw_counters, "
       "dcbnl config, DCQCN knobs, LLDP partners." },
-    { SOURCE_G_LOCAL, "--sysfs-root DIR", "Read a sysfs tree saved elsewhere instead of /sys "
+    { SOURCE_G_LOCAL, "--sysfs-root DIR",
+      "Read a sysfs tree saved elsewhere instead of /sys "
       "(no ioctl then)." },
-    { SOURCE_G_LOCAL, "--proc-root DIR", "A folder holding net/dev, for netdev counters without "
+    { SOURCE_G_LOCAL, "--proc-root DIR",
+      "A folder holding net/dev, for netdev counters without "
       "sysfs statistics." },
-    { SOURCE_G_LOCAL, "--ifname PATTERN", "Interfaces to read, a shell pattern (default: all "
+    { SOURCE_G_LOCAL, "--ifname PATTERN",
+      "Interfaces to read, a shell pattern (default: all "
       "but lo)." },
-    { SOURCE_G_LOCAL | SOURCE_G_GNMI, "--maps DIR", "Counter maps (default: $DCBKIT_MAPS or "
+    { SOURCE_G_LOCAL | SOURCE_G_GNMI, "--maps DIR",
+      "Counter maps (default: $DCBKIT_MAPS or "
       "the installed maps)." },
-    { SOURCE_G_LOCAL | SOURCE_G_GNMI | SOURCE_G_PCAP, "--device NAME", "The device name the "
+    { SOURCE_G_LOCAL | SOURCE_G_GNMI | SOURCE_G_PCAP, "--device NAME",
+      "The device name the "
       "data carries (default: the host name; a single --gnmi target's HOST:PORT)." },
     { SOURCE_G_LOCAL, "--no-lldp", "Do not listen for LLDP partners." },
-    { SOURCE_G_GNMI, "--gnmi HOST:PORT", "A switch over gNMI (repeatable). --gnmi all with "
+    { SOURCE_G_GNMI, "--gnmi HOST:PORT",
+      "A switch over gNMI (repeatable). --gnmi all with "
       "--fabric FILE: every device of the fabric whose reach is gNMI." },
-    { SOURCE_G_GNMI, "--map NAME", "The vendor counter map: sonic, openconfig (default), "
+    { SOURCE_G_GNMI, "--map NAME",
+      "The vendor counter map: sonic, openconfig (default), "
       "srlinux." },
-    { SOURCE_G_GNMI, "--gnmi-mode stream|poll|once", "How counters come: a SAMPLE stream at "
+    { SOURCE_G_GNMI, "--gnmi-mode stream|poll|once",
+      "How counters come: a SAMPLE stream at "
       "the interval (default), a POLL every interval on one long-lived call, or a ONCE "
       "subscription every interval. A target that answers UNIMPLEMENTED to Subscribe is polled "
       "with Get." },
-    { SOURCE_G_GNMI, "--encoding json|json_ietf|proto", "The encoding asked for (default "
+    { SOURCE_G_GNMI, "--encoding json|json_ietf|proto",
+      "The encoding asked for (default "
       "json_ietf)." },
-    { SOURCE_G_GNMI, "--config-interval DURATION|never", "How often the QoS config is read "
+    { SOURCE_G_GNMI, "--config-interval DURATION|never",
+      "How often the QoS config is read "
       "with Get (default: once at start; 0 or never: not at all)." },
     { SOURCE_G_GNMI, "--plaintext", "No TLS: gRPC over cleartext HTTP/2 (h2c)." },
-    { SOURCE_G_GNMI, "--insecure", "TLS without verifying the target's certificate (lab use "
+    { SOURCE_G_GNMI, "--insecure",
+      "TLS without verifying the target's certificate (lab use "
       "only)." },
-    { SOURCE_G_GNMI, "--tls-ca FILE", "CA certificates that sign the target's certificate "
+    { SOURCE_G_GNMI, "--tls-ca FILE",
+      "CA certificates that sign the target's certificate "
       "(default: the system's). TLS with verification is the default." },
-    { SOURCE_G_GNMI, "--tls-cert FILE, --tls-key FILE", "Client certificate and key, for "
+    { SOURCE_G_GNMI, "--tls-cert FILE, --tls-key FILE",
+      "Client certificate and key, for "
       "mutual TLS." },
-    { SOURCE_G_GNMI, "--tls-server-name NAME", "Verify the certificate against NAME instead "
+    { SOURCE_G_GNMI, "--tls-server-name NAME",
+      "Verify the certificate against NAME instead "
       "of the host." },
-    { SOURCE_G_GNMI, "--credentials FILE", "Username and password from a file of 'username: "
+    { SOURCE_G_GNMI, "--credentials FILE",
+      "Username and password from a file of 'username: "
       "NAME' and 'password: SECRET' lines that only its owner may read (mode 0600). Without "
       "it, DCBKIT_GNMI_USERNAME and DCBKIT_GNMI_PASSWORD when set. Never on the command line." },
-    { SOURCE_G_GNMI, "--timeout DURATION", "Deadline of each gNMI call and poll answer; a "
+    { SOURCE_G_GNMI, "--timeout DURATION",
+      "Deadline of each gNMI call and poll answer; a "
       "stream silent for this long plus two intervals is reconnected (default 10s)." },
-    { SOURCE_G_GNMI, "--max-message SIZE", "Refuse gRPC messages larger than this (default "
+    { SOURCE_G_GNMI, "--max-message SIZE",
+      "Refuse gRPC messages larger than this (default "
       "16MiB)." },
-    { SOURCE_G_GNMI, "--gnmi-path-retry DURATION", "A path the target rejects (NOT_FOUND, "
+    { SOURCE_G_GNMI, "--gnmi-path-retry DURATION",
+      "A path the target rejects (NOT_FOUND, "
       "INVALID_ARGUMENT, UNIMPLEMENTED: a SONiC without the PFC watchdog has no Pfcwd table) is "
       "dropped, said once, and asked for again this often (default 5m); the other paths flow "
       "meanwhile." },
     { SOURCE_G_STORE, "--store DB", "A store that dcbkit collect, replay or serve wrote." },
-    { SOURCE_G_STORE, "--at TIME", "With --store: stand at Unix seconds, YYYY-MM-DDTHH:MM:SSZ, "
+    { SOURCE_G_STORE, "--at TIME",
+      "With --store: stand at Unix seconds, YYYY-MM-DDTHH:MM:SSZ, "
       "or -DURATION before the store's newest data (default: follow the newest data)." },
-    { SOURCE_G_STORE, "--window DURATION", "With --store: how much history before that time "
+    { SOURCE_G_STORE, "--window DURATION",
+      "With --store: how much history before that time "
       "to read (at least three of the store's sample spacings; dcbtop takes rates over its "
       "refresh interval, or over the store's own spacing where that is longer)." },
-    { SOURCE_G_REPLAY, "--replay SCENARIO", "The embedded simulator on a scenario file "
+    { SOURCE_G_REPLAY, "--replay SCENARIO",
+      "The embedded simulator on a scenario file "
       "(docs/scenario.md)." },
-    { SOURCE_G_REPLAY, "--demo", "The simulator on the built-in demo: " SCENARIO_DEMO_SUMMARY
-      "." },
-    { SOURCE_G_REPLAY, "--set PATH=VALUE", "Change one scenario field by its dotted path "
+    { SOURCE_G_REPLAY, "--demo", "The simulator on the built-in demo: " SCENARIO_DEMO_SUMMARY "." },
+    { SOURCE_G_REPLAY, "--set PATH=VALUE",
+      "Change one scenario field by its dotted path "
       "(repeatable)." },
-    { SOURCE_G_REPLAY, "--replay-speed X", "Simulated seconds per wall second where the "
+    { SOURCE_G_REPLAY, "--replay-speed X",
+      "Simulated seconds per wall second where the "
       "replay runs in real time (default 1)." },
-    { SOURCE_G_PCAP, "--pcap FILE", "A capture (pcap or pcapng): its pauses, PFC, CE marks, "
+    { SOURCE_G_PCAP, "--pcap FILE",
+      "A capture (pcap or pcapng): its pauses, PFC, CE marks, "
       "CNPs, NAKs and DCBX peers, as dcbkit analyze reads them." },
-    { SOURCE_G_PCAP, "--link-speed SPEED", "With --pcap: the link speed that turns pause "
+    { SOURCE_G_PCAP, "--link-speed SPEED",
+      "With --pcap: the link speed that turns pause "
       "quanta into time (default 400G)." },
-    { SOURCE_G_PCAP, "--lossless LIST", "With --pcap: the lossless priorities, such as 3 or "
+    { SOURCE_G_PCAP, "--lossless LIST",
+      "With --pcap: the lossless priorities, such as 3 or "
       "3,4 (default: the capture's DCBX PFC masks)." },
     { SOURCE_G_PCAP, "--storm-ms MS", "With --pcap: a pause longer than this is a storm." },
-    { SOURCE_G_PCAP, "--max-qps N", "With --pcap: QPs tracked one by one (default 262144); "
+    { SOURCE_G_PCAP, "--max-qps N",
+      "With --pcap: QPs tracked one by one (default 262144); "
       "packets of later QPs are counted as untracked." },
-    { SOURCE_G_PCAP, "--pcap-speed X", "With --pcap where it plays in real time: capture "
+    { SOURCE_G_PCAP, "--pcap-speed X",
+      "With --pcap where it plays in real time: capture "
       "seconds per wall second (default 1)." },
-    { SOURCE_G_PROMETHEUS, "--prometheus URL", "A Prometheus server that scrapes dcbkit "
+    { SOURCE_G_PROMETHEUS, "--prometheus URL",
+      "A Prometheus server that scrapes dcbkit "
       "serve: the window is read back with query_range." },
-    { SOURCE_G_PROMETHEUS, "--match LABELS", "With --prometheus: extra label matchers, such "
+    { SOURCE_G_PROMETHEUS, "--match LABELS",
+      "With --prometheus: extra label matchers, such "
       "as job=\"dcbkit\"." },
-    { SOURCE_G_PROMETHEUS, "--step DURATION", "With --prometheus: the query resolution "
+    { SOURCE_G_PROMETHEUS, "--step DURATION",
+      "With --prometheus: the query resolution "
       "(default: the window / 240)." },
-    { SOURCE_G_FABRIC, "--fabric FILE", "The fabric file: devices, links and intended QoS "
+    { SOURCE_G_FABRIC, "--fabric FILE",
+      "The fabric file: devices, links and intended QoS "
       "config (docs/fabric.md). By itself it opens no connection; with --gnmi all its gNMI "
       "devices are polled." },
     { 0, NULL, NULL },

@@ -42,27 +42,57 @@ enum source_group {
 
 /* getopt codes of the source options (above every command's own). */
 enum source_opt_code {
-    SO_LOCAL = 0x2000, SO_SYSFS_ROOT, SO_PROC_ROOT, SO_IFNAME, SO_MAPS, SO_DEVICE, SO_NO_LLDP,
-    SO_GNMI, SO_MAP, SO_GNMI_MODE, SO_ENCODING, SO_CONFIG_INTERVAL, SO_PLAINTEXT, SO_INSECURE,
-    SO_TLS_CA, SO_TLS_CERT, SO_TLS_KEY, SO_TLS_SERVER_NAME, SO_CREDENTIALS, SO_TIMEOUT,
-    SO_MAX_MESSAGE, SO_GNMI_PATH_RETRY,
-    SO_STORE, SO_AT, SO_WINDOW,
-    SO_REPLAY, SO_DEMO, SO_SET, SO_REPLAY_SPEED,
-    SO_PCAP, SO_LINK_SPEED, SO_LOSSLESS, SO_STORM_MS, SO_MAX_QPS, SO_PCAP_SPEED,
-    SO_PROMETHEUS, SO_MATCH, SO_STEP,
+    SO_LOCAL = 0x2000,
+    SO_SYSFS_ROOT,
+    SO_PROC_ROOT,
+    SO_IFNAME,
+    SO_MAPS,
+    SO_DEVICE,
+    SO_NO_LLDP,
+    SO_GNMI,
+    SO_MAP,
+    SO_GNMI_MODE,
+    SO_ENCODING,
+    SO_CONFIG_INTERVAL,
+    SO_PLAINTEXT,
+    SO_INSECURE,
+    SO_TLS_CA,
+    SO_TLS_CERT,
+    SO_TLS_KEY,
+    SO_TLS_SERVER_NAME,
+    SO_CREDENTIALS,
+    SO_TIMEOUT,
+    SO_MAX_MESSAGE,
+    SO_GNMI_PATH_RETRY,
+    SO_STORE,
+    SO_AT,
+    SO_WINDOW,
+    SO_REPLAY,
+    SO_DEMO,
+    SO_SET,
+    SO_REPLAY_SPEED,
+    SO_PCAP,
+    SO_LINK_SPEED,
+    SO_LOSSLESS,
+    SO_STORM_MS,
+    SO_MAX_QPS,
+    SO_PCAP_SPEED,
+    SO_PROMETHEUS,
+    SO_MATCH,
+    SO_STEP,
     SO_FABRIC,
     SO_END
 };
 
 struct source_opts {
-    unsigned named;                     /* bit per source kind the options named */
-    unsigned groups;                    /* the groups the command takes */
+    unsigned named;  /* bit per source kind the options named */
+    unsigned groups; /* the groups the command takes */
     struct source_local_options local;
     struct source_gnmi_options gnmi;
     struct {
         const char *path;
-        int64_t at_ns;                  /* 0: follow the newest data */
-        int64_t before_end_ns;          /* --at -DURATION */
+        int64_t at_ns;         /* 0: follow the newest data */
+        int64_t before_end_ns; /* --at -DURATION */
         int64_t window_ns;
     } store;
     struct source_replay_options replay;
@@ -88,7 +118,7 @@ int source_opts_check(const struct source_opts *o, char *why, size_t len);
 
 /* How a use opens the sources: what it does with finite ones and who reads the store. */
 enum source_open_flags {
-    SOURCE_OPEN_FAST = 1,               /* replay and pcap as fast as possible (else paced) */
+    SOURCE_OPEN_FAST = 1, /* replay and pcap as fast as possible (else paced) */
 };
 
 /* Opens every source the options name (a set when more than one), in place in src, with sink
@@ -109,6 +139,6 @@ struct source_option_doc {
     unsigned group;
     const char *flags, *text;
 };
-extern const struct source_option_doc source_option_docs[];     /* ends with a NULL flags */
+extern const struct source_option_doc source_option_docs[]; /* ends with a NULL flags */
 
 #endif

@@ -26,8 +26,8 @@
 #include "track_set.h"
 
 #define DEFAULT_LINK_BPS 400000000000ULL
-#define DEFAULT_STORM_NS 200000000LL          /* as dcbkit analyze --storm-ms */
-#define FAST_SAMPLE_NS (60 * 1000000000LL)    /* fast: the counters this often, capture time */
+#define DEFAULT_STORM_NS 200000000LL       /* as dcbkit analyze --storm-ms */
+#define FAST_SAMPLE_NS (60 * 1000000000LL) /* fast: the counters this often, capture time */
 #define PROGRESS_EVERY_FRAMES 4096
 
 struct pcap_ctx {
@@ -38,14 +38,14 @@ struct pcap_ctx {
     struct pcap_qps qps;
     struct dcb_frame frame;
     uint64_t malformed, other_linktype;
-    int64_t first_ns, last_ns;          /* capture times of the first and last frame given */
-    int64_t next_sample_ns;             /* fast: the counters are given again after this */
-    int64_t shift_ns;                   /* added to capture times (paced) */
+    int64_t first_ns, last_ns; /* capture times of the first and last frame given */
+    int64_t next_sample_ns;    /* fast: the counters are given again after this */
+    int64_t shift_ns;          /* added to capture times (paced) */
     int64_t first_tick_ns;
-    int64_t until_ns;                   /* this pass gives frames up to here (capture time) */
-    int64_t next_ns;                    /* the first frame not given yet (when more) */
-    uint64_t given;                     /* frames given so far */
-    int64_t neighbours_ns;              /* neighbours seen after this were not given yet */
+    int64_t until_ns;      /* this pass gives frames up to here (capture time) */
+    int64_t next_ns;       /* the first frame not given yet (when more) */
+    uint64_t given;        /* frames given so far */
+    int64_t neighbours_ns; /* neighbours seen after this were not given yet */
     bool started, more, ended;
     /* paced: the reader thread and whose turn it is */
     pthread_t reader;
@@ -96,7 +96,10 @@ static void put_counter(struct pcap_ctx *c, int64_t ts, enum metric_id m, int pr
 static void put_counters(struct pcap_ctx *c, int64_t ts, bool zero)
 {
     const struct qp_tracker *q = &c->t.qps;
-    const struct { enum metric_id m; uint64_t v; } counters[] = {
+    const struct {
+        enum metric_id m;
+        uint64_t v;
+    } counters[] = {
         { METRIC_CAPTURE_PAUSE_FRAMES, c->t.pauses.frames_pause },
         { METRIC_CAPTURE_ROCE_PACKETS, q->roce_packets },
         { METRIC_CAPTURE_CE_PACKETS, q->ce_packets },
@@ -140,7 +143,7 @@ static bool on_packet(void *arg, const struct capture_packet *p)
     if (p->ts_ns > c->until_ns && !wait_for_tick(c, p->ts_ns))
         return false;
     if (c->opt.fast && c->given && p->ts_ns >= c->next_sample_ns && c->last_ns > c->first_ns) {
-        put_counters(c, c->last_ns, false);          /* the frames before this one */
+        put_counters(c, c->last_ns, false); /* the frames before this one */
         c->next_sample_ns = c->last_ns + FAST_SAMPLE_NS;
     }
     if (!c->given++) {
@@ -158,7 +161,7 @@ static bool on_packet(void *arg, const struct capture_packet *p)
     }
     if (!dcb_decode_link_frame(p->linktype, p->data, p->caplen, p->len, &c->frame))
         c->malformed++;
-    dcb_verify_icrc(p->data, &c->frame);         /* corrupt frames: capture.bad_icrc */
+    dcb_verify_icrc(p->data, &c->frame); /* corrupt frames: capture.bad_icrc */
     track_set_frame(&c->t, p->ts_ns, p->iface, &c->frame);
     return true;
 }
@@ -166,8 +169,7 @@ static bool on_packet(void *arg, const struct capture_packet *p)
 static void config_from_dcbx(const struct dcbx_config *d, struct qos_config *c)
 {
     qos_config_init(c);
-    c->dcbx_mode = (struct qos_val){ d->protocol == DCBX_CEE ? QOS_DCBX_CEE : QOS_DCBX_IEEE,
-                                     true };
+    c->dcbx_mode = (struct qos_val){ d->protocol == DCBX_CEE ? QOS_DCBX_CEE : QOS_DCBX_IEEE, true };
     if (d->has_pfc) {
         c->pfc_enabled = (struct qos_val){ d->pfc_enable, true };
         c->pfc_willing = (struct qos_val){ d->willing, true };
@@ -215,8 +217,9 @@ static int put_capture_peer(struct pcap_ctx *c, int64_t ts, struct dcb_err *err)
             any = true;
         }
     }
-    return any ? dcb_sink_put_qos(&c->src->sink, ts + c->shift_ns, c->device, "", "peer:dcbx",
-                                  &q, err) : 0;
+    return any ? dcb_sink_put_qos(&c->src->sink, ts + c->shift_ns, c->device, "", "peer:dcbx", &q,
+                                  err)
+               : 0;
 }
 
 /* Each neighbour heard since the last call: its config, and its link partner's as "peer:";
@@ -264,8 +267,7 @@ static int put_capture_port(struct pcap_ctx *c, int64_t ts, struct dcb_err *err)
     return dcb_sink_put_qos(&c->src->sink, ts + c->shift_ns, c->device, "", "capture", &q, err);
 }
 
-static int read_error(struct pcap_ctx *c, int rc, const struct dcb_err *inner,
-                      struct dcb_err *err)
+static int read_error(struct pcap_ctx *c, int rc, const struct dcb_err *inner, struct dcb_err *err)
 {
     char why[sizeof(err->msg)];
     snprintf(why, sizeof(why), "%s", inner->msg);
@@ -397,8 +399,7 @@ static int pcap_tick_paced(struct pcap_ctx *c, int64_t now_ns, int64_t *data_ns,
     return put_neighbours(c, err);
 }
 
-static int pcap_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
-                     struct dcb_err *err)
+static int pcap_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns, struct dcb_err *err)
 {
     struct pcap_ctx *c = src->ctx;
     *data_ns = c->ended && c->given ? c->last_ns + c->shift_ns : now_ns;
@@ -441,10 +442,14 @@ int dcb_source_pcap_view(const struct dcb_source *src, struct source_pcap_view *
     if (!c)
         return -1;
     *v = (struct source_pcap_view){
-        .tracks = &c->t, .frames = c->given, .malformed = c->malformed,
-        .other_linktype = c->other_linktype, .first_ns = c->given ? c->first_ns : 0,
+        .tracks = &c->t,
+        .frames = c->given,
+        .malformed = c->malformed,
+        .other_linktype = c->other_linktype,
+        .first_ns = c->given ? c->first_ns : 0,
         .last_ns = c->given ? c->last_ns : 0,
-        .storm_ns = c->opt.storm_ns ? c->opt.storm_ns : DEFAULT_STORM_NS, .device = c->device,
+        .storm_ns = c->opt.storm_ns ? c->opt.storm_ns : DEFAULT_STORM_NS,
+        .device = c->device,
     };
     v->lossless_mask = lossless_of(c, &v->lossless_source);
     return 0;
@@ -482,14 +487,17 @@ int dcb_source_pcap_open(struct dcb_source *src, const struct source_pcap_option
     c->opt.path = c->path;
     const char *slash = strrchr(opt->path, '/');
     snprintf(c->device, sizeof(c->device), "%s",
-             opt->device ? opt->device : slash ? slash + 1 : opt->path);
+             opt->device ? opt->device
+             : slash     ? slash + 1
+                         : opt->path);
     /* the file is opened once here, so that a missing or unreadable one fails at open; a paced
      * play needs its first frame's time. Standard input can be read only once. */
     bool is_stdin = !strcmp(c->path, "-");
     c->first_ns = INT64_MIN;
     if (is_stdin && !opt->fast) {
         free(c);
-        return dcb_err_set(err, DCB_E_INVAL, "standard input is read as fast as it goes, not "
+        return dcb_err_set(err, DCB_E_INVAL,
+                           "standard input is read as fast as it goes, not "
                            "at its own pace");
     }
     if (!is_stdin && capture_file_read(c->path, NULL, first_frame, &c->first_ns, err) < 0) {
@@ -504,7 +512,7 @@ int dcb_source_pcap_open(struct dcb_source *src, const struct source_pcap_option
     }
     c->neighbours_ns = INT64_MIN;
     if (c->first_ns == INT64_MIN && !is_stdin)
-        c->ended = true;                /* no frame at all: nothing to give */
+        c->ended = true; /* no frame at all: nothing to give */
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->turn, NULL);
     src->ops = &pcap_ops;

@@ -9,8 +9,7 @@
 /* Something to judge: CE marks, not-ECT data, NAKs, CNPs, or RoCE in the default class (DSCP 0) */
 static bool judged(const struct qp_flow *q)
 {
-    return q->ecn[3] || q->non_ect_data || q->naks || q->rnr_naks || q->cnps ||
-           (q->dscp_seen & 1);
+    return q->ecn[3] || q->non_ect_data || q->naks || q->rnr_naks || q->cnps || (q->dscp_seen & 1);
 }
 
 static void put(const struct dcb_sink *sink, const char *device, int64_t t, enum metric_id m,
@@ -38,7 +37,10 @@ static int highest_bit(uint64_t mask)
 static void put_qp(const struct dcb_sink *sink, const char *device, int64_t t,
                    const struct qp_flow *q, int label, bool zero)
 {
-    const struct { enum metric_id m; uint64_t v; } counters[] = {
+    const struct {
+        enum metric_id m;
+        uint64_t v;
+    } counters[] = {
         { METRIC_CAPTURE_QP_CE_PACKETS, q->ecn[3] },
         { METRIC_CAPTURE_QP_CNPS_RECEIVED, q->cnps_received },
         { METRIC_CAPTURE_QP_NON_ECT_PACKETS, q->non_ect_data },

@@ -12,14 +12,14 @@
 #include "qp_track.h"
 #include "source.h"
 
-#define PCAP_QPS_MAX 4096             /* a qp label stays below 4096, as imports take it */
+#define PCAP_QPS_MAX 4096 /* a qp label stays below 4096, as imports take it */
 
 struct pcap_qps {
-    int16_t *label;                   /* per tracker flow: its label + 1, 0 for none */
+    int16_t *label; /* per tracker flow: its label + 1, 0 for none */
     uint32_t cap;
-    uint32_t flow_of[PCAP_QPS_MAX];   /* per label: the tracker flow */
+    uint32_t flow_of[PCAP_QPS_MAX]; /* per label: the tracker flow */
     int n;
-    uint64_t unlisted;                /* flows that would have had series beyond the cap */
+    uint64_t unlisted; /* flows that would have had series beyond the cap */
     bool nomem;
 };
 

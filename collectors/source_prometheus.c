@@ -24,7 +24,7 @@ struct prom_ctx {
     struct dcb_source *src;
     struct source_prometheus_options opt;
     char url[1024], match[1024];
-    char names[METRIC_COUNT][128];      /* the Prometheus name of each canonical metric */
+    char names[METRIC_COUNT][128]; /* the Prometheus name of each canonical metric */
     uint64_t events, events_left_out;
     bool ended;
 };
@@ -56,14 +56,14 @@ static void put_series(struct prom_ctx *c, const struct prom_matrix *m, size_t i
     int prio = index_label(s, "prio");
     int queue = index_label(s, mi->labels == LABELS_QP ? "qp" : "queue");
     if (!device || prio < -1 || queue < -1)
-        return;                   /* not one of ours: no device, or a prio that is no number */
+        return; /* not one of ours: no device, or a prio that is no number */
     double scale = metric_prom_scale(id);
     for (size_t k = 0; k < s->npoints; k++) {
         int64_t t;
         double v;
         prom_matrix_point(m, i, k, &t, &v);
         if (!isfinite(v))
-            continue;             /* unknown is not zero */
+            continue; /* unknown is not zero */
         struct dcb_sample smp;
         dcb_sample_set(&smp, t, device, ifname ? ifname : "", id, prio, queue);
         if (mi->kind == METRIC_COUNTER) {
@@ -139,17 +139,18 @@ static int put_configs(struct prom_ctx *c, const struct prom_matrix *m, size_t *
             continue;
         if (!ifname)
             ifname = "";
-        if (a.open && (strcmp(a.device, device) || strcmp(a.ifname, ifname) ||
-                       strcmp(a.source, source)) && flush_config(c, &a, err) < 0)
+        if (a.open &&
+            (strcmp(a.device, device) || strcmp(a.ifname, ifname) || strcmp(a.source, source)) &&
+            flush_config(c, &a, err) < 0)
             return -1;
         if (!a.open)
             open_config(&a, device, ifname, source);
         int64_t t;
         double v;
-        prom_matrix_point(m, idx[j], s.npoints - 1, &t, &v);   /* the newest value */
+        prom_matrix_point(m, idx[j], s.npoints - 1, &t, &v); /* the newest value */
         if (isfinite(v) && fabs(v) < 9e18)
-            qos_set_raw(&a.q, field, (int64_t)llround(v), NULL);   /* a field we do not know
-                                                                    * stays unknown */
+            qos_set_raw(&a.q, field, (int64_t)llround(v), NULL); /* a field we do not know
+                                                                  * stays unknown */
         if (t > a.t)
             a.t = t;
     }
@@ -232,8 +233,7 @@ static void put_gap(struct prom_ctx *c, int64_t end_ns)
     event_details_u64(&details, "events_left_out", c->events_left_out);
     event_details_u64(&details, "events_kept", c->events);
     struct dcb_event e;
-    dcb_event_set(&e, end_ns, EVENT_SOURCE_GAP, "prometheus", "", -1,
-                  event_details_json(&details));
+    dcb_event_set(&e, end_ns, EVENT_SOURCE_GAP, "prometheus", "", -1, event_details_json(&details));
     c->src->sink.event(c->src->sink.arg, &e);
 }
 
@@ -265,14 +265,14 @@ static int put_matrix(struct prom_ctx *c, const struct prom_matrix *m, struct dc
         rc = put_configs(c, m, config, nconfig, err);
     free(config);
     if (rc == 0 && !used && !nconfig)
-        rc = dcb_err_set(err, DCB_E_NOTFOUND, "no dcbkit series%s%s in the window (is dcbkit "
-                         "serve being scraped?)", c->opt.match ? " matching " : "",
-                         c->opt.match ? c->opt.match : "");
+        rc = dcb_err_set(err, DCB_E_NOTFOUND,
+                         "no dcbkit series%s%s in the window (is dcbkit "
+                         "serve being scraped?)",
+                         c->opt.match ? " matching " : "", c->opt.match ? c->opt.match : "");
     return rc;
 }
 
-static int prom_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
-                     struct dcb_err *err)
+static int prom_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns, struct dcb_err *err)
 {
     struct prom_ctx *c = src->ctx;
     const struct source_prometheus_options *o = &c->opt;
@@ -286,8 +286,13 @@ static int prom_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
     char query[1200];
     snprintf(query, sizeof(query), "{__name__=~\"dcbkit_.+\"%s%s}",
              o->match && *o->match ? "," : "", o->match ? o->match : "");
-    struct prom_query q = { c->url, query, end - window, end, step > 0 ? step : 1000000,
-                            o->timeout_ms ? o->timeout_ms : 10000, 0 };
+    struct prom_query q = { c->url,
+                            query,
+                            end - window,
+                            end,
+                            step > 0 ? step : 1000000,
+                            o->timeout_ms ? o->timeout_ms : 10000,
+                            0 };
     struct prom_matrix *m;
     int rc = prom_query_range(&q, &m, err);
     if (rc == 0) {
@@ -311,12 +316,14 @@ static void prom_close(struct dcb_source *src)
 
 static const struct dcb_source_ops prom_ops = { prom_tick, NULL, prom_close };
 
-int dcb_source_prometheus_open(struct dcb_source *src,
-                               const struct source_prometheus_options *opt, struct dcb_err *err)
+int dcb_source_prometheus_open(struct dcb_source *src, const struct source_prometheus_options *opt,
+                               struct dcb_err *err)
 {
     if (!opt->url || (strncmp(opt->url, "http://", 7) && strncmp(opt->url, "https://", 8)))
-        return dcb_err_set(err, DCB_E_INVAL, "--prometheus takes an http:// or https:// URL, "
-                           "not '%s'", opt->url ? opt->url : "");
+        return dcb_err_set(err, DCB_E_INVAL,
+                           "--prometheus takes an http:// or https:// URL, "
+                           "not '%s'",
+                           opt->url ? opt->url : "");
     struct prom_ctx *c = calloc(1, sizeof(*c));
     if (!c)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");

@@ -35,7 +35,7 @@
 
 #define EVENTS_PER_SECOND 2000
 #define FIRST_DATA_WAIT_MS 2000
-#define BEHIND_SLACK_NS 250000000LL   /* wall time a round may come late before it is said */
+#define BEHIND_SLACK_NS 250000000LL /* wall time a round may come late before it is said */
 
 /* What the child reads and dcbtop writes while both run: simulated time between forwarded
  * rounds (half a refresh interval). */
@@ -47,7 +47,7 @@ struct replay_ctx {
     struct scenario sc;
     double speed;
     int64_t duration_ns;
-    int64_t start_ns;             /* simulated time 0 on the wall clock (fast, 0: the tick's) */
+    int64_t start_ns; /* simulated time 0 on the wall clock (fast, 0: the tick's) */
     bool fast, ran;
     struct source_child cl;
     struct replay_shared *shared; /* real time: mapped shared with the child */
@@ -68,7 +68,7 @@ struct pacer {
     const struct replay_shared *shared;
     int64_t start_ns, round_ns, cell;
     bool send_round;
-    int pipe_bytes;               /* the pipe's capacity */
+    int pipe_bytes; /* the pipe's capacity */
     int64_t second_ns;
     unsigned events_this_second;
 };
@@ -103,7 +103,7 @@ static void child_event(void *arg, const struct dcb_event *e)
     }
     int queued = 0;
     if (ioctl(c->fd, FIONREAD, &queued) == 0 && queued > c->pipe_bytes / 2)
-        return;                   /* dcbtop has not read for a while: the samples go first */
+        return; /* dcbtop has not read for a while: the samples go first */
     if (c->events_this_second++ < EVENTS_PER_SECOND)
         source_child_send_event(c->fd, e);
 }
@@ -111,16 +111,23 @@ static void child_event(void *arg, const struct dcb_event *e)
 static int run_child(void *arg, int fd)
 {
     struct replay_ctx *r = arg;
-    struct pacer c = { .fd = fd, .shared = r->shared, .start_ns = r->start_ns, .round_ns = -1,
+    struct pacer c = { .fd = fd,
+                       .shared = r->shared,
+                       .start_ns = r->start_ns,
+                       .round_ns = -1,
                        .cell = -1 };
     c.pipe_bytes = fcntl(fd, F_GETPIPE_SZ);
     if (c.pipe_bytes <= 0)
         c.pipe_bytes = 65536;
     struct replay_hooks hooks = { child_sample, child_event, NULL, &c };
-    struct scenario_run_options ro = {
-        .duration_ns = r->duration_ns ? r->duration_ns : SCENARIO_FOREVER, .realtime = true,
-        .speed = r->speed, .stop = &source_child_stop, .wall_start_ns = r->start_ns,
-        .simulated_stamps = true, .round_end = child_round_end };
+    struct scenario_run_options ro = { .duration_ns = r->duration_ns ? r->duration_ns
+                                                                     : SCENARIO_FOREVER,
+                                       .realtime = true,
+                                       .speed = r->speed,
+                                       .stop = &source_child_stop,
+                                       .wall_start_ns = r->start_ns,
+                                       .simulated_stamps = true,
+                                       .round_end = child_round_end };
     struct scenario_result res;
     struct dcb_err err;
     int rc = scenario_run(&r->sc, &ro, &hooks, &res, &err);
@@ -145,8 +152,8 @@ static void fast_event(void *arg, const struct dcb_event *e)
 struct config_of {
     const struct dcb_sink *sink;
     const struct fabric *f;
-    const char *device;           /* as in the fabric */
-    const char *prefix;           /* before every device name put out, or NULL */
+    const char *device; /* as in the fabric */
+    const char *prefix; /* before every device name put out, or NULL */
     int64_t time_ns;
 };
 
@@ -191,8 +198,8 @@ void source_replay_put_config(const struct fabric *f, const char *prefix, int64_
     }
 }
 
-static int run_fast(struct dcb_source *src, struct replay_ctx *r, int64_t now_ns,
-                    int64_t *data_ns, struct dcb_err *err)
+static int run_fast(struct dcb_source *src, struct replay_ctx *r, int64_t now_ns, int64_t *data_ns,
+                    struct dcb_err *err)
 {
     if (r->start_ns)
         now_ns = r->start_ns;
@@ -218,7 +225,7 @@ static int64_t behind_of(const struct replay_ctx *r, int64_t now_ns)
 {
     if (!r->cl.newest_ns || r->cl.ended)
         return 0;
-    double due = (double)(now_ns - r->start_ns) * r->speed;   /* simulated time by now */
+    double due = (double)(now_ns - r->start_ns) * r->speed; /* simulated time by now */
     double lag = (due - (double)(r->cl.newest_ns - r->start_ns)) / r->speed;
     double step = (double)__atomic_load_n(&r->shared->every_ns, __ATOMIC_RELAXED) / r->speed;
     return lag > step + (double)BEHIND_SLACK_NS ? (int64_t)lag : 0;
@@ -237,7 +244,8 @@ static int replay_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
         if (r->cl.ended)
             snprintf(src->status, sizeof(src->status), "the simulation stopped (%s)",
                      WIFEXITED(r->cl.status) && WEXITSTATUS(r->cl.status) == 0
-                         ? "end of the scenario" : "it failed");
+                         ? "end of the scenario"
+                         : "it failed");
     }
     /* the data stands at the newest round, however late it is */
     if (r->cl.newest_ns)
@@ -264,8 +272,8 @@ static const struct dcb_source_ops replay_ops = { replay_tick, NULL, replay_clos
  * whatever the phase), the interval shared with the child. */
 static int start_child(struct dcb_source *src, struct replay_ctx *r, struct dcb_err *err)
 {
-    r->shared = mmap(NULL, sizeof(*r->shared), PROT_READ | PROT_WRITE,
-                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    r->shared = mmap(NULL, sizeof(*r->shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                     -1, 0);
     if (r->shared == MAP_FAILED) {
         r->shared = NULL;
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory for the replay's shared page");
@@ -284,8 +292,8 @@ static int start_child(struct dcb_source *src, struct replay_ctx *r, struct dcb_
 static void name_it(struct dcb_source *src, const struct source_replay_options *opt,
                     const struct replay_ctx *r)
 {
-    snprintf(src->name, sizeof(src->name), "replay %s%s", opt->scenario ? "" : "demo: ",
-             opt->scenario ? opt->scenario : r->sc.name);
+    snprintf(src->name, sizeof(src->name), "replay %s%s",
+             opt->scenario ? "" : "demo: ", opt->scenario ? opt->scenario : r->sc.name);
     size_t len = strlen(src->name);
     if (!opt->fast && opt->speed > 0 && opt->speed != 1)
         snprintf(src->name + len, sizeof(src->name) - len, " at %gx", opt->speed);

@@ -13,8 +13,7 @@ struct source_set {
     size_t n;
 };
 
-static int set_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
-                    struct dcb_err *err)
+static int set_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns, struct dcb_err *err)
 {
     struct source_set *s = src->ctx;
     bool all_ended = true;

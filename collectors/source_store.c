@@ -19,10 +19,11 @@
 #include "grow.h"
 #include "source.h"
 
-#define SEEK_INTERVALS 10       /* [ and ] move by this many refresh intervals */
-#define FIRST_INTERVALS 10      /* the first frame loads this many intervals (or seconds, if
-                                 * more); the whole window follows on the next refresh */
-#define SPACINGS_FED 3          /* a window holds at least this many sample spacings */
+#define SEEK_INTERVALS 10 /* [ and ] move by this many refresh intervals */
+#define FIRST_INTERVALS                                                                       \
+    10                           /* the first frame loads this many intervals (or seconds, if \
+                                  * more); the whole window follows on the next refresh */
+#define SPACINGS_FED 3           /* a window holds at least this many sample spacings */
 #define SLICE_SAMPLES (1u << 16) /* readings kept in memory at once (about 10 MB) */
 
 struct store_ctx {
@@ -30,29 +31,29 @@ struct store_ctx {
     struct dcb_store *st;
     char path[1024];
     int64_t first_ns, last_ns;
-    int64_t at_ns;              /* the time shown; 0: follow the newest data */
-    int64_t fed_ns;             /* samples up to here were given to the sink */
+    int64_t at_ns;  /* the time shown; 0: follow the newest data */
+    int64_t fed_ns; /* samples up to here were given to the sink */
     int64_t window_ns;
-    bool reload;                /* feed the window before at_ns again */
-    bool partial;               /* only the end of the window is loaded yet */
+    bool reload;  /* feed the window before at_ns again */
+    bool partial; /* only the end of the window is loaded yet */
     bool loaded_once;
     struct dcb_sample *samples; /* one slice's readings, put in time order */
     uint8_t *widths;            /* each reading's counter width (0: not a counter), by index */
     size_t nsamples, samples_cap, widths_cap;
-    uint64_t series;            /* in the store when opened: sizes the slices */
-    int64_t spacing_ns;         /* the store's mean time between a series' samples (0: unknown) */
-    int64_t step_ns;            /* the grid: the refresh interval or the spacing, the longer */
-    int64_t grid_end_ns;        /* the grid point the feed under way ends on */
+    uint64_t series;     /* in the store when opened: sizes the slices */
+    int64_t spacing_ns;  /* the store's mean time between a series' samples (0: unknown) */
+    int64_t step_ns;     /* the grid: the refresh interval or the spacing, the longer */
+    int64_t grid_end_ns; /* the grid point the feed under way ends on */
     /* the series store_range is handing out: its newest reading in the current step so far */
     struct dcb_sample pending;
-    int64_t pending_cell;       /* steps before grid_end_ns */
+    int64_t pending_cell; /* steps before grid_end_ns */
     unsigned width;
     bool has_pending;
 };
 
 struct timed {
     int64_t time_ns;
-    size_t seq;                 /* arrival order: a stable sort */
+    size_t seq; /* arrival order: a stable sort */
 };
 
 static bool same_series(const struct dcb_sample *a, const struct dcb_sample *b)
@@ -102,8 +103,10 @@ static int keep_sample(const struct dcb_sample *s, void *arg)
     if (keep_pending(c) < 0)
         return DCB_E_NOMEM;
     if (!same)
-        c->width = metric_info(s->metric)->kind != METRIC_COUNTER ? 0 :
-                   store_series_width(c->st, s->device, s->ifname, s->metric, s->prio, s->queue);
+        c->width = metric_info(s->metric)->kind != METRIC_COUNTER
+                       ? 0
+                       : store_series_width(c->st, s->device, s->ifname, s->metric, s->prio,
+                                            s->queue);
     c->pending = *s;
     c->pending_cell = cell;
     c->has_pending = true;
@@ -169,8 +172,8 @@ static int feed_samples(struct store_ctx *c, int64_t t0, int64_t t1, struct dcb_
     for (int64_t k = steps; k > 0; k -= per_slice) {
         struct store_filter f;
         store_filter_init(&f);
-        int64_t lo = t1 - k * c->step_ns, hi = t1 - (k > per_slice ? k - per_slice : 0) *
-                                                    c->step_ns;
+        int64_t lo = t1 - k * c->step_ns,
+                hi = t1 - (k > per_slice ? k - per_slice : 0) * c->step_ns;
         f.t0 = (lo > t0 ? lo : t0) + 1;
         f.t1 = hi;
         c->nsamples = 0;
@@ -193,8 +196,7 @@ static int feed(struct store_ctx *c, int64_t t0, int64_t t1, struct dcb_err *err
     store_filter_init(&f);
     f.t0 = t0 + 1;
     f.t1 = t1;
-    if (feed_samples(c, t0, t1, err) < 0 ||
-        store_events(c->st, &f, NULL, put_event, c, err) < 0 ||
+    if (feed_samples(c, t0, t1, err) < 0 || store_events(c->st, &f, NULL, put_event, c, err) < 0 ||
         store_configs(c->st, NULL, NULL, t1, put_config, c, err) < 0)
         return -1;
     c->fed_ns = t1;
@@ -215,12 +217,11 @@ static void set_status(struct dcb_source *src, const struct store_ctx *c, const 
         return;
     size_t n = strlen(src->status);
     snprintf(src->status + n, sizeof(src->status) - n,
-             "%sa sample every %.3g s in the store: rates are over that spacing",
-             n ? "; " : "", (double)c->spacing_ns / 1e9);
+             "%sa sample every %.3g s in the store: rates are over that spacing", n ? "; " : "",
+             (double)c->spacing_ns / 1e9);
 }
 
-static int store_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
-                      struct dcb_err *err)
+static int store_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns, struct dcb_err *err)
 {
     (void)now_ns;
     struct store_ctx *c = src->ctx;
@@ -236,7 +237,7 @@ static int store_tick(struct dcb_source *src, int64_t now_ns, int64_t *data_ns,
      * refresh starts over with the whole window (the history behind the sparklines) */
     int64_t first = FIRST_INTERVALS * src->interval_ns;
     if (first < FIRST_INTERVALS * 1000000000LL)
-        first = FIRST_INTERVALS * 1000000000LL;     /* a store sampled every second or so */
+        first = FIRST_INTERVALS * 1000000000LL; /* a store sampled every second or so */
     if (first < SPACINGS_FED * c->spacing_ns)
         first = SPACINGS_FED * c->spacing_ns;
     if (first > window)

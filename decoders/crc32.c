@@ -27,9 +27,9 @@ static uint32_t crc32_slice8(uint32_t c, const uint8_t *p, size_t len)
     while (len >= 8) {
         uint32_t lo = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
                            (uint32_t)p[3] << 24);
-        c = crc_table[7][lo & 0xff] ^ crc_table[6][lo >> 8 & 0xff] ^
-            crc_table[5][lo >> 16 & 0xff] ^ crc_table[4][lo >> 24] ^
-            crc_table[3][p[4]] ^ crc_table[2][p[5]] ^ crc_table[1][p[6]] ^ crc_table[0][p[7]];
+        c = crc_table[7][lo & 0xff] ^ crc_table[6][lo >> 8 & 0xff] ^ crc_table[5][lo >> 16 & 0xff] ^
+            crc_table[4][lo >> 24] ^ crc_table[3][p[4]] ^ crc_table[2][p[5]] ^ crc_table[1][p[6]] ^
+            crc_table[0][p[7]];
         p += 8;
         len -= 8;
     }
@@ -45,17 +45,18 @@ static uint32_t crc32_slice8(uint32_t c, const uint8_t *p, size_t len)
  * The last lane is a 16-byte message with the same remainder as everything folded into it, so
  * the table finishes it together with the tail. The constants were checked against the table
  * over every length in tests/unit/test_crc32.c. */
-#define FOLD(x, k, next)                                                                          \
-    _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_clmulepi64_si128(x, k, 0x11)), \
+#define FOLD(x, k, next)                                           \
+    _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00),  \
+                                _mm_clmulepi64_si128(x, k, 0x11)), \
                   next)
 
 __attribute__((target("pclmul,sse2"))) static uint32_t crc32_clmul(uint32_t c, const uint8_t *p,
-                                                                    size_t len)
+                                                                   size_t len)
 {
     const __m128i by512 = _mm_set_epi64x(0x1c6e41596LL, 0x154442bd4LL);
     const __m128i by128 = _mm_set_epi64x(0x0ccaa009eLL, 0x1751997d0LL);
     __m128i x3 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)c));
-    if (len < 64) {   /* short: one lane, 128 bits at a time */
+    if (len < 64) { /* short: one lane, 128 bits at a time */
         p += 16;
         len -= 16;
         goto one_lane;

@@ -94,8 +94,7 @@ static bool decode_subtlv(unsigned type, struct dcb_reader *r, struct dcb_cee *c
             return wrong_length(f, "Application", len, "4+6n");
         decode_app(r, c);
         return true;
-    default:
-        return true;
+    default: return true;
     }
 }
 

@@ -52,8 +52,7 @@ static bool wrong_length(struct dcb_frame *f, const char *name, size_t len, cons
  * prio n: the traffic class of priority n, 4 bits. W willing, C credit-based shaper supported,
  * MaxTC the number of traffic classes (0 means 8); in the Recommendation that byte is reserved.
  * The ETS shares sum to 100. */
-static bool decode_ets(struct dcb_reader *body, bool config, struct dcb_ets *e,
-                       struct dcb_frame *f)
+static bool decode_ets(struct dcb_reader *body, bool config, struct dcb_ets *e, struct dcb_frame *f)
 {
     size_t len = rd_remaining(body) + ORG_HEADER_LEN;
     if (len != ETS_TLV_LEN)
@@ -114,10 +113,8 @@ bool dcb_decode_ieee_dcbx(struct dcb_reader *body, uint8_t subtype, struct dcb_l
 {
     size_t len = rd_remaining(body) + ORG_HEADER_LEN;
     switch (subtype) {
-    case IEEE_ETS_CFG:
-        return decode_ets(body, true, &l->ets_cfg, f);
-    case IEEE_ETS_REC:
-        return decode_ets(body, false, &l->ets_rec, f);
+    case IEEE_ETS_CFG: return decode_ets(body, true, &l->ets_cfg, f);
+    case IEEE_ETS_REC: return decode_ets(body, false, &l->ets_rec, f);
     case IEEE_PFC: {
         if (len != PFC_TLV_LEN)
             return wrong_length(f, "PFC Configuration", len, "6");
@@ -129,8 +126,7 @@ bool dcb_decode_ieee_dcbx(struct dcb_reader *body, uint8_t subtype, struct dcb_l
         l->pfc.present = true;
         return true;
     }
-    case IEEE_APP:
-        return decode_app(body, l, f);
+    case IEEE_APP: return decode_app(body, l, f);
     case IEEE_CN:
         if (len != CN_TLV_LEN)
             return wrong_length(f, "Congestion Notification", len, "6");
@@ -138,7 +134,6 @@ bool dcb_decode_ieee_dcbx(struct dcb_reader *body, uint8_t subtype, struct dcb_l
         l->cn.ready = rd_u8(body);
         l->cn.present = true;
         return true;
-    default:
-        return true;
+    default: return true;
     }
 }

@@ -24,8 +24,8 @@
 
 #define DCB_MAX_VLAN 2
 /* As many App entries as one TLV can hold (a 511-byte TLV), so none is ever dropped. */
-#define DCB_MAX_IEEE_APP 168      /* (511 - 4 OUI/subtype - 1 reserved) / 3 */
-#define DCB_MAX_CEE_APP 83        /* (511 - 4 - 2 sub-TLV header - 4 feature header) / 6 */
+#define DCB_MAX_IEEE_APP 168 /* (511 - 4 OUI/subtype - 1 reserved) / 3 */
+#define DCB_MAX_CEE_APP 83   /* (511 - 4 - 2 sub-TLV header - 4 feature header) / 6 */
 #define DCB_MALFORMED_MAX 120
 
 enum dcb_layer {
@@ -46,8 +46,8 @@ enum dcb_layer {
     DCB_L_CNP = 1u << 14,
     DCB_L_ICRC = 1u << 15,
     DCB_L_LLDP = 1u << 16,
-    DCB_L_MACCTL = 1u << 17,   /* MAC Control with an opcode that is neither PAUSE nor PFC */
-    DCB_L_SLL = 1u << 18,      /* a Linux cooked header instead of Ethernet (eth.type is set) */
+    DCB_L_MACCTL = 1u << 17, /* MAC Control with an opcode that is neither PAUSE nor PFC */
+    DCB_L_SLL = 1u << 18,    /* a Linux cooked header instead of Ethernet (eth.type is set) */
 };
 
 /* The link types dcb_decode_link_frame knows (pcap LINKTYPE_* = libpcap DLT_* for these). */
@@ -69,36 +69,36 @@ struct dcb_vlan_tag {
 
 struct dcb_eth {
     uint8_t dst[6], src[6];
-    uint16_t type;        /* the EtherType after any VLAN tags */
-    uint16_t outer_type;  /* the first EtherType/TPID after the source address */
+    uint16_t type;       /* the EtherType after any VLAN tags */
+    uint16_t outer_type; /* the first EtherType/TPID after the source address */
 };
 
 struct dcb_sll {
     bool v2;
-    uint8_t pkttype;      /* 0 to us, 1 broadcast, 2 multicast, 3 to another host, 4 sent by us */
+    uint8_t pkttype; /* 0 to us, 1 broadcast, 2 multicast, 3 to another host, 4 sent by us */
     uint16_t hatype;
-    uint32_t ifindex;     /* SLL2 only */
+    uint32_t ifindex; /* SLL2 only */
     bool has_src;
     uint8_t src[6];
 };
 
 struct dcb_pause {
     uint16_t quanta;
-    bool bad_dst;         /* DA is not 01-80-C2-00-00-01 */
+    bool bad_dst; /* DA is not 01-80-C2-00-00-01 */
 };
 
 struct dcb_pfc {
-    uint16_t enable_vector;   /* as on the wire; bits above 7 are reserved */
+    uint16_t enable_vector; /* as on the wire; bits above 7 are reserved */
     uint16_t quanta[8];
     bool bad_dst;
-    bool reserved_bits;       /* enable_vector has bits above 7 set */
+    bool reserved_bits; /* enable_vector has bits above 7 set */
 };
 
 struct dcb_ip {
-    uint8_t version;      /* 4 or 6 */
+    uint8_t version; /* 4 or 6 */
     uint8_t dscp, ecn;
-    uint8_t proto;        /* IPv4 protocol or IPv6 next header */
-    uint8_t src[16], dst[16];   /* IPv4 uses the first 4 bytes */
+    uint8_t proto;            /* IPv4 protocol or IPv6 next header */
+    uint8_t src[16], dst[16]; /* IPv4 uses the first 4 bytes */
     uint16_t header_len;
     uint32_t payload_len; /* bytes after the IP header, as the header says */
 };
@@ -140,7 +140,7 @@ struct dcb_atomic {
 
 struct dcb_ets {
     bool present;
-    uint8_t willing, cbs, max_tcs;   /* max_tcs: 0 on the wire is reported as 8 */
+    uint8_t willing, cbs, max_tcs; /* max_tcs: 0 on the wire is reported as 8 */
     uint8_t prio_tc[8], tc_bw[8], tsa[8];
 };
 
@@ -165,15 +165,15 @@ struct dcb_cee_feature {
 };
 
 struct dcb_cee_app {
-    uint8_t sel;          /* SF: bits 1..0 of the first OUI byte */
+    uint8_t sel; /* SF: bits 1..0 of the first OUI byte */
     uint16_t proto;
-    uint32_t oui;         /* with the SF bits cleared */
+    uint32_t oui; /* with the SF bits cleared */
     uint8_t prio_map;
 };
 
 struct dcb_cee {
     bool present;
-    uint8_t flavour;      /* OUI subtype: 1 CIN, 2 CEE */
+    uint8_t flavour; /* OUI subtype: 1 CIN, 2 CEE */
     bool control;
     uint8_t oper_ver, max_ver;
     uint32_t seq, ack;
@@ -189,7 +189,7 @@ struct dcb_lldp {
     struct dcb_bytes chassis_id, port_id, port_desc, sysname;
     bool has_ttl;
     uint16_t ttl;
-    uint8_t mgmt_subtype;             /* IANA address family: 1 IPv4, 2 IPv6 */
+    uint8_t mgmt_subtype; /* IANA address family: 1 IPv4, 2 IPv6 */
     struct dcb_bytes mgmt_addr;
     struct dcb_ets ets_cfg, ets_rec;
     struct dcb_ieee_pfc pfc;
@@ -202,12 +202,12 @@ struct dcb_lldp {
 
 struct dcb_icrc {
     uint32_t wire, computed;
-    bool checked;         /* dcb_verify_icrc ran: computed and ok are set */
+    bool checked; /* dcb_verify_icrc ran: computed and ok are set */
     bool ok;
 };
 
 struct dcb_frame {
-    uint32_t layers;      /* DCB_L_* */
+    uint32_t layers; /* DCB_L_* */
     uint32_t caplen, len;
     struct dcb_eth eth;
     struct dcb_sll sll;
@@ -217,7 +217,7 @@ struct dcb_frame {
     struct dcb_pause pause;
     struct dcb_pfc pfc;
     struct dcb_ip ip;
-    uint32_t ip_offset;   /* where the IP header starts in the frame */
+    uint32_t ip_offset; /* where the IP header starts in the frame */
     struct dcb_udp udp;
     struct dcb_bth bth;
     struct dcb_reth reth;
@@ -229,7 +229,7 @@ struct dcb_frame {
     struct dcb_icrc icrc;
     uint32_t payload_len; /* RoCE payload (with pad) between the headers and the ICRC */
     struct dcb_lldp lldp;
-    char malformed[DCB_MALFORMED_MAX];   /* "" when the frame decoded cleanly */
+    char malformed[DCB_MALFORMED_MAX]; /* "" when the frame decoded cleanly */
 };
 
 /* Decodes one frame of a link type above; false with f->malformed set for any other. */
@@ -244,8 +244,7 @@ static inline bool dcb_linktype_known(int linktype)
 /* Decodes one Ethernet frame. caplen bytes at data are present; wire_len is the original length.
  * Always fills *f (resetting it first); returns false when the frame is malformed or truncated,
  * with f->malformed set. */
-bool dcb_decode_frame(const uint8_t *data, uint32_t caplen, uint32_t wire_len,
-                      struct dcb_frame *f);
+bool dcb_decode_frame(const uint8_t *data, uint32_t caplen, uint32_t wire_len, struct dcb_frame *f);
 
 /* Checks the ICRC of a frame dcb_decode_frame found a complete RoCEv2 packet in (DCB_L_ICRC):
  * sets f->icrc.checked, .computed and .ok and returns ok. Separate from dcb_decode_frame because
@@ -284,8 +283,8 @@ bool dcb_malformed(struct dcb_frame *f, const char *what, const struct dcb_reade
 
 /* The next TLV (7-bit type, 9-bit length) of r as its own reader: 1, 0 at the end of r, or -1
  * with f->malformed set when the header or the body does not fit. what names it in the reason. */
-int dcb_next_tlv(struct dcb_reader *r, const char *what, struct dcb_reader *body,
-                 unsigned *type, struct dcb_frame *f);
+int dcb_next_tlv(struct dcb_reader *r, const char *what, struct dcb_reader *body, unsigned *type,
+                 struct dcb_frame *f);
 /* Eight 4-bit values packed high nibble first, and eight bytes. */
 void dcb_read_nibbles8(struct dcb_reader *r, uint8_t out[8]);
 void dcb_read_bytes8(struct dcb_reader *r, uint8_t out[8]);

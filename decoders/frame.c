@@ -9,9 +9,8 @@ bool dcb_malformed(struct dcb_frame *f, const char *what, const struct dcb_reade
     if (f->malformed[0])
         return false;
     if (r && r->failed)
-        snprintf(f->malformed, sizeof(f->malformed),
-                 "%s: needed %zu bytes at offset %zu, %zu left", what, r->fail_want, r->fail_off,
-                 r->len - r->fail_off);
+        snprintf(f->malformed, sizeof(f->malformed), "%s: needed %zu bytes at offset %zu, %zu left",
+                 what, r->fail_want, r->fail_off, r->len - r->fail_off);
     else
         snprintf(f->malformed, sizeof(f->malformed), "%s", what);
     return false;
@@ -67,20 +66,15 @@ bool dcb_decode_link_frame(int linktype, const uint8_t *data, uint32_t caplen, u
     if (!link_ok)
         return false;
     switch (f->eth.type) {
-    case DCB_ETHERTYPE_MACCTL:
-        return dcb_decode_macctl(&r, f);
-    case DCB_ETHERTYPE_LLDP:
-        return dcb_decode_lldp(&r, f);
+    case DCB_ETHERTYPE_MACCTL: return dcb_decode_macctl(&r, f);
+    case DCB_ETHERTYPE_LLDP: return dcb_decode_lldp(&r, f);
     case DCB_ETHERTYPE_IPV4:
-    case DCB_ETHERTYPE_IPV6:
-        return decode_ip_and_above(&r, f);
-    default:
-        return true;
+    case DCB_ETHERTYPE_IPV6: return decode_ip_and_above(&r, f);
+    default: return true;
     }
 }
 
-bool dcb_decode_frame(const uint8_t *data, uint32_t caplen, uint32_t wire_len,
-                      struct dcb_frame *f)
+bool dcb_decode_frame(const uint8_t *data, uint32_t caplen, uint32_t wire_len, struct dcb_frame *f)
 {
     return dcb_decode_link_frame(DCB_LINKTYPE_ETHERNET, data, caplen, wire_len, f);
 }

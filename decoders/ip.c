@@ -19,11 +19,11 @@ static bool decode_ipv4(struct dcb_reader *r, struct dcb_frame *f, struct dcb_re
     uint8_t ver_ihl = rd_u8(r);
     uint8_t tos = rd_u8(r);
     uint16_t total_len = rd_be16(r);
-    rd_skip(r, 2);                       /* identification */
+    rd_skip(r, 2); /* identification */
     uint16_t frag = rd_be16(r);
-    rd_skip(r, 1);                       /* TTL */
+    rd_skip(r, 1); /* TTL */
     ip->proto = rd_u8(r);
-    rd_skip(r, 2);                       /* header checksum */
+    rd_skip(r, 2); /* header checksum */
     const uint8_t *addrs = rd_bytes(r, 8);
     if (!rd_ok(r))
         return dcb_malformed(f, "IPv4 header truncated", r);
@@ -44,7 +44,7 @@ static bool decode_ipv4(struct dcb_reader *r, struct dcb_frame *f, struct dcb_re
         return dcb_malformed(f, "IPv4 total length shorter than its header", NULL);
     ip->payload_len = total_len - ip->header_len;
     if ((frag & 0x1fff) != 0)
-        ip->proto = 0;                   /* a later fragment: no transport header in it */
+        ip->proto = 0; /* a later fragment: no transport header in it */
     split_payload(r, ip->payload_len, payload);
     return true;
 }
@@ -55,7 +55,7 @@ static bool decode_ipv6(struct dcb_reader *r, struct dcb_frame *f, struct dcb_re
     uint32_t first = rd_be32(r);
     uint16_t payload_len = rd_be16(r);
     ip->proto = rd_u8(r);
-    rd_skip(r, 1);                       /* hop limit */
+    rd_skip(r, 1); /* hop limit */
     const uint8_t *addrs = rd_bytes(r, 32);
     if (!rd_ok(r))
         return dcb_malformed(f, "IPv6 header truncated", r);

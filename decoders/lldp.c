@@ -47,7 +47,7 @@ static bool decode_id(struct dcb_reader *body, unsigned len, const char *name, u
 static bool decode_mgmt_addr(struct dcb_reader *body, unsigned len, struct dcb_lldp *l,
                              struct dcb_frame *f)
 {
-    uint8_t addr_len = rd_u8(body);      /* counts the subtype byte */
+    uint8_t addr_len = rd_u8(body); /* counts the subtype byte */
     if (len < 2)
         return tlv_too_short(f, "management address", len);
     if (addr_len < 2 || addr_len > 32)
@@ -80,26 +80,18 @@ static bool decode_tlv(unsigned type, unsigned len, struct dcb_reader *body, str
     switch (type) {
     case TLV_CHASSIS_ID:
         return decode_id(body, len, "chassis ID", &l->chassis_subtype, &l->chassis_id, f);
-    case TLV_PORT_ID:
-        return decode_id(body, len, "port ID", &l->port_subtype, &l->port_id, f);
+    case TLV_PORT_ID: return decode_id(body, len, "port ID", &l->port_subtype, &l->port_id, f);
     case TLV_TTL:
         if (len < 2)
             return tlv_too_short(f, "TTL", len);
         l->ttl = rd_be16(body);
         l->has_ttl = true;
         return true;
-    case TLV_PORT_DESC:
-        l->port_desc = take_rest(body);
-        return true;
-    case TLV_SYSNAME:
-        l->sysname = take_rest(body);
-        return true;
-    case TLV_MGMT_ADDR:
-        return decode_mgmt_addr(body, len, l, f);
-    case TLV_ORG:
-        return decode_org(body, len, l, f);
-    default:
-        return true;
+    case TLV_PORT_DESC: l->port_desc = take_rest(body); return true;
+    case TLV_SYSNAME: l->sysname = take_rest(body); return true;
+    case TLV_MGMT_ADDR: return decode_mgmt_addr(body, len, l, f);
+    case TLV_ORG: return decode_org(body, len, l, f);
+    default: return true;
     }
 }
 

@@ -25,13 +25,22 @@ enum transport { TR_RC, TR_UC, TR_RD, TR_UD, TR_CNP, TR_XRC };
 static unsigned operation_headers(uint8_t op)
 {
     switch (op) {
-    case 0x03: case 0x05: case 0x09: return EXT_IMMDT;
-    case 0x06: case 0x0a: case 0x0c: return EXT_RETH;
+    case 0x03:
+    case 0x05:
+    case 0x09: return EXT_IMMDT;
+    case 0x06:
+    case 0x0a:
+    case 0x0c: return EXT_RETH;
     case 0x0b: return EXT_RETH | EXT_IMMDT;
-    case 0x0d: case 0x0f: case 0x10: case 0x11: return EXT_AETH;
+    case 0x0d:
+    case 0x0f:
+    case 0x10:
+    case 0x11: return EXT_AETH;
     case 0x12: return EXT_AETH | EXT_ATOMIC_ACK;
-    case 0x13: case 0x14: return EXT_ATOMIC;
-    case 0x16: case 0x17: return EXT_IETH;
+    case 0x13:
+    case 0x14: return EXT_ATOMIC;
+    case 0x16:
+    case 0x17: return EXT_IETH;
     default: return 0;
     }
 }
@@ -45,16 +54,12 @@ static unsigned headers_for_opcode(uint8_t opcode)
 {
     uint8_t op = opcode & 0x1f;
     switch (opcode >> 5) {
-    case TR_RC: case TR_UC:
-        return operation_headers(op);
-    case TR_RD:
-        return EXT_RDETH | (is_response(op) ? 0 : EXT_DETH) | operation_headers(op);
-    case TR_UD:
-        return op == 0x05 ? EXT_DETH | EXT_IMMDT : op == 0x04 ? EXT_DETH : 0;
-    case TR_XRC:
-        return (is_response(op) ? 0 : EXT_XRCETH) | operation_headers(op);
-    default:
-        return 0;
+    case TR_RC:
+    case TR_UC: return operation_headers(op);
+    case TR_RD: return EXT_RDETH | (is_response(op) ? 0 : EXT_DETH) | operation_headers(op);
+    case TR_UD: return op == 0x05 ? EXT_DETH | EXT_IMMDT : op == 0x04 ? EXT_DETH : 0;
+    case TR_XRC: return (is_response(op) ? 0 : EXT_XRCETH) | operation_headers(op);
+    default: return 0;
     }
 }
 
@@ -166,12 +171,12 @@ bool dcb_decode_roce(struct dcb_reader *r, struct dcb_frame *f)
         f->layers |= DCB_L_CNP;
     if (!decode_ext_headers(r, headers_for_opcode(f->bth.opcode), f))
         return false;
-    size_t headers_end = rd_offset(r);   /* never past stated: r is cut to it */
+    size_t headers_end = rd_offset(r); /* never past stated: r is cut to it */
     if (headers_end + ICRC_LEN > stated)
         return dcb_malformed(f, "no room for the ICRC after the RoCE headers", NULL);
     f->payload_len = (uint32_t)(stated - headers_end - ICRC_LEN);
     if (!complete)
-        return true;                     /* captured short: the ICRC is not there to check */
+        return true; /* captured short: the ICRC is not there to check */
     rd_skip(r, f->payload_len);
     f->icrc.wire = rd_le32(r);
     if (!rd_ok(r))

@@ -19,7 +19,7 @@ bool dcb_decode_sll(struct dcb_reader *r, bool v2, struct dcb_frame *f)
     const uint8_t *addr;
     if (v2) {
         protocol = rd_be16(r);
-        rd_skip(r, 2);                   /* reserved */
+        rd_skip(r, 2); /* reserved */
         s->ifindex = rd_be32(r);
         s->hatype = rd_be16(r);
         s->pkttype = rd_u8(r);

@@ -4,8 +4,8 @@
 
 #include "decode.h"
 
-int dcb_next_tlv(struct dcb_reader *r, const char *what, struct dcb_reader *body,
-                 unsigned *type, struct dcb_frame *f)
+int dcb_next_tlv(struct dcb_reader *r, const char *what, struct dcb_reader *body, unsigned *type,
+                 struct dcb_frame *f)
 {
     if (rd_remaining(r) == 0)
         return 0;

@@ -71,8 +71,7 @@ struct anchor_list {
     size_t max, n;
 };
 
-static void collect_anchor(void *ctx, const char *text, size_t len, const char *id,
-                           size_t id_len)
+static void collect_anchor(void *ctx, const char *text, size_t len, const char *id, size_t id_len)
 {
     struct anchor_list *a = ctx;
     (void)text;

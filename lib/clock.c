@@ -6,8 +6,7 @@ void dcb_sleep_until(int64_t deadline_ns, const volatile int *stop)
 {
     struct timespec ts = { (time_t)(deadline_ns / 1000000000LL),
                            (long)(deadline_ns % 1000000000LL) };
-    while (!(stop && *stop) &&
-           clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+    while (!(stop && *stop) && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
         ;
 }
 

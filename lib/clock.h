@@ -33,8 +33,8 @@ void dcb_sleep_until(int64_t deadline_ns, const volatile int *stop);
 void dcb_sleep_ns(int64_t ns, const volatile int *stop);
 
 struct dcb_ticker {
-    int64_t next_ns;      /* the coming deadline, monotonic */
-    int64_t interval_ns;  /* > 0 */
+    int64_t next_ns;     /* the coming deadline, monotonic */
+    int64_t interval_ns; /* > 0 */
 };
 
 /* A ticker whose first deadline is one interval from now (interval_ns <= 0: one second). */

@@ -21,11 +21,11 @@
 #include <stdint.h>
 
 enum counter_delta_kind {
-    COUNTER_FIRST,    /* first reading: no delta yet */
-    COUNTER_OK,       /* plain increase (or no change) */
-    COUNTER_WRAPPED,  /* passed through the top of the range; delta is correct */
-    COUNTER_RESET,    /* went back to a smaller value; delta = the new reading */
-    COUNTER_INVALID,  /* the reading does not fit the counter's width; state unchanged */
+    COUNTER_FIRST,   /* first reading: no delta yet */
+    COUNTER_OK,      /* plain increase (or no change) */
+    COUNTER_WRAPPED, /* passed through the top of the range; delta is correct */
+    COUNTER_RESET,   /* went back to a smaller value; delta = the new reading */
+    COUNTER_INVALID, /* the reading does not fit the counter's width; state unchanged */
 };
 
 struct counter_state {
@@ -37,8 +37,8 @@ struct counter_state {
 struct counter_delta {
     enum counter_delta_kind kind;
     uint64_t delta;
-    int64_t interval_ns;   /* time since the previous reading; 0 on the first */
-    uint64_t previous;     /* the previous reading (for the counter_reset event's details) */
+    int64_t interval_ns; /* time since the previous reading; 0 on the first */
+    uint64_t previous;   /* the previous reading (for the counter_reset event's details) */
 };
 
 static inline void counter_state_init(struct counter_state *st)
@@ -70,8 +70,8 @@ struct counter_window {
     struct counter_state st;
     unsigned width_bits;
     double total;
-    int64_t covered_ns;    /* the time of the intervals that count (no reset in them) */
-    int64_t busy_ns;       /* ... of those, the ones with an increase */
+    int64_t covered_ns; /* the time of the intervals that count (no reset in them) */
+    int64_t busy_ns;    /* ... of those, the ones with an increase */
     uint64_t readings, resets;
 };
 

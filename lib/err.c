@@ -51,7 +51,7 @@ void dcb_err_line(char *out, size_t len, const char *what, const char *msg)
             int w = snprintf(out + n, len - n, "%s%.*s", prev ? ": " : "", (int)np, p);
             n += w > 0 ? (size_t)w : 0;
             if (n >= len)
-                return;           /* truncated; snprintf terminated it */
+                return; /* truncated; snprintf terminated it */
             prev = p;
             nprev = np;
         }

@@ -8,11 +8,11 @@
 
 enum dcb_errcode {
     DCB_OK = 0,
-    DCB_E_INVAL = -1,   /* malformed input or argument */
-    DCB_E_RANGE = -2,   /* value out of range */
-    DCB_E_TRUNC = -3,   /* input ended early */
+    DCB_E_INVAL = -1, /* malformed input or argument */
+    DCB_E_RANGE = -2, /* value out of range */
+    DCB_E_TRUNC = -3, /* input ended early */
     DCB_E_NOMEM = -4,
-    DCB_E_IO = -5,      /* read/write failed; errno-style detail in the message */
+    DCB_E_IO = -5, /* read/write failed; errno-style detail in the message */
     DCB_E_PERM = -6,
     DCB_E_NOTFOUND = -7,
     DCB_E_UNSUPP = -8,

@@ -96,7 +96,10 @@ void event_details_fixed(struct event_details *d, const char *key, double value,
     if (!isfinite(value) || fabs(value) >= 1e18)
         snprintf(number, sizeof(number), "null");
     else
-        snprintf(number, sizeof(number), "%.*f", decimals < 0 ? 0 : decimals > 9 ? 9 : decimals,
+        snprintf(number, sizeof(number), "%.*f",
+                 decimals < 0   ? 0
+                 : decimals > 9 ? 9
+                                : decimals,
                  value);
     put_literal(d, key, number);
 }

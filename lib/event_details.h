@@ -21,8 +21,8 @@
 
 struct event_details {
     char json[DCB_DETAILS_MAX];
-    size_t len;          /* bytes used, the closing brace not yet written */
-    bool full;           /* something did not fit: the object is {"truncated":true} */
+    size_t len; /* bytes used, the closing brace not yet written */
+    bool full;  /* something did not fit: the object is {"truncated":true} */
 };
 
 void event_details_init(struct event_details *d);

@@ -113,7 +113,7 @@ const struct fabric_device *fabric_find_device(const struct fabric *f, const cha
     long at = fabric_index_device(f, name);
     if (at != -2)
         return at >= 0 ? &f->devices[at] : NULL;
-    for (size_t i = 0; i < f->ndevices; i++)            /* no memory for the index */
+    for (size_t i = 0; i < f->ndevices; i++) /* no memory for the index */
         if (strcmp(f->devices[i].name, name) == 0)
             return &f->devices[i];
     return NULL;
@@ -162,7 +162,7 @@ const struct fabric_link *fabric_find_link(const struct fabric *f, const char *d
     }
     if (at == -1)
         return NULL;
-    for (size_t i = 0; i < f->nlinks; i++) {            /* no memory for the index */
+    for (size_t i = 0; i < f->nlinks; i++) { /* no memory for the index */
         const struct fabric_link *l = &f->links[i];
         if (!strcmp(l->a.device, device) && !strcmp(l->a.ifname, ifname)) {
             if (peer)
@@ -213,7 +213,7 @@ void fabric_each_iface(const struct fabric *f, const struct fabric_device *d,
             fn(ends[i] % 2 ? l->b.ifname : l->a.ifname, arg);
         }
     } else {
-        for (size_t i = 0; i < f->nlinks; i++) {        /* no memory for the index */
+        for (size_t i = 0; i < f->nlinks; i++) { /* no memory for the index */
             const struct fabric_link *l = &f->links[i];
             if (!strcmp(l->a.device, d->name))
                 fn(l->a.ifname, arg);
@@ -232,7 +232,8 @@ static int check_keys(const cJSON *obj, const char *const *allowed, const char *
                       struct dcb_err *err)
 {
     const cJSON *item;
-    cJSON_ArrayForEach(item, obj) {
+    cJSON_ArrayForEach(item, obj)
+    {
         bool ok = false;
         for (const char *const *a = allowed; *a; a++)
             ok = ok || strcmp(item->string, *a) == 0;
@@ -256,8 +257,10 @@ static int check_name(const cJSON *item, size_t max, const char *where, const ch
                            max - 1);
     for (const char *c = s; *c; c++)
         if (*c == ':' || (unsigned char)*c <= ' ' || *c == 0x7f)
-            return dcb_err_set(err, DCB_E_INVAL, "%s: %s \"%s\" has a ':', a space or a control "
-                               "character", where, what, s);
+            return dcb_err_set(err, DCB_E_INVAL,
+                               "%s: %s \"%s\" has a ':', a space or a control "
+                               "character",
+                               where, what, s);
     return 0;
 }
 
@@ -270,7 +273,8 @@ static int parse_speed_item(const cJSON *item, const char *where, uint64_t *bps,
         if (item->valuedouble < 0)
             return dcb_err_set(err, DCB_E_RANGE, "%s: %.17g is negative", where, item->valuedouble);
         if (item->valuedouble >= 1.8e19)
-            return dcb_err_set(err, DCB_E_RANGE, "%s: %.17g is too large", where, item->valuedouble);
+            return dcb_err_set(err, DCB_E_RANGE, "%s: %.17g is too large", where,
+                               item->valuedouble);
         *bps = (uint64_t)item->valuedouble;
     } else if (cJSON_IsString(item)) {
         if (dcb_parse_speed(item->valuestring, bps, &uerr) < 0)
@@ -299,8 +303,8 @@ static int parse_length_item(const cJSON *item, const char *where, uint64_t *mm,
         if (item->valuedouble < 0)
             return dcb_err_set(err, DCB_E_RANGE, "%s: %.17g is negative", where, item->valuedouble);
         if (item->valuedouble * 1000.0 > (double)QOS_CABLE_MAX_MM)
-            return dcb_err_set(err, DCB_E_RANGE, "%s: %.17g m is out of range (0 to 100km)",
-                               where, item->valuedouble);
+            return dcb_err_set(err, DCB_E_RANGE, "%s: %.17g m is out of range (0 to 100km)", where,
+                               item->valuedouble);
         *mm = (uint64_t)llround(item->valuedouble * 1000.0);
         return 0;
     }
@@ -321,8 +325,8 @@ static int copy_string(const cJSON *obj, const char *key, char *dst, size_t len,
     if (!item)
         return 0;
     if (!cJSON_IsString(item) || strlen(item->valuestring) >= len)
-        return dcb_err_set(err, DCB_E_INVAL, "%s.%s: must be a string under %zu characters",
-                           where, key, len);
+        return dcb_err_set(err, DCB_E_INVAL, "%s.%s: must be a string under %zu characters", where,
+                           key, len);
     snprintf(dst, len, "%s", item->valuestring);
     return 0;
 }
@@ -342,14 +346,14 @@ static int load_reach(struct fabric_device *d, const cJSON *reach, const char *w
         return 0;
     }
     static const char *const reach_keys[] = { "gnmi", NULL };
-    static const char *const gnmi_keys[] = { "target", "tls", "insecure", "credentials", "map",
-                                             NULL };
+    static const char *const gnmi_keys[] = {
+        "target", "tls", "insecure", "credentials", "map", NULL
+    };
     static const char *const tls_keys[] = { "ca", "cert", "key", NULL };
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(reach, "gnmi");
     int rc;
     if (!cJSON_IsObject(reach) || !cJSON_IsObject(g))
-        return dcb_err_set(err, DCB_E_INVAL, "%s: \"local\", \"none\" or {\"gnmi\": {...}}",
-                           where);
+        return dcb_err_set(err, DCB_E_INVAL, "%s: \"local\", \"none\" or {\"gnmi\": {...}}", where);
     if ((rc = check_keys(reach, reach_keys, where, err)) < 0)
         return rc;
     char gwhere[96];
@@ -397,14 +401,15 @@ static int load_aliases(struct fabric_device *d, const cJSON *aliases, const cha
                            where, FABRIC_ALIASES_MAX);
     const cJSON *a;
     int i = 0;
-    cJSON_ArrayForEach(a, aliases) {
+    cJSON_ArrayForEach(a, aliases)
+    {
         char awhere[80];
         snprintf(awhere, sizeof(awhere), "%s.aliases[%d]", where, i++);
         size_t n = cJSON_IsString(a) ? strlen(a->valuestring) : 0;
         if (n == 0 || n >= DCB_DEVICE_MAX)
-            return dcb_err_set(err, DCB_E_INVAL, "%s: must be a name of 1 to %d characters",
-                               awhere, DCB_DEVICE_MAX - 1);
-        for (const char *c = a->valuestring; *c; c++)   /* a MAC chassis ID has colons */
+            return dcb_err_set(err, DCB_E_INVAL, "%s: must be a name of 1 to %d characters", awhere,
+                               DCB_DEVICE_MAX - 1);
+        for (const char *c = a->valuestring; *c; c++) /* a MAC chassis ID has colons */
             if ((unsigned char)*c < ' ' || *c == 0x7f)
                 return dcb_err_set(err, DCB_E_INVAL, "%s: has a control character", awhere);
         snprintf(d->aliases[d->naliases++], DCB_DEVICE_MAX, "%s", a->valuestring);
@@ -415,8 +420,8 @@ static int load_aliases(struct fabric_device *d, const cJSON *aliases, const cha
 /* An entry naming a generated device refines it (the caller has ruled out duplicates). */
 static int load_device(struct fabric *f, const cJSON *dj, int idx, struct dcb_err *err)
 {
-    static const char *const keys[] = { "name", "aliases", "role", "reach", "config",
-                                        "interfaces", NULL };
+    static const char *const keys[] = { "name",   "aliases",    "role", "reach",
+                                        "config", "interfaces", NULL };
     char where[48];
     snprintf(where, sizeof(where), "devices[%d]", idx);
     if (!cJSON_IsObject(dj))
@@ -448,7 +453,8 @@ static int load_device(struct fabric *f, const cJSON *dj, int idx, struct dcb_er
                                d->name, fabric_role_name(d->role));
     } else {
         if (role_value < 0)
-            return dcb_err_set(err, DCB_E_INVAL, "%s.role: missing (\"host\" or \"switch\")", where);
+            return dcb_err_set(err, DCB_E_INVAL, "%s.role: missing (\"host\" or \"switch\")",
+                               where);
         d = fabric_add_device(f, name->valuestring, (enum fabric_role)role_value, err);
         if (!d)
             return DCB_E_NOMEM;
@@ -468,10 +474,13 @@ static int load_device(struct fabric *f, const cJSON *dj, int idx, struct dcb_er
     const cJSON *ifs = cJSON_GetObjectItemCaseSensitive(dj, "interfaces");
     if (ifs) {
         if (!cJSON_IsObject(ifs))
-            return dcb_err_set(err, DCB_E_INVAL, "%s.interfaces: must be an object of "
-                               "interface name -> config", where);
+            return dcb_err_set(err, DCB_E_INVAL,
+                               "%s.interfaces: must be an object of "
+                               "interface name -> config",
+                               where);
         const cJSON *ic;
-        cJSON_ArrayForEach(ic, ifs) {
+        cJSON_ArrayForEach(ic, ifs)
+        {
             char iwhere[160];
             snprintf(iwhere, sizeof(iwhere), "%s.interfaces.%.60s", where, ic->string);
             cJSON key = { 0 };
@@ -541,9 +550,8 @@ static int load_link(struct fabric *f, const cJSON *lj, int idx, struct dcb_err 
     for (int e = 0; e < 2; e++) {
         const struct fabric_link *o = fabric_find_link(f, pe[e]->device, pe[e]->ifname, NULL);
         if (o)
-            return dcb_err_set(err, DCB_E_INVAL, "%s.%s: %s:%s is already in links[%zu]",
-                               where, ends[e], pe[e]->device, pe[e]->ifname,
-                               (size_t)(o - f->links));
+            return dcb_err_set(err, DCB_E_INVAL, "%s.%s: %s:%s is already in links[%zu]", where,
+                               ends[e], pe[e]->device, pe[e]->ifname, (size_t)(o - f->links));
     }
     const cJSON *speed = cJSON_GetObjectItemCaseSensitive(lj, "speed");
     snprintf(sub, sizeof(sub), "%s.speed", where);
@@ -580,9 +588,17 @@ static int get_int(const cJSON *obj, const char *key, int lo, int hi, int *out, 
 /* The fat-tree's counts: pods of leaves and spines, and the super-spines over them. */
 static int load_fat_tree(const cJSON *gj, struct fabric_gen *g, struct dcb_err *err)
 {
-    static const char *const keys[] = { "type", "pods", "leaves_per_pod", "spines_per_pod",
-                                        "super_spines", "hosts_per_leaf", "speed", "uplink_speed",
-                                        "cable_m", "uplink_cable_m", NULL };
+    static const char *const keys[] = { "type",
+                                        "pods",
+                                        "leaves_per_pod",
+                                        "spines_per_pod",
+                                        "super_spines",
+                                        "hosts_per_leaf",
+                                        "speed",
+                                        "uplink_speed",
+                                        "cable_m",
+                                        "uplink_cable_m",
+                                        NULL };
     const char *where = "generate";
     int rc;
     if ((rc = check_keys(gj, keys, where, err)) < 0 ||
@@ -606,8 +622,9 @@ static int load_fat_tree(const cJSON *gj, struct fabric_gen *g, struct dcb_err *
 static int load_generate(struct fabric *f, const cJSON *gj, struct dcb_err *err)
 {
     static const char *const star_keys[] = { "type", "hosts", "speed", "cable_m", NULL };
-    static const char *const ls_keys[] = { "type", "leaves", "spines", "hosts_per_leaf", "speed",
-                                           "uplink_speed", "cable_m", "uplink_cable_m", NULL };
+    static const char *const ls_keys[] = { "type",           "leaves",         "spines",
+                                           "hosts_per_leaf", "speed",          "uplink_speed",
+                                           "cable_m",        "uplink_cable_m", NULL };
     const char *where = "generate";
     if (!cJSON_IsObject(gj))
         return dcb_err_set(err, DCB_E_INVAL, "generate: must be an object");
@@ -630,8 +647,8 @@ static int load_generate(struct fabric *f, const cJSON *gj, struct dcb_err *err)
         /* a generated fabric stays a size that rules and reports go through in seconds */
         if (g.leaves * g.hosts_per_leaf > 16384)
             return dcb_err_set(err, DCB_E_RANGE,
-                               "generate: %d leaves x %d hosts is more than 16384 hosts",
-                               g.leaves, g.hosts_per_leaf);
+                               "generate: %d leaves x %d hosts is more than 16384 hosts", g.leaves,
+                               g.hosts_per_leaf);
     } else if (cJSON_IsString(type) && !strcmp(type->valuestring, "fat-tree")) {
         g.type = GEN_FAT_TREE;
         if ((rc = load_fat_tree(gj, &g, err)) < 0)
@@ -668,9 +685,9 @@ static int load_generate(struct fabric *f, const cJSON *gj, struct dcb_err *err)
 
 int fabric_load_json(struct fabric *f, const cJSON *root, struct dcb_err *err)
 {
-    static const char *const keys[] = { "name", "defaults", "host_defaults", "switch_defaults",
-                                        "generate", "devices", "links", "workload", "comment",
-                                        NULL };
+    static const char *const keys[] = { "name",     "defaults", "host_defaults", "switch_defaults",
+                                        "generate", "devices",  "links",         "workload",
+                                        "comment",  NULL };
     fabric_init(f);
     if (!cJSON_IsObject(root))
         return dcb_err_set(err, DCB_E_INVAL, "the fabric must be a JSON object");
@@ -713,20 +730,23 @@ int fabric_load_json(struct fabric *f, const cJSON *root, struct dcb_err *err)
     const cJSON *dj;
     int idx = 0;
     rc = 0;
-    cJSON_ArrayForEach(dj, devices) {
+    cJSON_ArrayForEach(dj, devices)
+    {
         const cJSON *n = cJSON_GetObjectItemCaseSensitive(dj, "name");
         /* an explicit entry may refine a generated device once, never repeat an explicit one */
         if (cJSON_IsString(n)) {
             const struct fabric_device *d = fabric_find_device(f, n->valuestring);
             size_t at = d ? (size_t)(d - f->devices) : 0;
             if (d && at >= generated) {
-                rc = dcb_err_set(err, DCB_E_INVAL, "devices[%d].name: duplicate device \"%s\"",
-                                 idx, n->valuestring);
+                rc = dcb_err_set(err, DCB_E_INVAL, "devices[%d].name: duplicate device \"%s\"", idx,
+                                 n->valuestring);
                 break;
             }
             if (d && refined_by[at] >= 0) {
-                rc = dcb_err_set(err, DCB_E_INVAL, "devices[%d].name: duplicate device \"%s\" "
-                                 "(also devices[%d])", idx, n->valuestring, refined_by[at]);
+                rc = dcb_err_set(err, DCB_E_INVAL,
+                                 "devices[%d].name: duplicate device \"%s\" "
+                                 "(also devices[%d])",
+                                 idx, n->valuestring, refined_by[at]);
                 break;
             }
             if (d)
@@ -744,12 +764,14 @@ int fabric_load_json(struct fabric *f, const cJSON *root, struct dcb_err *err)
         return dcb_err_set(err, DCB_E_INVAL, "links: must be an array");
     const cJSON *lj;
     idx = 0;
-    cJSON_ArrayForEach(lj, links) {
+    cJSON_ArrayForEach(lj, links)
+    {
         if ((rc = load_link(f, lj, idx++, err)) < 0)
             return rc;
     }
     if (f->ndevices == 0)
-        return dcb_err_set(err, DCB_E_INVAL, "devices: the fabric has no devices (list some or "
+        return dcb_err_set(err, DCB_E_INVAL,
+                           "devices: the fabric has no devices (list some or "
                            "\"generate\" them)");
     return 0;
 }

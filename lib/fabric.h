@@ -21,18 +21,18 @@ enum fabric_role { FABRIC_HOST, FABRIC_SWITCH };
 enum fabric_reach { REACH_NONE, REACH_LOCAL, REACH_GNMI };
 
 struct fabric_gnmi {
-    char target[FABRIC_PATH_MAX];        /* host:port */
+    char target[FABRIC_PATH_MAX]; /* host:port */
     char tls_ca[FABRIC_PATH_MAX];
     char tls_cert[FABRIC_PATH_MAX];
     char tls_key[FABRIC_PATH_MAX];
-    bool insecure;                       /* plain-text h2c */
-    char credentials[FABRIC_PATH_MAX];   /* a file holding username and password */
-    char map[32];                        /* vendor map (collectors/maps/MAP_gnmi.json) */
+    bool insecure;                     /* plain-text h2c */
+    char credentials[FABRIC_PATH_MAX]; /* a file holding username and password */
+    char map[32];                      /* vendor map (collectors/maps/MAP_gnmi.json) */
 };
 
 struct fabric_iface {
     char name[DCB_IFNAME_MAX];
-    struct qos_config config;            /* this interface's overrides */
+    struct qos_config config; /* this interface's overrides */
 };
 
 #define FABRIC_ALIASES_MAX 8
@@ -45,7 +45,7 @@ struct fabric_device {
     enum fabric_role role;
     enum fabric_reach reach;
     struct fabric_gnmi gnmi;
-    struct qos_config config;            /* this device's overrides */
+    struct qos_config config; /* this device's overrides */
     struct fabric_iface *ifaces;
     size_t nifaces, ifaces_cap;
 };
@@ -57,7 +57,7 @@ struct fabric_end {
 
 struct fabric_link {
     struct fabric_end a, b;
-    uint64_t speed_bps;                  /* 0 = unknown */
+    uint64_t speed_bps; /* 0 = unknown */
     uint64_t cable_mm;
     bool cable_set;
 };
@@ -65,12 +65,12 @@ struct fabric_link {
 struct fabric {
     char name[DCB_DEVICE_MAX];
     struct qos_config defaults;
-    struct qos_config role_defaults[2];  /* by enum fabric_role: host_defaults, switch_defaults */
+    struct qos_config role_defaults[2]; /* by enum fabric_role: host_defaults, switch_defaults */
     struct fabric_device *devices;
     size_t ndevices, devices_cap;
     struct fabric_link *links;
     size_t nlinks, links_cap;
-    struct fabric_index *index;          /* lookups by name (fabric_index.c); NULL until used */
+    struct fabric_index *index; /* lookups by name (fabric_index.c); NULL until used */
 };
 
 void fabric_init(struct fabric *f);
@@ -106,9 +106,9 @@ const char *fabric_reach_name(enum fabric_reach reach);
 /* Generators (fabric_gen.c), also reachable from the file's "generate" section. */
 struct fabric_gen {
     enum { GEN_STAR, GEN_LEAF_SPINE, GEN_FAT_TREE } type;
-    int hosts;                           /* star */
-    int leaves, spines, hosts_per_leaf;  /* leaf-spine; fat-tree: leaves and spines per pod */
-    int pods, super_spines;              /* fat-tree */
+    int hosts;                          /* star */
+    int leaves, spines, hosts_per_leaf; /* leaf-spine; fat-tree: leaves and spines per pod */
+    int pods, super_spines;             /* fat-tree */
     uint64_t host_speed_bps, uplink_speed_bps;
     uint64_t host_cable_mm, uplink_cable_mm;
     bool host_cable_set, uplink_cable_set;

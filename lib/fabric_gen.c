@@ -102,8 +102,8 @@ static int gen_leaf_spine(struct fabric *f, const struct fabric_gen *g, struct d
         if ((rc = gen_leaf(f, g, l, &host, err)) < 0)
             return rc;
         for (int s = 1; s <= g->spines; s++)
-            if ((rc = uplink(f, g, "leaf", l, g->hosts_per_leaf + s - 1, "spine", s, l - 1,
-                             err)) < 0)
+            if ((rc = uplink(f, g, "leaf", l, g->hosts_per_leaf + s - 1, "spine", s, l - 1, err)) <
+                0)
                 return rc;
     }
     return 0;
@@ -142,15 +142,14 @@ static int gen_fat_tree(struct fabric *f, const struct fabric_gen *g, struct dcb
 int fabric_generate(struct fabric *f, const struct fabric_gen *g, struct dcb_err *err)
 {
     switch (g->type) {
-    case GEN_STAR:
-        return gen_star(f, g, err);
-    case GEN_LEAF_SPINE:
-        return gen_leaf_spine(f, g, err);
+    case GEN_STAR: return gen_star(f, g, err);
+    case GEN_LEAF_SPINE: return gen_leaf_spine(f, g, err);
     case GEN_FAT_TREE:
         if (g->spines < 1 || g->super_spines % g->spines)
             return dcb_err_set(err, DCB_E_INVAL,
                                "generate: super_spines (%d) must be a multiple of spines_per_pod "
-                               "(%d)", g->super_spines, g->spines);
+                               "(%d)",
+                               g->super_spines, g->spines);
         return gen_fat_tree(f, g, err);
     }
     return dcb_err_set(err, DCB_E_INVAL, "generate: unknown type");

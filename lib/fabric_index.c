@@ -6,16 +6,16 @@
 #include <string.h>
 
 struct hash {
-    unsigned *slot;           /* value + 1; 0 is empty */
-    size_t cap, n;            /* cap a power of two, kept at least twice n */
+    unsigned *slot; /* value + 1; 0 is empty */
+    size_t cap, n;  /* cap a power of two, kept at least twice n */
 };
 
 struct fabric_index {
-    struct hash devices;      /* device positions */
+    struct hash devices; /* device positions */
     size_t devices_done;
-    struct hash ends;         /* 2 * link + end */
+    struct hash ends; /* 2 * link + end */
     size_t links_done;
-    unsigned *adj, *adj_off;  /* each device's ends, by device (CSR); built for adj_links */
+    unsigned *adj, *adj_off; /* each device's ends, by device (CSR); built for adj_links */
     size_t adj_links, adj_devices;
     bool adj_built;
 };
@@ -24,7 +24,7 @@ static uint64_t fnv(uint64_t h, const char *s)
 {
     for (; *s; s++)
         h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return (h ^ 0xff) * 1099511628211ULL;   /* a separator: "ab"+"c" is not "a"+"bc" */
+    return (h ^ 0xff) * 1099511628211ULL; /* a separator: "ab"+"c" is not "a"+"bc" */
 }
 
 static uint64_t hash_of(const char *a, const char *b)
@@ -167,7 +167,7 @@ static bool build_adjacency(const struct fabric *f, struct fabric_index *x)
     }
     for (size_t d = 0; d < f->ndevices; d++)
         x->adj_off[d + 2] += x->adj_off[d + 1];
-    for (unsigned v = 0; v < 2 * f->nlinks; v++)   /* in link order: a stable counting sort */
+    for (unsigned v = 0; v < 2 * f->nlinks; v++) /* in link order: a stable counting sort */
         if (dev[v] >= 0)
             x->adj[x->adj_off[dev[v] + 1]++] = v;
     free(dev);

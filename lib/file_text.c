@@ -54,8 +54,7 @@ static int read_to_end(int fd, const char *path, size_t cap, size_t max, char **
     return 0;
 }
 
-int dcb_read_text_file(const char *path, size_t max, char **out, size_t *len,
-                       struct dcb_err *err)
+int dcb_read_text_file(const char *path, size_t max, char **out, size_t *len, struct dcb_err *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)

@@ -12,8 +12,7 @@
  * caller frees: a regular file, or a pipe (`<(ethtool -S eth0)`) read to its end.
  * Errors: "PATH: No such file or directory", "PATH: not a regular file" (a directory),
  * "PATH: larger than N MiB", read errors. */
-int dcb_read_text_file(const char *path, size_t max, char **out, size_t *len,
-                       struct dcb_err *err);
+int dcb_read_text_file(const char *path, size_t max, char **out, size_t *len, struct dcb_err *err);
 /* Writes path whole or not at all: write fills a temporary file beside it (PATH.tmp.PID),
  * which then replaces path by a rename. On any failure path is left as it was and the
  * temporary file is removed. write returns 0, or -1 with errno set. */

@@ -10,7 +10,7 @@ int dcb_grow(void *array_ptr, size_t *cap, size_t elem, size_t first)
     if (want < *cap || (elem && want > SIZE_MAX / elem))
         return -1;
     void *old;
-    memcpy(&old, array_ptr, sizeof(old));   /* the caller's T *, whatever T is */
+    memcpy(&old, array_ptr, sizeof(old)); /* the caller's T *, whatever T is */
     void *grown = realloc(old, want * elem);
     if (!grown)
         return -1;

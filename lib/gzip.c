@@ -25,7 +25,7 @@ int dcb_gzip(const void *in, size_t n, void **out, size_t *outlen, struct dcb_er
     z.avail_in = (uInt)n;
     z.next_out = buf;
     z.avail_out = (uInt)cap;
-    int rc = deflate(&z, Z_FINISH);        /* deflateBound: one call always finishes */
+    int rc = deflate(&z, Z_FINISH); /* deflateBound: one call always finishes */
     size_t len = z.total_out;
     deflateEnd(&z);
     if (rc != Z_STREAM_END) {

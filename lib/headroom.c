@@ -7,7 +7,7 @@
 #include "units.h"
 
 #define PS_PER_NS 1000u
-#define PS_PER_SEC_X8 8000000000000ULL   /* bytes = ps * bps / (1e12 * 8) */
+#define PS_PER_SEC_X8 8000000000000ULL /* bytes = ps * bps / (1e12 * 8) */
 
 /* One-way propagation, ps per metre: the usual 5 ns/m for fibre and copper alike. SONiC's
  * headroom script uses 1.98e8 m/s (5.05 ns/m) for any cable (docs/rules-references.md
@@ -87,13 +87,13 @@ static void fill_simple(const struct headroom_input *in, struct headroom *h, con
     char len[DCB_UNIT_BUF], prop[DCB_UNIT_BUF], dur[DCB_UNIT_BUF];
     uint64_t cable_ps = ceil_div128((unsigned __int128)2 * in->cable_mm * h->propagation_ps_per_m,
                                     1000);
-    struct headroom_term *t =
-        add_term(h, HR_CABLE_RTT, "cable_rtt", bytes_in_ps(cable_ps, in->link_bps));
+    struct headroom_term *t = add_term(h, HR_CABLE_RTT, "cable_rtt",
+                                       bytes_in_ps(cable_ps, in->link_bps));
     snprintf(t->how, sizeof(t->how), "2 x %s x %s/m (%s) = %s of data at %s",
              dcb_fmt_length(in->cable_mm, len, sizeof(len)),
              dcb_fmt_duration_ns(h->propagation_ps_per_m / 1000.0, prop, sizeof(prop)),
-             cable_medium_name(in->medium), dcb_fmt_duration_ns(cable_ps / 1000.0, dur, sizeof(dur)),
-             speed);
+             cable_medium_name(in->medium),
+             dcb_fmt_duration_ns(cable_ps / 1000.0, dur, sizeof(dur)), speed);
 
     t = add_term(h, HR_LOCAL_RESPONSE, "local_response",
                  bytes_in_ps(in->response_ns * PS_PER_NS, in->link_bps));
@@ -105,8 +105,7 @@ static void fill_simple(const struct headroom_input *in, struct headroom *h, con
              "one %" PRIu64 " B frame the sender has started is finished, not stopped", in->mtu);
 }
 
-static void fill_full_extras(const struct headroom_input *in, struct headroom *h,
-                             const char *speed)
+static void fill_full_extras(const struct headroom_input *in, struct headroom *h, const char *speed)
 {
     struct headroom_term *t = add_term(h, HR_PFC_FRAME, "pfc_frame", PFC_FRAME_WIRE_BYTES);
     snprintf(t->how, sizeof(t->how),
@@ -142,8 +141,7 @@ int headroom_required(const struct headroom_input *in, struct headroom *out, str
     unsigned __int128 total = 0;
     for (size_t i = 0; i < out->nterms; i++) {
         if (out->term[i].bytes == UINT64_MAX)
-            return dcb_err_set(err, DCB_E_RANGE, "%s is too large to compute",
-                               out->term[i].name);
+            return dcb_err_set(err, DCB_E_RANGE, "%s is too large to compute", out->term[i].name);
         total += out->term[i].bytes;
     }
     if (total > UINT64_MAX)

@@ -16,9 +16,9 @@
 #include "err.h"
 
 enum headroom_formula {
-    HEADROOM_FORMULA_FULL = 0,   /* the simple terms plus the ones it leaves out */
-    HEADROOM_FORMULA_SIMPLE,     /* cable round trip + response time + one MTU, as in the
-                                    background seed's worked example (100G/300m/9000 -> 84 KB) */
+    HEADROOM_FORMULA_FULL = 0, /* the simple terms plus the ones it leaves out */
+    HEADROOM_FORMULA_SIMPLE,   /* cable round trip + response time + one MTU, as in the
+                                  background seed's worked example (100G/300m/9000 -> 84 KB) */
 };
 
 enum cable_medium {
@@ -34,16 +34,16 @@ struct headroom_input {
     uint64_t link_bps;
     uint64_t cable_mm;
     enum cable_medium medium;
-    uint64_t mtu;                  /* bytes */
-    uint64_t response_ns;          /* from crossing XOFF to the PFC frame leaving */
+    uint64_t mtu;         /* bytes */
+    uint64_t response_ns; /* from crossing XOFF to the PFC frame leaving */
     enum headroom_formula formula;
 };
 
 enum headroom_term_id {
-    HR_CABLE_RTT,        /* simple and full */
+    HR_CABLE_RTT, /* simple and full */
     HR_LOCAL_RESPONSE,
     HR_MTU,
-    HR_PFC_FRAME,        /* full only */
+    HR_PFC_FRAME, /* full only */
     HR_PEER_RESPONSE,
     HR_MTU_PEER,
     HR_TERM_COUNT,
@@ -52,22 +52,21 @@ enum headroom_term_id {
 #define HR_HOW_MAX 160
 
 struct headroom_term {
-    const char *name;    /* stable key: "cable_rtt", "peer_response", ... */
+    const char *name; /* stable key: "cable_rtt", "peer_response", ... */
     uint64_t bytes;
     char how[HR_HOW_MAX];
 };
 
 struct headroom {
     struct headroom_term term[HR_TERM_COUNT];
-    size_t nterms;                 /* 3 (simple) or 6 (full), in enum order */
-    uint64_t total;                /* bytes: the sum of the terms */
+    size_t nterms;  /* 3 (simple) or 6 (full), in enum order */
+    uint64_t total; /* bytes: the sum of the terms */
     uint32_t propagation_ps_per_m;
-    uint32_t peer_quanta;          /* 0 for the simple formula */
+    uint32_t peer_quanta; /* 0 for the simple formula */
 };
 
 /* Fills out; 0, or DCB_E_INVAL (zero speed or MTU) / DCB_E_RANGE (a term beyond 64 bits). */
-int headroom_required(const struct headroom_input *in, struct headroom *out,
-                      struct dcb_err *err);
+int headroom_required(const struct headroom_input *in, struct headroom *out, struct dcb_err *err);
 
 const char *headroom_formula_name(enum headroom_formula f);
 const char *cable_medium_name(enum cable_medium m);
@@ -80,15 +79,15 @@ uint32_t pfc_peer_response_quanta(uint64_t link_bps);
 /* ---- thresholds of one lossless queue ------------------------------------------------------ */
 
 struct threshold_values {
-    uint64_t xon, kmin, kmax, xoff;   /* bytes */
+    uint64_t xon, kmin, kmax, xoff; /* bytes */
 };
 
 struct threshold_plan_input {
     uint64_t link_bps;
-    uint64_t buffer_bytes;            /* shared buffer of the switch */
+    uint64_t buffer_bytes; /* shared buffer of the switch */
     uint32_t ports;
-    uint32_t lossless_prios;          /* 1..8 */
-    uint64_t base_rtt_ns;             /* the fabric's unloaded round trip; 0: 2 us */
+    uint32_t lossless_prios; /* 1..8 */
+    uint64_t base_rtt_ns;    /* the fabric's unloaded round trip; 0: 2 us */
 };
 
 #define THRESH_BASE_RTT_NS_DEFAULT 2000
@@ -99,9 +98,9 @@ struct threshold_plan_input {
 
 struct threshold_plan {
     struct threshold_values v;
-    bool clamped;                     /* Kmax was capped at 3/4 of XOFF */
-    bool kmin_below_bdp;              /* even Kmin (one BDP) did not fit under that cap */
-    uint64_t bdp_bytes;               /* link speed x base RTT */
+    bool clamped;        /* Kmax was capped at 3/4 of XOFF */
+    bool kmin_below_bdp; /* even Kmin (one BDP) did not fit under that cap */
+    uint64_t bdp_bytes;  /* link speed x base RTT */
     char why_xon[THRESH_WHY_MAX], why_kmin[THRESH_WHY_MAX], why_kmax[THRESH_WHY_MAX],
         why_xoff[THRESH_WHY_MAX];
 };

@@ -30,7 +30,7 @@ static const char *skip_value(const char *p)
 {
     if (*p == '"')
         return skip_string(p);
-    if (*p != '{' && *p != '[') {       /* a number or a literal */
+    if (*p != '{' && *p != '[') { /* a number or a literal */
         while (*p && !strchr(",}] \t\n\r", *p))
             p++;
         return p;

@@ -7,9 +7,9 @@
 #include <stdint.h>
 
 enum json_uint {
-    JSON_UINT_EXACT,          /* a plain run of digits that fits: *out holds it */
-    JSON_UINT_OTHER,          /* absent, not a number, or written with a sign, fraction or
-                               * exponent, or past 2^64-1: read the double as before */
+    JSON_UINT_EXACT, /* a plain run of digits that fits: *out holds it */
+    JSON_UINT_OTHER, /* absent, not a number, or written with a sign, fraction or
+                      * exponent, or past 2^64-1: read the double as before */
 };
 
 /* The top-level member key of the JSON object in text (text must already parse: cJSON said so;

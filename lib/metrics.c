@@ -85,7 +85,7 @@ char *metric_prom_name(enum metric_id id, char *buf, size_t len)
     } else if (m->unit == UNIT_BITS_PER_SECOND) {
         if (ends_with(base, blen, "_bps"))
             base[blen - 4] = '\0';
-        unit = "_bytes_per_second";   /* promtool: "use base unit bytes instead of bits" */
+        unit = "_bytes_per_second"; /* promtool: "use base unit bytes instead of bits" */
     } else if (m->unit == UNIT_BYTES && !ends_with(base, blen, "_bytes")) {
         unit = "_bytes";
     }

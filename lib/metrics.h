@@ -14,8 +14,8 @@ enum metric_unit {
     UNIT_FRAMES,
     UNIT_EVENTS,
     UNIT_MICROSECONDS,
-    UNIT_BITS_PER_SECOND,    /* Prometheus has no bits: exported as bytes per second */
-    UNIT_CODE,               /* a field's value, such as a DSCP or a PCP */
+    UNIT_BITS_PER_SECOND, /* Prometheus has no bits: exported as bytes per second */
+    UNIT_CODE,            /* a field's value, such as a DSCP or a PCP */
 };
 
 /* LABELS_QP: per QP of a port; the QP's number rides in the sample's queue field. */

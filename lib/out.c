@@ -38,7 +38,7 @@ struct sink {
 static void sink_put(struct sink *k, const char *s, size_t n)
 {
     if (k->fp) {
-        fwrite_unlocked(s, 1, n, k->fp);   /* one writer per stream; no lock per piece */
+        fwrite_unlocked(s, 1, n, k->fp); /* one writer per stream; no lock per piece */
     } else {
         for (size_t i = 0; i < n; i++) {
             if (k->used + i + 1 < k->len)
@@ -192,10 +192,22 @@ static void close_container(struct dcb_out *o, char bracket)
     }
 }
 
-void out_obj_open(struct dcb_out *o, const char *key) { open_container(o, key, '{'); }
-void out_obj_close(struct dcb_out *o) { close_container(o, '}'); }
-void out_arr_open(struct dcb_out *o, const char *key) { open_container(o, key, '['); }
-void out_arr_close(struct dcb_out *o) { close_container(o, ']'); }
+void out_obj_open(struct dcb_out *o, const char *key)
+{
+    open_container(o, key, '{');
+}
+void out_obj_close(struct dcb_out *o)
+{
+    close_container(o, '}');
+}
+void out_arr_open(struct dcb_out *o, const char *key)
+{
+    open_container(o, key, '[');
+}
+void out_arr_close(struct dcb_out *o)
+{
+    close_container(o, ']');
+}
 
 void out_str(struct dcb_out *o, const char *key, const char *text_fmt, const char *value)
 {

@@ -26,14 +26,17 @@ struct dcb_out {
     FILE *fp;
     enum out_format format;
     int depth;
-    bool first[OUT_MAX_DEPTH];   /* no member written yet at this depth */
-    bool array[OUT_MAX_DEPTH];   /* the container at this depth is an array */
+    bool first[OUT_MAX_DEPTH]; /* no member written yet at this depth */
+    bool array[OUT_MAX_DEPTH]; /* the container at this depth is an array */
 };
 
 void out_init(struct dcb_out *o, FILE *fp, enum out_format format);
 /* "text" or "json"; -1 for anything else. */
 int out_parse_format(const char *name, enum out_format *format);
-static inline bool out_is_json(const struct dcb_out *o) { return o->format == OUT_JSON; }
+static inline bool out_is_json(const struct dcb_out *o)
+{
+    return o->format == OUT_JSON;
+}
 
 /* The text format of a field printer is a printf format for its one value (or NULL: no text).
  * clang checks it at every call site. gcc is left out: it reads a NULL format followed by the

@@ -20,7 +20,7 @@
 
 struct out_event_form {
     const char *ts, *kind, *device, *ifname, *prio, *details; /* text formats (ts, prio: int64) */
-    bool stream;   /* JSON: the stream line's "schema" and the "event" alias */
+    bool stream; /* JSON: the stream line's "schema" and the "event" alias */
 };
 
 void out_event(struct dcb_out *o, const struct dcb_event *e, const struct out_event_form *form);

@@ -50,8 +50,7 @@ static int place_ref_cmp(const void *pa, const void *pb)
 }
 
 /* One device's ports, consecutive numbers of one prefix as a range: "Ethernet0–7, Ethernet12". */
-static size_t device_ports(const struct place_ref *r, size_t n, char *buf, size_t len,
-                           size_t *used)
+static size_t device_ports(const struct place_ref *r, size_t n, char *buf, size_t len, size_t *used)
 {
     size_t i = 0;
     bool first = true;
@@ -76,8 +75,7 @@ static size_t device_ports(const struct place_ref *r, size_t n, char *buf, size_
             else
                 snprintf(part, sizeof(part), "%s", r[i].ifname);
         } else {
-            while (j < n && !strcmp(r[j].device, r[0].device) &&
-                   !strcmp(r[j].ifname, r[i].ifname))
+            while (j < n && !strcmp(r[j].device, r[0].device) && !strcmp(r[j].ifname, r[i].ifname))
                 j++;
             snprintf(part, sizeof(part), "%s", r[i].ifname);
         }
@@ -106,8 +104,8 @@ static size_t device_run(const struct place_ref *r, size_t n, const size_t *firs
         size_t pl2;
         long nm;
         const char *next = r[first[m]].device;
-        if (!split_port(next, &pl2, &nm) || pl2 != pl || strncmp(next, name, pl) ||
-            nm != hi + 1 || strcmp(ports[m], ports[k]))
+        if (!split_port(next, &pl2, &nm) || pl2 != pl || strncmp(next, name, pl) || nm != hi + 1 ||
+            strcmp(ports[m], ports[k]))
             break;
         hi = nm;
         m++;
@@ -129,7 +127,7 @@ char *place_ranges(struct place_ref *r, size_t n, char *buf, size_t len)
         qsort(r, n, sizeof(*r), place_ref_cmp);
     /* each device's ports, as text */
     size_t *first = calloc(n ? n : 1, sizeof(*first));
-    char (*ports)[512] = calloc(n ? n : 1, sizeof(*ports));
+    char(*ports)[512] = calloc(n ? n : 1, sizeof(*ports));
     size_t ndev = 0;
     for (size_t i = 0; first && ports && i < n; ndev++) {
         size_t used = 0;

@@ -7,9 +7,9 @@
 #include <stddef.h>
 
 struct place_ref {
-    const char *device;          /* "" for the fabric */
-    const char *ifname;          /* "" for the device */
-    int prio;                    /* -1: none */
+    const char *device; /* "" for the fabric */
+    const char *ifname; /* "" for the device */
+    int prio;           /* -1: none */
 };
 
 /* Sorts refs (device, then port number) and writes the compacted list into buf (truncated to

@@ -29,7 +29,7 @@ int privs_drop(unsigned keep, struct dcb_err *err)
         return dcb_err_set(err, DCB_E_NOTFOUND, "dropping root: no user 'nobody'");
     cap_value_t caps[3];
     int n = kept(keep, caps);
-    cap_t now = cap_get_proc();   /* keep only what is held: a container may lack some */
+    cap_t now = cap_get_proc(); /* keep only what is held: a container may lack some */
     int held = 0;
     for (int i = 0; now && i < n; i++) {
         cap_flag_value_t v = CAP_CLEAR;
@@ -42,7 +42,7 @@ int privs_drop(unsigned keep, struct dcb_err *err)
         setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) < 0 ||
         setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) < 0)
         return dcb_err_set(err, DCB_E_PERM, "dropping root: %s", strerror(errno));
-    cap_t c = cap_init();         /* empty: then only what is kept, and only if it was held */
+    cap_t c = cap_init(); /* empty: then only what is kept, and only if it was held */
     int rc = c ? 0 : -1;
     if (rc == 0 && n)
         rc = cap_set_flag(c, CAP_PERMITTED, n, caps, CAP_SET) |
@@ -54,7 +54,7 @@ int privs_drop(unsigned keep, struct dcb_err *err)
         return dcb_err_set(err, DCB_E_PERM, "dropping capabilities: %s", strerror(errno));
     prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0);
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    if (setuid(0) == 0)           /* must be impossible now */
+    if (setuid(0) == 0) /* must be impossible now */
         return dcb_err_set(err, DCB_E_PERM, "dropping root: root could be regained");
     return 0;
 }

@@ -7,10 +7,11 @@
 #include "err.h"
 
 /* What a path keeps (or-ed): */
-#define PRIVS_NET_RAW 1u       /* CAP_NET_RAW: open capture sockets again (an LLDP listener
-                                * after an interface returns, a live capture) */
-#define PRIVS_NET_ADMIN 2u     /* CAP_NET_ADMIN: dcbnl set requests (reads need none) */
-#define PRIVS_READ_ANY 4u      /* CAP_DAC_READ_SEARCH: root-only reads (mlx5 debugfs knobs) */
+#define PRIVS_NET_RAW                                                                   \
+    1u                     /* CAP_NET_RAW: open capture sockets again (an LLDP listener \
+                            * after an interface returns, a live capture) */
+#define PRIVS_NET_ADMIN 2u /* CAP_NET_ADMIN: dcbnl set requests (reads need none) */
+#define PRIVS_READ_ANY 4u  /* CAP_DAC_READ_SEARCH: root-only reads (mlx5 debugfs knobs) */
 
 /* When running as root: become nobody (all groups dropped) with only the capabilities in keep,
  * effective and permitted, and no way back (no_new_privs). Not root: nothing to drop, 0. 0, or

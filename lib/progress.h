@@ -22,8 +22,8 @@
 #define DCB_PROGRESS_EVERY_NS 500000000LL
 
 struct dcb_progress {
-    bool on;                  /* stderr is a terminal and the command may speak */
-    bool shown;               /* a line is on the screen */
+    bool on;    /* stderr is a terminal and the command may speak */
+    bool shown; /* a line is on the screen */
     int64_t start_ns, last_ns;
 };
 

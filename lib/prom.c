@@ -98,7 +98,7 @@ static void put_escaped(struct prom_buf *b, const char *s, bool quote)
                 prom_buf_put(b, (const char *)p, n);
                 p += n;
             } else {
-                prom_buf_put(b, "\xef\xbf\xbd", 3);   /* U+FFFD */
+                prom_buf_put(b, "\xef\xbf\xbd", 3); /* U+FFFD */
                 p++;
             }
         }
@@ -226,7 +226,7 @@ static void put_sample_line(struct prom_buf *b, const char *name, const struct d
 
 static void put_samples(struct prom_buf *b, struct dcb_sample *v, size_t n)
 {
-    if (n > 1)                      /* v is NULL when nothing is fresh: no qsort of NULL */
+    if (n > 1) /* v is NULL when nothing is fresh: no qsort of NULL */
         qsort(v, n, sizeof(*v), cmp_sample);
     for (size_t i = 0; i < n;) {
         const struct metric_info *m = metric_info(v[i].metric);
@@ -284,7 +284,10 @@ static void put_source_family(struct prom_buf *b, const struct prom_page *p, con
         switch (which) {
         case 0: prom_buf_printf(b, "%" PRIu64 "\n", s->errors); break;
         case 1: prom_buf_printf(b, "%" PRIu64 "\n", s->series); break;
-        case 2: prom_put_double(b, s->duration_s); prom_buf_put(b, "\n", 1); break;
+        case 2:
+            prom_put_double(b, s->duration_s);
+            prom_buf_put(b, "\n", 1);
+            break;
         default:
             prom_buf_printf(b, "%" PRId64 ".%09" PRId64 "\n", (int64_t)(s->last_ok_ns / 1000000000),
                             (int64_t)(s->last_ok_ns % 1000000000));
@@ -441,7 +444,7 @@ bool prom_accepts_gzip(const char *accept_encoding)
 {
     if (!accept_encoding)
         return false;
-    double gzip = -1, star = -1;               /* -1: not named */
+    double gzip = -1, star = -1; /* -1: not named */
     const char *p = accept_encoding;
     while (*p) {
         size_t n = strcspn(p, ",");
@@ -467,7 +470,8 @@ int prom_parse_listen(const char *text, struct prom_listen *out, struct dcb_err 
 {
     memset(out, 0, sizeof(*out));
     if (!text || !*text)
-        return dcb_err_set(err, DCB_E_INVAL, "empty address; give ADDRESS:PORT, e.g. "
+        return dcb_err_set(err, DCB_E_INVAL,
+                           "empty address; give ADDRESS:PORT, e.g. "
                            "127.0.0.1:9876");
     char host[64];
     const char *port;
@@ -475,16 +479,20 @@ int prom_parse_listen(const char *text, struct prom_listen *out, struct dcb_err 
     if (v6) {
         const char *close = strchr(text, ']');
         if (!close || close[1] != ':' || (size_t)(close - text - 1) >= sizeof(host))
-            return dcb_err_set(err, DCB_E_INVAL, "'%s': an IPv6 address is written "
-                               "[ADDRESS]:PORT, e.g. [::1]:9876", text);
+            return dcb_err_set(err, DCB_E_INVAL,
+                               "'%s': an IPv6 address is written "
+                               "[ADDRESS]:PORT, e.g. [::1]:9876",
+                               text);
         memcpy(host, text + 1, (size_t)(close - text - 1));
         host[close - text - 1] = '\0';
         port = close + 2;
     } else {
         const char *colon = strrchr(text, ':');
         if (!colon || colon == text || (size_t)(colon - text) >= sizeof(host))
-            return dcb_err_set(err, DCB_E_INVAL, "'%s': give ADDRESS:PORT, e.g. "
-                               "127.0.0.1:9876", text);
+            return dcb_err_set(err, DCB_E_INVAL,
+                               "'%s': give ADDRESS:PORT, e.g. "
+                               "127.0.0.1:9876",
+                               text);
         memcpy(host, text, (size_t)(colon - text));
         host[colon - text] = '\0';
         port = colon + 1;
@@ -492,8 +500,7 @@ int prom_parse_listen(const char *text, struct prom_listen *out, struct dcb_err 
     char *end;
     unsigned long p = strtoul(port, &end, 10);
     if (!*port || *end || p > 65535 || *port == '-' || *port == '+' || *port == ' ')
-        return dcb_err_set(err, DCB_E_INVAL, "'%s': the port is a number from 0 to 65535",
-                           text);
+        return dcb_err_set(err, DCB_E_INVAL, "'%s': the port is a number from 0 to 65535", text);
     if (v6) {
         struct sockaddr_in6 *a = (struct sockaddr_in6 *)&out->addr;
         if (inet_pton(AF_INET6, host, &a->sin6_addr) != 1)
@@ -506,8 +513,10 @@ int prom_parse_listen(const char *text, struct prom_listen *out, struct dcb_err 
     } else {
         struct sockaddr_in *a = (struct sockaddr_in *)&out->addr;
         if (inet_pton(AF_INET, host, &a->sin_addr) != 1)
-            return dcb_err_set(err, DCB_E_INVAL, "'%s' is not a numeric IPv4 address (for IPv6 "
-                               "write [ADDRESS]:PORT)", host);
+            return dcb_err_set(err, DCB_E_INVAL,
+                               "'%s' is not a numeric IPv4 address (for IPv6 "
+                               "write [ADDRESS]:PORT)",
+                               host);
         a->sin_family = AF_INET;
         a->sin_port = htons((uint16_t)p);
         out->addrlen = sizeof(*a);

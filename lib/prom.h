@@ -27,7 +27,8 @@ struct prom_buf {
 void prom_buf_init(struct prom_buf *b);
 void prom_buf_free(struct prom_buf *b);
 void prom_buf_put(struct prom_buf *b, const char *s, size_t n);
-void prom_buf_printf(struct prom_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void prom_buf_printf(struct prom_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* A label value between the quotes: \ " and newline escaped, invalid UTF-8 as U+FFFD. */
 void prom_put_label_value(struct prom_buf *b, const char *s);
 /* HELP text: \ and newline escaped, invalid UTF-8 as U+FFFD. */
@@ -41,23 +42,23 @@ void prom_put_sample_value(struct prom_buf *b, const struct dcb_sample *s);
 /* An active finding, for dcbkit_finding{rule,severity,device,ifname,prio} 1. */
 struct prom_finding {
     const char *rule, *severity, *device, *ifname;
-    int prio;                     /* -1: no prio label */
+    int prio; /* -1: no prio label */
 };
 
 /* One evidence source's health, for dcbkit_scrape_errors_total{source} and friends. */
 struct prom_source_stat {
-    const char *name;             /* "local", "store", "replay", "rules" ... */
-    uint64_t errors;              /* collections that failed, since start */
-    uint64_t series;              /* series the last collection produced */
-    double duration_s;            /* how long the last collection took */
-    int64_t last_ok_ns;           /* Unix time of the last good collection, 0 for none */
+    const char *name;   /* "local", "store", "replay", "rules" ... */
+    uint64_t errors;    /* collections that failed, since start */
+    uint64_t series;    /* series the last collection produced */
+    double duration_s;  /* how long the last collection took */
+    int64_t last_ok_ns; /* Unix time of the last good collection, 0 for none */
 };
 
 /* One known QoS config field of a port, for dcbkit_qos_config{device,ifname,source,field}. */
 struct prom_config_value {
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX], source[32];
-    char field[64];               /* the dotted path: "pfc.enabled", "switch.buffer.3.xoff" */
-    int64_t value;                /* as stored: the unit its path names, enums as numbers */
+    char field[64]; /* the dotted path: "pfc.enabled", "switch.buffer.3.xoff" */
+    int64_t value;  /* as stored: the unit its path names, enums as numbers */
 };
 
 /* Where a port sits, for dcbkit_topology_info{device,ifname,role,peer_device,peer_ifname,
@@ -70,7 +71,7 @@ struct prom_topology {
 /* Events a source produced since the exporter started, for dcbkit_events_total. */
 struct prom_event_count {
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
-    int prio;                     /* -1: no prio label */
+    int prio; /* -1: no prio label */
     enum dcb_event_kind kind;
     uint64_t count;
 };
@@ -82,9 +83,9 @@ struct prom_missing_path {
 };
 
 struct prom_page {
-    struct dcb_sample *samples;   /* the newest sample of each series; sorted in place */
+    struct dcb_sample *samples; /* the newest sample of each series; sorted in place */
     size_t nsamples;
-    struct prom_finding *findings;   /* sorted in place; duplicates written once */
+    struct prom_finding *findings; /* sorted in place; duplicates written once */
     size_t nfindings;
     const struct prom_source_stat *sources;
     size_t nsources;
@@ -106,11 +107,11 @@ int prom_render_page(struct prom_buf *b, struct prom_page *page, struct dcb_err 
 /* ---- the exporter's HTTP surface ------------------------------------------------------------ */
 
 enum prom_route {
-    PROM_ROUTE_METRICS,           /* /metrics */
-    PROM_ROUTE_HEALTH,            /* /healthz */
-    PROM_ROUTE_INDEX,             /* / : a short page that links the others */
+    PROM_ROUTE_METRICS, /* /metrics */
+    PROM_ROUTE_HEALTH,  /* /healthz */
+    PROM_ROUTE_INDEX,   /* / : a short page that links the others */
     PROM_ROUTE_NOT_FOUND,
-    PROM_ROUTE_BAD_METHOD,        /* anything but GET and HEAD: 405 */
+    PROM_ROUTE_BAD_METHOD, /* anything but GET and HEAD: 405 */
 };
 
 /* The route of a request: method as sent, url the path with any query string (which is
@@ -124,8 +125,8 @@ bool prom_accepts_gzip(const char *accept_encoding);
 struct prom_listen {
     struct sockaddr_storage addr;
     socklen_t addrlen;
-    bool loopback;                /* 127.0.0.0/8 or ::1 */
-    char text[80];                /* as it should be printed: 127.0.0.1:9876, [::1]:9876 */
+    bool loopback; /* 127.0.0.0/8 or ::1 */
+    char text[80]; /* as it should be printed: 127.0.0.1:9876, [::1]:9876 */
 };
 
 /* "127.0.0.1:9876", "[::1]:9876", "0.0.0.0:9876" (numeric addresses only, port 0..65535; 0

@@ -224,8 +224,7 @@ static int parse_value(const struct qos_field *f, const char *path, const char *
         if (parse_int(text, out) < 0)
             return dcb_err_set(err, DCB_E_INVAL, "%s: '%s' is not a whole number", path, text);
         break;
-    case QF_APP:
-        return dcb_err_set(err, DCB_E_INVAL, "%s: not a scalar", path);
+    case QF_APP: return dcb_err_set(err, DCB_E_INVAL, "%s: not a scalar", path);
     }
     if (*out < f->min || *out > f->max)
         return dcb_err_set(err, DCB_E_RANGE, "%s: %s is out of range (%" PRId64 " to %" PRId64 ")",
@@ -291,9 +290,7 @@ void qos_format_value(const struct qos_field *f, int64_t v, char *buf, size_t le
     char human[DCB_UNIT_BUF];
     uint64_t back = 0;
     switch (f->type) {
-    case QF_BOOL:
-        snprintf(buf, len, "%s", v ? "true" : "false");
-        return;
+    case QF_BOOL: snprintf(buf, len, "%s", v ? "true" : "false"); return;
     case QF_ENUM: {
         const char *name = enum_name(f, v);
         if (name)
@@ -302,9 +299,7 @@ void qos_format_value(const struct qos_field *f, int64_t v, char *buf, size_t le
             snprintf(buf, len, "%" PRId64, v);
         return;
     }
-    case QF_MASK:
-        snprintf(buf, len, "0x%02" PRIx64, (uint64_t)v);
-        return;
+    case QF_MASK: snprintf(buf, len, "0x%02" PRIx64, (uint64_t)v); return;
     case QF_SPEED:
         dcb_fmt_speed((uint64_t)v, human, sizeof(human));
         if (dcb_parse_speed(human, &back, NULL) == 0 && back == (uint64_t)v)
@@ -315,15 +310,9 @@ void qos_format_value(const struct qos_field *f, int64_t v, char *buf, size_t le
     case QF_LENGTH:
         snprintf(buf, len, "%s", dcb_fmt_length((uint64_t)v, human, sizeof(human)));
         return;
-    case QF_MS:
-        snprintf(buf, len, "%" PRId64 "ms", v);
-        return;
-    case QF_US:
-        snprintf(buf, len, "%" PRId64 "us", v);
-        return;
-    default:
-        snprintf(buf, len, "%" PRId64, v);
-        return;
+    case QF_MS: snprintf(buf, len, "%" PRId64 "ms", v); return;
+    case QF_US: snprintf(buf, len, "%" PRId64 "us", v); return;
+    default: snprintf(buf, len, "%" PRId64, v); return;
     }
 }
 
@@ -551,7 +540,8 @@ int qos_validate(const struct qos_config *c, const char *prefix, struct dcb_err 
         const struct qos_wred *w = &c->wred[tc];
         if (w->min_bytes.set && w->max_bytes.set && w->min_bytes.v > w->max_bytes.v)
             return dcb_err_set(err, DCB_E_INVAL,
-                               "%sswitch.wred.%d.min_bytes: %" PRId64 " is above max_bytes %" PRId64,
+                               "%sswitch.wred.%d.min_bytes: %" PRId64
+                               " is above max_bytes %" PRId64,
                                prefix, tc, w->min_bytes.v, w->max_bytes.v);
     }
     int64_t bw = 0;

@@ -51,13 +51,13 @@ struct qos_buffer {
 };
 
 struct qos_app {
-    uint8_t selector;   /* 1 ethertype, 2 tcp, 3 udp, 4 tcp/udp, 5 dscp */
+    uint8_t selector; /* 1 ethertype, 2 tcp, 3 udp, 4 tcp/udp, 5 dscp */
     uint16_t protocol;
     uint8_t prio;
 };
 
 struct qos_dcqcn {
-    struct qos_val np_enabled, rp_enabled;   /* priority masks */
+    struct qos_val np_enabled, rp_enabled; /* priority masks */
     struct qos_val rai_mbps, rhai_mbps, min_rate_mbps, max_rate_mbps, rate_on_first_cnp_mbps;
     struct qos_val g, initial_alpha, gd, min_dec_fac, threshold, byte_reset, clamp_tgt_rate;
     struct qos_val alpha_update_us, rate_reduce_period_us, time_reset_us, min_time_between_cnps_us;
@@ -72,7 +72,7 @@ struct qos_config {
     struct qos_val dcbx_mode;
     struct qos_wred wred[8];
     struct qos_buffer buffer[8];
-    struct qos_val headroom_pool;   /* per switch: the largest its interfaces give */
+    struct qos_val headroom_pool; /* per switch: the largest its interfaces give */
     struct qos_val pfcwd_detect_ms, pfcwd_restore_ms, pfcwd_action;
     struct qos_val mtu, speed_bps, cable_mm;
     struct qos_dcqcn dcqcn;
@@ -95,7 +95,7 @@ enum qos_pfcwd_action { QOS_PFCWD_DROP = 0, QOS_PFCWD_FORWARD = 1, QOS_PFCWD_ALE
 #define QOS_PATH_MAX 64
 #define QOS_TEXT_MAX 512
 
-void qos_config_init(struct qos_config *c);   /* everything unknown */
+void qos_config_init(struct qos_config *c); /* everything unknown */
 
 /* Text values as a user types them: units ("150KB", "5us", "400G", "3m"), masks ("0x08"),
  * names ("dscp", "ets"). Errors name the path and the value. */

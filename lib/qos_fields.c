@@ -3,29 +3,43 @@
 
 #include <stddef.h>
 
-static const struct qos_enum trust_names[] = {
-    { "dscp", QOS_TRUST_DSCP }, { "pcp", QOS_TRUST_PCP }, { NULL, 0 } };
-static const struct qos_enum tsa_names[] = {
-    { "strict", QOS_TSA_STRICT }, { "cbs", QOS_TSA_CBS }, { "ets", QOS_TSA_ETS },
-    { "vendor", QOS_TSA_VENDOR }, { NULL, 0 } };
-static const struct qos_enum dcbx_names[] = {
-    { "off", QOS_DCBX_OFF }, { "ieee", QOS_DCBX_IEEE }, { "cee", QOS_DCBX_CEE }, { NULL, 0 } };
-static const struct qos_enum pfcwd_action_names[] = {
-    { "drop", QOS_PFCWD_DROP }, { "forward", QOS_PFCWD_FORWARD }, { "alert", QOS_PFCWD_ALERT },
-    { NULL, 0 } };
+static const struct qos_enum trust_names[] = { { "dscp", QOS_TRUST_DSCP },
+                                               { "pcp", QOS_TRUST_PCP },
+                                               { NULL, 0 } };
+static const struct qos_enum tsa_names[] = { { "strict", QOS_TSA_STRICT },
+                                             { "cbs", QOS_TSA_CBS },
+                                             { "ets", QOS_TSA_ETS },
+                                             { "vendor", QOS_TSA_VENDOR },
+                                             { NULL, 0 } };
+static const struct qos_enum dcbx_names[] = { { "off", QOS_DCBX_OFF },
+                                              { "ieee", QOS_DCBX_IEEE },
+                                              { "cee", QOS_DCBX_CEE },
+                                              { NULL, 0 } };
+static const struct qos_enum pfcwd_action_names[] = { { "drop", QOS_PFCWD_DROP },
+                                                      { "forward", QOS_PFCWD_FORWARD },
+                                                      { "alert", QOS_PFCWD_ALERT },
+                                                      { NULL, 0 } };
 
 #define OFF(member) offsetof(struct qos_config, member)
 #define V sizeof(struct qos_val)
-#define SCALAR(path, alias, type, member, lo, hi, names, help) \
-    { path, alias, type, 0, OFF(member), 0, lo, hi, names, help }
-#define ARRAY(path, type, n, member, lo, hi, names, help) \
-    { path, NULL, type, n, OFF(member), V, lo, hi, names, help }
-#define WRED(name, type, lo, hi, help) \
-    { "switch.wred.#." #name, "wred.#." #name, type, 8, OFF(wred[0].name), \
-      sizeof(struct qos_wred), lo, hi, NULL, help }
-#define BUFFER(name, lo, hi, help) \
-    { "switch.buffer.#." #name, "buffer.#." #name, QF_BYTES, 8, OFF(buffer[0].name), \
-      sizeof(struct qos_buffer), lo, hi, NULL, help }
+#define SCALAR(path, alias, type, member, lo, hi, names, help)    \
+    {                                                             \
+        path, alias, type, 0, OFF(member), 0, lo, hi, names, help \
+    }
+#define ARRAY(path, type, n, member, lo, hi, names, help)        \
+    {                                                            \
+        path, NULL, type, n, OFF(member), V, lo, hi, names, help \
+    }
+#define WRED(name, type, lo, hi, help)                                       \
+    {                                                                        \
+        "switch.wred.#." #name, "wred.#." #name, type, 8, OFF(wred[0].name), \
+            sizeof(struct qos_wred), lo, hi, NULL, help                      \
+    }
+#define BUFFER(name, lo, hi, help)                                                     \
+    {                                                                                  \
+        "switch.buffer.#." #name, "buffer.#." #name, QF_BYTES, 8, OFF(buffer[0].name), \
+            sizeof(struct qos_buffer), lo, hi, NULL, help                              \
+    }
 #define DCQCN(name, type, lo, hi, help) \
     SCALAR("nic.dcqcn." #name, "dcqcn." #name, type, dcqcn.name, lo, hi, NULL, help)
 
@@ -88,8 +102,7 @@ const struct qos_field qos_fields[] = {
     DCQCN(min_time_between_cnps_us, QF_US, 0, 4095, "least gap between CNPs from a port"),
     SCALAR("cnp.dscp", NULL, QF_INT, cnp_dscp, 0, 63, NULL, "DSCP of CNPs"),
     SCALAR("cnp.prio", NULL, QF_INT, cnp_prio, 0, 7, NULL, "priority (PCP) of CNPs"),
-    SCALAR("pause.global_rx", NULL, QF_BOOL, pause_global_rx, 0, 1, NULL,
-           "honours 802.3x PAUSE"),
+    SCALAR("pause.global_rx", NULL, QF_BOOL, pause_global_rx, 0, 1, NULL, "honours 802.3x PAUSE"),
     SCALAR("pause.global_tx", NULL, QF_BOOL, pause_global_tx, 0, 1, NULL, "sends 802.3x PAUSE"),
     SCALAR("link.fcs_error_ppm", NULL, QF_INT, fcs_error_ppm, 0, 1000000, NULL,
            "frames received with a bad FCS and dropped, per million (a fault)"),

@@ -8,18 +8,18 @@
 #include "qos_config.h"
 
 enum qos_field_type {
-    QF_INT,       /* whole number in [min, max] */
+    QF_INT, /* whole number in [min, max] */
     QF_PERCENT,
-    QF_MASK,      /* priority bit mask 0x00-0xff */
+    QF_MASK, /* priority bit mask 0x00-0xff */
     QF_BOOL,
     QF_ENUM,
     QF_BYTES,
-    QF_SPEED,     /* bits per second */
-    QF_MBPS,      /* megabits per second */
-    QF_MS,        /* stored in milliseconds */
-    QF_US,        /* stored in microseconds */
-    QF_LENGTH,    /* stored in millimetres, shown in metres */
-    QF_APP,       /* the APP table */
+    QF_SPEED,  /* bits per second */
+    QF_MBPS,   /* megabits per second */
+    QF_MS,     /* stored in milliseconds */
+    QF_US,     /* stored in microseconds */
+    QF_LENGTH, /* stored in millimetres, shown in metres */
+    QF_APP,    /* the APP table */
 };
 
 struct qos_enum {
@@ -28,10 +28,10 @@ struct qos_enum {
 };
 
 struct qos_field {
-    const char *pattern;      /* canonical path; '#' is an index below count */
-    const char *alias;        /* the same field without its switch./nic. prefix, or NULL */
+    const char *pattern; /* canonical path; '#' is an index below count */
+    const char *alias;   /* the same field without its switch./nic. prefix, or NULL */
     enum qos_field_type type;
-    int count;                /* 0 for a scalar */
+    int count; /* 0 for a scalar */
     size_t offset, stride;
     int64_t min, max;
     const struct qos_enum *names;

@@ -23,7 +23,8 @@ static int app_from_json(struct qos_config *c, const cJSON *arr, const char *pat
     size_t used = 0;
     int i = 0;
     const cJSON *e;
-    cJSON_ArrayForEach(e, arr) {
+    cJSON_ArrayForEach(e, arr)
+    {
         const cJSON *sel = cJSON_GetObjectItemCaseSensitive(e, "selector");
         const cJSON *proto = cJSON_GetObjectItemCaseSensitive(e, "protocol");
         const cJSON *prio = cJSON_GetObjectItemCaseSensitive(e, "prio");
@@ -55,11 +56,12 @@ static int walk(struct qos_config *c, const cJSON *node, const char *path, const
     if (depth > 8)
         return dcb_err_set(err, DCB_E_INVAL, "%s%s: nested too deep", prefix, path);
     if (cJSON_IsNull(node))
-        return 0;  /* unknown */
+        return 0; /* unknown */
     if (cJSON_IsObject(node) || (cJSON_IsArray(node) && strcmp(path, "app") != 0)) {
         const cJSON *child;
         int i = 0;
-        cJSON_ArrayForEach(child, node) {
+        cJSON_ArrayForEach(child, node)
+        {
             char sub[QOS_PATH_MAX * 2];
             const char *key = cJSON_IsArray(node) ? NULL : child->string;
             char idx[16];
@@ -157,8 +159,8 @@ cJSON *qos_to_json(const struct qos_config *c)
         int n = f->count ? f->count : 1;
         for (int k = 0; k < n; k++) {
             int index = f->count ? k : -1;
-            const struct qos_val *v =
-                (const struct qos_val *)((const char *)c + f->offset + (size_t)(k) * f->stride);
+            const struct qos_val *v = (const struct qos_val *)((const char *)c + f->offset +
+                                                               (size_t)(k)*f->stride);
             if (!v->set)
                 continue;
             char path[QOS_PATH_MAX], leaf[QOS_PATH_MAX], text[QOS_TEXT_MAX];
@@ -169,19 +171,13 @@ cJSON *qos_to_json(const struct qos_config *c)
                 return NULL;
             }
             switch (f->type) {
-            case QF_BOOL:
-                cJSON_AddBoolToObject(parent, leaf, v->v != 0);
-                break;
+            case QF_BOOL: cJSON_AddBoolToObject(parent, leaf, v->v != 0); break;
             case QF_ENUM:
                 qos_format_value(f, v->v, text, sizeof(text));
                 cJSON_AddStringToObject(parent, leaf, text);
                 break;
-            case QF_LENGTH:
-                cJSON_AddNumberToObject(parent, leaf, (double)v->v / 1000.0);
-                break;
-            default:
-                cJSON_AddNumberToObject(parent, leaf, (double)v->v);
-                break;
+            case QF_LENGTH: cJSON_AddNumberToObject(parent, leaf, (double)v->v / 1000.0); break;
+            default: cJSON_AddNumberToObject(parent, leaf, (double)v->v); break;
             }
         }
     }

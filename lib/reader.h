@@ -17,8 +17,8 @@ struct dcb_reader {
     size_t len;
     size_t off;
     bool failed;
-    size_t fail_off;    /* offset of the first read that did not fit */
-    size_t fail_want;   /* bytes it wanted */
+    size_t fail_off;  /* offset of the first read that did not fit */
+    size_t fail_want; /* bytes it wanted */
 };
 
 static inline void rd_init(struct dcb_reader *r, const void *data, size_t len)
@@ -31,8 +31,14 @@ static inline void rd_init(struct dcb_reader *r, const void *data, size_t len)
     r->fail_want = 0;
 }
 
-static inline bool rd_ok(const struct dcb_reader *r) { return !r->failed; }
-static inline size_t rd_offset(const struct dcb_reader *r) { return r->off; }
+static inline bool rd_ok(const struct dcb_reader *r)
+{
+    return !r->failed;
+}
+static inline size_t rd_offset(const struct dcb_reader *r)
+{
+    return r->off;
+}
 static inline size_t rd_remaining(const struct dcb_reader *r)
 {
     return r->failed ? 0 : r->len - r->off;

@@ -8,16 +8,16 @@
 #define KIND_GAUGE_INT 1
 #define KIND_GAUGE_BITS 2
 #define HEAD_ESCAPE 3
-#define GAUGE_INT_LIMIT 9007199254740992.0      /* 2^53 */
+#define GAUGE_INT_LIMIT 9007199254740992.0 /* 2^53 */
 
 uint64_t sample_block_zigzag(uint64_t d)
 {
-    return (d << 1) ^ (uint64_t)-(int64_t)(d >> 63);
+    return (d << 1) ^ (uint64_t) - (int64_t)(d >> 63);
 }
 
 uint64_t sample_block_unzigzag(uint64_t z)
 {
-    return (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
+    return (z >> 1) ^ (uint64_t) - (int64_t)(z & 1);
 }
 
 size_t sample_block_varint_put(uint8_t *out, uint64_t v)
@@ -41,8 +41,7 @@ static size_t put_le64(uint8_t *out, uint64_t v)
 /* 1 for a gauge that round-trips through an int64 below 2^53 (not -0.0, not NaN) */
 static bool gauge_is_small_int(double d, int64_t *out)
 {
-    if (!(d > -GAUGE_INT_LIMIT && d < GAUGE_INT_LIMIT) || d != floor(d) ||
-        (d == 0 && signbit(d)))
+    if (!(d > -GAUGE_INT_LIMIT && d < GAUGE_INT_LIMIT) || d != floor(d) || (d == 0 && signbit(d)))
         return false;
     *out = (int64_t)d;
     return true;
@@ -107,7 +106,7 @@ uint64_t sample_block_varint_get(struct dcb_reader *rd)
         if (!(b & 0x80))
             return shift == 63 && b > 1 ? (rd_fail(rd, 0), 0) : v;
     }
-    rd_fail(rd, 0);                     /* more than 10 bytes */
+    rd_fail(rd, 0); /* more than 10 bytes */
     return 0;
 }
 
@@ -122,7 +121,7 @@ bool sample_block_next(struct sample_block_reader *r, struct stored_sample *out)
 {
     if (!r->left) {
         if (!r->bad && rd_remaining(&r->rd) != 0)
-            fail(r);                    /* bytes after the last sample */
+            fail(r); /* bytes after the last sample */
         return false;
     }
     bool first = r->rd.off == 0;

@@ -34,14 +34,14 @@ enum stored_kind { STORED_COUNTER = 0, STORED_GAUGE = 1 };
 struct stored_sample {
     int64_t ts;
     uint64_t raw;
-    uint8_t kind;               /* enum stored_kind */
+    uint8_t kind; /* enum stored_kind */
 };
 
-/* The varints and zigzag of the bytes above, for sample_chunk.c too. sample_block_varint_get fails the
- * reader on a varint that runs past it or past 64 bits. */
+/* The varints and zigzag of the bytes above, for sample_chunk.c too. sample_block_varint_get fails
+ * the reader on a varint that runs past it or past 64 bits. */
 size_t sample_block_varint_put(uint8_t *out, uint64_t v);
 uint64_t sample_block_varint_get(struct dcb_reader *rd);
-uint64_t sample_block_zigzag(uint64_t d);            /* d: a two's complement difference */
+uint64_t sample_block_zigzag(uint64_t d); /* d: a two's complement difference */
 uint64_t sample_block_unzigzag(uint64_t z);
 
 /* Encodes n samples (times strictly increasing) into out, which holds at least
@@ -54,7 +54,7 @@ struct sample_block_reader {
     uint64_t step;
     uint64_t prev;
     size_t left;
-    bool bad;                   /* malformed: too short, too long, time not increasing */
+    bool bad; /* malformed: too short, too long, time not increasing */
 };
 
 void sample_block_reader_init(struct sample_block_reader *r, int64_t t0, const void *data,

@@ -24,7 +24,7 @@ void sample_chunk_writer_reset(struct chunk_writer *w)
 }
 
 bool sample_chunk_writer_add(struct chunk_writer *w, int64_t series, const struct stored_sample *v,
-                      size_t n)
+                             size_t n)
 {
     size_t need = w->len + 4 * 10 + n * SAMPLE_BLOCK_BYTES_MAX;
     if (need > w->cap) {

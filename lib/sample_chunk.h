@@ -27,7 +27,7 @@ struct chunk_writer {
     uint8_t *buf;
     size_t len, cap;
     int64_t series0, last_series, last_t0;
-    size_t samples;             /* in the chunk */
+    size_t samples; /* in the chunk */
     bool empty;
 };
 
@@ -37,17 +37,18 @@ void sample_chunk_writer_reset(struct chunk_writer *w);
 /* Appends one series' samples (times strictly increasing; series above the last one added).
  * false when out of memory. */
 bool sample_chunk_writer_add(struct chunk_writer *w, int64_t series, const struct stored_sample *v,
-                      size_t n);
+                             size_t n);
 
 struct chunk_reader {
     struct dcb_reader rd;
     int64_t series, t0;
-    size_t n;                   /* the current series' samples */
+    size_t n; /* the current series' samples */
     struct sample_block_reader block;
     bool started, bad;
 };
 
-void sample_chunk_reader_init(struct chunk_reader *r, int64_t series0, const void *data, size_t len);
+void sample_chunk_reader_init(struct chunk_reader *r, int64_t series0, const void *data,
+                              size_t len);
 /* Moves to the next series (skipping what is left of the current one): true with r->series
  * and r->n set; false at the end or on malformed bytes (then r->bad). */
 bool sample_chunk_next_series(struct chunk_reader *r);

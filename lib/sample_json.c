@@ -122,7 +122,7 @@ int dcb_event_from_json(const char *line, struct dcb_event *e, char *why, size_t
     } else if (text && strlen(text) >= DCB_DETAILS_MAX) {
         snprintf(why, whylen, "an event's details must be under %d bytes", DCB_DETAILS_MAX);
     } else if (text && !event_details_valid(text)) {
-        snprintf(why, whylen, "an event's details must be valid UTF-8");   /* cJSON passes it */
+        snprintf(why, whylen, "an event's details must be valid UTF-8"); /* cJSON passes it */
     } else {
         dcb_event_set(e, ts_of(line, h.ts), k, h.dev->valuestring, h.ifn->valuestring,
                       cJSON_IsNumber(prio) ? prio->valueint : -1, text ? text : "{}");
@@ -147,7 +147,8 @@ int dcb_config_from_json(const char *line, struct dcb_config_line *c, char *why,
     const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(j, "config");
     if (!ts_ok(h.ts) || !cJSON_IsString(h.dev) || !cJSON_IsString(h.ifn) || !cJSON_IsString(src) ||
         !cJSON_IsObject(cfg)) {
-        snprintf(why, whylen, "a config snapshot needs ts, device, ifname, source and a config "
+        snprintf(why, whylen,
+                 "a config snapshot needs ts, device, ifname, source and a config "
                  "object");
     } else if (!(c->json = cJSON_PrintUnformatted(cfg))) {
         snprintf(why, whylen, "out of memory");

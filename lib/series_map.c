@@ -19,7 +19,7 @@ void series_map_free(struct series_map *m)
 static uint64_t hash_str(uint64_t h, const char *s)
 {
     for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;   /* FNV-1a */
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ULL; /* FNV-1a */
     return h * 0x100000001b3ULL;
 }
 
@@ -39,7 +39,7 @@ static bool key_equal(const struct series_key *k, const struct dcb_sample *s)
            strcmp(k->device, s->device) == 0 && strcmp(k->ifname, s->ifname) == 0;
 }
 
-#define SLOT_TAG(h) ((h) & 0xffffffff00000000ULL)
+#define SLOT_TAG(h) ((h)&0xffffffff00000000ULL)
 
 static bool grow_slots(struct series_map *m)
 {

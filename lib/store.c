@@ -117,12 +117,12 @@ int store_findings(struct dcb_store *st, int64_t run_id, store_finding_cb cb, vo
                              : unsupported("findings", err);
 }
 
-int store_last_run(struct dcb_store *st, const char *command, const char *source,
-                   int64_t before_ns, int64_t *run_id, int64_t *started_ns, struct dcb_err *err)
+int store_last_run(struct dcb_store *st, const char *command, const char *source, int64_t before_ns,
+                   int64_t *run_id, int64_t *started_ns, struct dcb_err *err)
 {
-    return st->ops->last_run ? st->ops->last_run(st, command, source, before_ns, run_id,
-                                                 started_ns, err)
-                             : unsupported("runs", err);
+    return st->ops->last_run
+               ? st->ops->last_run(st, command, source, before_ns, run_id, started_ns, err)
+               : unsupported("runs", err);
 }
 
 int store_info(struct dcb_store *st, struct store_info *info, struct dcb_err *err)
@@ -145,8 +145,9 @@ int store_set_series_width(struct dcb_store *st, const struct dcb_sample *s, uns
 unsigned store_series_width(struct dcb_store *st, const char *device, const char *ifname,
                             enum metric_id metric, int prio, int queue)
 {
-    unsigned bits = st->ops->series_width ?
-                    st->ops->series_width(st, device, ifname, metric, prio, queue) : 0;
+    unsigned bits = st->ops->series_width
+                        ? st->ops->series_width(st, device, ifname, metric, prio, queue)
+                        : 0;
     return bits >= 1 && bits <= 64 ? bits : 64;
 }
 
@@ -157,7 +158,7 @@ int64_t store_prune(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err
 
 struct delta_walk {
     struct dcb_store *st;
-    unsigned width_bits;        /* 0: the series' own, looked up at its first sample */
+    unsigned width_bits; /* 0: the series' own, looked up at its first sample */
     struct counter_window win;
     bool is_counter;
     bool seen_series;
@@ -183,9 +184,10 @@ static int delta_step(const struct dcb_sample *s, void *arg)
         const struct metric_info *mi = metric_info(s->metric);
         w->is_counter = mi && mi->kind == METRIC_COUNTER;
         if (w->is_counter)
-            counter_window_init(&w->win, w->width_bits ? w->width_bits :
-                                store_series_width(w->st, s->device, s->ifname, s->metric,
-                                                   s->prio, s->queue));
+            counter_window_init(&w->win, w->width_bits
+                                             ? w->width_bits
+                                             : store_series_width(w->st, s->device, s->ifname,
+                                                                  s->metric, s->prio, s->queue));
         w->first_ns = s->time_ns;
         w->first_gauge = s->value.gauge;
     } else if (s->metric != w->metric || s->prio != w->prio || s->queue != w->queue ||
@@ -222,7 +224,7 @@ int store_delta(struct dcb_store *st, const struct store_filter *f, unsigned wid
         *resets = w.win.resets;
     if (w.samples < 2)
         return 0;
-    if (w.is_counter) {                 /* no rate spans a reset */
+    if (w.is_counter) { /* no rate spans a reset */
         *delta = w.win.total;
         *rate_per_sec = counter_window_rate(&w.win);
         return 0;
@@ -243,7 +245,8 @@ int store_default_path(char *buf, size_t len, struct dcb_err *err)
     else if (home && *home)
         snprintf(dir, sizeof(dir), "%s/.local/share/dcbkit", home);
     else
-        return dcb_err_set(err, DCB_E_NOTFOUND, "neither XDG_DATA_HOME nor HOME is set; use --store");
+        return dcb_err_set(err, DCB_E_NOTFOUND,
+                           "neither XDG_DATA_HOME nor HOME is set; use --store");
     /* mkdir -p for the last two levels is enough for ~/.local/share/dcbkit */
     for (char *p = dir + 1; *p; p++) {
         if (*p == '/') {

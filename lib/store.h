@@ -22,17 +22,17 @@
 #include "err.h"
 #include "sample.h"
 
-#define STORE_ANY (-2)          /* filter value for prio/queue: match any */
+#define STORE_ANY (-2) /* filter value for prio/queue: match any */
 #define STORE_SCHEMA_VERSION 4
 
 struct dcb_store;
 
 struct store_options {
-    const char *path;           /* file path or ":memory:" */
-    bool readonly;              /* open for reading only; never creates */
-    bool durable;               /* synchronous=FULL: fsync every commit */
-    size_t batch_max_samples;   /* flush when this many are pending (0: 50000) */
-    int64_t batch_max_age_ns;   /* flush when the oldest pending is this old (0: 1 s) */
+    const char *path;         /* file path or ":memory:" */
+    bool readonly;            /* open for reading only; never creates */
+    bool durable;             /* synchronous=FULL: fsync every commit */
+    size_t batch_max_samples; /* flush when this many are pending (0: 50000) */
+    int64_t batch_max_age_ns; /* flush when the oldest pending is this old (0: 1 s) */
     /* The recent tier (see store_schema.c) is merged into the main sample table, in the same
      * transaction as a flush, once its samples span merge_age_ns (0: 60 s) or it holds
      * merge_max_rows (0: 4,000,000); always on close. */
@@ -61,11 +61,11 @@ struct store_info {
     uint64_t config_snapshots;
     uint64_t findings;
     uint64_t runs;
-    int64_t first_ns;           /* 0 when empty */
+    int64_t first_ns; /* 0 when empty */
     int64_t last_ns;
-    uint64_t size_bytes;        /* database file (+WAL) size; ring: memory in use */
+    uint64_t size_bytes; /* database file (+WAL) size; ring: memory in use */
     int schema_version;
-    const char *backend;        /* "sqlite" or "ring" */
+    const char *backend; /* "sqlite" or "ring" */
 };
 
 /* A config snapshot or a finding as stored: the key columns plus the JSON document. */
@@ -73,7 +73,7 @@ struct store_config_row {
     int64_t time_ns;
     const char *device;
     const char *ifname;
-    const char *source;         /* "dcbx", "dcbnl", "gnmi", "fabric" ... */
+    const char *source; /* "dcbx", "dcbnl", "gnmi", "fabric" ... */
     const char *json;
 };
 
@@ -127,8 +127,8 @@ int store_findings(struct dcb_store *st, int64_t run_id, store_finding_cb cb, vo
 /* The newest run of command with this source that started before before_ns (e.g. the previous
  * nightly report of a fabric): 1 with *run_id and *started_ns set, 0 when there is none, or a
  * negative error. */
-int store_last_run(struct dcb_store *st, const char *command, const char *source,
-                   int64_t before_ns, int64_t *run_id, int64_t *started_ns, struct dcb_err *err);
+int store_last_run(struct dcb_store *st, const char *command, const char *source, int64_t before_ns,
+                   int64_t *run_id, int64_t *started_ns, struct dcb_err *err);
 /* The newest config snapshot of each (device, ifname, source) taken at or before t1, in
  * (device, ifname, source) order; device/ifname NULL match any. The ring keeps only the newest
  * snapshot of each, whatever t1. */
@@ -159,15 +159,23 @@ int store_delta(struct dcb_store *st, const struct store_filter *f, unsigned wid
 
 /* BUSY_RATE: a counter's increase over the time of the sample intervals that had one (the rate
  * while it moved); too few samples when it never moved. */
-enum store_agg { STORE_AGG_DELTA, STORE_AGG_RATE, STORE_AGG_AVG, STORE_AGG_MAX, STORE_AGG_MIN,
-                 STORE_AGG_LAST, STORE_AGG_BUSY_RATE };
+enum store_agg {
+    STORE_AGG_DELTA,
+    STORE_AGG_RATE,
+    STORE_AGG_AVG,
+    STORE_AGG_MAX,
+    STORE_AGG_MIN,
+    STORE_AGG_LAST,
+    STORE_AGG_BUSY_RATE
+};
 
 /* One series' aggregate over [t0, t1]: the filter names it exactly (device, ifname, metric,
  * prio, queue). Counters' delta and rate count increases at the series' width (counter_step): a
  * decrease the width explains is a wrap, any other a reset whose interval counts neither its
  * increase nor its time (as store_delta does). 1 with *out set, 0 when the window holds too
- * few samples (none; one for delta and rate) or no such series, or a negative error. The back ends answer it
- * without handing out every sample: SQLite in SQL, the ring along its per-series chain. */
+ * few samples (none; one for delta and rate) or no such series, or a negative error. The back ends
+ * answer it without handing out every sample: SQLite in SQL, the ring along its per-series chain.
+ */
 int store_aggregate(struct dcb_store *st, const struct store_filter *f, enum store_agg agg,
                     double *out, struct dcb_err *err);
 

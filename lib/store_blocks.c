@@ -14,8 +14,8 @@ void store_block_tier_init(struct block_tier *t, sqlite3 *db)
 
 void store_block_tier_free(struct block_tier *t)
 {
-    sqlite3_stmt *stmts[] = { t->sel_before, t->sel_after, t->ins, t->upd, t->del,
-                              t->del_after, t->sel_range };
+    sqlite3_stmt *stmts[] = { t->sel_before, t->sel_after, t->ins,      t->upd,
+                              t->del,        t->del_after, t->sel_range };
     for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
         sqlite3_finalize(stmts[i]);
     free(t->old.v);
@@ -73,7 +73,7 @@ int store_stmt_collect_int64(sqlite3_stmt *st, int ncols, int64_t **out, size_t 
 }
 
 int store_window_stmt_open(sqlite3 *db, sqlite3_stmt **cached, const char *sql, int64_t series,
-                     int64_t t0, int64_t t1, sqlite3_stmt **st, bool *owned)
+                           int64_t t0, int64_t t1, sqlite3_stmt **st, bool *owned)
 {
     *owned = false;
     int rc = *cached ? SQLITE_OK
@@ -131,7 +131,7 @@ static int decode_row(struct block_tier *t, sqlite3_stmt *st, int64_t series,
     while (sample_block_next(&br, &smp))
         if (!store_sample_run_push(run, &smp))
             return SQLITE_NOMEM;
-    if (br.bad)                         /* the last call checked for bytes left over */
+    if (br.bad) /* the last call checked for bytes left over */
         return corrupt(t, series, t0);
     return SQLITE_OK;
 }
@@ -147,8 +147,9 @@ static int step_done(sqlite3_stmt *st)
 static int insert_blocks(struct block_tier *t, int64_t series, const struct stored_sample *v,
                          size_t n)
 {
-    int rc = prepare(t, &t->ins, "INSERT INTO sample_blocks (series, t0, t1, n, data) "
-                                 "VALUES (?1, ?2, ?3, ?4, ?5)");
+    int rc = prepare(t, &t->ins,
+                     "INSERT INTO sample_blocks (series, t0, t1, n, data) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5)");
     for (size_t i = 0; rc == SQLITE_OK && i < n; i += SAMPLE_BLOCK_MAX) {
         size_t k = n - i < SAMPLE_BLOCK_MAX ? n - i : SAMPLE_BLOCK_MAX;
         size_t len = sample_block_encode(v + i, k, t->bytes);
@@ -193,7 +194,8 @@ static int merge_runs(struct sample_run *merged, const struct stored_sample *a, 
     return SQLITE_OK;
 }
 
-int store_block_tier_put(struct block_tier *t, int64_t series, const struct stored_sample *v, size_t n)
+int store_block_tier_put(struct block_tier *t, int64_t series, const struct stored_sample *v,
+                         size_t n)
 {
     if (!n)
         return SQLITE_OK;
@@ -220,8 +222,7 @@ int store_block_tier_put(struct block_tier *t, int64_t series, const struct stor
         int64_t stored_n = sqlite3_column_int64(t->sel_before, 1);
         extend = !before_overlaps && n <= SAMPLE_BLOCK_MAX && stored_n >= 1 &&
                  stored_n <= SAMPLE_BLOCK_MAX - (int64_t)n;
-        rc = before_overlaps || extend ? decode_row(t, t->sel_before, series, &t->old)
-                                       : SQLITE_OK;
+        rc = before_overlaps || extend ? decode_row(t, t->sel_before, series, &t->old) : SQLITE_OK;
     } else if (rc == SQLITE_DONE) {
         rc = SQLITE_OK;
     }
@@ -245,8 +246,9 @@ int store_block_tier_put(struct block_tier *t, int64_t series, const struct stor
             return insert_blocks(t, series, v, n);
         /* the common case at steady state: the series' newest block has room */
         if ((rc = merge_runs(&t->merged, t->old.v, t->old.n, v, n)) != SQLITE_OK ||
-            (rc = prepare(t, &t->upd, "UPDATE sample_blocks SET t1 = ?3, n = ?4, data = ?5 "
-                                      "WHERE series = ?1 AND t0 = ?2")) != SQLITE_OK)
+            (rc = prepare(t, &t->upd,
+                          "UPDATE sample_blocks SET t1 = ?3, n = ?4, data = ?5 "
+                          "WHERE series = ?1 AND t0 = ?2")) != SQLITE_OK)
             return rc;
         size_t len = sample_block_encode(t->merged.v, t->merged.n, t->bytes);
         sqlite3_bind_int64(t->upd, 1, series);
@@ -266,8 +268,9 @@ int store_block_tier_put(struct block_tier *t, int64_t series, const struct stor
     if (before_overlaps && (rc = delete_block(t, series, before_t0)) != SQLITE_OK)
         return rc;
     if (after_overlaps) {
-        if ((rc = prepare(t, &t->del_after, "DELETE FROM sample_blocks WHERE series = ?1 "
-                                            "AND t0 > ?2 AND t0 <= ?3")) != SQLITE_OK)
+        if ((rc = prepare(t, &t->del_after,
+                          "DELETE FROM sample_blocks WHERE series = ?1 "
+                          "AND t0 > ?2 AND t0 <= ?3")) != SQLITE_OK)
             return rc;
         sqlite3_bind_int64(t->del_after, 1, series);
         sqlite3_bind_int64(t->del_after, 2, a);
@@ -339,8 +342,10 @@ int store_block_tier_prune(struct block_tier *t, int64_t cutoff, int64_t *delete
     if ((rc = sqlite3_prepare_v2(t->db, "SELECT id FROM series ORDER BY id", -1, &series_st,
                                  NULL)) != SQLITE_OK)
         return rc;
-    if ((rc = sqlite3_prepare_v2(t->db, "SELECT t0, n, data FROM sample_blocks "
-                                 "WHERE series = ?1 AND t0 < ?2", -1, &block, NULL)) != SQLITE_OK) {
+    if ((rc = sqlite3_prepare_v2(t->db,
+                                 "SELECT t0, n, data FROM sample_blocks "
+                                 "WHERE series = ?1 AND t0 < ?2",
+                                 -1, &block, NULL)) != SQLITE_OK) {
         sqlite3_finalize(series_st);
         return rc;
     }
@@ -375,8 +380,8 @@ int store_block_tier_prune(struct block_tier *t, int64_t cutoff, int64_t *delete
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-int store_block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t series, int64_t t0,
-                      int64_t t1)
+int store_block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t series,
+                            int64_t t0, int64_t t1)
 {
     memset(c, 0, sizeof(*c));
     c->t = t;
@@ -402,7 +407,7 @@ bool store_block_cursor_next(struct block_cursor *c, struct stored_sample *out)
                     continue;
                 if (out->ts <= c->t1)
                     return true;
-                c->rc = SQLITE_DONE;    /* past the window: later blocks are too */
+                c->rc = SQLITE_DONE; /* past the window: later blocks are too */
                 return false;
             }
             c->in_block = false;

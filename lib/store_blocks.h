@@ -43,13 +43,14 @@ int store_stmt_collect_int64(sqlite3_stmt *st, int ncols, int64_t **out, size_t 
  * one of the cursor's own (*owned) when *cached is still walking for an enclosing read (a
  * read in another's callback). */
 int store_window_stmt_open(sqlite3 *db, sqlite3_stmt **cached, const char *sql, int64_t series,
-                     int64_t t0, int64_t t1, sqlite3_stmt **st, bool *owned);
+                           int64_t t0, int64_t t1, sqlite3_stmt **st, bool *owned);
 void store_window_stmt_close(sqlite3_stmt *st, bool owned);
 
 /* Stores one series' samples (times strictly increasing), replacing any stored sample at the
  * same time: appended to the series' newest block while it has room, else new blocks; a run
  * that overlaps stored blocks is merged with them and they are rewritten. */
-int store_block_tier_put(struct block_tier *t, int64_t series, const struct stored_sample *v, size_t n);
+int store_block_tier_put(struct block_tier *t, int64_t series, const struct stored_sample *v,
+                         size_t n);
 
 /* Deletes samples older than cutoff (whole blocks, and the front of blocks that straddle it);
  * *deleted counts samples. */
@@ -67,12 +68,12 @@ struct block_cursor {
     struct sample_block_reader br;
     int64_t series, t0, t1;
     bool in_block;
-    bool owned;                 /* st is the cursor's own, not the tier's */
-    int rc;                     /* SQLITE_ROW while samples may follow, else the end or error */
+    bool owned; /* st is the cursor's own, not the tier's */
+    int rc;     /* SQLITE_ROW while samples may follow, else the end or error */
 };
 
-int store_block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t series, int64_t t0,
-                      int64_t t1);
+int store_block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t series,
+                            int64_t t0, int64_t t1);
 /* false at the end (c->rc SQLITE_DONE) or on an error (c->rc the code) */
 bool store_block_cursor_next(struct block_cursor *c, struct stored_sample *out);
 void store_block_cursor_close(struct block_cursor *c);

@@ -11,15 +11,15 @@ struct store_ops {
     int64_t (*flush)(struct dcb_store *st, struct dcb_err *err);
     int64_t (*pending)(const struct dcb_store *st);
     int (*put_config)(struct dcb_store *st, const struct store_config_row *c, struct dcb_err *err);
-    int (*begin_run)(struct dcb_store *st, const char *command, const char *source,
-                     int64_t time_ns, int64_t *run_id, struct dcb_err *err);
+    int (*begin_run)(struct dcb_store *st, const char *command, const char *source, int64_t time_ns,
+                     int64_t *run_id, struct dcb_err *err);
     int (*end_run)(struct dcb_store *st, int64_t run_id, int64_t time_ns, struct dcb_err *err);
     int (*put_finding)(struct dcb_store *st, const struct store_finding_row *f,
                        struct dcb_err *err);
-    int (*latest)(struct dcb_store *st, const struct store_filter *f, store_sample_cb cb,
-                  void *arg, struct dcb_err *err);
-    int (*range)(struct dcb_store *st, const struct store_filter *f, store_sample_cb cb,
-                 void *arg, struct dcb_err *err);
+    int (*latest)(struct dcb_store *st, const struct store_filter *f, store_sample_cb cb, void *arg,
+                  struct dcb_err *err);
+    int (*range)(struct dcb_store *st, const struct store_filter *f, store_sample_cb cb, void *arg,
+                 struct dcb_err *err);
     int (*events)(struct dcb_store *st, const struct store_filter *f, const char *kind,
                   store_event_cb cb, void *arg, struct dcb_err *err);
     int (*findings)(struct dcb_store *st, int64_t run_id, store_finding_cb cb, void *arg,
@@ -50,11 +50,11 @@ struct series_key {
     enum metric_id metric;
     int16_t prio;
     int16_t queue;
-    uint8_t bits;               /* a counter's width; 0: never said (64) */
+    uint8_t bits; /* a counter's width; 0: never said (64) */
 };
 
 struct series_map {
-    struct series_key *keys;    /* by index */
+    struct series_key *keys; /* by index */
     /* hash slots: the key's hash in the high 32 bits, its index + 1 in the low (0 = empty), so a
      * probe touches a key only when the hashes agree */
     uint64_t *slots;

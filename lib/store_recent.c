@@ -57,9 +57,8 @@ static int run_cached(struct recent_tier *r, sqlite3_stmt **st, const char *sql,
 
 static int corrupt(struct recent_tier *r, int64_t batch, int64_t series0)
 {
-    snprintf(r->why, sizeof(r->why),
-             "the recent chunk of batch %lld from series %lld is malformed", (long long)batch,
-             (long long)series0);
+    snprintf(r->why, sizeof(r->why), "the recent chunk of batch %lld from series %lld is malformed",
+             (long long)batch, (long long)series0);
     return SQLITE_CORRUPT;
 }
 
@@ -98,7 +97,7 @@ static int put_chunk(struct recent_tier *r, int64_t batch)
 }
 
 int store_recent_batch_add(struct recent_tier *r, int64_t series, const struct stored_sample *v,
-                     size_t n)
+                           size_t n)
 {
     if (!sample_chunk_writer_add(&r->w, series, v, n))
         return SQLITE_NOMEM;
@@ -114,22 +113,22 @@ int store_recent_batch_end(struct recent_tier *r)
 
 /* The chunk holding series ?1 in each batch that overlaps [?2, ?3], batch by batch: the one
  * with the greatest series0 at or below it (which may end before it). */
-#define SERIES_CHUNKS_SQL                                                                      \
-    "SELECT b.id, c.series0, c.data FROM recent_batches b CROSS JOIN recent_chunks c "         \
-    "ON c.batch = b.id AND c.series0 = (SELECT max(series0) FROM recent_chunks "               \
-    "WHERE batch = b.id AND series0 <= ?1) AND c.series1 >= ?1 "                               \
+#define SERIES_CHUNKS_SQL                                                              \
+    "SELECT b.id, c.series0, c.data FROM recent_batches b CROSS JOIN recent_chunks c " \
+    "ON c.batch = b.id AND c.series0 = (SELECT max(series0) FROM recent_chunks "       \
+    "WHERE batch = b.id AND series0 <= ?1) AND c.series1 >= ?1 "                       \
     "WHERE b.ts_max >= ?2 AND b.ts_min <= ?3 ORDER BY b.id"
 
 int store_recent_cursor_open(struct recent_cursor *c, struct recent_tier *r, int64_t series,
-                       int64_t t0, int64_t t1)
+                             int64_t t0, int64_t t1)
 {
     memset(c, 0, sizeof(*c));
     c->r = r;
     c->series = series;
     c->t0 = t0;
     c->t1 = t1;
-    int rc = store_window_stmt_open(r->db, &r->sel_series, SERIES_CHUNKS_SQL, series, t0, t1, &c->st,
-                              &c->owned);
+    int rc = store_window_stmt_open(r->db, &r->sel_series, SERIES_CHUNKS_SQL, series, t0, t1,
+                                    &c->st, &c->owned);
     c->rc = rc == SQLITE_OK ? SQLITE_ROW : rc;
     return rc;
 }
@@ -164,8 +163,9 @@ bool store_recent_cursor_next(struct recent_cursor *c, struct stored_sample *out
         c->rc = sqlite3_step(c->st);
         if (c->rc != SQLITE_ROW)
             break;
-        sample_chunk_reader_init(&c->cr, sqlite3_column_int64(c->st, 1), sqlite3_column_blob(c->st, 2),
-                          (size_t)sqlite3_column_bytes(c->st, 2));
+        sample_chunk_reader_init(&c->cr, sqlite3_column_int64(c->st, 1),
+                                 sqlite3_column_blob(c->st, 2),
+                                 (size_t)sqlite3_column_bytes(c->st, 2));
         c->in_series = seek_series(&c->cr, c->series);
         if (c->cr.bad) {
             c->rc = corrupt(c->r, sqlite3_column_int64(c->st, 0), sqlite3_column_int64(c->st, 1));
@@ -223,8 +223,8 @@ static int decode_chunk(struct recent_tier *r, int64_t batch, int64_t series0, c
 /* Replaces chunk (batch, series0) with r->all's groups, keeping only the samples keep() says
  * to; *dropped counts the others. A chunk that loses nothing is left as it is. */
 static int rewrite_chunk(struct recent_tier *r, int64_t batch, int64_t series0, size_t ngroups,
-                         bool (*keep)(const struct stored_sample *, int64_t, void *),
-                         void *arg, int64_t *dropped)
+                         bool (*keep)(const struct stored_sample *, int64_t, void *), void *arg,
+                         int64_t *dropped)
 {
     /* each group's kept samples moved down in place; group_start[g] becomes its new start,
      * the old one's end read before it is overwritten */
@@ -252,7 +252,8 @@ static int rewrite_chunk(struct recent_tier *r, int64_t batch, int64_t series0, 
     sample_chunk_writer_reset(&r->w);
     for (size_t g = 0; g < ngroups && rc == SQLITE_OK; g++) {
         size_t from = r->group_start[g], to = r->group_start[g + 1];
-        if (to > from && !sample_chunk_writer_add(&r->w, r->group_series[g], r->all.v + from, to - from))
+        if (to > from &&
+            !sample_chunk_writer_add(&r->w, r->group_series[g], r->all.v + from, to - from))
             rc = SQLITE_NOMEM;
     }
     /* one row again, however long (a sample gone can lengthen the next one's deltas) */
@@ -270,7 +271,7 @@ static bool not_a_twin(const struct stored_sample *s, int64_t series, void *arg)
     const struct twin_set *t = arg;
     if (series != t->series)
         return true;
-    size_t lo = 0, hi = t->n;           /* binary search of the sorted times */
+    size_t lo = 0, hi = t->n; /* binary search of the sorted times */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (t->ts[mid] < s->ts)
@@ -291,15 +292,17 @@ int store_recent_tier_remove(struct recent_tier *r, int64_t series, const int64_
     int64_t *keys = NULL;
     size_t nkeys = 0;
     int rc = store_window_stmt_open(r->db, &r->sel_holder, SERIES_CHUNKS_SQL, series, ts[0],
-                              ts[n - 1], &st, &owned);
+                                    ts[n - 1], &st, &owned);
     if (rc == SQLITE_OK)
         rc = store_stmt_collect_int64(st, 2, &keys, &nkeys);
     store_window_stmt_close(st, owned);
     struct twin_set twins = { ts, n, series };
     sqlite3_stmt *one = NULL;
     if (rc == SQLITE_OK && nkeys)
-        rc = sqlite3_prepare_v2(r->db, "SELECT data FROM recent_chunks WHERE batch = ?1 AND "
-                                "series0 = ?2", -1, &one, NULL);
+        rc = sqlite3_prepare_v2(r->db,
+                                "SELECT data FROM recent_chunks WHERE batch = ?1 AND "
+                                "series0 = ?2",
+                                -1, &one, NULL);
     for (size_t k = 0; rc == SQLITE_OK && k < nkeys; k += 2) {
         sqlite3_bind_int64(one, 1, keys[k]);
         sqlite3_bind_int64(one, 2, keys[k + 1]);
@@ -320,7 +323,7 @@ int store_recent_tier_remove(struct recent_tier *r, int64_t series, const int64_
 
 struct prune_front {
     int64_t cutoff;
-    int64_t first_kept;         /* the batch's new ts_min */
+    int64_t first_kept; /* the batch's new ts_min */
 };
 
 static bool not_before(const struct stored_sample *s, int64_t series, void *arg)
@@ -343,25 +346,29 @@ int store_recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *dele
     if (rc != SQLITE_OK)
         return rc;
     sqlite3_bind_int64(st, 1, cutoff);
-    int64_t *ids;                       /* (id, ts_max) pairs */
+    int64_t *ids; /* (id, ts_max) pairs */
     size_t n;
     rc = store_stmt_collect_int64(st, 2, &ids, &n);
     sqlite3_finalize(st);
     sqlite3_stmt *count = NULL, *drop = NULL, *chunks = NULL, *fix = NULL;
     if (rc == SQLITE_OK && n &&
-        ((rc = sqlite3_prepare_v2(r->db, "SELECT total(n) FROM recent_chunks WHERE batch = ?1",
-                                  -1, &count, NULL)) != SQLITE_OK ||
-         (rc = sqlite3_prepare_v2(r->db, "DELETE FROM recent_chunks WHERE batch = ?1;", -1,
-                                  &drop, NULL)) != SQLITE_OK ||
-         (rc = sqlite3_prepare_v2(r->db, "SELECT series0 FROM recent_chunks WHERE batch = ?1 "
-                                  "ORDER BY series0", -1, &chunks, NULL)) != SQLITE_OK ||
-         (rc = sqlite3_prepare_v2(r->db, "UPDATE recent_batches SET ts_min = ?2, rows = "
+        ((rc = sqlite3_prepare_v2(r->db, "SELECT total(n) FROM recent_chunks WHERE batch = ?1", -1,
+                                  &count, NULL)) != SQLITE_OK ||
+         (rc = sqlite3_prepare_v2(r->db, "DELETE FROM recent_chunks WHERE batch = ?1;", -1, &drop,
+                                  NULL)) != SQLITE_OK ||
+         (rc = sqlite3_prepare_v2(r->db,
+                                  "SELECT series0 FROM recent_chunks WHERE batch = ?1 "
+                                  "ORDER BY series0",
+                                  -1, &chunks, NULL)) != SQLITE_OK ||
+         (rc = sqlite3_prepare_v2(r->db,
+                                  "UPDATE recent_batches SET ts_min = ?2, rows = "
                                   "(SELECT total(n) FROM recent_chunks WHERE batch = ?1) "
-                                  "WHERE id = ?1", -1, &fix, NULL)) != SQLITE_OK))
+                                  "WHERE id = ?1",
+                                  -1, &fix, NULL)) != SQLITE_OK))
         n = 0;
     for (size_t i = 0; rc == SQLITE_OK && i < n; i += 2) {
         int64_t batch = ids[i];
-        if (ids[i + 1] < cutoff) {                      /* the whole batch goes */
+        if (ids[i + 1] < cutoff) { /* the whole batch goes */
             sqlite3_bind_int64(count, 1, batch);
             if ((rc = sqlite3_step(count)) == SQLITE_ROW)
                 *deleted += (int64_t)sqlite3_column_double(count, 0);
@@ -380,8 +387,10 @@ int store_recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *dele
         sqlite3_stmt *one = NULL;
         struct prune_front front = { cutoff, INT64_MAX };
         if (rc == SQLITE_OK)
-            rc = sqlite3_prepare_v2(r->db, "SELECT data FROM recent_chunks WHERE batch = ?1 "
-                                    "AND series0 = ?2", -1, &one, NULL);
+            rc = sqlite3_prepare_v2(r->db,
+                                    "SELECT data FROM recent_chunks WHERE batch = ?1 "
+                                    "AND series0 = ?2",
+                                    -1, &one, NULL);
         for (size_t k = 0; rc == SQLITE_OK && k < nchunks; k++) {
             sqlite3_bind_int64(one, 1, batch);
             sqlite3_bind_int64(one, 2, series0[k]);
@@ -410,15 +419,19 @@ int store_recent_tier_prune(struct recent_tier *r, int64_t cutoff, int64_t *dele
     if (rc != SQLITE_OK)
         return rc;
     /* batches left with no chunks (all their samples were older) go too */
-    return sqlite3_exec(r->db, "DELETE FROM recent_batches WHERE NOT EXISTS (SELECT 1 FROM "
-                        "recent_chunks c WHERE c.batch = recent_batches.id)", NULL, NULL, NULL);
+    return sqlite3_exec(r->db,
+                        "DELETE FROM recent_batches WHERE NOT EXISTS (SELECT 1 FROM "
+                        "recent_chunks c WHERE c.batch = recent_batches.id)",
+                        NULL, NULL, NULL);
 }
 
 int store_recent_tier_convert_rows(struct recent_tier *r)
 {
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(r->db, "SELECT batch, series, ts, value FROM samples_recent "
-                                "ORDER BY batch, series, ts", -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(r->db,
+                                "SELECT batch, series, ts, value FROM samples_recent "
+                                "ORDER BY batch, series, ts",
+                                -1, &st, NULL);
     if (rc != SQLITE_OK)
         return rc;
     sample_chunk_writer_reset(&r->w);
@@ -427,10 +440,11 @@ int store_recent_tier_convert_rows(struct recent_tier *r)
     for (;;) {
         rc = sqlite3_step(st);
         bool row = rc == SQLITE_ROW;
-        int64_t b = row ? sqlite3_column_int64(st, 0) : 0, id = row ? sqlite3_column_int64(st, 1) : 0;
+        int64_t b = row ? sqlite3_column_int64(st, 0) : 0,
+                id = row ? sqlite3_column_int64(st, 1) : 0;
         if (r->all.n && (!row || b != batch || id != series)) {
             int wrc = sample_chunk_writer_add(&r->w, series, r->all.v, r->all.n) ? SQLITE_OK
-                                                                          : SQLITE_NOMEM;
+                                                                                 : SQLITE_NOMEM;
             r->all.n = 0;
             if (wrc == SQLITE_OK && (r->w.len >= SAMPLE_CHUNK_BYTES || !row || b != batch))
                 wrc = put_chunk(r, batch);
@@ -457,10 +471,10 @@ int store_recent_tier_convert_rows(struct recent_tier *r)
 /* --- the merge: a k-way merge of the oldest batches by series --- */
 
 struct batch_cursor {
-    sqlite3_stmt *st;           /* the batch's chunks in series order */
+    sqlite3_stmt *st; /* the batch's chunks in series order */
     struct chunk_reader cr;
     int64_t batch;
-    int k;                      /* batch position: ties go to the older batch */
+    int k; /* batch position: ties go to the older batch */
 };
 
 static bool cursor_less(const struct batch_cursor *x, const struct batch_cursor *y)
@@ -497,9 +511,10 @@ static int cursor_advance(struct recent_tier *r, struct batch_cursor *c)
         int rc = sqlite3_step(c->st);
         if (rc != SQLITE_ROW)
             return rc;
-        sample_chunk_reader_init(&c->cr, sqlite3_column_int64(c->st, 0), sqlite3_column_blob(c->st, 1),
-                          (size_t)sqlite3_column_bytes(c->st, 1));
-        if (!c->cr.rd.base)             /* an empty blob: nothing in it */
+        sample_chunk_reader_init(&c->cr, sqlite3_column_int64(c->st, 0),
+                                 sqlite3_column_blob(c->st, 1),
+                                 (size_t)sqlite3_column_bytes(c->st, 1));
+        if (!c->cr.rd.base) /* an empty blob: nothing in it */
             return corrupt(r, c->batch, sqlite3_column_int64(c->st, 0));
     }
 }
@@ -546,8 +561,10 @@ int store_recent_tier_merge(struct recent_tier *r, struct block_tier *t, int64_t
 {
     *moved = 0;
     sqlite3_stmt *ids;
-    int rc = sqlite3_prepare_v2(r->db, "SELECT id, (SELECT count(*) FROM recent_batches) "
-                                "FROM recent_batches ORDER BY id LIMIT ?1", -1, &ids, NULL);
+    int rc = sqlite3_prepare_v2(r->db,
+                                "SELECT id, (SELECT count(*) FROM recent_batches) "
+                                "FROM recent_batches ORDER BY id LIMIT ?1",
+                                -1, &ids, NULL);
     if (rc != SQLITE_OK)
         return rc;
     sqlite3_bind_int(ids, 1, MERGE_MAX_BATCHES);
@@ -562,8 +579,10 @@ int store_recent_tier_merge(struct recent_tier *r, struct block_tier *t, int64_t
         last_batch = sqlite3_column_int64(ids, 0);
         total_batches = sqlite3_column_int64(ids, 1);
         struct batch_cursor *c = &heap[nopen];
-        rc = sqlite3_prepare_v2(r->db, "SELECT series0, data FROM recent_chunks "
-                                "WHERE batch = ?1 ORDER BY series0", -1, &c->st, NULL);
+        rc = sqlite3_prepare_v2(r->db,
+                                "SELECT series0, data FROM recent_chunks "
+                                "WHERE batch = ?1 ORDER BY series0",
+                                -1, &c->st, NULL);
         if (rc != SQLITE_OK)
             break;
         sqlite3_bind_int64(c->st, 1, last_batch);
@@ -587,7 +606,7 @@ int store_recent_tier_merge(struct recent_tier *r, struct block_tier *t, int64_t
         for (size_t i = nheap; i-- > 0;)
             heap_down(heap, nheap, i);
     } else {
-        nheap = nopen;                  /* finalized below */
+        nheap = nopen; /* finalized below */
     }
     struct sample_run *run = &t->run;
     run->n = 0;
@@ -660,13 +679,15 @@ void store_recent_gather_free(struct recent_gather *g)
     memset(g, 0, sizeof(*g));
 }
 
-int store_recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_ids, int64_t t0,
-                       int64_t t1, int64_t max_samples, struct recent_gather *g)
+int store_recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_ids,
+                             int64_t t0, int64_t t1, int64_t max_samples, struct recent_gather *g)
 {
     memset(g, 0, sizeof(*g));
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(r->db, "SELECT total(rows) FROM recent_batches "
-                                "WHERE ts_max >= ?1 AND ts_min <= ?2", -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(r->db,
+                                "SELECT total(rows) FROM recent_batches "
+                                "WHERE ts_max >= ?1 AND ts_min <= ?2",
+                                -1, &st, NULL);
     if (rc != SQLITE_OK)
         return rc;
     sqlite3_bind_int64(st, 1, t0);
@@ -683,7 +704,8 @@ int store_recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t
         store_recent_gather_free(g);
         return SQLITE_NOMEM;
     }
-    rc = sqlite3_prepare_v2(r->db, "SELECT c.batch, c.series0, c.data FROM recent_batches b "
+    rc = sqlite3_prepare_v2(r->db,
+                            "SELECT c.batch, c.series0, c.data FROM recent_batches b "
                             "CROSS JOIN recent_chunks c ON c.batch = b.id "
                             "WHERE b.ts_max >= ?1 AND b.ts_min <= ?2 ORDER BY b.id, c.series0",
                             -1, &st, NULL);
@@ -694,7 +716,7 @@ int store_recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
             struct chunk_reader cr;
             sample_chunk_reader_init(&cr, sqlite3_column_int64(st, 1), sqlite3_column_blob(st, 2),
-                              (size_t)sqlite3_column_bytes(st, 2));
+                                     (size_t)sqlite3_column_bytes(st, 2));
             while (sample_chunk_next_series(&cr)) {
                 int64_t id = cr.series;
                 if (id < 0 || id >= want_ids || !(want[id >> 3] & (1u << (id & 7))))
@@ -703,7 +725,7 @@ int store_recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t
                 while (sample_chunk_next_sample(&cr, &smp)) {
                     if (smp.ts < t0 || smp.ts > t1)
                         continue;
-                    if (n == cap) {             /* rows undercounted (a hand-edited store) */
+                    if (n == cap) { /* rows undercounted (a hand-edited store) */
                         struct tagged_sample *grown = realloc(tmp, 2 * cap * sizeof(*tmp));
                         if (!grown) {
                             rc = SQLITE_NOMEM;

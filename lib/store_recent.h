@@ -18,9 +18,9 @@ struct recent_tier {
     sqlite3 *db;
     sqlite3_stmt *ins_batch, *ins_chunk, *del_chunk, *sel_series, *sel_holder;
     struct chunk_writer w;
-    int64_t batch;              /* the batch being written */
-    struct sample_run all;      /* a chunk decoded whole (rewrites) */
-    int64_t *group_series;      /* and where each of its series starts in all */
+    int64_t batch;         /* the batch being written */
+    struct sample_run all; /* a chunk decoded whole (rewrites) */
+    int64_t *group_series; /* and where each of its series starts in all */
     size_t *group_start;
     size_t groups_cap;
     char why[160];
@@ -30,9 +30,10 @@ void store_recent_tier_init(struct recent_tier *r, sqlite3 *db);
 void store_recent_tier_free(struct recent_tier *r);
 
 /* One batch: begin, then each series' samples in increasing series order, then end. */
-int store_recent_batch_begin(struct recent_tier *r, int64_t ts_min, int64_t ts_max, int64_t samples);
+int store_recent_batch_begin(struct recent_tier *r, int64_t ts_min, int64_t ts_max,
+                             int64_t samples);
 int store_recent_batch_add(struct recent_tier *r, int64_t series, const struct stored_sample *v,
-                     size_t n);
+                           size_t n);
 int store_recent_batch_end(struct recent_tier *r);
 
 /* Removes the series' samples at these times (sorted), from every batch they may be in. */
@@ -54,11 +55,11 @@ int store_recent_tier_convert_rows(struct recent_tier *r);
 struct recent_gather {
     struct stored_sample *v;
     size_t n;
-    uint32_t *start;            /* want_ids + 1 entries */
+    uint32_t *start; /* want_ids + 1 entries */
 };
 
-int store_recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_ids, int64_t t0,
-                       int64_t t1, int64_t max_samples, struct recent_gather *g);
+int store_recent_tier_gather(struct recent_tier *r, const uint8_t *want, int64_t want_ids,
+                             int64_t t0, int64_t t1, int64_t max_samples, struct recent_gather *g);
 void store_recent_gather_free(struct recent_gather *g);
 
 /* One series' recent samples with t0 <= time <= t1, in time order (nested cursors as in
@@ -69,12 +70,12 @@ struct recent_cursor {
     struct chunk_reader cr;
     int64_t series, t0, t1;
     bool in_series;
-    bool owned;                 /* st is the cursor's own, not the tier's */
-    int rc;                     /* SQLITE_ROW while samples may follow, else the end or error */
+    bool owned; /* st is the cursor's own, not the tier's */
+    int rc;     /* SQLITE_ROW while samples may follow, else the end or error */
 };
 
 int store_recent_cursor_open(struct recent_cursor *c, struct recent_tier *r, int64_t series,
-                       int64_t t0, int64_t t1);
+                             int64_t t0, int64_t t1);
 bool store_recent_cursor_next(struct recent_cursor *c, struct stored_sample *out);
 void store_recent_cursor_close(struct recent_cursor *c);
 

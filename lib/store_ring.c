@@ -10,16 +10,16 @@
 struct ring_entry {
     uint32_t series;
     int64_t ts;
-    uint64_t raw;               /* counter reading or gauge bits */
-    uint64_t seq;               /* the write that made it: 1, 2, ... */
-    uint64_t prev_seq;          /* the series' previous write, 0 for none: the per-series chain */
+    uint64_t raw;      /* counter reading or gauge bits */
+    uint64_t seq;      /* the write that made it: 1, 2, ... */
+    uint64_t prev_seq; /* the series' previous write, 0 for none: the per-series chain */
 };
 
 struct ring_latest {
     int64_t ts;
     uint64_t raw;
     bool set;
-    uint64_t last_seq;          /* the series' newest write, the head of its chain */
+    uint64_t last_seq; /* the series' newest write, the head of its chain */
 };
 
 #define RING_CONFIGS_MAX 4096
@@ -35,14 +35,14 @@ struct ring_store {
     struct ring_config *configs;
     size_t nconfigs, configs_cap;
     struct series_map map;
-    struct ring_latest *latest;     /* by series index */
+    struct ring_latest *latest; /* by series index */
     size_t latest_cap;
     struct ring_entry *samples;
     size_t sample_cap, sample_head, sample_count;
     struct dcb_event *events;
     size_t event_cap, event_head, event_count;
     uint64_t writes;
-    const char *metric_name;    /* the last metric name looked up, and its id */
+    const char *metric_name; /* the last metric name looked up, and its id */
     enum metric_id metric_id;
 };
 
@@ -140,8 +140,8 @@ static int ring_put_config(struct dcb_store *base, const struct store_config_row
     return 0;
 }
 
-static int ring_configs(struct dcb_store *base, const char *device, const char *ifname,
-                        int64_t t1, store_config_cb cb, void *arg, struct dcb_err *err)
+static int ring_configs(struct dcb_store *base, const char *device, const char *ifname, int64_t t1,
+                        store_config_cb cb, void *arg, struct dcb_err *err)
 {
     (void)err;
     (void)t1;
@@ -214,8 +214,8 @@ static int64_t ring_series(struct ring_store *r, const struct dcb_sample *s, str
     return idx;
 }
 
-static int ring_set_series_width(struct dcb_store *base, const struct dcb_sample *s,
-                                 unsigned bits, struct dcb_err *err)
+static int ring_set_series_width(struct dcb_store *base, const struct dcb_sample *s, unsigned bits,
+                                 struct dcb_err *err)
 {
     struct ring_store *r = (struct ring_store *)base;
     int64_t idx = ring_series(r, s, err);
@@ -225,8 +225,8 @@ static int ring_set_series_width(struct dcb_store *base, const struct dcb_sample
     return 0;
 }
 
-static unsigned ring_series_width(struct dcb_store *base, const char *device,
-                                  const char *ifname, enum metric_id metric, int prio, int queue)
+static unsigned ring_series_width(struct dcb_store *base, const char *device, const char *ifname,
+                                  enum metric_id metric, int prio, int queue)
 {
     struct ring_store *r = (struct ring_store *)base;
     int64_t idx = series_map_find(&r->map, device, ifname, metric, prio, queue);
@@ -363,7 +363,7 @@ static int ring_range(struct dcb_store *base, const struct store_filter *f, stor
     struct dcb_sample s;
     uint32_t keyed = UINT32_MAX;
     for (size_t i = 0; i < n && rc == 0; i++) {
-        if (hits[i].series != keyed) {          /* the key's strings once per series */
+        if (hits[i].series != keyed) { /* the key's strings once per series */
             series_key_to_sample(&r->map.keys[hits[i].series], &s);
             keyed = hits[i].series;
         }
@@ -387,19 +387,20 @@ static const struct ring_entry *ring_at(const struct ring_store *r, uint64_t seq
 }
 
 /* Walks one series' chain back from its newest sample: O(samples in the window). */
-static int ring_aggregate(struct dcb_store *base, const struct store_filter *f,
-                          enum store_agg agg, double *out, struct dcb_err *err)
+static int ring_aggregate(struct dcb_store *base, const struct store_filter *f, enum store_agg agg,
+                          double *out, struct dcb_err *err)
 {
     (void)err;
     struct ring_store *r = (struct ring_store *)base;
-    if (!r->metric_name || (f->metric != r->metric_name &&
-                            strcmp(f->metric, metric_info(r->metric_id)->name) != 0)) {
-        r->metric_name = f->metric;          /* the same metric as last time: no registry scan */
+    if (!r->metric_name ||
+        (f->metric != r->metric_name && strcmp(f->metric, metric_info(r->metric_id)->name) != 0)) {
+        r->metric_name = f->metric; /* the same metric as last time: no registry scan */
         r->metric_id = metric_lookup(f->metric);
     }
     enum metric_id m = r->metric_id;
-    int64_t idx = m == METRIC_NONE ? -1 :
-                  series_map_find(&r->map, f->device, f->ifname, m, f->prio, f->queue);
+    int64_t idx = m == METRIC_NONE
+                      ? -1
+                      : series_map_find(&r->map, f->device, f->ifname, m, f->prio, f->queue);
     if (idx < 0 || !r->latest[idx].set)
         return 0;
     bool counter = metric_info(m)->kind == METRIC_COUNTER;
@@ -416,9 +417,9 @@ static int ring_aggregate(struct dcb_store *base, const struct store_filter *f,
         double v;
         if (counter) {
             v = (double)e->raw;
-            uint64_t step;              /* newer is the reading after this one in time */
+            uint64_t step; /* newer is the reading after this one in time */
             if (n && !counter_step(e->raw, newer, bits, &step)) {
-                reset_ns += newer_ts - e->ts;   /* a reset: its interval counts for nothing */
+                reset_ns += newer_ts - e->ts; /* a reset: its interval counts for nothing */
             } else if (n) {
                 delta += (double)step;
                 if (step && newer_ts > e->ts)
@@ -515,7 +516,7 @@ static int64_t ring_prune(struct dcb_store *base, int64_t cutoff_ns, struct dcb_
     (void)base;
     (void)cutoff_ns;
     (void)err;
-    return 0;   /* the ring forgets by itself */
+    return 0; /* the ring forgets by itself */
 }
 
 static const struct store_ops ring_ops = {

@@ -6,7 +6,7 @@
 
 static const char *const migrations[] = {
     /* 0 -> 1 */
-    "PRAGMA application_id = 1145258571;"  /* 'DCBK' */
+    "PRAGMA application_id = 1145258571;" /* 'DCBK' */
     "CREATE TABLE series ("
     "  id INTEGER PRIMARY KEY,"
     "  device TEXT NOT NULL, ifname TEXT NOT NULL, metric TEXT NOT NULL,"
@@ -61,8 +61,8 @@ static const char *const migrations[] = {
      * series collector spent ~0.1 core on merges alone; a block is one row for up to 128
      * samples of a series, times t0..t1, that overlaps no other block of the series.
      * store_sqlite.c then moves the rows of samples and samples_recent into blocks and chunks
-     * and drops both tables (store_block_tier_convert_rows, store_recent_tier_convert_rows): the bytes are
-     * made in C. samples_all goes with them: SQL by hand reads `dcbkit store export`. */
+     * and drops both tables (store_block_tier_convert_rows, store_recent_tier_convert_rows): the
+     * bytes are made in C. samples_all goes with them: SQL by hand reads `dcbkit store export`. */
     "CREATE TABLE sample_blocks ("
     "  series INTEGER NOT NULL, t0 INTEGER NOT NULL, t1 INTEGER NOT NULL,"
     "  n INTEGER NOT NULL, data BLOB NOT NULL,"

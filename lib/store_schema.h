@@ -1,7 +1,7 @@
 #ifndef DCB_STORE_SCHEMA_H
 #define DCB_STORE_SCHEMA_H
 
-#define STORE_APPLICATION_ID 1145258571   /* 'DCBK' in PRAGMA application_id */
+#define STORE_APPLICATION_ID 1145258571 /* 'DCBK' in PRAGMA application_id */
 /* The oldest schema a read-only open reads without upgrading it (what came after only added a
  * column with a default); older ones are opened once for writing first. */
 #define STORE_SCHEMA_READABLE 3

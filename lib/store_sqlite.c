@@ -28,9 +28,9 @@
 #define JOURNAL_SIZE_LIMIT "67108864"
 
 struct pending_sample {
-    uint32_t series_idx;        /* index in the series map */
+    uint32_t series_idx; /* index in the series map */
     int64_t ts;
-    uint64_t raw;               /* counter reading, or the bits of the gauge */
+    uint64_t raw; /* counter reading, or the bits of the gauge */
     bool counter;
 };
 
@@ -39,38 +39,38 @@ struct sqlite_store {
     sqlite3 *db;
     char path[4096];
     bool readonly;
-    int schema_version;         /* the database's, as opened (a read-only one may be older) */
+    int schema_version; /* the database's, as opened (a read-only one may be older) */
     struct series_map map;
-    int64_t *db_ids;            /* by map index; 0 = not in the database yet */
+    int64_t *db_ids; /* by map index; 0 = not in the database yet */
     /* by map index, valid where db_ids is set: the newest ts stored for the series (INT64_MIN:
      * none). A sample newer than it cannot be in either tier and goes to the recent one. */
     int64_t *last_ts;
     size_t db_ids_cap;
     struct pending_sample *pending;
     size_t npending, pending_cap;
-    struct pending_sample *sorted;      /* the batch in key order, built at flush */
-    uint32_t *latest_rows;              /* where in sorted each series' newest sample is */
-    uint32_t *new_rows, *old_rows;      /* sorted's rows for the recent tier, for samples */
+    struct pending_sample *sorted; /* the batch in key order, built at flush */
+    uint32_t *latest_rows;         /* where in sorted each series' newest sample is */
+    uint32_t *new_rows, *old_rows; /* sorted's rows for the recent tier, for samples */
     size_t sorted_cap;
-    size_t *order_start;                /* sort_batch's work: by map index, order_cap each */
+    size_t *order_start; /* sort_batch's work: by map index, order_cap each */
     struct series_order *order;
     size_t order_cap;
-    int64_t *ids_before;                /* db_ids as a flush found them, ids_cap */
+    int64_t *ids_before; /* db_ids as a flush found them, ids_cap */
     size_t ids_before_cap;
     struct dcb_event *pending_events;
     size_t nevents, events_cap;
-    uint32_t *widths_said;              /* map indices whose width the next flush writes */
+    uint32_t *widths_said; /* map indices whose width the next flush writes */
     size_t nwidths_said, widths_said_cap;
     int64_t oldest_pending_mono_ns;
     size_t batch_max;
     int64_t batch_age_ns;
     int64_t merge_age_ns;
     int64_t merge_rows;
-    bool wrote_samples;         /* a batch of samples committed through this handle */
-    struct block_tier tier;     /* the main tier */
+    bool wrote_samples;     /* a batch of samples committed through this handle */
+    struct block_tier tier; /* the main tier */
     struct recent_tier recent;
-    struct sample_run old_run;  /* a batch's samples of one series */
-    int64_t *old_ts;            /* their times, sorted_cap of them */
+    struct sample_run old_run; /* a batch's samples of one series */
+    int64_t *old_ts;           /* their times, sorted_cap of them */
     sqlite3_stmt *upsert_latest, *upsert_latest_n, *ins_series, *sel_series, *ins_event;
     sqlite3_stmt *upd_bits, *sel_bits;
 };
@@ -105,8 +105,8 @@ static int tier_fail(struct sqlite_store *s, struct dcb_err *err, int rc, const 
         return dcb_err_set(err, DCB_E_NOMEM, "%s: %s: out of memory", s->path, what);
     char *why = s->tier.why[0] ? s->tier.why : s->recent.why;
     if (rc == SQLITE_CORRUPT && why[0]) {
-        int ret = dcb_err_set(err, DCB_E_INVAL, "%s: %s: not a readable dcbkit store (%s)",
-                              s->path, what, why);
+        int ret = dcb_err_set(err, DCB_E_INVAL, "%s: %s: not a readable dcbkit store (%s)", s->path,
+                              what, why);
         why[0] = '\0';
         return ret;
     }
@@ -267,8 +267,9 @@ int store_open_sqlite(struct dcb_store **out, const struct store_options *opt, s
         /* WAL: readers never block the writer and see whole commits only. */
         if ((ret = set_wal(s, err)) < 0)
             goto fail;
-        if ((ret = exec_sql(s, opt->durable ? "PRAGMA synchronous = FULL"
-                                            : "PRAGMA synchronous = NORMAL",
+        if ((ret = exec_sql(s,
+                            opt->durable ? "PRAGMA synchronous = FULL"
+                                         : "PRAGMA synchronous = NORMAL",
                             "setting durability", err)) < 0)
             goto fail;
         if ((ret = exec_sql(s, "PRAGMA journal_size_limit = " JOURNAL_SIZE_LIMIT,
@@ -304,7 +305,7 @@ static int sqlite_close(struct dcb_store *base, struct dcb_err *err)
         rc = f < 0 ? (int)f : 0;
     }
     sqlite3_stmt *stmts[] = { s->upsert_latest, s->upsert_latest_n, s->ins_series, s->sel_series,
-                              s->ins_event, s->upd_bits, s->sel_bits };
+                              s->ins_event,     s->upd_bits,        s->sel_bits };
     for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
         sqlite3_finalize(stmts[i]);
     store_block_tier_free(&s->tier);
@@ -539,7 +540,7 @@ static int cmp_db_id(const void *a, const void *b)
 static int sort_batch(struct sqlite_store *s, struct dcb_err *err)
 {
     if (!s->npending)
-        return 0;                           /* a batch of events only */
+        return 0; /* a batch of events only */
     size_t nseries = s->map.count;
     if (s->order_cap < nseries + 1) {
         /* kept from batch to batch: 96,000 series made these megabytes of fresh pages a flush */
@@ -564,7 +565,8 @@ static int sort_batch(struct sqlite_store *s, struct dcb_err *err)
         s->new_rows = malloc(s->npending * sizeof(*s->new_rows));
         s->old_rows = malloc(s->npending * sizeof(*s->old_rows));
         s->sorted_cap = s->sorted && s->latest_rows && s->new_rows && s->old_rows && s->old_ts
-                            ? s->npending : 0;
+                            ? s->npending
+                            : 0;
     }
     if (!s->order_cap || !s->sorted_cap)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory sorting a batch");
@@ -623,13 +625,12 @@ static void bind_value(sqlite3_stmt *st, int col, const struct pending_sample *p
  * B-tree work. The rest of a batch goes one row to a statement. */
 #define ROWS_PER_STEP 64
 #define LATEST_SQL "INSERT INTO latest (series, ts, value) VALUES "
-#define LATEST_CONFLICT_SQL                                                                     \
-    " ON CONFLICT (series) DO UPDATE SET ts = excluded.ts, value = excluded.value "             \
+#define LATEST_CONFLICT_SQL                                                         \
+    " ON CONFLICT (series) DO UPDATE SET ts = excluded.ts, value = excluded.value " \
     "WHERE excluded.ts >= latest.ts"
 
 /* The latest upsert for rows rows. */
-static int prepare_latest(struct sqlite_store *s, sqlite3_stmt **st, int rows,
-                          struct dcb_err *err)
+static int prepare_latest(struct sqlite_store *s, sqlite3_stmt **st, int rows, struct dcb_err *err)
 {
     if (*st)
         return 0;
@@ -643,8 +644,8 @@ static int prepare_latest(struct sqlite_store *s, sqlite3_stmt **st, int rows,
 
 /* Steps st once for the n samples of the sorted batch at rows[first..first+n), binding
  * (series id, ts, value) each. */
-static int step_rows(struct sqlite_store *s, sqlite3_stmt *st, const uint32_t *rows,
-                     size_t first, size_t n, struct dcb_err *err)
+static int step_rows(struct sqlite_store *s, sqlite3_stmt *st, const uint32_t *rows, size_t first,
+                     size_t n, struct dcb_err *err)
 {
     for (size_t i = 0; i < n; i++) {
         const struct pending_sample *p = &s->sorted[rows[first + i]];
@@ -659,8 +660,7 @@ static int step_rows(struct sqlite_store *s, sqlite3_stmt *st, const uint32_t *r
 }
 
 /* Upserts the latest rows of n samples: ROWS_PER_STEP at a time, then one by one. */
-static int write_latest(struct sqlite_store *s, const uint32_t *rows, size_t n,
-                        struct dcb_err *err)
+static int write_latest(struct sqlite_store *s, const uint32_t *rows, size_t n, struct dcb_err *err)
 {
     int rc;
     if ((rc = prepare_latest(s, &s->upsert_latest, 1, err)) < 0 ||
@@ -687,7 +687,8 @@ static bool take_run(struct sqlite_store *s, const uint32_t *rows, size_t n, siz
     run->n = 0;
     for (; *i < n && s->sorted[rows[*i]].series_idx == idx; (*i)++) {
         const struct pending_sample *p = &s->sorted[rows[*i]];
-        struct stored_sample smp = { .ts = p->ts, .raw = p->raw,
+        struct stored_sample smp = { .ts = p->ts,
+                                     .raw = p->raw,
                                      .kind = p->counter ? STORED_COUNTER : STORED_GAUGE };
         if (run->n && run->v[run->n - 1].ts == p->ts)
             run->n--;
@@ -764,8 +765,7 @@ static int write_batch(struct sqlite_store *s, struct dcb_err *err)
             s->latest_rows[nlatest++] = (uint32_t)i;
     }
     if ((rc = write_samples(s, nlatest, err)) < 0 ||
-        (rc = write_latest(s, s->latest_rows, nlatest, err)) < 0 ||
-        (rc = write_widths(s, err)) < 0)
+        (rc = write_latest(s, s->latest_rows, nlatest, err)) < 0 || (rc = write_widths(s, err)) < 0)
         return rc;
     for (size_t i = 0; i < s->nevents; i++) {
         const struct dcb_event *e = &s->pending_events[i];
@@ -784,14 +784,16 @@ static int write_batch(struct sqlite_store *s, struct dcb_err *err)
     return 0;
 }
 
-/* Moves the recent tier into the main tier's blocks when it spans the merge age or holds the row cap (or
- * always, with force), inside the caller's transaction. The tier's size is read from
+/* Moves the recent tier into the main tier's blocks when it spans the merge age or holds the row
+ * cap (or always, with force), inside the caller's transaction. The tier's size is read from
  * recent_batches (a row a batch), so it is right after a crash, a prune or another writer. */
 static int maybe_merge(struct sqlite_store *s, bool force, struct dcb_err *err)
 {
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db, "SELECT count(*), total(rows), min(ts_min), max(ts_max) "
-                                "FROM recent_batches", -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(s->db,
+                                "SELECT count(*), total(rows), min(ts_min), max(ts_max) "
+                                "FROM recent_batches",
+                                -1, &st, NULL);
     if (rc != SQLITE_OK)
         return sq_fail(s, err, rc, "merging the recent samples");
     rc = sqlite3_step(st);
@@ -832,7 +834,7 @@ static int64_t flush_batch(struct sqlite_store *s, bool force_merge, struct dcb_
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory writing a batch");
     }
-    if (known_series)                   /* db_ids is NULL before the first series */
+    if (known_series) /* db_ids is NULL before the first series */
         memcpy(ids_before, s->db_ids, known_series * sizeof(int64_t));
     rc = write_batch(s, err);
     if (rc == 0)
@@ -872,7 +874,7 @@ static int64_t sqlite_pending(const struct dcb_store *base)
 
 /* One-shot write: prepare, bind from an array of text/int values, step, finalize. */
 struct bind_value {
-    const char *text;   /* used when non-NULL */
+    const char *text; /* used when non-NULL */
     int64_t num;
     bool null;
 };
@@ -907,8 +909,10 @@ static int sqlite_put_config(struct dcb_store *base, const struct store_config_r
                              struct dcb_err *err)
 {
     struct bind_value v[] = {
-        { NULL, c->time_ns, false }, { c->device ? c->device : "", 0, false },
-        { c->ifname ? c->ifname : "", 0, false }, { c->source ? c->source : "", 0, false },
+        { NULL, c->time_ns, false },
+        { c->device ? c->device : "", 0, false },
+        { c->ifname ? c->ifname : "", 0, false },
+        { c->source ? c->source : "", 0, false },
         { c->json ? c->json : "{}", 0, false },
     };
     return exec_bound((struct sqlite_store *)base,
@@ -923,8 +927,11 @@ static int sqlite_begin_run(struct dcb_store *base, const char *command, const c
     char host[256] = "";
     gethostname(host, sizeof(host) - 1);
     struct bind_value v[] = {
-        { NULL, time_ns, false }, { command ? command : "", 0, false },
-        { source ? source : "", 0, false }, { DCBKIT_VERSION, 0, false }, { host, 0, false },
+        { NULL, time_ns, false },
+        { command ? command : "", 0, false },
+        { source ? source : "", 0, false },
+        { DCBKIT_VERSION, 0, false },
+        { host, 0, false },
     };
     return exec_bound((struct sqlite_store *)base,
                       "INSERT INTO runs (started_ns, command, source, version, host) "
@@ -936,18 +943,22 @@ static int sqlite_end_run(struct dcb_store *base, int64_t run_id, int64_t time_n
                           struct dcb_err *err)
 {
     struct bind_value v[] = { { NULL, time_ns, false }, { NULL, run_id, false } };
-    return exec_bound((struct sqlite_store *)base, "UPDATE runs SET ended_ns = ?1 WHERE id = ?2",
-                      v, 2, "recording a run", NULL, err);
+    return exec_bound((struct sqlite_store *)base, "UPDATE runs SET ended_ns = ?1 WHERE id = ?2", v,
+                      2, "recording a run", NULL, err);
 }
 
 static int sqlite_put_finding(struct dcb_store *base, const struct store_finding_row *f,
                               struct dcb_err *err)
 {
     struct bind_value v[] = {
-        { NULL, f->run_id, f->run_id <= 0 }, { NULL, f->time_ns, false },
-        { f->rule ? f->rule : "", 0, false }, { f->severity ? f->severity : "", 0, false },
-        { f->device ? f->device : "", 0, false }, { f->ifname ? f->ifname : "", 0, false },
-        { NULL, f->prio, false }, { f->json ? f->json : "{}", 0, false },
+        { NULL, f->run_id, f->run_id <= 0 },
+        { NULL, f->time_ns, false },
+        { f->rule ? f->rule : "", 0, false },
+        { f->severity ? f->severity : "", 0, false },
+        { f->device ? f->device : "", 0, false },
+        { f->ifname ? f->ifname : "", 0, false },
+        { NULL, f->prio, false },
+        { f->json ? f->json : "{}", 0, false },
     };
     return exec_bound((struct sqlite_store *)base,
                       "INSERT INTO findings (run, ts, rule, severity, device, ifname, prio, "
@@ -957,8 +968,8 @@ static int sqlite_put_finding(struct dcb_store *base, const struct store_finding
 
 /* ---- reads ---------------------------------------------------------------------------- */
 
-#define SERIES_FILTER_SQL                                                                   \
-    "(?1 IS NULL OR s.device = ?1) AND (?2 IS NULL OR s.ifname = ?2) AND "                \
+#define SERIES_FILTER_SQL                                                  \
+    "(?1 IS NULL OR s.device = ?1) AND (?2 IS NULL OR s.ifname = ?2) AND " \
     "(?3 IS NULL OR s.metric = ?3) AND (?4 = -2 OR s.prio = ?4) AND (?5 = -2 OR s.queue = ?5)"
 
 static void bind_filter(sqlite3_stmt *st, const struct store_filter *f)
@@ -989,8 +1000,8 @@ static void stored_to_value(const struct stored_sample *smp, bool gauge, struct 
 /* The latest table's rows as samples. Columns: device, ifname, metric, prio, queue, ts,
  * value. The metric name is looked up once per run of rows; a metric this dcbkit does not know
  * (written by a newer one) is skipped: not ours to interpret. Finalizes st. */
-static int walk_latest_rows(struct sqlite_store *s, sqlite3_stmt *st, store_sample_cb cb,
-                            void *arg, struct dcb_err *err)
+static int walk_latest_rows(struct sqlite_store *s, sqlite3_stmt *st, store_sample_cb cb, void *arg,
+                            struct dcb_err *err)
 {
     char last_metric[64] = "";
     enum metric_id metric = METRIC_NONE;
@@ -1007,8 +1018,8 @@ static int walk_latest_rows(struct sqlite_store *s, sqlite3_stmt *st, store_samp
             continue;
         struct dcb_sample smp;
         dcb_sample_set(&smp, 0, (const char *)sqlite3_column_text(st, 0),
-                       (const char *)sqlite3_column_text(st, 1), metric,
-                       sqlite3_column_int(st, 3), sqlite3_column_int(st, 4));
+                       (const char *)sqlite3_column_text(st, 1), metric, sqlite3_column_int(st, 3),
+                       sqlite3_column_int(st, 4));
         struct stored_sample v = { .ts = sqlite3_column_int64(st, 5) };
         store_value_from_column(st, 6, &v);
         stored_to_value(&v, metric_info(metric)->kind == METRIC_GAUGE, &smp);
@@ -1079,8 +1090,8 @@ static bool recent_source_next(struct recent_source *r, struct stored_sample *ou
 
 /* slice: the series' gathered recent samples, or NULL to read them with a cursor. */
 static int walk_series(struct sqlite_store *s, int64_t series, int64_t t0, int64_t t1,
-                       const struct stored_sample *slice, size_t nslice, stored_cb cb,
-                       void *arg, struct dcb_err *err)
+                       const struct stored_sample *slice, size_t nslice, stored_cb cb, void *arg,
+                       struct dcb_err *err)
 {
     struct block_cursor c;
     struct recent_source r = { .v = slice, .n = nslice, .slice = slice != NULL };
@@ -1115,7 +1126,7 @@ static int walk_series(struct sqlite_store *s, int64_t series, int64_t t0, int64
 }
 
 struct range_walk {
-    struct dcb_sample smp;      /* the series' key; time and value set per sample */
+    struct dcb_sample smp; /* the series' key; time and value set per sample */
     bool gauge;
     store_sample_cb cb;
     void *arg;
@@ -1141,8 +1152,9 @@ static int filter_ids(struct sqlite_store *s, const struct store_filter *f, int6
     *ids = NULL;
     *n = 0;
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db, "SELECT id FROM series s WHERE " SERIES_FILTER_SQL
-                                " ORDER BY id", -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(s->db,
+                                "SELECT id FROM series s WHERE " SERIES_FILTER_SQL " ORDER BY id",
+                                -1, &st, NULL);
     if (rc != SQLITE_OK)
         return rc;
     bind_filter(st, f);
@@ -1188,8 +1200,10 @@ static int sqlite_range(struct dcb_store *base, const struct store_filter *f, st
     sqlite3_stmt *st = NULL;
     if ((rc = filter_ids(s, f, &ids, &nids)) == SQLITE_OK &&
         (rc = gather_recent(s, ids, nids, f->t0, f->t1, &g, &want_ids, &gathered)) == SQLITE_OK)
-        rc = sqlite3_prepare_v2(s->db, "SELECT device, ifname, metric, prio, queue FROM series "
-                                "WHERE id = ?1", -1, &st, NULL);
+        rc = sqlite3_prepare_v2(s->db,
+                                "SELECT device, ifname, metric, prio, queue FROM series "
+                                "WHERE id = ?1",
+                                -1, &st, NULL);
     int ret = rc == SQLITE_OK ? 0 : tier_fail(s, err, rc, "reading samples");
     struct range_walk w = { .cb = cb, .arg = arg };
     for (size_t i = 0; ret == 0 && i < nids; i++) {
@@ -1200,7 +1214,7 @@ static int sqlite_range(struct dcb_store *base, const struct store_filter *f, st
             break;
         }
         enum metric_id metric = metric_lookup((const char *)sqlite3_column_text(st, 2));
-        if (metric != METRIC_NONE) {    /* else written by a newer dcbkit: not ours to read */
+        if (metric != METRIC_NONE) { /* else written by a newer dcbkit: not ours to read */
             dcb_sample_set(&w.smp, 0, (const char *)sqlite3_column_text(st, 0),
                            (const char *)sqlite3_column_text(st, 1), metric,
                            sqlite3_column_int(st, 3), sqlite3_column_int(st, 4));
@@ -1229,15 +1243,16 @@ static unsigned said_width(const struct sqlite_store *s, const char *device, con
     return idx < 0 ? 0 : s->map.keys[idx].bits;
 }
 
-static unsigned sqlite_series_width(struct dcb_store *base, const char *device,
-                                    const char *ifname, enum metric_id metric, int prio,
-                                    int queue)
+static unsigned sqlite_series_width(struct dcb_store *base, const char *device, const char *ifname,
+                                    enum metric_id metric, int prio, int queue)
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     unsigned bits = said_width(s, device, ifname, metric, prio, queue);
     if (bits || s->schema_version < STORE_SCHEMA_WIDTHS || metric == METRIC_NONE ||
-        prepare(s, &s->sel_bits, "SELECT bits FROM series WHERE device = ?1 AND ifname = ?2 "
-                "AND metric = ?3 AND prio = ?4 AND queue = ?5", NULL) < 0)
+        prepare(s, &s->sel_bits,
+                "SELECT bits FROM series WHERE device = ?1 AND ifname = ?2 "
+                "AND metric = ?3 AND prio = ?4 AND queue = ?5",
+                NULL) < 0)
         return bits;
     sqlite3_stmt *st = s->sel_bits;
     sqlite3_bind_text(st, 1, device, -1, SQLITE_STATIC);
@@ -1272,7 +1287,7 @@ static int agg_step(const struct stored_sample *smp, void *arg)
     } else {
         memcpy(&v, &smp->raw, sizeof(v));
         if (isnan(v))
-            return 0;                   /* a gauge with no reading (as SQL's NULL was) */
+            return 0; /* a gauge with no reading (as SQL's NULL was) */
         /* a counter's steps from a gauge only by mistake: clamped, never undefined */
         reading = v <= 0 ? 0 : v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
     }
@@ -1282,7 +1297,7 @@ static int agg_step(const struct stored_sample *smp, void *arg)
     } else {
         uint64_t step;
         if (!counter_step(w->prev, reading, w->bits, &step)) {
-            w->reset_ns += smp->ts - w->last_ts;    /* a reset: its interval counts nothing */
+            w->reset_ns += smp->ts - w->last_ts; /* a reset: its interval counts nothing */
         } else {
             w->delta += (double)step;
             if (step && smp->ts > w->last_ts)
@@ -1304,12 +1319,14 @@ static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f
 {
     struct sqlite_store *s = (struct sqlite_store *)base;
     sqlite3_stmt *st;
-    int rc = sqlite3_prepare_v2(s->db, s->schema_version >= STORE_SCHEMA_WIDTHS ?
-                                "SELECT id, bits FROM series WHERE device = ?1 AND ifname = ?2 "
-                                "AND metric = ?3 AND prio = ?4 AND queue = ?5" :
-                                "SELECT id, 64 FROM series WHERE device = ?1 AND ifname = ?2 "
-                                "AND metric = ?3 AND prio = ?4 AND queue = ?5",
-                                -1, &st, NULL);
+    int rc =
+        sqlite3_prepare_v2(s->db,
+                           s->schema_version >= STORE_SCHEMA_WIDTHS
+                               ? "SELECT id, bits FROM series WHERE device = ?1 AND ifname = ?2 "
+                                 "AND metric = ?3 AND prio = ?4 AND queue = ?5"
+                               : "SELECT id, 64 FROM series WHERE device = ?1 AND ifname = ?2 "
+                                 "AND metric = ?3 AND prio = ?4 AND queue = ?5",
+                           -1, &st, NULL);
     if (rc != SQLITE_OK)
         return sq_fail(s, err, rc, "finding a series");
     sqlite3_bind_text(st, 1, f->device, -1, SQLITE_STATIC);
@@ -1326,8 +1343,9 @@ static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f
     if (id < 0)
         return 0;
     enum metric_id metric = f->metric ? metric_lookup(f->metric) : METRIC_NONE;
-    unsigned said = metric == METRIC_NONE ? 0 : said_width(s, f->device, f->ifname, metric,
-                                                           f->prio, f->queue);
+    unsigned said = metric == METRIC_NONE
+                        ? 0
+                        : said_width(s, f->device, f->ifname, metric, f->prio, f->queue);
     struct agg_walk w = { .gauge = metric != METRIC_NONE &&
                                    metric_info(metric)->kind == METRIC_GAUGE,
                           .bits = said ? said : bits };
@@ -1345,9 +1363,9 @@ static int sqlite_aggregate(struct dcb_store *base, const struct store_filter *f
     case STORE_AGG_RATE:
         if (w.n < 2 || (agg == STORE_AGG_RATE && w.last_ts - w.first_ts - w.reset_ns <= 0))
             return 0;
-        *out = agg == STORE_AGG_DELTA ? w.delta
-                                      : w.delta * 1e9 / (double)(w.last_ts - w.first_ts -
-                                                                 w.reset_ns);
+        *out = agg == STORE_AGG_DELTA
+                   ? w.delta
+                   : w.delta * 1e9 / (double)(w.last_ts - w.first_ts - w.reset_ns);
         return 1;
     case STORE_AGG_BUSY_RATE:
         if (w.busy_ns <= 0)
@@ -1425,14 +1443,16 @@ static int sqlite_configs(struct dcb_store *base, const char *device, const char
     char last[3 * 256 + 3] = "";
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         struct store_config_row row = {
-            sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
-            (const char *)sqlite3_column_text(st, 2), (const char *)sqlite3_column_text(st, 3),
+            sqlite3_column_int64(st, 0),
+            (const char *)sqlite3_column_text(st, 1),
+            (const char *)sqlite3_column_text(st, 2),
+            (const char *)sqlite3_column_text(st, 3),
             (const char *)sqlite3_column_text(st, 4),
         };
         char key[sizeof(last)];
         snprintf(key, sizeof(key), "%.255s|%.255s|%.255s", row.device, row.ifname, row.source);
         if (!strcmp(key, last))
-            continue;                       /* two snapshots in the same nanosecond */
+            continue; /* two snapshots in the same nanosecond */
         memcpy(last, key, sizeof(last));
         if ((ret = cb(&row, arg)) != 0)
             break;
@@ -1455,10 +1475,14 @@ static int sqlite_findings(struct dcb_store *base, int64_t run_id, store_finding
     int ret = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         struct store_finding_row f = {
-            sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
-            (const char *)sqlite3_column_text(st, 2), (const char *)sqlite3_column_text(st, 3),
-            (const char *)sqlite3_column_text(st, 4), (const char *)sqlite3_column_text(st, 5),
-            sqlite3_column_int(st, 6), (const char *)sqlite3_column_text(st, 7),
+            sqlite3_column_int64(st, 0),
+            sqlite3_column_int64(st, 1),
+            (const char *)sqlite3_column_text(st, 2),
+            (const char *)sqlite3_column_text(st, 3),
+            (const char *)sqlite3_column_text(st, 4),
+            (const char *)sqlite3_column_text(st, 5),
+            sqlite3_column_int(st, 6),
+            (const char *)sqlite3_column_text(st, 7),
         };
         if ((ret = cb(&f, arg)) != 0)
             break;
@@ -1509,8 +1533,10 @@ static int sqlite_info(struct dcb_store *base, struct store_info *info, struct d
     const char *queries[] = {
         "SELECT count(*) FROM series",
         "SELECT (SELECT total(n) FROM sample_blocks) + (SELECT total(n) FROM recent_chunks)",
-        "SELECT count(*) FROM events", "SELECT count(*) FROM config_snapshots",
-        "SELECT count(*) FROM findings", "SELECT count(*) FROM runs",
+        "SELECT count(*) FROM events",
+        "SELECT count(*) FROM config_snapshots",
+        "SELECT count(*) FROM findings",
+        "SELECT count(*) FROM runs",
         /* a sample's twin re-imported into blocks leaves the same (series, ts) behind, so a
          * batch's ts_min stays the tier's true oldest */
         ("SELECT min(coalesce((SELECT min((SELECT t0 FROM sample_blocks WHERE series = s.id "
@@ -1527,7 +1553,7 @@ static int sqlite_info(struct dcb_store *base, struct store_info *info, struct d
     }
     read_end(s, owned);
     if (v[6] == INT64_MAX)
-        v[6] = 0;                       /* no samples */
+        v[6] = 0; /* no samples */
     info->series = (uint64_t)v[0];
     info->samples = (uint64_t)v[1];
     info->events = (uint64_t)v[2];
@@ -1581,7 +1607,7 @@ static int64_t sqlite_prune(struct dcb_store *base, int64_t cutoff_ns, struct dc
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
             return ret;
         }
-        if (i == 1)                     /* events */
+        if (i == 1) /* events */
             deleted += sqlite3_changes(s->db);
     }
     rc = exec_sql(s, "COMMIT", "pruning", err);

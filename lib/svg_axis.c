@@ -9,9 +9,9 @@
 #include "xml_escape.h"
 
 struct unit_prefixes {
-    const char *names[6];   /* index i is 1000^i base units */
+    const char *names[6]; /* index i is 1000^i base units */
     int count;
-    const char *sep;        /* between number and unit */
+    const char *sep; /* between number and unit */
 };
 
 static const struct unit_prefixes prefixes[] = {
@@ -95,7 +95,7 @@ void svg_nice_ticks(double lo, double hi, int target, enum svg_unit unit, struct
         lo = 0;
         hi = 1;
     }
-    if (hi == lo) {                 /* a flat series: from zero to just above it (or below) */
+    if (hi == lo) { /* a flat series: from zero to just above it (or below) */
         if (lo >= 0) {
             lo = 0;
             hi = hi > 0 ? hi * 1.1 : 1;
@@ -141,13 +141,12 @@ void svg_nice_ticks(double lo, double hi, int target, enum svg_unit unit, struct
 #define DAY (24 * HOUR)
 
 static const int64_t time_steps[] = {
-    1, 2, 5, 10, 20, 50, 100, 200, 500,
-    US, 2 * US, 5 * US, 10 * US, 20 * US, 50 * US, 100 * US, 200 * US, 500 * US,
-    MS, 2 * MS, 5 * MS, 10 * MS, 20 * MS, 50 * MS, 100 * MS, 200 * MS, 500 * MS,
-    SEC, 2 * SEC, 5 * SEC, 10 * SEC, 15 * SEC, 30 * SEC,
-    MIN, 2 * MIN, 5 * MIN, 10 * MIN, 15 * MIN, 30 * MIN,
-    HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR,
-    DAY, 2 * DAY, 7 * DAY, 14 * DAY, 28 * DAY, 91 * DAY, 364 * DAY,
+    1,        2,        5,        10,       20,       50,        100,      200,       500,
+    US,       2 * US,   5 * US,   10 * US,  20 * US,  50 * US,   100 * US, 200 * US,  500 * US,
+    MS,       2 * MS,   5 * MS,   10 * MS,  20 * MS,  50 * MS,   100 * MS, 200 * MS,  500 * MS,
+    SEC,      2 * SEC,  5 * SEC,  10 * SEC, 15 * SEC, 30 * SEC,  MIN,      2 * MIN,   5 * MIN,
+    10 * MIN, 15 * MIN, 30 * MIN, HOUR,     2 * HOUR, 3 * HOUR,  6 * HOUR, 12 * HOUR, DAY,
+    2 * DAY,  7 * DAY,  14 * DAY, 28 * DAY, 91 * DAY, 364 * DAY,
 };
 
 static int64_t floor_div(int64_t a, int64_t b)
@@ -189,15 +188,18 @@ void svg_time_ticks(int64_t t0, int64_t t1, int target, enum svg_time_labels mod
     }
 }
 
-void svg_time_label(int64_t t, int64_t t0, int64_t step, enum svg_time_labels mode,
-                    char *buf, size_t len, char *date, size_t date_len)
+void svg_time_label(int64_t t, int64_t t0, int64_t step, enum svg_time_labels mode, char *buf,
+                    size_t len, char *date, size_t date_len)
 {
     if (date_len)
         date[0] = '\0';
     if (mode == SVG_TIME_RELATIVE) {
-        static const struct { int64_t scale; const char *unit; } u[] = {
-            { DAY, "d" }, { HOUR, "h" }, { MIN, "min" }, { SEC, "s" }, { MS, "ms" },
-            { US, "\xc2\xb5s" }, { 1, "ns" },
+        static const struct {
+            int64_t scale;
+            const char *unit;
+        } u[] = {
+            { DAY, "d" }, { HOUR, "h" },       { MIN, "min" }, { SEC, "s" },
+            { MS, "ms" }, { US, "\xc2\xb5s" }, { 1, "ns" },
         };
         size_t i = 0;
         while (i + 1 < sizeof(u) / sizeof(u[0]) && step < u[i].scale)

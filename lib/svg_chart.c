@@ -25,8 +25,8 @@ enum series_kind { SERIES_LINE, SERIES_STEP };
 struct column {
     double first, last, min, max;
     uint32_t n;
-    uint32_t i_min, i_max;   /* arrival index of min and max within the column */
-    bool brk;                /* a NaN came before this column's first point */
+    uint32_t i_min, i_max; /* arrival index of min and max within the column */
+    bool brk;              /* a NaN came before this column's first point */
 };
 
 struct svg_series {
@@ -54,7 +54,7 @@ struct panel {
     char *title;
     char *unit_label;
     enum svg_unit unit;
-    int height;              /* 0: automatic */
+    int height; /* 0: automatic */
     bool fixed_range;
     double lo, hi;
 };
@@ -63,7 +63,7 @@ struct svg_chart {
     char *title;
     int64_t t0, t1;
     int width;
-    int cols;                /* columns per series, fixed when the first one is made */
+    int cols; /* columns per series, fixed when the first one is made */
     enum svg_time_labels time_labels;
     struct panel *panels;
     size_t n_panels;
@@ -351,7 +351,7 @@ void svg_lane_interval(struct svg_lane *l, int64_t start_ns, int64_t end_ns)
 /* ---- layout ----------------------------------------------------------------------------- */
 
 struct panel_layout {
-    double top;              /* of the header */
+    double top; /* of the header */
     double plot_top, plot_h;
     int header_rows;
     bool lanes_only;
@@ -380,8 +380,8 @@ static double title_px(const char *s)
 }
 
 /* Legend items of a panel, laid out after its title; rows needed. */
-static int legend_rows(const struct svg_chart *c, int panel, double x0, double x_end,
-                       FILE *fp, double top);
+static int legend_rows(const struct svg_chart *c, int panel, double x0, double x_end, FILE *fp,
+                       double top);
 
 static void panel_range(const struct svg_chart *c, int panel, struct panel_layout *pl)
 {
@@ -409,7 +409,7 @@ static void panel_range(const struct svg_chart *c, int panel, struct panel_layou
         lo = 0;
         hi = 1;
     } else {
-        lo = fmin(lo, 0);   /* an honest baseline: counters and rates start at zero */
+        lo = fmin(lo, 0); /* an honest baseline: counters and rates start at zero */
         hi = fmax(hi, 0);
     }
     int target = pl->plot_h >= 100 ? 5 : 3;
@@ -445,8 +445,9 @@ static int compute_layout(const struct svg_chart *c, struct layout *L)
         pl->lanes_only = pl->n_lanes > 0 && n_series == 0;
         pl->top = y;
         double title_end = L->margin_left + title_px(c->panels[i].title) + 14;
-        pl->header_rows = pl->lanes_only ? 1 :
-            legend_rows(c, (int)i, title_end, c->width - MARGIN_RIGHT, NULL, 0);
+        pl->header_rows = pl->lanes_only
+                              ? 1
+                              : legend_rows(c, (int)i, title_end, c->width - MARGIN_RIGHT, NULL, 0);
         pl->plot_top = y + pl->header_rows * HEADER_ROW_H + 4;
         if (c->panels[i].height)
             pl->plot_h = c->panels[i].height;
@@ -485,8 +486,8 @@ static void text_at(FILE *fp, double x, double y, const char *anchor, const char
     fputs("</text>\n", fp);
 }
 
-static int legend_rows(const struct svg_chart *c, int panel, double x0, double x_end,
-                       FILE *fp, double top)
+static int legend_rows(const struct svg_chart *c, int panel, double x0, double x_end, FILE *fp,
+                       double top)
 {
     double x = x0;
     int row = 0;
@@ -517,8 +518,8 @@ static int legend_rows(const struct svg_chart *c, int panel, double x0, double x
                 fputs("<rect", fp);
                 attr_num(fp, "x", x);
                 attr_num(fp, "y", ty - 9);
-                fprintf(fp, " width=\"10\" height=\"%s\" fill=\"%s\"%s/>\n",
-                        pass == 0 ? "3" : "10", color, pass == 0 ? "" : " fill-opacity=\"0.35\"");
+                fprintf(fp, " width=\"10\" height=\"%s\" fill=\"%s\"%s/>\n", pass == 0 ? "3" : "10",
+                        color, pass == 0 ? "" : " fill-opacity=\"0.35\"");
                 text_at(fp, x + 14, ty, NULL, "fill=\"#333333\"", label, LABEL_MAX_CHARS);
             }
             x += w;
@@ -590,8 +591,10 @@ static void series_path(FILE *fp, const struct svg_series *s, const struct layou
                         const struct panel_layout *pl)
 {
     const struct svg_chart *c = s->chart;
-    fprintf(fp, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.3\" stroke-linejoin=\"round\" "
-            "stroke-linecap=\"round\" d=\"", s->color);
+    fprintf(fp,
+            "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.3\" stroke-linejoin=\"round\" "
+            "stroke-linecap=\"round\" d=\"",
+            s->color);
     bool started = false;
     double last_y = 0;
     for (int k = 0; k < c->cols; k++) {
@@ -633,8 +636,8 @@ static void series_path(FILE *fp, const struct svg_series *s, const struct layou
     fprintf(fp, " (%llu points)</title></path>\n", (unsigned long long)s->count);
 }
 
-static void lane_rects(FILE *fp, const struct svg_lane *l, const struct layout *L,
-                       double top, double h, bool shade)
+static void lane_rects(FILE *fp, const struct svg_lane *l, const struct layout *L, double top,
+                       double h, bool shade)
 {
     const struct svg_chart *c = l->chart;
     char total[64];
@@ -744,8 +747,7 @@ static void time_axis(FILE *fp, const struct svg_chart *c, const struct layout *
             memcpy(prev_date, date, sizeof(prev_date));
         }
     }
-    text_at(fp, L->margin_left - 6, bottom + 12, "end",
-            "fill=\"#777777\" font-size=\"9\"",
+    text_at(fp, L->margin_left - 6, bottom + 12, "end", "fill=\"#777777\" font-size=\"9\"",
             c->time_labels == SVG_TIME_UTC ? "time (UTC)" : "time", 0);
     (void)top;
 }

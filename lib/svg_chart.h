@@ -33,12 +33,12 @@
 #include <stdio.h>
 
 enum svg_unit {
-    SVG_UNIT_NONE,     /* plain numbers with k/M/G */
-    SVG_UNIT_BYTES,    /* B, KB, MB, GB, TB (powers of 1000, as lib/units.h) */
-    SVG_UNIT_BPS,      /* b/s, Kb/s, Mb/s, Gb/s, Tb/s */
-    SVG_UNIT_NS,       /* ns, µs, ms, s */
-    SVG_UNIT_PER_SEC,  /* /s, k/s, M/s */
-    SVG_UNIT_PERCENT,  /* % */
+    SVG_UNIT_NONE,    /* plain numbers with k/M/G */
+    SVG_UNIT_BYTES,   /* B, KB, MB, GB, TB (powers of 1000, as lib/units.h) */
+    SVG_UNIT_BPS,     /* b/s, Kb/s, Mb/s, Gb/s, Tb/s */
+    SVG_UNIT_NS,      /* ns, µs, ms, s */
+    SVG_UNIT_PER_SEC, /* /s, k/s, M/s */
+    SVG_UNIT_PERCENT, /* % */
 };
 
 /* How the time axis is labelled: offsets from the start ("+250 ms") or UTC wall clock. */
@@ -70,8 +70,7 @@ struct svg_series *svg_chart_step(struct svg_chart *c, int panel, const char *la
 /* Colour as #rrggbb (anything else is refused: -1); default from an 8-colour palette. */
 int svg_series_set_color(struct svg_series *s, const char *rgb);
 void svg_series_point(struct svg_series *s, int64_t t_ns, double value);
-void svg_series_points(struct svg_series *s, const int64_t *t_ns, const double *values,
-                       size_t n);
+void svg_series_points(struct svg_series *s, const int64_t *t_ns, const double *values, size_t n);
 /* Points the series was given in range (for tests and "n points" captions). */
 uint64_t svg_series_count(const struct svg_series *s);
 
@@ -87,8 +86,8 @@ char *svg_chart_to_string(const struct svg_chart *c, size_t *len);
 /* Heatmap ---------------------------------------------------------------------------------- */
 struct svg_heatmap;
 
-/* NULL if rows or cols is 0 or above 100000, rows x cols above 4 million, or out of memory. Every cell starts as NaN
- * (no data, drawn grey). */
+/* NULL if rows or cols is 0 or above 100000, rows x cols above 4 million, or out of memory. Every
+ * cell starts as NaN (no data, drawn grey). */
 struct svg_heatmap *svg_heatmap_new(const char *title, size_t rows, size_t cols,
                                     enum svg_unit unit);
 void svg_heatmap_free(struct svg_heatmap *h);

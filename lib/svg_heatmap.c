@@ -27,8 +27,7 @@ struct svg_heatmap {
     double *v;
 };
 
-struct svg_heatmap *svg_heatmap_new(const char *title, size_t rows, size_t cols,
-                                    enum svg_unit unit)
+struct svg_heatmap *svg_heatmap_new(const char *title, size_t rows, size_t cols, enum svg_unit unit)
 {
     if (rows == 0 || cols == 0 || rows > MAX_SIDE || cols > MAX_SIDE || rows * cols > MAX_CELLS)
         return NULL;
@@ -74,7 +73,7 @@ static void set_label(char **slot, const char *label)
 {
     char *copy = strdup(label ? label : "");
     if (!copy)
-        return;   /* out of memory: the label stays as it was */
+        return; /* out of memory: the label stays as it was */
     free(*slot);
     *slot = copy;
 }
@@ -191,8 +190,9 @@ static int heatmap_write(const void *obj, FILE *fp)
             fputs(", ", fp);
             xml_escape(fp, h->col_labels[c], 0);
             fputs(": ", fp);
-            xml_escape(fp, isfinite(v) ? svg_fmt_value(v, h->unit, value, sizeof(value))
-                                       : "no data", 0);
+            xml_escape(fp,
+                       isfinite(v) ? svg_fmt_value(v, h->unit, value, sizeof(value)) : "no data",
+                       0);
             fputs("</title></rect>\n", fp);
         }
     }

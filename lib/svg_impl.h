@@ -14,10 +14,10 @@
 #define SVG_MAX_TICKS 24
 
 struct svg_ticks {
-    double lo, hi, step;   /* the range widened to whole steps */
+    double lo, hi, step; /* the range widened to whole steps */
     int n;
     double v[SVG_MAX_TICKS];
-    int prefix;            /* the unit prefix every tick label shares */
+    int prefix; /* the unit prefix every tick label shares */
 };
 
 /* Nice 1-2-5 ticks covering [lo, hi], about target of them. */
@@ -33,8 +33,8 @@ struct svg_time_ticks {
 void svg_time_ticks(int64_t t0, int64_t t1, int target, enum svg_time_labels mode,
                     struct svg_time_ticks *tt);
 /* The tick label; *date receives "YYYY-MM-DD" (UTC mode, steps under a day) or "". */
-void svg_time_label(int64_t t, int64_t t0, int64_t step, enum svg_time_labels mode,
-                    char *buf, size_t len, char *date, size_t date_len);
+void svg_time_label(int64_t t, int64_t t0, int64_t step, enum svg_time_labels mode, char *buf,
+                    size_t len, char *date, size_t date_len);
 
 /* A coordinate with at most one decimal, independent of the locale. */
 void svg_num(FILE *fp, double v);

@@ -35,8 +35,8 @@ char *alias_row_json(const char *const *names, size_t n)
     return text;
 }
 
-void lldp_neighbor_rows(int64_t time_ns, const char *device, const char *ifname,
-                        const char *peer, const char *peer_port, const char *chassis,
+void lldp_neighbor_rows(int64_t time_ns, const char *device, const char *ifname, const char *peer,
+                        const char *peer_port, const char *chassis,
                         void (*put)(void *arg, const struct store_config_row *row), void *arg)
 {
     char *where = topology_row_json(NULL, peer, peer_port ? peer_port : "", NULL, "lldp");
@@ -44,8 +44,8 @@ void lldp_neighbor_rows(int64_t time_ns, const char *device, const char *ifname,
     if (where)
         put(arg, &row);
     free(where);
-    char *aliases = chassis && chassis[0] && strcmp(chassis, peer) ?
-                    alias_row_json(&chassis, 1) : NULL;
+    char *aliases = chassis && chassis[0] && strcmp(chassis, peer) ? alias_row_json(&chassis, 1)
+                                                                   : NULL;
     struct store_config_row alias = { time_ns, peer, "", "alias:lldp", aliases };
     if (aliases)
         put(arg, &alias);

@@ -21,8 +21,8 @@ char *alias_row_json(const char *const *names, size_t n);
 /* What an LLDP neighbour on device:ifname means for the store: a "topology:lldp" row naming the
  * partner (peer: its system name, else its chassis ID) and its port, and an "alias:lldp" row
  * when its chassis ID is another name than peer. Each row goes to put. */
-void lldp_neighbor_rows(int64_t time_ns, const char *device, const char *ifname,
-                        const char *peer, const char *peer_port, const char *chassis,
+void lldp_neighbor_rows(int64_t time_ns, const char *device, const char *ifname, const char *peer,
+                        const char *peer_port, const char *chassis,
                         void (*put)(void *arg, const struct store_config_row *row), void *arg);
 
 #endif

@@ -9,42 +9,65 @@
 
 struct unit_suffix {
     const char *name;
-    uint64_t scale;       /* base units per 1 of this unit */
+    uint64_t scale; /* base units per 1 of this unit */
 };
 
 static const struct unit_suffix speed_units[] = {
-    { "", 1 }, { "bps", 1 }, { "b/s", 1 },
-    { "K", 1000ULL }, { "Kbps", 1000ULL }, { "Kb/s", 1000ULL },
-    { "M", 1000000ULL }, { "Mbps", 1000000ULL }, { "Mb/s", 1000000ULL },
-    { "G", 1000000000ULL }, { "Gbps", 1000000000ULL }, { "Gb/s", 1000000000ULL },
-    { "T", 1000000000000ULL }, { "Tbps", 1000000000000ULL }, { "Tb/s", 1000000000000ULL },
+    { "", 1 },
+    { "bps", 1 },
+    { "b/s", 1 },
+    { "K", 1000ULL },
+    { "Kbps", 1000ULL },
+    { "Kb/s", 1000ULL },
+    { "M", 1000000ULL },
+    { "Mbps", 1000000ULL },
+    { "Mb/s", 1000000ULL },
+    { "G", 1000000000ULL },
+    { "Gbps", 1000000000ULL },
+    { "Gb/s", 1000000000ULL },
+    { "T", 1000000000000ULL },
+    { "Tbps", 1000000000000ULL },
+    { "Tb/s", 1000000000000ULL },
     { NULL, 0 },
 };
 
 static const struct unit_suffix byte_units[] = {
-    { "", 1 }, { "B", 1 },
-    { "K", 1000ULL }, { "KB", 1000ULL },
-    { "M", 1000000ULL }, { "MB", 1000000ULL },
-    { "G", 1000000000ULL }, { "GB", 1000000000ULL },
-    { "T", 1000000000000ULL }, { "TB", 1000000000000ULL },
-    { "KiB", 1ULL << 10 }, { "Ki", 1ULL << 10 },
-    { "MiB", 1ULL << 20 }, { "Mi", 1ULL << 20 },
-    { "GiB", 1ULL << 30 }, { "Gi", 1ULL << 30 },
-    { "TiB", 1ULL << 40 }, { "Ti", 1ULL << 40 },
+    { "", 1 },
+    { "B", 1 },
+    { "K", 1000ULL },
+    { "KB", 1000ULL },
+    { "M", 1000000ULL },
+    { "MB", 1000000ULL },
+    { "G", 1000000000ULL },
+    { "GB", 1000000000ULL },
+    { "T", 1000000000000ULL },
+    { "TB", 1000000000000ULL },
+    { "KiB", 1ULL << 10 },
+    { "Ki", 1ULL << 10 },
+    { "MiB", 1ULL << 20 },
+    { "Mi", 1ULL << 20 },
+    { "GiB", 1ULL << 30 },
+    { "Gi", 1ULL << 30 },
+    { "TiB", 1ULL << 40 },
+    { "Ti", 1ULL << 40 },
     { NULL, 0 },
 };
 
 static const struct unit_suffix duration_units[] = {
-    { "ns", 1 }, { "us", 1000ULL }, { "\xc2\xb5s", 1000ULL }, /* µs */
-    { "ms", 1000000ULL }, { "s", 1000000000ULL },
-    { "m", 60ULL * 1000000000ULL }, { "min", 60ULL * 1000000000ULL },
-    { "h", 3600ULL * 1000000000ULL }, { "d", 86400ULL * 1000000000ULL },
+    { "ns", 1 },
+    { "us", 1000ULL },
+    { "\xc2\xb5s", 1000ULL }, /* µs */
+    { "ms", 1000000ULL },
+    { "s", 1000000000ULL },
+    { "m", 60ULL * 1000000000ULL },
+    { "min", 60ULL * 1000000000ULL },
+    { "h", 3600ULL * 1000000000ULL },
+    { "d", 86400ULL * 1000000000ULL },
     { NULL, 0 },
 };
 
 static const struct unit_suffix length_units[] = {
-    { "", 1000 }, { "m", 1000 }, { "mm", 1 }, { "cm", 10 }, { "km", 1000000 },
-    { NULL, 0 },
+    { "", 1000 }, { "m", 1000 }, { "mm", 1 }, { "cm", 10 }, { "km", 1000000 }, { NULL, 0 },
 };
 
 /* Splits "  2.5 Gbps" into a decimal number and a suffix, then scales exactly:
@@ -106,8 +129,8 @@ static int parse_scaled(const char *text, const struct unit_suffix *units, const
         }
     }
     if (!u)
-        return dcb_err_set(err, DCB_E_INVAL, "'%s': unknown %s unit '%.*s'", text, what,
-                           (int)slen, suffix);
+        return dcb_err_set(err, DCB_E_INVAL, "'%s': unknown %s unit '%.*s'", text, what, (int)slen,
+                           suffix);
 
     unsigned __int128 value = (unsigned __int128)whole * u->scale;
     value += ((unsigned __int128)frac * u->scale + frac_div / 2) / frac_div;
@@ -143,8 +166,8 @@ int dcb_parse_duration(const char *text, int64_t *ns, struct dcb_err *err)
             *ns = 0;
             return 0;
         }
-        return dcb_err_set(err, DCB_E_INVAL,
-                           "'%s': duration needs a unit (ns, us, ms, s, m, h, d)", text);
+        return dcb_err_set(err, DCB_E_INVAL, "'%s': duration needs a unit (ns, us, ms, s, m, h, d)",
+                           text);
     }
     uint64_t v;
     int rc = parse_scaled(text, duration_units, "duration", &v, err);
@@ -189,8 +212,11 @@ static char *fmt_decimal(uint64_t v, const struct unit_suffix *scales, size_t n,
 static char *fmt_si(uint64_t v, const char *const names[5], char *buf, size_t len)
 {
     const struct unit_suffix s[] = {
-        { names[0], 1000000000000ULL }, { names[1], 1000000000ULL }, { names[2], 1000000ULL },
-        { names[3], 1000ULL }, { names[4], 1 },
+        { names[0], 1000000000000ULL },
+        { names[1], 1000000000ULL },
+        { names[2], 1000000ULL },
+        { names[3], 1000ULL },
+        { names[4], 1 },
     };
     return fmt_decimal(v, s, sizeof(s) / sizeof(s[0]), "", buf, len);
 }
@@ -216,7 +242,9 @@ char *dcb_fmt_bytes(uint64_t bytes, char *buf, size_t len)
 char *dcb_fmt_length(uint64_t mm, char *buf, size_t len)
 {
     static const struct unit_suffix s[] = {
-        { "km", 1000000 }, { "m", 1000 }, { "mm", 1 },
+        { "km", 1000000 },
+        { "m", 1000 },
+        { "mm", 1 },
     };
     if (mm > 0 && mm < 1000) { /* cables are "0.5m", not "500mm" */
         print_trimmed(buf, len, (double)mm / 1000.0, "", "m");
@@ -227,7 +255,10 @@ char *dcb_fmt_length(uint64_t mm, char *buf, size_t len)
 
 char *dcb_fmt_duration_ns(double ns, char *buf, size_t len)
 {
-    static const struct { const char *unit; double scale; } s[] = {
+    static const struct {
+        const char *unit;
+        double scale;
+    } s[] = {
         { "h", 3600e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "\xc2\xb5s", 1e3 }, { "ns", 1 },
     };
     if (!isfinite(ns)) {

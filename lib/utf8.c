@@ -10,10 +10,17 @@ size_t dcb_utf8_seq_len(const unsigned char *s, uint32_t *cp_out)
     }
     size_t n;
     uint32_t cp;
-    if (c >= 0xc2 && c <= 0xdf) { n = 2; cp = c & 0x1f; }
-    else if (c >= 0xe0 && c <= 0xef) { n = 3; cp = c & 0x0f; }
-    else if (c >= 0xf0 && c <= 0xf4) { n = 4; cp = c & 0x07; }
-    else return 0;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        cp = c & 0x07;
+    } else
+        return 0;
     for (size_t i = 1; i < n; i++) {
         if ((s[i] & 0xc0) != 0x80)
             return 0;

@@ -15,20 +15,19 @@ static bool ends_with(const char *s, size_t n, const char *suffix)
 enum svg_unit value_unit_of(const char *name, double *to_base)
 {
     *to_base = 1;
-    size_t n = strcspn(name, "[");      /* "pfc.rx_pause_us[200ms]": the window is not the unit */
+    size_t n = strcspn(name, "["); /* "pfc.rx_pause_us[200ms]": the window is not the unit */
     static const struct {
         const char *suffix;
         enum svg_unit unit;
         double factor;
     } table[] = {
-        { "_ns", SVG_UNIT_NS, 1 },           { "_us", SVG_UNIT_NS, 1e3 },
-        { "_ms", SVG_UNIT_NS, 1e6 },         { "_bytes", SVG_UNIT_BYTES, 1 },
-        { ".headroom", SVG_UNIT_BYTES, 1 },  { ".xoff", SVG_UNIT_BYTES, 1 },
-        { ".xon", SVG_UNIT_BYTES, 1 },       { ".size", SVG_UNIT_BYTES, 1 },
-        { "_bps", SVG_UNIT_BPS, 1 },
-        { "_mbps", SVG_UNIT_BPS, 1e6 },      { "_gbps", SVG_UNIT_BPS, 1e9 },
-        { "max_p", SVG_UNIT_PERCENT, 1 },    { "_pct", SVG_UNIT_PERCENT, 1 },
-        { "_per_s", SVG_UNIT_PER_SEC, 1 },
+        { "_ns", SVG_UNIT_NS, 1 },          { "_us", SVG_UNIT_NS, 1e3 },
+        { "_ms", SVG_UNIT_NS, 1e6 },        { "_bytes", SVG_UNIT_BYTES, 1 },
+        { ".headroom", SVG_UNIT_BYTES, 1 }, { ".xoff", SVG_UNIT_BYTES, 1 },
+        { ".xon", SVG_UNIT_BYTES, 1 },      { ".size", SVG_UNIT_BYTES, 1 },
+        { "_bps", SVG_UNIT_BPS, 1 },        { "_mbps", SVG_UNIT_BPS, 1e6 },
+        { "_gbps", SVG_UNIT_BPS, 1e9 },     { "max_p", SVG_UNIT_PERCENT, 1 },
+        { "_pct", SVG_UNIT_PERCENT, 1 },    { "_per_s", SVG_UNIT_PER_SEC, 1 },
     };
     for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
         if (ends_with(name, n, table[i].suffix)) {

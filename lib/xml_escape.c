@@ -30,7 +30,7 @@ static size_t escape_one(const unsigned char *p, char out[16])
     uint32_t cp;
     size_t n = dcb_utf8_seq_len(p, &cp);
     if (n == 0 || (cp >= 0x80 && cp <= 0x9f) || cp == 0xfffe || cp == 0xffff) {
-        strcpy(out, "\xef\xbf\xbd");   /* U+FFFD */
+        strcpy(out, "\xef\xbf\xbd"); /* U+FFFD */
         return n ? n : 1;
     }
     memcpy(out, p, n);
@@ -79,7 +79,7 @@ size_t xml_escape(FILE *fp, const char *s, size_t max_chars)
         p += n;
     }
     if (truncate) {
-        fputs("\xe2\x80\xa6", fp);   /* … */
+        fputs("\xe2\x80\xa6", fp); /* … */
         shown++;
     }
     return shown;

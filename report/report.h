@@ -27,10 +27,10 @@
 #include "svg_chart.h"
 
 #define REPORT_SCHEMA 1
-#define REPORT_CHART_BUCKETS 96      /* points per per-device chart over the window */
-#define REPORT_TOP 10                /* rows of each top-offender table */
-#define REPORT_HEATMAP_ROWS 40       /* ports in the heatmap, most pause time first */
-#define REPORT_CHART_PORTS 3         /* a device chart's lines: its total and its top ports */
+#define REPORT_CHART_BUCKETS 96 /* points per per-device chart over the window */
+#define REPORT_TOP 10           /* rows of each top-offender table */
+#define REPORT_HEATMAP_ROWS 40  /* ports in the heatmap, most pause time first */
+#define REPORT_CHART_PORTS 3    /* a device chart's lines: its total and its top ports */
 
 /* Exit status for cron, as diagnose: 0 healthy, 1 warnings, 2 critical, 3 could not decide. */
 enum report_status { REPORT_OK = 0, REPORT_WARN = 1, REPORT_CRIT = 2, REPORT_UNDECIDED = 3 };
@@ -59,13 +59,13 @@ struct report_collect_result {
  * device without data; the "findings" array in the one order (rules/findings.h), each with its
  * "key". */
 struct report_findings_input {
-    struct dcb_store *st;             /* may be NULL: no store evidence */
-    const struct fabric *fab;         /* may be NULL */
+    struct dcb_store *st;     /* may be NULL: no store evidence */
+    const struct fabric *fab; /* may be NULL */
     const struct report_window *w;
-    const char *const *rules_dirs;    /* extra --rules folders */
+    const char *const *rules_dirs; /* extra --rules folders */
     int nrules_dirs;
     const char *profile;
-    const char *verify_scenario;      /* --verify: replay each finding's change in this scenario */
+    const char *verify_scenario; /* --verify: replay each finding's change in this scenario */
     const struct report_collect_result *collect_failed;
     size_t ncollect_failed;
 };
@@ -104,25 +104,25 @@ int report_write_md(const cJSON *model, FILE *fp);
 #define REPORT_TEXT (-1)
 struct report_column {
     const char *title, *key;
-    int unit;                     /* enum svg_unit, or REPORT_TEXT */
+    int unit; /* enum svg_unit, or REPORT_TEXT */
 };
 struct report_table {
-    const char *title, *key;      /* key: under "top" */
-    const char *empty;            /* said when the table has no row */
-    const struct report_column *columns;   /* ends with a NULL title */
+    const char *title, *key;             /* key: under "top" */
+    const char *empty;                   /* said when the table has no row */
+    const struct report_column *columns; /* ends with a NULL title */
 };
-extern const struct report_table report_top_tables[];   /* ends with a NULL title */
+extern const struct report_table report_top_tables[]; /* ends with a NULL title */
 /* A cell as shown (a unit-scaled number, "–" when unknown), unescaped. */
 char *report_cell(const cJSON *row, const struct report_column *c, char *buf, size_t len);
 
 /* Findings grouped for people (report_groups.c): one group per rule, severity and knob, in the
  * order of each group's first finding (the worst cause first). Free the array with free(). */
 struct report_group {
-    const cJSON *first;           /* the group's first finding: its summary, evidence, knob */
-    int first_index;              /* its index in the findings array */
-    int count;                    /* findings (places) in the group */
-    int n_new;                    /* of them with status "new" */
-    bool proposed_varies;         /* the places propose different values */
+    const cJSON *first;   /* the group's first finding: its summary, evidence, knob */
+    int first_index;      /* its index in the findings array */
+    int count;            /* findings (places) in the group */
+    int n_new;            /* of them with status "new" */
+    bool proposed_varies; /* the places propose different values */
 };
 struct report_group *report_group_findings(const cJSON *findings, size_t *ngroups);
 /* The group's places compacted: "switch1 Ethernet0–7; leaf2 Ethernet4, prio 3". */
@@ -134,13 +134,13 @@ static inline const cJSON *report_get(const cJSON *obj, const char *key)
 {
     return obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
 }
-const char *report_str(const cJSON *obj, const char *key);          /* "" when absent */
-double report_num(const cJSON *obj, const char *key);               /* NaN when absent */
-double report_item_num(const cJSON *v);                             /* NaN when not a number */
+const char *report_str(const cJSON *obj, const char *key); /* "" when absent */
+double report_num(const cJSON *obj, const char *key);      /* NaN when absent */
+double report_item_num(const cJSON *v);                    /* NaN when not a number */
 /* A whole number printed exactly (ns timestamps, totals); null when not finite. */
 cJSON *report_json_int(double v);
-char *report_fmt_time(int64_t ns, char *buf, size_t len);           /* 2026-11-23 16:00:00 UTC */
-char *report_place(const cJSON *finding, char *buf, size_t len);    /* leaf1:Ethernet4 prio 3 */
+char *report_fmt_time(int64_t ns, char *buf, size_t len);        /* 2026-11-23 16:00:00 UTC */
+char *report_place(const cJSON *finding, char *buf, size_t len); /* leaf1:Ethernet4 prio 3 */
 /* Markdown: s with every character Markdown or HTML would act on escaped, on one line. */
 void md_escape(FILE *fp, const char *s);
 

@@ -23,7 +23,7 @@ static int on_finding_row(const struct store_finding_row *r, void *arg)
     if (cJSON_IsObject(f) && report_str(f, "key")[0])
         cJSON_AddItemToArray(fs->findings, f);
     else
-        cJSON_Delete(f);   /* not a report's finding: not comparable */
+        cJSON_Delete(f); /* not a report's finding: not comparable */
     return 0;
 }
 
@@ -57,7 +57,7 @@ cJSON *report_baseline(const char *file, struct dcb_store *st, const char *fabri
     name[0] = '\0';
     if (file) {
         snprintf(name, name_len, "%s", file);
-        return report_model_load(file, err);    /* NULL: the caller fails with err */
+        return report_model_load(file, err); /* NULL: the caller fails with err */
     }
     cJSON *b = store_baseline(st, fabric_name, w, name, name_len);
     if (b)
@@ -87,17 +87,24 @@ int report_record(struct dcb_store *st, const cJSON *model, const char *fabric_n
     int64_t run_id;
     int rc = store_begin_run(st, RUN_COMMAND, fabric_name, w->t1, &run_id, err);
     const cJSON *f;
-    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(model, "findings")) {
+    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(model, "findings"))
+    {
         if (rc < 0)
             break;
         char *json = cJSON_PrintUnformatted(f);
         double prio = report_num(f, "prio");
         struct store_finding_row row = {
-            run_id, w->t1, report_str(f, "rule"), report_str(f, "severity"),
-            report_str(f, "device"), report_str(f, "ifname"), isfinite(prio) ? (int)prio : -1,
+            run_id,
+            w->t1,
+            report_str(f, "rule"),
+            report_str(f, "severity"),
+            report_str(f, "device"),
+            report_str(f, "ifname"),
+            isfinite(prio) ? (int)prio : -1,
             json,
         };
-        rc = json ? store_put_finding(st, &row, err) : dcb_err_set(err, DCB_E_NOMEM, "out of memory");
+        rc = json ? store_put_finding(st, &row, err)
+                  : dcb_err_set(err, DCB_E_NOMEM, "out of memory");
         free(json);
     }
     if (rc >= 0)

@@ -9,7 +9,8 @@
 static const cJSON *find_key(const cJSON *arr, const char *key)
 {
     const cJSON *x;
-    cJSON_ArrayForEach(x, arr) {
+    cJSON_ArrayForEach(x, arr)
+    {
         if (strcmp(report_str(x, "key"), key) == 0)
             return x;
     }
@@ -31,7 +32,8 @@ void report_diff(cJSON *model, const cJSON *baseline, const char *baseline_name)
     double old_end = report_num(old_window, "end_ns");
     int n_new = 0, n_open = 0, n_resolved = 0;
     cJSON *f;
-    cJSON_ArrayForEach(f, findings) {
+    cJSON_ArrayForEach(f, findings)
+    {
         const cJSON *was = old ? find_key(old, report_str(f, "key")) : NULL;
         cJSON_AddStringToObject(f, "status", was ? "still-open" : "new");
         /* first reported: carried over from the previous report, else this window's end */
@@ -46,20 +48,23 @@ void report_diff(cJSON *model, const cJSON *baseline, const char *baseline_name)
     cJSON *cmp = cJSON_AddObjectToObject(model, "comparison");
     if (baseline) {
         cJSON_AddStringToObject(cmp, "baseline", baseline_name ? baseline_name : "");
-        cJSON_AddItemToObject(cmp, "baseline_generated",
-                              cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(baseline, "generated"), true));
+        cJSON_AddItemToObject(
+            cmp, "baseline_generated",
+            cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(baseline, "generated"), true));
     } else {
         cJSON_AddNullToObject(cmp, "baseline");
         cJSON_AddNullToObject(cmp, "baseline_generated");
     }
     cJSON *resolved = cJSON_CreateArray();
     const cJSON *o;
-    cJSON_ArrayForEach(o, old) {
+    cJSON_ArrayForEach(o, old)
+    {
         if (find_key(findings, report_str(o, "key")))
             continue;
         cJSON *r = cJSON_CreateObject();
-        static const char *const keep[] = { "key", "rule", "severity", "device", "ifname", "prio",
-                                            "summary", "knob", "first_reported_ns" };
+        static const char *const keep[] = { "key",     "rule",   "severity",
+                                            "device",  "ifname", "prio",
+                                            "summary", "knob",   "first_reported_ns" };
         for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
             copy_str(r, o, keep[i]);
         cJSON_AddStringToObject(r, "status", "resolved");

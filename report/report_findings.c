@@ -40,11 +40,12 @@ static cJSON *figures_json(const struct finding_figures *g)
     cJSON_AddNumberToObject(o, "marks", g->marks);
     cJSON_AddNumberToObject(o, "drops", g->drops);
     cJSON_AddNumberToObject(o, "throughput_bps", g->throughput_bps);
-    cJSON_AddItemToObject(o, "fct_p99_ns", g->fct_p99_ns >= 0 ? cJSON_CreateNumber(g->fct_p99_ns)
-                                                              : cJSON_CreateNull());
-    cJSON_AddItemToObject(o, "iter_p99_ns", g->iter_p99_ns >= 0
-                                                ? cJSON_CreateNumber(g->iter_p99_ns)
-                                                : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "fct_p99_ns",
+                          g->fct_p99_ns >= 0 ? cJSON_CreateNumber(g->fct_p99_ns)
+                                             : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "iter_p99_ns",
+                          g->iter_p99_ns >= 0 ? cJSON_CreateNumber(g->iter_p99_ns)
+                                              : cJSON_CreateNull());
     return o;
 }
 
@@ -147,12 +148,14 @@ static int load_rules(const struct report_findings_input *in, struct rule_set *r
 }
 
 static int run_over(const struct rule_set *rs, const struct evidence *ev,
-                    const struct report_findings_input *in, const char *source,
-                    struct found *fd, struct dcb_err *err)
+                    const struct report_findings_input *in, const char *source, struct found *fd,
+                    struct dcb_err *err)
 {
     struct finding_list l = { 0 };
-    struct rule_run_options opt = { .profile = in->profile, .now_ns = in->w->t1,
-                                    .on_finding = finding_list_add, .arg = &l };
+    struct rule_run_options opt = { .profile = in->profile,
+                                    .now_ns = in->w->t1,
+                                    .on_finding = finding_list_add,
+                                    .arg = &l };
     struct rule_run_stats stats;
     int rc = rule_set_run(rs, ev, &opt, &stats, err);
     if (rc == 0 && in->verify_scenario) {
@@ -180,7 +183,10 @@ static const char *collect_failure(const struct report_findings_input *in, const
 static char unreachable_reference[] =
     "docs/report.md, devices not reached [docs/rules-references.md#dcbkit-report]";
 static const struct rule unreachable_rule = {
-    .id = UNREACHABLE_RULE, .severity = RULE_WARN, .confidence = 1, .scope = SCOPE_DEVICE,
+    .id = UNREACHABLE_RULE,
+    .severity = RULE_WARN,
+    .confidence = 1,
+    .scope = SCOPE_DEVICE,
     .reference = unreachable_reference,
 };
 
@@ -192,19 +198,28 @@ static int add_unreachable(const struct report_findings_input *in, const char *n
 {
     const char *why = collect_failure(in, name);
     char since[64];
-    struct finding f = { .rule = &unreachable_rule, .severity = RULE_WARN, .prio = -1, .qp = -1,
+    struct finding f = { .rule = &unreachable_rule,
+                         .severity = RULE_WARN,
+                         .prio = -1,
+                         .qp = -1,
                          .nevidence = 1 };
     snprintf(f.device, sizeof(f.device), "%s", name);
     report_fmt_time(in->w->t0, since, sizeof(since));
     if (why)
-        snprintf(f.summary, sizeof(f.summary), "%s could not be reached: %s; the report has no "
-                 "data from it since %s", name, why, since);
+        snprintf(f.summary, sizeof(f.summary),
+                 "%s could not be reached: %s; the report has no "
+                 "data from it since %s",
+                 name, why, since);
     else if (!strcmp(reach, "gnmi"))
-        snprintf(f.summary, sizeof(f.summary), "no data from %s (gNMI target %s) since %s: it "
-                 "could not be reached, or nothing collects it", name, target, since);
+        snprintf(f.summary, sizeof(f.summary),
+                 "no data from %s (gNMI target %s) since %s: it "
+                 "could not be reached, or nothing collects it",
+                 name, target, since);
     else
-        snprintf(f.summary, sizeof(f.summary), "no data from %s (reach %s) since %s: it could "
-                 "not be reached, or nothing collects it", name, reach, since);
+        snprintf(f.summary, sizeof(f.summary),
+                 "no data from %s (reach %s) since %s: it could "
+                 "not be reached, or nothing collects it",
+                 name, reach, since);
     snprintf(f.evidence[0].name, sizeof(f.evidence[0].name), "series in window");
     snprintf(f.evidence[0].value, sizeof(f.evidence[0].value), "0");
     return found_add(fd, &f, why ? "collect" : "store");
@@ -213,7 +228,8 @@ static int add_unreachable(const struct report_findings_input *in, const char *n
 static bool model_has_device(const cJSON *model, const char *name)
 {
     const cJSON *dev;
-    cJSON_ArrayForEach(dev, cJSON_GetObjectItemCaseSensitive(model, "devices")) {
+    cJSON_ArrayForEach(dev, cJSON_GetObjectItemCaseSensitive(model, "devices"))
+    {
         if (!strcmp(report_str(dev, "name"), name))
             return true;
     }
@@ -226,7 +242,8 @@ static int add_unreachable_devices(const struct report_findings_input *in, const
                                    struct found *fd)
 {
     const cJSON *dev;
-    cJSON_ArrayForEach(dev, cJSON_GetObjectItemCaseSensitive(model, "devices")) {
+    cJSON_ArrayForEach(dev, cJSON_GetObjectItemCaseSensitive(model, "devices"))
+    {
         if (strcmp(report_str(dev, "status"), "ok") != 0 &&
             add_unreachable(in, report_str(dev, "name"), report_str(dev, "reach"),
                             report_str(dev, "target"), fd) < 0)
@@ -234,8 +251,7 @@ static int add_unreachable_devices(const struct report_findings_input *in, const
     }
     for (size_t i = 0; i < in->ncollect_failed; i++) {
         const char *name = in->collect_failed[i].device;
-        if (!model_has_device(model, name) &&
-            add_unreachable(in, name, "unlisted", "", fd) < 0)
+        if (!model_has_device(model, name) && add_unreachable(in, name, "unlisted", "", fd) < 0)
             return -1;
     }
     return 0;

@@ -18,8 +18,8 @@ static const char *const acc_names[ACC_KINDS] = { "pause_ns", "pause_frames", "m
 static const struct tracked {
     const char *metric;
     enum acc_kind kind;
-    double scale;            /* reading units -> the accumulator's */
-    int rx;                  /* pause time: 1 paused by the peer, 0 pausing the peer, -1 n/a */
+    double scale; /* reading units -> the accumulator's */
+    int rx;       /* pause time: 1 paused by the peer, 0 pausing the peer, -1 n/a */
 } tracked[] = {
     { "pfc.rx_pause_us", ACC_PAUSE_NS, 1000, 1 },
     { "pfc.tx_pause_us", ACC_PAUSE_NS, 1000, 0 },
@@ -49,8 +49,17 @@ static const struct tracked {
 
 /* The QoS fields a device section shows, when a source knows them. */
 static const char *const config_paths[] = {
-    "trust", "pfc.enabled", "pfc.willing", "dcbx.mode", "mtu", "speed_bps", "cnp.dscp",
-    "cnp.prio", "nic.dcqcn.np_enabled", "nic.dcqcn.rp_enabled", "switch.pfcwd.action",
+    "trust",
+    "pfc.enabled",
+    "pfc.willing",
+    "dcbx.mode",
+    "mtu",
+    "speed_bps",
+    "cnp.dscp",
+    "cnp.prio",
+    "nic.dcqcn.np_enabled",
+    "nic.dcqcn.rp_enabled",
+    "switch.pfcwd.action",
 };
 
 struct port {
@@ -59,8 +68,8 @@ struct port {
     double total[ACC_KINDS];
     bool has[ACC_KINDS];
     double rx_pause_ns, tx_pause_ns;
-    float *buckets;          /* ACC_KINDS x REPORT_CHART_BUCKETS; NaN: no increase seen */
-    float *hours;            /* heatmap columns of pause (time, or frames) */
+    float *buckets; /* ACC_KINDS x REPORT_CHART_BUCKETS; NaN: no increase seen */
+    float *hours;   /* heatmap columns of pause (time, or frames) */
 };
 
 struct device {
@@ -162,9 +171,9 @@ struct walk {
     const struct tracked *t;
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
     int prio, queue;
-    unsigned bits;              /* the series' width, as the store keeps it */
+    unsigned bits; /* the series' width, as the store keeps it */
     bool in_series, primed;
-    uint64_t prev;              /* the series' previous reading, once primed */
+    uint64_t prev; /* the series' previous reading, once primed */
     struct port *port;
 };
 
@@ -287,7 +296,8 @@ static int on_qp_event(const struct dcb_event *e, void *arg)
 static cJSON *find_by_ifname(cJSON *arr, const char *ifname)
 {
     cJSON *x;
-    cJSON_ArrayForEach(x, arr) {
+    cJSON_ArrayForEach(x, arr)
+    {
         if (strcmp(report_str(x, "ifname"), ifname) == 0)
             return x;
     }
@@ -306,7 +316,8 @@ static int on_dcbx_seen(const struct dcb_event *e, void *arg)
     cJSON *j = cJSON_Parse(e->details);
     cJSON *n = find_by_ifname(d->neighbours, e->ifname);
     if (n)
-        cJSON_Delete(cJSON_DetachItemViaPointer(d->neighbours, n));   /* a newer sighting replaces it */
+        cJSON_Delete(
+            cJSON_DetachItemViaPointer(d->neighbours, n)); /* a newer sighting replaces it */
     n = cJSON_CreateObject();
     cJSON_AddStringToObject(n, "ifname", e->ifname);
     cJSON_AddStringToObject(n, "peer", report_str(j, "peer"));
@@ -358,7 +369,7 @@ static int on_config(const struct store_config_row *r, void *arg)
     qos_config_init(&c);
     cJSON *j = cJSON_Parse(r->json);
     if (j)
-        qos_from_json(&c, j, "", NULL);   /* what does not parse stays unknown */
+        qos_from_json(&c, j, "", NULL); /* what does not parse stays unknown */
     add_config_row(d, r->ifname, r->source, &c, r->time_ns);
     /* an LLDP snapshot that names its system names the neighbour too */
     const char *sysname = report_str(j, "system_name");
@@ -498,8 +509,10 @@ static void add_top(const struct gather *g, struct port **order, cJSON *top)
         cJSON_AddStringToObject(row, "device", g->devices[p->device].name);
         cJSON_AddStringToObject(row, "ifname", p->ifname);
         cJSON_AddItemToObject(row, "pause_ns", num_or_null(known(p, ACC_PAUSE_NS)));
-        cJSON_AddItemToObject(row, "paused_ns", num_or_null(p->has[ACC_PAUSE_NS] ? p->rx_pause_ns : NAN));
-        cJSON_AddItemToObject(row, "pausing_ns", num_or_null(p->has[ACC_PAUSE_NS] ? p->tx_pause_ns : NAN));
+        cJSON_AddItemToObject(row, "paused_ns",
+                              num_or_null(p->has[ACC_PAUSE_NS] ? p->rx_pause_ns : NAN));
+        cJSON_AddItemToObject(row, "pausing_ns",
+                              num_or_null(p->has[ACC_PAUSE_NS] ? p->tx_pause_ns : NAN));
         cJSON_AddItemToObject(row, "pause_frames", num_or_null(known(p, ACC_PAUSE_FRAMES)));
         cJSON_AddItemToArray(pause, row);
     }
@@ -618,7 +631,8 @@ static void add_device_chart(const struct gather *g, size_t dev, struct port **o
             break;
         line = cJSON_CreateObject();
         cJSON_AddStringToObject(line, "label", order[i]->ifname);
-        cJSON_AddItemToObject(line, "values", bucket_values(order[i]->buckets + kind * REPORT_CHART_BUCKETS));
+        cJSON_AddItemToObject(line, "values",
+                              bucket_values(order[i]->buckets + kind * REPORT_CHART_BUCKETS));
         cJSON_AddItemToArray(lines, line);
         shown++;
     }
@@ -651,9 +665,10 @@ static void add_devices(struct gather *g, const struct fabric *fab, cJSON *model
     for (size_t i = 0; i < g->ndevices; i++)
         if (!g->devices[i].fab)
             order[n++] = i;
-    for (size_t i = first_other + 1; i < n; i++)   /* insertion sort by name: few of them */
+    for (size_t i = first_other + 1; i < n; i++) /* insertion sort by name: few of them */
         for (size_t j = i; j > first_other &&
-             strcmp(g->devices[order[j - 1]].name, g->devices[order[j]].name) > 0; j--) {
+                           strcmp(g->devices[order[j - 1]].name, g->devices[order[j]].name) > 0;
+             j--) {
             size_t t = order[j];
             order[j] = order[j - 1];
             order[j - 1] = t;
@@ -669,8 +684,9 @@ static void add_devices(struct gather *g, const struct fabric *fab, cJSON *model
             cJSON_AddStringToObject(o, "target", d->fab->gnmi.target);
         cJSON_AddStringToObject(o, "status", d->series ? "ok" : "no-data");
         cJSON_AddNumberToObject(o, "series", (double)d->series);
-        cJSON_AddItemToObject(o, "last_seen_ns", d->last_ns ? report_json_int((double)d->last_ns)
-                                                            : cJSON_CreateNull());
+        cJSON_AddItemToObject(o, "last_seen_ns",
+                              d->last_ns ? report_json_int((double)d->last_ns)
+                                         : cJSON_CreateNull());
         size_t np = 0;
         for (size_t i = 0; i < g->nports; i++)
             if (g->ports[i].device == di)
@@ -689,7 +705,8 @@ static void add_devices(struct gather *g, const struct fabric *fab, cJSON *model
         cJSON *charts = cJSON_AddObjectToObject(o, "charts");
         cJSON_AddItemToObject(charts, "start_ns", report_json_int((double)g->w->t0));
         cJSON_AddItemToObject(charts, "bucket_ns",
-                              report_json_int((double)((g->w->t1 - g->w->t0) / REPORT_CHART_BUCKETS)));
+                              report_json_int(
+                                  (double)((g->w->t1 - g->w->t0) / REPORT_CHART_BUCKETS)));
         for (int k = 0; k < ACC_KINDS; k++)
             add_device_chart(g, di, mine, np, (enum acc_kind)k, charts);
         cJSON_AddItemToObject(o, "neighbours", d->neighbours ? d->neighbours : cJSON_CreateArray());

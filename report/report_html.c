@@ -59,7 +59,8 @@ static void td_text(FILE *fp, const char *s)
 static void text_rows(FILE *fp, const cJSON *list, const char *const keys[], size_t nkeys)
 {
     const cJSON *x;
-    cJSON_ArrayForEach(x, list) {
+    cJSON_ArrayForEach(x, list)
+    {
         fputs("<tr>", fp);
         for (size_t i = 0; i < nkeys; i++)
             td_text(fp, report_str(x, keys[i]));
@@ -76,14 +77,18 @@ static void sev_badge(FILE *fp, const char *sev)
 
 static void header(FILE *fp, const cJSON *m)
 {
-    const cJSON *v = report_get(m, "verdict"), *w = report_get(m, "window"), *c = report_get(m, "counts");
+    const cJSON *v = report_get(m, "verdict"), *w = report_get(m, "window"),
+                *c = report_get(m, "counts");
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", fp);
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+          fp);
     h(fp, report_str(report_get(m, "fabric"), "name"));
     fputs(" fabric health: ", fp);
     h(fp, report_str(v, "level"));
-    fprintf(fp, "</title>\n<style>%s</style>\n</head>\n<body>\n<header>\n<h1>Fabric health "
-            "report: ", css);
+    fprintf(fp,
+            "</title>\n<style>%s</style>\n</head>\n<body>\n<header>\n<h1>Fabric health "
+            "report: ",
+            css);
     h(fp, report_str(report_get(m, "fabric"), "name"));
     fputs("</h1>\n<p class=\"meta\">Window ", fp);
     h(fp, report_str(w, "start"));
@@ -98,21 +103,25 @@ static void header(FILE *fp, const cJSON *m)
     fputs("</p>\n</header>\n", fp);
 
     fprintf(fp, "<section id=\"verdict\" class=\"verdict %s\">\n<div class=\"level\">",
-            !strcmp(report_str(v, "level"), "ok") ? "ok" :
-            !strcmp(report_str(v, "level"), "unknown") ? "unknown" : sev_class(report_str(v, "level")));
+            !strcmp(report_str(v, "level"), "ok")        ? "ok"
+            : !strcmp(report_str(v, "level"), "unknown") ? "unknown"
+                                                         : sev_class(report_str(v, "level")));
     h(fp, report_str(v, "level"));
     fputs("</div>\n<p class=\"summary\">", fp);
     h(fp, report_str(v, "summary"));
-    fprintf(fp, "</p>\n<table class=\"counts\"><tr><th>crit</th><th>warn</th><th>info"
+    fprintf(fp,
+            "</p>\n<table class=\"counts\"><tr><th>crit</th><th>warn</th><th>info"
             "</th></tr><tr><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f"
-            "</td></tr></table>\n</section>\n", report_num(c, "crit"), report_num(c, "warn"),
-            report_num(c, "info"));
+            "</td></tr></table>\n</section>\n",
+            report_num(c, "crit"), report_num(c, "warn"), report_num(c, "info"));
 }
 
 static void status_cell(FILE *fp, const char *status)
 {
-    fprintf(fp, "<td class=\"%s\">", !strcmp(status, "new") ? "st-new" :
-            !strcmp(status, "resolved") ? "st-resolved" : "st-open");
+    fprintf(fp, "<td class=\"%s\">",
+            !strcmp(status, "new")        ? "st-new"
+            : !strcmp(status, "resolved") ? "st-resolved"
+                                          : "st-open");
     h(fp, status);
     fputs("</td>", fp);
 }
@@ -166,8 +175,7 @@ static void changes(FILE *fp, const cJSON *m)
         fputs("No previous report to compare with: every finding is listed as new.", fp);
     } else {
         fprintf(fp, "<b>%.0f new</b>, %.0f still open, <b>%.0f resolved</b>, compared with ",
-                report_num(cmp, "new"), report_num(cmp, "still_open"),
-                report_num(cmp, "resolved"));
+                report_num(cmp, "new"), report_num(cmp, "still_open"), report_num(cmp, "resolved"));
         h(fp, report_str(cmp, "baseline"));
         fputs(" (generated ", fp);
         h(fp, report_str(cmp, "baseline_generated"));
@@ -179,11 +187,13 @@ static void changes(FILE *fp, const cJSON *m)
     struct report_group *groups = report_group_findings(findings, &ngroups);
     if (ngroups || cJSON_GetArraySize(report_get(cmp, "resolved_findings"))) {
         fputs("<table class=\"findings\"><tr><th>severity</th><th>status</th><th>rule</th>"
-              "<th>where</th><th>summary</th></tr>\n", fp);
+              "<th>where</th><th>summary</th></tr>\n",
+              fp);
         for (size_t k = 0; k < ngroups; k++)
             group_row(fp, findings, &groups[k]);
         const cJSON *f;
-        cJSON_ArrayForEach(f, report_get(cmp, "resolved_findings")) {
+        cJSON_ArrayForEach(f, report_get(cmp, "resolved_findings"))
+        {
             resolved_row(fp, f);
         }
         fputs("</table>\n", fp);
@@ -207,7 +217,8 @@ static void top(FILE *fp, const cJSON *m)
         for (const struct report_column *c = t->columns; c->title; c++)
             fprintf(fp, "<th>%s</th>", c->title);
         fputs("</tr>\n", fp);
-        cJSON_ArrayForEach(r, rows) {
+        cJSON_ArrayForEach(r, rows)
+        {
             fputs("<tr>", fp);
             for (const struct report_column *c = t->columns; c->title; c++) {
                 char cell[256];
@@ -227,16 +238,20 @@ static void heatmap(FILE *fp, const cJSON *m)
     const cJSON *hm = report_get(m, "heatmap");
     const cJSON *rows = report_get(hm, "rows"), *cols = report_get(hm, "columns");
     fputs("<section id=\"heatmap\">\n<details><summary><h2>Pause time per port and hour</h2>"
-          "</summary>\n", fp);
+          "</summary>\n",
+          fp);
     int nr = cJSON_GetArraySize(rows), nc = cJSON_GetArraySize(cols);
     if (!nr || !nc) {
         fputs("<p class=\"muted\">No port has pause time in the window.</p>\n</details>\n"
-              "</section>\n", fp);
+              "</section>\n",
+              fp);
         return;
     }
     char step[64];
-    fprintf(fp, "<p class=\"meta\">The %d ports with most pause time of %.0f that paused; a "
-            "column is %s (UTC).</p>\n", nr, report_num(hm, "ports_with_pause_time"),
+    fprintf(fp,
+            "<p class=\"meta\">The %d ports with most pause time of %.0f that paused; a "
+            "column is %s (UTC).</p>\n",
+            nr, report_num(hm, "ports_with_pause_time"),
             svg_fmt_value(report_num(hm, "step_ns"), SVG_UNIT_NS, step, sizeof(step)));
     struct svg_heatmap *hmap = svg_heatmap_new("pause time per port and hour", (size_t)nr,
                                                (size_t)nc, SVG_UNIT_NS);
@@ -246,17 +261,20 @@ static void heatmap(FILE *fp, const cJSON *m)
     }
     size_t c = 0;
     const cJSON *x;
-    cJSON_ArrayForEach(x, cols) {
+    cJSON_ArrayForEach(x, cols)
+    {
         svg_heatmap_col_label(hmap, c++, cJSON_IsString(x) ? x->valuestring : "");
     }
     size_t r = 0;
-    cJSON_ArrayForEach(x, rows) {
+    cJSON_ArrayForEach(x, rows)
+    {
         char label[160];
         snprintf(label, sizeof(label), "%s %s", report_str(x, "device"), report_str(x, "ifname"));
         svg_heatmap_row_label(hmap, r, label);
         c = 0;
         const cJSON *v;
-        cJSON_ArrayForEach(v, report_get(x, "values")) {
+        cJSON_ArrayForEach(v, report_get(x, "values"))
+        {
             svg_heatmap_set(hmap, r, c++, report_item_num(v));
         }
         r++;
@@ -289,7 +307,8 @@ static void device_chart(FILE *fp, const cJSON *d, const cJSON *m)
         panels += cJSON_GetArraySize(report_get(charts, chart_panels[i].key)) > 0;
     if (!panels) {
         fputs("<p class=\"muted\">No pause, mark or drop counters from this device in the "
-              "window.</p>\n", fp);
+              "window.</p>\n",
+              fp);
         return;
     }
     char title[160], per[64];
@@ -306,13 +325,15 @@ static void device_chart(FILE *fp, const cJSON *d, const cJSON *m)
             continue;
         int p = svg_chart_panel(c, chart_panels[i].title, chart_panels[i].unit, "per interval");
         svg_panel_set_height(c, p, 90);
-        cJSON_ArrayForEach(line, lines) {
+        cJSON_ArrayForEach(line, lines)
+        {
             struct svg_series *s = svg_chart_line(c, p, report_str(line, "label"));
             if (!s)
                 continue;
             int k = 0;
             const cJSON *v;
-            cJSON_ArrayForEach(v, report_get(line, "values")) {
+            cJSON_ArrayForEach(v, report_get(line, "values"))
+            {
                 double x = report_item_num(v), at = t0 + (k + 0.5) * bucket;
                 if (isfinite(x) && at < 9e18)
                     svg_series_point(s, (int64_t)at, x);
@@ -332,9 +353,11 @@ static void device_config(FILE *fp, const cJSON *d, const cJSON *m)
         return;
     }
     fputs("<table class=\"config\"><tr><th>interface</th><th>source</th><th>config</th>"
-          "<th>checks</th></tr>\n", fp);
+          "<th>checks</th></tr>\n",
+          fp);
     const char *dev = report_str(d, "name");
-    cJSON_ArrayForEach(row, cfg) {
+    cJSON_ArrayForEach(row, cfg)
+    {
         const char *ifname = report_str(row, "ifname"), *source = report_str(row, "source");
         fputs("<tr>", fp);
         td_text(fp, ifname);
@@ -342,7 +365,8 @@ static void device_config(FILE *fp, const cJSON *d, const cJSON *m)
         fputs("<td>", fp);
         const cJSON *fld;
         int k = 0;
-        cJSON_ArrayForEach(fld, report_get(row, "fields")) {
+        cJSON_ArrayForEach(fld, report_get(row, "fields"))
+        {
             fputs(k++ ? " · " : "", fp);
             fputs("<code>", fp);
             h(fp, fld->string);
@@ -355,7 +379,8 @@ static void device_config(FILE *fp, const cJSON *d, const cJSON *m)
         /* the config checks that fired on this interface */
         const cJSON *f;
         int nf = 0, i = 0;
-        cJSON_ArrayForEach(f, report_get(m, "findings")) {
+        cJSON_ArrayForEach(f, report_get(m, "findings"))
+        {
             if (!strcmp(report_str(f, "device"), dev) && !strcmp(report_str(f, "ifname"), ifname) &&
                 !strncmp(report_str(f, "rule"), "cfg-", 4)) {
                 fputs(nf++ ? " " : "", fp);
@@ -375,11 +400,14 @@ static void device_config(FILE *fp, const cJSON *d, const cJSON *m)
 
 static void devices(FILE *fp, const cJSON *m)
 {
-    fprintf(fp, "<section id=\"devices\">\n<details><summary><h2>Devices (%d): charts, "
-            "neighbours, config</h2></summary>\n", cJSON_GetArraySize(report_get(m, "devices")));
+    fprintf(fp,
+            "<section id=\"devices\">\n<details><summary><h2>Devices (%d): charts, "
+            "neighbours, config</h2></summary>\n",
+            cJSON_GetArraySize(report_get(m, "devices")));
     const cJSON *d;
     int i = 0;
-    cJSON_ArrayForEach(d, report_get(m, "devices")) {
+    cJSON_ArrayForEach(d, report_get(m, "devices"))
+    {
         fprintf(fp, "<article class=\"device\" id=\"dev-%d\">\n<h3>", i++);
         h(fp, report_str(d, "name"));
         fputs("</h3>\n<p class=\"meta\">", fp);
@@ -391,8 +419,9 @@ static void devices(FILE *fp, const cJSON *m)
             h(fp, report_str(d, "target"));
         }
         fputs(" · ", fp);
-        h(fp, !strcmp(report_str(d, "status"), "ok") ? "data in the window" :
-              "NO DATA in the window (see the device-unreachable finding)");
+        h(fp, !strcmp(report_str(d, "status"), "ok")
+                  ? "data in the window"
+                  : "NO DATA in the window (see the device-unreachable finding)");
         fprintf(fp, " · %.0f series, %.0f ports with pause/mark/drop counters</p>\n",
                 report_num(d, "series"), report_num(d, "ports"));
         device_chart(fp, d, m);
@@ -400,7 +429,8 @@ static void devices(FILE *fp, const cJSON *m)
         if (cJSON_GetArraySize(nb)) {
             static const char *const cols[] = { "ifname", "peer", "port", "dcbx" };
             fputs("<table class=\"neighbours\"><tr><th>interface</th><th>LLDP neighbour</th>"
-                  "<th>its port</th><th>DCBX</th></tr>\n", fp);
+                  "<th>its port</th><th>DCBX</th></tr>\n",
+                  fp);
             text_rows(fp, nb, cols, sizeof(cols) / sizeof(cols[0]));
             fputs("</table>\n", fp);
         }
@@ -440,7 +470,8 @@ static void html_verified(FILE *fp, const cJSON *v)
     fputs("</p>\n", fp);
     if (cJSON_IsTrue(report_get(v, "done"))) {
         fputs("<table><tr><th></th><th>pause (µs)</th><th>marks</th><th>drops</th>"
-              "<th>throughput (Gb/s)</th><th>FCT p99 (µs)</th></tr>\n", fp);
+              "<th>throughput (Gb/s)</th><th>FCT p99 (µs)</th></tr>\n",
+              fp);
         static const char *const rows[] = { "before", "after" };
         for (size_t i = 0; i < 2; i++) {
             const cJSON *fig = report_get(v, rows[i]);
@@ -476,8 +507,7 @@ static void finding_article(FILE *fp, const cJSON *findings, const struct report
     const cJSON *f = g->first;
     char places[1024];
     const char *sev = report_str(f, "severity");
-    fprintf(fp, "<article class=\"finding %s\" id=\"f-%d\">\n<p>", sev_class(sev),
-            g->first_index);
+    fprintf(fp, "<article class=\"finding %s\" id=\"f-%d\">\n<p>", sev_class(sev), g->first_index);
     sev_badge(fp, sev);
     fputs(" <b>", fp);
     h(fp, report_str(f, "rule"));
@@ -500,14 +530,15 @@ static void finding_article(FILE *fp, const cJSON *findings, const struct report
         }
         fputs(":", fp);
         int n = 0;
-        cJSON_ArrayForEach(e, report_get(f, "evidence")) {
+        cJSON_ArrayForEach(e, report_get(f, "evidence"))
+        {
             char shown[96];
             fputs(n++ ? "; " : " ", fp);
             fputs("<code>", fp);
             h(fp, report_str(e, "name"));
             fputs("</code> = <b>", fp);
-            h(fp, value_with_unit(report_str(e, "name"), report_str(e, "value"), shown,
-                                  sizeof(shown)));
+            h(fp,
+              value_with_unit(report_str(e, "name"), report_str(e, "value"), shown, sizeof(shown)));
             fputs("</b>", fp);
         }
         fputs("</p>\n", fp);
@@ -563,11 +594,13 @@ static void all_places(FILE *fp, const cJSON *m)
     const cJSON *all = report_get(m, "findings"), *f;
     if (!cJSON_GetArraySize(all))
         return;
-    fprintf(fp, "<section id=\"all-places\">\n<h2>All places</h2>\n<details><summary>%d "
+    fprintf(fp,
+            "<section id=\"all-places\">\n<h2>All places</h2>\n<details><summary>%d "
             "findings, one per place</summary>\n<table class=\"findings\"><tr><th>severity"
             "</th><th>status</th><th>rule</th><th>where</th><th>proposed</th></tr>\n",
             cJSON_GetArraySize(all));
-    cJSON_ArrayForEach(f, all) {
+    cJSON_ArrayForEach(f, all)
+    {
         char place[256];
         fputs("<tr><td>", fp);
         sev_badge(fp, report_str(f, "severity"));
@@ -590,7 +623,8 @@ static void missing_paths(FILE *fp, const cJSON *m)
     if (!cJSON_GetArraySize(list))
         return;
     fputs("<section id=\"missing-paths\">\n<h2>Paths not served</h2>\n<table>\n<tr><th>Device"
-          "</th><th>Path</th><th>The device said</th><th>So there is no</th></tr>\n", fp);
+          "</th><th>Path</th><th>The device said</th><th>So there is no</th></tr>\n",
+          fp);
     text_rows(fp, list, cols, sizeof(cols) / sizeof(cols[0]));
     fputs("</table>\n</section>\n", fp);
 }
@@ -599,7 +633,8 @@ static void raw(FILE *fp, const cJSON *m)
 {
     const cJSON *r = report_get(m, "raw"), *x;
     fputs("<section id=\"raw\">\n<h2>Raw data</h2>\n<ul>\n", fp);
-    cJSON_ArrayForEach(x, report_get(r, "files")) {
+    cJSON_ArrayForEach(x, report_get(r, "files"))
+    {
         const char *name = cJSON_IsString(x) ? x->valuestring : "";
         /* links only to the files report writes beside this one */
         if (!strcmp(name, "report.json") || !strcmp(name, "report.md"))
@@ -613,7 +648,8 @@ static void raw(FILE *fp, const cJSON *m)
     fputs("<li>store: <code>", fp);
     h(fp, report_str(r, "store"));
     fputs("</code></li>\n", fp);
-    cJSON_ArrayForEach(x, report_get(r, "commands")) {
+    cJSON_ArrayForEach(x, report_get(r, "commands"))
+    {
         fputs("<li><code>", fp);
         h(fp, cJSON_IsString(x) ? x->valuestring : "");
         fputs("</code></li>\n", fp);

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 struct report_map {
-    char **keys;          /* by slot: "a\x1fb", NULL = empty */
+    char **keys; /* by slot: "a\x1fb", NULL = empty */
     int64_t *values;
     size_t cap, count;
 };

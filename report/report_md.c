@@ -154,7 +154,8 @@ static void md_knob(FILE *fp, const cJSON *f, bool proposed_varies)
 static void findings_table(FILE *fp, const cJSON *findings)
 {
     fputs("| severity | status | rule | where | summary | knob |\n"
-          "|---|---|---|---|---|---|\n", fp);
+          "|---|---|---|---|---|---|\n",
+          fp);
     size_t ngroups = 0;
     struct report_group *groups = report_group_findings(findings, &ngroups);
     for (size_t k = 0; k < ngroups; k++) {
@@ -186,9 +187,11 @@ static void findings_table(FILE *fp, const cJSON *findings)
 static void all_places_table(FILE *fp, const cJSON *findings)
 {
     fputs("\n## All places\n\n| severity | status | rule | where | proposed |\n"
-          "|---|---|---|---|---|\n", fp);
+          "|---|---|---|---|---|\n",
+          fp);
     const cJSON *f;
-    cJSON_ArrayForEach(f, findings) {
+    cJSON_ArrayForEach(f, findings)
+    {
         fputs("| ", fp);
         md_escape(fp, report_str(f, "severity"));
         fputs(" | ", fp);
@@ -219,7 +222,8 @@ static void top_tables(FILE *fp, const cJSON *top)
         for (const struct report_column *c = t->columns; c->title; c++)
             fputs("|---", fp);
         fputs("|\n", fp);
-        cJSON_ArrayForEach(r, rows) {
+        cJSON_ArrayForEach(r, rows)
+        {
             for (const struct report_column *c = t->columns; c->title; c++) {
                 char cell[256];
                 fputs("| ", fp);
@@ -238,12 +242,16 @@ static void missing_paths(FILE *fp, const cJSON *list)
     if (!cJSON_GetArraySize(list))
         return;
     fputs("\n## Paths not served\n\n", fp);
-    static const char *const parts[][2] = {   /* text before, then the key's value */
-        { "- path ", "path" }, { " not served by ", "device" }, { " (", "reason" },
+    static const char *const parts[][2] = {
+        /* text before, then the key's value */
+        { "- path ", "path" },
+        { " not served by ", "device" },
+        { " (", "reason" },
         { "): no ", "gives" },
     };
     const cJSON *p;
-    cJSON_ArrayForEach(p, list) {
+    cJSON_ArrayForEach(p, list)
+    {
         for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
             fputs(parts[i][0], fp);
             md_escape(fp, report_str(p, parts[i][1]));
@@ -254,7 +262,8 @@ static void missing_paths(FILE *fp, const cJSON *list)
 
 int report_write_md(const cJSON *m, FILE *fp)
 {
-    const cJSON *v = report_get(m, "verdict"), *w = report_get(m, "window"), *c = report_get(m, "counts");
+    const cJSON *v = report_get(m, "verdict"), *w = report_get(m, "window"),
+                *c = report_get(m, "counts");
     const cJSON *cmp = report_get(m, "comparison");
     fputs("# Fabric health report: ", fp);
     md_escape(fp, report_str(report_get(m, "fabric"), "name"));
@@ -276,13 +285,13 @@ int report_write_md(const cJSON *m, FILE *fp)
         fputs("No previous report to compare with: every finding is new.\n", fp);
     else {
         fprintf(fp, "%.0f new, %.0f still open, %.0f resolved (compared with ",
-                report_num(cmp, "new"), report_num(cmp, "still_open"),
-                report_num(cmp, "resolved"));
+                report_num(cmp, "new"), report_num(cmp, "still_open"), report_num(cmp, "resolved"));
         md_escape(fp, report_str(cmp, "baseline"));
         fputs(").\n", fp);
     }
     const cJSON *r;
-    cJSON_ArrayForEach(r, report_get(cmp, "resolved_findings")) {
+    cJSON_ArrayForEach(r, report_get(cmp, "resolved_findings"))
+    {
         fputs("- resolved: ", fp);
         md_escape(fp, report_str(r, "rule"));
         fputs(" at ", fp);
@@ -302,9 +311,11 @@ int report_write_md(const cJSON *m, FILE *fp)
     top_tables(fp, report_get(m, "top"));
 
     fputs("\n## Devices\n\n| device | role | reach | status | ports | pause time | drops | marks |"
-          "\n|---|---|---|---|---|---|---|---|\n", fp);
+          "\n|---|---|---|---|---|---|---|---|\n",
+          fp);
     const cJSON *d;
-    cJSON_ArrayForEach(d, report_get(m, "devices")) {
+    cJSON_ArrayForEach(d, report_get(m, "devices"))
+    {
         const cJSON *t = report_get(d, "totals");
         fputs("| ", fp);
         md_escape(fp, report_str(d, "name"));
@@ -322,7 +333,8 @@ int report_write_md(const cJSON *m, FILE *fp)
         md_value(fp, t, "marks", SVG_UNIT_NONE);
         fputs(" |\n", fp);
         const cJSON *n;
-        cJSON_ArrayForEach(n, report_get(d, "neighbours")) {
+        cJSON_ArrayForEach(n, report_get(d, "neighbours"))
+        {
             fputs("|  ↳ ", fp);
             md_escape(fp, report_str(n, "ifname"));
             fputs(" | neighbour | ", fp);
@@ -362,7 +374,8 @@ int report_write_md(const cJSON *m, FILE *fp)
         fputc(':', fp);
         const cJSON *e;
         int n = 0;
-        cJSON_ArrayForEach(e, report_get(f, "evidence")) {
+        cJSON_ArrayForEach(e, report_get(f, "evidence"))
+        {
             fputs(n++ ? "; " : " ", fp);
             char shown[96];
             md_code(fp, report_str(e, "name"));
@@ -401,12 +414,14 @@ int report_write_md(const cJSON *m, FILE *fp)
 
     fputs("\n## Raw data\n\n", fp);
     const cJSON *raw = report_get(m, "raw"), *x;
-    cJSON_ArrayForEach(x, report_get(raw, "files")) {
+    cJSON_ArrayForEach(x, report_get(raw, "files"))
+    {
         fputs("- ", fp);
         md_escape(fp, cJSON_IsString(x) ? x->valuestring : "");
         fputc('\n', fp);
     }
-    cJSON_ArrayForEach(x, report_get(raw, "commands")) {
+    cJSON_ArrayForEach(x, report_get(raw, "commands"))
+    {
         fputs("- ", fp);
         md_escape(fp, cJSON_IsString(x) ? x->valuestring : "");
         fputc('\n', fp);

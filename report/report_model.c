@@ -21,7 +21,7 @@ double report_item_num(const cJSON *v)
 {
     if (cJSON_IsNumber(v))
         return v->valuedouble;
-    if (cJSON_IsRaw(v) && v->valuestring)   /* whole numbers written exactly (report_json_int) */
+    if (cJSON_IsRaw(v) && v->valuestring) /* whole numbers written exactly (report_json_int) */
         return strtod(v->valuestring, NULL);
     return NAN;
 }
@@ -89,7 +89,7 @@ cJSON *report_model_new(const char *fabric_name, const char *fabric_file, const 
     cJSON_AddStringToObject(win, "start", report_fmt_time(w->t0, t, sizeof(t)));
     cJSON_AddStringToObject(win, "end", report_fmt_time(w->t1, t, sizeof(t)));
     cJSON_AddNumberToObject(win, "seconds", (double)((w->t1 - w->t0) / 1000000000LL));
-    cJSON_AddObjectToObject(m, "verdict");   /* filled by report_verdict */
+    cJSON_AddObjectToObject(m, "verdict"); /* filled by report_verdict */
     cJSON_AddObjectToObject(m, "counts");
     return m;
 }
@@ -99,12 +99,13 @@ enum report_status report_verdict(cJSON *model, bool have_data)
     const cJSON *findings = cJSON_GetObjectItemCaseSensitive(model, "findings");
     int counts[3] = { 0 };
     const cJSON *f, *worst = NULL;
-    cJSON_ArrayForEach(f, findings) {
+    cJSON_ArrayForEach(f, findings)
+    {
         const char *s = report_str(f, "severity");
         int k = !strcmp(s, "crit") ? 2 : !strcmp(s, "warn") ? 1 : 0;
         counts[k]++;
         if (!worst)
-            worst = f;   /* ranked: the first is the worst */
+            worst = f; /* ranked: the first is the worst */
     }
     enum report_status st = counts[2] ? REPORT_CRIT : counts[1] ? REPORT_WARN : REPORT_OK;
     if (!have_data)
@@ -112,16 +113,19 @@ enum report_status report_verdict(cJSON *model, bool have_data)
     static const char *const levels[] = { "ok", "warn", "crit", "unknown" };
     char summary[1200];
     int n = cJSON_GetArraySize(findings);
-    if (!have_data && worst)   /* such as why a device gave nothing */
-        snprintf(summary, sizeof(summary), "could not decide: no samples from any device in the "
-                 "window (%d findings from what there was); worst: %s", n,
-                 report_str(worst, "summary"));
+    if (!have_data && worst) /* such as why a device gave nothing */
+        snprintf(summary, sizeof(summary),
+                 "could not decide: no samples from any device in the "
+                 "window (%d findings from what there was); worst: %s",
+                 n, report_str(worst, "summary"));
     else if (!have_data)
-        snprintf(summary, sizeof(summary), "could not decide: no samples from any device in the "
-                 "window (%d findings from what there was)", n);
+        snprintf(summary, sizeof(summary),
+                 "could not decide: no samples from any device in the "
+                 "window (%d findings from what there was)",
+                 n);
     else if (n)
-        snprintf(summary, sizeof(summary), "%d findings (%d crit, %d warn, %d info); worst: %s",
-                 n, counts[2], counts[1], counts[0], report_str(worst, "summary"));
+        snprintf(summary, sizeof(summary), "%d findings (%d crit, %d warn, %d info); worst: %s", n,
+                 counts[2], counts[1], counts[0], report_str(worst, "summary"));
     else
         snprintf(summary, sizeof(summary), "healthy: no findings");
     cJSON *v = cJSON_GetObjectItemCaseSensitive(model, "verdict");
@@ -195,11 +199,13 @@ cJSON *report_model_parse(const char *text, size_t len, struct dcb_err *err)
         !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(m, "findings")) ||
         !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(m, "verdict"))) {
         if (isfinite(schema) && schema != REPORT_SCHEMA)
-            dcb_err_set(err, DCB_E_INVAL, "report schema %.0f; this dcbkit reads schema %d",
-                        schema, REPORT_SCHEMA);
+            dcb_err_set(err, DCB_E_INVAL, "report schema %.0f; this dcbkit reads schema %d", schema,
+                        REPORT_SCHEMA);
         else
-            dcb_err_set(err, DCB_E_INVAL, "not a dcbkit report (it needs schema %d, findings "
-                        "and verdict)", REPORT_SCHEMA);
+            dcb_err_set(err, DCB_E_INVAL,
+                        "not a dcbkit report (it needs schema %d, findings "
+                        "and verdict)",
+                        REPORT_SCHEMA);
         cJSON_Delete(m);
         return NULL;
     }

@@ -43,8 +43,7 @@ static struct report_refs *refs_gather(const cJSON *m)
     if (!r)
         return NULL;
     const cJSON *f;
-    cJSON_ArrayForEach(f, report_get(m, "findings"))
-        add_ids(r, report_str(f, "reference"));
+    cJSON_ArrayForEach(f, report_get(m, "findings")) add_ids(r, report_str(f, "reference"));
     char *doc = NULL;
     size_t len;
     struct dcb_err err = { 0 };
@@ -99,8 +98,10 @@ void report_html_references(FILE *fp, const cJSON *m)
         free(r);
         return;
     }
-    fprintf(fp, "<section id=\"references\">\n<details><summary><h2>References</h2> %zu documents"
-            " the findings cite, from <code>" CITE_DOC "</code></summary>\n<ul>\n", r->n);
+    fprintf(fp,
+            "<section id=\"references\">\n<details><summary><h2>References</h2> %zu documents"
+            " the findings cite, from <code>" CITE_DOC "</code></summary>\n<ul>\n",
+            r->n);
     for (size_t i = 0; i < r->n; i++) {
         fprintf(fp, "<li id=\"ref-%s\"><b>%s</b>: ", r->ids[i], r->ids[i]);
         if (r->found[i]) {

@@ -5,21 +5,28 @@
 #include "report.h"
 
 static const struct report_column pause_cols[] = {
-    { "device", "device", REPORT_TEXT }, { "port", "ifname", REPORT_TEXT },
-    { "pause time", "pause_ns", SVG_UNIT_NS }, { "paused (rx)", "paused_ns", SVG_UNIT_NS },
-    { "pausing (tx)", "pausing_ns", SVG_UNIT_NS }, { "pause frames", "pause_frames", SVG_UNIT_NONE },
+    { "device", "device", REPORT_TEXT },
+    { "port", "ifname", REPORT_TEXT },
+    { "pause time", "pause_ns", SVG_UNIT_NS },
+    { "paused (rx)", "paused_ns", SVG_UNIT_NS },
+    { "pausing (tx)", "pausing_ns", SVG_UNIT_NS },
+    { "pause frames", "pause_frames", SVG_UNIT_NONE },
     { NULL, NULL, 0 },
 };
 
 static const struct report_column drop_cols[] = {
-    { "device", "device", REPORT_TEXT }, { "port", "ifname", REPORT_TEXT },
-    { "drops", "drops", SVG_UNIT_NONE }, { "ECN marks", "marks", SVG_UNIT_NONE },
+    { "device", "device", REPORT_TEXT },
+    { "port", "ifname", REPORT_TEXT },
+    { "drops", "drops", SVG_UNIT_NONE },
+    { "ECN marks", "marks", SVG_UNIT_NONE },
     { NULL, NULL, 0 },
 };
 
 static const struct report_column qp_cols[] = {
-    { "device", "device", REPORT_TEXT }, { "QP", "qp", REPORT_TEXT },
-    { "retransmissions", "retransmits", SVG_UNIT_NONE }, { "PSN gaps", "psn_gaps", SVG_UNIT_NONE },
+    { "device", "device", REPORT_TEXT },
+    { "QP", "qp", REPORT_TEXT },
+    { "retransmissions", "retransmits", SVG_UNIT_NONE },
+    { "PSN gaps", "psn_gaps", SVG_UNIT_NONE },
     { "NAKs", "naks", SVG_UNIT_NONE },
     { NULL, NULL, 0 },
 };

@@ -11,7 +11,7 @@
 
 #include "rules_ast.h"
 
-#define FINGERPRINT_MASK ((UINT64_C(1) << 52) - 1)   /* exact as a double */
+#define FINGERPRINT_MASK ((UINT64_C(1) << 52) - 1) /* exact as a double */
 
 /* The port's value of the field as one number; false when no index of it is known. */
 static bool fingerprint(const struct qos_config *cfg, const struct qos_field *f, uint64_t *out)
@@ -48,8 +48,9 @@ static struct value usual_value(const struct qos_field *f, const struct eval_ctx
     size_t n = 0;
     for (size_t i = 0; i < c->nports; i++) {
         const struct eval_port *p = &c->ports[i];
-        const struct qos_config *cfg = c->ev->ops->config ?
-                                       c->ev->ops->config(c->ev->ctx, p->device, p->ifname) : NULL;
+        const struct qos_config *cfg = c->ev->ops->config
+                                           ? c->ev->ops->config(c->ev->ctx, p->device, p->ifname)
+                                           : NULL;
         if (fingerprint(cfg, f, &v[n]))
             n++;
     }
@@ -73,8 +74,7 @@ static struct value usual_value(const struct qos_field *f, const struct eval_ctx
     return r;
 }
 
-struct value deviates(const struct rule_expr *e, const struct rule_expr *leaf,
-                      struct eval_ctx *c)
+struct value deviates(const struct rule_expr *e, const struct rule_expr *leaf, struct eval_ctx *c)
 {
     uint64_t here;
     if (!fingerprint(c->cfg, leaf->field, &here)) {
@@ -98,6 +98,6 @@ struct value deviates(const struct rule_expr *e, const struct rule_expr *leaf,
     if ((double)here != usual.num)
         return value_bool(true);
     const struct evidence_ops *ops = c->ev->ops;
-    return value_bool(!(c->ifname && ops->peer_judged &&
-                        ops->peer_judged(c->ev->ctx, c->device, c->ifname)));
+    return value_bool(
+        !(c->ifname && ops->peer_judged && ops->peer_judged(c->ev->ctx, c->device, c->ifname)));
 }

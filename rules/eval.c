@@ -81,23 +81,16 @@ size_t evidence_format(const struct eval_ctx *c, struct finding_evidence *out, s
 void eval_value_format(const struct rule_expr *e, struct value v, char *buf, size_t len)
 {
     switch (v.kind) {
-    case V_UNKNOWN:
-        snprintf(buf, len, "unknown");
-        return;
-    case V_BOOL:
-        snprintf(buf, len, "%s", v.num ? "true" : "false");
-        return;
-    case V_STR:
-        snprintf(buf, len, "%s", v.str);
-        return;
-    case V_NUM:
-        break;
+    case V_UNKNOWN: snprintf(buf, len, "unknown"); return;
+    case V_BOOL: snprintf(buf, len, "%s", v.num ? "true" : "false"); return;
+    case V_STR: snprintf(buf, len, "%s", v.str); return;
+    case V_NUM: break;
     }
     if (e && e->kind == N_CONFIG && e->field->type == QF_MASK) {
         snprintf(buf, len, "0x%02x", (unsigned)v.num);
     } else if (e && e->kind == N_CONFIG && e->field->type == QF_BYTES && v.num >= 0 &&
                fmod(v.num, 1000) == 0 && v.num >= 1000) {
-        dcb_fmt_bytes((uint64_t)v.num, buf, len);   /* 180KB reads as written; 9216 stays */
+        dcb_fmt_bytes((uint64_t)v.num, buf, len); /* 180KB reads as written; 9216 stays */
     } else if (e && e->kind == N_CONFIG && e->field->type == QF_SPEED && v.num >= 0) {
         dcb_fmt_speed((uint64_t)v.num, buf, len);
     } else if (fabs(v.num) >= 1e15 || v.num != floor(v.num)) {
@@ -107,8 +100,7 @@ void eval_value_format(const struct rule_expr *e, struct value v, char *buf, siz
     }
 }
 
-static struct value index_value(const struct rule_expr *ix, struct eval_ctx *c, int count,
-                                int *out)
+static struct value index_value(const struct rule_expr *ix, struct eval_ctx *c, int count, int *out)
 {
     struct value v = expr_eval(ix, c);
     if (v.kind != V_NUM)
@@ -149,14 +141,11 @@ static struct value config_leaf(const struct rule_expr *e, struct eval_ctx *c)
         v = label ? (struct value){ .kind = V_STR, .str = label } : value_unknown();
         break;
     }
-    case QF_BOOL:
-        v = value_bool(qv->v != 0);
-        break;
+    case QF_BOOL: v = value_bool(qv->v != 0); break;
     case QF_LENGTH:
-        v = value_number((double)qv->v / 1000.0);   /* stored in mm; rules speak metres */
+        v = value_number((double)qv->v / 1000.0); /* stored in mm; rules speak metres */
         break;
-    default:
-        v = value_number((double)qv->v);
+    default: v = value_number((double)qv->v);
     }
     note(c, e, index, v);
     return v;
@@ -186,8 +175,8 @@ static struct value metric_leaf(const struct rule_expr *e, struct eval_ctx *c)
     }
     int64_t t0 = e->window_ns ? c->now_ns - e->window_ns : 0;
     double out;
-    int rc = c->ev->ops->metric(c->ev->ctx, c->device, c->ifname, e->metric, prio, queue,
-                                e->agg, t0, c->now_ns, &out, c->err);
+    int rc = c->ev->ops->metric(c->ev->ctx, c->device, c->ifname, e->metric, prio, queue, e->agg,
+                                t0, c->now_ns, &out, c->err);
     if (rc < 0) {
         c->error = rc;
         return value_unknown();
@@ -209,9 +198,10 @@ static struct value event_leaf(const struct rule_expr *e, struct eval_ctx *c)
     if (!label_value(e->prio_e, c, &prio))
         return value_unknown();
     uint64_t n = 0;
-    int rc = c->ev->ops->event_count ?
-             c->ev->ops->event_count(c->ev->ctx, c->device, c->ifname, e->event, prio,
-                                     c->now_ns - e->window_ns, c->now_ns, &n, c->err) : 0;
+    int rc = c->ev->ops->event_count
+                 ? c->ev->ops->event_count(c->ev->ctx, c->device, c->ifname, e->event, prio,
+                                           c->now_ns - e->window_ns, c->now_ns, &n, c->err)
+                 : 0;
     if (rc < 0) {
         c->error = rc;
         return value_unknown();
@@ -254,7 +244,7 @@ static struct value binary(const struct rule_expr *e, struct eval_ctx *c)
 {
     struct value a = expr_eval(e->a, c);
     if (e->op == OP_AND || e->op == OP_OR) {
-        bool short_value = e->op == OP_OR;       /* true decides an or, false an and */
+        bool short_value = e->op == OP_OR; /* true decides an or, false an and */
         if (a.kind == V_BOOL && (a.num != 0) == short_value)
             return a;
         struct value b = expr_eval(e->b, c);
@@ -279,8 +269,7 @@ static struct value binary(const struct rule_expr *e, struct eval_ctx *c)
             return value_unknown();
         }
         return value_number(e->op == OP_DIV ? a.num / b.num : fmod(a.num, b.num));
-    default:
-        return compare(e->op, a, b);
+    default: return compare(e->op, a, b);
     }
 }
 

@@ -52,9 +52,8 @@ struct evidence_ops {
     bool (*unserved)(void *ctx, const char *device, const char *name);
     /* Events of kind in [t0, t1]; device/ifname NULL match any, prio -1 any. 1 with *out set, 0
      * when the source keeps no events, or a negative error. NULL when the source has none. */
-    int (*event_count)(void *ctx, const char *device, const char *ifname,
-                       enum dcb_event_kind kind, int prio, int64_t t0, int64_t t1, uint64_t *out,
-                       struct dcb_err *err);
+    int (*event_count)(void *ctx, const char *device, const char *ifname, enum dcb_event_kind kind,
+                       int prio, int64_t t0, int64_t t1, uint64_t *out, struct dcb_err *err);
 };
 
 struct evidence {

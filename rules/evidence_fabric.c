@@ -9,8 +9,8 @@ struct fabric_port {
     const char *device;
     char ifname[DCB_IFNAME_MAX];
     struct qos_config cfg;
-    long peer;                     /* index of the link partner's port, -1 */
-    char peer_name[DCB_DEVICE_MAX + DCB_IFNAME_MAX + 1];   /* peer_port()'s answer */
+    long peer;                                           /* index of the link partner's port, -1 */
+    char peer_name[DCB_DEVICE_MAX + DCB_IFNAME_MAX + 1]; /* peer_port()'s answer */
 };
 
 struct fabric_evidence {
@@ -83,8 +83,7 @@ static const char *peer_port(void *ctx, const char *device, const char *ifname, 
     if (observed || i < 0 || fe->ports[i].peer < 0)
         return NULL;
     const struct fabric_port *q = &fe->ports[fe->ports[i].peer];
-    snprintf(fe->ports[i].peer_name, sizeof(fe->ports[i].peer_name), "%s:%s", q->device,
-             q->ifname);
+    snprintf(fe->ports[i].peer_name, sizeof(fe->ports[i].peer_name), "%s:%s", q->device, q->ifname);
     return fe->ports[i].peer_name;
 }
 

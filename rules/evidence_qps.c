@@ -11,7 +11,7 @@ void evidence_qps_take(struct evidence_qps *q, uint32_t port, const struct dcb_s
     if (!mi || mi->labels != LABELS_QP || s->queue < 0)
         return;
     if (q->n && q->v[q->n - 1].port == port && q->v[q->n - 1].qp == s->queue)
-        return;                             /* a QP's series mostly come one after another */
+        return; /* a QP's series mostly come one after another */
     if (q->n == q->cap && dcb_grow(&q->v, &q->cap, sizeof(*q->v), 64) < 0) {
         q->nomem = true;
         return;
@@ -45,7 +45,7 @@ void evidence_qps_each(struct evidence_qps *q, uint32_t port, evidence_qp_fn fn,
     if (!q->sorted)
         sort_unique(q);
     size_t lo = 0, hi = q->n;
-    while (lo < hi) {                       /* the port's first QP */
+    while (lo < hi) { /* the port's first QP */
         size_t mid = (lo + hi) / 2;
         if (q->v[mid].port < port)
             lo = mid + 1;

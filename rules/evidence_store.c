@@ -17,13 +17,13 @@ struct store_port {
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
     struct qos_config cfg, peer;
     bool has_cfg, has_peer;
-    char role[8], peer_role[8];   /* from "topology" rows; "" when unknown */
-    char peer_device[DCB_DEVICE_MAX], peer_ifname[DCB_IFNAME_MAX];   /* the same; "" */
-    char seen_device[DCB_DEVICE_MAX], seen_ifname[DCB_IFNAME_MAX];   /* "topology:lldp" rows */
-    char back_device[DCB_DEVICE_MAX], back_ifname[DCB_IFNAME_MAX];   /* a port naming this one */
-    char names[2][DCB_DEVICE_MAX + DCB_IFNAME_MAX + 1];  /* peer_port()'s answers: cabled, seen */
-    bool peer_is_port;            /* that partner is a port here, with its own config */
-    const char *device_role;      /* what any port of its device's topology rows says, or NULL */
+    char role[8], peer_role[8]; /* from "topology" rows; "" when unknown */
+    char peer_device[DCB_DEVICE_MAX], peer_ifname[DCB_IFNAME_MAX]; /* the same; "" */
+    char seen_device[DCB_DEVICE_MAX], seen_ifname[DCB_IFNAME_MAX]; /* "topology:lldp" rows */
+    char back_device[DCB_DEVICE_MAX], back_ifname[DCB_IFNAME_MAX]; /* a port naming this one */
+    char names[2][DCB_DEVICE_MAX + DCB_IFNAME_MAX + 1]; /* peer_port()'s answers: cabled, seen */
+    bool peer_is_port;       /* that partner is a port here, with its own config */
+    const char *device_role; /* what any port of its device's topology rows says, or NULL */
 };
 
 /* A preloaded series: its samples, in time order, in the flat arrays below. */
@@ -31,7 +31,7 @@ struct preload_series {
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
     enum metric_id metric;
     int16_t prio, queue;
-    uint8_t bits;                 /* a counter's width, as the store keeps it */
+    uint8_t bits; /* a counter's width, as the store keeps it */
     uint32_t start, count;
 };
 
@@ -40,14 +40,14 @@ struct preload {
     int64_t t0, t1;
     struct preload_series *series;
     size_t nseries, series_cap;
-    uint32_t *slots;              /* open addressing over series, index + 1 */
+    uint32_t *slots; /* open addressing over series, index + 1 */
     size_t nslots;
     int64_t *ts;
-    double *value;                /* counters as doubles: exact below 2^53 */
+    double *value; /* counters as doubles: exact below 2^53 */
     uint64_t *raw;
     size_t n, cap;
     bool nomem;
-    enum metric_id last_metric;   /* the kind of the last sample's metric, remembered */
+    enum metric_id last_metric; /* the kind of the last sample's metric, remembered */
     bool last_counter;
 };
 
@@ -55,18 +55,18 @@ struct store_evidence {
     struct dcb_store *st;
     struct preload *pre;
     int64_t preload_t1;
-    int64_t limit_t0;             /* evidence_store_limit; 0: none */
+    int64_t limit_t0; /* evidence_store_limit; 0: none */
     struct store_port *ports;
     size_t n, cap;
     size_t hint;
     bool nomem;
     struct dcb_err *err;
     int error;
-    struct path_gaps gaps;        /* the paths the devices said they do not serve */
-    uint32_t *order;              /* the ports by (device, ifname), once all are known */
-    struct evidence_qps qps;      /* the ports' QPs with per-QP series */
-    struct identity *identity;    /* the names devices go by ("alias:*" rows) */
-    char conflict[2 * DCB_DEVICE_MAX + 16];   /* alias_conflicts()'s first */
+    struct path_gaps gaps;                  /* the paths the devices said they do not serve */
+    uint32_t *order;                        /* the ports by (device, ifname), once all are known */
+    struct evidence_qps qps;                /* the ports' QPs with per-QP series */
+    struct identity *identity;              /* the names devices go by ("alias:*" rows) */
+    char conflict[2 * DCB_DEVICE_MAX + 16]; /* alias_conflicts()'s first */
 };
 
 static long find_port(struct store_evidence *se, const char *device, const char *ifname)
@@ -85,8 +85,7 @@ static long find_port(struct store_evidence *se, const char *device, const char 
     return -1;
 }
 
-static struct store_port *port_of(struct store_evidence *se, const char *device,
-                                  const char *ifname)
+static struct store_port *port_of(struct store_evidence *se, const char *device, const char *ifname)
 {
     long i = find_port(se, device, ifname);
     if (i >= 0)
@@ -122,8 +121,8 @@ static int add_sample_port(const struct dcb_sample *s, void *arg)
 
 static void copy_role(char *dst, const cJSON *role)
 {
-    if (cJSON_IsString(role) && (!strcmp(role->valuestring, "host") ||
-                                 !strcmp(role->valuestring, "switch")))
+    if (cJSON_IsString(role) &&
+        (!strcmp(role->valuestring, "host") || !strcmp(role->valuestring, "switch")))
         snprintf(dst, 8, "%s", role->valuestring);
 }
 
@@ -139,10 +138,8 @@ static void add_topology(struct store_port *p, const char *json, bool seen)
     const cJSON *device = cJSON_GetObjectItemCaseSensitive(peer, "device");
     const cJSON *ifname = cJSON_GetObjectItemCaseSensitive(peer, "ifname");
     if (cJSON_IsString(device) && cJSON_IsString(ifname)) {
-        snprintf(seen ? p->seen_device : p->peer_device, DCB_DEVICE_MAX, "%s",
-                 device->valuestring);
-        snprintf(seen ? p->seen_ifname : p->peer_ifname, DCB_IFNAME_MAX, "%s",
-                 ifname->valuestring);
+        snprintf(seen ? p->seen_device : p->peer_device, DCB_DEVICE_MAX, "%s", device->valuestring);
+        snprintf(seen ? p->seen_ifname : p->peer_ifname, DCB_IFNAME_MAX, "%s", ifname->valuestring);
     }
     cJSON_Delete(j);
 }
@@ -186,8 +183,8 @@ static const char *partner_name(const struct store_port *p, const char **ifname)
     return p->peer_device[0] ? p->peer_device : p->back_device;
 }
 
-static const struct store_port *partner_of(const struct store_evidence *se,
-                                          const uint32_t *order, const struct store_port *p)
+static const struct store_port *partner_of(const struct store_evidence *se, const uint32_t *order,
+                                           const struct store_port *p)
 {
     const char *ifname, *device = partner_name(p, &ifname);
     return device[0] ? sorted_find(se, order, device, ifname) : NULL;
@@ -247,7 +244,7 @@ static int resolve_peers(struct store_evidence *se)
     for (size_t i = 0; i < se->n; i++)
         order[i] = (uint32_t)i;
     qsort_r(order, se->n, sizeof(*order), cmp_port_at, se->ports);
-    for (size_t i = 0, j; i < se->n; i = j) {       /* each device's role, once */
+    for (size_t i = 0, j; i < se->n; i = j) { /* each device's role, once */
         const char *role = NULL;
         for (j = i; j < se->n && !strcmp(se->ports[order[j]].device, se->ports[order[i]].device);
              j++)
@@ -295,10 +292,11 @@ static void add_aliases(struct store_evidence *se, const struct store_config_row
 {
     cJSON *j = cJSON_Parse(row->json);
     const cJSON *name;
-    cJSON_ArrayForEach(name, cJSON_GetObjectItemCaseSensitive(j, "names"))
-        if (cJSON_IsString(name) && identity_add_alias(se->identity, row->device,
-                                                       name->valuestring) < 0)
-            se->nomem = true;
+    cJSON_ArrayForEach(name, cJSON_GetObjectItemCaseSensitive(
+                                 j, "names")) if (cJSON_IsString(name) &&
+                                                  identity_add_alias(se->identity, row->device,
+                                                                     name->valuestring) < 0)
+        se->nomem = true;
     cJSON_Delete(j);
 }
 
@@ -323,12 +321,12 @@ static int add_config(const struct store_config_row *row, void *arg)
     bool ok = j && qos_from_json(&c, j, "", &err) == 0;
     cJSON_Delete(j);
     if (!ok)
-        return 0;                   /* a snapshot this build cannot read is no evidence */
+        return 0; /* a snapshot this build cannot read is no evidence */
     bool peer = !strncmp(row->source, "peer:", 5);
     struct qos_config *dst = peer ? &p->peer : &p->cfg;
     if (!peer && !strcmp(row->source, "fabric")) {
         struct qos_config measured = *dst;
-        *dst = c;                   /* intent under what was measured */
+        *dst = c; /* intent under what was measured */
         qos_merge(dst, &measured);
     } else {
         qos_merge(dst, &c);
@@ -346,8 +344,7 @@ static int each_port(void *ctx, evidence_port_fn fn, void *arg, struct dcb_err *
     return 0;
 }
 
-static void each_qp(void *ctx, const char *device, const char *ifname, evidence_qp_fn fn,
-                    void *arg)
+static void each_qp(void *ctx, const char *device, const char *ifname, evidence_qp_fn fn, void *arg)
 {
     struct store_evidence *se = ctx;
     long i = find_port(se, device, ifname);
@@ -418,7 +415,8 @@ static const char *role(void *ctx, const char *device)
             hi = mid;
     }
     return lo < se->n && !strcmp(se->ports[se->order[lo]].device, device)
-           ? se->ports[se->order[lo]].device_role : NULL;
+               ? se->ports[se->order[lo]].device_role
+               : NULL;
 }
 
 static const char *peer_role(void *ctx, const char *device, const char *ifname)
@@ -428,8 +426,7 @@ static const char *peer_role(void *ctx, const char *device, const char *ifname)
     return i >= 0 && se->ports[i].peer_role[0] ? se->ports[i].peer_role : NULL;
 }
 
-static uint64_t series_hash(const char *device, const char *ifname, int metric, int prio,
-                            int queue)
+static uint64_t series_hash(const char *device, const char *ifname, int metric, int prio, int queue)
 {
     uint64_t h = 1469598103934665603ULL;
     for (const char *p = device; *p; p++)
@@ -501,14 +498,15 @@ static int preload_sample(const struct dcb_sample *s, void *arg)
         last->metric = s->metric;
         last->prio = s->prio;
         last->queue = s->queue;
-        last->bits = metric_info(s->metric)->kind != METRIC_COUNTER ? 64 :
-                     (uint8_t)store_series_width(pl->st, s->device, s->ifname, s->metric,
-                                                 s->prio, s->queue);
+        last->bits = metric_info(s->metric)->kind != METRIC_COUNTER
+                         ? 64
+                         : (uint8_t)store_series_width(pl->st, s->device, s->ifname, s->metric,
+                                                       s->prio, s->queue);
         last->start = (uint32_t)pl->n;
         last->count = 0;
     }
-    bool counter = pl->last_metric == s->metric ? pl->last_counter :
-                   metric_info(s->metric)->kind == METRIC_COUNTER;
+    bool counter = pl->last_metric == s->metric ? pl->last_counter
+                                                : metric_info(s->metric)->kind == METRIC_COUNTER;
     pl->last_metric = s->metric;
     pl->last_counter = counter;
     pl->ts[pl->n] = s->time_ns;
@@ -553,8 +551,8 @@ int evidence_store_preload(struct evidence *ev, int64_t t0, struct dcb_err *err)
         pl->slots = calloc(pl->nslots, sizeof(*pl->slots));
         for (size_t i = 0; pl->slots && i < pl->nseries; i++) {
             const struct preload_series *ps = &pl->series[i];
-            size_t mask = pl->nslots - 1, k = series_hash(ps->device, ps->ifname, ps->metric,
-                                                          ps->prio, ps->queue) & mask;
+            size_t mask = pl->nslots - 1,
+                   k = series_hash(ps->device, ps->ifname, ps->metric, ps->prio, ps->queue) & mask;
             while (pl->slots[k])
                 k = (k + 1) & mask;
             pl->slots[k] = (uint32_t)i + 1;
@@ -576,7 +574,7 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
 {
     const int64_t *ts = pl->ts + ps->start;
     uint32_t lo = 0, hi = ps->count;
-    while (lo < hi) {                             /* the first sample at or after t0 */
+    while (lo < hi) { /* the first sample at or after t0 */
         uint32_t mid = (lo + hi) / 2;
         if (ts[mid] < t0)
             lo = mid + 1;
@@ -585,7 +583,7 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
     }
     uint32_t first = lo;
     hi = ps->count;
-    while (lo < hi) {                             /* the first after t1 */
+    while (lo < hi) { /* the first after t1 */
         uint32_t mid = (lo + hi) / 2;
         if (ts[mid] <= t1)
             lo = mid + 1;
@@ -597,7 +595,7 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
         return 0;
     const double *v = pl->value + ps->start;
     if (agg == AGG_BUSY_RATE) {
-        struct counter_window w;         /* increases over the intervals that had one */
+        struct counter_window w; /* increases over the intervals that had one */
         counter_window_init(&w, ps->bits);
         for (uint32_t i = first; i < end; i++)
             counter_window_add(&w, pl->raw[ps->start + i], ts[i]);
@@ -609,7 +607,7 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
     if (agg == AGG_RATE || agg == AGG_DELTA) {
         if (end - first < 2)
             return 0;
-        struct counter_window w;         /* no rate spans a reset */
+        struct counter_window w; /* no rate spans a reset */
         counter_window_init(&w, ps->bits);
         for (uint32_t i = first; i < end; i++)
             counter_window_add(&w, pl->raw[ps->start + i], ts[i]);
@@ -624,8 +622,10 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
         mn = v[i] < mn ? v[i] : mn;
         mx = v[i] > mx ? v[i] : mx;
     }
-    *out = agg == AGG_AVG ? sum / (double)(end - first) : agg == AGG_MAX ? mx :
-           agg == AGG_MIN ? mn : v[end - 1];
+    *out = agg == AGG_AVG   ? sum / (double)(end - first)
+           : agg == AGG_MAX ? mx
+           : agg == AGG_MIN ? mn
+                            : v[end - 1];
     return 1;
 }
 
@@ -650,8 +650,12 @@ static int metric(void *ctx, const char *device, const char *ifname, enum metric
     f.t0 = t0;
     f.t1 = t1;
     static const enum store_agg to_store[] = {
-        [AGG_RATE] = STORE_AGG_RATE, [AGG_DELTA] = STORE_AGG_DELTA, [AGG_AVG] = STORE_AGG_AVG,
-        [AGG_MAX] = STORE_AGG_MAX, [AGG_MIN] = STORE_AGG_MIN, [AGG_LAST] = STORE_AGG_LAST,
+        [AGG_RATE] = STORE_AGG_RATE,
+        [AGG_DELTA] = STORE_AGG_DELTA,
+        [AGG_AVG] = STORE_AGG_AVG,
+        [AGG_MAX] = STORE_AGG_MAX,
+        [AGG_MIN] = STORE_AGG_MIN,
+        [AGG_LAST] = STORE_AGG_LAST,
         [AGG_BUSY_RATE] = STORE_AGG_BUSY_RATE,
     };
     return store_aggregate(se->st, &f, to_store[agg], out, err);
@@ -669,9 +673,8 @@ static int count_event(const struct dcb_event *e, void *arg)
     return 0;
 }
 
-static int event_count(void *ctx, const char *device, const char *ifname,
-                       enum dcb_event_kind kind, int prio, int64_t t0, int64_t t1, uint64_t *out,
-                       struct dcb_err *err)
+static int event_count(void *ctx, const char *device, const char *ifname, enum dcb_event_kind kind,
+                       int prio, int64_t t0, int64_t t1, uint64_t *out, struct dcb_err *err)
 {
     struct store_evidence *se = ctx;
     if (t0 < se->limit_t0)
@@ -704,8 +707,7 @@ static const struct evidence_ops store_ops = {
     .event_count = event_count,
 };
 
-int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1,
-                        struct dcb_err *err)
+int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1, struct dcb_err *err)
 {
     struct store_evidence *se = calloc(1, sizeof(*se));
     if (!se || !(se->identity = identity_new())) {

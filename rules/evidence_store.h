@@ -9,8 +9,7 @@
 #include "store.h"
 
 /* Reads the ports and the configs as of t1; 0 or a negative error. */
-int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1,
-                        struct dcb_err *err);
+int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1, struct dcb_err *err);
 /* Reads every sample in [t0, t1] into memory once, by series, and answers metric windows from
  * there: one pass over the store instead of one per rule instance (the live ring keeps samples in
  * arrival order, so each query of its own would scan all of it). */

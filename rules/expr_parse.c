@@ -11,9 +11,31 @@
 #include "units.h"
 
 enum tok_kind {
-    TK_END, TK_NUM, TK_STR, TK_IDENT, TK_VAR, TK_LPAREN, TK_RPAREN, TK_LBRACK, TK_RBRACK,
-    TK_LBRACE, TK_RBRACE, TK_COMMA, TK_DOT, TK_ASSIGN, TK_EQ, TK_NE, TK_LT, TK_LE, TK_GT, TK_GE,
-    TK_PLUS, TK_MINUS, TK_STAR, TK_SLASH, TK_PERCENT,
+    TK_END,
+    TK_NUM,
+    TK_STR,
+    TK_IDENT,
+    TK_VAR,
+    TK_LPAREN,
+    TK_RPAREN,
+    TK_LBRACK,
+    TK_RBRACK,
+    TK_LBRACE,
+    TK_RBRACE,
+    TK_COMMA,
+    TK_DOT,
+    TK_ASSIGN,
+    TK_EQ,
+    TK_NE,
+    TK_LT,
+    TK_LE,
+    TK_GT,
+    TK_GE,
+    TK_PLUS,
+    TK_MINUS,
+    TK_STAR,
+    TK_SLASH,
+    TK_PERCENT,
 };
 
 struct token {
@@ -97,7 +119,7 @@ static void next_token(struct parser *ps)
             for (advance_char(ps); isxdigit((unsigned char)*ps->p);)
                 advance_char(ps);
         while (isalpha((unsigned char)*ps->p) || (unsigned char)*ps->p >= 0x80)
-            advance_char(ps);                    /* a unit: KB, G, ms, µs */
+            advance_char(ps); /* a unit: KB, G, ms, µs */
         t->kind = TK_NUM;
     } else if (isalpha((unsigned char)c) || c == '_') {
         while (ident_char(*ps->p))
@@ -121,12 +143,15 @@ static void next_token(struct parser *ps)
         advance_char(ps);
         t->kind = TK_STR;
     } else {
-        static const struct { const char *text; enum tok_kind kind; } ops[] = {
-            { "==", TK_EQ }, { "!=", TK_NE }, { "<=", TK_LE }, { ">=", TK_GE }, { "<", TK_LT },
-            { ">", TK_GT }, { "=", TK_ASSIGN }, { "(", TK_LPAREN }, { ")", TK_RPAREN },
-            { "[", TK_LBRACK }, { "]", TK_RBRACK }, { "{", TK_LBRACE }, { "}", TK_RBRACE },
-            { ",", TK_COMMA }, { ".", TK_DOT }, { "+", TK_PLUS }, { "-", TK_MINUS },
-            { "*", TK_STAR }, { "/", TK_SLASH }, { "%", TK_PERCENT },
+        static const struct {
+            const char *text;
+            enum tok_kind kind;
+        } ops[] = {
+            { "==", TK_EQ },    { "!=", TK_NE },    { "<=", TK_LE },    { ">=", TK_GE },
+            { "<", TK_LT },     { ">", TK_GT },     { "=", TK_ASSIGN }, { "(", TK_LPAREN },
+            { ")", TK_RPAREN }, { "[", TK_LBRACK }, { "]", TK_RBRACK }, { "{", TK_LBRACE },
+            { "}", TK_RBRACE }, { ",", TK_COMMA },  { ".", TK_DOT },    { "+", TK_PLUS },
+            { "-", TK_MINUS },  { "*", TK_STAR },   { "/", TK_SLASH },  { "%", TK_PERCENT },
         };
         for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
             size_t n = strlen(ops[i].text);
@@ -249,8 +274,10 @@ static bool number_value(struct parser *ps, const struct token *t, double *out)
         *out = (double)u;
         return true;
     }
-    return fail_at(ps, t->line, t->col, "'%s': unknown unit '%s' (bytes KB/KiB/MB, speeds "
-                   "G/M, durations ns/us/ms/s)", text, unit);
+    return fail_at(ps, t->line, t->col,
+                   "'%s': unknown unit '%s' (bytes KB/KiB/MB, speeds "
+                   "G/M, durations ns/us/ms/s)",
+                   text, unit);
 }
 
 static struct rule_expr *parse_expr(struct parser *ps);
@@ -263,10 +290,10 @@ static bool metric_lookup_ok(const char *name)
 /* ---- names: metrics, events, config paths ------------------------------------------------- */
 
 struct path {
-    char text[EXPR_TEXT_MAX];       /* as written, for messages */
-    char pattern[EXPR_TEXT_MAX];    /* '#' where an index is */
+    char text[EXPR_TEXT_MAX];    /* as written, for messages */
+    char pattern[EXPR_TEXT_MAX]; /* '#' where an index is */
     struct rule_expr *index;
-    bool dynamic;                   /* an index segment is there */
+    bool dynamic; /* an index segment is there */
 };
 
 static bool path_append(struct parser *ps, struct path *p, const char *seg, bool is_index_text)
@@ -315,8 +342,7 @@ static bool parse_path_rest(struct parser *ps, struct path *p)
                     ix = node(ps, seg[1] == 'p' ? N_PRIO : N_TC, T_NUM, &at);
                     ps->pc->uses_prio = true;
                 } else {
-                    return fail_at(ps, at.line, at.col, "unknown variable '%s' ($prio, $tc)",
-                                   seg);
+                    return fail_at(ps, at.line, at.col, "unknown variable '%s' ($prio, $tc)", seg);
                 }
                 if (!ix)
                     return false;
@@ -336,7 +362,7 @@ static bool parse_path_rest(struct parser *ps, struct path *p)
                 return expr_free(ix), false;
             if (!expect(ps, TK_RBRACK, "']'") || !path_append(ps, p, "[]", true))
                 return expr_free(ix), false;
-            if (!set_index(ps, p, ix))       /* it frees ix when it refuses it */
+            if (!set_index(ps, p, ix)) /* it frees ix when it refuses it */
                 return false;
             /* the text shows the index as [..]: keep it readable in evidence */
             size_t tl = strlen(p->text);
@@ -444,10 +470,12 @@ static struct rule_expr *parse_name(struct parser *ps, bool in_count)
         const struct metric_info *mi = metric_info(m);
         bool wants_prio = mi->labels == LABELS_PRIO;
         bool wants_queue = mi->labels == LABELS_QUEUE;
-        if (mi->labels == LABELS_QP) {      /* the instance's QP, never written */
+        if (mi->labels == LABELS_QP) { /* the instance's QP, never written */
             if (ps->pc->scope != SCOPE_QP || e->prio_e || e->queue_e) {
-                fail_at(ps, at.line, at.col, "'%s' is per QP: read it in scope qp, without "
-                        "labels", p.text);
+                fail_at(ps, at.line, at.col,
+                        "'%s' is per QP: read it in scope qp, without "
+                        "labels",
+                        p.text);
                 return expr_free(e), NULL;
             }
             e->queue_e = node(ps, N_QP, T_NUM, &at);
@@ -489,8 +517,7 @@ static struct rule_expr *parse_name(struct parser *ps, bool in_count)
         if (!parse_labels(ps, e) || !parse_window(ps, e))
             return expr_free(e), NULL;
         if (!e->window_ns) {
-            fail_at(ps, at.line, at.col, "count(%s) needs a window: count(%s[5m])", p.text,
-                    p.text);
+            fail_at(ps, at.line, at.col, "count(%s) needs a window: count(%s[5m])", p.text, p.text);
             return expr_free(e), NULL;
         }
         return e;
@@ -516,12 +543,13 @@ static struct rule_expr *parse_name(struct parser *ps, bool in_count)
     }
     if (!f || f->type == QF_APP) {
         expr_free(p.index);
-        fail_at(ps, at.line, at.col, "unknown name '%s%s': not a metric (dcbkit metrics), an "
-                "event kind or a config path (dcbkit fabric paths)", peer ? "peer." : "", p.text);
+        fail_at(ps, at.line, at.col,
+                "unknown name '%s%s': not a metric (dcbkit metrics), an "
+                "event kind or a config path (dcbkit fabric paths)",
+                peer ? "peer." : "", p.text);
         return NULL;
     }
-    e = node(ps, N_CONFIG, f->type == QF_ENUM ? T_STR : f->type == QF_BOOL ? T_BOOL : T_NUM,
-             &at);
+    e = node(ps, N_CONFIG, f->type == QF_ENUM ? T_STR : f->type == QF_BOOL ? T_BOOL : T_NUM, &at);
     if (!e) {
         expr_free(p.index);
         return NULL;
@@ -529,7 +557,7 @@ static struct rule_expr *parse_name(struct parser *ps, bool in_count)
     e->field = f;
     e->peer = peer;
     e->index = p.index;
-    e->str = whole_array ? strdup("array") : NULL;   /* marks a whole array */
+    e->str = whole_array ? strdup("array") : NULL; /* marks a whole array */
     snprintf(e->text, sizeof(e->text), "%s%s", peer ? "peer." : "", p.text);
     if (f->count && !e->index && !whole_array) {
         fail_at(ps, at.line, at.col, "'%s' needs an index", e->text);
@@ -547,37 +575,51 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
 {
     struct rule_expr **a = e->args;
     switch (e->func) {
-    case F_RATE: case F_DELTA: case F_AVG: case F_MAX: case F_MIN: case F_LAST: case F_BUSY_RATE:
+    case F_RATE:
+    case F_DELTA:
+    case F_AVG:
+    case F_MAX:
+    case F_MIN:
+    case F_LAST:
+    case F_BUSY_RATE:
         if (e->nargs == 2 && (e->func == F_MAX || e->func == F_MIN)) {
             /* max(a, b) and min(a, b) of two numbers */
             return need_type(ps, a[0], T_NUM, e->text) && need_type(ps, a[1], T_NUM, e->text);
         }
         if (e->nargs != 1 || a[0]->kind != N_METRIC)
-            return fail_at(ps, e->line, e->col, "%s() takes a metric selector such as "
-                           "%s(pfc.rx_pause{prio=3}[60s])", e->text, e->text);
+            return fail_at(ps, e->line, e->col,
+                           "%s() takes a metric selector such as "
+                           "%s(pfc.rx_pause{prio=3}[60s])",
+                           e->text, e->text);
         if (e->func != F_LAST && !a[0]->window_ns)
             return fail_at(ps, e->line, e->col, "%s(%s) needs a window, such as [60s]", e->text,
                            a[0]->text);
         if ((e->func == F_RATE || e->func == F_DELTA || e->func == F_BUSY_RATE) &&
             metric_info(a[0]->metric)->kind != METRIC_COUNTER)
-            return fail_at(ps, e->line, e->col, "type error: %s() needs a counter; %s is a "
-                           "gauge (use avg, max, min or last)", e->text, a[0]->text);
-        a[0]->agg = e->func == F_RATE ? AGG_RATE : e->func == F_BUSY_RATE ? AGG_BUSY_RATE :
-                    e->func == F_DELTA ? AGG_DELTA :
-                    e->func == F_AVG ? AGG_AVG : e->func == F_MAX ? AGG_MAX :
-                    e->func == F_MIN ? AGG_MIN : AGG_LAST;
+            return fail_at(ps, e->line, e->col,
+                           "type error: %s() needs a counter; %s is a "
+                           "gauge (use avg, max, min or last)",
+                           e->text, a[0]->text);
+        a[0]->agg = e->func == F_RATE        ? AGG_RATE
+                    : e->func == F_BUSY_RATE ? AGG_BUSY_RATE
+                    : e->func == F_DELTA     ? AGG_DELTA
+                    : e->func == F_AVG       ? AGG_AVG
+                    : e->func == F_MAX       ? AGG_MAX
+                    : e->func == F_MIN       ? AGG_MIN
+                                             : AGG_LAST;
         return true;
     case F_COUNT:
         if (a[0]->kind != N_EVENT)
-            return fail_at(ps, e->line, e->col, "count() takes an event kind with a window, "
+            return fail_at(ps, e->line, e->col,
+                           "count() takes an event kind with a window, "
                            "such as count(pause_storm[5m])");
         return true;
-    case F_DEFINED:
-        return true;
+    case F_DEFINED: return true;
     case F_COALESCE:
         for (int i = 1; i < e->nargs; i++)
             if (a[i]->type != a[0]->type)
-                return fail_at(ps, a[i]->line, a[i]->col, "type error: coalesce() arguments "
+                return fail_at(ps, a[i]->line, a[i]->col,
+                               "type error: coalesce() arguments "
                                "must have one type");
         e->type = a[0]->type;
         return true;
@@ -585,11 +627,13 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
         if (!need_type(ps, a[0], T_BOOL, e->text))
             return false;
         if (a[2]->type != a[1]->type)
-            return fail_at(ps, a[2]->line, a[2]->col, "type error: if() branches must have "
+            return fail_at(ps, a[2]->line, a[2]->col,
+                           "type error: if() branches must have "
                            "one type");
         e->type = a[1]->type;
         return true;
-    case F_PEER_DIFF: case F_PEER_DIFF_FIRST:
+    case F_PEER_DIFF:
+    case F_PEER_DIFF_FIRST:
         if (!is_whole_array(a[0]) || a[0]->peer)
             return fail_at(ps, e->line, e->col, "%s() takes a config array such as dscp2prio",
                            e->text);
@@ -599,16 +643,22 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
             return false;
         e->type = T_STR;
         return true;
-    case F_ROLE: case F_PEER_ROLE: case F_LLDP_PEER: case F_FABRIC_PEER: case F_ALIAS_CONFLICT:
-        e->type = T_STR;
-        return true;
+    case F_ROLE:
+    case F_PEER_ROLE:
+    case F_LLDP_PEER:
+    case F_FABRIC_PEER:
+    case F_ALIAS_CONFLICT: e->type = T_STR; return true;
     case F_DEVIATES:
         if (a[0]->kind != N_CONFIG || a[0]->peer || a[0]->index)
-            return fail_at(ps, e->line, e->col, "deviates() takes this port's config field or "
+            return fail_at(ps, e->line, e->col,
+                           "deviates() takes this port's config field or "
                            "array, such as deviates(pfc.enabled) or deviates(dscp2prio)");
         e->type = T_BOOL;
         return true;
-    case F_PORTS_COUNT: case F_PORTS_SUM: case F_PORTS_AVG: case F_PORTS_MAX:
+    case F_PORTS_COUNT:
+    case F_PORTS_SUM:
+    case F_PORTS_AVG:
+    case F_PORTS_MAX:
         if (!need_type(ps, a[0], e->func == F_PORTS_COUNT ? T_BOOL : T_NUM, e->text) ||
             (e->nargs == 2 && !need_type(ps, a[1], T_BOOL, e->text)))
             return false;
@@ -623,7 +673,7 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
 
 static void call_text(struct rule_expr *e, const char *name, const char *from, const char *to)
 {
-    const size_t room = sizeof(e->text) - 5;      /* a space, a character, "...", ")", NUL */
+    const size_t room = sizeof(e->text) - 5; /* a space, a character, "...", ")", NUL */
     size_t o = (size_t)snprintf(e->text, sizeof(e->text), "%s(", name);
     bool space = false, cut = false;
     for (const char *p = from; p < to; p++) {
@@ -660,15 +710,15 @@ static struct rule_expr *parse_call(struct parser *ps, const struct token *at, c
     snprintf(e->text, sizeof(e->text), "%s", name);
     if (fi->id == F_DEFINED || fi->id == F_COVERS || fi->id == F_BIT || fi->id == F_DEVIATES)
         e->type = T_BOOL;
-    next_token(ps);                                 /* '(' */
+    next_token(ps); /* '(' */
     const char *args_start = ps->tok.start;
     while (ps->tok.kind != TK_RPAREN) {
         if (e->nargs == EXPR_ARGS_MAX) {
             FAIL(ps, "too many arguments to %s()", name);
             return expr_free(e), NULL;
         }
-        struct rule_expr *arg = ps->tok.kind == TK_IDENT && fi->id == F_COUNT ?
-                                parse_name(ps, true) : parse_expr(ps);
+        struct rule_expr *arg = ps->tok.kind == TK_IDENT && fi->id == F_COUNT ? parse_name(ps, true)
+                                                                              : parse_expr(ps);
         if (!arg)
             return expr_free(e), NULL;
         e->args[e->nargs++] = arg;
@@ -679,12 +729,12 @@ static struct rule_expr *parse_call(struct parser *ps, const struct token *at, c
             return expr_free(e), NULL;
         }
     }
-    if (fi->id >= F_PORTS_COUNT)      /* the evidence names the whole call, spaces folded */
+    if (fi->id >= F_PORTS_COUNT) /* the evidence names the whole call, spaces folded */
         call_text(e, name, args_start, ps->tok.start);
     next_token(ps);
     if (e->nargs < fi->min_args || e->nargs > fi->max_args) {
-        fail_at(ps, at->line, at->col, "%s() takes %d%s%d arguments, not %d", name,
-                fi->min_args, fi->min_args == fi->max_args ? "" : " to ",
+        fail_at(ps, at->line, at->col, "%s() takes %d%s%d arguments, not %d", name, fi->min_args,
+                fi->min_args == fi->max_args ? "" : " to ",
                 fi->min_args == fi->max_args ? -1 : fi->max_args, e->nargs);
         return expr_free(e), NULL;
     }
@@ -817,8 +867,8 @@ static bool binary_op(const struct parser *ps, struct op_info *oi)
 
 static const char *op_text(enum bin_op op)
 {
-    static const char *const names[] = { "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">",
-                                         ">=", "and", "or" };
+    static const char *const names[] = { "+", "-",  "*", "/",  "%",   "==", "!=",
+                                         "<", "<=", ">", ">=", "and", "or" };
     return names[op];
 }
 
@@ -865,8 +915,7 @@ static struct rule_expr *parse_binary(struct parser *ps, int min_prec)
         e->op = oi.op;
         e->a = lhs;
         e->b = rhs;
-        snprintf(e->text, sizeof(e->text), "%.40s %s %.40s", lhs->text, op_text(oi.op),
-                 rhs->text);
+        snprintf(e->text, sizeof(e->text), "%.40s %s %.40s", lhs->text, op_text(oi.op), rhs->text);
         lhs = e;
         if (!check_binary(ps, e))
             return expr_free(lhs), NULL;
@@ -882,7 +931,11 @@ static struct rule_expr *parse_expr(struct parser *ps)
 
 struct rule_expr *expr_parse(const char *text, struct parse_ctx *pc, struct dcb_err *err)
 {
-    struct parser ps = { .src = text, .p = text, .line = pc->line, .col = pc->col, .pc = pc,
+    struct parser ps = { .src = text,
+                         .p = text,
+                         .line = pc->line,
+                         .col = pc->col,
+                         .pc = pc,
                          .err = err };
     next_token(&ps);
     struct rule_expr *e = ps.failed ? NULL : parse_expr(&ps);

@@ -12,7 +12,7 @@
 struct finding_list {
     struct finding *v;
     size_t n, cap;
-    bool nomem;                   /* a finding was lost for want of memory */
+    bool nomem; /* a finding was lost for want of memory */
 };
 
 /* A finding_fn: arg is the list; the finding is copied. */

@@ -67,12 +67,14 @@ const struct func_info *rule_func_lookup(const char *name)
  * its default response time, in bytes. */
 static struct value headroom(double speed_bps, double cable_m, double mtu)
 {
-    if (speed_bps <= 0 || cable_m < 0 || mtu <= 0 || speed_bps > 1e13 || cable_m > 1e6 ||
-        mtu > 1e6)
+    if (speed_bps <= 0 || cable_m < 0 || mtu <= 0 || speed_bps > 1e13 || cable_m > 1e6 || mtu > 1e6)
         return value_unknown();
     struct headroom_input in = {
-        .link_bps = (uint64_t)speed_bps, .cable_mm = (uint64_t)(cable_m * 1000.0 + 0.5),
-        .medium = CABLE_FIBER, .mtu = (uint64_t)mtu, .response_ns = HEADROOM_DEFAULT_RESPONSE_NS,
+        .link_bps = (uint64_t)speed_bps,
+        .cable_mm = (uint64_t)(cable_m * 1000.0 + 0.5),
+        .medium = CABLE_FIBER,
+        .mtu = (uint64_t)mtu,
+        .response_ns = HEADROOM_DEFAULT_RESPONSE_NS,
         .formula = HEADROOM_FORMULA_FULL,
     };
     struct headroom h;
@@ -87,10 +89,10 @@ static struct value headroom(double speed_bps, double cable_m, double mtu)
 static struct value small_int_text(double n)
 {
     static const char *const text[] = {
-        TEN(""), TEN("1"), TEN("2"), TEN("3"), TEN("4"), TEN("5"), TEN("6"), TEN("7"), TEN("8"),
-        TEN("9"), TEN("10"), TEN("11"), TEN("12"), TEN("13"), TEN("14"), TEN("15"), TEN("16"),
-        TEN("17"), TEN("18"), TEN("19"), TEN("20"), TEN("21"), TEN("22"), TEN("23"), TEN("24"),
-        "250", "251", "252", "253", "254", "255",
+        TEN(""),   TEN("1"),  TEN("2"),  TEN("3"),  TEN("4"),  TEN("5"),  TEN("6"),  TEN("7"),
+        TEN("8"),  TEN("9"),  TEN("10"), TEN("11"), TEN("12"), TEN("13"), TEN("14"), TEN("15"),
+        TEN("16"), TEN("17"), TEN("18"), TEN("19"), TEN("20"), TEN("21"), TEN("22"), TEN("23"),
+        TEN("24"), "250",     "251",     "252",     "253",     "254",     "255",
     };
     if (n < 0 || n > 255 || n != floor(n))
         return value_unknown();
@@ -191,7 +193,7 @@ static struct value ports_agg_compute(const struct rule_expr *e, struct eval_ctx
     const struct evidence *ev = c->ev;
     double acc = 0;
     size_t used = 0, i = 0;
-    if (c->device) {                    /* ports are sorted by device: find its first one */
+    if (c->device) { /* ports are sorted by device: find its first one */
         size_t lo = 0, hi = c->nports;
         while (lo < hi) {
             size_t mid = (lo + hi) / 2;
@@ -207,8 +209,14 @@ static struct value ports_agg_compute(const struct rule_expr *e, struct eval_ctx
         if (c->device && strcmp(p->device, c->device))
             break;
         struct eval_ctx sub = {
-            .ev = ev, .ports = c->ports, .nports = c->nports, .device = p->device,
-            .ifname = p->ifname, .prio = c->prio, .now_ns = c->now_ns, .err = c->err,
+            .ev = ev,
+            .ports = c->ports,
+            .nports = c->nports,
+            .device = p->device,
+            .ifname = p->ifname,
+            .prio = c->prio,
+            .now_ns = c->now_ns,
+            .err = c->err,
             .cfg = ev->ops->config ? ev->ops->config(ev->ctx, p->device, p->ifname) : NULL,
             .peer = ev->ops->peer_config ? ev->ops->peer_config(ev->ctx, p->device, p->ifname)
                                          : NULL,
@@ -264,30 +272,34 @@ static struct value ports_agg(const struct rule_expr *e, struct eval_ctx *c)
 
 static struct value window_func(const struct rule_expr *e, struct eval_ctx *c)
 {
-    if (e->nargs == 2) {                           /* max(a, b), min(a, b) */
+    if (e->nargs == 2) { /* max(a, b), min(a, b) */
         struct value a = expr_eval(e->args[0], c), b = expr_eval(e->args[1], c);
         if (a.kind != V_NUM || b.kind != V_NUM)
             return value_unknown();
         return value_number(e->func == F_MAX ? fmax(a.num, b.num) : fmin(a.num, b.num));
     }
-    return expr_eval(e->args[0], c);             /* the selector carries its aggregate */
+    return expr_eval(e->args[0], c); /* the selector carries its aggregate */
 }
 
 struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
 {
     struct rule_expr *const *a = e->args;
     switch (e->func) {
-    case F_RATE: case F_DELTA: case F_AVG: case F_MAX: case F_MIN: case F_LAST: case F_BUSY_RATE:
-        return window_func(e, c);
-    case F_COUNT:
-        return expr_eval(a[0], c);
+    case F_RATE:
+    case F_DELTA:
+    case F_AVG:
+    case F_MAX:
+    case F_MIN:
+    case F_LAST:
+    case F_BUSY_RATE: return window_func(e, c);
+    case F_COUNT: return expr_eval(a[0], c);
     case F_DEFINED: {
         if (a[0]->kind == N_CONFIG && a[0]->str && !a[0]->index)
             return rule_func_config_array_defined(a[0], c);
         char saved[sizeof(c->missing)];
         memcpy(saved, c->missing, sizeof(saved));
         struct value v = expr_eval(a[0], c);
-        memcpy(c->missing, saved, sizeof(saved));   /* asking is not lacking */
+        memcpy(c->missing, saved, sizeof(saved)); /* asking is not lacking */
         return value_bool(v.kind != V_UNKNOWN);
     }
     case F_COALESCE: {
@@ -296,46 +308,47 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
         for (int i = 0; i < e->nargs; i++) {
             struct value v = expr_eval(a[i], c);
             if (v.kind != V_UNKNOWN || v.unserved) {
-                if (v.kind != V_UNKNOWN)        /* a known value lacks nothing */
+                if (v.kind != V_UNKNOWN) /* a known value lacks nothing */
                     memcpy(c->missing, saved, sizeof(saved));
                 return v;
             }
         }
         return value_unknown();
     }
-    case F_IF: {                     /* only the branch taken is read, so only it is evidence */
+    case F_IF: { /* only the branch taken is read, so only it is evidence */
         struct value cond = expr_eval(a[0], c);
         if (cond.kind != V_BOOL)
             return value_unknown();
         return expr_eval(a[cond.num ? 1 : 2], c);
     }
     case F_PEER_DIFF:
-    case F_PEER_DIFF_FIRST:
-        return peer_diff(a[0], c, e->func == F_PEER_DIFF_FIRST);
-    case F_ETS_SUM:
-        return ets_sum(c);
-    case F_DEVIATES:
-        return deviates(e, a[0], c);
-    case F_APP_DIFF:
-        return rule_func_app_diff(c);
-    case F_DSCP_LOST: case F_PEER_DSCP_LOST:
-        return rule_func_dscp_lost(c, e->func == F_PEER_DSCP_LOST);
-    case F_ROLE: case F_PEER_ROLE: {
+    case F_PEER_DIFF_FIRST: return peer_diff(a[0], c, e->func == F_PEER_DIFF_FIRST);
+    case F_ETS_SUM: return ets_sum(c);
+    case F_DEVIATES: return deviates(e, a[0], c);
+    case F_APP_DIFF: return rule_func_app_diff(c);
+    case F_DSCP_LOST:
+    case F_PEER_DSCP_LOST: return rule_func_dscp_lost(c, e->func == F_PEER_DSCP_LOST);
+    case F_ROLE:
+    case F_PEER_ROLE: {
         const struct evidence_ops *ops = c->ev->ops;
-        const char *role = !c->device ? NULL :
-                           e->func == F_ROLE ? (ops->role ? ops->role(c->ev->ctx, c->device)
-                                                          : NULL) :
-                           c->ifname && ops->peer_role ?
-                           ops->peer_role(c->ev->ctx, c->device, c->ifname) : NULL;
+        const char *role = !c->device ? NULL
+                           : e->func == F_ROLE
+                               ? (ops->role ? ops->role(c->ev->ctx, c->device) : NULL)
+                           : c->ifname && ops->peer_role
+                               ? ops->peer_role(c->ev->ctx, c->device, c->ifname)
+                               : NULL;
         if (!role) {
             eval_note_missing(c, e->func == F_ROLE ? "role()" : "peer_role()");
             return value_unknown();
         }
         return (struct value){ .kind = V_STR, .str = role };
     }
-    case F_PORTS_COUNT: case F_PORTS_SUM: case F_PORTS_AVG: case F_PORTS_MAX:
-        return ports_agg(e, c);
-    case F_ALIAS_CONFLICTS: case F_ALIAS_CONFLICT: {
+    case F_PORTS_COUNT:
+    case F_PORTS_SUM:
+    case F_PORTS_AVG:
+    case F_PORTS_MAX: return ports_agg(e, c);
+    case F_ALIAS_CONFLICTS:
+    case F_ALIAS_CONFLICT: {
         const struct evidence_ops *ops = c->ev->ops;
         const char *first = NULL;
         if (!c->device || !ops->alias_conflicts) {
@@ -351,11 +364,13 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
         eval_note_evidence(c, e, v);
         return v;
     }
-    case F_LLDP_PEER: case F_FABRIC_PEER: {
+    case F_LLDP_PEER:
+    case F_FABRIC_PEER: {
         const struct evidence_ops *ops = c->ev->ops;
-        const char *name = c->device && c->ifname && ops->peer_port ?
-                           ops->peer_port(c->ev->ctx, c->device, c->ifname,
-                                          e->func == F_LLDP_PEER) : NULL;
+        const char *name = c->device && c->ifname && ops->peer_port
+                               ? ops->peer_port(c->ev->ctx, c->device, c->ifname,
+                                                e->func == F_LLDP_PEER)
+                               : NULL;
         if (!name) {
             eval_note_missing(c, e->func == F_LLDP_PEER ? "lldp_peer()" : "fabric_peer()");
             return value_unknown();
@@ -364,8 +379,7 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
         eval_note_evidence(c, e, v);
         return v;
     }
-    default:
-        break;
+    default: break;
     }
     struct value v[EXPR_ARGS_MAX];
     for (int i = 0; i < e->nargs; i++) {
@@ -382,19 +396,14 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
         if (v[1].num < 0 || v[1].num > 31)
             return value_unknown();
         return value_bool(((unsigned)v[0].num >> (unsigned)v[1].num) & 1u);
-    case F_STR:
-        return small_int_text(v[0].num);
+    case F_STR: return small_int_text(v[0].num);
     case F_CLEAR_BIT:
         if (v[1].num < 0 || v[1].num > 31)
             return value_unknown();
         return value_number((double)((unsigned)v[0].num & ~(1u << (unsigned)v[1].num)));
-    case F_POPCOUNT:
-        return value_number(popcount8((unsigned)v[0].num));
-    case F_ABS:
-        return value_number(fabs(v[0].num));
-    case F_HEADROOM:
-        return headroom(v[0].num, v[1].num, v[2].num);
-    default:
-        return value_unknown();
+    case F_POPCOUNT: return value_number(popcount8((unsigned)v[0].num));
+    case F_ABS: return value_number(fabs(v[0].num));
+    case F_HEADROOM: return headroom(v[0].num, v[1].num, v[2].num);
+    default: return value_unknown();
     }
 }

@@ -52,8 +52,8 @@ struct value rule_func_app_diff(struct eval_ctx *c)
     n += one_sided(c->peer, c->cfg, &first);
     if (first) {
         char value[48];
-        snprintf(value, sizeof(value), "%u:%u:%u %s", first->selector, first->protocol,
-                 first->prio, here ? "here only" : "on the partner only");
+        snprintf(value, sizeof(value), "%u:%u:%u %s", first->selector, first->protocol, first->prio,
+                 here ? "here only" : "on the partner only");
         eval_note_text(c, "app entry", value);
     }
     return value_number(n);

@@ -12,7 +12,7 @@
 
 struct alias_edge {
     char *alias;
-    char *device;                 /* the name that goes by alias (a device, or another alias) */
+    char *device; /* the name that goes by alias (a device, or another alias) */
 };
 
 struct identity {
@@ -112,7 +112,8 @@ void identity_build(struct identity *id)
 static const char *find_device(const struct identity *id, const char *name)
 {
     char *const *hit = id->ndevices ? bsearch(&name, id->devices, id->ndevices,
-                                              sizeof(*id->devices), cmp_str) : NULL;
+                                              sizeof(*id->devices), cmp_str)
+                                    : NULL;
     return hit ? *hit : NULL;
 }
 

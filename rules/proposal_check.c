@@ -34,7 +34,7 @@ enum proposal_verdict proposal_check(const struct qos_config *cfg, const char *k
     struct qos_config want_cfg;
     qos_config_init(&want_cfg);
     if (qos_set(&want_cfg, knob, proposed, NULL) != 0)
-        return PROPOSAL_OK;       /* not a value of this knob: judged elsewhere */
+        return PROPOSAL_OK; /* not a value of this knob: judged elsewhere */
     const struct qos_val *want = qos_field_value(&want_cfg, f, index);
     if (!want || !want->set)
         return PROPOSAL_OK;

@@ -8,9 +8,9 @@
 #include "qos_config.h"
 
 enum proposal_verdict {
-    PROPOSAL_OK,              /* differs from the current value, or nothing to compare */
-    PROPOSAL_IS_CURRENT,      /* the knob already has this value */
-    PROPOSAL_AGAINST_WORDS,   /* the direction says raise and it lowers, or the other way */
+    PROPOSAL_OK,            /* differs from the current value, or nothing to compare */
+    PROPOSAL_IS_CURRENT,    /* the knob already has this value */
+    PROPOSAL_AGAINST_WORDS, /* the direction says raise and it lowers, or the other way */
 };
 
 /* cfg may be NULL (fabric scope: nothing to compare). direction is the rule's words ("lower

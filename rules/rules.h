@@ -18,11 +18,11 @@
 enum rule_severity { RULE_INFO, RULE_WARN, RULE_CRIT };
 enum rule_scope { SCOPE_FABRIC, SCOPE_DEVICE, SCOPE_PORT, SCOPE_PRIORITY, SCOPE_QP };
 
-struct rule_expr;   /* the checked expression tree (rules_ast.h) */
+struct rule_expr; /* the checked expression tree (rules_ast.h) */
 
 #define RULE_ID_MAX 64
 #define RULE_PROFILES_MAX 4
-#define RULE_ALSO_MAX 2               /* changes that go with the knob's (`also`) */
+#define RULE_ALSO_MAX 2 /* changes that go with the knob's (`also`) */
 
 /* Text with {expr} placeholders, each parsed at load. */
 struct rule_template {
@@ -34,24 +34,24 @@ struct rule_template {
 struct rule {
     char id[RULE_ID_MAX];
     enum rule_severity severity;
-    double confidence;            /* 0..1 */
+    double confidence; /* 0..1 */
     enum rule_scope scope;
-    bool all_prios;               /* priority scope: every priority, not just the lossless ones */
-    bool fabric_prios;            /* fabric scope using $prio: one instance per priority that
-                                   * is lossless on some port (every one with all_prios) */
+    bool all_prios;    /* priority scope: every priority, not just the lossless ones */
+    bool fabric_prios; /* fabric scope using $prio: one instance per priority that
+                        * is lossless on some port (every one with all_prios) */
     struct rule_expr *when;
     int64_t for_ns;
     struct rule_template message;
-    struct rule_template knob;    /* a dotted config path; may hold $prio, $tc and {expr} */
+    struct rule_template knob; /* a dotted config path; may hold $prio, $tc and {expr} */
     char direction[160];
-    struct rule_expr *propose;    /* NULL when the rule proposes nothing */
-    struct {                      /* also = PATH = EXPR: set together with the knob */
+    struct rule_expr *propose; /* NULL when the rule proposes nothing */
+    struct {                   /* also = PATH = EXPR: set together with the knob */
         struct rule_template knob;
         struct rule_expr *propose;
     } also[RULE_ALSO_MAX];
     int nalso;
     char *reference;
-    char *unless_profile[RULE_PROFILES_MAX];   /* --profile names that switch it off */
+    char *unless_profile[RULE_PROFILES_MAX]; /* --profile names that switch it off */
     char file[256];
     int line;
 };
@@ -89,36 +89,36 @@ struct finding_evidence {
 
 /* What the replay engine measured with and without a finding's proposed change. */
 struct finding_figures {
-    double pause_us;              /* PFC pause time, every port and priority */
-    double marks, drops;          /* ECN marks; packets dropped (headroom, queues, WRED) */
-    double throughput_bps;        /* the flows' goodput, summed */
-    double fct_p99_ns;            /* -1: no flow finished */
-    double iter_p99_ns;           /* ring all-reduce iterations; -1: none */
+    double pause_us;       /* PFC pause time, every port and priority */
+    double marks, drops;   /* ECN marks; packets dropped (headroom, queues, WRED) */
+    double throughput_bps; /* the flows' goodput, summed */
+    double fct_p99_ns;     /* -1: no flow finished */
+    double iter_p99_ns;    /* ring all-reduce iterations; -1: none */
 };
 
 struct finding_verified {
-    bool done;                    /* replayed with and without the change */
-    bool improved;                /* false: the advice was demoted */
-    bool tradeoff;                /* improved, but it costs drops, throughput or FCT */
-    bool cached;                  /* both runs came from the replay cache */
-    char change[320];             /* knob=value [path=value...], as the replay applied them */
-    char note[320];               /* the verdict, or why the finding could not be verified */
+    bool done;        /* replayed with and without the change */
+    bool improved;    /* false: the advice was demoted */
+    bool tradeoff;    /* improved, but it costs drops, throughput or FCT */
+    bool cached;      /* both runs came from the replay cache */
+    char change[320]; /* knob=value [path=value...], as the replay applied them */
+    char note[320];   /* the verdict, or why the finding could not be verified */
     struct finding_figures before, after;
 };
 
 struct finding {
     const struct rule *rule;
-    enum rule_severity severity;  /* the rule's, one lower when replay shows no improvement */
+    enum rule_severity severity; /* the rule's, one lower when replay shows no improvement */
     char device[64], ifname[64];
-    int prio;                     /* -1 when not per priority */
-    int qp;                       /* the QP (its number on the port), -1 when not per QP */
+    int prio; /* -1 when not per priority */
+    int qp;   /* the QP (its number on the port), -1 when not per QP */
     char summary[FINDING_TEXT_MAX];
     char knob[64];
-    char proposed[64];            /* "" when the rule proposes nothing or it is unknown */
-    char also[RULE_ALSO_MAX][128];   /* "path=value" changes that go with it; "" when unknown */
+    char proposed[64];             /* "" when the rule proposes nothing or it is unknown */
+    char also[RULE_ALSO_MAX][128]; /* "path=value" changes that go with it; "" when unknown */
     size_t nevidence;
     struct finding_evidence evidence[FINDING_EVIDENCE_MAX];
-    struct finding_verified verified;   /* diagnose --verify; done false otherwise */
+    struct finding_verified verified; /* diagnose --verify; done false otherwise */
 };
 
 /* What a rule could not decide on, for -v: the instance and the data it lacked. */
@@ -126,7 +126,7 @@ struct rule_undecided {
     const struct rule *rule;
     char device[64], ifname[64];
     int prio;
-    int qp;                       /* -1 when not per QP */
+    int qp; /* -1 when not per QP */
     char missing[256];
     /* "path P not served by D" when what it lacks comes from a path the device does not
      * serve (rules/path_gaps.h); "" otherwise */
@@ -137,10 +137,10 @@ typedef void (*finding_fn)(void *arg, const struct finding *f);
 typedef void (*undecided_fn)(void *arg, const struct rule_undecided *u);
 
 struct rule_run_options {
-    const char *profile;          /* NULL or e.g. "pfc-only" */
-    int64_t now_ns;               /* evaluation time: the end of every window */
+    const char *profile; /* NULL or e.g. "pfc-only" */
+    int64_t now_ns;      /* evaluation time: the end of every window */
     finding_fn on_finding;
-    undecided_fn on_undecided;    /* NULL: not reported */
+    undecided_fn on_undecided; /* NULL: not reported */
     void *arg;
 };
 

@@ -12,31 +12,74 @@
 enum value_type { T_NUM, T_BOOL, T_STR };
 
 enum node_kind {
-    N_NUM, N_STR, N_BOOL,
-    N_PRIO,           /* $prio: the instance's priority */
-    N_TC,             /* $tc: the traffic class of $prio (prio2tc.$prio) */
-    N_LOSSLESS,       /* lossless: the port's lossless priority mask */
-    N_QP,             /* the instance's QP: the qp label of a per-QP metric in qp scope */
-    N_CONFIG,         /* a config field, here or on the link partner */
-    N_METRIC,         /* a metric selector; agg says how it is read */
-    N_EVENT,          /* an event kind with a window, inside count() */
+    N_NUM,
+    N_STR,
+    N_BOOL,
+    N_PRIO,     /* $prio: the instance's priority */
+    N_TC,       /* $tc: the traffic class of $prio (prio2tc.$prio) */
+    N_LOSSLESS, /* lossless: the port's lossless priority mask */
+    N_QP,       /* the instance's QP: the qp label of a per-QP metric in qp scope */
+    N_CONFIG,   /* a config field, here or on the link partner */
+    N_METRIC,   /* a metric selector; agg says how it is read */
+    N_EVENT,    /* an event kind with a window, inside count() */
     N_CALL,
-    N_NEG, N_NOT,
+    N_NEG,
+    N_NOT,
     N_BIN,
 };
 
 enum bin_op {
-    OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD,
-    OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
-    OP_AND, OP_OR,
+    OP_ADD,
+    OP_SUB,
+    OP_MUL,
+    OP_DIV,
+    OP_MOD,
+    OP_EQ,
+    OP_NE,
+    OP_LT,
+    OP_LE,
+    OP_GT,
+    OP_GE,
+    OP_AND,
+    OP_OR,
 };
 
 enum func_id {
-    F_RATE, F_DELTA, F_AVG, F_MAX, F_MIN, F_LAST, F_COUNT, F_BUSY_RATE,
-    F_HEADROOM, F_COALESCE, F_DEFINED, F_COVERS, F_BIT, F_POPCOUNT, F_ABS,
-    F_PEER_DIFF, F_PEER_DIFF_FIRST, F_ETS_SUM, F_ROLE, F_PEER_ROLE, F_DEVIATES, F_LLDP_PEER,
-    F_FABRIC_PEER, F_ALIAS_CONFLICTS, F_ALIAS_CONFLICT, F_APP_DIFF, F_IF, F_CLEAR_BIT, F_STR, F_DSCP_LOST, F_PEER_DSCP_LOST,
-    F_PORTS_COUNT, F_PORTS_SUM, F_PORTS_AVG, F_PORTS_MAX,
+    F_RATE,
+    F_DELTA,
+    F_AVG,
+    F_MAX,
+    F_MIN,
+    F_LAST,
+    F_COUNT,
+    F_BUSY_RATE,
+    F_HEADROOM,
+    F_COALESCE,
+    F_DEFINED,
+    F_COVERS,
+    F_BIT,
+    F_POPCOUNT,
+    F_ABS,
+    F_PEER_DIFF,
+    F_PEER_DIFF_FIRST,
+    F_ETS_SUM,
+    F_ROLE,
+    F_PEER_ROLE,
+    F_DEVIATES,
+    F_LLDP_PEER,
+    F_FABRIC_PEER,
+    F_ALIAS_CONFLICTS,
+    F_ALIAS_CONFLICT,
+    F_APP_DIFF,
+    F_IF,
+    F_CLEAR_BIT,
+    F_STR,
+    F_DSCP_LOST,
+    F_PEER_DSCP_LOST,
+    F_PORTS_COUNT,
+    F_PORTS_SUM,
+    F_PORTS_AVG,
+    F_PORTS_MAX,
 };
 
 #define EXPR_ARGS_MAX 4
@@ -46,19 +89,19 @@ struct rule_expr {
     enum node_kind kind;
     enum value_type type;
     int line, col;
-    char text[EXPR_TEXT_MAX];     /* as written (names, for evidence and -v) */
+    char text[EXPR_TEXT_MAX]; /* as written (names, for evidence and -v) */
     double num;
     char *str;
     /* N_CONFIG */
     const struct qos_field *field;
     bool peer;
-    struct rule_expr *index;      /* NULL for a scalar, or a whole array (peer_diff) */
+    struct rule_expr *index; /* NULL for a scalar, or a whole array (peer_diff) */
     /* N_METRIC, N_EVENT */
     enum metric_id metric;
     enum dcb_event_kind event;
     enum evidence_agg agg;
-    int64_t window_ns;            /* 0: no window written */
-    struct rule_expr *prio_e;     /* NULL: none given */
+    int64_t window_ns;        /* 0: no window written */
+    struct rule_expr *prio_e; /* NULL: none given */
     struct rule_expr *queue_e;
     /* N_CALL */
     enum func_id func;
@@ -72,9 +115,9 @@ struct rule_expr {
 /* What the parser needs to know about the rule it is in. */
 struct parse_ctx {
     const char *file;
-    int line, col;                /* where the text starts */
+    int line, col; /* where the text starts */
     enum rule_scope scope;
-    bool uses_prio;               /* set when $prio, $tc or {prio=$lossless} appear */
+    bool uses_prio; /* set when $prio, $tc or {prio=$lossless} appear */
 };
 
 /* Parses and checks text (one expression; NUL-terminated). On error: NULL with err set to
@@ -89,7 +132,7 @@ enum value_kind { V_UNKNOWN, V_NUM, V_BOOL, V_STR };
 struct value {
     enum value_kind kind;
     double num;
-    const char *str;              /* static or owned by the tree / field table */
+    const char *str; /* static or owned by the tree / field table */
     /* unknown because the device said it does not serve the path that gives it: coalesce()
      * keeps it unknown instead of taking a default (a missing Pfcwd table is not "0 storms") */
     bool unserved;
@@ -112,8 +155,8 @@ static inline struct value value_bool(bool v)
 
 /* A value the rule read, kept raw: most instances do not fire, and formatting costs. */
 struct pending_evidence {
-    const struct rule_expr *e;    /* NULL: text below, from a function */
-    int index;                    /* the index an indexed config leaf had, -1 */
+    const struct rule_expr *e; /* NULL: text below, from a function */
+    int index;                 /* the index an indexed config leaf had, -1 */
     struct value v;
     char name[64], text[48];
 };
@@ -128,7 +171,7 @@ struct eval_port {
 #define AGG_CACHE_SLOTS 64
 struct agg_slot {
     const struct rule_expr *e;
-    const char *device;           /* NULL at fabric scope; points into the port list */
+    const char *device; /* NULL at fabric scope; points into the port list */
     int prio;
     int64_t now_ns;
     struct value v;
@@ -140,24 +183,24 @@ struct agg_cache {
 
 struct eval_ctx {
     const struct evidence *ev;
-    const struct eval_port *ports;   /* every port of the evidence, by device and interface */
+    const struct eval_port *ports; /* every port of the evidence, by device and interface */
     size_t nports;
-    struct agg_cache *agg_cache;     /* NULL: none */
-    const char *device, *ifname;  /* NULL above port scope */
-    int prio;                     /* -1 outside priority scope */
-    bool has_qp;                  /* qp scope, at one of the port's QPs */
+    struct agg_cache *agg_cache; /* NULL: none */
+    const char *device, *ifname; /* NULL above port scope */
+    int prio;                    /* -1 outside priority scope */
+    bool has_qp;                 /* qp scope, at one of the port's QPs */
     int qp;
     int64_t now_ns;
     const struct qos_config *cfg, *peer;
-    int error;                    /* a negative code from the evidence source, 0 */
+    int error; /* a negative code from the evidence source, 0 */
     struct dcb_err *err;
     /* what was looked at, formatted only if the rule fires (evidence_format), and what was
      * missing, for -v */
     bool record;
     size_t npending;
-    struct pending_evidence *pending;   /* FINDING_EVIDENCE_MAX of them, the caller's */
+    struct pending_evidence *pending; /* FINDING_EVIDENCE_MAX of them, the caller's */
     char missing[256];
-    bool want_missing;            /* someone will read missing (-v): otherwise skip the text */
+    bool want_missing; /* someone will read missing (-v): otherwise skip the text */
     bool div_by_zero;
 };
 

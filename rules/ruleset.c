@@ -1,4 +1,5 @@
-/* Rule files: `[id]` blocks of `key = value` lines (rules/README.md), parsed and checked at load. */
+/* Rule files: `[id]` blocks of `key = value` lines (rules/README.md), parsed and checked at load.
+ */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdarg.h>
@@ -71,7 +72,7 @@ struct loader {
     const char *name;
     struct dcb_err *err;
     struct rule_set *rs;
-    struct rule *cur;             /* the rule being filled, NULL before the first [id] */
+    struct rule *cur; /* the rule being filled, NULL before the first [id] */
     bool seen[16];
 };
 
@@ -88,13 +89,25 @@ static int fail(struct loader *ld, int line, int col, const char *fmt, ...)
 }
 
 enum rule_key {
-    K_SEVERITY, K_CONFIDENCE, K_SCOPE, K_WHEN, K_FOR, K_MESSAGE, K_KNOB, K_DIRECTION,
-    K_PROPOSE, K_REFERENCE, K_UNLESS_PROFILE, K_PRIORITIES, K_ALSO, K_COUNT,
+    K_SEVERITY,
+    K_CONFIDENCE,
+    K_SCOPE,
+    K_WHEN,
+    K_FOR,
+    K_MESSAGE,
+    K_KNOB,
+    K_DIRECTION,
+    K_PROPOSE,
+    K_REFERENCE,
+    K_UNLESS_PROFILE,
+    K_PRIORITIES,
+    K_ALSO,
+    K_COUNT,
 };
 
 static const char *const key_names[K_COUNT] = {
-    "severity", "confidence", "scope", "when", "for", "message", "knob", "direction", "propose",
-    "reference", "unless_profile", "priorities", "also",
+    "severity",  "confidence", "scope",     "when",           "for",        "message", "knob",
+    "direction", "propose",    "reference", "unless_profile", "priorities", "also",
 };
 
 static int parse_expr_value(struct loader *ld, const char *value, int line, int col,
@@ -110,8 +123,8 @@ static int parse_expr_value(struct loader *ld, const char *value, int line, int 
 }
 
 /* A template's placeholders: each {expr} is parsed now so that a typo fails at load. */
-static int parse_template(struct loader *ld, struct rule_template *t, const char *value,
-                          int line, int col)
+static int parse_template(struct loader *ld, struct rule_template *t, const char *value, int line,
+                          int col)
 {
     if (!(t->text = strdup(value)))
         return dcb_err_set(ld->err, DCB_E_NOMEM, "out of memory");
@@ -146,8 +159,8 @@ static int parse_template(struct loader *ld, struct rule_template *t, const char
 /* The knob must name a config field once its $prio, $tc and {expr} parts are filled in. A knob
  * that opens with an {expr} names its field itself (if() picks among paths): it is checked as
  * far as it can be, a template that parses. */
-static int check_knob_into(struct loader *ld, struct rule_template *t, const char *value,
-                           int line, int col)
+static int check_knob_into(struct loader *ld, struct rule_template *t, const char *value, int line,
+                           int col)
 {
     char path[64];
     size_t o = 0;
@@ -192,9 +205,9 @@ static int parse_also(struct loader *ld, const char *value, int line, int col)
     const char *expr = eq + 1 + strspn(eq + 1, " \t");
     int rc = check_knob_into(ld, &r->also[r->nalso].knob, path, line, col);
     if (rc == 0)
-        rc = parse_expr_value(ld, expr, line, col + (int)(expr - value),
-                              &r->also[r->nalso].propose, NULL);
-    r->nalso++;                       /* freed with the rule either way */
+        rc = parse_expr_value(ld, expr, line, col + (int)(expr - value), &r->also[r->nalso].propose,
+                              NULL);
+    r->nalso++; /* freed with the rule either way */
     return rc;
 }
 
@@ -255,7 +268,8 @@ static int set_key(struct loader *ld, enum rule_key k, const char *value, int li
             return fail(ld, line, col, "type error: 'when' must be a condition, '%s' is not",
                         r->when->text);
         if (uses && r->scope != SCOPE_PRIORITY && r->scope != SCOPE_FABRIC)
-            return fail(ld, line, col, "$prio, $tc and $lossless need scope = priority "
+            return fail(ld, line, col,
+                        "$prio, $tc and $lossless need scope = priority "
                         "(or fabric: once per lossless priority)");
         r->fabric_prios = uses && r->scope == SCOPE_FABRIC;
         return 0;
@@ -264,10 +278,8 @@ static int set_key(struct loader *ld, enum rule_key k, const char *value, int li
         if (dcb_parse_duration(value, &r->for_ns, &derr) < 0)
             return fail(ld, line, col, "for: %s", derr.msg);
         return 0;
-    case K_MESSAGE:
-        return parse_template(ld, &r->message, value, line, col);
-    case K_KNOB:
-        return check_knob(ld, value, line, col);
+    case K_MESSAGE: return parse_template(ld, &r->message, value, line, col);
+    case K_KNOB: return check_knob(ld, value, line, col);
     case K_DIRECTION: {
         /* folded before it is measured: a long one is refused, never cut short */
         char folded[2 * sizeof(r->direction)];
@@ -282,10 +294,8 @@ static int set_key(struct loader *ld, enum rule_key k, const char *value, int li
         snprintf(r->direction, sizeof(r->direction), "%s", folded);
         return 0;
     }
-    case K_ALSO:
-        return parse_also(ld, value, line, col);
-    case K_PROPOSE:
-        return parse_expr_value(ld, value, line, col, &r->propose, NULL);
+    case K_ALSO: return parse_also(ld, value, line, col);
+    case K_PROPOSE: return parse_expr_value(ld, value, line, col, &r->propose, NULL);
     case K_REFERENCE:
         if (!(r->reference = strdup(value)))
             return dcb_err_set(ld->err, DCB_E_NOMEM, "oom");
@@ -294,16 +304,16 @@ static int set_key(struct loader *ld, enum rule_key k, const char *value, int li
     case K_UNLESS_PROFILE:
         for (int i = 0; i < RULE_PROFILES_MAX; i++)
             if (!r->unless_profile[i])
-                return (r->unless_profile[i] = strdup(value)) ? 0 :
-                       dcb_err_set(ld->err, DCB_E_NOMEM, "oom");
+                return (r->unless_profile[i] = strdup(value))
+                           ? 0
+                           : dcb_err_set(ld->err, DCB_E_NOMEM, "oom");
         return fail(ld, line, col, "at most %d unless_profile lines", RULE_PROFILES_MAX);
     case K_PRIORITIES:
         if (strcmp(value, "lossless") && strcmp(value, "all"))
             return fail(ld, line, col, "priorities is lossless or all, not '%s'", value);
         r->all_prios = value[0] == 'a';
         return 0;
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
@@ -328,8 +338,10 @@ static int start_rule(struct loader *ld, const char *line_text, int line)
     const char *close = strchr(line_text, ']');
     size_t len = close ? (size_t)(close - line_text - 1) : 0;
     if (!close || !len || len >= RULE_ID_MAX || close[1 + strspn(close + 1, " \t\r")])
-        return fail(ld, line, 1, "a rule starts with [id] on its own line (id up to %d "
-                    "characters)", RULE_ID_MAX - 1);
+        return fail(ld, line, 1,
+                    "a rule starts with [id] on its own line (id up to %d "
+                    "characters)",
+                    RULE_ID_MAX - 1);
     for (size_t i = 1; i <= len; i++)
         if (!isalnum((unsigned char)line_text[i]) && line_text[i] != '-' && line_text[i] != '_')
             return fail(ld, line, (int)i + 1, "rule ids use letters, digits, '-' and '_'");
@@ -370,7 +382,8 @@ static int key_line(struct loader *ld, const char *text, int line, const char *v
         ld->seen[k] = true;
         return set_key(ld, (enum rule_key)k, value_start, line, value_col);
     }
-    return fail(ld, line, 1, "unknown key '%.*s' (severity, confidence, scope, when, for, "
+    return fail(ld, line, 1,
+                "unknown key '%.*s' (severity, confidence, scope, when, for, "
                 "message, knob, direction, propose, also, reference, unless_profile, priorities)",
                 (int)klen, text);
 }
@@ -457,7 +470,7 @@ int rule_set_load_text(struct rule_set *rs, const char *text, size_t len, const 
         size_t vl = strlen(value);
         while (vl && isspace((unsigned char)value[vl - 1]))
             value[--vl] = '\0';
-        int first_line = line;                  /* the key's line: back over the continuations */
+        int first_line = line; /* the key's line: back over the continuations */
         for (const char *q = value; (q = strchr(q, '\n')) != NULL; q++)
             first_line--;
         rc = key_line(&ld, raw, first_line, value, value_col);
@@ -466,7 +479,7 @@ int rule_set_load_text(struct rule_set *rs, const char *text, size_t len, const 
         rc = finish_rule(&ld, line);
     if (rc) {
         drop_current(&ld);
-        while (rs->n > loaded_before)         /* all or nothing: no half-loaded file */
+        while (rs->n > loaded_before) /* all or nothing: no half-loaded file */
             rule_free(&rs->rules[--rs->n]);
     }
     free(value);

@@ -33,9 +33,9 @@ static void add_port(void *arg, const char *device, const char *ifname)
 }
 
 struct instance {
-    const char *device, *ifname;    /* NULL above port scope */
+    const char *device, *ifname; /* NULL above port scope */
     int prio;
-    int qp;                         /* -1 outside qp scope, or at a port with no QPs */
+    int qp; /* -1 outside qp scope, or at a port with no QPs */
 };
 
 struct qp_list {
@@ -54,14 +54,13 @@ struct runner {
     struct dcb_err *err;
     int error;
     struct agg_cache agg_cache;
-    struct finding finding;         /* zeroed only when a rule fires */
+    struct finding finding; /* zeroed only when a rule fires */
     struct pending_evidence pending[FINDING_EVIDENCE_MAX];
-    struct qp_list qps;             /* a port's QPs, reused from port to port */
+    struct qp_list qps; /* a port's QPs, reused from port to port */
 };
 
 /* A template with each {expr} replaced by its value, and $prio / $tc by the instance's. */
-static void fill_template(const struct rule_template *t, struct eval_ctx *c, char *buf,
-                          size_t len)
+static void fill_template(const struct rule_template *t, struct eval_ctx *c, char *buf, size_t len)
 {
     size_t o = 0, k = 0;
     buf[0] = '\0';
@@ -84,12 +83,11 @@ static void fill_template(const struct rule_template *t, struct eval_ctx *c, cha
             int v = p[1] == 'p' ? c->prio : -1;
             if (p[1] != 'p' && c->cfg && c->cfg->prio2tc[c->prio].set)
                 v = (int)c->cfg->prio2tc[c->prio].v;
-            n = v >= 0 ? snprintf(buf + o, len - o, "%d", v) :
-                snprintf(buf + o, len - o, "$tc");
+            n = v >= 0 ? snprintf(buf + o, len - o, "%d", v) : snprintf(buf + o, len - o, "$tc");
             p += p[1] == 'p' ? 5 : 3;
         } else {
             buf[o++] = *p == '\n' ? ' ' : *p;
-            if (*p == '\n')                /* a continuation line: one space, not its indent */
+            if (*p == '\n') /* a continuation line: one space, not its indent */
                 while (p[1] == ' ' || p[1] == '\t')
                     p++;
             p++;
@@ -123,10 +121,19 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
     const struct evidence *ev = rn->ev;
     struct finding *f = &rn->finding;
     struct eval_ctx c = {
-        .ev = ev, .ports = rn->ports->v, .nports = rn->ports->n, .agg_cache = &rn->agg_cache,
-        .device = in->device, .ifname = in->ifname, .prio = in->prio,
-        .has_qp = in->qp >= 0, .qp = in->qp, .now_ns = rn->opt->now_ns, .err = rn->err,
-        .record = true, .pending = rn->pending,
+        .ev = ev,
+        .ports = rn->ports->v,
+        .nports = rn->ports->n,
+        .agg_cache = &rn->agg_cache,
+        .device = in->device,
+        .ifname = in->ifname,
+        .prio = in->prio,
+        .has_qp = in->qp >= 0,
+        .qp = in->qp,
+        .now_ns = rn->opt->now_ns,
+        .err = rn->err,
+        .record = true,
+        .pending = rn->pending,
         .want_missing = rn->opt->on_undecided != NULL,
     };
     if (in->device && in->ifname) {
@@ -158,7 +165,7 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
         f->prio = in->prio;
         f->qp = in->qp;
         f->nevidence = evidence_format(&c, f->evidence, FINDING_EVIDENCE_MAX);
-        c.record = false;                           /* the message adds no evidence */
+        c.record = false; /* the message adds no evidence */
         fill_template(&r->message, &c, f->summary, sizeof(f->summary));
         fill_template(&r->knob, &c, f->knob, sizeof(f->knob));
         if (r->propose) {
@@ -204,8 +211,9 @@ static int fabric_lossless(const struct evidence *ev, const struct ports *ps)
         struct eval_ctx c = {
             .cfg = ev->ops->config ? ev->ops->config(ev->ctx, ps->v[i].device, ps->v[i].ifname)
                                    : NULL,
-            .peer = ev->ops->peer_config ? ev->ops->peer_config(ev->ctx, ps->v[i].device,
-                                                                ps->v[i].ifname) : NULL,
+            .peer = ev->ops->peer_config
+                        ? ev->ops->peer_config(ev->ctx, ps->v[i].device, ps->v[i].ifname)
+                        : NULL,
         };
         int m = eval_lossless_mask(&c);
         if (m > 0)
@@ -374,7 +382,8 @@ int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
 
 const char *evidence_agg_name(enum evidence_agg a)
 {
-    static const char *const names[] = { "rate", "delta", "avg", "max", "min", "last",
-                                         "busy_rate" };
+    static const char *const names[] = {
+        "rate", "delta", "avg", "max", "min", "last", "busy_rate"
+    };
     return names[a];
 }

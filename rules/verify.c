@@ -29,7 +29,9 @@
 
 /* The last rx_pause_us of every (device, ifname, prio): their sum is the run's pause time. */
 struct pause_sum {
-    struct { uint64_t key, value; } slot[PAUSE_SERIES_MAX];
+    struct {
+        uint64_t key, value;
+    } slot[PAUSE_SERIES_MAX];
     size_t used;
 };
 
@@ -48,7 +50,7 @@ static void on_sample(void *arg, const struct dcb_sample *s)
         return;
     uint64_t key = fnv(1469598103934665603ULL, s->device, strlen(s->device) + 1);
     key = fnv(key, s->ifname, strlen(s->ifname) + 1);
-    key = fnv(key, &s->prio, sizeof(s->prio)) | 1;   /* 0 marks a free slot */
+    key = fnv(key, &s->prio, sizeof(s->prio)) | 1; /* 0 marks a free slot */
     size_t k = key % PAUSE_SERIES_MAX;
     for (size_t n = 0; n < PAUSE_SERIES_MAX; n++, k = (k + 1) % PAUSE_SERIES_MAX) {
         if (ps->slot[k].key == key || !ps->slot[k].key) {
@@ -123,13 +125,13 @@ static void mkdirs(const char *dir)
     mkdir(path, 0777);
 }
 
-static const char *const FIG_NAMES[] = { "pause_us", "marks", "drops", "throughput_bps",
-                                         "fct_p99_ns", "iter_p99_ns" };
+static const char *const FIG_NAMES[] = { "pause_us",       "marks",      "drops",
+                                         "throughput_bps", "fct_p99_ns", "iter_p99_ns" };
 
 static double *fig_field(struct finding_figures *f, int i)
 {
-    double *fields[] = { &f->pause_us, &f->marks, &f->drops, &f->throughput_bps,
-                         &f->fct_p99_ns, &f->iter_p99_ns };
+    double *fields[] = { &f->pause_us,       &f->marks,      &f->drops,
+                         &f->throughput_bps, &f->fct_p99_ns, &f->iter_p99_ns };
     return fields[i];
 }
 
@@ -184,7 +186,7 @@ static void cache_write(const char *dir, const char *path, const char *key,
 struct verify_ctx {
     const struct rule_verify_options *v;
     const char *cache_dir;
-    char *text;                   /* the scenario: its file, or one built over the fabric */
+    char *text; /* the scenario: its file, or one built over the fabric */
     size_t len;
     char base_dir[4096];
     unsigned runs, hits;
@@ -195,8 +197,9 @@ static int replay_once(struct verify_ctx *vc, const char *const *sets, size_t ns
                        struct finding_figures *f, bool *cached, struct dcb_err *err)
 {
     struct scenario sc;
-    int rc = scenario_load_text(&sc, vc->text, vc->len, vc->v->scenario ? vc->v->scenario :
-                                "the fabric's incast", vc->base_dir, sets, nsets, err);
+    int rc = scenario_load_text(&sc, vc->text, vc->len,
+                                vc->v->scenario ? vc->v->scenario : "the fabric's incast",
+                                vc->base_dir, sets, nsets, err);
     if (rc < 0)
         return rc;
     char *doc = cJSON_PrintUnformatted(sc.doc);
@@ -222,7 +225,7 @@ static int replay_once(struct verify_ctx *vc, const char *const *sets, size_t ns
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     }
     if (sc.options.sample_interval_ns <= 0)
-        sc.options.sample_interval_ns = 1000000;   /* the pause counters are read in samples */
+        sc.options.sample_interval_ns = 1000000; /* the pause counters are read in samples */
     struct replay_hooks hooks = { .sample = on_sample, .arg = ps };
     struct scenario_run_options ro = { .duration_ns = sc.options.duration_ns };
     struct scenario_result res;
@@ -282,13 +285,14 @@ static void judge(struct finding *fd)
         return;
     }
     if (gain) {
-        snprintf(vf->note, sizeof(vf->note), "replay: the change helps at a cost (a trade-off "
-                 "to weigh): %s", what);
+        snprintf(vf->note, sizeof(vf->note),
+                 "replay: the change helps at a cost (a trade-off "
+                 "to weigh): %s",
+                 what);
         return;
     }
     snprintf(vf->note, sizeof(vf->note), "replay shows no improvement%s (%s): demoted from %s",
-             loss ? ", it costs drops or throughput" : "", what,
-             rule_severity_name(fd->severity));
+             loss ? ", it costs drops or throughput" : "", what, rule_severity_name(fd->severity));
     if (fd->severity > RULE_INFO)
         fd->severity--;
 }
@@ -300,12 +304,13 @@ static int load_scenario_text(struct verify_ctx *vc, struct dcb_err *err)
         if (dcb_read_text_file(v->scenario, SCENARIO_FILE_MAX, &vc->text, &vc->len, err) < 0)
             return -1;
         const char *slash = strrchr(v->scenario, '/');
-        snprintf(vc->base_dir, sizeof(vc->base_dir), "%.*s",
-                 slash ? (int)(slash - v->scenario) : 1, slash ? v->scenario : ".");
+        snprintf(vc->base_dir, sizeof(vc->base_dir), "%.*s", slash ? (int)(slash - v->scenario) : 1,
+                 slash ? v->scenario : ".");
         return 0;
     }
     if (!v->fabric)
-        return dcb_err_set(err, DCB_E_INVAL, "--verify needs a scenario (--scenario FILE) or "
+        return dcb_err_set(err, DCB_E_INVAL,
+                           "--verify needs a scenario (--scenario FILE) or "
                            "a fabric (--fabric FILE)");
     /* a fabric alone: every other host sends to the last one on the RoCE class for 10 ms */
     cJSON *doc = cJSON_CreateObject(), *wl = cJSON_CreateObject();
@@ -363,8 +368,7 @@ int rule_verify(const struct rule_verify_options *v, struct finding *findings, s
         /* the same change proposed by another finding was replayed already */
         const struct finding *same = NULL;
         for (size_t k = 0; k < i && !same; k++)
-            if (findings[k].verified.done &&
-                !strcmp(findings[k].verified.change, vf->change))
+            if (findings[k].verified.done && !strcmp(findings[k].verified.change, vf->change))
                 same = &findings[k];
         if (same) {
             vf->done = true;

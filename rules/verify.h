@@ -11,15 +11,15 @@
 #include "rules.h"
 
 struct rule_verify_options {
-    const char *scenario;         /* the scenario to replay, or NULL */
-    const char *fabric;           /* without one: a built-in incast over this fabric file */
-    const char *cache_dir;        /* NULL: $DCBKIT_CACHE_DIR, $XDG_CACHE_HOME/dcbkit/replay,
-                                   * ~/.cache/dcbkit/replay; "": no cache */
+    const char *scenario;  /* the scenario to replay, or NULL */
+    const char *fabric;    /* without one: a built-in incast over this fabric file */
+    const char *cache_dir; /* NULL: $DCBKIT_CACHE_DIR, $XDG_CACHE_HOME/dcbkit/replay,
+                            * ~/.cache/dcbkit/replay; "": no cache */
 };
 
 struct rule_verify_stats {
-    unsigned runs, hits;          /* replays run, and read from the cache */
-    char cache_dir[4096];         /* the cache used ("" when none) */
+    unsigned runs, hits;  /* replays run, and read from the cache */
+    char cache_dir[4096]; /* the cache used ("" when none) */
 };
 
 /* Fills each finding's verified and demotes advice that shows no improvement. A scenario that

@@ -35,8 +35,8 @@ int cli_usage_error(const struct cli_ctx *ctx, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-int cli_opt_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
-                 long max, long *out)
+int cli_opt_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min, long max,
+                 long *out)
 {
     char *end;
     errno = 0;
@@ -96,17 +96,13 @@ int cli_common_option(struct cli_ctx *ctx, int opt, char **argv)
         ctx->verbosity = -1;
         dcb_log_set_level(DCB_LOG_ERROR);
         return CLI_NEXT;
-    case 'h':
-        cli_print_help(ctx->cmd, stdout);
-        return 0;
-    case ':':
-        return cli_usage_error(ctx, "option '%s' needs a value", argv[optind - 1]);
+    case 'h': cli_print_help(ctx->cmd, stdout); return 0;
+    case ':': return cli_usage_error(ctx, "option '%s' needs a value", argv[optind - 1]);
     case '?':
         if (optopt)
             return cli_usage_error(ctx, "unknown option '-%c'", optopt);
         return cli_usage_error(ctx, "unknown option '%s'", argv[optind - 1]);
-    default:
-        return cli_usage_error(ctx, "unhandled option '%c'", opt);
+    default: return cli_usage_error(ctx, "unhandled option '%c'", opt);
     }
 }
 
@@ -140,7 +136,7 @@ static int parser_longopts(const struct cli_parser *p, struct option *out, size_
         return -1;
     if (p->nown + ns + sizeof(common) / sizeof(*common) + 1 > cap)
         return -1;
-    if (p->nown)                        /* a command without options of its own: own is NULL */
+    if (p->nown) /* a command without options of its own: own is NULL */
         memcpy(out, p->own, p->nown * sizeof(*p->own));
     n = p->nown;
     for (size_t i = 0; i < ns; i++) {

@@ -39,42 +39,68 @@ struct cli_example {
 
 /* A titled list for help and man pages besides the options (dcbtop's keys). */
 struct cli_section {
-    const char *title;                        /* "Keys"; the man page prints it in capitals */
-    const struct cli_option_doc *items;       /* ends with { NULL, NULL } */
+    const char *title;                  /* "Keys"; the man page prints it in capitals */
+    const struct cli_option_doc *items; /* ends with { NULL, NULL } */
 };
 
 /* One row of a command's exit-status table: help, the man pages and `dcbkit help`'s summary
  * are all made from it, and tests/integration/exit_status.py runs the codes it documents. */
 struct cli_exit {
     int code;
-    const char *label;                        /* a few words: "warnings"; the summary's */
-    const char *text;                         /* when; NULL when the label says it */
+    const char *label; /* a few words: "warnings"; the summary's */
+    const char *text;  /* when; NULL when the label says it */
 };
-#define CLI_EXIT_SUCCESS_WHEN(when) { 0, "success", when }
-#define CLI_EXIT_FAILED_WHEN(when) { 1, "runtime error", when }
+#define CLI_EXIT_SUCCESS_WHEN(when) \
+    {                               \
+        0, "success", when          \
+    }
+#define CLI_EXIT_FAILED_WHEN(when) \
+    {                              \
+        1, "runtime error", when   \
+    }
 #define CLI_EXIT_SUCCESS CLI_EXIT_SUCCESS_WHEN(NULL)
-#define CLI_EXIT_FAILED \
+#define CLI_EXIT_FAILED                                                                   \
     CLI_EXIT_FAILED_WHEN("a file, store, device or socket could not be read, written or " \
                          "opened; the output could not be written")
-#define CLI_EXIT_USAGE { EXIT_USAGE, "usage error", "a wrong option or argument, said in one " \
-                         "line on stderr" }
-#define CLI_EXIT_END { -1, NULL, NULL }
+#define CLI_EXIT_USAGE                                 \
+    {                                                  \
+        EXIT_USAGE, "usage error",                     \
+            "a wrong option or argument, said in one " \
+            "line on stderr"                           \
+    }
+#define CLI_EXIT_END   \
+    {                  \
+        -1, NULL, NULL \
+    }
 /* The whole table of a command that exits 0, 1 or 64, in its own words for when 0 and 1
  * happen (NULL: the label says it). */
-#define CLI_EXITS(success_when, failed_when) \
-    { CLI_EXIT_SUCCESS_WHEN(success_when), CLI_EXIT_FAILED_WHEN(failed_when), CLI_EXIT_USAGE, \
-      CLI_EXIT_END }
+#define CLI_EXITS(success_when, failed_when)                                                    \
+    {                                                                                           \
+        CLI_EXIT_SUCCESS_WHEN(success_when), CLI_EXIT_FAILED_WHEN(failed_when), CLI_EXIT_USAGE, \
+            CLI_EXIT_END                                                                        \
+    }
 /* 0 success, 1 runtime error, 64 usage error: a command whose exits are NULL. */
 extern const struct cli_exit cli_exits_default[];
 /* The monitoring convention of diagnose and report, before their own 3 and 64. */
-#define CLI_EXIT_HEALTHY { 0, "healthy", "no finding above info" }
-#define CLI_EXIT_WARNINGS_WHEN(when) { 1, "warnings", when }
+#define CLI_EXIT_HEALTHY                      \
+    {                                         \
+        0, "healthy", "no finding above info" \
+    }
+#define CLI_EXIT_WARNINGS_WHEN(when) \
+    {                                \
+        1, "warnings", when          \
+    }
 #define CLI_EXIT_WARNINGS CLI_EXIT_WARNINGS_WHEN("the worst finding is a warn")
-#define CLI_EXIT_CRITICAL { 2, "critical", "at least one crit finding" }
+#define CLI_EXIT_CRITICAL                          \
+    {                                              \
+        2, "critical", "at least one crit finding" \
+    }
 /* The whole table of diagnose and report: the convention, then `undecided` (3) and 64. */
-#define CLI_EXITS_VERDICT(warnings, undecided, undecided_when) \
-    { CLI_EXIT_HEALTHY, warnings, CLI_EXIT_CRITICAL, \
-      { undecided, "could not decide", undecided_when }, CLI_EXIT_USAGE, CLI_EXIT_END }
+#define CLI_EXITS_VERDICT(warnings, undecided, undecided_when)                              \
+    {                                                                                       \
+        CLI_EXIT_HEALTHY, warnings, CLI_EXIT_CRITICAL,                                      \
+            { undecided, "could not decide", undecided_when }, CLI_EXIT_USAGE, CLI_EXIT_END \
+    }
 
 struct cli_ctx;
 
@@ -82,28 +108,28 @@ struct cli_ctx;
  * "dcbtop: ... (see 'dcbtop --help')" and its man page is a page of its own. */
 struct cli_command {
     const char *name;
-    const char *summary;                      /* one line, for `dcbkit help` */
-    const char *synopsis;                     /* one usage form per line */
-    const char *description;                  /* paragraphs separated by a blank line */
-    const struct cli_option_doc *options;     /* its own; ends with { NULL, NULL } */
-    const struct cli_example *examples;       /* ends with { NULL, NULL } */
-    const char *json_doc;                     /* what -T json prints; NULL: -T json refused */
+    const char *summary;                  /* one line, for `dcbkit help` */
+    const char *synopsis;                 /* one usage form per line */
+    const char *description;              /* paragraphs separated by a blank line */
+    const struct cli_option_doc *options; /* its own; ends with { NULL, NULL } */
+    const struct cli_example *examples;   /* ends with { NULL, NULL } */
+    const char *json_doc;                 /* what -T json prints; NULL: -T json refused */
     /* the source option groups it takes (collectors/source_opts.h): help and man list their
      * options from source_option_docs after the command's own, except a flag the command
      * documents itself */
     unsigned source_groups;
     int (*run)(struct cli_ctx *ctx, int argc, char **argv);
-    const struct cli_section *sections;       /* ends with { NULL, NULL }; NULL: none */
-    const struct cli_exit *exits;             /* ends with CLI_EXIT_END; NULL: the default */
-    const char *actions;                      /* its first words ("pause headroom thresholds"),
-                                               * space-separated, for completion; NULL: none */
+    const struct cli_section *sections; /* ends with { NULL, NULL }; NULL: none */
+    const struct cli_exit *exits;       /* ends with CLI_EXIT_END; NULL: the default */
+    const char *actions;                /* its first words ("pause headroom thresholds"),
+                                         * space-separated, for completion; NULL: none */
 };
 
 /* Every option the help lists for cmd, in its order (its own, the common ones it takes, its
  * source groups' but those it documents itself): fn gets each flags string ("-T, --format
  * text|json", "--store DB"). */
-void cli_each_option(const struct cli_command *cmd,
-                     void (*fn)(void *arg, const char *flags), void *arg);
+void cli_each_option(const struct cli_command *cmd, void (*fn)(void *arg, const char *flags),
+                     void *arg);
 
 /* The command's exit-status table (cli_exits_default when it gives none). */
 const struct cli_exit *cli_exits(const struct cli_command *cmd);
@@ -118,25 +144,30 @@ void cli_print_wrapped(FILE *fp, const char *text, int indent, int width, int st
 struct cli_ctx {
     const struct cli_command *cmd;
     enum out_format format;
-    bool format_given;                        /* -T (or a command's --format) was on the line */
-    int verbosity;                            /* -v adds, -q subtracts */
+    bool format_given; /* -T (or a command's --format) was on the line */
+    int verbosity;     /* -v adds, -q subtracts */
 };
 
 /* Options every command takes; put CLI_COMMON_LONGOPTS last in a command's option array
  * (before the terminator) and start its short option string with CLI_COMMON_SHORTOPTS. */
 #define CLI_COMMON_SHORTOPTS ":T:vqh"
-#define CLI_COMMON_LONGOPTS \
+#define CLI_COMMON_LONGOPTS                                                            \
     { "format", required_argument, NULL, 'T' }, { "verbose", no_argument, NULL, 'v' }, \
-    { "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' }
+        { "quiet", no_argument, NULL, 'q' },                                           \
+    {                                                                                  \
+        "help", no_argument, NULL, 'h'                                                 \
+    }
 
 /* Help and man pages list these after a command's own options; -T only for a command with
  * JSON output (json_doc), the others refuse it. */
-#define CLI_COMMON_OPTION_DOCS \
-    { "-T, --format text|json", \
+#define CLI_COMMON_OPTION_DOCS                                                 \
+    { "-T, --format text|json",                                                \
       "Output format: text (default) or json, described under JSON output." }, \
-    { "-v, --verbose", "Say more on stderr (repeat for debug)." }, \
-    { "-q, --quiet", "Only errors on stderr." }, \
-    { "-h, --help", "This help." }
+        { "-v, --verbose", "Say more on stderr (repeat for debug)." },         \
+        { "-q, --quiet", "Only errors on stderr." },                           \
+    {                                                                          \
+        "-h, --help", "This help."                                             \
+    }
 
 /* Handles a getopt result that the command did not: common options, unknown options and
  * missing arguments. Returns CLI_NEXT to go on, or an exit status (0 after --help, 64 on a usage
@@ -164,13 +195,13 @@ typedef int (*cli_own_option_fn)(struct cli_ctx *ctx, void *args, int opt, const
 
 /* What a command's command line is made of. */
 struct cli_parser {
-    const struct option *own;         /* its own getopt entries (no terminator, no common
-                                       * ones); they win over a source option of the same name */
+    const struct option *own; /* its own getopt entries (no terminator, no common
+                               * ones); they win over a source option of the same name */
     size_t nown;
-    const char *shortopts;            /* its own short letters, after the common ones; or NULL */
+    const char *shortopts; /* its own short letters, after the common ones; or NULL */
     cli_own_option_fn own_option;
-    void *args;                       /* handed to own_option */
-    struct source_opts *src;          /* the source options it takes (src->groups); or NULL */
+    void *args;              /* handed to own_option */
+    struct source_opts *src; /* the source options it takes (src->groups); or NULL */
 };
 
 /* For a command whose only own option is a switch: own_option = cli_flag_option, args = a
@@ -195,21 +226,23 @@ int cli_usage_error(const struct cli_ctx *ctx, const char *fmt, ...)
 struct cli_rules {
     const char *dirs[CLI_MAX_RULES_DIRS];
     int ndirs;
-    const char *profile;          /* NULL: every rule */
+    const char *profile; /* NULL: every rule */
 };
 /* Option helpers, in the one convention: CLI_NEXT, or 64 after a one-line usage error. A whole
  * decimal number in [min, max] ("--count takes a whole number from 1 to 1000000, not 'x'"),
  * a --rules folder, the --profile name. */
-int cli_opt_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min,
-                 long max, long *out);
+int cli_opt_long(const struct cli_ctx *ctx, const char *flag, const char *text, long min, long max,
+                 long *out);
 int cli_opt_rules_dir(const struct cli_ctx *ctx, struct cli_rules *r, const char *dir);
 int cli_opt_rules_profile(const struct cli_ctx *ctx, struct cli_rules *r, const char *name);
 /* The documentation of --rules DIR and --profile NAME, for a command's option list. */
-#define CLI_RULES_OPTION_DOCS \
-    { "--rules DIR", "Also load the *.rules files of DIR besides the built-in catalog " \
-      "($DCBKIT_RULES or the installed one); repeatable." }, \
-    { "--profile pfc-only", "For sites that run PFC without DCQCN on purpose: rules that " \
-      "expect DCQCN are skipped." }
+#define CLI_RULES_OPTION_DOCS                                                                \
+    { "--rules DIR", "Also load the *.rules files of DIR besides the built-in catalog "      \
+                     "($DCBKIT_RULES or the installed one); repeatable." },                  \
+    {                                                                                        \
+        "--profile pfc-only", "For sites that run PFC without DCQCN on purpose: rules that " \
+                              "expect DCQCN are skipped."                                    \
+    }
 
 /* "dcbkit: <what>: <why>" on stderr, each part said once (dcb_cmd_error); returns status. */
 int cli_fail(int status, const char *what, const char *fmt, ...)

@@ -119,8 +119,8 @@ static const struct source_option_doc *next_source_doc(const struct cli_command 
     return NULL;
 }
 
-void cli_each_option(const struct cli_command *cmd,
-                     void (*fn)(void *arg, const char *flags), void *arg)
+void cli_each_option(const struct cli_command *cmd, void (*fn)(void *arg, const char *flags),
+                     void *arg)
 {
     for (const struct cli_option_doc *o = cmd->options; o && o->flags; o++)
         fn(arg, o->flags);
@@ -144,7 +144,10 @@ static void print_source_options(FILE *fp, const struct cli_command *cmd)
 }
 
 const struct cli_exit cli_exits_default[] = {
-    CLI_EXIT_SUCCESS, CLI_EXIT_FAILED, CLI_EXIT_USAGE, CLI_EXIT_END,
+    CLI_EXIT_SUCCESS,
+    CLI_EXIT_FAILED,
+    CLI_EXIT_USAGE,
+    CLI_EXIT_END,
 };
 
 const struct cli_exit *cli_exits(const struct cli_command *cmd)
@@ -221,8 +224,7 @@ static size_t roff_utf8(FILE *fp, const unsigned char *s, size_t n)
     if ((s[0] & 0xe0) == 0xc0 && n >= 2 && (s[1] & 0xc0) == 0x80) {
         cp = (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu);
         len = 2;
-    } else if ((s[0] & 0xf0) == 0xe0 && n >= 3 && (s[1] & 0xc0) == 0x80 &&
-               (s[2] & 0xc0) == 0x80) {
+    } else if ((s[0] & 0xf0) == 0xe0 && n >= 3 && (s[1] & 0xc0) == 0x80 && (s[2] & 0xc0) == 0x80) {
         cp = (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu);
         len = 3;
     } else {
@@ -357,13 +359,13 @@ void cli_print_man_page(const struct cli_command *cmd, FILE *fp)
         upper[n] = cmd->name[n] >= 'a' && cmd->name[n] <= 'z' ? cmd->name[n] - 'a' + 'A'
                                                               : cmd->name[n];
     upper[n] = '\0';
-    fprintf(fp, ".TH %s 1 \"\" \"dcbkit %s\" \"User Commands\"\n.SH NAME\n", upper,
-            DCBKIT_VERSION);
+    fprintf(fp, ".TH %s 1 \"\" \"dcbkit %s\" \"User Commands\"\n.SH NAME\n", upper, DCBKIT_VERSION);
     cli_roff_text(fp, cmd->name, strlen(cmd->name));
     fputs(" \\- ", fp);
     cli_roff_text(fp, cmd->summary, strlen(cmd->summary));
     fputc('\n', fp);
     man_body(cmd, fp, true);
     fputs(".SH ENVIRONMENT\n.TP\n.B DCBKIT_LOG\nerror, warn (default), info or debug.\n"
-          ".SH SEE ALSO\n.BR dcbkit (1)\n", fp);
+          ".SH SEE ALSO\n.BR dcbkit (1)\n",
+          fp);
 }

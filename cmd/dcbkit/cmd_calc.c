@@ -11,7 +11,7 @@
 #include "units.h"
 
 static const uint64_t common_speeds_bps[] = {
-    10000000000ULL, 25000000000ULL, 40000000000ULL, 50000000000ULL,
+    10000000000ULL,  25000000000ULL,  40000000000ULL,  50000000000ULL,
     100000000000ULL, 200000000000ULL, 400000000000ULL, 800000000000ULL,
 };
 
@@ -218,8 +218,7 @@ static char *fmt_trim3(double v, char *buf, size_t len)
 }
 
 /* One of headroom's own options: -1 when c is not one, else 0 or a usage status. */
-static int headroom_option(struct cli_ctx *ctx, int c, struct headroom_input *in,
-                           bool *have_cable)
+static int headroom_option(struct cli_ctx *ctx, int c, struct headroom_input *in, bool *have_cable)
 {
     struct dcb_err err;
     switch (c) {
@@ -262,7 +261,8 @@ static int print_headroom(struct cli_ctx *ctx, const struct headroom_input *in,
     out_u64(&o, "mtu", NULL, in->mtu);
     out_u64(&o, "response_time_ns", NULL, in->response_ns);
     out_text(&o, "PFC headroom (%s formula) for %s, %s of %s, MTU %" PRIu64 " B:\n",
-             headroom_formula_name(in->formula), speed, len, cable_medium_name(in->medium), in->mtu);
+             headroom_formula_name(in->formula), speed, len, cable_medium_name(in->medium),
+             in->mtu);
     out_arr_open(&o, "terms");
     for (size_t i = 0; i < h->nterms; i++) {
         out_obj_open(&o, NULL);
@@ -305,8 +305,9 @@ static int calc_headroom(struct cli_ctx *ctx, int argc, char **argv)
         { "formula", required_argument, NULL, 'f' },
     };
     struct headroom_args a = { .in = { .response_ns = HEADROOM_DEFAULT_RESPONSE_NS } };
-    struct cli_parser p = { longopts, sizeof(longopts) / sizeof(*longopts), NULL,
-                            headroom_parser_option, &a, NULL };
+    struct cli_parser p = { longopts, sizeof(longopts) / sizeof(*longopts),
+                            NULL,     headroom_parser_option,
+                            &a,       NULL };
     int prc = cli_parse(ctx, &p, argc, argv);
     if (prc != CLI_NEXT)
         return prc;
@@ -316,8 +317,11 @@ static int calc_headroom(struct cli_ctx *ctx, int argc, char **argv)
     if (optind < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
     if (!in.link_bps || !have_cable || !in.mtu)
-        return cli_usage_error(ctx, "headroom needs --link-speed, --cable and --mtu (%s is missing)",
-                               !in.link_bps ? "--link-speed" : !have_cable ? "--cable" : "--mtu");
+        return cli_usage_error(ctx,
+                               "headroom needs --link-speed, --cable and --mtu (%s is missing)",
+                               !in.link_bps  ? "--link-speed"
+                               : !have_cable ? "--cable"
+                                             : "--mtu");
     struct headroom h;
     if (headroom_required(&in, &h, &err) < 0)
         return cli_usage_error(ctx, "%s", err.msg);
@@ -381,18 +385,21 @@ static int calc_thresholds(struct cli_ctx *ctx, int argc, char **argv)
     struct threshold_plan_input in = { .lossless_prios = 1,
                                        .base_rtt_ns = THRESH_BASE_RTT_NS_DEFAULT };
     struct dcb_err err;
-    struct cli_parser pr = { longopts, sizeof(longopts) / sizeof(*longopts), NULL,
-                             threshold_option, &in, NULL };
+    struct cli_parser pr = { longopts, sizeof(longopts) / sizeof(*longopts),
+                             NULL,     threshold_option,
+                             &in,      NULL };
     int prc = cli_parse(ctx, &pr, argc, argv);
     if (prc != CLI_NEXT)
         return prc;
     if (optind < argc)
         return cli_usage_error(ctx, "unexpected argument '%s'", argv[optind]);
     if (!in.link_bps || !in.buffer_bytes || !in.ports)
-        return cli_usage_error(ctx, "thresholds needs --link-speed, --buffer and --ports (%s is "
+        return cli_usage_error(ctx,
+                               "thresholds needs --link-speed, --buffer and --ports (%s is "
                                "missing)",
-                               !in.link_bps ? "--link-speed" : !in.buffer_bytes ? "--buffer"
-                                                                                 : "--ports");
+                               !in.link_bps       ? "--link-speed"
+                               : !in.buffer_bytes ? "--buffer"
+                                                  : "--ports");
     struct threshold_plan p;
     if (threshold_plan(&in, &p, &err) < 0)
         return cli_usage_error(ctx, "%s", err.msg);
@@ -411,10 +418,11 @@ static int calc_thresholds(struct cli_ctx *ctx, int argc, char **argv)
     out_u64(&o, "bdp_bytes", NULL, p.bdp_bytes);
     out_bool(&o, "clamped", NULL, p.clamped);
     out_bool(&o, "kmin_below_bdp", NULL, p.kmin_below_bdp);
-    out_text(&o, "Lossless queue thresholds for %s, %s buffer, %" PRIu32 " ports x %" PRIu32
+    out_text(&o,
+             "Lossless queue thresholds for %s, %s buffer, %" PRIu32 " ports x %" PRIu32
              " lossless prio%s (XON < Kmin < Kmax < XOFF):\n",
-             speed, dcb_fmt_bytes(in.buffer_bytes, buf, sizeof(buf)), in.ports,
-             in.lossless_prios, in.lossless_prios == 1 ? "" : "s");
+             speed, dcb_fmt_bytes(in.buffer_bytes, buf, sizeof(buf)), in.ports, in.lossless_prios,
+             in.lossless_prios == 1 ? "" : "s");
     out_arr_open(&o, "thresholds");
     print_threshold(&o, "xon", p.v.xon, p.why_xon);
     print_threshold(&o, "kmin", p.v.kmin, p.why_kmin);
@@ -423,7 +431,8 @@ static int calc_thresholds(struct cli_ctx *ctx, int argc, char **argv)
     out_arr_close(&o);
     if (p.kmin_below_bdp) {
         char xoff[DCB_UNIT_BUF], bdp[DCB_UNIT_BUF];
-        out_text(&o, "warning: XOFF %s per PG is under 4/3 of one BDP (%s at %s): PFC will "
+        out_text(&o,
+                 "warning: XOFF %s per PG is under 4/3 of one BDP (%s at %s): PFC will "
                  "pause before ECN has marked enough; share the buffer among fewer lossless "
                  "PGs, or use a larger one\n",
                  dcb_fmt_bytes(p.v.xoff, xoff, sizeof(xoff)),
@@ -473,7 +482,7 @@ static const struct cli_option_doc calc_options[] = {
     { "--ports N", "thresholds: ports sharing the buffer, 1 to 4096." },
     { "--lossless-prios N", "thresholds: lossless priorities per port, 1 to 8 (default 1)." },
     { "--rtt DURATION", "thresholds: the fabric's unloaded round trip, 100ns to 1ms (default "
-      "2us); Kmin is one bandwidth-delay product of it." },
+                        "2us); Kmin is one bandwidth-delay product of it." },
     { NULL, NULL },
 };
 

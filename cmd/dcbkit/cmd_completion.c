@@ -14,8 +14,8 @@
 enum value_kind { VALUE_NONE, VALUE_CHOICES, VALUE_FILE, VALUE_DIR, VALUE_FREE };
 
 struct spelling {
-    char flag[48];             /* "--link-speed", "-T" */
-    char value[48];            /* its placeholder ("SPEED", "text|json"), "" for none */
+    char flag[48];  /* "--link-speed", "-T" */
+    char value[48]; /* its placeholder ("SPEED", "text|json"), "" for none */
 };
 
 struct spellings {
@@ -43,7 +43,7 @@ static void add(struct spellings *s, const char *flag, size_t nflag, const char 
 {
     for (size_t i = 0; i < s->n; i++)
         if (strlen(s->v[i].flag) == nflag && !strncmp(s->v[i].flag, flag, nflag))
-            return;                  /* documented twice (collect --duration) */
+            return; /* documented twice (collect --duration) */
     if (s->n == MAX_SPELLINGS || nflag >= sizeof(s->v->flag) || nvalue >= sizeof(s->v->value))
         return;
     snprintf(s->v[s->n].flag, sizeof(s->v->flag), "%.*s", (int)nflag, flag);
@@ -63,14 +63,14 @@ static void take_flags(void *arg, const char *flags)
     if (paren)
         *paren = '\0';
     size_t first_short = s->n;
-    bool pending = false;               /* shorts added since the last long, waiting */
+    bool pending = false; /* shorts added since the last long, waiting */
     for (char *part = text, *next; part; part = next) {
         next = strstr(part, ", ");
         if (next)
             *next = '\0', next += 2;
         part += strspn(part, " ");
         if (*part != '-')
-            continue;                   /* an operand ("FILE") */
+            continue; /* an operand ("FILE") */
         size_t nflag = strcspn(part, " =");
         const char *value = part + nflag + strspn(part + nflag, " =");
         size_t nvalue = strcspn(value, " [");
@@ -137,7 +137,7 @@ static void bash_values(FILE *fp, const struct cli_command *cmd, const struct sp
     for (size_t i = 0; i < s->n; i++) {
         if (kind_of(s->v[i].value) != VALUE_CHOICES)
             continue;
-        bool first = true;              /* one arm per distinct choice list */
+        bool first = true; /* one arm per distinct choice list */
         for (size_t j = 0; j < i && first; j++)
             first = strcmp(s->v[j].value, s->v[i].value) != 0;
         if (!first)
@@ -394,9 +394,8 @@ static const struct cli_example completion_examples[] = {
     { NULL, NULL },
 };
 
-static const struct cli_exit completion_exits[] =
-    CLI_EXITS(NULL,
-              "the script could not be written");
+static const struct cli_exit completion_exits[] = CLI_EXITS(NULL,
+                                                            "the script could not be written");
 
 const struct cli_command cmd_completion = {
     .name = "completion",

@@ -92,7 +92,7 @@ static void print_devices(const struct fabric *f, bool show_config)
         struct iface_list l = { 0 };
         fabric_each_iface(f, d, collect_iface, &l);
         out_term(stdout, "%-20s %-7s %-6s %zu", d->name, fabric_role_name(d->role),
-               fabric_reach_name(d->reach), l.n);
+                 fabric_reach_name(d->reach), l.n);
         if (d->reach == REACH_GNMI)
             out_term(stdout, "  (gnmi %s%s)", d->gnmi.target, d->gnmi.insecure ? ", insecure" : "");
         putchar('\n');
@@ -112,7 +112,7 @@ static void print_links(const struct fabric *f)
     for (size_t i = 0; i < f->nlinks; i++) {
         const struct fabric_link *l = &f->links[i];
         char a[DCB_DEVICE_MAX + DCB_IFNAME_MAX + 2], b[sizeof(a)], speed[DCB_UNIT_BUF] = "-",
-             cable[DCB_UNIT_BUF] = "-";
+                                                                   cable[DCB_UNIT_BUF] = "-";
         snprintf(a, sizeof(a), "%s:%s", l->a.device, l->a.ifname);
         snprintf(b, sizeof(b), "%s:%s", l->b.device, l->b.ifname);
         if (l->speed_bps)
@@ -138,7 +138,7 @@ static int fabric_check(struct cli_ctx *ctx, const char *file, bool show_config)
     for (size_t i = 0; i < f.ndevices; i++)
         *(f.devices[i].role == FABRIC_HOST ? &hosts : &switches) += 1;
     out_term(stdout, "fabric %s: %zu devices (%zu hosts, %zu switches), %zu links: ok\n",
-           f.name[0] ? f.name : file, f.ndevices, hosts, switches, f.nlinks);
+             f.name[0] ? f.name : file, f.ndevices, hosts, switches, f.nlinks);
     print_devices(&f, show_config);
     print_links(&f);
     fabric_free(&f);

@@ -27,7 +27,7 @@ struct store_args {
     struct store_filter filter;
     int64_t older_than_ns;
     const char *kind;
-    const char *file;             /* import: the file (default stdin) */
+    const char *file; /* import: the file (default stdin) */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -48,7 +48,9 @@ static int open_store(const struct cli_ctx *ctx, const struct store_args *a, boo
     } else if (store_default_path(path, sizeof(path), &err) < 0) {
         return cli_fail(1, "store", "%s", err.msg);
     }
-    struct store_options opt = { .path = path, .readonly = readonly, .durable = a->durable,
+    struct store_options opt = { .path = path,
+                                 .readonly = readonly,
+                                 .durable = a->durable,
                                  .batch_max_samples = a->batch };
     if (store_open_sqlite(st, &opt, &err) < 0)
         return cli_fail(1, "store", "%s", err.msg);
@@ -149,8 +151,8 @@ struct print_state {
     struct dcb_out *o;
     bool csv;
     uint64_t rows;
-    struct dcb_store *st;       /* for the counters' widths (JSON only) */
-    struct dcb_sample series;   /* the series last printed, and its width */
+    struct dcb_store *st;     /* for the counters' widths (JSON only) */
+    struct dcb_sample series; /* the series last printed, and its width */
     unsigned bits;
 };
 
@@ -185,8 +187,10 @@ static unsigned series_bits(struct print_state *p, const struct dcb_sample *s)
     if (!p->rows || s->metric != k->metric || s->prio != k->prio || s->queue != k->queue ||
         strcmp(s->ifname, k->ifname) || strcmp(s->device, k->device)) {
         p->series = *s;
-        p->bits = metric_info(s->metric)->kind != METRIC_COUNTER ? 64 :
-                  store_series_width(p->st, s->device, s->ifname, s->metric, s->prio, s->queue);
+        p->bits = metric_info(s->metric)->kind != METRIC_COUNTER
+                      ? 64
+                      : store_series_width(p->st, s->device, s->ifname, s->metric, s->prio,
+                                           s->queue);
     }
     return p->bits;
 }
@@ -230,8 +234,8 @@ static int print_sample(const struct dcb_sample *s, void *arg)
 static int cmd_query(struct cli_ctx *ctx, const struct store_args *a)
 {
     struct listing l;
-    int rc = listing_begin(ctx, a, &l, "samples", "%-20s %-12s %-12s %-28s %4s %5s %s",
-                           "TIME_NS", "DEVICE", "IFNAME", "METRIC", "PRIO", "QUEUE", "VALUE");
+    int rc = listing_begin(ctx, a, &l, "samples", "%-20s %-12s %-12s %-28s %4s %5s %s", "TIME_NS",
+                           "DEVICE", "IFNAME", "METRIC", "PRIO", "QUEUE", "VALUE");
     if (rc)
         return rc;
     struct print_state p = { .o = &l.o, .st = l.st };
@@ -367,8 +371,7 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
         }
         imported++;
         if (store_pending(st) < before + 1)
-            dcb_info("committed %" PRIu64 " records (through line %" PRIu64 ")", imported,
-                     lineno);
+            dcb_info("committed %" PRIu64 " records (through line %" PRIu64 ")", imported, lineno);
     }
     free(line);
     if (in != stdin)
@@ -382,8 +385,10 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
     }
     store_close(st, NULL);
     if (status == 0 && ctx->verbosity >= 0 && skipped)
-        out_term(stderr, "dcbkit: imported %" PRIu64 " samples (%" PRIu64 " raw counters "
-                 "skipped: no canonical metric)\n", imported, skipped);
+        out_term(stderr,
+                 "dcbkit: imported %" PRIu64 " samples (%" PRIu64 " raw counters "
+                 "skipped: no canonical metric)\n",
+                 imported, skipped);
     else if (status == 0 && ctx->verbosity >= 0)
         out_term(stderr, "dcbkit: imported %" PRIu64 " samples\n", imported);
     return status;
@@ -392,7 +397,7 @@ static int cmd_import(struct cli_ctx *ctx, const struct store_args *a, const cha
 static int print_event(const struct dcb_event *e, void *arg)
 {
     static const struct out_event_form row = { "%-20" PRId64 " ", "%-14s ", "%-12s ", "%-12s ",
-                                               "%4" PRId64 " ", "%s\n", false };
+                                               "%4" PRId64 " ",   "%s\n",   false };
     out_event(arg, e, &row);
     return 0;
 }
@@ -400,8 +405,8 @@ static int print_event(const struct dcb_event *e, void *arg)
 static int cmd_events(struct cli_ctx *ctx, const struct store_args *a)
 {
     struct listing l;
-    int rc = listing_begin(ctx, a, &l, "events", "%-20s %-14s %-12s %-12s %4s %s",
-                           "TIME_NS", "KIND", "DEVICE", "IFNAME", "PRIO", "DETAILS");
+    int rc = listing_begin(ctx, a, &l, "events", "%-20s %-14s %-12s %-12s %4s %s", "TIME_NS",
+                           "KIND", "DEVICE", "IFNAME", "PRIO", "DETAILS");
     if (rc)
         return rc;
     struct dcb_err err;
@@ -481,8 +486,23 @@ static int cmd_prune(struct cli_ctx *ctx, const struct store_args *a)
     return cli_finish_output(&o, 0);
 }
 
-enum { O_STORE = 256, O_DEVICE, O_IFNAME, O_METRIC, O_PRIO, O_QUEUE, O_SINCE, O_UNTIL,
-       O_LATEST, O_CSV, O_JSONL, O_OLDER, O_DURABLE, O_BATCH, O_KIND };
+enum {
+    O_STORE = 256,
+    O_DEVICE,
+    O_IFNAME,
+    O_METRIC,
+    O_PRIO,
+    O_QUEUE,
+    O_SINCE,
+    O_UNTIL,
+    O_LATEST,
+    O_CSV,
+    O_JSONL,
+    O_OLDER,
+    O_DURABLE,
+    O_BATCH,
+    O_KIND
+};
 
 static const struct option store_longopts[] = {
     { "store", required_argument, NULL, O_STORE },
@@ -582,8 +602,12 @@ static int parse_store_args(struct cli_ctx *ctx, int argc, char **argv, struct s
     store_filter_init(&a->filter);
     a->csv = true;
     a->path = getenv("DCBKIT_STORE");
-    struct cli_parser p = { store_longopts, sizeof(store_longopts) / sizeof(*store_longopts),
-                            NULL, store_option, a, NULL };
+    struct cli_parser p = { store_longopts,
+                            sizeof(store_longopts) / sizeof(*store_longopts),
+                            NULL,
+                            store_option,
+                            a,
+                            NULL };
     return cli_parse(ctx, &p, argc, argv);
 }
 
@@ -611,7 +635,7 @@ static const struct {
     const char *name;
     int (*run)(struct cli_ctx *ctx, const struct store_args *a);
 } store_actions[] = {
-    { "info", cmd_info }, { "query", run_query }, { "export", cmd_export },
+    { "info", cmd_info },     { "query", run_query },   { "export", cmd_export },
     { "import", run_import }, { "events", cmd_events }, { "delta", run_delta },
     { "prune", cmd_prune },
 };
@@ -620,7 +644,7 @@ static int store_run(struct cli_ctx *ctx, int argc, char **argv)
 {
     if (argc < 2)
         return cli_usage_error(ctx, "needs an action: info, query, delta, events, export, "
-                               "import or prune");
+                                    "import or prune");
     const char *action = argv[1];
     if (strcmp(action, "-h") == 0 || strcmp(action, "--help") == 0) {
         cli_print_help(ctx->cmd, stdout);
@@ -638,8 +662,10 @@ static int store_run(struct cli_ctx *ctx, int argc, char **argv)
     for (size_t i = 0; i < sizeof(store_actions) / sizeof(store_actions[0]); i++)
         if (strcmp(action, store_actions[i].name) == 0)
             return store_actions[i].run(ctx, &a);
-    return cli_usage_error(ctx, "unknown action '%s' (info, query, delta, events, export, "
-                           "import, prune)", action);
+    return cli_usage_error(ctx,
+                           "unknown action '%s' (info, query, delta, events, export, "
+                           "import, prune)",
+                           action);
 }
 
 static const struct cli_option_doc store_options[] = {
@@ -655,7 +681,8 @@ static const struct cli_option_doc store_options[] = {
     { "--kind KIND",
       "events: only this kind (pfc_xoff, pfc_xon, pause_storm, counter_reset, finding ...)." },
     { "--csv, --jsonl", "export: CSV (the default) or JSON Lines, one sample per line." },
-    { "--older-than DURATION", "prune: delete samples, events and config snapshots older than this." },
+    { "--older-than DURATION",
+      "prune: delete samples, events and config snapshots older than this." },
     { "--batch N", "import: samples per committed transaction (default 50000)." },
     { "--durable", "import: fsync every commit (synchronous=FULL)." },
     { NULL, NULL },
@@ -663,14 +690,16 @@ static const struct cli_option_doc store_options[] = {
 
 static const struct cli_example store_examples[] = {
     { "dcbkit store info --store fabric.db", "Counts, time range and size." },
-    { "dcbkit store query --ifname eth2 --metric pfc.rx_pause", "Latest PFC frame counts on eth2." },
+    { "dcbkit store query --ifname eth2 --metric pfc.rx_pause",
+      "Latest PFC frame counts on eth2." },
     { "dcbkit store query --metric pfc.rx_pause_us --prio 3 --since 10m -T json",
       "Ten minutes of pause time on priority 3, as JSON." },
     { "dcbkit store delta --metric pfc.rx_pause --since 5m",
       "PFC frames received per series in the last five minutes, and the rate; counter wraps "
       "and resets inside the window are handled, and resets are counted." },
     { "dcbkit store events --kind counter_reset --since 1d", "Which counters reset today." },
-    { "dcbkit store export --since 24h > day.csv", "A day of samples for pandas or a spreadsheet." },
+    { "dcbkit store export --since 24h > day.csv",
+      "A day of samples for pandas or a spreadsheet." },
     { "dcbkit store export --jsonl | dcbkit store import --store copy.db -",
       "Copy samples between stores." },
     { "dcbkit store prune --older-than 30d", "Keep a month." },
@@ -721,12 +750,15 @@ const struct cli_command cmd_store = {
         "\"ifname\", \"metric\", \"prio\", \"queue\", \"value\"}]}; counters are integers, "
         "gauges numbers; a counter narrower than 64 bits has \"bits\" (32 for mlx5 "
         "Q-counters), which import keeps. delta: {\"schema\":1, \"series\":[{\"device\", "
-        "\"ifname\", \"metric\", \"prio\", \"queue\", \"delta\", \"rate_per_sec\", \"resets\"}]} (null when the window "
+        "\"ifname\", \"metric\", \"prio\", \"queue\", \"delta\", \"rate_per_sec\", \"resets\"}]} "
+        "(null when the window "
         "holds fewer than two samples; a decrease the counter's width explains is a wrap and "
         "counts; an interval with a reset adds nothing to delta and its "
-        "time is left out of rate_per_sec, as the counter may restart from any value). events: {\"schema\":1, \"events\":[{\"ts\", \"kind\", "
+        "time is left out of rate_per_sec, as the counter may restart from any value). events: "
+        "{\"schema\":1, \"events\":[{\"ts\", \"kind\", "
         "\"device\", \"ifname\", \"prio\", \"details\" (an object; {\"unparsed\": text} "
-        "for details an older dcbkit stored that are not JSON)}]}. export --jsonl: the same sample objects, one per line, no header; "
+        "for details an older dcbkit stored that are not JSON)}]}. export --jsonl: the same sample "
+        "objects, one per line, no header; "
         "import reads them back, and also event lines (the objects of events, with \"kind\", "
         "or \"event\" as collect and replay --stream wrote before their schema 2), what "
         "collect -T json prints (its raw counters, with metric null, skipped) "

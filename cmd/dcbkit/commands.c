@@ -23,21 +23,9 @@ extern const struct cli_command cmd_store;
 
 /* `dcbkit help` lists them in this order. */
 const struct cli_command *const cli_commands[] = {
-    &cmd_analyze,
-    &cmd_calc,
-    &cmd_collect,
-    &cmd_decode,
-    &cmd_diagnose,
-    &cmd_fabric,
-    &cmd_gnmi,
-    &cmd_metrics,
-    &cmd_replay,
-    &cmd_report,
-    &cmd_serve,
-    &cmd_store,
-    &cmd_completion,
-    &cmd_help,
-    NULL,
+    &cmd_analyze, &cmd_calc,  &cmd_collect,    &cmd_decode, &cmd_diagnose,
+    &cmd_fabric,  &cmd_gnmi,  &cmd_metrics,    &cmd_replay, &cmd_report,
+    &cmd_serve,   &cmd_store, &cmd_completion, &cmd_help,   NULL,
 };
 
 const struct cli_command *cli_find_command(const char *name)
@@ -57,7 +45,7 @@ static void print_exit_groups(FILE *fp, bool roff)
         while (j < i && !cli_exits_alike(cli_commands[j], cli_commands[i]))
             j++;
         if (j < i)
-            continue;                 /* listed with an earlier one */
+            continue; /* listed with an earlier one */
         char names[256], codes[512];
         size_t n = 0;
         names[0] = '\0';
@@ -93,7 +81,10 @@ void cli_print_overview(FILE *fp)
     fputs("\nEvery command", fp);
     for (size_t i = 0; cli_commands[i]; i++)
         if (!cli_commands[i]->json_doc)
-            fprintf(fp, "%s%s", m++ == 0 ? " but " : m == textonly ? " and " : ", ",
+            fprintf(fp, "%s%s",
+                    m++ == 0        ? " but "
+                    : m == textonly ? " and "
+                                    : ", ",
                     cli_commands[i]->name);
     fprintf(fp,
             " takes -T json for machine-readable output.\n"
@@ -108,7 +99,8 @@ void cli_print_man(FILE *fp)
 {
     fprintf(fp, ".TH DCBKIT 1 \"\" \"dcbkit %s\" \"User Commands\"\n", DCBKIT_VERSION);
     fputs(".SH NAME\n"
-          "dcbkit \\- diagnose lossless-Ethernet (RoCEv2) fabrics: PFC, ECN, DCQCN, DCBX\n", fp);
+          "dcbkit \\- diagnose lossless-Ethernet (RoCEv2) fabrics: PFC, ECN, DCQCN, DCBX\n",
+          fp);
     fputs(".SH SYNOPSIS\n.B dcbkit\n[\\-\\-version] \\fIcommand\\fR [\\fIoptions\\fR]\n", fp);
     fputs(".SH DESCRIPTION\n", fp);
     cli_roff_paragraphs(fp, "dcbkit tells the operators of lossless-Ethernet AI fabrics why their "

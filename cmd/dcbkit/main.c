@@ -12,7 +12,7 @@ static int run_command(const struct cli_command *cmd, int argc, char **argv,
 {
     struct cli_ctx ctx = *base;
     ctx.cmd = cmd;
-    int rc = cli_check_format(&ctx);     /* a -T json before the command name */
+    int rc = cli_check_format(&ctx); /* a -T json before the command name */
     if (rc != CLI_NEXT)
         return rc;
     optind = 0; /* reset getopt (GNU: 0 also resets its internal state) */

@@ -133,8 +133,8 @@ static void frame_text(struct top_app *app, struct top_iface **rows, size_t n)
     strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
     view_sanitize(app->src.name, name, sizeof(name), utf8);
     out_term(stdout, "dcbtop %s  %s  %zu interfaces  %s  sort %s  %zu findings\n", when, name, n,
-           view_prio_name(m->prio, prio, sizeof(prio)), view_sort_name(app->view.sort),
-           m->nfindings);
+             view_prio_name(m->prio, prio, sizeof(prio)), view_sort_name(app->view.sort),
+             m->nfindings);
     if (app->src.status[0]) {
         view_sanitize(app->src.status, name, sizeof(name), utf8);
         out_term(stdout, "note: %s\n", name);
@@ -150,8 +150,9 @@ static void frame_text(struct top_app *app, struct top_iface **rows, size_t n)
         char label[2 * DCB_DEVICE_MAX], safe[4 * sizeof(label)];
         snprintf(label, sizeof(label), "%s/%s", i->device, i->ifname);
         view_sanitize(label, safe, sizeof(safe), utf8);
-        out_term(stdout, "%-4s %-24s", i->severity >= 0 ?
-               rule_severity_name((enum rule_severity)i->severity) : "-", safe);
+        out_term(stdout, "%-4s %-24s",
+                 i->severity >= 0 ? rule_severity_name((enum rule_severity)i->severity) : "-",
+                 safe);
         for (int c = 0; c < TOP_NCOLS; c++) {
             char v[32];
             view_format(v, sizeof(v), i->col[c], top_cols[c].unit, utf8);
@@ -171,9 +172,10 @@ static void frame_text(struct top_app *app, struct top_iface **rows, size_t n)
         view_sanitize(place, name, sizeof(name), utf8);
         view_sanitize(fd->summary, summary, sizeof(summary), utf8);
         out_term(stdout, "%s %s %s: %s", rule_severity_name(fd->rule->severity), fd->rule->id, name,
-               summary);
+                 summary);
         if (fd->knob[0])
-            out_term(stdout, " [knob %s%s%s]", fd->knob, fd->proposed[0] ? " -> " : "", fd->proposed);
+            out_term(stdout, " [knob %s%s%s]", fd->knob, fd->proposed[0] ? " -> " : "",
+                     fd->proposed);
         printf("\n");
     }
     printf("\n");

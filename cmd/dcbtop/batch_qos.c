@@ -87,8 +87,8 @@ void batch_qos_text(struct top_app *app, struct top_iface **rows, size_t n)
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-    snprintf(line, sizeof(line), "dcbtop %s  %s  %zu interfaces  QoS config", when,
-             app->src.name, n);
+    snprintf(line, sizeof(line), "dcbtop %s  %s  %zu interfaces  QoS config", when, app->src.name,
+             n);
     print_safe("", line, utf8);
     if (app->src.status[0])
         print_safe("note: ", app->src.status, utf8);
@@ -104,8 +104,8 @@ void batch_qos_text(struct top_app *app, struct top_iface **rows, size_t n)
             bool mismatch = qos_row_text(i, r, here, there, sizeof(here), utf8);
             view_sanitize(here, safe_here, sizeof(safe_here), utf8);
             view_sanitize(there, safe_there, sizeof(safe_there), utf8);
-            out_term(stdout, "%-14s %-32s %s %s%s\n", qos_rows[r].label, safe_here, mismatch ? "!=" : "  ",
-                   safe_there, mismatch ? "  MISMATCH" : "");
+            out_term(stdout, "%-14s %-32s %s %s%s\n", qos_rows[r].label, safe_here,
+                     mismatch ? "!=" : "  ", safe_there, mismatch ? "  MISMATCH" : "");
         }
     }
     printf("\n");

@@ -77,8 +77,7 @@ int top_parse_delay(const char *text, int64_t *ns)
         return 0;
     }
     struct dcb_err err;
-    if (dcb_parse_duration(text, ns, &err) < 0 || *ns < TOP_DELAY_MIN_NS ||
-        *ns > TOP_DELAY_MAX_NS)
+    if (dcb_parse_duration(text, ns, &err) < 0 || *ns < TOP_DELAY_MIN_NS || *ns > TOP_DELAY_MAX_NS)
         return -1;
     return 0;
 }
@@ -172,8 +171,10 @@ static int own_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
     case O_SORT:
         app->view.sort = parse_sort(arg);
         if (app->view.sort == -2)
-            return cli_usage_error(&a->ctx, "--sort takes name or a column key (rx_bps, "
-                                   "pfc_rx_per_s, ...), not '%s'", arg);
+            return cli_usage_error(&a->ctx,
+                                   "--sort takes name or a column key (rx_bps, "
+                                   "pfc_rx_per_s, ...), not '%s'",
+                                   arg);
         return CLI_NEXT;
     case 'f': snprintf(app->view.filter, sizeof(app->view.filter), "%s", arg); return CLI_NEXT;
     case O_VIEW: return parse_view(app, a, arg);
@@ -205,7 +206,8 @@ static int check_args(const struct top_app *app, const struct top_args *a)
     const struct cli_ctx *ctx = &a->ctx;
     unsigned live = a->src.named & ~SOURCE_G_FABRIC;
     if (live & (live - 1))
-        return cli_usage_error(ctx, "give one source of data: --local, --gnmi, --store, "
+        return cli_usage_error(ctx,
+                               "give one source of data: --local, --gnmi, --store, "
                                "--replay/--demo, --pcap or --prometheus (a --fabric file may go "
                                "with any)");
     if (!a->batch && !isatty(STDOUT_FILENO))
@@ -249,8 +251,8 @@ static int open_source(struct top_app *app, struct top_args *a)
     } else if (!a->src.named) {
         a->src.named = SOURCE_G_LOCAL;
     }
-    if (source_opts_open(&a->src, model_sink(&app->model), app->interval_ns, 0, &app->src,
-                         &err) < 0) {
+    if (source_opts_open(&a->src, model_sink(&app->model), app->interval_ns, 0, &app->src, &err) <
+        0) {
         out_term(stderr, "dcbtop: %s\n", err.msg);
         return 1;
     }
@@ -324,7 +326,7 @@ static int setup_model(struct top_app *app, const struct top_args *a)
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "");
-    setlocale(LC_NUMERIC, "C");      /* "0.5" is half a second in every locale */
+    setlocale(LC_NUMERIC, "C"); /* "0.5" is half a second in every locale */
     dcb_log_init("dcbtop");
     static struct top_app app;
     static struct top_args a;

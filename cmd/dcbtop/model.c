@@ -27,8 +27,7 @@ const struct top_col_info top_cols[TOP_NCOLS] = {
                      "% of time the peer kept the port paused (worst chosen priority)" },
     [COL_ECN] = { "ECN/s", "ecn_marks_per_s", UNIT_PER_S, "ECN marks per second" },
     [COL_CNP_SENT] = { "CNPtx", "cnp_sent_per_s", UNIT_PER_S, "CNPs sent per second" },
-    [COL_CNP_HANDLED] = { "CNPrx", "cnp_handled_per_s", UNIT_PER_S,
-                          "CNPs handled per second" },
+    [COL_CNP_HANDLED] = { "CNPrx", "cnp_handled_per_s", UNIT_PER_S, "CNPs handled per second" },
     [COL_OOS] = { "OOS/s", "out_of_sequence_per_s", UNIT_PER_S,
                   "RoCE packets out of sequence per second" },
     [COL_DROPS] = { "Drp/s", "drops_per_s", UNIT_PER_S,
@@ -162,8 +161,8 @@ static struct top_val first_of(const struct top_iface *i, const enum metric_id *
 /* port: the interface row (port-wide metrics count); otherwise one priority's row. */
 static void compute(const struct top_iface *i, unsigned mask, bool port, struct top_val *out)
 {
-    static const enum metric_id rx_port[] = { METRIC_PORT_RX_BYTES }, tx_port[] = {
-        METRIC_PORT_TX_BYTES };
+    static const enum metric_id rx_port[] = { METRIC_PORT_RX_BYTES },
+                                tx_port[] = { METRIC_PORT_TX_BYTES };
     static const enum metric_id rx_prio[] = { METRIC_PRIO_RX_BYTES },
                                 tx_prio[] = { METRIC_PRIO_TX_BYTES, METRIC_QUEUE_TX_BYTES };
     if (port) {
@@ -187,18 +186,18 @@ static void compute(const struct top_iface *i, unsigned mask, bool port, struct 
     acc_add(&a, i, METRIC_PFC_RX_PAUSE_US, mask);
     if (!a.present)
         acc_add(&a, i, METRIC_CAPTURE_PFC_PAUSED_US, mask);
-    out[COL_PAUSED] = acc_val(&a, 1e-4, true);           /* µs per s -> % */
+    out[COL_PAUSED] = acc_val(&a, 1e-4, true); /* µs per s -> % */
     if (out[COL_PAUSED].state == VAL_KNOWN && out[COL_PAUSED].v > 100)
         out[COL_PAUSED].v = 100;
     static const enum metric_id ecn[] = { METRIC_ECN_MARKED, METRIC_QUEUE_ECN_MARKED };
     out[COL_ECN] = first_of(i, ecn, 2, mask, 1);
     if (port && out[COL_ECN].state == VAL_ABSENT) {
-        static const enum metric_id ce[] = { METRIC_ROCE_ECN_MARKED_RX,
-                                             METRIC_CAPTURE_CE_PACKETS };
+        static const enum metric_id ce[] = { METRIC_ROCE_ECN_MARKED_RX, METRIC_CAPTURE_CE_PACKETS };
         out[COL_ECN] = first_of(i, ce, 2, NONE_SLOT, 1);
     }
-    static const enum metric_id cnp_sent[] = { METRIC_CNP_SENT }, cnp_handled[] = {
-        METRIC_CNP_HANDLED }, oos[] = { METRIC_ROCE_OUT_OF_SEQUENCE };
+    static const enum metric_id cnp_sent[] = { METRIC_CNP_SENT },
+                                cnp_handled[] = { METRIC_CNP_HANDLED },
+                                oos[] = { METRIC_ROCE_OUT_OF_SEQUENCE };
     struct top_val absent = { NAN, VAL_ABSENT };
     out[COL_CNP_SENT] = port ? first_of(i, cnp_sent, 1, NONE_SLOT, 1) : absent;
     out[COL_CNP_HANDLED] = port ? first_of(i, cnp_handled, 1, NONE_SLOT, 1) : absent;
@@ -222,7 +221,7 @@ unsigned model_prio_mask(const struct top_model *m, const struct top_iface *i)
         return (unsigned)i->config->pfc_enabled.v & 0xff;
     if (i->peer && i->peer->pfc_enabled.set && (i->peer->pfc_enabled.v & 0xff))
         return (unsigned)i->peer->pfc_enabled.v & 0xff;
-    return ALL_PRIOS;           /* the lossless set is not known: every priority */
+    return ALL_PRIOS; /* the lossless set is not known: every priority */
 }
 
 void model_prio_cols(const struct top_iface *i, int prio, struct top_val out[TOP_NCOLS])
@@ -311,8 +310,8 @@ static void series_take(struct top_series *r, uint64_t value, int64_t t, unsigne
                         int64_t window_ns)
 {
     struct counter_delta d = counter_update(&r->st, value, t, width, 0);
-    if (d.kind == COUNTER_INVALID || (d.kind != COUNTER_FIRST && d.kind != COUNTER_RESET &&
-                                      d.interval_ns <= 0))
+    if (d.kind == COUNTER_INVALID ||
+        (d.kind != COUNTER_FIRST && d.kind != COUNTER_RESET && d.interval_ns <= 0))
         return;
     if (d.kind == COUNTER_FIRST || d.kind == COUNTER_RESET) {
         r->rate = NAN;
@@ -347,7 +346,7 @@ static void on_sample(void *arg, const struct dcb_sample *s, unsigned width_bits
 {
     struct top_model *m = arg;
     struct dcb_err err;
-    if (m->ring && width_bits && width_bits != 64)   /* the rules step at the width too */
+    if (m->ring && width_bits && width_bits != 64) /* the rules step at the width too */
         store_set_series_width(m->ring, s, width_bits, &err);
     if (m->ring)
         store_put_sample(m->ring, s, &err);
@@ -435,15 +434,15 @@ static void on_config(void *arg, const struct store_config_row *c)
     if (!*slot && !(*slot = malloc(sizeof(**slot))))
         return;
     if (peer)
-        **slot = q;              /* the partner's last advertisement */
+        **slot = q; /* the partner's last advertisement */
     else if (strstr(i->config_source, c->source) || !i->config_source[0])
-        **slot = q;              /* a newer snapshot of the same source */
+        **slot = q; /* a newer snapshot of the same source */
     else
         qos_merge(*slot, &q);
     if (!peer && !strstr(i->config_source, c->source)) {
         size_t used = strlen(i->config_source);
-        snprintf(i->config_source + used, sizeof(i->config_source) - used, "%s%s",
-                 used ? ", " : "", c->source);
+        snprintf(i->config_source + used, sizeof(i->config_source) - used, "%s%s", used ? ", " : "",
+                 c->source);
     }
 }
 
@@ -480,8 +479,7 @@ struct dcb_sink model_sink(struct top_model *m)
 
 /* ---- findings ----------------------------------------------------------------------------- */
 
-void model_load_rules(struct top_model *m, const char *const *dirs, int ndirs,
-                      const char *profile)
+void model_load_rules(struct top_model *m, const char *const *dirs, int ndirs, const char *profile)
 {
     struct dcb_err err;
     m->profile = profile;
@@ -522,8 +520,10 @@ int model_run_rules(struct top_model *m, struct dcb_err *err)
         return -1;
     int rc = evidence_store_preload(&ev, m->data_ns - EVIDENCE_WINDOW_NS, err);
     if (rc == 0) {
-        struct rule_run_options opt = { .profile = m->profile, .now_ns = m->data_ns,
-                                        .on_finding = on_finding, .arg = m };
+        struct rule_run_options opt = { .profile = m->profile,
+                                        .now_ns = m->data_ns,
+                                        .on_finding = on_finding,
+                                        .arg = m };
         struct rule_run_stats stats;
         rc = rule_set_run(&m->rules, &ev, &opt, &stats, err);
     }

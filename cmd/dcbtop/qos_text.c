@@ -148,8 +148,8 @@ void qos_title(const struct top_iface *i, char *buf, size_t len)
 void qos_partner(const struct top_iface *i, char *buf, size_t len)
 {
     if (i->peer_name[0] || i->peer)
-        snprintf(buf, len, "link partner: %s port %s (%s)",
-                 i->peer_name[0] ? i->peer_name : "?", i->peer_port[0] ? i->peer_port : "?",
+        snprintf(buf, len, "link partner: %s port %s (%s)", i->peer_name[0] ? i->peer_name : "?",
+                 i->peer_port[0] ? i->peer_port : "?",
                  i->peer_via[0] ? i->peer_via : "advertised config only");
     else
         snprintf(buf, len, "link partner: nothing advertised (no LLDP/DCBX seen)");

@@ -13,10 +13,10 @@
 enum qos_kind { Q_FIELD, Q_TABLE8, Q_DSCP, Q_WRED, Q_BUFFER };
 
 struct qos_row {
-    const char *label;           /* what the screen shows */
+    const char *label; /* what the screen shows */
     enum qos_kind kind;
-    const char *path;            /* the config's dotted path (the JSON "field") */
-    bool compare;                /* both ends must agree: a difference is a mismatch */
+    const char *path; /* the config's dotted path (the JSON "field") */
+    bool compare;     /* both ends must agree: a difference is a mismatch */
 };
 
 #define QOS_NROWS 18

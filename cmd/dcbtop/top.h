@@ -24,9 +24,9 @@ struct top_app {
     enum out_format format;
     enum top_batch_view batch_view;
     int64_t interval_ns;
-    int64_t rules_wall_ns;       /* wall time of the last rules run, 0: never */
-    bool source_ended;           /* the source gave all it has (the rules ran over it) */
-    char error[300];             /* the last tick's error, for the status line */
+    int64_t rules_wall_ns; /* wall time of the last rules run, 0: never */
+    bool source_ended;     /* the source gave all it has (the rules ran over it) */
+    char error[300];       /* the last tick's error, for the status line */
 };
 
 /* One refresh: tick the source, settle the model, run the rules when due. 0, DCB_SOURCE_END

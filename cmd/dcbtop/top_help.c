@@ -55,7 +55,8 @@ static const char description[] =
 static const char json_doc[] =
     "One object per frame and line (docs/dcbtop.md): {\"time\" (ns), \"source\", \"status\", "
     "\"behind_s\" (how far a source paced to the wall clock trails it, or null), "
-    "\"simulated_s\" (a replay's frame in simulated time, or null), \"prio\", \"interfaces\": [{\"device\", \"ifname\", \"speed_bps\", \"severity\", "
+    "\"simulated_s\" (a replay's frame in simulated time, or null), \"prio\", \"interfaces\": "
+    "[{\"device\", \"ifname\", \"speed_bps\", \"severity\", "
     "\"prios_shown\", \"rx_bps\", \"tx_bps\", \"pfc_rx_per_s\", \"pfc_tx_per_s\", "
     "\"paused_pct\", \"ecn_marks_per_s\", \"cnp_sent_per_s\", \"cnp_handled_per_s\", "
     "\"out_of_sequence_per_s\", \"drops_per_s\", \"per_prio\": [...]}], \"findings\": "
@@ -70,17 +71,18 @@ static const struct cli_option_doc options[] = {
     { "-b, --batch", "Batch mode: print frames to stdout instead of drawing the screen." },
     { "-n, --iterations N", "Batch mode: stop after N frames (default: until interrupted)." },
     { "-d, --delay SECS", "Refresh interval in seconds (1, 0.5) or a duration (500ms); "
-      "default 1." },
+                          "default 1." },
     { "--view interfaces|qos", "Batch mode: the interfaces (default) or each interface's QoS "
-      "config next to its link partner's." },
-    { "-p, --prio PRIO", "The priorities the PFC, pause, ECN and drop columns cover: 0-7, or "
+                               "config next to its link partner's." },
+    { "-p, --prio PRIO",
+      "The priorities the PFC, pause, ECN and drop columns cover: 0-7, or "
       "lossless (default: the interface's PFC-enabled set, every priority when unknown)." },
     { "--sort COL", "Sort column: name, or a JSON key (rx_bps, pfc_rx_per_s, paused_pct, ...); "
-      "default pfc_rx_per_s." },
+                    "default pfc_rx_per_s." },
     { "-f, --filter TEXT", "Only interfaces whose device or name contains TEXT." },
     CLI_RULES_OPTION_DOCS,
     { "--auto", "This host when one of its interfaces has PFC counters, otherwise the demo "
-      "(what make run uses)." },
+                "(what make run uses)." },
     { "--man", "Print this page as a man page." },
     { "-V, --version", "The version." },
     { NULL, NULL },
@@ -89,13 +91,13 @@ static const struct cli_option_doc options[] = {
 static const struct cli_option_doc keys[] = {
     { "Up, Down, PgUp, PgDn, Home, End", "Move the selection (in the findings view: scroll)." },
     { "Enter", "Expand the selected interface into one row per priority (again: fold); in the "
-      "findings view, list each place of the cause at the top of the screen." },
+               "findings view, list each place of the cause at the top of the screen." },
     { "< > F6", "Previous / next sort column." },
     { "/", "Filter interfaces by name (Enter applies, Esc clears)." },
     { "p", "Choose the priority: 0-7, or l for the lossless set." },
     { "l", "The lossless set." },
     { "d", "Change the refresh interval: seconds from 0.01 to 3600 (0.5, 2) or a duration "
-      "(500ms); Enter applies, Esc or an empty line keeps it." },
+           "(500ms); Enter applies, Esc or an empty line keeps it." },
     { "Space", "Pause / resume the updates." },
     { "Tab, Shift-Tab", "Cycle the views: interfaces, priorities, QoS config, findings." },
     { "f", "The findings view." },
@@ -116,10 +118,9 @@ static const struct cli_example examples[] = {
     { "dcbtop --store fabric.db --at -1h", "The fabric as it was an hour before the store's end." },
     { "dcbtop --demo", "The built-in incast and slow-receiver scenario." },
     { "dcbtop --gnmi all --fabric fabric.json", "Every switch of the fabric reached over gNMI." },
-    { "dcbtop -b -n 10 -d 1 -T json | jq .interfaces[0].pfc_rx_per_s",
-      "Ten frames for a script." },
+    { "dcbtop -b -n 10 -d 1 -T json | jq .interfaces[0].pfc_rx_per_s", "Ten frames for a script." },
     { "dcbtop -b -n 1 --view qos --fabric fabric.json", "The fabric's intended QoS config, "
-      "port by port." },
+                                                        "port by port." },
     { NULL, NULL },
 };
 

@@ -15,7 +15,7 @@ static volatile sig_atomic_t ui_stop;
 static void on_stop(int sig)
 {
     (void)sig;
-    ui_stop = 1;                     /* leave through endwin(): the terminal is restored */
+    ui_stop = 1; /* leave through endwin(): the terminal is restored */
 }
 
 void ui_build_rows(struct ui *u)
@@ -139,7 +139,7 @@ static void move_sel(struct ui *u, long delta)
 
 static void cycle_sort(struct ui *u, int dir)
 {
-    int s = u->app->view.sort + dir;       /* SORT_NAME (-1) .. TOP_NCOLS-1 */
+    int s = u->app->view.sort + dir; /* SORT_NAME (-1) .. TOP_NCOLS-1 */
     if (s < SORT_NAME)
         s = TOP_NCOLS - 1;
     if (s >= TOP_NCOLS)
@@ -190,7 +190,7 @@ static void choose_interval(struct ui *u)
         return;
     }
     u->app->interval_ns = ns;
-    u->retick = true;                /* the next refresh is due at the new interval, not the old */
+    u->retick = true; /* the next refresh is due at the new interval, not the old */
     snprintf(u->msg, sizeof(u->msg), "refreshing every %gs", (double)ns / 1e9);
 }
 
@@ -211,21 +211,26 @@ static void seek(struct ui *u, int steps)
 /* Returns false to quit. */
 static bool key(struct ui *u, int ch)
 {
-    if (u->help && ch != KEY_RESIZE) {           /* any key returns, q and F10 too */
+    if (u->help && ch != KEY_RESIZE) { /* any key returns, q and F10 too */
         u->help = false;
         return true;
     }
     int page = LINES > 6 ? LINES - 5 : 1;
     switch (ch) {
-    case 'q': case 'Q': case KEY_F(10): return false;
-    case KEY_UP: case 'k': move_sel(u, -1); break;
-    case KEY_DOWN: case 'j': move_sel(u, 1); break;
+    case 'q':
+    case 'Q':
+    case KEY_F(10): return false;
+    case KEY_UP:
+    case 'k': move_sel(u, -1); break;
+    case KEY_DOWN:
+    case 'j': move_sel(u, 1); break;
     case KEY_PPAGE: move_sel(u, -page); break;
     case KEY_NPAGE: move_sel(u, page); break;
     case KEY_HOME: move_sel(u, -(long)UI_ROWS_MAX); break;
     case KEY_END: move_sel(u, (long)UI_ROWS_MAX); break;
     case '<': cycle_sort(u, -1); break;
-    case '>': case KEY_F(6): cycle_sort(u, 1); break;
+    case '>':
+    case KEY_F(6): cycle_sort(u, 1); break;
     case '/': {
         struct top_view *v = &u->app->view;
         char buf[sizeof(v->filter)];
@@ -246,17 +251,30 @@ static bool key(struct ui *u, int ch)
         u->paused = !u->paused;
         snprintf(u->msg, sizeof(u->msg), u->paused ? "paused (Space resumes)" : "resumed");
         break;
-    case '\t': u->view = (u->view + 1) % V_COUNT; u->scroll = 0; break;
-    case KEY_BTAB: u->view = (u->view + V_COUNT - 1) % V_COUNT; u->scroll = 0; break;
-    case 'f': u->view = u->view == V_FINDINGS ? V_MAIN : V_FINDINGS; u->scroll = 0; break;
-    case 'h': case '?': case KEY_F(1): u->help = true; break;
-    case '\n': case '\r': case KEY_ENTER: {
+    case '\t':
+        u->view = (u->view + 1) % V_COUNT;
+        u->scroll = 0;
+        break;
+    case KEY_BTAB:
+        u->view = (u->view + V_COUNT - 1) % V_COUNT;
+        u->scroll = 0;
+        break;
+    case 'f':
+        u->view = u->view == V_FINDINGS ? V_MAIN : V_FINDINGS;
+        u->scroll = 0;
+        break;
+    case 'h':
+    case '?':
+    case KEY_F(1): u->help = true; break;
+    case '\n':
+    case '\r':
+    case KEY_ENTER: {
         struct top_iface *i = ui_selected(u);
         if (u->view == V_FINDINGS)
             toggle_top_cause(u);
         else if (i && u->view == V_MAIN) {
             i->expanded = !i->expanded;
-            u->sel_prio = -1;           /* stay on the interface row */
+            u->sel_prio = -1; /* stay on the interface row */
             snprintf(u->sel_device, sizeof(u->sel_device), "%s", i->device);
             snprintf(u->sel_ifname, sizeof(u->sel_ifname), "%s", i->ifname);
         }
@@ -297,7 +315,7 @@ int ui_run(struct top_app *app)
     }
     if (!newterm(NULL, stdout, stdin)) {
         out_term(stderr, "dcbtop: cannot use this terminal (TERM=%s)\n",
-                getenv("TERM") ? getenv("TERM") : "");
+                 getenv("TERM") ? getenv("TERM") : "");
         free(u.rows);
         return 1;
     }
@@ -316,7 +334,7 @@ int ui_run(struct top_app *app)
         init_pair(PAIR_HEAD, COLOR_BLACK, COLOR_GREEN);
         init_pair(PAIR_SPARK, COLOR_GREEN, -1);
         init_pair(PAIR_MISMATCH, COLOR_WHITE, COLOR_RED);
-        init_pair(PAIR_STALE, COLOR_WHITE, -1);      /* with A_DIM: grey */
+        init_pair(PAIR_STALE, COLOR_WHITE, -1); /* with A_DIM: grey */
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));

@@ -12,7 +12,7 @@ enum ui_view { V_MAIN, V_PRIO, V_QOS, V_FINDINGS, V_COUNT };
 /* A line of the main view: an interface, or one of its priorities when expanded. */
 struct ui_row {
     struct top_iface *iface;
-    int prio;                    /* -1: the interface row */
+    int prio; /* -1: the interface row */
 };
 
 #define UI_ROWS_MAX (4096 * 9)
@@ -23,12 +23,12 @@ struct ui {
     struct top_app *app;
     enum ui_view view;
     bool help, paused, colour;
-    bool retick;                 /* refresh at once (the interval changed) */
+    bool retick; /* refresh at once (the interval changed) */
     struct ui_row *rows;
     size_t nrows;
-    size_t sel, top;             /* selected row, first row on screen */
-    size_t scroll;               /* findings view: first line (the drawing keeps it on a page
-                                  * that has lines) */
+    size_t sel, top; /* selected row, first row on screen */
+    size_t scroll;   /* findings view: first line (the drawing keeps it on a page
+                      * that has lines) */
     /* findings view: the causes whose places are listed one by one (Enter), and the cause at
      * the top of the screen, which Enter expands or folds (set by each drawing) */
     char expanded[UI_EXPANDED_MAX][UI_CAUSE_KEY_MAX];
@@ -36,7 +36,7 @@ struct ui {
     char top_cause[UI_CAUSE_KEY_MAX];
     char sel_device[DCB_DEVICE_MAX], sel_ifname[DCB_IFNAME_MAX];
     int sel_prio;
-    char msg[320];               /* a passing remark for the status line */
+    char msg[320]; /* a passing remark for the status line */
 };
 
 /* Rebuilds the rows (filter, sort, expansion) and keeps the selection on the same line. */

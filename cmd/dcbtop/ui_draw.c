@@ -30,7 +30,7 @@ static void put(int y, int x, int width, const char *s, bool right)
     memset(&st, 0, sizeof(st));
     const char *p = s;
     size_t n = mbsrtowcs(w, &p, 511, &st);
-    if (n == (size_t)-1) {           /* not valid in this locale (cannot happen after sanitize) */
+    if (n == (size_t)-1) { /* not valid in this locale (cannot happen after sanitize) */
         w[0] = L'?';
         n = 1;
     }
@@ -94,9 +94,8 @@ static void header(struct ui *u, const char *view_name)
     if (app->src.behind_ns > 0)
         snprintf(behind, sizeof(behind), " - BEHIND %.1fs", (double)app->src.behind_ns / 1e9);
     snprintf(line, sizeof(line), "dcbtop - %s - %s%s - every %gs - %s - sort %s%s", src, when,
-             behind, (double)app->interval_ns / 1e9,
-             view_prio_name(m->prio, prio, sizeof(prio)), view_sort_name(app->view.sort),
-             u->paused ? " - PAUSED" : "");
+             behind, (double)app->interval_ns / 1e9, view_prio_name(m->prio, prio, sizeof(prio)),
+             view_sort_name(app->view.sort), u->paused ? " - PAUSED" : "");
     attron(A_BOLD);
     put(0, 0, COLS, line, false);
     attroff(A_BOLD);
@@ -127,14 +126,17 @@ static void status_line(struct ui *u)
     char behind[300] = "";
     if (app->src.behind_ns > 0)
         view_behind(&app->src, behind, sizeof(behind));
-    const char *text = u->msg[0] ? u->msg : app->error[0] ? app->error : behind[0] ? behind
-                                                                              : app->src.status;
+    const char *text = u->msg[0]       ? u->msg
+                       : app->error[0] ? app->error
+                       : behind[0]     ? behind
+                                       : app->src.status;
     char safe[400];
     attr_t a = A_REVERSE;
     if (text[0]) {
         view_sanitize(text, safe, sizeof(safe), app->view.utf8);
     } else {
-        snprintf(safe, sizeof(safe), "h help  Tab views  Enter expand  </> sort  / filter  "
+        snprintf(safe, sizeof(safe),
+                 "h help  Tab views  Enter expand  </> sort  / filter  "
                  "p prio  d interval  Space pause  f findings  q quit");
         a = A_NORMAL;
     }
@@ -146,11 +148,11 @@ static void status_line(struct ui *u)
 /* ---- the interfaces ----------------------------------------------------------------------- */
 
 struct layout {
-    int cw;                      /* cell width of a value column */
+    int cw; /* cell width of a value column */
     int name_w, spark_w, spark_x;
 };
 
-#define NAME_MIN 9                  /* "INTERFACE" */
+#define NAME_MIN 9 /* "INTERFACE" */
 #define NAME_MAX 32
 #define SPARK_MIN 8
 
@@ -166,8 +168,9 @@ static struct layout layout_for(int cols, int longest_name)
     if (l.cw > 9)
         l.cw = 9;
     int rest = cols - 2 - TOP_NCOLS * l.cw;
-    int want = longest_name < NAME_MIN ? NAME_MIN : longest_name > NAME_MAX ? NAME_MAX
-                                                                            : longest_name;
+    int want = longest_name < NAME_MIN   ? NAME_MIN
+               : longest_name > NAME_MAX ? NAME_MAX
+                                         : longest_name;
     l.name_w = want < rest ? want : rest;
     l.spark_w = rest - l.name_w - 1;
     if (l.spark_w > TOP_HIST)
@@ -244,16 +247,16 @@ static void put_name(const struct ui *u, int y, int x, int width, const struct t
     wchar_t dev[4 * DCB_DEVICE_MAX], ifn[4 * DCB_IFNAME_MAX], out[8 * DCB_DEVICE_MAX];
     size_t nd = wide(dev_safe, dev, sizeof(dev) / sizeof(dev[0]));
     size_t ni = wide(if_safe, ifn, sizeof(ifn) / sizeof(ifn[0]));
-    size_t sep = nd ? 1 : 0;                     /* the '/' */
+    size_t sep = nd ? 1 : 0; /* the '/' */
     size_t cells = width > 4 ? (size_t)width : 4;
-    size_t fixed = 1 + sep;                      /* the fold mark and the '/' */
+    size_t fixed = 1 + sep; /* the fold mark and the '/' */
     size_t if_cells = ni, dev_cells = nd;
     if (fixed + nd + ni > cells) {
-        size_t room = cells - fixed;             /* for both names */
+        size_t room = cells - fixed; /* for both names */
         if_cells = room > nd + 3 ? room - nd : (ni < 3 ? ni : 3);
         dev_cells = room > if_cells && room - if_cells < nd ? room - if_cells : nd;
         if (nd && dev_cells < 3)
-            dev_cells = nd < 3 ? nd : 3;         /* put() cuts what is left over */
+            dev_cells = nd < 3 ? nd : 3; /* put() cuts what is left over */
     }
     wchar_t ellipsis = utf8 ? L'\u2026' : L'~';
     size_t used = 0;
@@ -323,7 +326,7 @@ static void draw_main_row(struct ui *u, int y, size_t r, const struct layout *l,
     const struct ui_row *row = &u->rows[r];
     const struct top_iface *i = row->iface;
     attr_t a = severity_attr(u, i->severity);
-    if (i->stale_ns > 0)                /* out of reach: greyed, and said so */
+    if (i->stale_ns > 0) /* out of reach: greyed, and said so */
         a = u->colour ? COLOR_PAIR(PAIR_STALE) | A_DIM : A_DIM;
     if (r == u->sel)
         a |= A_REVERSE;
@@ -335,14 +338,13 @@ static void draw_main_row(struct ui *u, int y, size_t r, const struct layout *l,
         draw_cells(u, y, l, i->col, true);
         if (i->stale_ns > 0) {
             char stale[40];
-            snprintf(stale, sizeof(stale), " stale %llds",
-                     (long long)(i->stale_ns / 1000000000LL));
+            snprintf(stale, sizeof(stale), " stale %llds", (long long)(i->stale_ns / 1000000000LL));
             put(y, 2 + l->name_w + TOP_NCOLS * l->cw, COLS - (2 + l->name_w + TOP_NCOLS * l->cw),
                 stale, false);
         } else if (l->spark_w) {
             char spark[TOP_HIST * 3 + 1];
-            view_sparkline(i, sort == SORT_NAME ? COL_RX : sort, l->spark_w, spark,
-                           sizeof(spark), app->view.utf8);
+            view_sparkline(i, sort == SORT_NAME ? COL_RX : sort, l->spark_w, spark, sizeof(spark),
+                           app->view.utf8);
             if (u->colour && r != u->sel)
                 attron(COLOR_PAIR(PAIR_SPARK));
             put(y, l->spark_x, l->spark_w, spark, false);
@@ -413,7 +415,7 @@ static void draw_prio(struct ui *u)
     attron(A_BOLD);
     put_net(u, 2, 0, COLS, title, false);
     attroff(A_BOLD);
-    static const char *const heads[] = { "PRIO", "RXb/s", "TXb/s", "PFCrx/s", "PFCtx/s",
+    static const char *const heads[] = { "PRIO",    "RXb/s",    "TXb/s", "PFCrx/s", "PFCtx/s",
                                          "Paused%", "Pausing%", "ECN/s", "Drop/s" };
     int w = COLS / 9 < 12 ? COLS / 9 : 12;
     if (w < 6)
@@ -433,8 +435,9 @@ static void draw_prio(struct ui *u)
             tx_paused = isnan(r) ? (struct top_val){ NAN, VAL_PENDING }
                                  : (struct top_val){ r > 1e6 ? 100 : r * 1e-4, VAL_KNOWN };
         }
-        const struct top_val cells[8] = { pc[COL_RX], pc[COL_TX], pc[COL_PFC_RX], pc[COL_PFC_TX],
-                                          pc[COL_PAUSED], tx_paused, pc[COL_ECN], pc[COL_DROPS] };
+        const struct top_val cells[8] = { pc[COL_RX],     pc[COL_TX],     pc[COL_PFC_RX],
+                                          pc[COL_PFC_TX], pc[COL_PAUSED], tx_paused,
+                                          pc[COL_ECN],    pc[COL_DROPS] };
         static const enum top_col_unit units[8] = { UNIT_BPS, UNIT_BPS, UNIT_PER_S, UNIT_PER_S,
                                                     UNIT_PCT, UNIT_PCT, UNIT_PER_S, UNIT_PER_S };
         char label[16];
@@ -509,11 +512,11 @@ static void draw_qos(struct ui *u)
 struct emitter {
     const struct ui *u;
     bool counting;
-    size_t total;                /* lines counted */
-    size_t skip;                 /* lines above the screen still to pass */
+    size_t total; /* lines counted */
+    size_t skip;  /* lines above the screen still to pass */
     int y;
-    size_t top_line;             /* counting: find the cause whose entry holds this line */
-    char top_cause[UI_CAUSE_KEY_MAX];   /* ... found here */
+    size_t top_line;                  /* counting: find the cause whose entry holds this line */
+    char top_cause[UI_CAUSE_KEY_MAX]; /* ... found here */
 };
 
 static void emit(struct emitter *e, attr_t attr, const char *fmt, ...)
@@ -630,7 +633,7 @@ static void emit_finding(struct emitter *e, const struct top_model *m, size_t fi
         varies |= strcmp(g->proposed, fd->proposed) != 0;
     }
     place_ranges(refs, count < 256 ? count : 256, where, sizeof(where));
-    if (count == 1)               /* one place: dcbtop's own device/ifname, as in every view */
+    if (count == 1) /* one place: dcbtop's own device/ifname, as in every view */
         place_of(fd, where, sizeof(where));
     if (on_top)
         a |= A_REVERSE;
@@ -660,8 +663,8 @@ static void emit_finding(struct emitter *e, const struct top_model *m, size_t fi
         char shown[96];
         emit(e, A_NORMAL, "    evidence%s%s%s%s: %s = %s", count > 1 ? " at " : "",
              count > 1 ? fd->device : "", count > 1 && fd->ifname[0] ? "/" : "",
-             count > 1 ? fd->ifname : "", fd->evidence[k].name, value_with_unit(fd->evidence[k].name,
-                                                   fd->evidence[k].value, shown, sizeof(shown)));
+             count > 1 ? fd->ifname : "", fd->evidence[k].name,
+             value_with_unit(fd->evidence[k].name, fd->evidence[k].value, shown, sizeof(shown)));
     }
     if (fd->knob[0]) {
         char shown[96] = "";
@@ -683,8 +686,8 @@ static void emit_findings(struct emitter *e, const struct top_model *m)
     if (m->rules_error[0])
         emit(e, A_BOLD, "rules not loaded: %s", m->rules_error);
     else if (!m->nfindings)
-        emit(e, A_NORMAL, "No findings: %zu rules found nothing over %zu interfaces.",
-             m->rules.n, m->n);
+        emit(e, A_NORMAL, "No findings: %zu rules found nothing over %zu interfaces.", m->rules.n,
+             m->n);
     for (size_t f = 0; f < m->nfindings; f++) {
         bool seen = false;
         for (size_t g = 0; g < f && !seen; g++)
@@ -696,13 +699,13 @@ static void emit_findings(struct emitter *e, const struct top_model *m)
 
 static void draw_findings(struct ui *u)
 {
-    size_t body = LINES > 4 ? (size_t)LINES - 3 : 1;   /* rows 2 .. LINES-2 */
+    size_t body = LINES > 4 ? (size_t)LINES - 3 : 1; /* rows 2 .. LINES-2 */
     struct emitter e = { u, true, 0, 0, 2, 0, "" };
     emit_findings(&e, &u->app->model);
     size_t last = e.total > body ? e.total - body : 0;
     if (u->scroll > last)
         u->scroll = last;
-    e.total = 0;                 /* count again to find the cause at the top of the screen */
+    e.total = 0; /* count again to find the cause at the top of the screen */
     e.top_line = u->scroll;
     e.top_cause[0] = '\0';
     emit_findings(&e, &u->app->model);
@@ -731,10 +734,14 @@ static void draw_help(struct ui *u)
         put(y, 34, COLS - 34, text, false);
     }
     y++;
-    put(y++, 0, COLS, "Columns: bits/s in and out; PFC frames/s received and sent and % of time "
-        "paused on the chosen priorities;", false);
-    put(y++, 0, COLS, "ECN marks/s; CNPs sent and handled/s; out-of-sequence/s; drops/s. "
-        "\xe2\x80\xa6 waits for a second sample, - is not provided.", false);
+    put(y++, 0, COLS,
+        "Columns: bits/s in and out; PFC frames/s received and sent and % of time "
+        "paused on the chosen priorities;",
+        false);
+    put(y++, 0, COLS,
+        "ECN marks/s; CNPs sent and handled/s; out-of-sequence/s; drops/s. "
+        "\xe2\x80\xa6 waits for a second sample, - is not provided.",
+        false);
     put(y, 0, COLS, "Marks: ! crit, * warn, i info. See dcbtop(1).", false);
 }
 

@@ -9,7 +9,7 @@
 static bool passes(const struct top_iface *i, const char *filter)
 {
     if (!i->ifname[0] && !i->has_series)
-        return false;            /* a device's own config, not a port */
+        return false; /* a device's own config, not a port */
     if (!filter[0])
         return true;
     return strstr(i->ifname, filter) || strstr(i->device, filter);
@@ -106,10 +106,10 @@ static size_t utf8_printable(const unsigned char *s)
     static const unsigned min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
     if (cp < min[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
         return 0;
-    if (cp < 0xa0)                           /* C1 controls (CSI is U+009B) */
+    if (cp < 0xa0) /* C1 controls (CSI is U+009B) */
         return 0;
     if ((cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
-        (cp >= 0x2066 && cp <= 0x2069))      /* zero-width and bidi overrides */
+        (cp >= 0x2066 && cp <= 0x2069)) /* zero-width and bidi overrides */
         return 0;
     return n;
 }
@@ -210,8 +210,9 @@ void view_mask(unsigned mask, char *buf, size_t len)
 
 const char *view_behind(const struct dcb_source *src, char *buf, size_t len)
 {
-    snprintf(buf, len, "behind real time by %.1f s: this machine is too busy for the %s's "
-             "pace, the frames show its data as far as it got", (double)src->behind_ns / 1e9,
-             src->kind == SOURCE_PCAP ? "capture" : "simulation");
+    snprintf(buf, len,
+             "behind real time by %.1f s: this machine is too busy for the %s's "
+             "pace, the frames show its data as far as it got",
+             (double)src->behind_ns / 1e9, src->kind == SOURCE_PCAP ? "capture" : "simulation");
     return buf;
 }

@@ -9,12 +9,12 @@
 
 #include "model.h"
 
-#define SORT_NAME (-1)          /* sort by device and interface name */
+#define SORT_NAME (-1) /* sort by device and interface name */
 
 struct top_view {
-    int sort;                   /* SORT_NAME or an enum top_col */
-    char filter[64];            /* substring of "device ifname" ("" none) */
-    bool utf8;                  /* the terminal takes UTF-8: "…" and ▁▂▃ sparklines */
+    int sort;        /* SORT_NAME or an enum top_col */
+    char filter[64]; /* substring of "device ifname" ("" none) */
+    bool utf8;       /* the terminal takes UTF-8: "…" and ▁▂▃ sparklines */
 };
 
 /* The interfaces that pass the filter, in sort order (largest first, unknown last, then by

@@ -18,12 +18,30 @@ const char *gnmi_retry_text(char *buf, size_t len, int64_t retry_ns)
     return buf;
 }
 
-const char *gnmi_target_name(const struct gnmi_target *t) { return t->name; }
-const char *gnmi_target_address(const struct gnmi_target *t) { return t->ep.address; }
-void *gnmi_target_user(const struct gnmi_target *t) { return t->user; }
-void gnmi_target_set_user(struct gnmi_target *t, void *user) { t->user = user; }
-const struct gnmi_target_stats *gnmi_target_stats(const struct gnmi_target *t) { return &t->stats; }
-size_t gnmi_client_ntargets(const struct gnmi_client *c) { return c->n; }
+const char *gnmi_target_name(const struct gnmi_target *t)
+{
+    return t->name;
+}
+const char *gnmi_target_address(const struct gnmi_target *t)
+{
+    return t->ep.address;
+}
+void *gnmi_target_user(const struct gnmi_target *t)
+{
+    return t->user;
+}
+void gnmi_target_set_user(struct gnmi_target *t, void *user)
+{
+    t->user = user;
+}
+const struct gnmi_target_stats *gnmi_target_stats(const struct gnmi_target *t)
+{
+    return &t->stats;
+}
+size_t gnmi_client_ntargets(const struct gnmi_client *c)
+{
+    return c->n;
+}
 struct gnmi_target *gnmi_client_target(struct gnmi_client *c, size_t i)
 {
     return i < c->n ? c->t[i] : NULL;
@@ -72,8 +90,7 @@ static const char *keep(struct gnmi_target *t, const char *s)
     return d;
 }
 
-int gnmi_client_add(struct gnmi_client *c, const struct gnmi_target_conf *conf,
-                    struct dcb_err *err)
+int gnmi_client_add(struct gnmi_client *c, const struct gnmi_target_conf *conf, struct dcb_err *err)
 {
     if (c->n == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 16;
@@ -124,7 +141,7 @@ static int on_leaf(const struct gnmi_leaf *leaf, void *arg)
         return 0;
     if (t->kind == CALL_SUBSCRIBE && t->req.mode == GNMI_STREAM && t->max_rounds &&
         t->rounds >= t->max_rounds)
-        return 0;   /* --count reached: the rest of the batch is not asked for */
+        return 0; /* --count reached: the rest of the batch is not asked for */
     t->stats.leaves++;
     return t->client->cb.on_leaf ? t->client->cb.on_leaf(t, leaf, t->client->cb.arg) : 0;
 }
@@ -235,12 +252,11 @@ static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
     case GNMI__SUBSCRIBE_RESPONSE__RESPONSE_ERROR:
         t->leaf_error = DCB_E_IO;
         snprintf(t->leaf_error_msg, sizeof(t->leaf_error_msg), "target error %u: %s",
-                 r->error ? r->error->code : 0, r->error && r->error->message ? r->error->message
-                                                                              : "");
+                 r->error ? r->error->code : 0,
+                 r->error && r->error->message ? r->error->message : "");
         rc = DCB_E_IO;
         break;
-    default:
-        break;
+    default: break;
     }
     gnmi__subscribe_response__free_unpacked(r, NULL);
     return rc;
@@ -249,7 +265,8 @@ static int subscribe_message(const uint8_t *msg, size_t len, void *arg)
 static int get_message(const uint8_t *msg, size_t len, void *arg)
 {
     struct gnmi_target *t = arg;
-    Gnmi__GetResponse *r = (Gnmi__GetResponse *)unpack(t, &gnmi__get_response__descriptor, msg, len);
+    Gnmi__GetResponse *r = (Gnmi__GetResponse *)unpack(t, &gnmi__get_response__descriptor, msg,
+                                                       len);
     if (!r)
         return DCB_E_INVAL;
     int rc = 0;
@@ -325,8 +342,8 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
         t->kind = CALL_GET;
         rc = gnmi_encode_get(&t->req, &buf, &len, err);
         if (rc == 0)
-            rc = grpc_call_init(&t->call, &t->ep, "/gnmi.gNMI/Get", buf, len, true,
-                                c->o.timeout_ns, get_message, t, err);
+            rc = grpc_call_init(&t->call, &t->ep, "/gnmi.gNMI/Get", buf, len, true, c->o.timeout_ns,
+                                get_message, t, err);
         t->deadline_ns = dcb_monotonic_ns() + c->o.timeout_ns;
     } else {
         t->kind = CALL_SUBSCRIBE;
@@ -345,7 +362,7 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
                                 r.mode != GNMI_POLL, 0, subscribe_message, t, err);
         t->deadline_ns = dcb_monotonic_ns() + c->o.timeout_ns;
         if (r.mode == GNMI_POLL) {
-            t->awaiting_sync = true;   /* the initial data ends with a sync */
+            t->awaiting_sync = true; /* the initial data ends with a sync */
             t->next_ns = dcb_monotonic_ns() + t->interval_ns;
         }
     }
@@ -358,8 +375,7 @@ static int start_call(struct gnmi_target *t, struct dcb_err *err)
     return 0;
 }
 
-int gnmi_client_attach(struct gnmi_client *c, struct grpc_call *call, int rc,
-                       struct dcb_err *err)
+int gnmi_client_attach(struct gnmi_client *c, struct grpc_call *call, int rc, struct dcb_err *err)
 {
     if (rc == 0 && curl_multi_add_handle(c->multi, call->easy) != CURLM_OK)
         rc = dcb_err_set(err, DCB_E_IO, "curl_multi_add_handle failed");
@@ -448,8 +464,8 @@ static void call_finished(struct gnmi_target *t, CURLcode result)
         t->use_get = true;
         t->stats.using_get = true;
         if (t->client->cb.on_error)
-            t->client->cb.on_error(t, "Subscribe is UNIMPLEMENTED; polling with Get instead",
-                                   0, t->client->cb.arg);
+            t->client->cb.on_error(t, "Subscribe is UNIMPLEMENTED; polling with Get instead", 0,
+                                   t->client->cb.arg);
         t->phase = PH_WAIT;
         t->next_ns = dcb_monotonic_ns();
         return;
@@ -531,8 +547,9 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
                 int64_t idle = c->o.timeout_ns + 2 * (int64_t)t->req.sample_interval_ns;
                 int64_t limit = t->got_data_this_call ? t->last_data_mono + idle : t->deadline_ns;
                 if (now > limit) {
-                    abort_call(t, t->got_data_this_call ? "deadline exceeded: the stream went silent"
-                                                        : "deadline exceeded: no answer to Subscribe");
+                    abort_call(t, t->got_data_this_call
+                                      ? "deadline exceeded: the stream went silent"
+                                      : "deadline exceeded: no answer to Subscribe");
                     continue;
                 }
                 if (limit < wake)
@@ -553,7 +570,6 @@ static int64_t tick(struct gnmi_client *c, int64_t now)
             wake = t->deadline_ns;
         if (t->phase == PH_WAIT && !waits && t->next_ns < wake)
             wake = t->next_ns;
-
     }
     return wake;
 }
@@ -583,7 +599,7 @@ int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t 
         curl_multi_perform(c->multi, &running);
         CURLMsg *m;
         int left;
-        bool ended = false;          /* a call ended: what follows it starts without a wait */
+        bool ended = false; /* a call ended: what follows it starts without a wait */
         while ((m = curl_multi_info_read(c->multi, &left))) {
             if (m->msg != CURLMSG_DONE)
                 continue;
@@ -618,7 +634,7 @@ int gnmi_client_run(struct gnmi_client *c, volatile sig_atomic_t *stop, int64_t 
         if (wait_ms < 0 || ended)
             wait_ms = 0;
         if (wait_ms > 200)
-            wait_ms = 200;   /* stop flags are checked at least this often */
+            wait_ms = 200; /* stop flags are checked at least this often */
         curl_multi_poll(c->multi, NULL, 0, (int)wait_ms, NULL);
     }
     /* calls in flight stay open: run again to go on, gnmi_client_free ends them */

@@ -34,25 +34,25 @@
 #define GNMI_NAME_MAX 64
 
 struct gnmi_target_conf {
-    const char *name;                /* device name for samples (default: the address) */
+    const char *name; /* device name for samples (default: the address) */
     struct grpc_endpoint ep;
-    struct gnmi_request req;         /* the subscription (or the Get, mode ignored) */
-    bool use_get;                    /* poll with Get instead of subscribing */
+    struct gnmi_request req; /* the subscription (or the Get, mode ignored) */
+    bool use_get;            /* poll with Get instead of subscribing */
 };
 
 struct gnmi_client_opts {
-    int64_t timeout_ns;              /* per-call deadline (default 10 s) */
-    int64_t interval_ns;             /* POLL / ONCE / Get repeat interval (default 1 s) */
-    int64_t backoff_min_ns;          /* first retry delay (default 500 ms) */
-    int64_t backoff_max_ns;          /* cap (default 30 s) */
-    bool reconnect;                  /* false: a failed target stays failed */
-    bool fallback_get;               /* UNIMPLEMENTED Subscribe -> Get polling (default on) */
-    long max_rounds;                 /* ONCE/POLL/Get rounds per target, 0: unbounded */
+    int64_t timeout_ns;     /* per-call deadline (default 10 s) */
+    int64_t interval_ns;    /* POLL / ONCE / Get repeat interval (default 1 s) */
+    int64_t backoff_min_ns; /* first retry delay (default 500 ms) */
+    int64_t backoff_max_ns; /* cap (default 30 s) */
+    bool reconnect;         /* false: a failed target stays failed */
+    bool fallback_get;      /* UNIMPLEMENTED Subscribe -> Get polling (default on) */
+    long max_rounds;        /* ONCE/POLL/Get rounds per target, 0: unbounded */
     /* Before a POLL subscription, subscribe ONCE (half-closed). libcurl 7.88 does not report
      * a stream the server ends while our request side is open and paused, so an immediate
      * error (UNAUTHENTICATED, UNIMPLEMENTED...) would only show as a deadline; the ONCE call
-     * gets it at once. (STREAM and ONCE half-close, so they see errors directly.) probe_deliver: hand the ONCE data to on_leaf (a first round)
-     * rather than dropping it. */
+     * gets it at once. (STREAM and ONCE half-close, so they see errors directly.) probe_deliver:
+     * hand the ONCE data to on_leaf (a first round) rather than dropping it. */
     bool probe_once;
     bool probe_deliver;
     /* > 0: a rejected path is dropped and asked again this often (see above); 0: a rejection
@@ -65,7 +65,7 @@ struct gnmi_target;
 struct gnmi_client_cb {
     /* a negative return ends that target's current call as an error */
     int (*on_leaf)(struct gnmi_target *t, const struct gnmi_leaf *leaf, void *arg);
-    void (*on_sync)(struct gnmi_target *t, void *arg);        /* a full round arrived */
+    void (*on_sync)(struct gnmi_target *t, void *arg); /* a full round arrived */
     void (*on_gap)(struct gnmi_target *t, int64_t from_ns, int64_t to_ns, const char *reason,
                    void *arg);
     /* retry_ns: the wait before the next try (0: at once), GNMI_NO_RETRY: given up */
@@ -106,7 +106,7 @@ void gnmi_target_set_user(struct gnmi_target *t, void *user);
 struct gnmi_target_stats {
     uint64_t notifications, leaves, syncs, calls, failures, bytes_in;
     bool using_get;
-    bool failed;                     /* gave up (no reconnect) */
+    bool failed; /* gave up (no reconnect) */
     char last_error[256];
 };
 /* Rounds: a sync (POLL, ONCE, a Get answer), and for a STREAM after its first sync, each

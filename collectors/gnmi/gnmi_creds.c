@@ -61,8 +61,10 @@ int gnmi_creds_from_file(struct gnmi_creds *c, const char *path, struct dcb_err 
             while (sep < end && *sep != ':' && *sep != '=')
                 sep++;
             if (sep == end) {
-                rc = dcb_err_set(err, DCB_E_INVAL, "credentials %s: line %d: expected "
-                                 "'username: NAME' or 'password: SECRET'", path, lineno);
+                rc = dcb_err_set(err, DCB_E_INVAL,
+                                 "credentials %s: line %d: expected "
+                                 "'username: NAME' or 'password: SECRET'",
+                                 path, lineno);
                 break;
             }
             char *k = s, *ke = sep, *v = sep + 1, *ve = end;
@@ -75,11 +77,13 @@ int gnmi_creds_from_file(struct gnmi_creds *c, const char *path, struct dcb_err 
             else if ((size_t)(ke - k) == 8 && !strncmp(k, "password", 8))
                 dst = c->password;
             if (!dst)
-                rc = dcb_err_set(err, DCB_E_INVAL, "credentials %s: line %d: unknown key "
-                                 "(username or password)", path, lineno);
-            else if (vlen >= GNMI_CRED_MAX)
-                rc = dcb_err_set(err, DCB_E_INVAL, "credentials %s: line %d: value too long",
+                rc = dcb_err_set(err, DCB_E_INVAL,
+                                 "credentials %s: line %d: unknown key "
+                                 "(username or password)",
                                  path, lineno);
+            else if (vlen >= GNMI_CRED_MAX)
+                rc = dcb_err_set(err, DCB_E_INVAL, "credentials %s: line %d: value too long", path,
+                                 lineno);
             else {
                 memcpy(dst, v, vlen);
                 dst[vlen] = '\0';

@@ -28,7 +28,7 @@ static int group_num(const cJSON *rule, const char *key, int ngroups, int *out, 
     if (!cJSON_IsNumber(g) || g->valueint < 1 || g->valueint > ngroups)
         return dcb_err_set(err, DCB_E_INVAL, "%s: config[%d].%s: must name a capture group 1..%d",
                            name, idx, key, ngroups);
-    *out = g->valueint + 1;   /* group 1 is the whole anchored match */
+    *out = g->valueint + 1; /* group 1 is the whole anchored match */
     return 0;
 }
 
@@ -37,7 +37,8 @@ static int load_config_rules(struct gnmi_map *m, const cJSON *arr, const char *n
 {
     const cJSON *rule;
     int idx = 0;
-    cJSON_ArrayForEach(rule, arr) {
+    cJSON_ArrayForEach(rule, arr)
+    {
         if (m->ncfg == GNMI_MAP_CONFIG_RULES)
             return dcb_err_set(err, DCB_E_RANGE, "%s: more than %d config rules", name,
                                GNMI_MAP_CONFIG_RULES);
@@ -68,18 +69,25 @@ static int load_config_rules(struct gnmi_map *m, const cJSON *arr, const char *n
         r->format = GNMI_FMT_TEXT;
         if (cJSON_IsString(format)) {
             const char *f = format->valuestring;
-            if (!strcmp(f, "prio_list")) r->format = GNMI_FMT_PRIO_LIST;
-            else if (!strcmp(f, "sonic_ecn")) r->format = GNMI_FMT_SONIC_ECN;
-            else if (!strcmp(f, "ref")) r->format = GNMI_FMT_REF;
+            if (!strcmp(f, "prio_list"))
+                r->format = GNMI_FMT_PRIO_LIST;
+            else if (!strcmp(f, "sonic_ecn"))
+                r->format = GNMI_FMT_SONIC_ECN;
+            else if (!strcmp(f, "ref"))
+                r->format = GNMI_FMT_REF;
             else if (strcmp(f, "text"))
-                return dcb_err_set(err, DCB_E_INVAL, "%s: config[%d].format: text, prio_list, "
-                                   "sonic_ecn or ref", name, idx);
+                return dcb_err_set(err, DCB_E_INVAL,
+                                   "%s: config[%d].format: text, prio_list, "
+                                   "sonic_ecn or ref",
+                                   name, idx);
         }
         if (r->format == GNMI_FMT_REF) {
             if (!cJSON_IsString(ref) || strlen(ref->valuestring) >= sizeof(r->ref) ||
                 !strstr(ref->valuestring, "{value}"))
-                return dcb_err_set(err, DCB_E_INVAL, "%s: config[%d]: a ref rule needs \"ref\" "
-                                   "holding {value}", name, idx);
+                return dcb_err_set(err, DCB_E_INVAL,
+                                   "%s: config[%d]: a ref rule needs \"ref\" "
+                                   "holding {value}",
+                                   name, idx);
             snprintf(r->ref, sizeof(r->ref), "%s", ref->valuestring);
         }
         idx++;
@@ -102,12 +110,15 @@ int gnmi_map_load_text(struct gnmi_map *m, const char *text, const char *name, s
     const cJSON *subs = cJSON_GetObjectItemCaseSensitive(root, "subscribe");
     const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(root, "config");
     if (strcmp(m->counters.source, "gnmi") || !cJSON_IsArray(subs)) {
-        rc = dcb_err_set(err, DCB_E_INVAL, "%s: a gNMI map needs \"source\": \"gnmi\" and "
-                         "\"subscribe\"", name);
+        rc = dcb_err_set(err, DCB_E_INVAL,
+                         "%s: a gNMI map needs \"source\": \"gnmi\" and "
+                         "\"subscribe\"",
+                         name);
         goto out;
     }
     const cJSON *s;
-    cJSON_ArrayForEach(s, subs) {
+    cJSON_ArrayForEach(s, subs)
+    {
         const cJSON *target = cJSON_GetObjectItemCaseSensitive(s, "target");
         const cJSON *path = cJSON_GetObjectItemCaseSensitive(s, "path");
         const cJSON *config = cJSON_GetObjectItemCaseSensitive(s, "config");
@@ -115,8 +126,10 @@ int gnmi_map_load_text(struct gnmi_map *m, const char *text, const char *name, s
             strlen(path->valuestring) >= sizeof(m->subs[0].path) ||
             (target && (!cJSON_IsString(target) ||
                         strlen(target->valuestring) >= sizeof(m->subs[0].target)))) {
-            rc = dcb_err_set(err, DCB_E_INVAL, "%s: subscribe[%zu]: needs \"path\" (and an "
-                             "optional \"target\")", name, m->nsubs);
+            rc = dcb_err_set(err, DCB_E_INVAL,
+                             "%s: subscribe[%zu]: needs \"path\" (and an "
+                             "optional \"target\")",
+                             name, m->nsubs);
             goto out;
         }
         struct gnmi_map_sub *d = &m->subs[m->nsubs++];
@@ -277,9 +290,7 @@ static bool convert(enum gnmi_cfg_format f, const char *value, char *out, size_t
             return false;
         snprintf(out, len, "%s", strcmp(value, "ecn_none") ? "on" : "off");
         return true;
-    default:
-        snprintf(out, len, "%s", value);
-        return true;
+    default: snprintf(out, len, "%s", value); return true;
     }
 }
 
@@ -316,7 +327,7 @@ void gnmi_cfg_round_apply(const struct gnmi_map *m, const struct gnmi_cfg_round 
         for (size_t k = 0; k < m->ncfg; k++) {
             const struct gnmi_config_rule *rule = &m->cfg[k];
             if (!strchr(rule->field, '.') && rule->format != GNMI_FMT_REF)
-                continue;   /* relative: only through a ref */
+                continue; /* relative: only through a ref */
             if (regexec(&rule->re, l->key, 10, g, 0))
                 continue;
             char ifname[64] = "";
@@ -324,7 +335,7 @@ void gnmi_cfg_round_apply(const struct gnmi_map *m, const struct gnmi_cfg_round 
                 group_text(l->key, &g[rule->ifname_group], ifname, sizeof(ifname));
             size_t ngroups = rule->re.re_nsub + 1;
             int lo = -1, hi = -1;
-            int start = rule->range_end_group - 1;   /* the group before the "-M" */
+            int start = rule->range_end_group - 1; /* the group before the "-M" */
             if (rule->range_end_group && g[rule->range_end_group].rm_so >= 0 && start >= 2 &&
                 g[start].rm_so >= 0) {
                 char a[8], b[8];

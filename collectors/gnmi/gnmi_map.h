@@ -3,10 +3,11 @@
  *
  *   "subscribe": [{"target": "COUNTERS_DB", "path": "COUNTERS/Ethernet*"},
  *                 {"target": "CONFIG_DB", "path": "PORT_QOS_MAP", "config": true}]
- *   "counters":  [{"match": "COUNTERS_DB:/COUNTERS/(Ethernet[0-9]+)/SAI_PORT_STAT_PFC_([0-7])_RX_PKTS",
- *                  "metric": "pfc.rx_pause", "ifname": 1, "prio": 2}]
- *   "config":    [{"match": "CONFIG_DB:/PORT_QOS_MAP/(Ethernet[0-9]+)/pfc_enable", "ifname": 1,
- *                  "field": "pfc.enabled", "format": "prio_list"}]
+ *   "counters":  [{"match":
+ * "COUNTERS_DB:/COUNTERS/(Ethernet[0-9]+)/SAI_PORT_STAT_PFC_([0-7])_RX_PKTS", "metric":
+ * "pfc.rx_pause", "ifname": 1, "prio": 2}] "config":    [{"match":
+ * "CONFIG_DB:/PORT_QOS_MAP/(Ethernet[0-9]+)/pfc_enable", "ifname": 1, "field": "pfc.enabled",
+ * "format": "prio_list"}]
  *
  * A leaf is matched as "TARGET:/path" when its prefix names a target, else as "/path".
  * Config "field" is a QoS config path (lib/qos_config.h) where {N} is capture group N; a

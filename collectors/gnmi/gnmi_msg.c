@@ -175,14 +175,16 @@ static const cJSON *list_key(const cJSON *obj)
     static const char *const prefer[] = { "name", "index", "id" };
     for (size_t i = 0; i < 3; i++) {
         const cJSON *c;
-        cJSON_ArrayForEach(c, obj) {
+        cJSON_ArrayForEach(c, obj)
+        {
             if (c->string && !strcmp(strip_module(c->string), prefer[i]) &&
                 (cJSON_IsString(c) || cJSON_IsNumber(c)))
                 return c;
         }
     }
     const cJSON *c;
-    cJSON_ArrayForEach(c, obj) {
+    cJSON_ArrayForEach(c, obj)
+    {
         size_t n = c->string ? strlen(c->string) : 0;
         if (n > 3 && !strcmp(c->string + n - 3, "-id") && (cJSON_IsString(c) || cJSON_IsNumber(c)))
             return c;
@@ -222,14 +224,16 @@ static int walk_json(struct walk *w, const cJSON *j, size_t plen, int depth)
         return dcb_err_set(w->err, DCB_E_RANGE, "%s: JSON nested too deep", w->path);
     if (cJSON_IsObject(j)) {
         const cJSON *c;
-        cJSON_ArrayForEach(c, j) {
+        cJSON_ArrayForEach(c, j)
+        {
             if (!c->string)
                 continue;
             const char *name = strip_module(c->string);
             if (cJSON_IsArray(c)) {
                 const cJSON *e;
                 size_t idx = 0;
-                cJSON_ArrayForEach(e, c) {
+                cJSON_ArrayForEach(e, c)
+                {
                     const cJSON *k = cJSON_IsObject(e) ? list_key(e) : NULL;
                     Gnmi__PathKey key = GNMI__PATH_KEY__INIT;
                     char num[32], idxs[32];
@@ -312,15 +316,16 @@ static int walk_typed(struct walk *w, const Gnmi__TypedValue *v, size_t plen)
         return emit(w, plen);
     case GNMI__TYPED_VALUE__VALUE_DECIMAL_VAL:
         l->kind = GNMI_VAL_DOUBLE;
-        l->d = v->decimal_val ? (double)v->decimal_val->digits /
-                                    pow(10.0, v->decimal_val->precision > 30
-                                                  ? 30 : v->decimal_val->precision)
-                              : 0;
+        l->d = v->decimal_val
+                   ? (double)v->decimal_val->digits /
+                         pow(10.0, v->decimal_val->precision > 30 ? 30 : v->decimal_val->precision)
+                   : 0;
         return emit(w, plen);
     case GNMI__TYPED_VALUE__VALUE_JSON_VAL:
     case GNMI__TYPED_VALUE__VALUE_JSON_IETF_VAL: {
         const ProtobufCBinaryData *b = v->value_case == GNMI__TYPED_VALUE__VALUE_JSON_VAL
-                                           ? &v->json_val : &v->json_ietf_val;
+                                           ? &v->json_val
+                                           : &v->json_ietf_val;
         cJSON *j = cJSON_ParseWithLength((const char *)b->data, b->len);
         if (!j) {
             w->path[plen] = '\0';
@@ -344,16 +349,15 @@ static int walk_typed(struct walk *w, const Gnmi__TypedValue *v, size_t plen)
             int rc = e && e->value_case != GNMI__TYPED_VALUE__VALUE_LEAFLIST_VAL &&
                              e->value_case != GNMI__TYPED_VALUE__VALUE_JSON_VAL &&
                              e->value_case != GNMI__TYPED_VALUE__VALUE_JSON_IETF_VAL
-                         ? walk_typed(w, e, plen + (size_t)end) : 0;
+                         ? walk_typed(w, e, plen + (size_t)end)
+                         : 0;
             w->path[plen] = '\0';
             if (rc < 0)
                 return rc;
         }
         return 0;
     }
-    default:
-        l->kind = GNMI_VAL_NULL;
-        return emit(w, plen);
+    default: l->kind = GNMI_VAL_NULL; return emit(w, plen);
     }
 }
 
@@ -412,9 +416,7 @@ bool gnmi_leaf_number(const struct gnmi_leaf *l, double *d, uint64_t *u, bool *i
             *is_uint = true;
         }
         return true;
-    case GNMI_VAL_DOUBLE:
-        *d = l->d;
-        return isfinite(l->d);
+    case GNMI_VAL_DOUBLE: *d = l->d; return isfinite(l->d);
     case GNMI_VAL_BOOL:
         *u = l->b;
         *d = l->b;
@@ -442,8 +444,7 @@ bool gnmi_leaf_number(const struct gnmi_leaf *l, double *d, uint64_t *u, bool *i
         *d = v;
         return true;
     }
-    default:
-        return false;
+    default: return false;
     }
 }
 

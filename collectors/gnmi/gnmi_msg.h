@@ -15,14 +15,19 @@
 
 enum gnmi_mode { GNMI_STREAM = 0, GNMI_ONCE = 1, GNMI_POLL = 2 };
 enum gnmi_stream_mode { GNMI_TARGET_DEFINED = 0, GNMI_ON_CHANGE = 1, GNMI_SAMPLE = 2 };
-enum gnmi_encoding { GNMI_ENC_JSON = 0, GNMI_ENC_BYTES = 1, GNMI_ENC_PROTO = 2, GNMI_ENC_ASCII = 3,
-                     GNMI_ENC_JSON_IETF = 4 };
+enum gnmi_encoding {
+    GNMI_ENC_JSON = 0,
+    GNMI_ENC_BYTES = 1,
+    GNMI_ENC_PROTO = 2,
+    GNMI_ENC_ASCII = 3,
+    GNMI_ENC_JSON_IETF = 4
+};
 
 #define GNMI_MAX_PATHS 64
 
 struct gnmi_request {
-    const char *target;                 /* prefix target (SONiC: COUNTERS_DB), or NULL */
-    const char *prefix;                 /* prefix path text, or NULL */
+    const char *target; /* prefix target (SONiC: COUNTERS_DB), or NULL */
+    const char *prefix; /* prefix path text, or NULL */
     const char *paths[GNMI_MAX_PATHS];
     size_t npaths;
     enum gnmi_encoding encoding;
@@ -44,16 +49,23 @@ int gnmi_encode_poll(uint8_t **buf, size_t *len, struct dcb_err *err);
 int gnmi_encoding_parse(const char *s, enum gnmi_encoding *out);
 const char *gnmi_encoding_name(int e);
 
-enum gnmi_val_kind { GNMI_VAL_STRING, GNMI_VAL_INT, GNMI_VAL_UINT, GNMI_VAL_DOUBLE,
-                     GNMI_VAL_BOOL, GNMI_VAL_NULL, GNMI_VAL_DELETE };
+enum gnmi_val_kind {
+    GNMI_VAL_STRING,
+    GNMI_VAL_INT,
+    GNMI_VAL_UINT,
+    GNMI_VAL_DOUBLE,
+    GNMI_VAL_BOOL,
+    GNMI_VAL_NULL,
+    GNMI_VAL_DELETE
+};
 
 struct gnmi_leaf {
     int64_t time_ns;
-    const char *target;                 /* "" when the prefix names none */
+    const char *target; /* "" when the prefix names none */
     const char *origin;
-    const char *path;                   /* "/a/b[k=v]/c" */
+    const char *path; /* "/a/b[k=v]/c" */
     enum gnmi_val_kind kind;
-    const char *s;                      /* GNMI_VAL_STRING */
+    const char *s; /* GNMI_VAL_STRING */
     int64_t i;
     uint64_t u;
     double d;

@@ -86,7 +86,8 @@ int gnmi_path_parse(const char *text, const char *target, Gnmi__Path **out, stru
     const char *s = text;
     const char *origin_end = strstr(s, ":/");
     const char *first_bracket = strchr(s, '[');
-    if (origin_end && (!first_bracket || origin_end < first_bracket) && !memchr(s, '/', (size_t)(origin_end - s))) {
+    if (origin_end && (!first_bracket || origin_end < first_bracket) &&
+        !memchr(s, '/', (size_t)(origin_end - s))) {
         p->origin = dup_n(s, (size_t)(origin_end - s));
         s = origin_end + 1;
     }

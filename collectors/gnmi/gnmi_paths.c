@@ -127,7 +127,7 @@ static void probe_outcome(struct gnmi_target *t, int rc, int status, const char 
         p->retry_ns = dcb_monotonic_ns() + c->o.path_retry_ns;
         return;
     }
-    if (p->st == PATH_MISSING) {     /* no answer this time: ask again later */
+    if (p->st == PATH_MISSING) { /* no answer this time: ask again later */
         p->retry_ns = dcb_monotonic_ns() + c->o.path_retry_ns;
         return;
     }
@@ -145,7 +145,7 @@ void gnmi_paths_probe_finished(struct gnmi_target *t, CURLcode result)
     grpc_call_finish(&t->pcall, result);
     if (result == CURLE_HTTP2_STREAM && !t->pcall.have_status && t->pcall.bytes_in == 0 &&
         !t->pcall.error[0] && !t->p_stream_retried) {
-        t->p_stream_retried = true;   /* asked again on the next tick */
+        t->p_stream_retried = true; /* asked again on the next tick */
         end_probe(t);
         return;
     }
@@ -181,8 +181,7 @@ static void paths_checked(struct gnmi_target *t)
         t->stats.using_get = true;
         t->paths_checked = false;
         if (c->cb.on_error)
-            c->cb.on_error(t, "Subscribe is UNIMPLEMENTED; polling with Get instead", 0,
-                           c->cb.arg);
+            c->cb.on_error(t, "Subscribe is UNIMPLEMENTED; polling with Get instead", 0, c->cb.arg);
         return;
     }
     for (size_t i = 0; i < t->nall; i++) {
@@ -195,7 +194,7 @@ static void paths_checked(struct gnmi_target *t)
     }
     rebuild_paths(t);
     if (t->req.npaths == 0 && t->max_rounds)
-        t->phase = PH_DONE;          /* nothing to ask, and no rounds to wait for */
+        t->phase = PH_DONE; /* nothing to ask, and no rounds to wait for */
 }
 
 /* Starts the next probe; returns when to look again. */

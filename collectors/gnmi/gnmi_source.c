@@ -31,13 +31,13 @@ struct device {
     struct gnmi_cfg_round round;
     struct if_config *ifs;
     size_t nifs, capifs;
-    struct qos_config *next;         /* scratch while a round is applied */
+    struct qos_config *next; /* scratch while a round is applied */
 };
 
 struct call {
     struct device *dev;
     bool config;
-    char target[64];                 /* the prefix target (COUNTERS_DB), "" none */
+    char target[64]; /* the prefix target (COUNTERS_DB), "" none */
 };
 
 struct missing {
@@ -61,8 +61,14 @@ struct gnmi_source {
     size_t nmissing, capmissing;
 };
 
-const struct gnmi_source_stats *gnmi_source_stats(const struct gnmi_source *s) { return &s->stats; }
-struct gnmi_client *gnmi_source_client(struct gnmi_source *s) { return s->client; }
+const struct gnmi_source_stats *gnmi_source_stats(const struct gnmi_source *s)
+{
+    return &s->stats;
+}
+struct gnmi_client *gnmi_source_client(struct gnmi_source *s)
+{
+    return s->client;
+}
 
 static int64_t sane_time(int64_t ts)
 {
@@ -135,7 +141,7 @@ static struct if_config *if_config_of(struct device *d, const char *ifname)
 
 struct apply_ctx {
     struct device *dev;
-    struct if_config *fresh;    /* the new configs, one per ifname, parallel to names */
+    struct if_config *fresh; /* the new configs, one per ifname, parallel to names */
     char (*names)[DCB_IFNAME_MAX];
     size_t n, cap;
 };
@@ -164,7 +170,7 @@ static void apply_setting(const char *ifname, const char *field, const char *val
         snprintf(n->chassis_id, sizeof(n->chassis_id), "%s", value);
     else {
         struct dcb_err err;
-        qos_set(&a->fresh[i].cfg, field, value, &err);   /* a refused value stays unknown */
+        qos_set(&a->fresh[i].cfg, field, value, &err); /* a refused value stays unknown */
     }
 }
 
@@ -204,7 +210,7 @@ static void config_round(struct gnmi_source *s, struct device *d)
         struct qos_config none;
         qos_config_init(&none);
         qos_diff(&none, &a.fresh[i].cfg, count_diff, &fields);
-        if (fields && (!cur->reported || diffs)) {     /* an LLDP-only port has no QoS config */
+        if (fields && (!cur->reported || diffs)) { /* an LLDP-only port has no QoS config */
             cur->cfg = a.fresh[i].cfg;
             cur->reported = true;
             s->stats.configs++;
@@ -230,7 +236,7 @@ static void on_gap(struct gnmi_target *t, int64_t from, int64_t to, const char *
     struct gnmi_source *s = arg;
     struct call *c = gnmi_target_user(t);
     s->stats.gaps++;
-    char reason[300];   /* a long reason is cut, so that the other keys still fit */
+    char reason[300]; /* a long reason is cut, so that the other keys still fit */
     snprintf(reason, sizeof(reason), "%.*s", (int)sizeof(reason) - 1, why);
     struct event_details details;
     event_details_init(&details);
@@ -241,8 +247,7 @@ static void on_gap(struct gnmi_target *t, int64_t from, int64_t to, const char *
     event_details_str(&details, "subscription", c->config ? "config" : "counters");
     event_details_str(&details, "reason", reason);
     struct dcb_event e;
-    dcb_event_set(&e, from, EVENT_SOURCE_GAP, c->dev->name, "", -1,
-                  event_details_json(&details));
+    dcb_event_set(&e, from, EVENT_SOURCE_GAP, c->dev->name, "", -1, event_details_json(&details));
     if (s->cb.on_event)
         s->cb.on_event(&e, s->cb.arg);
 }
@@ -291,8 +296,8 @@ void gnmi_source_missing_text(const struct gnmi_source *s, char *buf, size_t len
 /* A path not served (or served again) as a source_gap event with "path": what the stores,
  * serve and the rules' undecided list learn it from; "gives" names the canonical metrics and
  * config fields it would have given. */
-static void path_event(struct gnmi_source *s, const struct call *c, const char *path,
-                       bool missing, const char *why)
+static void path_event(struct gnmi_source *s, const struct call *c, const char *path, bool missing,
+                       const char *why)
 {
     if (!s->cb.on_event)
         return;
@@ -339,8 +344,12 @@ int gnmi_source_new(struct gnmi_source **out, const char *maps_dir,
         s->o.sample_interval_ns = 1000000000LL;
     s->cb = *cb;
     snprintf(s->maps_dir, sizeof(s->maps_dir), "%s", maps_dir);
-    struct gnmi_client_cb ccb = { .on_leaf = on_leaf, .on_sync = on_sync, .on_gap = on_gap,
-                                  .on_error = on_error, .on_path = on_path, .arg = s };
+    struct gnmi_client_cb ccb = { .on_leaf = on_leaf,
+                                  .on_sync = on_sync,
+                                  .on_gap = on_gap,
+                                  .on_error = on_error,
+                                  .on_path = on_path,
+                                  .arg = s };
     struct gnmi_client_opts co = s->o.client;
     if (co.path_retry_ns == 0)
         co.path_retry_ns = GNMI_PATH_RETRY_NS;
@@ -487,8 +496,8 @@ void gnmi_source_free(struct gnmi_source *s)
 }
 
 int gnmi_source_add_fabric(struct gnmi_source *s, const struct fabric *f,
-                           const struct grpc_endpoint *base, const char *default_map,
-                           size_t *added, struct dcb_err *err)
+                           const struct grpc_endpoint *base, const char *default_map, size_t *added,
+                           struct dcb_err *err)
 {
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < f->ndevices; i++) {

@@ -23,13 +23,12 @@ struct gnmi_source_cb {
     void (*on_event)(const struct dcb_event *e, void *arg);
     void (*on_config)(int64_t time_ns, const char *device, const char *ifname,
                       const struct qos_config *c, void *arg);
-    void (*on_round)(const char *device, void *arg);     /* a full round of counters arrived */
+    void (*on_round)(const char *device, void *arg); /* a full round of counters arrived */
     /* the switch's LLDP table: the partner on device:ifname (its system name, else chassis ID),
      * its port and chassis ID ("" when not served), when first seen or changed; from the map's
      * config rules whose field is lldp.system_name, lldp.port_id or lldp.chassis_id */
-    void (*on_neighbor)(int64_t time_ns, const char *device, const char *ifname,
-                        const char *peer, const char *peer_port, const char *chassis,
-                        void *arg);
+    void (*on_neighbor)(int64_t time_ns, const char *device, const char *ifname, const char *peer,
+                        const char *peer_port, const char *chassis, void *arg);
     /* retry_ns: as gnmi_client_cb's (GNMI_NO_RETRY: given up) */
     void (*on_error)(const char *device, const char *address, const char *msg, int64_t retry_ns,
                      void *arg);
@@ -45,16 +44,16 @@ struct gnmi_source_cb {
 
 struct gnmi_source_opts {
     struct gnmi_client_opts client;
-    enum gnmi_mode mode;             /* counters: STREAM (default), POLL or ONCE */
-    enum gnmi_encoding encoding;     /* default JSON_IETF */
-    int64_t sample_interval_ns;      /* default 1 s */
-    int64_t config_interval_ns;      /* 0: config once at start; <0: never */
+    enum gnmi_mode mode;         /* counters: STREAM (default), POLL or ONCE */
+    enum gnmi_encoding encoding; /* default JSON_IETF */
+    int64_t sample_interval_ns;  /* default 1 s */
+    int64_t config_interval_ns;  /* 0: config once at start; <0: never */
 };
 
 struct gnmi_source_target {
-    const char *device;              /* the samples' device name */
+    const char *device; /* the samples' device name */
     struct grpc_endpoint ep;
-    const char *map;                 /* map name: sonic, openconfig, srlinux */
+    const char *map; /* map name: sonic, openconfig, srlinux */
 };
 
 struct gnmi_source_stats {
@@ -66,14 +65,13 @@ struct gnmi_source;
 int gnmi_source_new(struct gnmi_source **out, const char *maps_dir,
                     const struct gnmi_source_opts *opts, const struct gnmi_source_cb *cb,
                     struct dcb_err *err);
-int gnmi_source_add(struct gnmi_source *s, const struct gnmi_source_target *t,
-                    struct dcb_err *err);
+int gnmi_source_add(struct gnmi_source *s, const struct gnmi_source_target *t, struct dcb_err *err);
 /* Every device of the fabric whose reach is gNMI, with its own target, TLS files, credentials
  * file and map (base gives the rest of the endpoint, default_map the map a device does not
  * name); *added counts them. */
 int gnmi_source_add_fabric(struct gnmi_source *s, const struct fabric *f,
-                           const struct grpc_endpoint *base, const char *default_map,
-                           size_t *added, struct dcb_err *err);
+                           const struct grpc_endpoint *base, const char *default_map, size_t *added,
+                           struct dcb_err *err);
 /* See gnmi_client_run. */
 int gnmi_source_run(struct gnmi_source *s, volatile sig_atomic_t *stop, int64_t duration_ns);
 const struct gnmi_source_stats *gnmi_source_stats(const struct gnmi_source *s);

@@ -9,9 +9,22 @@
 const char *grpc_code_name(int code)
 {
     static const char *const names[] = {
-        "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
-        "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
-        "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
+        "OK",
+        "CANCELLED",
+        "UNKNOWN",
+        "INVALID_ARGUMENT",
+        "DEADLINE_EXCEEDED",
+        "NOT_FOUND",
+        "ALREADY_EXISTS",
+        "PERMISSION_DENIED",
+        "RESOURCE_EXHAUSTED",
+        "FAILED_PRECONDITION",
+        "ABORTED",
+        "OUT_OF_RANGE",
+        "UNIMPLEMENTED",
+        "INTERNAL",
+        "UNAVAILABLE",
+        "DATA_LOSS",
         "UNAUTHENTICATED",
     };
     if (code >= 0 && (size_t)code < sizeof(names) / sizeof(names[0]))
@@ -63,7 +76,7 @@ static size_t on_write(char *data, size_t size, size_t nmemb, void *userp)
     if (grpc_deframer_feed(&c->rx, (const uint8_t *)data, n, deliver, c, &err) < 0) {
         set_error(c, err.code ? err.code : DCB_E_INVAL,
                   err.msg[0] ? err.msg : "the gRPC stream could not be read");
-        return 0;   /* aborts the transfer: CURLE_WRITE_ERROR */
+        return 0; /* aborts the transfer: CURLE_WRITE_ERROR */
     }
     return n;
 }
@@ -131,8 +144,9 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *userp)
         percent_decode(c->message, sizeof(c->message), v, vlen);
     } else if (header_is(line, len, "content-type", &v, &vlen)) {
         if (vlen < 16 || strncasecmp(v, "application/grpc", 16))
-            set_error(c, DCB_E_INVAL, "the server answered without content-type application/grpc "
-                                      "(not a gRPC endpoint?)");
+            set_error(c, DCB_E_INVAL,
+                      "the server answered without content-type application/grpc "
+                      "(not a gRPC endpoint?)");
     }
     return len;
 }
@@ -200,10 +214,11 @@ int grpc_call_init(struct grpc_call *c, const struct grpc_endpoint *ep, const ch
                  (int)(colon - host), host, colon + 1);
         url_host = sni_host;
     }
-    if ((size_t)snprintf(c->url, sizeof(c->url), "%s://%s%s", ep->tls ? "https" : "http",
-                         url_host, method) >= sizeof(c->url))
+    if ((size_t)snprintf(c->url, sizeof(c->url), "%s://%s%s", ep->tls ? "https" : "http", url_host,
+                         method) >= sizeof(c->url))
         return dcb_err_set(err, DCB_E_INVAL, "target '%s': address too long", host);
-    if ((first || half_close) && grpc_frame_append(&c->out, &c->out_len, &c->out_cap, first, first_len) < 0)
+    if ((first || half_close) &&
+        grpc_frame_append(&c->out, &c->out_len, &c->out_cap, first, first_len) < 0)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     c->easy = curl_easy_init();
     if (!c->easy)
@@ -324,19 +339,17 @@ int grpc_call_result(const struct grpc_call *c, struct dcb_err *err)
         return dcb_err_set(err, c->error_code ? c->error_code : DCB_E_INVAL, "%s", c->error);
     if (c->curl_result != CURLE_OK && !c->have_status && !grpc_deframer_idle(&c->rx))
         return dcb_err_set(err, DCB_E_TRUNC,
-                           "the stream ended inside a message (%zu of %zu bytes): %s",
-                           c->rx.got, c->rx.want, curl_text(c));
+                           "the stream ended inside a message (%zu of %zu bytes): %s", c->rx.got,
+                           c->rx.want, curl_text(c));
     if (c->curl_result != CURLE_OK && !c->have_status) {
         int code = c->curl_result == CURLE_OPERATION_TIMEDOUT ? DCB_E_TIMEOUT : DCB_E_IO;
         if (c->curl_result == CURLE_OPERATION_TIMEDOUT)
-            return dcb_err_set(err, code, "deadline exceeded (%s)",
-                               curl_text(c));
+            return dcb_err_set(err, code, "deadline exceeded (%s)", curl_text(c));
         return dcb_err_set(err, code, "%s", curl_text(c));
     }
     if (!c->have_status) {
         if (c->http_status && c->http_status != 200)
-            return dcb_err_set(err, DCB_E_IO, "HTTP status %ld, no gRPC status",
-                               c->http_status);
+            return dcb_err_set(err, DCB_E_IO, "HTTP status %ld, no gRPC status", c->http_status);
         if (!grpc_deframer_idle(&c->rx))
             return dcb_err_set(err, DCB_E_TRUNC, "the stream ended inside a message");
         return dcb_err_set(err, DCB_E_IO, "the stream ended without a gRPC status");

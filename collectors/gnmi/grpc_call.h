@@ -36,11 +36,11 @@ enum grpc_code {
 const char *grpc_code_name(int code);
 
 struct grpc_endpoint {
-    const char *address;        /* host:port */
+    const char *address; /* host:port */
     bool tls;
-    bool insecure;              /* TLS without verifying the certificate */
+    bool insecure; /* TLS without verifying the certificate */
     const char *ca_file, *cert_file, *key_file;
-    const char *server_name;    /* verify the certificate against this name (TLS) */
+    const char *server_name; /* verify the certificate against this name (TLS) */
     const char *username, *password;
     size_t max_message;         /* 0: GRPC_DEFAULT_MAX_MESSAGE */
     int64_t connect_timeout_ns; /* 0: 10 s */
@@ -60,14 +60,14 @@ struct grpc_call {
     bool upload_paused;
     /* result */
     bool have_status;
-    bool upload_paused_done;    /* the owner has acted on have_status */
-    int status;                 /* grpc-status; -1 until known */
-    char message[256];          /* grpc-message, percent-decoded */
-    char error[256];            /* the client-side error (deframing, transport), when any */
-    int error_code;             /* its DCB_E_* code */
+    bool upload_paused_done; /* the owner has acted on have_status */
+    int status;              /* grpc-status; -1 until known */
+    char message[256];       /* grpc-message, percent-decoded */
+    char error[256];         /* the client-side error (deframing, transport), when any */
+    int error_code;          /* its DCB_E_* code */
     bool done;
     CURLcode curl_result;
-    char curl_detail[CURL_ERROR_SIZE];  /* libcurl's own words for curl_result, when it has them */
+    char curl_detail[CURL_ERROR_SIZE]; /* libcurl's own words for curl_result, when it has them */
     long http_status;
     uint64_t bytes_in;
     struct curl_slist *connect_to;

@@ -39,8 +39,8 @@ static int deliver(struct grpc_deframer *d, const uint8_t *msg, size_t len, grpc
     return 0;
 }
 
-int grpc_deframer_feed(struct grpc_deframer *d, const uint8_t *data, size_t len,
-                       grpc_message_fn fn, void *arg, struct dcb_err *err)
+int grpc_deframer_feed(struct grpc_deframer *d, const uint8_t *data, size_t len, grpc_message_fn fn,
+                       void *arg, struct dcb_err *err)
 {
     if (d->failed)
         return dcb_err_set(err, d->failed, "gRPC stream already failed");

@@ -23,14 +23,14 @@ struct grpc_deframer {
     size_t want, got, cap;
     size_t max_message;
     uint64_t messages;
-    int failed;               /* the first error code; the deframer refuses more input */
+    int failed; /* the first error code; the deframer refuses more input */
 };
 
 void grpc_deframer_init(struct grpc_deframer *d, size_t max_message);
 void grpc_deframer_free(struct grpc_deframer *d);
 /* Feeds bytes; returns 0 or the first negative error (err says why). */
-int grpc_deframer_feed(struct grpc_deframer *d, const uint8_t *data, size_t len,
-                       grpc_message_fn fn, void *arg, struct dcb_err *err);
+int grpc_deframer_feed(struct grpc_deframer *d, const uint8_t *data, size_t len, grpc_message_fn fn,
+                       void *arg, struct dcb_err *err);
 /* True when no message is half received (a stream may end here cleanly). */
 int grpc_deframer_idle(const struct grpc_deframer *d);
 

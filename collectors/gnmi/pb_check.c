@@ -38,27 +38,31 @@ static const char *varint_fault(int v)
 }
 
 /* Names the field (f known, or by number; num 0: the key itself) and returns false. */
-__attribute__((format(printf, 5, 6)))
-static bool fault(struct walk *w, const ProtobufCFieldDescriptor *f, uint64_t num, size_t at,
-                  const char *fmt, ...)
+__attribute__((format(printf, 5, 6))) static bool fault(struct walk *w,
+                                                        const ProtobufCFieldDescriptor *f,
+                                                        uint64_t num, size_t at, const char *fmt,
+                                                        ...)
 {
     char where[128] = "";
     size_t n = 0;
     for (int i = 0; i < w->depth && n < sizeof(where); i++) {
         if (w->depth > 6 && i >= 3 && i < w->depth - 2)
-            continue;           /* deep nesting: the first three and the last two */
-        int k = snprintf(where + n, sizeof(where) - n, "%s%s", !i ? "" : i == w->depth - 2 &&
-                         w->depth > 6 ? "..." : ".", w->down[i]->name);
+            continue; /* deep nesting: the first three and the last two */
+        int k = snprintf(where + n, sizeof(where) - n, "%s%s",
+                         !i                                  ? ""
+                         : i == w->depth - 2 && w->depth > 6 ? "..."
+                                                             : ".",
+                         w->down[i]->name);
         n += k > 0 ? (size_t)k : 0;
     }
     const char *dot = where[0] ? "." : "", *of = where[0] ? " of " : "";
     int o;
     if (f)
-        o = snprintf(w->why, w->cap, "%s%s%s (field %u) at byte %zu: ", where, dot, f->name,
-                     f->id, at);
+        o = snprintf(w->why, w->cap, "%s%s%s (field %u) at byte %zu: ", where, dot, f->name, f->id,
+                     at);
     else if (num)
-        o = snprintf(w->why, w->cap, "field %llu%s%s at byte %zu: ", (unsigned long long)num,
-                     of, where, at);
+        o = snprintf(w->why, w->cap, "field %llu%s%s at byte %zu: ", (unsigned long long)num, of,
+                     where, at);
     else
         o = snprintf(w->why, w->cap, "%s%sat byte %zu: ", where, where[0] ? " " : "", at);
     if (o >= 0 && (size_t)o < w->cap) {
@@ -72,8 +76,9 @@ static bool fault(struct walk *w, const ProtobufCFieldDescriptor *f, uint64_t nu
 
 static const char *wire_name(unsigned wt)
 {
-    static const char *const names[] = { "varint", "64-bit", "length-delimited", "group start",
-                                         "group end", "32-bit", "6", "7" };
+    static const char *const names[] = { "varint",      "64-bit",    "length-delimited",
+                                         "group start", "group end", "32-bit",
+                                         "6",           "7" };
     return names[wt & 7];
 }
 
@@ -83,20 +88,15 @@ static int wire_of(ProtobufCType t)
     switch (t) {
     case PROTOBUF_C_TYPE_SFIXED32:
     case PROTOBUF_C_TYPE_FIXED32:
-    case PROTOBUF_C_TYPE_FLOAT:
-        return PROTOBUF_C_WIRE_TYPE_32BIT;
+    case PROTOBUF_C_TYPE_FLOAT: return PROTOBUF_C_WIRE_TYPE_32BIT;
     case PROTOBUF_C_TYPE_SFIXED64:
     case PROTOBUF_C_TYPE_FIXED64:
-    case PROTOBUF_C_TYPE_DOUBLE:
-        return PROTOBUF_C_WIRE_TYPE_64BIT;
+    case PROTOBUF_C_TYPE_DOUBLE: return PROTOBUF_C_WIRE_TYPE_64BIT;
     case PROTOBUF_C_TYPE_STRING:
     case PROTOBUF_C_TYPE_BYTES:
-    case PROTOBUF_C_TYPE_MESSAGE:
-        return PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
-    case PROTOBUF_C_TYPE_BOOL:
-        return -1;
-    default:
-        return PROTOBUF_C_WIRE_TYPE_VARINT;
+    case PROTOBUF_C_TYPE_MESSAGE: return PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
+    case PROTOBUF_C_TYPE_BOOL: return -1;
+    default: return PROTOBUF_C_WIRE_TYPE_VARINT;
     }
 }
 
@@ -122,16 +122,16 @@ static bool packed(struct walk *w, const ProtobufCFieldDescriptor *f, struct dcb
     return true;
 }
 
-static bool walk_message(struct walk *w, const ProtobufCMessageDescriptor *d,
-                         struct dcb_reader *r, size_t base);
+static bool walk_message(struct walk *w, const ProtobufCMessageDescriptor *d, struct dcb_reader *r,
+                         size_t base);
 
 /* A length-delimited field's body: a known message is walked in turn. */
 static bool body(struct walk *w, const ProtobufCFieldDescriptor *f, struct dcb_reader *sub,
                  size_t base, size_t at)
 {
     if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-        return f->label != PROTOBUF_C_LABEL_REPEATED || wire_of(f->type) ==
-                   PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED || packed(w, f, sub, base);
+        return f->label != PROTOBUF_C_LABEL_REPEATED ||
+               wire_of(f->type) == PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED || packed(w, f, sub, base);
     if (w->depth >= PB_MAX_DEPTH)
         return fault(w, f, f->id, at, "messages nested deeper than %d", PB_MAX_DEPTH);
     w->down[w->depth++] = f;
@@ -140,8 +140,8 @@ static bool body(struct walk *w, const ProtobufCFieldDescriptor *f, struct dcb_r
     return ok;
 }
 
-static bool walk_message(struct walk *w, const ProtobufCMessageDescriptor *d,
-                         struct dcb_reader *r, size_t base)
+static bool walk_message(struct walk *w, const ProtobufCMessageDescriptor *d, struct dcb_reader *r,
+                         size_t base)
 {
     while (rd_remaining(r)) {
         size_t at = base + rd_offset(r);
@@ -158,7 +158,8 @@ static bool walk_message(struct walk *w, const ProtobufCMessageDescriptor *d,
         int want = f ? wire_of(f->type) : -1;
         bool packable = f && f->label == PROTOBUF_C_LABEL_REPEATED &&
                         want != PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
-        if (want >= 0 && (int)wt != want && !(packable && wt == PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED))
+        if (want >= 0 && (int)wt != want &&
+            !(packable && wt == PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED))
             return fault(w, f, num, at, "wire type %u (%s) for a %s field", wt, wire_name(wt),
                          wire_name((unsigned)want));
         uint64_t v;
@@ -171,8 +172,7 @@ static bool walk_message(struct walk *w, const ProtobufCMessageDescriptor *d,
         case PROTOBUF_C_WIRE_TYPE_32BIT: {
             size_t size = wt == PROTOBUF_C_WIRE_TYPE_32BIT ? 4 : 8;
             if (!rd_has(r, size))
-                return fault(w, f, num, at, "%zu bytes needed, %zu left", size,
-                             rd_remaining(r));
+                return fault(w, f, num, at, "%zu bytes needed, %zu left", size, rd_remaining(r));
             rd_skip(r, size);
             break;
         }
@@ -180,8 +180,8 @@ static bool walk_message(struct walk *w, const ProtobufCMessageDescriptor *d,
             if ((vr = varint(r, 5, &v)) != V_OK)
                 return fault(w, f, num, at, "a length %s", varint_fault(vr));
             if (v > INT_MAX || !rd_has(r, (size_t)v))
-                return fault(w, f, num, at, "%llu bytes announced, %zu left",
-                             (unsigned long long)v, rd_remaining(r));
+                return fault(w, f, num, at, "%llu bytes announced, %zu left", (unsigned long long)v,
+                             rd_remaining(r));
             size_t from = base + rd_offset(r);
             struct dcb_reader sub;
             rd_sub(r, (size_t)v, &sub);

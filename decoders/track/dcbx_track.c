@@ -122,9 +122,9 @@ static bool config_from_frame(const struct dcb_lldp *l, struct dcbx_config *c)
         config_from_ieee(l, c);
     else
         return false;
-    for (uint16_t i = 1; i < c->napp; i++)      /* insertion sort: tables are short and */
+    for (uint16_t i = 1; i < c->napp; i++) /* insertion sort: tables are short and */
         for (uint16_t j = i; j > 0 && cmp_app(&c->app[j - 1], &c->app[j]) > 0; j--) {
-            struct dcbx_app tmp = c->app[j];      /* usually already in order */
+            struct dcbx_app tmp = c->app[j]; /* usually already in order */
             c->app[j] = c->app[j - 1];
             c->app[j - 1] = tmp;
         }
@@ -134,11 +134,10 @@ static bool config_from_frame(const struct dcb_lldp *l, struct dcbx_config *c)
 static bool same_config(const struct dcbx_config *a, const struct dcbx_config *b)
 {
     return a->protocol == b->protocol && a->willing == b->willing && a->has_pfc == b->has_pfc &&
-           a->pfc_enable == b->pfc_enable && a->pfc_cap == b->pfc_cap &&
-           a->has_ets == b->has_ets && a->ets_willing == b->ets_willing &&
-           memcmp(a->prio_tc, b->prio_tc, 8) == 0 && memcmp(a->tc_bw, b->tc_bw, 8) == 0 &&
-           memcmp(a->tsa, b->tsa, 8) == 0 && a->napp == b->napp &&
-           memcmp(a->app, b->app, a->napp * sizeof(a->app[0])) == 0;
+           a->pfc_enable == b->pfc_enable && a->pfc_cap == b->pfc_cap && a->has_ets == b->has_ets &&
+           a->ets_willing == b->ets_willing && memcmp(a->prio_tc, b->prio_tc, 8) == 0 &&
+           memcmp(a->tc_bw, b->tc_bw, 8) == 0 && memcmp(a->tsa, b->tsa, 8) == 0 &&
+           a->napp == b->napp && memcmp(a->app, b->app, a->napp * sizeof(a->app[0])) == 0;
 }
 
 static struct dcbx_neighbour *find_neighbour(struct dcbx_tracker *t, const struct dcb_lldp *l,
@@ -183,7 +182,7 @@ static void emit_seen(struct dcbx_tracker *t, const struct dcbx_neighbour *n, in
     char chassis[2 * DCBX_ID_MAX + 1], port[2 * DCBX_ID_MAX + 1];
     dcbx_id_str(n->chassis_subtype, false, n->chassis, n->chassis_len, chassis);
     dcbx_id_str(n->port_subtype, true, n->port, n->port_len, port);
-    chassis[EVENT_ID_CHARS] = port[EVENT_ID_CHARS] = '\0';   /* an event's details stay short */
+    chassis[EVENT_ID_CHARS] = port[EVENT_ID_CHARS] = '\0'; /* an event's details stay short */
     struct event_details details;
     event_details_init(&details);
     event_details_str(&details, "chassis", chassis);
@@ -204,9 +203,9 @@ void dcbx_tracker_frame(struct dcbx_tracker *t, int64_t ts_ns, unsigned iface,
     if (!(f->layers & DCB_L_LLDP))
         return;
     t->lldp_frames++;
-    if (f->malformed[0])       /* a repeated or misplaced TLV: discarded, as lldpd does */
+    if (f->malformed[0]) /* a repeated or misplaced TLV: discarded, as lldpd does */
         return;
-    static struct dcbx_config cfg;   /* the trackers run on one thread; keeps the stack small */
+    static struct dcbx_config cfg; /* the trackers run on one thread; keeps the stack small */
     if (!config_from_frame(&f->lldp, &cfg))
         return;
     t->dcbx_frames++;
@@ -242,9 +241,9 @@ static unsigned compare(const struct dcbx_config *a, const struct dcbx_config *b
         m |= DCBX_MISMATCH_PFC;
     bool tsa_comparable = a->protocol == DCBX_IEEE && b->protocol == DCBX_IEEE;
     if (a->has_ets != b->has_ets ||
-        (a->has_ets && (memcmp(a->prio_tc, b->prio_tc, 8) != 0 ||
-                        memcmp(a->tc_bw, b->tc_bw, 8) != 0 ||
-                        (tsa_comparable && memcmp(a->tsa, b->tsa, 8) != 0))))
+        (a->has_ets &&
+         (memcmp(a->prio_tc, b->prio_tc, 8) != 0 || memcmp(a->tc_bw, b->tc_bw, 8) != 0 ||
+          (tsa_comparable && memcmp(a->tsa, b->tsa, 8) != 0))))
         m |= DCBX_MISMATCH_ETS;
     if (!same_apps(a, b))
         m |= DCBX_MISMATCH_APP;
@@ -262,8 +261,8 @@ static void emit_mismatch(struct dcbx_tracker *t, const struct dcbx_link *l, int
     event_details_u64(&details, "mismatches", l->mismatches);
     event_details_i64(&details, "willing", l->willing);
     struct dcb_event e;
-    dcb_event_set(&e, ts_ns, EVENT_DCBX_MISMATCH, t->events.device ? t->events.device : "", "",
-                  -1, event_details_json(&details));
+    dcb_event_set(&e, ts_ns, EVENT_DCBX_MISMATCH, t->events.device ? t->events.device : "", "", -1,
+                  event_details_json(&details));
     t->events.fn(t->events.arg, &e);
 }
 

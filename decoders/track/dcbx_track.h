@@ -22,22 +22,22 @@
 enum dcbx_protocol { DCBX_NONE, DCBX_IEEE, DCBX_CEE };
 
 struct dcbx_app {
-    uint8_t sel;              /* IEEE selector: 1 EtherType, 2 TCP, 3 UDP, 4 TCP/UDP, 5 DSCP */
+    uint8_t sel; /* IEEE selector: 1 EtherType, 2 TCP, 3 UDP, 4 TCP/UDP, 5 DSCP */
     uint16_t proto;
     uint8_t prio;
 };
 
 struct dcbx_config {
     enum dcbx_protocol protocol;
-    bool willing;             /* the PFC TLV's (IEEE) or PFC feature's (CEE) willing bit */
+    bool willing; /* the PFC TLV's (IEEE) or PFC feature's (CEE) willing bit */
     bool has_pfc;
     uint8_t pfc_enable, pfc_cap;
     bool has_ets;
     bool ets_willing;
-    uint8_t prio_tc[8], tc_bw[8], tsa[8];   /* CEE: PGID per priority, PG bandwidth, tsa 0 */
+    uint8_t prio_tc[8], tc_bw[8], tsa[8]; /* CEE: PGID per priority, PG bandwidth, tsa 0 */
     uint16_t napp;
     bool app_truncated;
-    struct dcbx_app app[DCBX_APP_MAX];      /* sorted */
+    struct dcbx_app app[DCBX_APP_MAX]; /* sorted */
 };
 
 struct dcbx_neighbour {
@@ -59,9 +59,9 @@ enum dcbx_mismatch {
 };
 
 struct dcbx_link {
-    uint32_t a, b;            /* neighbour indexes */
-    unsigned mismatches;      /* enum dcbx_mismatch bits */
-    int willing;              /* how many of the two ends are willing: 0, 1 or 2 */
+    uint32_t a, b;       /* neighbour indexes */
+    unsigned mismatches; /* enum dcbx_mismatch bits */
+    int willing;         /* how many of the two ends are willing: 0, 1 or 2 */
 };
 
 struct dcbx_tracker {
@@ -69,9 +69,9 @@ struct dcbx_tracker {
     struct dcbx_neighbour *nb;
     size_t nnb, cap;
     uint64_t lldp_frames, dcbx_frames, untracked_frames;
-    struct dcbx_link *links;  /* set by dcbx_tracker_finish */
+    struct dcbx_link *links; /* set by dcbx_tracker_finish */
     size_t nlinks;
-    size_t crowded_ifaces;    /* interfaces with more than two neighbours: not paired */
+    size_t crowded_ifaces; /* interfaces with more than two neighbours: not paired */
     bool nomem;
 };
 

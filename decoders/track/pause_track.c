@@ -70,8 +70,7 @@ static void emit(struct pause_tracker *t, const struct pause_class *c, int64_t t
     if (!t->events.fn)
         return;
     struct dcb_event e;
-    dcb_event_set(&e, ts_ns, kind, t->events.device ? t->events.device : "", "", c->prio,
-                  details);
+    dcb_event_set(&e, ts_ns, kind, t->events.device ? t->events.device : "", "", c->prio, details);
     t->events.fn(t->events.arg, &e);
 }
 
@@ -80,7 +79,7 @@ static void close_interval(struct pause_tracker *t, struct pause_class *c, int64
 {
     int64_t len = end_ns - c->start_ns;
     if (len < 0)
-        len = 0;                   /* a capture whose timestamps go backwards */
+        len = 0; /* a capture whose timestamps go backwards */
     c->paused = false;
     c->intervals++;
     c->paused_ns += (uint64_t)len;
@@ -94,7 +93,9 @@ static void close_interval(struct pause_tracker *t, struct pause_class *c, int64
     }
     if (c->nlisted < PAUSE_INTERVALS_LISTED)
         c->listed[c->nlisted++] = (struct pause_interval){
-            .start_ns = c->start_ns, .end_ns = c->start_ns + len, .xoffs = c->cur_xoffs,
+            .start_ns = c->start_ns,
+            .end_ns = c->start_ns + len,
+            .xoffs = c->cur_xoffs,
             .ended_by_xon = by_xon,
         };
     if (!t->events.fn)

@@ -16,21 +16,21 @@
 #include "track.h"
 
 #define PAUSE_CLASSES_MAX 4096
-#define PAUSE_INTERVALS_LISTED 32   /* the first intervals of each class, kept for the report */
+#define PAUSE_INTERVALS_LISTED 32 /* the first intervals of each class, kept for the report */
 #define PAUSE_PRIO_GLOBAL (-1)
 
 struct pause_interval {
     int64_t start_ns, end_ns;
-    uint32_t xoffs;           /* XOFF frames in it: 1 + refreshes */
+    uint32_t xoffs; /* XOFF frames in it: 1 + refreshes */
     bool ended_by_xon;
 };
 
 struct pause_class {
     uint8_t src[6];
-    int8_t prio;              /* 0..7, or PAUSE_PRIO_GLOBAL */
-    uint64_t frames;          /* frames that named this class (its enable bit set) */
+    int8_t prio;     /* 0..7, or PAUSE_PRIO_GLOBAL */
+    uint64_t frames; /* frames that named this class (its enable bit set) */
     uint64_t xoff, refreshes, xon;
-    uint64_t xoff_frames;     /* frames with quanta > 0: xoff + refreshes */
+    uint64_t xoff_frames; /* frames with quanta > 0: xoff + refreshes */
     uint64_t intervals, storms;
     uint64_t paused_ns, longest_ns;
     bool paused;
@@ -48,7 +48,7 @@ struct pause_tracker {
     size_t ncls, cap;
     size_t last_hit;
     uint64_t frames_pfc, frames_pause;
-    uint64_t untracked_frames;   /* frames for classes beyond PAUSE_CLASSES_MAX */
+    uint64_t untracked_frames; /* frames for classes beyond PAUSE_CLASSES_MAX */
     uint64_t storms, total_paused_ns;
     bool nomem;
 };

@@ -196,7 +196,7 @@ static uint32_t data_peer(struct qp_tracker *t, uint32_t k, bool psn_known, uint
     if (back->peer != QP_NONE)
         return back->peer;
     if (back->no_peer_at == t->nflows)
-        return QP_NONE;                     /* nothing ran the other way at the last look */
+        return QP_NONE; /* nothing ran the other way at the last look */
     uint32_t only = QP_NONE, by_psn = QP_NONE;
     int candidates = 0, psn_matches = 0;
     uint32_t i = pair_head(t, back->ipver, back->dst, back->src, NULL);
@@ -229,8 +229,8 @@ static uint32_t cnp_guess(struct qp_tracker *t, uint32_t k)
     uint32_t i = pair_head(t, back->ipver, back->dst, back->src, NULL);
     for (int n = 0; i != QP_NONE && n < PAIR_SCAN_MAX; i = t->flows[i].next_in_pair, n++) {
         const struct qp_flow *d = &t->flows[i];
-        if (d->pending_ce_ns >= 0 && (best == QP_NONE ||
-                                      d->pending_ce_ns < t->flows[best].pending_ce_ns))
+        if (d->pending_ce_ns >= 0 &&
+            (best == QP_NONE || d->pending_ce_ns < t->flows[best].pending_ce_ns))
             best = i;
     }
     return best;
@@ -289,9 +289,7 @@ static void on_ack(struct qp_tracker *t, uint32_t k, int64_t ts_ns, const struct
     uint32_t psn = f->bth.psn & PSN_MASK;
     const struct qp_extra extra = { { "psn", "syndrome" }, { psn, f->aeth.syndrome } };
     switch (dcb_aeth_kind(f->aeth.syndrome)) {
-    case DCB_AETH_ACK:
-        back->acks++;
-        break;
+    case DCB_AETH_ACK: back->acks++; break;
     case DCB_AETH_NAK:
         back->naks++;
         t->naks++;
@@ -303,8 +301,7 @@ static void on_ack(struct qp_tracker *t, uint32_t k, int64_t ts_ns, const struct
         t->rnr_naks++;
         emit(t, back, ts_ns, EVENT_RNR_NAK, &extra);
         break;
-    default:
-        break;
+    default: break;
     }
     data_peer(t, k, true, psn);
 }

@@ -18,18 +18,18 @@
 #include "decode.h"
 #include "track.h"
 
-#define QP_OPCODE_SLOTS 10        /* distinct opcodes kept per flow; the rest add to ops_other */
+#define QP_OPCODE_SLOTS 10 /* distinct opcodes kept per flow; the rest add to ops_other */
 #define QP_NONE UINT32_MAX
 #define QP_DEFAULT_MAX 262144
-#define QP_LATENCY_BUDGET (4u << 20)   /* CE -> CNP latencies kept across all flows */
+#define QP_LATENCY_BUDGET (4u << 20) /* CE -> CNP latencies kept across all flows */
 
 struct qp_flow {
     uint8_t ipver;
     uint8_t src[16], dst[16];
     uint32_t dqpn;
-    uint32_t next_in_pair;    /* the next flow with the same (src, dst) */
-    uint32_t peer;            /* the reverse flow of the same QP pair, or QP_NONE */
-    uint32_t no_peer_at;      /* nflows when a search found no candidate (0: never searched) */
+    uint32_t next_in_pair; /* the next flow with the same (src, dst) */
+    uint32_t peer;         /* the reverse flow of the same QP pair, or QP_NONE */
+    uint32_t no_peer_at;   /* nflows when a search found no candidate (0: never searched) */
     uint64_t packets, bytes, goodput_bytes;
     int64_t first_ns, last_ns;
     uint8_t nops;
@@ -42,20 +42,20 @@ struct qp_flow {
     uint64_t data_packets;
     uint64_t psn_gaps, psn_missing, duplicates, retransmit_episodes, retransmitted_packets;
     uint64_t acks, naks, rnr_naks;
-    uint64_t bad_icrc;        /* frames whose ICRC failed: counted here only (corrupt, not data) */
-    uint64_t ecn[4];          /* not-ECT, ECT(1), ECT(0), CE: indexed by the ECN field */
+    uint64_t bad_icrc; /* frames whose ICRC failed: counted here only (corrupt, not data) */
+    uint64_t ecn[4];   /* not-ECT, ECT(1), ECT(0), CE: indexed by the ECN field */
     uint64_t non_ect_data;
-    uint64_t dscp_seen;       /* bit n: DSCP n */
-    uint16_t pcp_seen;        /* bit n: PCP n; bit 8: untagged */
+    uint64_t dscp_seen; /* bit n: DSCP n */
+    uint16_t pcp_seen;  /* bit n: PCP n; bit 8: untagged */
     /* CNPs keyed by this flow (sent to this QP) */
     uint64_t cnps;
     uint64_t cnp_dscp_seen;
     uint16_t cnp_pcp_seen;
     /* as a data flow: CNPs attributed to it, and CE -> CNP reaction times */
     uint64_t cnps_received, cnps_without_ce;
-    int64_t pending_ce_ns;    /* -1: no CE waiting for a CNP */
+    int64_t pending_ce_ns; /* -1: no CE waiting for a CNP */
     uint32_t nlat, lat_cap;
-    uint32_t *lat_ns;         /* kept latencies (saturated at UINT32_MAX ns) */
+    uint32_t *lat_ns; /* kept latencies (saturated at UINT32_MAX ns) */
     uint64_t lat_count, lat_max_ns;
 };
 
@@ -64,15 +64,15 @@ struct qp_tracker {
     struct track_events events;
     struct qp_flow *flows;
     uint32_t nflows, flows_cap;
-    uint32_t *slots;          /* open addressing: flow index + 1, 0 empty */
-    uint32_t *pair_slots;     /* (src, dst) -> first flow index + 1 */
-    uint32_t nslots;          /* a power of two, at least 2 x max_qps */
+    uint32_t *slots;      /* open addressing: flow index + 1, 0 empty */
+    uint32_t *pair_slots; /* (src, dst) -> first flow index + 1 */
+    uint32_t nslots;      /* a power of two, at least 2 x max_qps */
     uint32_t last_hit;
     uint64_t roce_packets, untracked_packets, untracked_bytes;
     uint64_t cnps, cnps_unattributed;
-    uint64_t ce_packets, psn_gaps, naks, retransmit_episodes;   /* over all flows, untracked too */
-    uint64_t rnr_naks;        /* of naks, the RNR NAKs */
-    uint64_t bad_icrc;        /* frames with a checked, wrong ICRC (in roce_packets only) */
+    uint64_t ce_packets, psn_gaps, naks, retransmit_episodes; /* over all flows, untracked too */
+    uint64_t rnr_naks;                                        /* of naks, the RNR NAKs */
+    uint64_t bad_icrc; /* frames with a checked, wrong ICRC (in roce_packets only) */
     uint64_t latencies_kept, latencies_dropped;
     bool nomem;
 };

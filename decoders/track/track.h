@@ -14,9 +14,9 @@
 typedef void (*track_event_fn)(void *arg, const struct dcb_event *e);
 
 struct track_events {
-    track_event_fn fn;        /* NULL: no events wanted */
+    track_event_fn fn; /* NULL: no events wanted */
     void *arg;
-    const char *device;       /* what goes in the events' device field, e.g. the capture's name */
+    const char *device; /* what goes in the events' device field, e.g. the capture's name */
 };
 
 /* The sender's MAC: the Ethernet source, or a Linux cooked header's address. */

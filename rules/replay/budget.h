@@ -13,7 +13,7 @@
 
 struct mem_budget {
     uint64_t used, max;
-    const char *over;             /* what would have passed the limit first; NULL: nothing */
+    const char *over; /* what would have passed the limit first; NULL: nothing */
 };
 
 /* NULL: no limit (the event queue on its own, in its unit test). */

@@ -43,9 +43,8 @@ static __attribute__((noinline)) enum ingress_verdict pool_admit(const struct sh
     return INGRESS_HEADROOM_POOL;
 }
 
-enum ingress_verdict buffer_ingress_admit(const struct shared_buffer *b,
-                                          const struct ingress_pg *g, bool lossless,
-                                          uint32_t bytes)
+enum ingress_verdict buffer_ingress_admit(const struct shared_buffer *b, const struct ingress_pg *g,
+                                          bool lossless, uint32_t bytes)
 {
     if (b->used + bytes > b->size)
         return INGRESS_FULL;
@@ -57,7 +56,8 @@ enum ingress_verdict buffer_ingress_admit(const struct shared_buffer *b,
     return g->bytes + bytes > g->limit ? INGRESS_LIMIT : INGRESS_ADMIT;
 }
 
-bool buffer_pg_should_xoff(const struct shared_buffer *b, const struct ingress_pg *g, uint32_t bytes)
+bool buffer_pg_should_xoff(const struct shared_buffer *b, const struct ingress_pg *g,
+                           uint32_t bytes)
 {
     return !g->xoff_sent && g->bytes + bytes >= buffer_pg_xoff_threshold(b, g);
 }
@@ -74,7 +74,7 @@ static void charge_headroom(struct shared_buffer *b, struct ingress_pg *g, uint6
 void buffer_ingress_account(struct shared_buffer *b, struct ingress_pg *g, uint32_t bytes)
 {
     g->bytes += bytes;
-    if (g->xoff_sent) {                 /* only a group that paused holds headroom */
+    if (g->xoff_sent) { /* only a group that paused holds headroom */
         uint64_t th = buffer_pg_xoff_threshold(b, g);
         if (g->bytes > th && g->bytes - th > g->headroom_watermark)
             g->headroom_watermark = g->bytes - th;

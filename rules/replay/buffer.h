@@ -4,11 +4,10 @@
  * tests/unit/test_buffer.c drives them without an event loop. switch.c and port.c call them in
  * the order a packet meets them:
  *
- *   arrival    buffer_ingress_admit, then buffer_pg_should_xoff (before the packet is counted: the XOFF
- *              goes out even when the egress then drops the packet), buffer_should_mark when
- *              marking at enqueue, buffer_egress_admit, buffer_ingress_account;
- *   departure  buffer_ingress_release, then buffer_pg_should_xon; buffer_should_mark when marking at
- *              dequeue.
+ *   arrival    buffer_ingress_admit, then buffer_pg_should_xoff (before the packet is counted: the
+ * XOFF goes out even when the egress then drops the packet), buffer_should_mark when marking at
+ * enqueue, buffer_egress_admit, buffer_ingress_account; departure  buffer_ingress_release, then
+ * buffer_pg_should_xon; buffer_should_mark when marking at dequeue.
  *
  * Thresholds: a lossless PG pauses at its XOFF threshold (the configured xoff, lowered to
  * alpha x free buffer when a dynamic threshold is set; free buffer / 8 when neither is) and
@@ -18,55 +17,56 @@
  * Headroom pool: when the switch has one (switch.buffer.headroom_pool, as SONiC's shared
  * headroom pool, the ingress_lossless_pool's xoff; 0: none), the headroom every paused PG holds is
  * drawn from it: a packet that would take the pool past its size is dropped even if its PG has
- * headroom left. Each PG keeps the share it is charged (its bytes above XOFF once paused), brought up to date whenever
- * the PG gains or loses a packet, so the pool's use is the sum of those shares. */
+ * headroom left. Each PG keeps the share it is charged (its bytes above XOFF once paused), brought
+ * up to date whenever the PG gains or loses a packet, so the pool's use is the sum of those shares.
+ */
 #ifndef DCB_REPLAY_BUFFER_H
 #define DCB_REPLAY_BUFFER_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#define SHARED_BUFFER_DEFAULT (32u << 20)   /* bytes per switch */
+#define SHARED_BUFFER_DEFAULT (32u << 20) /* bytes per switch */
 
-struct shared_buffer {            /* one per switch */
+struct shared_buffer { /* one per switch */
     uint64_t size, used;
-    uint64_t headroom_pool;       /* bytes; 0: no pool, each PG's headroom is its own (SONiC's
-                                     xoff 0 on the lossless pool) */
-    uint64_t headroom_used;       /* the PGs' charged headroom, summed */
+    uint64_t headroom_pool; /* bytes; 0: no pool, each PG's headroom is its own (SONiC's
+                               xoff 0 on the lossless pool) */
+    uint64_t headroom_used; /* the PGs' charged headroom, summed */
 };
 
 struct ingress_pg {
-    uint64_t bytes;               /* counted in this PG; above its XOFF threshold is headroom */
+    uint64_t bytes; /* counted in this PG; above its XOFF threshold is headroom */
     bool xoff_sent;
-    bool dynamic;                 /* a dynamic threshold is set: alpha below */
+    bool dynamic; /* a dynamic threshold is set: alpha below */
     int64_t xoff_since_ps;
     uint64_t watermark, headroom_watermark, drops;
-    uint64_t headroom_charged;    /* its share of the switch's headroom pool */
+    uint64_t headroom_charged; /* its share of the switch's headroom pool */
     /* from the config, by port_setup(), so that a packet reads no config */
-    uint64_t xoff, xon;           /* configured; UINT64_MAX: not set */
-    uint64_t headroom;            /* 0: not set */
-    uint64_t limit;               /* a lossy group's size */
-    double alpha;                 /* 2^dynamic_th */
+    uint64_t xoff, xon; /* configured; UINT64_MAX: not set */
+    uint64_t headroom;  /* 0: not set */
+    uint64_t limit;     /* a lossy group's size */
+    double alpha;       /* 2^dynamic_th */
 };
 
-struct wred {                     /* an egress queue's WRED/ECN, from the config by port_setup() */
-    bool on;                      /* min and max set */
+struct wred { /* an egress queue's WRED/ECN, from the config by port_setup() */
+    bool on;  /* min and max set */
     bool ecn;
-    double lo, hi, max_p;         /* bytes, bytes, probability at hi */
+    double lo, hi, max_p; /* bytes, bytes, probability at hi */
 };
 
 enum ingress_verdict {
     INGRESS_ADMIT,
-    INGRESS_FULL,                 /* the shared buffer is full: a PG drop */
-    INGRESS_HEADROOM,             /* lossless, past the headroom: a PG drop */
-    INGRESS_LIMIT,                /* lossy, over the group's size: a queue drop */
-    INGRESS_HEADROOM_POOL,        /* lossless, the switch's headroom pool is used up: a PG drop */
+    INGRESS_FULL,          /* the shared buffer is full: a PG drop */
+    INGRESS_HEADROOM,      /* lossless, past the headroom: a PG drop */
+    INGRESS_LIMIT,         /* lossy, over the group's size: a queue drop */
+    INGRESS_HEADROOM_POOL, /* lossless, the switch's headroom pool is used up: a PG drop */
 };
 
 enum wred_verdict {
-    WRED_PASS,                    /* not picked */
-    WRED_MARK,                    /* picked, and ECT on a queue that marks: CE */
-    WRED_DROP,                    /* picked, and cannot be marked */
+    WRED_PASS, /* not picked */
+    WRED_MARK, /* picked, and ECT on a queue that marks: CE */
+    WRED_DROP, /* picked, and cannot be marked */
 };
 
 uint64_t buffer_pg_xoff_threshold(const struct shared_buffer *b, const struct ingress_pg *g);
@@ -74,11 +74,11 @@ uint64_t buffer_pg_xon_threshold(const struct ingress_pg *g, uint64_t xoff);
 
 /* Whether a packet of `bytes` may enter by this PG. A lossless PG's packet above XOFF must fit
  * both the PG's headroom and the switch's headroom pool. */
-enum ingress_verdict buffer_ingress_admit(const struct shared_buffer *b,
-                                          const struct ingress_pg *g, bool lossless,
-                                          uint32_t bytes);
+enum ingress_verdict buffer_ingress_admit(const struct shared_buffer *b, const struct ingress_pg *g,
+                                          bool lossless, uint32_t bytes);
 /* A lossless PG that, holding `bytes` more, reaches its XOFF threshold and has not paused yet. */
-bool buffer_pg_should_xoff(const struct shared_buffer *b, const struct ingress_pg *g, uint32_t bytes);
+bool buffer_pg_should_xoff(const struct shared_buffer *b, const struct ingress_pg *g,
+                           uint32_t bytes);
 /* The admitted packet counted in its PG and the buffer, with the watermarks. After
  * buffer_pg_should_xoff: a group holds headroom (bytes above XOFF) only once it has paused. */
 void buffer_ingress_account(struct shared_buffer *b, struct ingress_pg *g, uint32_t bytes);

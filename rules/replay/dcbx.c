@@ -67,8 +67,8 @@ static const char *mode_name(const struct qos_config *c)
 /* What an end saw and took, in the form a host's LLDP collector reports a peer (peer, port,
  * dcbx), with what the peer advertised, what it took, the PFC it runs after the exchange, and
  * what the two ends still run differently (the DCBX version, PFC, ETS, APP). */
-static void report(struct sim *s, uint32_t port, const struct qos_config *advertised,
-                   unsigned took, const char *mismatch)
+static void report(struct sim *s, uint32_t port, const struct qos_config *advertised, unsigned took,
+                   const char *mismatch)
 {
     const struct port *pt = &s->ports[port];
     const struct port *peer = &s->ports[pt->peer];
@@ -127,8 +127,7 @@ static void reclassify_flows(struct sim *s, uint32_t port)
             s->flows[f].prio = nic_flow_prio(&s->ports[port].cfg, s->flows[f].dscp);
 }
 
-static void take(struct sim *s, uint32_t port, const struct qos_config *advertised,
-                 unsigned took)
+static void take(struct sim *s, uint32_t port, const struct qos_config *advertised, unsigned took)
 {
     if (!took)
         return;

@@ -7,23 +7,48 @@
 void dcqcn_params_paper(struct dcqcn_params *p, double line_bps)
 {
     *p = (struct dcqcn_params){
-        .line_bps = line_bps, .g = 1.0 / 256, .initial_alpha = 1.0,
-        .alpha_period_ns = 55000, .timer_ns = 55000, .byte_counter = 10u * 1000 * 1000,
-        .fast_steps = 5, .ai_bps = 40e6, .hai_bps = 200e6, .min_bps = 10e6,
-        .first_cnp_bps = 0, .min_dec = 0, .alpha_cut = 0.5, .clamp_target = true,
-        .rate_reduce_period_ns = 0, .cnp_interval_ns = 50000,
-        .cnp_per_window = true, .alpha_from_start = true,
+        .line_bps = line_bps,
+        .g = 1.0 / 256,
+        .initial_alpha = 1.0,
+        .alpha_period_ns = 55000,
+        .timer_ns = 55000,
+        .byte_counter = 10u * 1000 * 1000,
+        .fast_steps = 5,
+        .ai_bps = 40e6,
+        .hai_bps = 200e6,
+        .min_bps = 10e6,
+        .first_cnp_bps = 0,
+        .min_dec = 0,
+        .alpha_cut = 0.5,
+        .clamp_target = true,
+        .rate_reduce_period_ns = 0,
+        .cnp_interval_ns = 50000,
+        .cnp_per_window = true,
+        .alpha_from_start = true,
     };
 }
 
 void dcqcn_params_mlx5(struct dcqcn_params *p, double line_bps)
 {
     *p = (struct dcqcn_params){
-        .line_bps = line_bps, .g = 1.0 - 1019.0 / 1024.0, .initial_alpha = 1023.0 / 1024.0,
-        .alpha_period_ns = 1000, .timer_ns = 300000, .byte_counter = 32767, .fast_steps = 1,
-        .ai_bps = 5e6, .hai_bps = 50e6, .min_bps = 1e6, .first_cnp_bps = 0, .min_dec = 0.5,
-        .alpha_cut = 0.5, .clamp_target = true, .rate_reduce_period_ns = 4000,
-        .cnp_interval_ns = 4000, .cnp_per_window = false, .alpha_from_start = false,
+        .line_bps = line_bps,
+        .g = 1.0 - 1019.0 / 1024.0,
+        .initial_alpha = 1023.0 / 1024.0,
+        .alpha_period_ns = 1000,
+        .timer_ns = 300000,
+        .byte_counter = 32767,
+        .fast_steps = 1,
+        .ai_bps = 5e6,
+        .hai_bps = 50e6,
+        .min_bps = 1e6,
+        .first_cnp_bps = 0,
+        .min_dec = 0.5,
+        .alpha_cut = 0.5,
+        .clamp_target = true,
+        .rate_reduce_period_ns = 4000,
+        .cnp_interval_ns = 4000,
+        .cnp_per_window = false,
+        .alpha_from_start = false,
     };
 }
 
@@ -46,7 +71,7 @@ static double clamp_rate(double r, const struct dcqcn_params *p)
 void dcqcn_rp_on_alpha_timer(struct dcqcn_rp *rp, const struct dcqcn_params *p, int64_t now_ns)
 {
     if (p->alpha_period_ns <= 0 || (!rp->cut_once && !p->alpha_from_start))
-        return;                       /* not running yet */
+        return; /* not running yet */
     int64_t periods = (now_ns - rp->alpha_at_ns) / p->alpha_period_ns;
     if (periods > 0) {
         rp->alpha *= pow(1.0 - p->g, (double)periods);
@@ -62,7 +87,7 @@ bool dcqcn_rp_on_cnp(struct dcqcn_rp *rp, const struct dcqcn_params *p, int64_t 
     if (rp->cut_once || p->alpha_from_start)
         dcqcn_rp_on_alpha_timer(rp, p, now_ns);
     else
-        rp->alpha = p->initial_alpha;   /* mlx5: initial_alpha_value at the first CNP */
+        rp->alpha = p->initial_alpha; /* mlx5: initial_alpha_value at the first CNP */
     if (!rp->cut_once && p->first_cnp_bps > 0) {
         rp->rc = rp->rt = clamp_rate(p->first_cnp_bps, p);
     } else {
@@ -102,7 +127,7 @@ static void increase(struct dcqcn_rp *rp, const struct dcqcn_params *p)
 void dcqcn_rp_on_timer(struct dcqcn_rp *rp, const struct dcqcn_params *p)
 {
     if (!rp->cut_once || rp->rc >= p->line_bps)
-        return;                       /* nothing to recover from */
+        return; /* nothing to recover from */
     rp->t_cnt++;
     increase(rp, p);
 }

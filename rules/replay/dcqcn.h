@@ -34,26 +34,26 @@
 
 struct dcqcn_params {
     double line_bps;
-    double g;                     /* alpha gain, 0..1 */
+    double g; /* alpha gain, 0..1 */
     double initial_alpha;
-    int64_t alpha_period_ns;      /* alpha decays when no CNP came for this long */
-    int64_t timer_ns;             /* T: time between increase events */
-    uint64_t byte_counter;        /* B: bytes between increase events */
-    unsigned fast_steps;          /* F */
-    double ai_bps, hai_bps;       /* R_AI, R_HAI */
+    int64_t alpha_period_ns; /* alpha decays when no CNP came for this long */
+    int64_t timer_ns;        /* T: time between increase events */
+    uint64_t byte_counter;   /* B: bytes between increase events */
+    unsigned fast_steps;     /* F */
+    double ai_bps, hai_bps;  /* R_AI, R_HAI */
     double min_bps;
-    double first_cnp_bps;         /* rate on the first CNP; 0: cut from the line rate as usual */
-    double min_dec;               /* Rc never drops below Rc * min_dec in one cut (0..1) */
-    double alpha_cut;             /* a cut takes Rc * alpha * alpha_cut (1/2; rpg_gd) */
-    bool clamp_target;            /* every cut sets Rt = Rc (the paper's; clamp_tgt_rate 1),
-                                     not only one after an increase */
-    int64_t rate_reduce_period_ns;/* at most one cut per period; 0: every CNP cuts */
-    int64_t cnp_interval_ns;      /* NP: at most one CNP per QP per interval */
-    bool cnp_per_window;          /* NP: one CNP in each interval-long window that saw a mark
-                                     (the paper's), not none for marks within the interval after
-                                     the last CNP (mlx5's) */
-    bool alpha_from_start;        /* alpha's timer runs from the flow's start (the paper's), not
-                                     from the first CNP, which sets initial_alpha (mlx5's) */
+    double first_cnp_bps;          /* rate on the first CNP; 0: cut from the line rate as usual */
+    double min_dec;                /* Rc never drops below Rc * min_dec in one cut (0..1) */
+    double alpha_cut;              /* a cut takes Rc * alpha * alpha_cut (1/2; rpg_gd) */
+    bool clamp_target;             /* every cut sets Rt = Rc (the paper's; clamp_tgt_rate 1),
+                                      not only one after an increase */
+    int64_t rate_reduce_period_ns; /* at most one cut per period; 0: every CNP cuts */
+    int64_t cnp_interval_ns;       /* NP: at most one CNP per QP per interval */
+    bool cnp_per_window;           /* NP: one CNP in each interval-long window that saw a mark
+                                      (the paper's), not none for marks within the interval after
+                                      the last CNP (mlx5's) */
+    bool alpha_from_start;         /* alpha's timer runs from the flow's start (the paper's), not
+                                      from the first CNP, which sets initial_alpha (mlx5's) */
 };
 
 /* The DCQCN paper's parameters at line_bps (its 40G evaluation: g 1/256, T 55 us, B 10 MB, F 5,
@@ -67,12 +67,12 @@ void dcqcn_params_mlx5(struct dcqcn_params *p, double line_bps);
 
 struct dcqcn_rp {
     double rc, rt, alpha;
-    unsigned t_cnt, b_cnt;        /* increase events since the last cut */
-    uint64_t bytes;               /* sent since the last byte-counter event */
-    bool cut_once;                /* a CNP has been handled */
+    unsigned t_cnt, b_cnt; /* increase events since the last cut */
+    uint64_t bytes;        /* sent since the last byte-counter event */
+    bool cut_once;         /* a CNP has been handled */
     int64_t last_cut_ns;
-    int64_t alpha_at_ns;          /* the alpha timer's last start: its start, the last CNP, or
-                                     the last period it ran */
+    int64_t alpha_at_ns; /* the alpha timer's last start: its start, the last CNP, or
+                            the last period it ran */
     uint64_t cnps, cuts, increases;
 };
 

@@ -98,7 +98,7 @@ static bool list_drain(struct evq *q, struct evq_list *l,
 /* A full slot: slid down over the events already served, or grown. */
 bool evq_slot_make_room(struct evq *q, struct evq_slot *sl)
 {
-    if (sl->head) {                     /* room at the front: slide down */
+    if (sl->head) { /* room at the front: slide down */
         memmove(sl->v, sl->v + sl->head, (sl->n - sl->head) * sizeof(*sl->v));
         sl->n -= sl->head;
         sl->head = 0;
@@ -123,7 +123,7 @@ static bool fine_add(struct evq *q, const struct heap_event *e, int64_t slot_tim
 
 bool evq_push_later(struct evq *q, const struct heap_event *e)
 {
-    if (e->at < q->base)                /* in the past: next out, as from a heap */
+    if (e->at < q->base) /* in the past: next out, as from a heap */
         return fine_add(q, e, q->base);
     if (e->at < q->wheel_end) {
         if (!list_add(q, coarse_of(q, e->at), e))
@@ -206,9 +206,9 @@ static __attribute__((noinline)) bool wheel_jump(struct evq *q)
                 if (!far_to_calendar(q))
                     return false;
             }
-            q->fine_end = q->wheel_end;     /* the coarse slots between are empty */
+            q->fine_end = q->wheel_end; /* the coarse slots between are empty */
         }
-        q->base = q->fine_end;          /* every pending event is at or after it */
+        q->base = q->fine_end; /* every pending event is at or after it */
         if (!wheel_fill(q))
             return false;
     }
@@ -227,7 +227,7 @@ static struct evq_slot *wheel_first(struct evq *q)
         w = (w + 1) % (EVQ_SLOTS / 64);
         bits = q->slot_used[w];
     }
-    return NULL;                        /* not reached: in_fine counts the bitmap's events */
+    return NULL; /* not reached: in_fine counts the bitmap's events */
 }
 
 bool evq_pop(struct evq *q, struct heap_event *out)
@@ -258,10 +258,10 @@ bool evq_pop(struct evq *q, struct heap_event *out)
     q->in_fine--;
     q->pending--;
     int64_t slot_start = out->at & ~((1LL << EVQ_SLOT_SHIFT) - 1);
-    if (slot_start > q->base)           /* never back: an event pushed into the past is out */
+    if (slot_start > q->base) /* never back: an event pushed into the past is out */
         q->base = slot_start;
     if (!wheel_fill(q))
-        q->oom = true;                  /* this event is out; the next pop reports it */
+        q->oom = true; /* this event is out; the next pop reports it */
     return true;
 }
 

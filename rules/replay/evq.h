@@ -22,17 +22,17 @@
 
 #include "heap.h"
 
-#define EVQ_SLOT_SHIFT 10                /* a fine slot: 1,024 ps */
+#define EVQ_SLOT_SHIFT 10 /* a fine slot: 1,024 ps */
 #define EVQ_SLOTS 256
 #define EVQ_FINE_PS ((int64_t)EVQ_SLOTS << EVQ_SLOT_SHIFT)
 
-#define EVQ_COARSE_SHIFT 17              /* a coarse slot: 131 ns, half the fine wheel */
+#define EVQ_COARSE_SHIFT 17 /* a coarse slot: 131 ns, half the fine wheel */
 #define EVQ_COARSE_PS (1LL << EVQ_COARSE_SHIFT)
-#define EVQ_COARSE 8                     /* one bucket */
+#define EVQ_COARSE 8 /* one bucket */
 
 #define EVQ_BUCKETS 4096
 #define EVQ_BUCKET_SHIFT 20
-#define EVQ_BUCKET_PS (1LL << EVQ_BUCKET_SHIFT)   /* 1.05 us; the calendar spans 4.3 ms */
+#define EVQ_BUCKET_PS (1LL << EVQ_BUCKET_SHIFT) /* 1.05 us; the calendar spans 4.3 ms */
 
 /* A coarse slot or a bucket: its events in insertion order, in chunks of a kilobyte. Chunks
  * come from a free list, last freed first: the memory a bucket just moved out is the memory the
@@ -51,33 +51,33 @@ struct evq_list {
     uint32_t n;
 };
 
-struct evq_slot {                 /* sorted by (time, number); served from head */
+struct evq_slot { /* sorted by (time, number); served from head */
     struct heap_event *v;
     uint32_t head, n, cap;
 };
 
 struct evq {
-    int64_t base;                 /* the fine slot of the last event out: the wheel starts here */
-    int64_t fine_end;             /* events before this are in the fine wheel; coarse-aligned */
-    int64_t wheel_end;            /* events before this are in the wheel; bucket-aligned */
+    int64_t base;      /* the fine slot of the last event out: the wheel starts here */
+    int64_t fine_end;  /* events before this are in the fine wheel; coarse-aligned */
+    int64_t wheel_end; /* events before this are in the wheel; bucket-aligned */
     uint64_t next_seq;
     uint64_t pending;
     uint64_t in_fine, in_coarse, in_buckets;
     /* what evq_peek() found, for the evq_pop() after it: still the next while no earlier
      * event came in (one at the same time has a later number) */
     bool next_valid;
-    bool oom;                     /* an allocation failed moving events: evq_pop() says no more */
+    bool oom; /* an allocation failed moving events: evq_pop() says no more */
     struct evq_slot *next_slot;
     /* the slot of the last event out while it holds more: the first (pushes go there or later),
      * so the next event needs no search of the bitmap; NULL: search */
     struct evq_slot *cur_slot;
     int64_t next_at;
     struct evq_chunk *free_chunks;
-    struct mem_budget *budget;    /* chunks, slots and the heap count here (NULL: no limit) */
-    uint64_t slot_used[EVQ_SLOTS / 64];   /* bitmap: fine slots holding events */
+    struct mem_budget *budget;          /* chunks, slots and the heap count here (NULL: no limit) */
+    uint64_t slot_used[EVQ_SLOTS / 64]; /* bitmap: fine slots holding events */
     struct evq_slot slot[EVQ_SLOTS];
     struct evq_list coarse[EVQ_COARSE];
-    struct heap far;              /* events past the calendar */
+    struct heap far; /* events past the calendar */
     struct evq_list bucket[EVQ_BUCKETS];
 };
 

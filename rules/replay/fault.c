@@ -99,7 +99,7 @@ void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase)
             pt->rx_xoff_bytes = ft->rx_xoff_bytes ? ft->rx_xoff_bytes : DEFAULT_RX_XOFF;
             pt->rx_backlog_at_ps = s->now_ps;
         } else if (phase == FAULT_END) {
-            pt->drain_bps = pt->bps;     /* drains at line rate again; an XOFF in force ends */
+            pt->drain_bps = pt->bps; /* drains at line rate again; an XOFF in force ends */
         }
         break;
     case REPLAY_FAULT_PAUSE_STORM:
@@ -110,8 +110,7 @@ void fault_fire(struct sim *s, uint32_t fault, enum fault_phase phase)
         if (phase == FAULT_END) {
             port_send_pfc(s, port, (unsigned)ft->prio, 0);
             if (port_pfc_on(pt, (unsigned)ft->prio))
-                sim_event(s, EVENT_PFC_XON, port, ft->prio,
-                          "{\"reason\":\"pause storm ended\"}");
+                sim_event(s, EVENT_PFC_XON, port, ft->prio, "{\"reason\":\"pause storm ended\"}");
             break;
         }
         if (s->now_ps >= until_ps)
@@ -158,7 +157,7 @@ void sim_flow_finished(struct sim *s, uint32_t f)
         uint32_t g = s->dependents[k];
         struct flow *fg = &s->flows[g];
         if (fg->waiting && --fg->waiting == 0) {
-            fg->start_ps += s->now_ps;         /* it was the delay after the dependencies */
+            fg->start_ps += s->now_ps; /* it was the delay after the dependencies */
             sim_at(s, fg->start_ps, EV_FLOW_SEND, g, 0);
         }
     }

@@ -29,7 +29,7 @@ void fluid_model_payload(struct fluid_model *m, unsigned payload)
 /* The model's parameters in its units: packets, packets per second, seconds. */
 struct units {
     double c, rai, b, t, tau, tau_prime, g, f;
-    double kmin, kmax, pmax;      /* packets */
+    double kmin, kmax, pmax; /* packets */
 };
 
 static struct units units_of(const struct fluid_model *m)
@@ -81,8 +81,8 @@ static struct seen seen_at(const struct units *u, double p, double rc)
         s.cut = s.alpha = 1;
         return s;
     }
-    double l = -log1p(-p);                          /* -ln(1-p) >= 0 */
-    double per_mark = p > 0 ? p / l : 1;            /* p / -ln(1-p) */
+    double l = -log1p(-p);               /* -ln(1-p) >= 0 */
+    double per_mark = p > 0 ? p / l : 1; /* p / -ln(1-p) */
     double byte_ev = rc / u->b * per_mark * x_over_expm1(u->b * l);
     double timer_ev = per_mark / u->t * x_over_expm1(u->t * rc * l);
     s.cut = -expm1(-u->tau * rc * l);
@@ -107,7 +107,7 @@ int fluid_fixed_point(const struct fluid_model *m, struct fluid_point *fp)
     double lo = 1e-15, hi = u.pmax;
     int rc_status = 0;
     if (balance(&u, hi, rc) < 0) {
-        rc_status = -1;                             /* p* >= pmax: pinned at Kmax */
+        rc_status = -1; /* p* >= pmax: pinned at Kmax */
         lo = hi;
     } else {
         for (int i = 0; i < 200 && hi / lo > 1 + 1e-12; i++) {
@@ -137,7 +137,7 @@ struct flow_state {
 struct integrator {
     const struct units *u;
     unsigned n;
-    double line;                  /* packets/s */
+    double line; /* packets/s */
     /* the delayed inputs of one evaluation: each flow's Rc and the queue, tau* ago */
     const double *rc_then;
     double q_then;
@@ -230,12 +230,15 @@ int fluid_integrate(const struct fluid_model *m, const double *start_s, double u
             if (!on[i])
                 continue;
             struct flow_state *f = &x[i];
-            f->rc += step_s / 6 * (k[i].rc + 2 * k[n + i].rc + 2 * k[2 * n + i].rc + k[3 * n + i].rc);
-            f->rt += step_s / 6 * (k[i].rt + 2 * k[n + i].rt + 2 * k[2 * n + i].rt + k[3 * n + i].rt);
-            f->alpha += step_s / 6 * (k[i].alpha + 2 * k[n + i].alpha + 2 * k[2 * n + i].alpha +
-                                      k[3 * n + i].alpha);
-            f->rc = f->rc > in.line ? in.line : f->rc < 0 ? 0 : f->rc;   /* rates stay within */
-            f->rt = f->rt > in.line ? in.line : f->rt;                    /* the line rate */
+            f->rc += step_s / 6 *
+                     (k[i].rc + 2 * k[n + i].rc + 2 * k[2 * n + i].rc + k[3 * n + i].rc);
+            f->rt += step_s / 6 *
+                     (k[i].rt + 2 * k[n + i].rt + 2 * k[2 * n + i].rt + k[3 * n + i].rt);
+            f->alpha += step_s / 6 *
+                        (k[i].alpha + 2 * k[n + i].alpha + 2 * k[2 * n + i].alpha +
+                         k[3 * n + i].alpha);
+            f->rc = f->rc > in.line ? in.line : f->rc < 0 ? 0 : f->rc; /* rates stay within */
+            f->rt = f->rt > in.line ? in.line : f->rt;                 /* the line rate */
         }
         q += step_s / 6 * (kq[0] + 2 * kq[1] + 2 * kq[2] + kq[3]);
         if (q < 0)

@@ -21,13 +21,13 @@
 #include "dcqcn.h"
 
 struct fluid_model {
-    double line_bps;              /* C, the bottleneck, and each sender's line rate */
-    unsigned flows;               /* N */
+    double line_bps; /* C, the bottleneck, and each sender's line rate */
+    unsigned flows;  /* N */
     double wire_bytes, frame_bytes;
-    double kmin_bytes, kmax_bytes, pmax;   /* RED */
-    struct dcqcn_params dcqcn;    /* g, tau = cnp_interval, tau' = alpha_period, T = timer,
-                                     B = byte_counter, F = fast_steps, R_AI = ai_bps */
-    double delay_s;               /* tau*: marks and rates are seen this late (integration) */
+    double kmin_bytes, kmax_bytes, pmax; /* RED */
+    struct dcqcn_params dcqcn;           /* g, tau = cnp_interval, tau' = alpha_period, T = timer,
+                                            B = byte_counter, F = fast_steps, R_AI = ai_bps */
+    double delay_s; /* tau*: marks and rates are seen this late (integration) */
 };
 
 /* The paper's setting: C, N, 1000-byte packets, RED 5 KB / 200 KB / 1 %, the paper's DCQCN
@@ -38,10 +38,10 @@ void fluid_model_paper(struct fluid_model *m, double line_bps, unsigned flows);
 void fluid_model_payload(struct fluid_model *m, unsigned payload);
 
 struct fluid_point {
-    double p;                     /* marking probability */
+    double p; /* marking probability */
     double queue_bytes;
     double alpha;
-    double rc_bps, rt_bps;        /* each flow's */
+    double rc_bps, rt_bps; /* each flow's */
 };
 
 /* The fixed point: every flow at C/N, alpha = 1 - (1-p)^(tau' Rc), p where the Rt and Rc

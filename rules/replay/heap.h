@@ -8,18 +8,18 @@
 
 #include "budget.h"
 
-#define HEAP_SEQ(n, kind) ((uint64_t)(n) << 8 | ((kind) & 0xffu))
+#define HEAP_SEQ(n, kind) ((uint64_t)(n) << 8 | ((kind)&0xffu))
 
 struct heap_event {
-    int64_t at;                   /* picoseconds */
-    uint64_t seq;                 /* insertion number << 8 | kind: orders like the number */
+    int64_t at;   /* picoseconds */
+    uint64_t seq; /* insertion number << 8 | kind: orders like the number */
     uint32_t a, b;
 };
 
 struct heap {
     struct heap_event *v;
     uint32_t n, cap;
-    struct mem_budget *budget;    /* its growth counts here (NULL: no limit) */
+    struct mem_budget *budget; /* its growth counts here (NULL: no limit) */
 };
 
 void sim_heap_init(struct heap *h);

@@ -13,6 +13,6 @@ void *large_alloc(size_t bytes)
     bytes = (bytes + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
     void *p = aligned_alloc(HUGE_PAGE, bytes);
     if (p)
-        (void)madvise(p, bytes, MADV_HUGEPAGE);   /* advice: without it, small pages */
+        (void)madvise(p, bytes, MADV_HUGEPAGE); /* advice: without it, small pages */
     return p;
 }

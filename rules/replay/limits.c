@@ -28,9 +28,10 @@ int replay_check_flow(const struct replay_flow *f, size_t i, struct dcb_err *err
                            f->payload, REPLAY_PAYLOAD_MAX);
     uint32_t payload = f->payload ? f->payload : REPLAY_PAYLOAD_DEFAULT;
     if (f->bytes / payload >= UINT32_MAX)
-        return dcb_err_set(err, DCB_E_RANGE, "flow %zu: %llu bytes at %u a packet are 2^32 "
-                           "packets or more (its PSN is 32-bit)", i,
-                           (unsigned long long)f->bytes, payload);
+        return dcb_err_set(err, DCB_E_RANGE,
+                           "flow %zu: %llu bytes at %u a packet are 2^32 "
+                           "packets or more (its PSN is 32-bit)",
+                           i, (unsigned long long)f->bytes, payload);
     return 0;
 }
 
@@ -46,8 +47,10 @@ static int check_faults(const struct replay_options *o, struct dcb_err *err)
         if (!time_ok(ft->until_ns))
             return time_out_of_range(what, ft->until_ns, err);
         if (!(ft->drain_bps >= 0 && ft->drain_bps <= (double)QOS_SPEED_MAX_BPS))
-            return dcb_err_set(err, DCB_E_RANGE, "fault %zu: drain %.17g b/s is out of range "
-                               "(0 to %lld)", i, ft->drain_bps, QOS_SPEED_MAX_BPS);
+            return dcb_err_set(err, DCB_E_RANGE,
+                               "fault %zu: drain %.17g b/s is out of range "
+                               "(0 to %lld)",
+                               i, ft->drain_bps, QOS_SPEED_MAX_BPS);
     }
     return 0;
 }
@@ -58,7 +61,10 @@ int replay_check(const struct replay_options *o, const struct replay_flow *flows
     if (o->duration_ns <= 0 || o->duration_ns > REPLAY_TIME_MAX_NS)
         return dcb_err_set(err, DCB_E_RANGE, "duration: %lld ns is out of range (1 to %lld)",
                            (long long)o->duration_ns, REPLAY_TIME_MAX_NS);
-    const struct { const char *what; int64_t ns; } times[] = {
+    const struct {
+        const char *what;
+        int64_t ns;
+    } times[] = {
         { "sample interval", o->sample_interval_ns },
         { "series interval", o->series_interval_ns },
         { "retransmit timeout", o->retransmit_timeout_ns },

@@ -18,12 +18,12 @@
  * worth of packets ACKed (one a round trip). At most cwnd packets are in flight: the ACKs clock
  * it. Its losses are not RoCE's: they stay out of the roce.* counters and the loss events. */
 #define LOSSY_MIN_CWND 2.0
-#define LOSS_EVENT_PS 10000000000LL   /* one psn_gap, nak, retransmit event per host per 10 ms */
+#define LOSS_EVENT_PS 10000000000LL /* one psn_gap, nak, retransmit event per host per 10 ms */
 
 uint8_t nic_flow_prio(const struct qos_config *c, uint8_t dscp)
 {
     if (c->trust.set && c->trust.v == QOS_TRUST_PCP)
-        return 0;                       /* routed RoCE is untagged: no PCP to send */
+        return 0; /* routed RoCE is untagged: no PCP to send */
     return c->dscp2prio[dscp & 63].set ? (uint8_t)(c->dscp2prio[dscp & 63].v & 7) : 0;
 }
 
@@ -80,7 +80,7 @@ static void lossy_cut(struct flow *fl, uint32_t psn, bool timeout)
 struct loss_what {
     const char *key[2];
     uint32_t psn[2];
-    const char *reason;   /* or NULL */
+    const char *reason; /* or NULL */
 };
 
 /* A loss event (psn_gap, nak, retransmit) at a host, at most one of a kind per LOSS_EVENT_PS:
@@ -92,7 +92,7 @@ static void loss_event(struct sim *s, uint32_t port, enum nic_loss_event kind, u
                                                                  EVENT_RETRANSMIT };
     struct nic_loss *l = &s->ports[port].loss;
     if (s->flows[f].lossy)
-        return;                         /* TCP's losses are no RDMA transport event */
+        return; /* TCP's losses are no RDMA transport event */
     l->held[kind]++;
     if (l->event_ps[kind] && s->now_ps - l->event_ps[kind] < LOSS_EVENT_PS)
         return;
@@ -120,9 +120,10 @@ static void make_ready(struct sim *s, uint32_t f)
     struct port *pt = &s->ports[fl->src_port];
     if (pt->nready == pt->ready_cap) {
         uint32_t cap = pt->ready_cap ? pt->ready_cap * 2 : 16;
-        if (!budget_take(&s->budget, (uint64_t)(cap - pt->ready_cap) *
-                                         (sizeof(*pt->ready) + sizeof(*pt->ready_at) +
-                                          sizeof(*pt->ready_prio)), "the NICs' ready lists")) {
+        if (!budget_take(&s->budget,
+                         (uint64_t)(cap - pt->ready_cap) *
+                             (sizeof(*pt->ready) + sizeof(*pt->ready_at) + sizeof(*pt->ready_prio)),
+                         "the NICs' ready lists")) {
             s->oom = true;
             return;
         }
@@ -171,7 +172,7 @@ void nic_flow_send(struct sim *s, uint32_t f)
     if (!fl->started) {
         fl->started = true;
         fl->next_send_ps = s->now_ps;
-        fl->rp.alpha_at_ns = s->now_ps / REPLAY_PS_PER_NS;   /* the paper's alpha timer */
+        fl->rp.alpha_at_ns = s->now_ps / REPLAY_PS_PER_NS; /* the paper's alpha timer */
         fl->lossy = fl->transport == REPLAY_TRANSPORT_TCP ||
                     (fl->transport == REPLAY_TRANSPORT_AUTO &&
                      !((s->ports[fl->src_port].pfc_prios >> fl->prio) & 1) && !rp_enabled(s, fl));
@@ -208,7 +209,7 @@ static uint32_t data_packet(struct sim *s, uint32_t f)
     pk->bytes = payload + HEADER_BYTES;
     pk->prio = fl->prio;
     pk->dscp = fl->dscp;
-    pk->ect = !(s->ports[fl->src_port].port_faults & PORT_FAULT_NOT_ECT);   /* nic.ecn_capable */
+    pk->ect = !(s->ports[fl->src_port].port_faults & PORT_FAULT_NOT_ECT); /* nic.ecn_capable */
     pk->dst = fl->dst;
     pk->ecmp_key = fl->ecmp_key;
     if (fl->next_psn < fl->psn_high && !fl->lossy)
@@ -313,30 +314,30 @@ uint32_t nic_next_packet(struct sim *s, uint32_t port)
     int64_t earliest = INT64_MAX, now = s->now_ps;
     bool any_paused = pt->paused_any_since_ps >= 0;
     if (any_paused && !pt->ready_gone && !unpaused_ready(pt))
-        return NO_INDEX;                /* what the scan would find: nothing, and no wake-up */
+        return NO_INDEX; /* what the scan would find: nothing, and no wake-up */
     uint32_t n = pt->nready, cur_n = n, idx = n ? pt->ready_rr % n : 0;
     for (uint32_t k = 0; k < n && pt->nready; k++, idx = idx + 1 == cur_n ? 0 : idx + 1) {
-        if (pt->nready != cur_n) {      /* a slot went: where (ready_rr + k) % nready is now */
+        if (pt->nready != cur_n) { /* a slot went: where (ready_rr + k) % nready is now */
             cur_n = pt->nready;
             idx = (pt->ready_rr + k) % cur_n;
         }
-        {                               /* the slots not due, up to the wrap or the k-th */
+        { /* the slots not due, up to the wrap or the k-th */
             uint32_t end = idx + (n - k) < cur_n ? idx + (n - k) : cur_n;
-            uint32_t j = any_paused ? skip_not_due_paused(pt->ready_at, pt->ready_prio,
-                                                          pt->paused, idx, end, now, &earliest)
+            uint32_t j = any_paused ? skip_not_due_paused(pt->ready_at, pt->ready_prio, pt->paused,
+                                                          idx, end, now, &earliest)
                                     : skip_not_due(pt->ready_at, idx, end, now, &earliest);
             k += j - idx;
             idx = j;
             if (k >= n)
                 break;
-            if (idx == cur_n) {         /* at the wrap: the loop's step takes idx to 0 */
+            if (idx == cur_n) { /* at the wrap: the loop's step takes idx to 0 */
                 idx = cur_n - 1;
                 k--;
                 continue;
             }
         }
         int64_t at = pt->ready_at[idx];
-        if (at > now) {                 /* not paced out yet (READY_GONE and paused: below) */
+        if (at > now) { /* not paced out yet (READY_GONE and paused: below) */
             if (at < earliest && !(any_paused && pt->paused[s->flows[pt->ready[idx]].prio]))
                 earliest = at;
             continue;
@@ -357,9 +358,9 @@ uint32_t nic_next_packet(struct sim *s, uint32_t port)
         double rate = rp_enabled(s, fl) ? fl->rp.rc : pt->bps;
         if (rate > pt->bps)
             rate = pt->bps;
-        int64_t gap = rate == pt->bps ? serialize_ps(pt, s->pkts[p].bytes)
-                                      : ps_sat((double)(s->pkts[p].bytes + WIRE_OVERHEAD) *
-                                               8e12 / rate + 0.5);
+        int64_t gap = rate == pt->bps
+                          ? serialize_ps(pt, s->pkts[p].bytes)
+                          : ps_sat((double)(s->pkts[p].bytes + WIRE_OVERHEAD) * 8e12 / rate + 0.5);
         fl->next_send_ps = s->now_ps + gap;
         pt->ready_at[idx] = fl->next_send_ps;
         if (rp_enabled(s, fl))
@@ -431,8 +432,7 @@ static void receive_backlog(struct sim *s, uint32_t port, unsigned prio, uint32_
         return;
     pt->rx_backlog = backlog_now(s, pt) + bytes;
     pt->rx_backlog_at_ps = s->now_ps;
-    if (pt->rx_backlog > (double)pt->rx_xoff_bytes && !pt->rx_xoff[prio] &&
-        port_pauses(pt, prio)) {
+    if (pt->rx_backlog > (double)pt->rx_xoff_bytes && !pt->rx_xoff[prio] && port_pauses(pt, prio)) {
         pt->rx_xoff[prio] = true;
         pt->rx_xoff_sent_ps = s->now_ps;
         port_send_pfc(s, port, prio, 0xffff);
@@ -530,7 +530,8 @@ static void receive_data(struct sim *s, uint32_t port, uint32_t p)
             fl->nak_pending = true;
             fl->naks_sent++;
             send_ctrl(s, port, PKT_NAK, f, fl->expected);
-            const struct loss_what what = { { "expected_psn", "psn" }, { fl->expected, pk->psn },
+            const struct loss_what what = { { "expected_psn", "psn" },
+                                            { fl->expected, pk->psn },
                                             NULL };
             loss_event(s, port, LOSS_PSN_GAP, f, &what);
         }
@@ -545,7 +546,7 @@ static void acked(struct sim *s, uint32_t f, uint32_t through_psn)
     struct flow *fl = &s->flows[f];
     if (through_psn + 1 <= fl->snd_una)
         return;
-    if (fl->cwnd > 0)                   /* the lossy class: one packet a window ACKed */
+    if (fl->cwnd > 0) /* the lossy class: one packet a window ACKed */
         fl->cwnd += (double)(through_psn + 1 - fl->snd_una) / fl->cwnd;
     fl->snd_una = through_psn + 1;
     uint64_t bytes = (uint64_t)fl->snd_una * fl->payload;
@@ -560,7 +561,7 @@ static void acked(struct sim *s, uint32_t f, uint32_t through_psn)
     } else {
         arm_rto(s, f);
         if (fl->cwnd > 0)
-            make_ready(s, f);           /* the window opened */
+            make_ready(s, f); /* the window opened */
     }
 }
 
@@ -623,7 +624,7 @@ void nic_rto(struct sim *s, uint32_t f, uint32_t gen)
     if (gen != fl->rto_gen || fl->done)
         return;
     if (s->now_ps < fl->rto_deadline_ps) {
-        fl->rto_pending = true;               /* moved on since: wait for the deadline */
+        fl->rto_pending = true; /* moved on since: wait for the deadline */
         sim_at(s, fl->rto_deadline_ps, EV_RTO, f, gen);
         return;
     }
@@ -645,20 +646,11 @@ void nic_receive(struct sim *s, uint32_t port, uint32_t p)
     pt->rx_packets++;
     pt->by_prio[pk->prio & 7].rx_bytes += pk->bytes;
     switch (pk->kind) {
-    case PKT_DATA:
-        receive_data(s, port, p);
-        return;
-    case PKT_ACK:
-        acked(s, pk->flow, pk->psn);
-        break;
-    case PKT_NAK:
-        nak_received(s, port, pk->flow, pk->psn);
-        break;
-    case PKT_CNP:
-        handle_cnp(s, port, pk->flow);
-        break;
-    default:
-        break;
+    case PKT_DATA: receive_data(s, port, p); return;
+    case PKT_ACK: acked(s, pk->flow, pk->psn); break;
+    case PKT_NAK: nak_received(s, port, pk->flow, pk->psn); break;
+    case PKT_CNP: handle_cnp(s, port, pk->flow); break;
+    default: break;
     }
     sim_pkt_free(s, p);
 }

@@ -132,8 +132,11 @@ void output_series(struct sim *s)
             if (s->now_ps >= s->m.warmup_ps)
                 sim_measure_queue_depth(s, i, (unsigned)tc, (double)pt->by_tc[tc].q.bytes);
             if (h && h->series) {
-                struct replay_series_point sp = { SERIES_QUEUE_BYTES, s->now_ps / REPLAY_PS_PER_NS,
-                                                  s->nodes[pt->node].name, pt->name, tc,
+                struct replay_series_point sp = { SERIES_QUEUE_BYTES,
+                                                  s->now_ps / REPLAY_PS_PER_NS,
+                                                  s->nodes[pt->node].name,
+                                                  pt->name,
+                                                  tc,
                                                   (double)pt->by_tc[tc].q.bytes };
                 h->series(h->arg, &sp);
             }
@@ -144,8 +147,10 @@ void output_series(struct sim *s)
         if (!fl->started || fl->done)
             continue;
         const struct port *pt = &s->ports[fl->src_port];
-        struct replay_series_point rc = { SERIES_FLOW_RC, s->now_ps / REPLAY_PS_PER_NS,
-                                          s->nodes[fl->src].name, pt->name, (int)f, fl->rp.rc };
+        struct replay_series_point rc = {
+            SERIES_FLOW_RC, s->now_ps / REPLAY_PS_PER_NS, s->nodes[fl->src].name, pt->name, (int)f,
+            fl->rp.rc
+        };
         h->series(h->arg, &rc);
         rc.kind = SERIES_FLOW_RT;
         rc.value = fl->rp.rt;

@@ -20,9 +20,10 @@ uint32_t sim_pkt_alloc(struct sim *s)
     }
     if (s->npkts == s->pkts_cap) {
         uint32_t cap = s->pkts_cap ? s->pkts_cap * 2 : 4096;
-        struct packet *grown = budget_take(&s->budget, (uint64_t)(cap - s->pkts_cap) *
-                                                       sizeof(*grown), "the packets")
-                                   ? large_alloc((size_t)cap * sizeof(*grown)) : NULL;
+        struct packet *grown =
+            budget_take(&s->budget, (uint64_t)(cap - s->pkts_cap) * sizeof(*grown), "the packets")
+                ? large_alloc((size_t)cap * sizeof(*grown))
+                : NULL;
         if (!grown) {
             s->oom = true;
             return NO_INDEX;
@@ -53,7 +54,8 @@ bool sim_pq_push(struct sim *s, struct pkt_queue *q, uint32_t p)
         uint32_t cap = q->cap ? q->cap * 2 : 64;
         uint32_t *grown = budget_take(&s->budget, (uint64_t)(cap - q->cap) * sizeof(*grown),
                                       "the packet queues")
-                              ? malloc((size_t)cap * sizeof(*grown)) : NULL;
+                              ? malloc((size_t)cap * sizeof(*grown))
+                              : NULL;
         if (!grown) {
             s->oom = true;
             return false;
@@ -78,7 +80,7 @@ uint32_t sim_pq_pop(struct sim *s, struct pkt_queue *q)
     q->head = (q->head + 1) & (q->cap - 1);
     q->count--;
     q->bytes -= s->pkts[p].bytes;
-    if (q->count)                       /* the next head waited long: fetch it before its turn */
+    if (q->count) /* the next head waited long: fetch it before its turn */
         __builtin_prefetch(&s->pkts[q->v[q->head]]);
     return p;
 }

@@ -31,9 +31,9 @@ void port_setup(struct sim *s, uint32_t port)
         if (c->ets_tsa[tc].set && c->ets_tsa[tc].v == QOS_TSA_STRICT)
             pt->strict_tcs |= (uint8_t)(1u << tc);
         else
-            pt->strict_tcs &= (uint8_t)~(1u << tc);
+            pt->strict_tcs &= (uint8_t) ~(1u << tc);
         uint32_t bw = c->ets_bw[tc].set ? (uint32_t)c->ets_bw[tc].v : 0;
-        pt->by_tc[tc].weight = (bw ? bw : 1) * 1600;   /* a 1% share is one full frame a round */
+        pt->by_tc[tc].weight = (bw ? bw : 1) * 1600; /* a 1% share is one full frame a round */
     }
     bool by_dscp = !c->trust.set || c->trust.v == QOS_TRUST_DSCP;
     for (unsigned d = 0; d < 64; d++)
@@ -41,7 +41,7 @@ void port_setup(struct sim *s, uint32_t port)
     pt->pfc_prios = c->pfc_enabled.set ? (uint8_t)c->pfc_enabled.v : 0;
     pt->pause_global_rx = c->pause_global_rx.set && c->pause_global_rx.v;
     pt->pause_global_tx = c->pause_global_tx.set && c->pause_global_tx.v;
-    pt->lossless = pt->pause_global_tx ? 0xff : pt->pfc_prios;   /* 802.3x holds the whole port */
+    pt->lossless = pt->pause_global_tx ? 0xff : pt->pfc_prios; /* 802.3x holds the whole port */
     pt->max_frame = c->mtu.set ? (uint32_t)c->mtu.v + (pt->is_switch ? 0 : ETH_HEADER_FCS)
                                : UINT32_MAX;
     pt->wred_enq_tcs = pt->wred_deq_tcs = 0;
@@ -54,7 +54,7 @@ void port_setup(struct sim *s, uint32_t port)
         g->limit = b->size.set ? (uint64_t)b->size.v : DEFAULT_LOSSY_LIMIT;
         g->dynamic = b->dynamic_th.set;
         g->alpha = b->dynamic_th.set ? ldexp(1.0, (int)b->dynamic_th.v) : 0;
-        const struct qos_wred *w = &c->wred[prio];     /* by TC */
+        const struct qos_wred *w = &c->wred[prio]; /* by TC */
         pt->by_tc[prio].wred.on = w->min_bytes.set && w->max_bytes.set;
         pt->by_tc[prio].wred.ecn = !w->ecn.set || w->ecn.v;
         pt->by_tc[prio].wred.lo = (double)w->min_bytes.v;
@@ -67,7 +67,7 @@ void port_setup(struct sim *s, uint32_t port)
     }
     struct shared_buffer *b = &s->nodes[pt->node].buffer;
     if (pt->is_switch && c->headroom_pool.set && (uint64_t)c->headroom_pool.v > b->headroom_pool)
-        b->headroom_pool = (uint64_t)c->headroom_pool.v;   /* the switch's, on every port */
+        b->headroom_pool = (uint64_t)c->headroom_pool.v; /* the switch's, on every port */
     pt->rp_prios = c->dcqcn.rp_enabled.set ? (uint8_t)c->dcqcn.rp_enabled.v : 0xff;
     pt->np_prios = c->dcqcn.np_enabled.set ? (uint8_t)c->dcqcn.np_enabled.v : 0xff;
     pt->peer_is_switch = pt->peer != NO_INDEX && s->nodes[s->ports[pt->peer].node].is_switch;
@@ -79,7 +79,7 @@ void port_update_paused(struct port *pt)
     for (unsigned prio = 0; prio < PRIOS; prio++) {
         pt->paused[prio] = pt->pfc_paused[prio] || pt->global_paused;
         if ((pt->pfc_paused[prio] && !pt->wd_storm[pt->tc_of[prio]]) || pt->global_paused)
-            mask |= (uint8_t)(1u << pt->tc_of[prio]);   /* a stormed queue ignores PFC only */
+            mask |= (uint8_t)(1u << pt->tc_of[prio]); /* a stormed queue ignores PFC only */
     }
     pt->paused_tc = mask;
 }
@@ -128,7 +128,7 @@ uint32_t sim_egress_pop(struct sim *s, struct port *pt, unsigned tc)
 {
     uint32_t p = sim_pq_pop(s, &pt->by_tc[tc].q);
     if (!pt->by_tc[tc].q.count)
-        pt->q_nonempty &= (uint8_t)~(1u << tc);
+        pt->q_nonempty &= (uint8_t) ~(1u << tc);
     return p;
 }
 
@@ -142,7 +142,7 @@ static uint32_t pick_switch_queue(struct sim *s, struct port *pt)
 {
     unsigned avail = pt->q_nonempty & (uint8_t)~pt->paused_tc;
     unsigned strict = avail & pt->strict_tcs;
-    if (strict)                         /* the highest strict TC first */
+    if (strict) /* the highest strict TC first */
         return sim_egress_pop(s, pt, 31u - (unsigned)__builtin_clz(strict));
     unsigned shared = avail & (uint8_t)~pt->strict_tcs;
     if (!shared)
@@ -181,8 +181,7 @@ static __attribute__((noinline)) uint32_t host_refuse_oversize(struct sim *s, ui
 static inline uint32_t host_next_frame(struct sim *s, const struct port *pt, uint32_t port)
 {
     uint32_t p = nic_next_packet(s, port);
-    return p != NO_INDEX && s->pkts[p].bytes > pt->max_frame ? host_refuse_oversize(s, port, p)
-                                                              : p;
+    return p != NO_INDEX && s->pkts[p].bytes > pt->max_frame ? host_refuse_oversize(s, port, p) : p;
 }
 
 void port_kick(struct sim *s, uint32_t port)
@@ -198,20 +197,20 @@ void port_kick(struct sim *s, uint32_t port)
         return;
     struct packet *pk = &s->pkts[p];
     if (is_switch && pk->kind != PKT_PFC) {
-        switch_release(s, p);           /* dequeued: its buffer is free again */
+        switch_release(s, p); /* dequeued: its buffer is free again */
         if (pk->kind == PKT_CNP && s->now_ps - pk->enq_ps > s->cnp_max_wait_ps)
             s->cnp_max_wait_ps = s->now_ps - pk->enq_ps;
         unsigned tc = pt->tc_of[pk->prio & 7];
         if (pk->kind == PKT_DATA && pk->ect && ((pt->wred_deq_tcs >> tc) & 1))
-            switch_wred(s, pt, tc, pk);         /* marks; drops were decided at enqueue */
+            switch_wred(s, pt, tc, pk); /* marks; drops were decided at enqueue */
         if (pt->port_faults & PORT_FAULT_CLEAR_CE)
-            pk->ce = false;                     /* a switch that clears CE (fault.c) */
+            pk->ce = false; /* a switch that clears CE (fault.c) */
     }
     if (!pt->peer_is_switch && pk->kind != PKT_PFC) {
-        const struct flow *fl = &s->flows[pk->flow];   /* the receiving NIC will want it */
+        const struct flow *fl = &s->flows[pk->flow]; /* the receiving NIC will want it */
         __builtin_prefetch(fl);
         __builtin_prefetch(&fl->expected);
-        __builtin_prefetch(&fl->timer_gen);     /* nak_pending, acked_bytes, CNP state */
+        __builtin_prefetch(&fl->timer_gen); /* nak_pending, acked_bytes, CNP state */
     }
     pt->busy = true;
     pt->tx_pkt = p;
@@ -238,8 +237,8 @@ void port_tx_done(struct sim *s, uint32_t port)
 }
 
 /* A PAUSE frame queued ahead of the data: PFC for prio, or 802.3x for PAUSE_GLOBAL. */
-static __attribute__((noinline)) void queue_pause_frame(struct sim *s, uint32_t port,
-                                                        unsigned prio, uint16_t quanta)
+static __attribute__((noinline)) void queue_pause_frame(struct sim *s, uint32_t port, unsigned prio,
+                                                        uint16_t quanta)
 {
     struct port *pt = &s->ports[port];
     uint32_t p = sim_pkt_alloc(s);
@@ -285,9 +284,9 @@ void port_send_pfc(struct sim *s, uint32_t port, unsigned prio, uint16_t quanta)
     if (quanta)
         pt->global_xoff_prios |= (uint8_t)(1u << prio);
     else
-        pt->global_xoff_prios &= (uint8_t)~(1u << prio);
+        pt->global_xoff_prios &= (uint8_t) ~(1u << prio);
     if (!quanta && pt->global_xoff_prios)
-        return;                         /* another priority still needs the peer held */
+        return; /* another priority still needs the peer held */
     queue_pause_frame(s, port, PAUSE_GLOBAL, quanta);
     struct event_details details;
     event_details_init(&details);
@@ -315,7 +314,7 @@ void port_receive_pause(struct sim *s, uint32_t port, uint32_t p)
     if (prio == PAUSE_GLOBAL)
         pt->pause_rx_global++;
     else
-        pt->pfc_rx[prio]++;                 /* counted whether obeyed or not, as a MAC does */
+        pt->pfc_rx[prio]++; /* counted whether obeyed or not, as a MAC does */
     if (port_obeys_pause(pt, prio))
         sim_at(s, s->now_ps + s->pfc_response_ps, EV_PAUSE_APPLY, port,
                (uint32_t)prio << 16 | pk->quanta);
@@ -387,11 +386,11 @@ void port_pause_end(struct sim *s, uint32_t port, unsigned prio)
     struct port *pt = &s->ports[port];
     if (prio == PAUSE_GLOBAL) {
         if (!pt->global_paused || pt->global_paused_until_ps > s->now_ps)
-            return;                     /* refreshed, or already resumed */
+            return; /* refreshed, or already resumed */
         pt->global_paused = false;
     } else {
         if (!pt->pfc_paused[prio] || pt->paused_until_ps[prio] > s->now_ps)
-            return;                     /* refreshed, or already resumed by an XON */
+            return; /* refreshed, or already resumed by an XON */
         pt->pfc_paused[prio] = false;
         pt->paused_total_ps[prio] += s->now_ps - pt->pause_start_ps[prio];
     }

@@ -13,16 +13,16 @@
  * the links that are up between switches, and a breadth-first search's distances. Freed when
  * the routes are built. */
 struct route_scratch {
-    uint32_t *att;                /* att[att_at[h], att_at[h + 1]): host h's switches, sorted */
-    uint32_t *att_at;             /* by node, nnodes + 1 */
-    uint32_t *switches;           /* by switch index: its node */
-    uint32_t *adj_at;             /* by switch index, nswitches + 1: its links to switches that
-                                     are up, [adj_at[i], adj_at[i + 1]) of adj_port, adj_to */
-    uint32_t *adj_port, *adj_to;  /* the port, in port order, and the switch index it reaches */
-    uint32_t *dist, *queue;       /* by switch index */
-    uint32_t *order;              /* the hosts with a switch, by their switches */
-    struct route *prev;           /* by switch index: its route toward the last group */
-    size_t used, cap;             /* of s->route_ports */
+    uint32_t *att;               /* att[att_at[h], att_at[h + 1]): host h's switches, sorted */
+    uint32_t *att_at;            /* by node, nnodes + 1 */
+    uint32_t *switches;          /* by switch index: its node */
+    uint32_t *adj_at;            /* by switch index, nswitches + 1: its links to switches that
+                                    are up, [adj_at[i], adj_at[i + 1]) of adj_port, adj_to */
+    uint32_t *adj_port, *adj_to; /* the port, in port order, and the switch index it reaches */
+    uint32_t *dist, *queue;      /* by switch index */
+    uint32_t *order;             /* the hosts with a switch, by their switches */
+    struct route *prev;          /* by switch index: its route toward the last group */
+    size_t used, cap;            /* of s->route_ports */
 };
 
 static void scratch_free(struct route_scratch *b)
@@ -184,9 +184,9 @@ static bool group_row(struct sim *s, struct route_scratch *b, const uint32_t *sw
                 return false;
         /* a leaf's uplinks toward every other leaf: one copy, shared */
         const struct route *p = &b->prev[u];
-        if (row[u].count && p->count == row[u].count && !memcmp(&s->route_ports[p->start],
-                                                &s->route_ports[row[u].start],
-                                                p->count * sizeof(*s->route_ports))) {
+        if (row[u].count && p->count == row[u].count &&
+            !memcmp(&s->route_ports[p->start], &s->route_ports[row[u].start],
+                    p->count * sizeof(*s->route_ports))) {
             b->used -= row[u].count;
             row[u] = *p;
         }
@@ -259,8 +259,7 @@ static int routes_fill(struct sim *s, struct route_scratch *b, uint32_t nhosts)
         uint32_t nsw = b->att_at[h + 1] - b->att_at[h];
         struct dest *d = &s->dests[h];
         if (i == 0 || d->group != s->dests[b->order[i - 1]].group) {
-            if (!group_row(s, b, sw, nsw,
-                           &s->group_routes[(size_t)d->group * s->nswitches]))
+            if (!group_row(s, b, sw, nsw, &s->group_routes[(size_t)d->group * s->nswitches]))
                 return DCB_E_NOMEM;
         }
         d->leaf = sw[0];
@@ -290,7 +289,7 @@ int routes_build(struct sim *s, struct dcb_err *err)
         rc = routes_fill(s, &b, nhosts);
     }
     scratch_free(&b);
-    if (rc == DCB_E_NOMEM)       /* also a route_ports growth past the budget: it names it */
+    if (rc == DCB_E_NOMEM) /* also a route_ports growth past the budget: it names it */
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory for routes");
     return rc;
 }

@@ -16,11 +16,23 @@
 
 #define SET_PATH_MAX 256
 
-static const char *const top_keys[] = { "name", "description", "signature", "comment", "fabric",
-                                        "workload", "faults", "duration_ms", "seed",
-                                        "sample_interval_us", "series_interval_us", "dcqcn",
-                                        "mark_on_dequeue", "ack_every", "retransmit_timeout_us",
-                                        "max_memory_bytes", NULL };
+static const char *const top_keys[] = { "name",
+                                        "description",
+                                        "signature",
+                                        "comment",
+                                        "fabric",
+                                        "workload",
+                                        "faults",
+                                        "duration_ms",
+                                        "seed",
+                                        "sample_interval_us",
+                                        "series_interval_us",
+                                        "dcqcn",
+                                        "mark_on_dequeue",
+                                        "ack_every",
+                                        "retransmit_timeout_us",
+                                        "max_memory_bytes",
+                                        NULL };
 
 /* Times in a pass: from 0 (or a least figure) to the longest pass, REPLAY_TIME_MAX_NS. */
 static const struct scenario_json_span any_time = { 0, REPLAY_TIME_MAX_NS, false };
@@ -78,7 +90,7 @@ static int inline_fabric(cJSON *doc, const char *base_dir, struct dcb_err *err)
  * quoted string; anything else is a string ("50KB", "host3"). */
 static cJSON *set_value(const char *text)
 {
-    cJSON *v = cJSON_ParseWithOpts(text, NULL, 1);   /* all of it: "64KB" is a string */
+    cJSON *v = cJSON_ParseWithOpts(text, NULL, 1); /* all of it: "64KB" is a string */
     if (v)
         return v;
     return cJSON_CreateString(text);
@@ -210,15 +222,16 @@ static int set_links(struct fabric *f, const char *device, const char *ifname,
 
 /* A config override at the top of every layer: "path=value" on every device the field applies
  * to, or "device/path", "device:ifname/path" for one. Also the "config" fault. */
-static int apply_config(struct fabric *f, const char *device, const char *ifname,
-                        const char *path, const char *value, const char *what,
-                        struct dcb_err *err)
+static int apply_config(struct fabric *f, const char *device, const char *ifname, const char *path,
+                        const char *value, const char *what, struct dcb_err *err)
 {
     int index;
     const struct qos_field *fld = qos_find_field(path, &index);
     if (!fld)
-        return dcb_err_set(err, DCB_E_NOTFOUND, "%s: no such scenario key or config path "
-                           "(see docs/scenario.md, 'dcbkit fabric paths')", what);
+        return dcb_err_set(err, DCB_E_NOTFOUND,
+                           "%s: no such scenario key or config path "
+                           "(see docs/scenario.md, 'dcbkit fabric paths')",
+                           what);
     struct qos_config probe;
     qos_config_init(&probe);
     struct dcb_err inner;
@@ -242,8 +255,7 @@ static int apply_config(struct fabric *f, const char *device, const char *ifname
         }
     }
     if (device && !any)
-        return dcb_err_set(err, DCB_E_NOTFOUND, "%s: no device \"%s\" in the fabric", what,
-                           device);
+        return dcb_err_set(err, DCB_E_NOTFOUND, "%s: no device \"%s\" in the fabric", what, device);
     if (probe.speed_bps.set)
         set_links(f, device, ifname, &probe, true);
     if (probe.cable_mm.set)
@@ -252,8 +264,7 @@ static int apply_config(struct fabric *f, const char *device, const char *ifname
 }
 
 /* "[device[:ifname]/]path=value" for the fabric. */
-static int apply_config_assignment(struct fabric *f, const char *assignment,
-                                   struct dcb_err *err)
+static int apply_config_assignment(struct fabric *f, const char *assignment, struct dcb_err *err)
 {
     char buf[SET_PATH_MAX + 128];
     snprintf(buf, sizeof(buf), "%s", assignment);
@@ -334,14 +345,14 @@ static int fault_config(struct scenario *sc, const cJSON *fj, const char *where,
     if (ifname && !device)
         return dcb_err_set(err, DCB_E_INVAL, "%s.ifname: needs a device", where);
     if (device && !fabric_find_device(&sc->fabric, device))
-        return dcb_err_set(err, DCB_E_NOTFOUND, "%s.device: no device \"%s\" in the fabric",
-                           where, device);
+        return dcb_err_set(err, DCB_E_NOTFOUND, "%s.device: no device \"%s\" in the fabric", where,
+                           device);
     const cJSON *set = cJSON_GetObjectItemCaseSensitive(fj, "set");
     if (!cJSON_IsObject(set) || !set->child)
-        return dcb_err_set(err, DCB_E_INVAL, "%s.set: an object of config paths and values",
-                           where);
+        return dcb_err_set(err, DCB_E_INVAL, "%s.set: an object of config paths and values", where);
     const cJSON *it;
-    cJSON_ArrayForEach(it, set) {
+    cJSON_ArrayForEach(it, set)
+    {
         char what[300], value[128];
         snprintf(what, sizeof(what), "%s.set.%s", where, it->string);
         if (cJSON_IsString(it))
@@ -360,17 +371,17 @@ static int fault_config(struct scenario *sc, const cJSON *fj, const char *where,
 
 static int load_fault(struct scenario *sc, const cJSON *fj, size_t idx, struct dcb_err *err)
 {
-    static const char *const slow_keys[] = { "type", "host", "drain", "xoff_bytes", "at_ms",
-                                             "until_ms", "comment", NULL };
-    static const char *const storm_keys[] = { "type", "host", "prio", "at_ms", "until_ms",
-                                              "comment", NULL };
-    static const char *const down_keys[] = { "type", "link", "at_ms", "until_ms", "comment",
-                                             NULL };
+    static const char *const slow_keys[] = { "type",  "host",     "drain",   "xoff_bytes",
+                                             "at_ms", "until_ms", "comment", NULL };
+    static const char *const storm_keys[] = { "type",     "host",    "prio", "at_ms",
+                                              "until_ms", "comment", NULL };
+    static const char *const down_keys[] = { "type", "link", "at_ms", "until_ms", "comment", NULL };
     char where[48];
     snprintf(where, sizeof(where), "faults[%zu]", idx);
     const char *type = NULL;
     int rc;
-    if ((rc = scenario_json_object(fj, where, err)) < 0 || (rc = scenario_json_need(fj, "type", where, err)) < 0 ||
+    if ((rc = scenario_json_object(fj, where, err)) < 0 ||
+        (rc = scenario_json_need(fj, "type", where, err)) < 0 ||
         (rc = scenario_json_string(fj, "type", 32, &type, where, err)) < 0)
         return rc;
     if (!strcmp(type, "config"))
@@ -382,9 +393,10 @@ static int load_fault(struct scenario *sc, const cJSON *fj, size_t idx, struct d
         if ((rc = scenario_json_keys(fj, slow_keys, where, err)) < 0 ||
             (rc = fault_host(sc, fj, where, &ft, err)) < 0 ||
             (rc = scenario_json_need(fj, "drain", where, err)) < 0 ||
-            (rc = scenario_json_speed(fj, "drain", QOS_SPEED_MIN_BPS, QOS_SPEED_MAX_BPS, &ft.drain_bps,
-                           where, err)) < 0 ||
-            (rc = scenario_json_bytes(fj, "xoff_bytes", 0, SJ_XOFF_MAX, &ft.rx_xoff_bytes, where, err)) < 0)
+            (rc = scenario_json_speed(fj, "drain", QOS_SPEED_MIN_BPS, QOS_SPEED_MAX_BPS,
+                                      &ft.drain_bps, where, err)) < 0 ||
+            (rc = scenario_json_bytes(fj, "xoff_bytes", 0, SJ_XOFF_MAX, &ft.rx_xoff_bytes, where,
+                                      err)) < 0)
             return rc;
     } else if (!strcmp(type, "pause-storm")) {
         int64_t prio = 3;
@@ -399,7 +411,8 @@ static int load_fault(struct scenario *sc, const cJSON *fj, size_t idx, struct d
         ft.kind = REPLAY_FAULT_LINK_DOWN;
         if ((rc = scenario_json_keys(fj, down_keys, where, err)) < 0 ||
             (rc = scenario_json_need(fj, "link", where, err)) < 0 ||
-            (rc = scenario_json_string(fj, "link", DCB_DEVICE_MAX + DCB_IFNAME_MAX, &link, where, err)) < 0)
+            (rc = scenario_json_string(fj, "link", DCB_DEVICE_MAX + DCB_IFNAME_MAX, &link, where,
+                                       err)) < 0)
             return rc;
         char dev[DCB_DEVICE_MAX + DCB_IFNAME_MAX];
         snprintf(dev, sizeof(dev), "%s", link);
@@ -416,8 +429,10 @@ static int load_fault(struct scenario *sc, const cJSON *fj, size_t idx, struct d
         if (!ft.device || !ft.ifname)
             return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
     } else {
-        return dcb_err_set(err, DCB_E_INVAL, "%s.type: \"%s\" is not slow-receiver, pause-storm, "
-                           "link-down or config", where, type);
+        return dcb_err_set(err, DCB_E_INVAL,
+                           "%s.type: \"%s\" is not slow-receiver, pause-storm, "
+                           "link-down or config",
+                           where, type);
     }
     if ((rc = scenario_json_time(fj, "at_ms", 1000000, &any_time, &ft.at_ns, where, err)) < 0 ||
         (rc = scenario_json_time(fj, "until_ms", 1000000, &any_time, &ft.until_ns, where, err)) < 0)
@@ -444,10 +459,10 @@ static int load_options(struct scenario *sc, const cJSON *doc, struct dcb_err *e
     if (!cJSON_IsNumber(dur))
         return dcb_err_set(err, DCB_E_INVAL, "duration_ms: must be a number of milliseconds");
     if ((rc = scenario_json_time(doc, "duration_ms", 1000000, &duration_span, &o->duration_ns, "",
-                      err)) < 0)
+                                 err)) < 0)
         return rc;
     if ((rc = scenario_json_bytes(doc, "max_memory_bytes", SJ_MEMORY_MIN, SJ_MEMORY_MAX,
-                       &o->max_memory_bytes, "", err)) < 0)
+                                  &o->max_memory_bytes, "", err)) < 0)
         return rc;
     int64_t seed = 1;
     if ((rc = scenario_json_int(doc, "seed", 0, (int64_t)1 << 53, &seed, "", err)) < 0)
@@ -458,13 +473,13 @@ static int load_options(struct scenario *sc, const cJSON *doc, struct dcb_err *e
         o->sample_interval_ns = 1000000;
     o->series_interval_ns = o->sample_interval_ns / 10 > 1000 ? o->sample_interval_ns / 10 : 1000;
     bool dequeue = true;
-    if ((rc = scenario_json_time(doc, "sample_interval_us", 1000, &sample_span, &o->sample_interval_ns, "",
-                      err)) < 0 ||
-        (rc = scenario_json_time(doc, "series_interval_us", 1000, &series_span, &o->series_interval_ns, "",
-                      err)) < 0 ||
+    if ((rc = scenario_json_time(doc, "sample_interval_us", 1000, &sample_span,
+                                 &o->sample_interval_ns, "", err)) < 0 ||
+        (rc = scenario_json_time(doc, "series_interval_us", 1000, &series_span,
+                                 &o->series_interval_ns, "", err)) < 0 ||
         (rc = scenario_json_bool(doc, "mark_on_dequeue", &dequeue, "", err)) < 0 ||
-        (rc = scenario_json_time(doc, "retransmit_timeout_us", 1000, &rto_span, &o->retransmit_timeout_ns,
-                      "", err)) < 0)
+        (rc = scenario_json_time(doc, "retransmit_timeout_us", 1000, &rto_span,
+                                 &o->retransmit_timeout_ns, "", err)) < 0)
         return rc;
     o->mark_on_enqueue = !dequeue;
     int64_t ack_every = o->ack_every;
@@ -476,7 +491,8 @@ static int load_options(struct scenario *sc, const cJSON *doc, struct dcb_err *e
         static const char *const keys[] = { "preset", "enabled", NULL };
         const char *preset = NULL;
         bool enabled = true;
-        if ((rc = scenario_json_object(dq, "dcqcn", err)) < 0 || (rc = scenario_json_keys(dq, keys, "dcqcn", err)) < 0 ||
+        if ((rc = scenario_json_object(dq, "dcqcn", err)) < 0 ||
+            (rc = scenario_json_keys(dq, keys, "dcqcn", err)) < 0 ||
             (rc = scenario_json_string(dq, "preset", 16, &preset, "dcqcn", err)) < 0 ||
             (rc = scenario_json_bool(dq, "enabled", &enabled, "dcqcn", err)) < 0)
             return rc;
@@ -495,7 +511,8 @@ static int load_doc(struct scenario *sc, const char *const *qos_sets, size_t nqo
 {
     const cJSON *doc = sc->doc;
     int rc;
-    if ((rc = scenario_json_object(doc, "the scenario", err)) < 0 || (rc = scenario_json_keys(doc, top_keys, "", err)) < 0)
+    if ((rc = scenario_json_object(doc, "the scenario", err)) < 0 ||
+        (rc = scenario_json_keys(doc, top_keys, "", err)) < 0)
         return rc;
     const char *name = NULL;
     if ((rc = scenario_json_string(doc, "name", SCENARIO_NAME_MAX, &name, "", err)) < 0)
@@ -511,7 +528,8 @@ static int load_doc(struct scenario *sc, const char *const *qos_sets, size_t nqo
     if ((rc = load_options(sc, doc, err)) < 0)
         return rc;
     struct dcb_err inner;
-    if (fabric_load_json(&sc->fabric, cJSON_GetObjectItemCaseSensitive(doc, "fabric"), &inner) < 0) {
+    if (fabric_load_json(&sc->fabric, cJSON_GetObjectItemCaseSensitive(doc, "fabric"), &inner) <
+        0) {
         /* "links[3].b: ..." is a path inside the fabric; other messages are about all of it */
         size_t word = strcspn(inner.msg, ": ");
         bool is_path = inner.msg[word] == ':';
@@ -522,7 +540,8 @@ static int load_doc(struct scenario *sc, const char *const *qos_sets, size_t nqo
         return dcb_err_set(err, DCB_E_INVAL, "faults: must be a list");
     const cJSON *fj;
     size_t idx = 0;
-    cJSON_ArrayForEach(fj, faults) {
+    cJSON_ArrayForEach(fj, faults)
+    {
         if ((rc = load_fault(sc, fj, idx++, err)) < 0)
             return rc;
     }
@@ -600,8 +619,8 @@ int scenario_load_text(struct scenario *sc, const char *text, size_t len, const 
     return 0;
 }
 
-int scenario_load_file(struct scenario *sc, const char *path, const char *const *sets,
-                       size_t nsets, struct dcb_err *err)
+int scenario_load_file(struct scenario *sc, const char *path, const char *const *sets, size_t nsets,
+                       struct dcb_err *err)
 {
     scenario_init(sc, path);
     char *text;
@@ -656,8 +675,7 @@ void scenario_free(struct scenario *sc)
     sc->nstrings = sc->nfaults = 0;
 }
 
-int scenario_demo(struct scenario *sc, const char *const *sets, size_t nsets,
-                  struct dcb_err *err)
+int scenario_demo(struct scenario *sc, const char *const *sets, size_t nsets, struct dcb_err *err)
 {
     return scenario_load_text(sc, scenario_demo_json, strlen(scenario_demo_json), "demo", NULL,
                               sets, nsets, err);

@@ -1,6 +1,6 @@
 /* The built-in demo scenario (dcbtop --demo, serve --demo, replay --demo): a small leaf-spine
- * (hosts at 10G, uplinks at 20G), small enough to run faster than real time on one core, with a repeating 5->1 incast
- * on the lossless class, a background flow into a host that drains slowly. */
+ * (hosts at 10G, uplinks at 20G), small enough to run faster than real time on one core, with a
+ * repeating 5->1 incast on the lossless class, a background flow into a host that drains slowly. */
 #include "scenario.h"
 
 const char scenario_demo_json[] =

@@ -11,10 +11,12 @@ static const char *sep(const char *path)
     return path && *path ? "." : "";
 }
 
-int scenario_json_keys(const cJSON *obj, const char *const *allowed, const char *path, struct dcb_err *err)
+int scenario_json_keys(const cJSON *obj, const char *const *allowed, const char *path,
+                       struct dcb_err *err)
 {
     const cJSON *item;
-    cJSON_ArrayForEach(item, obj) {
+    cJSON_ArrayForEach(item, obj)
+    {
         bool ok = false;
         for (const char *const *a = allowed; *a && !ok; a++)
             ok = item->string && strcmp(item->string, *a) == 0;
@@ -40,7 +42,7 @@ int scenario_json_need(const cJSON *obj, const char *key, const char *path, stru
 }
 
 int scenario_json_int(const cJSON *obj, const char *key, int64_t lo, int64_t hi, int64_t *out,
-           const char *path, struct dcb_err *err)
+                      const char *path, struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!it)
@@ -84,8 +86,8 @@ static const char *num_text(double v, char *buf, size_t len)
 static int out_of_range(const char *path, const char *key, const char *value, const char *lo,
                         const char *hi, struct dcb_err *err)
 {
-    return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: %s is out of range (%s to %s)", path,
-                       sep(path), key, value, lo, hi);
+    return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: %s is out of range (%s to %s)", path, sep(path),
+                       key, value, lo, hi);
 }
 
 /* A whole number of base units (bytes, bits per second) from a number or a string with a unit
@@ -115,14 +117,14 @@ static int unit_value(const cJSON *it, int (*parse)(const char *, uint64_t *, st
 }
 
 int scenario_json_bytes(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, uint64_t *out,
-             const char *path, struct dcb_err *err)
+                        const char *path, struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!it)
         return 0;
     if (cJSON_IsNumber(it) && it->valuedouble != floor(it->valuedouble))
-        return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: %.17g is not a whole number of bytes",
-                           path, sep(path), key, it->valuedouble);
+        return dcb_err_set(err, DCB_E_RANGE, "%s%s%s: %.17g is not a whole number of bytes", path,
+                           sep(path), key, it->valuedouble);
     if (cJSON_IsNumber(it) || cJSON_IsString(it))
         return unit_value(it, dcb_parse_bytes, dcb_fmt_bytes, lo, hi, out, path, key, err);
     return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: a size such as 1000000 or \"1MB\"", path,
@@ -130,7 +132,7 @@ int scenario_json_bytes(const cJSON *obj, const char *key, uint64_t lo, uint64_t
 }
 
 int scenario_json_speed(const cJSON *obj, const char *key, uint64_t lo, uint64_t hi, double *out,
-             const char *path, struct dcb_err *err)
+                        const char *path, struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!it)
@@ -145,7 +147,8 @@ int scenario_json_speed(const cJSON *obj, const char *key, uint64_t lo, uint64_t
     return rc;
 }
 
-void scenario_json_span_text(const struct scenario_json_span *span, int64_t scale, char *buf, size_t len)
+void scenario_json_span_text(const struct scenario_json_span *span, int64_t scale, char *buf,
+                             size_t len)
 {
     char lo[32], hi[32];
     num_text((double)span->lo_ns / (double)scale, lo, sizeof(lo));
@@ -153,20 +156,21 @@ void scenario_json_span_text(const struct scenario_json_span *span, int64_t scal
     snprintf(buf, len, "%s%s to %s", span->zero && span->lo_ns > 0 ? "0, or " : "", lo, hi);
 }
 
-int scenario_json_time(const cJSON *obj, const char *key, int64_t scale, const struct scenario_json_span *span,
-            int64_t *out, const char *path, struct dcb_err *err)
+int scenario_json_time(const cJSON *obj, const char *key, int64_t scale,
+                       const struct scenario_json_span *span, int64_t *out, const char *path,
+                       struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!it)
         return 0;
     double units;
-    int64_t ns;                   /* -1: outside 0..hi_ns */
+    int64_t ns; /* -1: outside 0..hi_ns */
     if (cJSON_IsNumber(it)) {
         units = it->valuedouble;
         double d = units * (double)scale;
         ns = d >= 0 && d <= (double)span->hi_ns ? (int64_t)llround(d) : -1;
         if (ns == 0 && d > 0)
-            ns = -1;              /* under a nanosecond is not none */
+            ns = -1; /* under a nanosecond is not none */
     } else if (cJSON_IsString(it)) {
         uint64_t u = 0;
         int rc = unit_text(it, parse_duration_u64, &u, path, key, err);
@@ -175,8 +179,8 @@ int scenario_json_time(const cJSON *obj, const char *key, int64_t scale, const s
         ns = u <= (uint64_t)span->hi_ns ? (int64_t)u : -1;
         units = (double)u / (double)scale;
     } else {
-        return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: a time such as 5 or \"5us\"", path,
-                           sep(path), key);
+        return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: a time such as 5 or \"5us\"", path, sep(path),
+                           key);
     }
     if (ns < span->lo_ns && !(span->zero && ns == 0)) {
         char v[32], range[80];
@@ -188,20 +192,20 @@ int scenario_json_time(const cJSON *obj, const char *key, int64_t scale, const s
     return 0;
 }
 
-int scenario_json_bool(const cJSON *obj, const char *key, bool *out, const char *path, struct dcb_err *err)
+int scenario_json_bool(const cJSON *obj, const char *key, bool *out, const char *path,
+                       struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!it)
         return 0;
     if (!cJSON_IsBool(it))
-        return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: must be true or false", path, sep(path),
-                           key);
+        return dcb_err_set(err, DCB_E_INVAL, "%s%s%s: must be true or false", path, sep(path), key);
     *out = cJSON_IsTrue(it);
     return 0;
 }
 
-int scenario_json_string(const cJSON *obj, const char *key, size_t max, const char **out, const char *path,
-              struct dcb_err *err)
+int scenario_json_string(const cJSON *obj, const char *key, size_t max, const char **out,
+                         const char *path, struct dcb_err *err)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!it)

@@ -17,10 +17,10 @@ struct slot {
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
     enum metric_id metric;
     int16_t prio, queue;
-    uint64_t base, last;            /* counters: carried from earlier passes, the latest */
-    uint64_t warm;                  /* counters: at the first sample after the warm-up */
+    uint64_t base, last; /* counters: carried from earlier passes, the latest */
+    uint64_t warm;       /* counters: at the first sample after the warm-up */
     int64_t last_ns;
-    int64_t run_ns;                 /* pfc.rx_pause_us: the unbroken pause so far */
+    int64_t run_ns; /* pfc.rx_pause_us: the unbroken pause so far */
     bool seen;
 };
 
@@ -31,18 +31,18 @@ struct runner {
     struct scenario_digest *dg;
     struct slot *slots;
     size_t nslots, used;
-    int64_t offset_ns;              /* simulated time before this pass */
+    int64_t offset_ns; /* simulated time before this pass */
     int64_t interval_ns;
     bool realtime;
     double speed;
     int64_t mono_start_ns;
     int64_t wall_start_ns;
-    int64_t round_ns;               /* the sample round in progress */
-    int64_t warm_round_ns;          /* the first round at or after the warm-up, -1: not yet */
+    int64_t round_ns;      /* the sample round in progress */
+    int64_t warm_round_ns; /* the first round at or after the warm-up, -1: not yet */
     uint64_t marks_total;
     bool marks_fixed, oom;
     int64_t lag_warned;
-    int64_t lag_ns;                 /* realtime: how far the wall clock is ahead of the pace */
+    int64_t lag_ns; /* realtime: how far the wall clock is ahead of the pace */
 };
 
 static uint64_t hash_str(uint64_t h, const char *s)
@@ -120,7 +120,8 @@ static void pace(struct runner *r, int64_t run_ns)
     r->lag_ns = now > target ? now - target : 0;
     if (now > target + 100000000LL && run_ns - r->lag_warned > 10000000000LL) {
         r->lag_warned = run_ns;
-        fprintf(stderr, "dcbkit: replay: the simulation runs behind real time by %.1f s "
+        fprintf(stderr,
+                "dcbkit: replay: the simulation runs behind real time by %.1f s "
                 "(try --replay-speed below 1 or a smaller scenario)\n",
                 (double)(now - target) / 1e9);
     }
@@ -172,8 +173,8 @@ static void on_sample(void *arg, const struct dcb_sample *s)
                 sl->run_ns += step;
                 if (sl->run_ns > r->dg->longest_pause_ns) {
                     r->dg->longest_pause_ns = sl->run_ns;
-                    snprintf(r->dg->longest_pause_port, sizeof(r->dg->longest_pause_port),
-                             "%s:%s", s->device, s->ifname);
+                    snprintf(r->dg->longest_pause_port, sizeof(r->dg->longest_pause_port), "%s:%s",
+                             s->device, s->ifname);
                     r->dg->longest_pause_prio = s->prio;
                 }
             } else {
@@ -192,7 +193,7 @@ static void on_round_end(void *arg, int64_t time_ns)
 {
     struct runner *r = arg;
     if (time_ns == 0 && r->offset_ns > 0)
-        return;                     /* its samples were skipped too (on_sample) */
+        return; /* its samples were skipped too (on_sample) */
     r->ro->round_end(r->user ? r->user->arg : NULL, stamp(r, r->offset_ns + time_ns));
 }
 
@@ -202,8 +203,7 @@ static void on_event(void *arg, const struct dcb_event *e)
     int64_t run_ns = r->offset_ns + e->time_ns;
     if (e->kind == EVENT_PFC_XOFF && r->dg->first_pause_ns < 0 && run_ns >= r->ro->warmup_ns)
         r->dg->first_pause_ns = run_ns;
-    if (e->kind == EVENT_WATCHDOG && strstr(e->details, "\"storm\"") &&
-        run_ns >= r->ro->warmup_ns)
+    if (e->kind == EVENT_WATCHDOG && strstr(e->details, "\"storm\"") && run_ns >= r->ro->warmup_ns)
         r->dg->watchdog_storms++;
     if (r->user && r->user->event) {
         struct dcb_event out = *e;
@@ -245,7 +245,7 @@ static double port_bps(const struct scenario *sc, const char *device, const char
     if (fabric_effective_config(&sc->fabric, device, ifname, &c, NULL) == 0 && c.speed_bps.set &&
         c.speed_bps.v > 0)
         return (double)c.speed_bps.v;
-    return 100e9;                   /* the simulator's default */
+    return 100e9; /* the simulator's default */
 }
 
 /* A counter's count after the warm-up. */
@@ -254,8 +254,7 @@ static uint64_t counted(const struct slot *sl)
     return sl->last > sl->warm ? sl->last - sl->warm : 0;
 }
 
-static uint64_t last_of(struct runner *r, const char *device, const char *ifname,
-                        enum metric_id m)
+static uint64_t last_of(struct runner *r, const char *device, const char *ifname, enum metric_id m)
 {
     struct dcb_sample k;
     dcb_sample_set(&k, 0, device, ifname, m, -1, -1);
@@ -321,10 +320,14 @@ static void finish_digest(struct runner *r, int64_t simulated_ns)
             snprintf(h->device, sizeof(h->device), "%s", end->device);
             snprintf(h->ifname, sizeof(h->ifname), "%s", end->ifname);
             double cap = port_bps(sc, end->device, end->ifname) / 8.0 * (double)measured_ns / 1e9;
-            h->rx_util = cap > 0 ? (double)last_of(r, end->device, end->ifname,
-                                                   METRIC_PORT_RX_BYTES) / cap : 0;
-            h->tx_util = cap > 0 ? (double)last_of(r, end->device, end->ifname,
-                                                   METRIC_PORT_TX_BYTES) / cap : 0;
+            h->rx_util = cap > 0
+                             ? (double)last_of(r, end->device, end->ifname, METRIC_PORT_RX_BYTES) /
+                                   cap
+                             : 0;
+            h->tx_util = cap > 0
+                             ? (double)last_of(r, end->device, end->ifname, METRIC_PORT_TX_BYTES) /
+                                   cap
+                             : 0;
             for (int prio = 0; prio < 8; prio++) {
                 struct dcb_sample k;
                 dcb_sample_set(&k, 0, end->device, end->ifname, METRIC_PFC_TX_PAUSE, prio, -1);
@@ -382,8 +385,7 @@ static double cpu_seconds(void)
 }
 
 int scenario_run(const struct scenario *sc, const struct scenario_run_options *ro,
-                 const struct replay_hooks *hooks, struct scenario_result *res,
-                 struct dcb_err *err)
+                 const struct replay_hooks *hooks, struct scenario_result *res, struct dcb_err *err)
 {
     static const struct scenario_run_options defaults;
     if (!ro)
@@ -409,11 +411,12 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
     if (total_ns == 0)
         total_ns = repeat ? SCENARIO_FOREVER : pass_ns;
     else if (!repeat && total_ns != SCENARIO_FOREVER)
-        pass_ns = total_ns;          /* one pass of the length asked for */
+        pass_ns = total_ns; /* one pass of the length asked for */
     if (pass_ns > REPLAY_TIME_MAX_NS)
-        return dcb_err_set(err, DCB_E_RANGE, "duration: %.15g ms in one pass is out of range "
-                           "(0.001 to %.15g)", (double)pass_ns / 1e6,
-                           (double)REPLAY_TIME_MAX_NS / 1e6);
+        return dcb_err_set(err, DCB_E_RANGE,
+                           "duration: %.15g ms in one pass is out of range "
+                           "(0.001 to %.15g)",
+                           (double)pass_ns / 1e6, (double)REPLAY_TIME_MAX_NS / 1e6);
     struct replay_options opt = sc->options;
     opt.faults = sc->faults;
     opt.nfaults = sc->nfaults;
@@ -422,7 +425,7 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
     opt.stop = ro->stop;
     opt.round_end = ro->round_end ? on_round_end : NULL;
     if (r.realtime && opt.sample_interval_ns <= 0)
-        opt.sample_interval_ns = 1000000;   /* pacing happens at samples */
+        opt.sample_interval_ns = 1000000; /* pacing happens at samples */
     r.interval_ns = opt.sample_interval_ns;
     /* the series are only made for a caller that takes them (they can outnumber the events) */
     struct replay_hooks mine = { on_sample, on_event, hooks && hooks->series ? on_series : NULL,
@@ -436,7 +439,7 @@ int scenario_run(const struct scenario *sc, const struct scenario_run_options *r
         opt.seed = sc->options.seed + res->passes;
         opt.warmup_ns = ro->warmup_ns > r.offset_ns ? ro->warmup_ns - r.offset_ns : 0;
         if (opt.warmup_ns > REPLAY_TIME_MAX_NS)
-            opt.warmup_ns = REPLAY_TIME_MAX_NS;   /* past this pass's end either way */
+            opt.warmup_ns = REPLAY_TIME_MAX_NS; /* past this pass's end either way */
         replay_summary_free(&res->summary);
         rc = replay_run(&sc->fabric, sc->workload.flows, sc->workload.nflows, &opt, &mine,
                         &res->summary, err);

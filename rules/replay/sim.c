@@ -9,7 +9,7 @@
 #include "sim.h"
 #include "units.h"
 
-#define WATCHDOG_PERIOD_PS 10000000000LL   /* 10 ms */
+#define WATCHDOG_PERIOD_PS 10000000000LL /* 10 ms */
 
 void replay_options_init(struct replay_options *o)
 {
@@ -22,10 +22,10 @@ void replay_options_init(struct replay_options *o)
     o->ack_every = 16;
 }
 
-_Static_assert(offsetof(struct flow, dp) == 64 && offsetof(struct flow, rp) +
-               offsetof(struct dcqcn_rp, bytes) + 8 <= 128 &&
-               offsetof(struct flow, expected) >= 128 &&
-               offsetof(struct flow, rto_deadline_ps) + 8 <= 192,
+_Static_assert(offsetof(struct flow, dp) == 64 &&
+                   offsetof(struct flow, rp) + offsetof(struct dcqcn_rp, bytes) + 8 <= 128 &&
+                   offsetof(struct flow, expected) >= 128 &&
+                   offsetof(struct flow, rto_deadline_ps) + 8 <= 192,
                "a packet sent reads flow lines 0 and 1, one received lines 0 and 2");
 
 /* ---- the run -------------------------------------------------------------------------------- */
@@ -74,7 +74,7 @@ static void dispatch(struct sim *s, const struct heap_event *e)
         if (s->opt->round_end)
             s->opt->round_end(s->hooks ? s->hooks->arg : NULL, s->now_ps / REPLAY_PS_PER_NS);
         if (s->opt->stop && *s->opt->stop)
-            s->end_ps = s->now_ps;      /* nothing after this runs */
+            s->end_ps = s->now_ps; /* nothing after this runs */
         sim_at(s, s->now_ps + s->opt->sample_interval_ns * REPLAY_PS_PER_NS, EV_SAMPLE, 0, 0);
         break;
     case EV_SERIES:
@@ -113,8 +113,7 @@ static void prefetch_event(const struct sim *s, const struct heap_event *ev)
         __builtin_prefetch(fl + offsetof(struct flow, timer_gen));
         break;
     }
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -139,9 +138,10 @@ static int over_budget(const struct sim *s, int64_t at_ps, struct dcb_err *err)
 {
     char limit[DCB_UNIT_BUF];
     dcb_fmt_bytes(s->budget.max, limit, sizeof(limit));
-    return dcb_err_set(err, DCB_E_RANGE, "%s would take the run past max_memory_bytes (%s) at "
-                       "%.3f ms, after %llu events (%llu queued, %u packets)", s->budget.over,
-                       limit, (double)at_ps / 1e9, (unsigned long long)s->events,
+    return dcb_err_set(err, DCB_E_RANGE,
+                       "%s would take the run past max_memory_bytes (%s) at "
+                       "%.3f ms, after %llu events (%llu queued, %u packets)",
+                       s->budget.over, limit, (double)at_ps / 1e9, (unsigned long long)s->events,
                        (unsigned long long)s->queue.pending, s->npkts);
 }
 
@@ -194,7 +194,7 @@ int replay_run(const struct fabric *f, const struct replay_flow *flows, size_t n
         struct heap_event e;
         while (!s->oom && evq_pop(&s->queue, &e)) {
             if (e.at > s->end_ps)
-                break;                  /* stopped early */
+                break; /* stopped early */
             if (e.at >= s->m.next_ps)
                 sim_measure_until(s, e.at);
             s->now_ps = e.at;

@@ -18,8 +18,10 @@ int sim_measure_init(struct sim *s)
     m->next_ps = m->warmup_ps;
     m->jain_min = 1;
     size_t nf = s->nflows ? s->nflows : 1, np = s->nports ? s->nports : 1;
-    if (!budget_take(&s->budget, nf * 2 * sizeof(uint64_t) + np * sizeof(int64_t) +
-                                     np * PRIOS * sizeof(uint32_t), "the summary"))
+    if (!budget_take(&s->budget,
+                     nf * 2 * sizeof(uint64_t) + np * sizeof(int64_t) +
+                         np * PRIOS * sizeof(uint32_t),
+                     "the summary"))
         return -1;
     m->acked_at_warmup = calloc(nf, sizeof(uint64_t));
     m->acked_at_window = calloc(nf, sizeof(uint64_t));
@@ -79,8 +81,7 @@ static void close_window(struct sim *s, int64_t at_ps)
         for (uint32_t f = 0; f < s->nflows && fair; f++) {
             const struct flow *fl = &s->flows[f];
             double b = (double)(fl->acked_bytes - m->acked_at_window[f]);
-            fair = !runs_through(fl, at_ps - m->window_ps, at_ps) ||
-                   fabs(b - mean) <= 0.1 * mean;
+            fair = !runs_through(fl, at_ps - m->window_ps, at_ps) || fabs(b - mean) <= 0.1 * mean;
         }
         m->windows++;
         m->jain_sum += jain;

@@ -11,7 +11,7 @@
 
 static unsigned classify(const struct port *in, const struct packet *pk)
 {
-    int8_t by_dscp = in->dscp_prio[pk->dscp & 63];   /* trust dscp and dscp2prio, resolved */
+    int8_t by_dscp = in->dscp_prio[pk->dscp & 63]; /* trust dscp and dscp2prio, resolved */
     return by_dscp >= 0 ? (unsigned)by_dscp : pk->prio & 7u;
 }
 
@@ -28,8 +28,13 @@ static bool watchdog_drops(const struct port *pt)
 /* Why a switch dropped a packet: an ingress PG drop (pg.drops) or an egress queue drop
  * (queue.drops; WRED's also in queue.wred_drops). The event names it as "cause". */
 enum drop_cause {
-    DROP_BUFFER_FULL, DROP_HEADROOM, DROP_HEADROOM_POOL,         /* ingress */
-    DROP_NO_ROUTE, DROP_LOSSY_LIMIT, DROP_WRED, DROP_WATCHDOG,    /* egress */
+    DROP_BUFFER_FULL,
+    DROP_HEADROOM,
+    DROP_HEADROOM_POOL, /* ingress */
+    DROP_NO_ROUTE,
+    DROP_LOSSY_LIMIT,
+    DROP_WRED,
+    DROP_WATCHDOG, /* egress */
 };
 
 static const char *const drop_cause_names[] = {
@@ -73,7 +78,7 @@ static void xoff(struct sim *s, uint32_t port, unsigned pg)
     g->xoff_since_ps = s->now_ps;
     sim_at(s, s->now_ps + s->pfc_gen_ps, EV_PFC_SEND, port, pg << 16 | PFC_QUANTA_MAX);
     sim_at(s, s->now_ps + s->pfc_gen_ps + pause_ps(pt) / 2, EV_PFC_CHECK, port, pg);
-    if (port_pfc_on(pt, pg))            /* else only an 802.3x PAUSE goes (pause_global) */
+    if (port_pfc_on(pt, pg)) /* else only an 802.3x PAUSE goes (pause_global) */
         sim_event(s, EVENT_PFC_XOFF, port, (int)pg, "{\"quanta\":65535}");
 }
 
@@ -82,7 +87,7 @@ void switch_pfc_check(struct sim *s, uint32_t port, unsigned pg)
     struct port *pt = &s->ports[port];
     if (!pt->by_prio[pg].pg.xoff_sent)
         return;
-    sim_at(s, s->now_ps, EV_PFC_SEND, port, pg << 16 | PFC_QUANTA_MAX);   /* refresh */
+    sim_at(s, s->now_ps, EV_PFC_SEND, port, pg << 16 | PFC_QUANTA_MAX); /* refresh */
     sim_at(s, s->now_ps + pause_ps(pt) / 2, EV_PFC_CHECK, port, pg);
 }
 
@@ -125,28 +130,23 @@ enum wred_verdict switch_wred(struct sim *s, struct port *out, unsigned tc, stru
 
 /* A packet the ingress buffer does not admit: dropped, and a lossless group past its headroom
  * pauses its sender if it has not yet. Out of line: the rare path. */
-static __attribute__((noinline)) void refuse(struct sim *s, uint32_t port, uint32_t p,
-                                             unsigned pg, enum ingress_verdict verdict)
+static __attribute__((noinline)) void refuse(struct sim *s, uint32_t port, uint32_t p, unsigned pg,
+                                             enum ingress_verdict verdict)
 {
     struct port *in = &s->ports[port];
     struct ingress_pg *g = &in->by_prio[pg].pg;
     struct shared_buffer *b = &s->nodes[in->node].buffer;
     uint32_t bytes = s->pkts[p].bytes;
     switch (verdict) {
-    case INGRESS_ADMIT:
-        return;
-    case INGRESS_FULL:
-        drop(s, port, p, pg, DROP_BUFFER_FULL);
-        return;
+    case INGRESS_ADMIT: return;
+    case INGRESS_FULL: drop(s, port, p, pg, DROP_BUFFER_FULL); return;
     case INGRESS_HEADROOM:
     case INGRESS_HEADROOM_POOL:
         drop(s, port, p, pg, verdict == INGRESS_HEADROOM ? DROP_HEADROOM : DROP_HEADROOM_POOL);
         if (buffer_pg_should_xoff(b, g, bytes))
             xoff(s, port, pg);
         return;
-    case INGRESS_LIMIT:
-        drop(s, port, p, pg, DROP_LOSSY_LIMIT);
-        return;
+    case INGRESS_LIMIT: drop(s, port, p, pg, DROP_LOSSY_LIMIT); return;
     }
 }
 
@@ -161,11 +161,14 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
     struct packet *pk = &s->pkts[p];
     unsigned prio = classify(in, pk);
     unsigned pg = prio;
-    pk->prio = (uint8_t)prio;           /* the switch rewrites the PCP it forwards with */
+    pk->prio = (uint8_t)prio; /* the switch rewrites the PCP it forwards with */
     uint32_t dst = packet_destination(s, pk);
-    uint32_t out_port = dst == NO_INDEX ? NO_INDEX :
-                        sim_next_hop_key(s, in->node, pk->ecmp_key ? pk->ecmp_key :
-                                         sim_flow_ecmp_key(&s->flows[pk->flow]), dst);
+    uint32_t out_port =
+        dst == NO_INDEX
+            ? NO_INDEX
+            : sim_next_hop_key(s, in->node,
+                               pk->ecmp_key ? pk->ecmp_key : sim_flow_ecmp_key(&s->flows[pk->flow]),
+                               dst);
     if (out_port == NO_INDEX) {
         drop(s, port, p, pg, DROP_NO_ROUTE);
         return;
@@ -182,7 +185,7 @@ void switch_receive(struct sim *s, uint32_t port, uint32_t p)
     if (lossless_pg && buffer_pg_should_xoff(b, g, bytes))
         xoff(s, port, pg);
     struct port *out = &s->ports[out_port];
-    if (pk->bytes > out->max_frame) {         /* as WRED's drops: after the XOFF decision */
+    if (pk->bytes > out->max_frame) { /* as WRED's drops: after the XOFF decision */
         port_drop_oversize(s, out_port, p, false);
         return;
     }
@@ -220,8 +223,9 @@ void switch_watchdog_tick(struct sim *s)
         if (!s->nodes[pt->node].is_switch || !pt->cfg.pfcwd_detect_ms.set)
             continue;
         int64_t detect = pt->cfg.pfcwd_detect_ms.v * 1000000000LL;
-        int64_t restore = (pt->cfg.pfcwd_restore_ms.set ? pt->cfg.pfcwd_restore_ms.v :
-                           pt->cfg.pfcwd_detect_ms.v) * 1000000000LL;
+        int64_t restore = (pt->cfg.pfcwd_restore_ms.set ? pt->cfg.pfcwd_restore_ms.v
+                                                        : pt->cfg.pfcwd_detect_ms.v) *
+                          1000000000LL;
         bool drop_action = watchdog_drops(pt);
         bool acts = drop_action || pt->cfg.pfcwd_action.v == QOS_PFCWD_FORWARD;
         for (unsigned prio = 0; prio < PRIOS; prio++) {
@@ -234,7 +238,9 @@ void switch_watchdog_tick(struct sim *s)
                 event_details_init(&details);
                 event_details_str(&details, "state", "storm");
                 event_details_str(&details, "action",
-                                  drop_action ? "drop" : acts ? "forward" : "alert");
+                                  drop_action ? "drop"
+                                  : acts      ? "forward"
+                                              : "alert");
                 sim_event(s, EVENT_WATCHDOG, i, (int)prio, event_details_json(&details));
                 if (drop_action) {
                     while (pt->by_tc[tc].q.count) {

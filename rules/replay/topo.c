@@ -19,9 +19,10 @@ struct iface_list {
 
 static bool ports_reserve(struct sim *s, uint32_t cap)
 {
-    struct port *grown = budget_take(&s->budget, (uint64_t)(cap - s->ports_cap) *
-                                                 sizeof(*grown), "the ports")
-                             ? large_alloc(cap * sizeof(*grown)) : NULL;
+    struct port *grown = budget_take(&s->budget, (uint64_t)(cap - s->ports_cap) * sizeof(*grown),
+                                     "the ports")
+                             ? large_alloc(cap * sizeof(*grown))
+                             : NULL;
     if (!grown)
         return false;
     if (s->nports)
@@ -86,9 +87,10 @@ static int check_port(const struct sim *s, const struct port *pt, struct dcb_err
 {
     const char *dev = s->nodes[pt->node].name;
     if (!(pt->bps >= (double)QOS_SPEED_MIN_BPS && pt->bps <= (double)QOS_SPEED_MAX_BPS))
-        return dcb_err_set(err, DCB_E_RANGE, "%s:%s: speed %.17g b/s is out of range (%lld to "
-                           "%lld)", dev, pt->name, pt->bps, QOS_SPEED_MIN_BPS,
-                           QOS_SPEED_MAX_BPS);
+        return dcb_err_set(err, DCB_E_RANGE,
+                           "%s:%s: speed %.17g b/s is out of range (%lld to "
+                           "%lld)",
+                           dev, pt->name, pt->bps, QOS_SPEED_MIN_BPS, QOS_SPEED_MAX_BPS);
     if (pt->cfg.cable_mm.set && (pt->cfg.cable_mm.v < 0 || pt->cfg.cable_mm.v > QOS_CABLE_MAX_MM))
         return dcb_err_set(err, DCB_E_RANGE, "%s:%s: cable %lld mm is out of range (0 to %lld)",
                            dev, pt->name, (long long)pt->cfg.cable_mm.v, QOS_CABLE_MAX_MM);
@@ -103,7 +105,7 @@ static int build_nodes(struct sim *s, const struct fabric *f, struct dcb_err *er
     s->nodes = calloc(f->ndevices ? f->ndevices : 1, sizeof(*s->nodes));
     if (!s->nodes)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
-    uint32_t nifaces = 0;         /* the ports at once: each is 6 KB, and a copy doubles them */
+    uint32_t nifaces = 0; /* the ports at once: each is 6 KB, and a copy doubles them */
     for (size_t d = 0; d < f->ndevices; d++)
         fabric_each_iface(f, &f->devices[d], count_iface, &nifaces);
     if (nifaces && !ports_reserve(s, nifaces))
@@ -177,7 +179,7 @@ static void flow_params(struct sim *s, const struct flow *fl, struct dcqcn_param
     if (k->rate_on_first_cnp_mbps.set)
         d->first_cnp_bps = (double)k->rate_on_first_cnp_mbps.v * 1e6;
     if (k->g.set)
-        d->g = 1.0 - (double)k->g.v / 1024.0;          /* dce_tcp_g: 1 - g in 1/1024 */
+        d->g = 1.0 - (double)k->g.v / 1024.0; /* dce_tcp_g: 1 - g in 1/1024 */
     if (k->initial_alpha.set)
         d->initial_alpha = (double)k->initial_alpha.v / 1024.0;
     if (k->min_dec_fac.set)
@@ -196,9 +198,9 @@ static void flow_params(struct sim *s, const struct flow *fl, struct dcqcn_param
         d->cnp_interval_ns = k->min_time_between_cnps_us.v * 1000;
     if (k->max_rate_mbps.set && k->max_rate_mbps.v > 0 &&
         (double)k->max_rate_mbps.v * 1e6 < d->line_bps)
-        d->line_bps = (double)k->max_rate_mbps.v * 1e6;  /* rpg_max_rate; 0: the line rate */
+        d->line_bps = (double)k->max_rate_mbps.v * 1e6; /* rpg_max_rate; 0: the line rate */
     if (k->gd.set)
-        d->alpha_cut = ldexp(1.0, 10 - (int)k->gd.v);    /* alpha in 1/1024, cut in 1/2^gd */
+        d->alpha_cut = ldexp(1.0, 10 - (int)k->gd.v); /* alpha in 1/1024, cut in 1/2^gd */
     if (k->clamp_tgt_rate.set)
         d->clamp_target = k->clamp_tgt_rate.v != 0;
 }
@@ -213,8 +215,9 @@ static uint32_t intern_params(struct sim *s, const struct dcqcn_params *d)
     if (s->ndparams == s->dparams_cap) {
         uint32_t cap = s->dparams_cap ? s->dparams_cap * 2 : 4;
         struct dcqcn_params *grown =
-            budget_take(&s->budget, (uint64_t)(cap - s->dparams_cap) * sizeof(*grown),
-                        "the flows") ? realloc(s->dparams, cap * sizeof(*grown)) : NULL;
+            budget_take(&s->budget, (uint64_t)(cap - s->dparams_cap) * sizeof(*grown), "the flows")
+                ? realloc(s->dparams, cap * sizeof(*grown))
+                : NULL;
         if (!grown)
             return NO_INDEX;
         s->dparams = grown;
@@ -224,9 +227,8 @@ static uint32_t intern_params(struct sim *s, const struct dcqcn_params *d)
     return s->ndparams++;
 }
 
-static int build_flow_list(struct sim *s, const struct fabric *f,
-                           const struct replay_flow *flows, size_t n, uint32_t *dp_index,
-                           struct dcb_err *err)
+static int build_flow_list(struct sim *s, const struct fabric *f, const struct replay_flow *flows,
+                           size_t n, uint32_t *dp_index, struct dcb_err *err)
 {
     memset(s->flows, 0, (n ? n : 1) * sizeof(*s->flows));
     for (size_t i = 0; i < n; i++) {
@@ -236,31 +238,31 @@ static int build_flow_list(struct sim *s, const struct fabric *f,
         fl->dst = rf->dst ? fabric_node(s, f, rf->dst) : NO_INDEX;
         if (fl->src == NO_INDEX || fl->dst == NO_INDEX)
             return dcb_err_set(err, DCB_E_INVAL, "flow %zu: no device '%s'", i,
-                               fl->src == NO_INDEX ? (rf->src ? rf->src : "") :
-                               (rf->dst ? rf->dst : ""));
+                               fl->src == NO_INDEX ? (rf->src ? rf->src : "")
+                                                   : (rf->dst ? rf->dst : ""));
         if (s->nodes[fl->src].is_switch || s->nodes[fl->dst].is_switch || fl->src == fl->dst)
-            return dcb_err_set(err, DCB_E_INVAL, "flow %zu: runs between two different hosts",
-                               i);
+            return dcb_err_set(err, DCB_E_INVAL, "flow %zu: runs between two different hosts", i);
         fl->src_port = host_port(s, fl->src);
         fl->dst_port = host_port(s, fl->dst);
         if (fl->src_port == NO_INDEX || fl->dst_port == NO_INDEX)
             return dcb_err_set(err, DCB_E_INVAL, "flow %zu: a host without a link", i);
         uint32_t first = s->ports[fl->src_port].peer;
-        if (!s->nodes[s->ports[first].node].is_switch &&
-            s->ports[first].node != fl->dst)
+        if (!s->nodes[s->ports[first].node].is_switch && s->ports[first].node != fl->dst)
             return dcb_err_set(err, DCB_E_INVAL, "flow %zu: no route", i);
         if (s->nodes[s->ports[first].node].is_switch &&
             !routes_count(s, s->ports[first].node, fl->dst))
-            return dcb_err_set(err, DCB_E_INVAL, "flow %zu: no route from %s to %s", i,
-                               rf->src, rf->dst);
+            return dcb_err_set(err, DCB_E_INVAL, "flow %zu: no route from %s to %s", i, rf->src,
+                               rf->dst);
         fl->payload = rf->payload ? rf->payload : REPLAY_PAYLOAD_DEFAULT;
         fl->bytes = rf->bytes;
         fl->npackets = rf->bytes ? (uint32_t)((rf->bytes + fl->payload - 1) / fl->payload) : 0;
-        if (!rf->bytes && s->end_ps / serialize_ps(&s->ports[fl->src_port],
-                                                   fl->payload + HEADER_BYTES) >= UINT32_MAX)
-            return dcb_err_set(err, DCB_E_RANGE, "flow %zu sends for the whole run: %.3f ms at "
-                               "line rate is 2^32 packets or more (its PSN is 32-bit)", i,
-                               (double)s->end_ps / 1e9);
+        if (!rf->bytes &&
+            s->end_ps / serialize_ps(&s->ports[fl->src_port], fl->payload + HEADER_BYTES) >=
+                UINT32_MAX)
+            return dcb_err_set(err, DCB_E_RANGE,
+                               "flow %zu sends for the whole run: %.3f ms at "
+                               "line rate is 2^32 packets or more (its PSN is 32-bit)",
+                               i, (double)s->end_ps / 1e9);
         fl->dscp = rf->dscp;
         const struct qos_config *c = &s->ports[fl->src_port].cfg;
         fl->prio = nic_flow_prio(c, rf->dscp);
@@ -273,15 +275,17 @@ static int build_flow_list(struct sim *s, const struct fabric *f,
             return dcb_err_set(err, DCB_E_INVAL, "flow %zu: more than 2 dependencies", i);
         for (unsigned k = 0; af && k < af->n; k++)
             if (af->flow[k] >= i)
-                return dcb_err_set(err, DCB_E_INVAL, "flow %zu: depends on flow %u, not an "
-                                   "earlier one", i, af->flow[k]);
+                return dcb_err_set(err, DCB_E_INVAL,
+                                   "flow %zu: depends on flow %u, not an "
+                                   "earlier one",
+                                   i, af->flow[k]);
         if (af) {
             fl->waiting = fl->nafter = af->n;
             fl->after[0] = af->flow[0];
             fl->after[1] = af->flow[1];
         }
         struct dcqcn_params d;
-        memset(&d, 0, sizeof(d));          /* compared whole, padding too */
+        memset(&d, 0, sizeof(d)); /* compared whole, padding too */
         flow_params(s, fl, &d);
         if ((dp_index[i] = intern_params(s, &d)) == NO_INDEX)
             return dcb_err_set(err, DCB_E_NOMEM, "out of memory");
@@ -305,8 +309,7 @@ static int build_dependents(struct sim *s)
         deps += s->flows[g].nafter;
     if (!deps)
         return 0;
-    if (!budget_take(&s->budget, ((uint64_t)s->nflows + 1 + deps) * sizeof(uint32_t),
-                     "the flows"))
+    if (!budget_take(&s->budget, ((uint64_t)s->nflows + 1 + deps) * sizeof(uint32_t), "the flows"))
         return DCB_E_RANGE;
     s->dependents_at = calloc((size_t)s->nflows + 1, sizeof(*s->dependents_at));
     s->dependents = malloc(deps * sizeof(*s->dependents));
@@ -404,8 +407,7 @@ int sim_fault_resolve(struct sim *s, struct dcb_err *err)
             return dcb_err_set(err, DCB_E_INVAL, "fault %zu: %s is a switch, not a host", i,
                                ft->device);
         if (ft->kind == REPLAY_FAULT_PAUSE_STORM && (ft->prio < 0 || ft->prio > 7))
-            return dcb_err_set(err, DCB_E_RANGE, "fault %zu: priority %d is not 0-7", i,
-                               ft->prio);
+            return dcb_err_set(err, DCB_E_RANGE, "fault %zu: priority %d is not 0-7", i, ft->prio);
         s->fault_port[i] = port;
     }
     return 0;

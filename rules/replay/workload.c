@@ -43,7 +43,7 @@ void workload_free(struct workload *w)
 
 static size_t name_hash(const char *name)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;          /* FNV-1a */
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
     for (const unsigned char *c = (const unsigned char *)name; *c; c++)
         h = (h ^ *c) * 0x100000001b3ULL;
     return (size_t)(h ^ h >> 32);
@@ -154,9 +154,8 @@ static int check_host(const struct fabric *f, const char *name, const char *path
 }
 
 /* A list of host names at obj.key (default: every host of the fabric but except). */
-static int host_list(const cJSON *obj, const char *key, const struct fabric *f,
-                     const char *except, const char ***out, size_t *n, const char *path,
-                     struct dcb_err *err)
+static int host_list(const cJSON *obj, const char *key, const struct fabric *f, const char *except,
+                     const char ***out, size_t *n, const char *path, struct dcb_err *err)
 {
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, key);
     char where[160];
@@ -184,7 +183,8 @@ static int host_list(const cJSON *obj, const char *key, const struct fabric *f,
         return dcb_err_set(err, DCB_E_INVAL, "%s.%s: must be a list of host names", path, key);
     }
     const cJSON *it;
-    cJSON_ArrayForEach(it, arr) {
+    cJSON_ArrayForEach(it, arr)
+    {
         snprintf(where, sizeof(where), "%s.%s[%zu]", path, key, *n);
         int rc = 0;
         if (!cJSON_IsString(it))
@@ -233,8 +233,7 @@ static int read_transport(const cJSON *obj, enum replay_transport *out, const ch
                        name);
 }
 
-static int read_common(const cJSON *obj, struct common *c, const char *path,
-                       struct dcb_err *err)
+static int read_common(const cJSON *obj, struct common *c, const char *path, struct dcb_err *err)
 {
     int rc;
     c->dscp = 26;
@@ -242,7 +241,8 @@ static int read_common(const cJSON *obj, struct common *c, const char *path,
     c->sport = -1;
     if ((rc = scenario_json_bytes(obj, "bytes", 0, SJ_BYTES_MAX, &c->bytes, path, err)) < 0 ||
         (rc = scenario_json_time(obj, "start_us", 1000, &any_time, &c->start_ns, path, err)) < 0 ||
-        (rc = scenario_json_time(obj, "stagger_us", 1000, &any_time, &c->stagger_ns, path, err)) < 0 ||
+        (rc = scenario_json_time(obj, "stagger_us", 1000, &any_time, &c->stagger_ns, path, err)) <
+            0 ||
         (rc = scenario_json_int(obj, "dscp", 0, 63, &c->dscp, path, err)) < 0 ||
         (rc = scenario_json_int(obj, "payload", 64, 9000, &c->payload, path, err)) < 0 ||
         (rc = scenario_json_int(obj, "sport", 0, 65535, &c->sport, path, err)) < 0 ||
@@ -258,15 +258,16 @@ static uint16_t sport_of(const struct common *c, size_t i)
 }
 
 /* Flow i starts at start + i x stagger, refused past the longest pass. */
-static int add_common(struct workload *w, const struct common *c, const char *src,
-                      const char *dst, uint64_t bytes, size_t i, const char *path,
-                      struct dcb_err *err)
+static int add_common(struct workload *w, const struct common *c, const char *src, const char *dst,
+                      uint64_t bytes, size_t i, const char *path, struct dcb_err *err)
 {
     int64_t start;
     if (__builtin_mul_overflow((int64_t)i, c->stagger_ns, &start) ||
         __builtin_add_overflow(start, c->start_ns, &start) || start > REPLAY_TIME_MAX_NS)
-        return dcb_err_set(err, DCB_E_RANGE, "%s.stagger_us: %.15g puts flow %zu past the "
-                           "longest pass (%.15g us)", path, (double)c->stagger_ns / 1000, i,
+        return dcb_err_set(err, DCB_E_RANGE,
+                           "%s.stagger_us: %.15g puts flow %zu past the "
+                           "longest pass (%.15g us)",
+                           path, (double)c->stagger_ns / 1000, i,
                            (double)REPLAY_TIME_MAX_NS / 1000);
     return workload_add(w, src, dst, bytes, start, (uint8_t)c->dscp, sport_of(c, w->nflows),
                         (uint32_t)c->payload, err);
@@ -301,8 +302,8 @@ static int incast(struct workload *w, const cJSON *obj, const struct fabric *f,
     }
     for (size_t i = 0; i < ns && rc == 0; i++) {
         if (!strcmp(senders[i], receiver))
-            rc = dcb_err_set(err, DCB_E_INVAL, "%s.senders[%zu]: \"%s\" is the receiver", path,
-                             i, receiver);
+            rc = dcb_err_set(err, DCB_E_INVAL, "%s.senders[%zu]: \"%s\" is the receiver", path, i,
+                             receiver);
     }
     for (size_t i = 0; i < (size_t)count && rc == 0; i++)
         rc = add_common(w, c, senders[i], receiver, c->bytes, i, path, err);
@@ -323,8 +324,8 @@ static int all_to_all(struct workload *w, const cJSON *obj, const struct fabric 
     if (n < 2)
         rc = dcb_err_set(err, DCB_E_INVAL, "%s.hosts: needs at least 2 hosts", path);
     else if ((uint64_t)n * (n - 1) > WORKLOAD_MAX_FLOWS - w->nflows)
-        rc = dcb_err_set(err, DCB_E_RANGE, "%s: %zu hosts are %llu flows, more than %d", path,
-                         n, (unsigned long long)n * (n - 1), WORKLOAD_MAX_FLOWS);
+        rc = dcb_err_set(err, DCB_E_RANGE, "%s: %zu hosts are %llu flows, more than %d", path, n,
+                         (unsigned long long)n * (n - 1), WORKLOAD_MAX_FLOWS);
     size_t k = 0;
     for (size_t i = 0; i < n && rc == 0; i++)
         for (size_t j = 0; j < n && rc == 0; j++)
@@ -343,8 +344,7 @@ static uint64_t splitmix(uint64_t *x)
 }
 
 static int permutation(struct workload *w, const cJSON *obj, const struct fabric *f,
-                       const struct common *c, uint64_t seed, const char *path,
-                       struct dcb_err *err)
+                       const struct common *c, uint64_t seed, const char *path, struct dcb_err *err)
 {
     const char **hosts;
     size_t n;
@@ -388,9 +388,11 @@ static int ring_allreduce(struct workload *w, const cJSON *obj, const struct fab
     int rc = host_list(obj, "hosts", f, NULL, &hosts, &n, path, err);
     if (rc < 0)
         return rc;
-    if ((rc = scenario_json_int(obj, "iterations", 1, MAX_ITERATIONS, &iterations, path, err)) < 0 ||
+    if ((rc = scenario_json_int(obj, "iterations", 1, MAX_ITERATIONS, &iterations, path, err)) <
+            0 ||
         (rc = scenario_json_need(obj, "message_bytes", path, err)) < 0 ||
-        (rc = scenario_json_bytes(obj, "message_bytes", 1, SJ_BYTES_MAX, &message, path, err)) < 0) {
+        (rc = scenario_json_bytes(obj, "message_bytes", 1, SJ_BYTES_MAX, &message, path, err)) <
+            0) {
         free(hosts);
         return rc;
     }
@@ -400,8 +402,10 @@ static int ring_allreduce(struct workload *w, const cJSON *obj, const struct fab
         rc = dcb_err_set(err, DCB_E_RANGE, "%s.message_bytes: %llu is less than a byte per host",
                          path, (unsigned long long)message);
     else if ((uint64_t)iterations * 2 * (n - 1) * n > WORKLOAD_MAX_FLOWS)
-        rc = dcb_err_set(err, DCB_E_RANGE, "%s: %lld iterations on %zu hosts are more than %d "
-                         "flows", path, (long long)iterations, n, WORKLOAD_MAX_FLOWS);
+        rc = dcb_err_set(err, DCB_E_RANGE,
+                         "%s: %lld iterations on %zu hosts are more than %d "
+                         "flows",
+                         path, (long long)iterations, n, WORKLOAD_MAX_FLOWS);
     uint64_t chunk = (message + n - 1) / n;
     size_t steps = 2 * (n - 1);
     size_t first = w->nflows;
@@ -434,8 +438,8 @@ static int ring_allreduce(struct workload *w, const cJSON *obj, const struct fab
 static int explicit_flows(struct workload *w, const cJSON *obj, const struct fabric *f,
                           const struct common *c, const char *path, struct dcb_err *err)
 {
-    static const char *const keys[] = { "src", "dst", "bytes", "start_us", "dscp", "sport",
-                                        "payload", "transport", "comment", NULL };
+    static const char *const keys[] = { "src",   "dst",     "bytes",     "start_us", "dscp",
+                                        "sport", "payload", "transport", "comment",  NULL };
     const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "flows");
     int rc = scenario_json_need(obj, "flows", path, err);
     if (rc < 0)
@@ -447,13 +451,16 @@ static int explicit_flows(struct workload *w, const cJSON *obj, const struct fab
                            cJSON_GetArraySize(arr), WORKLOAD_MAX_FLOWS);
     const cJSON *fj;
     size_t i = 0;
-    cJSON_ArrayForEach(fj, arr) {
+    cJSON_ArrayForEach(fj, arr)
+    {
         char where[160], sub[200];
         snprintf(where, sizeof(where), "%s.flows[%zu]", path, i);
         const char *src = NULL, *dst = NULL;
         struct common fc = *c;
-        if ((rc = scenario_json_object(fj, where, err)) < 0 || (rc = scenario_json_keys(fj, keys, where, err)) < 0 ||
-            (rc = scenario_json_need(fj, "src", where, err)) < 0 || (rc = scenario_json_need(fj, "dst", where, err)) < 0 ||
+        if ((rc = scenario_json_object(fj, where, err)) < 0 ||
+            (rc = scenario_json_keys(fj, keys, where, err)) < 0 ||
+            (rc = scenario_json_need(fj, "src", where, err)) < 0 ||
+            (rc = scenario_json_need(fj, "dst", where, err)) < 0 ||
             (rc = scenario_json_string(fj, "src", DCB_DEVICE_MAX, &src, where, err)) < 0 ||
             (rc = scenario_json_string(fj, "dst", DCB_DEVICE_MAX, &dst, where, err)) < 0 ||
             (rc = read_common(fj, &fc, where, err)) < 0)
@@ -487,18 +494,20 @@ static int explicit_flows(struct workload *w, const cJSON *obj, const struct fab
     return 0;
 }
 
-int workload_from_json(struct workload *w, const cJSON *obj, const struct fabric *f,
-                       uint64_t seed, const char *prefix, struct dcb_err *err)
+int workload_from_json(struct workload *w, const cJSON *obj, const struct fabric *f, uint64_t seed,
+                       const char *prefix, struct dcb_err *err)
 {
-    static const char *const keys[] = { "type", "bytes", "start_us", "stagger_us", "dscp",
-                                        "payload", "sport", "transport", "repeat", "receiver",
-                                        "senders", "count", "hosts", "message_bytes",
-                                        "iterations", "flows", "comment", NULL };
+    static const char *const keys[] = {
+        "type",  "bytes",         "start_us",   "stagger_us", "dscp",    "payload",
+        "sport", "transport",     "repeat",     "receiver",   "senders", "count",
+        "hosts", "message_bytes", "iterations", "flows",      "comment", NULL
+    };
     const char *path = prefix ? prefix : "workload";
     workload_init(w);
     int rc;
     const char *type = NULL;
-    if ((rc = scenario_json_object(obj, path, err)) < 0 || (rc = scenario_json_keys(obj, keys, path, err)) < 0 ||
+    if ((rc = scenario_json_object(obj, path, err)) < 0 ||
+        (rc = scenario_json_keys(obj, keys, path, err)) < 0 ||
         (rc = scenario_json_need(obj, "type", path, err)) < 0 ||
         (rc = scenario_json_string(obj, "type", 32, &type, path, err)) < 0)
         return rc;
@@ -508,21 +517,28 @@ int workload_from_json(struct workload *w, const cJSON *obj, const struct fabric
         (rc = scenario_json_bool(obj, "repeat", &w->repeat, path, err)) < 0)
         return rc;
     /* keys that only some types take */
-    static const struct { const char *key; int types; } only[] = {
-        { "receiver", 1 << WORKLOAD_INCAST }, { "senders", 1 << WORKLOAD_INCAST },
+    static const struct {
+        const char *key;
+        int types;
+    } only[] = {
+        { "receiver", 1 << WORKLOAD_INCAST },
+        { "senders", 1 << WORKLOAD_INCAST },
         { "count", 1 << WORKLOAD_INCAST },
-        { "hosts", 1 << WORKLOAD_ALL_TO_ALL | 1 << WORKLOAD_RING_ALLREDUCE |
-                   1 << WORKLOAD_PERMUTATION },
+        { "hosts",
+          1 << WORKLOAD_ALL_TO_ALL | 1 << WORKLOAD_RING_ALLREDUCE | 1 << WORKLOAD_PERMUTATION },
         { "message_bytes", 1 << WORKLOAD_RING_ALLREDUCE },
-        { "iterations", 1 << WORKLOAD_RING_ALLREDUCE }, { "flows", 1 << WORKLOAD_FLOWS },
+        { "iterations", 1 << WORKLOAD_RING_ALLREDUCE },
+        { "flows", 1 << WORKLOAD_FLOWS },
     };
     int t = -1;
     for (int k = 0; k < (int)(sizeof(type_names) / sizeof(type_names[0])); k++)
         if (!strcmp(type, type_names[k]))
             t = k;
     if (t < 0)
-        return dcb_err_set(err, DCB_E_INVAL, "%s.type: \"%s\" is not incast, all-to-all, "
-                           "ring-allreduce, permutation or flows", path, type);
+        return dcb_err_set(err, DCB_E_INVAL,
+                           "%s.type: \"%s\" is not incast, all-to-all, "
+                           "ring-allreduce, permutation or flows",
+                           path, type);
     for (size_t k = 0; k < sizeof(only) / sizeof(only[0]); k++)
         if (cJSON_GetObjectItemCaseSensitive(obj, only[k].key) && !(only[k].types >> t & 1))
             return dcb_err_set(err, DCB_E_INVAL, "%s.%s: not a key of a %s workload", path,
@@ -555,8 +571,7 @@ void workload_iterations(const struct workload *w, const struct replay_summary *
                          struct workload_iterations *out)
 {
     memset(out, 0, sizeof(*out));
-    if (w->type != WORKLOAD_RING_ALLREDUCE || !w->flows_per_iteration ||
-        s->nflows != w->nflows)
+    if (w->type != WORKLOAD_RING_ALLREDUCE || !w->flows_per_iteration || s->nflows != w->nflows)
         return;
     double *t = calloc(w->iterations ? w->iterations : 1, sizeof(*t));
     if (!t)

@@ -20,24 +20,24 @@
 #define WORKLOAD_MAX_FLOWS 2097152
 
 enum workload_type {
-    WORKLOAD_INCAST,          /* N senders -> 1 receiver */
-    WORKLOAD_ALL_TO_ALL,      /* every host to every other */
-    WORKLOAD_RING_ALLREDUCE,  /* 2(N-1) steps per iteration around a ring */
-    WORKLOAD_PERMUTATION,     /* each host to one other, a random derangement from the seed */
-    WORKLOAD_FLOWS,           /* an explicit list (also what a capture becomes) */
+    WORKLOAD_INCAST,         /* N senders -> 1 receiver */
+    WORKLOAD_ALL_TO_ALL,     /* every host to every other */
+    WORKLOAD_RING_ALLREDUCE, /* 2(N-1) steps per iteration around a ring */
+    WORKLOAD_PERMUTATION,    /* each host to one other, a random derangement from the seed */
+    WORKLOAD_FLOWS,          /* an explicit list (also what a capture becomes) */
 };
 
 struct workload {
     enum workload_type type;
     struct replay_flow *flows;
-    struct replay_after *after;   /* parallel to flows */
-    uint8_t *transport;           /* parallel to flows: enum replay_transport */
+    struct replay_after *after; /* parallel to flows */
+    uint8_t *transport;         /* parallel to flows: enum replay_transport */
     size_t nflows, cap;
-    char **names;             /* host names the flows point into (owned) */
+    char **names; /* host names the flows point into (owned) */
     size_t nnames, names_cap;
-    uint32_t *name_slots;     /* names by hash, index + 1 (0: free), at most half full */
+    uint32_t *name_slots; /* names by hash, index + 1 (0: free), at most half full */
     size_t nslots;
-    bool repeat;              /* the workload starts again every pass, for live use */
+    bool repeat; /* the workload starts again every pass, for live use */
     /* ring all-reduce: flows are grouped by iteration, steps in order */
     unsigned iterations;
     size_t flows_per_iteration;
@@ -46,7 +46,7 @@ struct workload {
 
 /* Iteration times of a ring all-reduce over a run (from the flows' finish times). */
 struct workload_iterations {
-    unsigned complete;        /* iterations that finished within the run */
+    unsigned complete; /* iterations that finished within the run */
     double mean_ns, p99_ns, max_ns;
 };
 
@@ -56,8 +56,8 @@ const char *workload_type_name(enum workload_type t);
 
 /* Builds the flows that obj describes; errors name prefix + the JSON path
  * ("workload.receiver: no host \"host9\" in the fabric"). seed drives the permutation. */
-int workload_from_json(struct workload *w, const cJSON *obj, const struct fabric *f,
-                       uint64_t seed, const char *prefix, struct dcb_err *err);
+int workload_from_json(struct workload *w, const cJSON *obj, const struct fabric *f, uint64_t seed,
+                       const char *prefix, struct dcb_err *err);
 
 /* Appends one flow (names are copied). bytes 0 runs for the whole pass. */
 int workload_add(struct workload *w, const char *src, const char *dst, uint64_t bytes,

@@ -52,7 +52,7 @@ int main(void)
     uint64_t nframes, frames = 0, qps = 0;
     if (bench_capture_make(path, sizeof(path), &nframes) < 0)
         return 1;
-    bench_read_loop(path, BARE, &frames);                         /* warm the page cache */
+    bench_read_loop(path, BARE, &frames); /* warm the page cache */
     double bare = bench_read_loop(path, BARE, &frames);
     double tracked = tracked_loop(path, &qps);
     char dcbkit[PATH_MAX], cmd[PATH_MAX + 256];
@@ -64,9 +64,11 @@ int main(void)
 
     printf("bare pcap_next_ex loop:        %6.2f M frames/s\n", bare / 1e6);
     printf("decode + trackers (in process):%6.2f M frames/s  (%.2f of the bare loop; target "
-           "0.5; %" PRIu64 " QPs)\n", tracked / 1e6, tracked / bare, qps);
+           "0.5; %" PRIu64 " QPs)\n",
+           tracked / 1e6, tracked / bare, qps);
     printf("dcbkit analyze -T json:        %6.2f M frames/s  (%.2f of the bare loop, process "
-           "start and report included)\n", whole / 1e6, whole / bare);
+           "start and report included)\n",
+           whole / 1e6, whole / bare);
     printf("tshark -T fields (100k):       %6.3f M frames/s  (dcbkit analyze is %.0fx tshark)\n",
            tshark / 1e6, tshark > 0 ? whole / tshark : 0.0);
     return 0;

@@ -19,19 +19,19 @@
 
 struct frame_template {
     const char *file;
-    int number;               /* 1-based frame number in the fixture */
-    int weight;               /* copies per round of the mix */
+    int number; /* 1-based frame number in the fixture */
+    int weight; /* copies per round of the mix */
     uint8_t bytes[256];
     uint32_t len;
 };
 
 static struct frame_template templates[] = {
-    { "roce-ipv4.pcap", 5, 12, { 0 }, 0 },   /* RC SEND Only */
-    { "roce-ipv4.pcap", 11, 4, { 0 }, 0 },   /* RC RDMA WRITE Only (RETH) */
-    { "roce-ipv4.pcap", 36, 5, { 0 }, 0 },   /* ACK (AETH) */
-    { "roce-ipv4.pcap", 49, 2, { 0 }, 0 },   /* CNP */
-    { "pause-pfc.pcap", 4, 2, { 0 }, 0 },    /* PFC XOFF prio 3 */
-    { "lldp-dcbx.pcap", 1, 1, { 0 }, 0 },    /* LLDP with IEEE DCBX */
+    { "roce-ipv4.pcap", 5, 12, { 0 }, 0 }, /* RC SEND Only */
+    { "roce-ipv4.pcap", 11, 4, { 0 }, 0 }, /* RC RDMA WRITE Only (RETH) */
+    { "roce-ipv4.pcap", 36, 5, { 0 }, 0 }, /* ACK (AETH) */
+    { "roce-ipv4.pcap", 49, 2, { 0 }, 0 }, /* CNP */
+    { "pause-pfc.pcap", 4, 2, { 0 }, 0 },  /* PFC XOFF prio 3 */
+    { "lldp-dcbx.pcap", 1, 1, { 0 }, 0 },  /* LLDP with IEEE DCBX */
 };
 #define NTEMPLATES (sizeof(templates) / sizeof(templates[0]))
 
@@ -160,8 +160,8 @@ static int bench_capture_make(char *path, size_t len, uint64_t *nframes)
     int64_t t0 = bench_now_ns();
     if (write_capture(path, *nframes) < 0)
         return -1;
-    printf("capture: %" PRIu64 " frames from %zu templates in %.1f s (%s)\n", *nframes,
-           NTEMPLATES, (double)(bench_now_ns() - t0) / 1e9, path);
+    printf("capture: %" PRIu64 " frames from %zu templates in %.1f s (%s)\n", *nframes, NTEMPLATES,
+           (double)(bench_now_ns() - t0) / 1e9, path);
     return 0;
 }
 
@@ -175,7 +175,8 @@ static double bench_tshark(const char *path, uint64_t frames)
              "-e infiniband.bth.destqp -e infiniband.bth.psn -e infiniband.reserved "
              "-e infiniband.aeth.syndrome -e infiniband.reth.va -e ip.dsfield.dscp "
              "-e ip.dsfield.ecn -e lldp.chassis.id.mac -e lldp.dcbx.feature.pfc.prio3 "
-             "> /dev/null 2>&1", path, TSHARK_FRAMES);
+             "> /dev/null 2>&1",
+             path, TSHARK_FRAMES);
     return timed_command(cmd, frames < TSHARK_FRAMES ? frames : TSHARK_FRAMES);
 }
 

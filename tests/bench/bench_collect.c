@@ -31,17 +31,21 @@ static void put(const char *path, const char *text)
 
 static void build_tree(const char *root)
 {
-    static const char *const rdma_named[] = { "out_of_sequence", "packet_seq_err",
-        "local_ack_timeout_err", "np_cnp_sent", "rp_cnp_handled", "np_ecn_marked_roce_packets" };
+    static const char *const rdma_named[] = {
+        "out_of_sequence", "packet_seq_err", "local_ack_timeout_err",
+        "np_cnp_sent",     "rp_cnp_handled", "np_ecn_marked_roce_packets"
+    };
     char p[1024];
     snprintf(p, sizeof(p), "mkdir -p %s/class/net %s/class/infiniband %s/bus/pci/drivers/mlx5_core",
              root, root, root);
     if (system(p) != 0)
         exit(1);
     for (int i = 0; i < IFACES; i++) {
-        snprintf(p, sizeof(p), "mkdir -p %s/class/net/eth%d/statistics %s/class/net/eth%d/device "
+        snprintf(p, sizeof(p),
+                 "mkdir -p %s/class/net/eth%d/statistics %s/class/net/eth%d/device "
                  "%s/class/infiniband/mlx5_%d/ports/1/hw_counters "
-                 "%s/class/infiniband/mlx5_%d/ports/1/gid_attrs/ndevs %s/class/infiniband/mlx5_%d/device",
+                 "%s/class/infiniband/mlx5_%d/ports/1/gid_attrs/ndevs "
+                 "%s/class/infiniband/mlx5_%d/device",
                  root, i, root, i, root, i, root, i, root, i);
         if (system(p) != 0)
             exit(1);
@@ -58,7 +62,10 @@ static void build_tree(const char *root)
         put(p, v);
         for (int c = 0; c < NETDEV_COUNTERS; c++) {
             snprintf(p, sizeof(p), "%s/class/net/eth%d/statistics/%s", root, i,
-                     c == 0 ? "rx_bytes" : c == 1 ? "tx_bytes" : c == 2 ? "rx_packets" : "tx_packets");
+                     c == 0   ? "rx_bytes"
+                     : c == 1 ? "tx_bytes"
+                     : c == 2 ? "rx_packets"
+                              : "tx_packets");
             if (c > 3)
                 snprintf(p, sizeof(p), "%s/class/net/eth%d/statistics/stat_%d", root, i, c);
             snprintf(v, sizeof(v), "%d\n", 1000 * c + i);
@@ -66,11 +73,11 @@ static void build_tree(const char *root)
         }
         for (int c = 0; c < RDMA_COUNTERS; c++) {
             if (c < 6)
-                snprintf(p, sizeof(p), "%s/class/infiniband/mlx5_%d/ports/1/hw_counters/%s", root, i,
-                         rdma_named[c]);
+                snprintf(p, sizeof(p), "%s/class/infiniband/mlx5_%d/ports/1/hw_counters/%s", root,
+                         i, rdma_named[c]);
             else
-                snprintf(p, sizeof(p), "%s/class/infiniband/mlx5_%d/ports/1/hw_counters/hw_%d", root,
-                         i, c);
+                snprintf(p, sizeof(p), "%s/class/infiniband/mlx5_%d/ports/1/hw_counters/hw_%d",
+                         root, i, c);
             snprintf(v, sizeof(v), "%d\n", 7 * c + i);
             put(p, v);
         }
@@ -123,8 +130,9 @@ int main(void)
         double per_iface = cpu_ms / (ROUNDS * IFACES);
         printf("collect, raw counters every %2u sample%s: %.3f ms CPU per interface per sample "
                "(%zu counters read on average, %zu mapped), %.2f%% of a core for 64 interfaces "
-               "at 1 Hz%s\n", raw_every, raw_every == 1 ? " " : "s", per_iface,
-               counters / (ROUNDS * IFACES), mapped / (ROUNDS * IFACES), per_iface * IFACES / 10.0,
+               "at 1 Hz%s\n",
+               raw_every, raw_every == 1 ? " " : "s", per_iface, counters / (ROUNDS * IFACES),
+               mapped / (ROUNDS * IFACES), per_iface * IFACES / 10.0,
                pass == 1 ? "  (target 0.15 ms)" : "");
         host_reading_free(&reading);
         host_reader_close(&r);

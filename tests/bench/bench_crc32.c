@@ -29,7 +29,8 @@ int main(void)
     for (size_t i = 0; i < 2; i++) {
         double fast = ns_per_byte(buf, sizes[i], 0), slow = ns_per_byte(buf, sizes[i], 1);
         printf("crc32 %4zu bytes: %.3f ns/byte (%.1f GB/s) with the CPU's best path, %.3f "
-               "ns/byte slicing-by-8, %.1fx\n", sizes[i], fast, 1 / fast, slow, slow / fast);
+               "ns/byte slicing-by-8, %.1fx\n",
+               sizes[i], fast, 1 / fast, slow, slow / fast);
     }
     return 0;
 }

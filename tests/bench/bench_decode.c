@@ -16,7 +16,7 @@ int main(void)
         return 1;
 
     uint64_t frames = 0;
-    bench_read_loop(path, BARE, &frames);                       /* warm the page cache */
+    bench_read_loop(path, BARE, &frames); /* warm the page cache */
     double bare = bench_read_loop(path, BARE, &frames);
     double headers = bench_read_loop(path, HEADERS, &frames);
     double decoded = bench_read_loop(path, HEADERS_AND_ICRC, &frames);
@@ -33,8 +33,8 @@ int main(void)
            headers / 1e6, headers / bare);
     printf("decode + ICRC, no output:      %6.2f M frames/s  (%.2f of the bare loop)\n",
            decoded / 1e6, decoded / bare);
-    printf("dcbkit decode -T json:         %6.3f M frames/s  (%.3f of the bare loop)\n",
-           json / 1e6, json / bare);
+    printf("dcbkit decode -T json:         %6.3f M frames/s  (%.3f of the bare loop)\n", json / 1e6,
+           json / bare);
     printf("tshark -T fields (100k):       %6.3f M frames/s  (dcbkit -T json is %.1fx tshark)\n",
            tshark / 1e6, tshark > 0 ? json / tshark : 0.0);
     return 0;

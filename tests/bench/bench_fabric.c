@@ -46,7 +46,7 @@ static void generate(struct text *t, int leaves)
         put(t, "{\"name\": \"leaf%d\", \"role\": \"switch\"},\n", l);
     for (int h = 1; h <= leaves * HOSTS_PER_LEAF; h++)
         put(t, "{\"name\": \"host%d\", \"role\": \"host\"},\n", h);
-    t->len -= 2;                                    /* the last entry: no comma */
+    t->len -= 2; /* the last entry: no comma */
     put(t, "\n],\n\"links\": [\n");
     for (int l = 1; l <= leaves; l++) {
         for (int h = 0; h < HOSTS_PER_LEAF; h++)
@@ -107,8 +107,8 @@ int main(int argc, char **argv)
     printf("fabric of %zu devices, %zu links (%.1f MB of JSON):\n", f.ndevices, f.nlinks,
            (double)t.len / 1e6);
     printf("  load (parse, validate, index)   %8.3f s\n", (double)(t1 - t0) / 1e9);
-    printf("  every device's interfaces       %8.3f s  (%zu interfaces)\n",
-           (double)(t2 - t1) / 1e9, ifaces);
+    printf("  every device's interfaces       %8.3f s  (%zu interfaces)\n", (double)(t2 - t1) / 1e9,
+           ifaces);
     printf("  every interface's config        %8.3f s\n", (double)(t3 - t2) / 1e9);
     fabric_free(&f);
     free(t.p);

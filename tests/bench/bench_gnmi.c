@@ -92,7 +92,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_gnmi [--duration S>=2] [--targets N] [--ports N]\n");
         return 64;
     }
-    if (access("/usr/bin/python3", X_OK) != 0 || system("/usr/bin/python3 -c 'import grpc' 2>/dev/null")) {
+    if (access("/usr/bin/python3", X_OK) != 0 ||
+        system("/usr/bin/python3 -c 'import grpc' 2>/dev/null")) {
         printf("gnmi: skipped, python3-grpcio is not installed\n");
         return 0;
     }
@@ -136,7 +137,11 @@ int main(int argc, char **argv)
     memset(&r, 0, sizeof(r));
     r.no_store = no_store;
     struct dcb_err err;
-    struct store_options so = { .path = db, .batch_max_samples = getenv("BENCH_BATCH") ? (size_t)atol(getenv("BENCH_BATCH")) : 0, .batch_max_age_ns = getenv("BENCH_AGE_S") ? atol(getenv("BENCH_AGE_S")) * 1000000000LL : 0 };
+    struct store_options so = {
+        .path = db,
+        .batch_max_samples = getenv("BENCH_BATCH") ? (size_t)atol(getenv("BENCH_BATCH")) : 0,
+        .batch_max_age_ns = getenv("BENCH_AGE_S") ? atol(getenv("BENCH_AGE_S")) * 1000000000LL : 0
+    };
     if (store_open_sqlite(&r.store, &so, &err) < 0) {
         fprintf(stderr, "bench_gnmi: %s\n", err.msg);
         kill(pid, SIGTERM);
@@ -151,8 +156,10 @@ int main(int argc, char **argv)
         .sample_interval_ns = 1000000000LL,
         .config_interval_ns = -1,
     };
-    struct gnmi_source_cb cb = { .on_sample = on_sample, .on_round = on_round,
-                                 .on_error = on_error, .arg = &r };
+    struct gnmi_source_cb cb = { .on_sample = on_sample,
+                                 .on_round = on_round,
+                                 .on_error = on_error,
+                                 .arg = &r };
     struct gnmi_source *src;
     if (gnmi_source_new(&src, DCBKIT_SOURCE_MAPS, &o, &cb, &err) < 0) {
         fprintf(stderr, "bench_gnmi: %s\n", err.msg);
@@ -216,7 +223,8 @@ int main(int argc, char **argv)
     printf("gnmi: %d targets x %d ports x 30 counters at 1 s, STREAM, SONiC JSON_IETF, %s\n",
            targets, ports, no_store ? "no store (--no-store: the client alone)" : "SQLite store");
     printf("  client CPU %.2f s (user+sys) over %d s of streams = %.3f core while streaming; "
-           "wall %.2f s (%.3f core over wall)\n", cpu, duration, cpu / duration, wall, cpu / wall);
+           "wall %.2f s (%.3f core over wall)\n",
+           cpu, duration, cpu / duration, wall, cpu / wall);
     printf("  updates sent %llu, leaves decoded %" PRIu64 ", samples stored %" PRIu64
            " = %.2f%% of sent (target 100%%), store errors %" PRIu64 "\n",
            sent, st->leaves, info.samples, sent ? 100.0 * (double)info.samples / (double)sent : 0.0,

@@ -17,14 +17,14 @@ static uint8_t frames[NFRAMES][FRAME_LEN];
 
 static void make_frames(void)
 {
-    static const uint8_t head[] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01,  /* DA */
-                                    0x02, 0x00, 0x00, 0x00, 0x00, 0x01,  /* SA */
-                                    0x88, 0x08, 0x01, 0x01 };            /* MAC control, PFC */
+    static const uint8_t head[] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01, /* DA */
+                                    0x02, 0x00, 0x00, 0x00, 0x00, 0x01, /* SA */
+                                    0x88, 0x08, 0x01, 0x01 };           /* MAC control, PFC */
     for (int i = 0; i < NFRAMES; i++) {
         memset(frames[i], 0, FRAME_LEN);
         memcpy(frames[i], head, sizeof(head));
         frames[i][16] = 0;
-        frames[i][17] = (uint8_t)(1u << (i % 8));                     /* enable vector */
+        frames[i][17] = (uint8_t)(1u << (i % 8)); /* enable vector */
         for (int p = 0; p < 8; p++) {
             frames[i][18 + 2 * p] = (uint8_t)(i >> 8);
             frames[i][19 + 2 * p] = (uint8_t)i;
@@ -83,8 +83,9 @@ int main(void)
     double raw = run(parse_raw, &c2);
     double checked = run(parse_checked, &c1);
     if (c1 != c2) {
-        fprintf(stderr, "bench_reader: checked and raw parses disagree (%" PRIu64 " vs %" PRIu64 ")\n",
-                c1, c2);
+        fprintf(stderr,
+                "bench_reader: checked and raw parses disagree (%" PRIu64 " vs %" PRIu64 ")\n", c1,
+                c2);
         return 1;
     }
     printf("reader: %.1f M PFC frames/s bounded, %.1f M frames/s raw pointer reads, ratio %.2f\n",

@@ -20,13 +20,15 @@
 #include "fabric.h"
 #include "replay.h"
 
-#define DSCP2PRIO "\"dscp2prio\":[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,3,3,3,3,3,3," \
-                  "3,3,4,4,4,4,4,4,4,4,5,5,5,5,5,5,5,5,6,6,6,6,6,6,6,6,7,7,7,7,7,7,7,7]"
-#define QOS "\"defaults\":{\"trust\":\"dscp\"," DSCP2PRIO ",\"pfc\":{\"enabled\":8}," \
-            "\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"strict\"," \
-            "\"ets\"],\"bw\":[50,0,0,50,0,0,0,0]}},\"switch_defaults\":{\"switch\":{\"wred\":" \
-            "{\"3\":{\"min_bytes\":\"%s\",\"max_bytes\":\"%s\",\"max_p\":5,\"ecn\":true}}," \
-            "\"buffer\":{\"3\":{\"xoff\":\"400KB\",\"xon\":\"200KB\",\"headroom\":\"400KB\"}}}}"
+#define DSCP2PRIO                                                                 \
+    "\"dscp2prio\":[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,3,3,3,3,3,3," \
+    "3,3,4,4,4,4,4,4,4,4,5,5,5,5,5,5,5,5,6,6,6,6,6,6,6,6,7,7,7,7,7,7,7,7]"
+#define QOS                                                                            \
+    "\"defaults\":{\"trust\":\"dscp\"," DSCP2PRIO ",\"pfc\":{\"enabled\":8},"          \
+    "\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"strict\","    \
+    "\"ets\"],\"bw\":[50,0,0,50,0,0,0,0]}},\"switch_defaults\":{\"switch\":{\"wred\":" \
+    "{\"3\":{\"min_bytes\":\"%s\",\"max_bytes\":\"%s\",\"max_p\":5,\"ecn\":true}},"    \
+    "\"buffer\":{\"3\":{\"xoff\":\"400KB\",\"xon\":\"200KB\",\"headroom\":\"400KB\"}}}}"
 
 #define INCAST_RUNS 20
 #define ALL_TO_ALL_RUNS 3
@@ -75,11 +77,12 @@ static int run(const char *what, const char *text, struct replay_flow *flows, si
     printf("%s%s: %.1f ms simulated in %.3f s wall, %.3f s CPU: %.1f M events/s (target 10), "
            "%.1f M packet-hops/s; per CPU second %.1f M events, %.1f M packet-hops; "
            "%llu events, %llu hops, %llu drops, %llu PFC frames, %llu CNPs; peak RSS %ld MB\n",
-           what, runs > 1 ? " (mean of " STR(INCAST_RUNS) " runs)" : "", (double)duration_ns / 1e6, secs, cpu, (double)sum.events / secs / 1e6,
-           (double)sum.packet_hops / secs / 1e6, (double)sum.events / cpu / 1e6,
-           (double)sum.packet_hops / cpu / 1e6, (unsigned long long)sum.events,
-           (unsigned long long)sum.packet_hops, (unsigned long long)sum.drops,
-           (unsigned long long)sum.pfc_frames, (unsigned long long)sum.cnps, ru.ru_maxrss / 1024);
+           what, runs > 1 ? " (mean of " STR(INCAST_RUNS) " runs)" : "", (double)duration_ns / 1e6,
+           secs, cpu, (double)sum.events / secs / 1e6, (double)sum.packet_hops / secs / 1e6,
+           (double)sum.events / cpu / 1e6, (double)sum.packet_hops / cpu / 1e6,
+           (unsigned long long)sum.events, (unsigned long long)sum.packet_hops,
+           (unsigned long long)sum.drops, (unsigned long long)sum.pfc_frames,
+           (unsigned long long)sum.cnps, ru.ru_maxrss / 1024);
     *events_per_s = (double)sum.events / secs;
     replay_summary_free(&sum);
     fabric_free(&f);
@@ -104,27 +107,29 @@ int main(int argc, char **argv)
         return 64;
     }
     char text[4096];
-    snprintf(text, sizeof(text), "{\"generate\":{\"type\":\"star\",\"hosts\":9,\"speed\":\"40G\","
-             "\"cable_m\":200}," QOS "}", "5KB", "200KB");
+    snprintf(text, sizeof(text),
+             "{\"generate\":{\"type\":\"star\",\"hosts\":9,\"speed\":\"40G\","
+             "\"cable_m\":200}," QOS "}",
+             "5KB", "200KB");
     struct replay_flow incast[8];
     char names[9][16];
     for (int i = 0; i < 8; i++) {
         snprintf(names[i], sizeof(names[i]), "host%d", i + 1);
-        incast[i] = (struct replay_flow){ names[i], "host9", 0, 0, 26, (uint16_t)(1000 + i),
-                                          1000 };
+        incast[i] = (struct replay_flow){ names[i], "host9", 0, 0, 26, (uint16_t)(1000 + i), 1000 };
     }
     /* "every sender at line rate": PFC only, so the senders stay there */
     double rate;
-    if (!only_all &&
-        (run("8:1 incast, star, 40G, PFC only", text, incast, 8, 5000000, false, INCAST_RUNS,
-             &rate) ||
-         run("8:1 incast, star, 40G, DCQCN (paper)", text, incast, 8, 5000000, true, INCAST_RUNS,
-             &rate)))
+    if (!only_all && (run("8:1 incast, star, 40G, PFC only", text, incast, 8, 5000000, false,
+                          INCAST_RUNS, &rate) ||
+                      run("8:1 incast, star, 40G, DCQCN (paper)", text, incast, 8, 5000000, true,
+                          INCAST_RUNS, &rate)))
         return 1;
 
-    snprintf(text, sizeof(text), "{\"generate\":{\"type\":\"leaf-spine\",\"leaves\":8,"
+    snprintf(text, sizeof(text),
+             "{\"generate\":{\"type\":\"leaf-spine\",\"leaves\":8,"
              "\"spines\":4,\"hosts_per_leaf\":16,\"speed\":\"100G\",\"cable_m\":3,"
-             "\"uplink_cable_m\":10}," QOS "}", "100KB", "400KB");
+             "\"uplink_cable_m\":10}," QOS "}",
+             "100KB", "400KB");
     enum { HOSTS = 128 };
     static char hosts[HOSTS][16];
     static struct replay_flow all[HOSTS * (HOSTS - 1)];
@@ -134,8 +139,9 @@ int main(int argc, char **argv)
     for (int s = 0; s < HOSTS; s++)
         for (int d = 0; d < HOSTS; d++)
             if (s != d) {
-                all[n] = (struct replay_flow){ hosts[s], hosts[d], 0, 0, 26,
-                                               (uint16_t)(10000 + n % 50000), 1000 };
+                all[n] = (struct replay_flow){ hosts[s], hosts[d], 0,
+                                               0,        26,       (uint16_t)(10000 + n % 50000),
+                                               1000 };
                 n++;
             }
     /* Three runs, each on its own: on a shared machine one run can lose a third of its speed to

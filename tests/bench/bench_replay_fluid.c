@@ -25,20 +25,21 @@
 #include "fluid.h"
 #include "replay.h"
 
-#define DSCP2PRIO "\"dscp2prio\":[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,3,3,3,3,3,3," \
-                  "3,3,4,4,4,4,4,4,4,4,5,5,5,5,5,5,5,5,6,6,6,6,6,6,6,6,7,7,7,7,7,7,7,7]"
+#define DSCP2PRIO                                                                 \
+    "\"dscp2prio\":[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,3,3,3,3,3,3," \
+    "3,3,4,4,4,4,4,4,4,4,5,5,5,5,5,5,5,5,6,6,6,6,6,6,6,6,7,7,7,7,7,7,7,7]"
 #define MAX_FLOWS 32
 
 static uint64_t seed = 1;
 
-static int star(struct fabric *f, unsigned hosts, double gbps, const char *xoff,
-                const char *xon)
+static int star(struct fabric *f, unsigned hosts, double gbps, const char *xoff, const char *xon)
 {
     char text[2048];
     snprintf(text, sizeof(text),
              "{\"generate\":{\"type\":\"star\",\"hosts\":%u,\"speed\":\"%gG\",\"cable_m\":2},"
              "\"defaults\":{\"trust\":\"dscp\"," DSCP2PRIO ",\"pfc\":{\"enabled\":8},"
-             "\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"strict\",\"ets\"],"
+             "\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"strict\",\"ets\"]"
+             ","
              "\"bw\":[50,0,0,50,0,0,0,0]}},"
              "\"switch_defaults\":{\"switch\":{\"wred\":{\"3\":{\"min_bytes\":\"5KB\","
              "\"max_bytes\":\"200KB\",\"max_p\":1,\"ecn\":true}},"
@@ -57,10 +58,10 @@ struct run {
     unsigned n;
     double gbps;
     const char *xoff, *xon;
-    int64_t duration_ns, warmup_ns, join_ns;   /* join: the last flow starts then */
+    int64_t duration_ns, warmup_ns, join_ns; /* join: the last flow starts then */
     const struct replay_hooks *hooks;
     struct replay_summary sum;
-    double queue_bytes;           /* the bottleneck's mean after the warm-up */
+    double queue_bytes; /* the bottleneck's mean after the warm-up */
 };
 
 static char names[MAX_FLOWS + 1][16];
@@ -72,9 +73,9 @@ static int run(struct run *r)
         return -1;
     struct replay_flow flows[MAX_FLOWS];
     for (unsigned i = 0; i < r->n; i++)
-        flows[i] = (struct replay_flow){ names[i], names[r->n], 0,
-                                         i + 1 == r->n ? r->join_ns : 0, 26,
-                                         (uint16_t)(1000 + i), 1000 };
+        flows[i] = (struct replay_flow){
+            names[i], names[r->n], 0, i + 1 == r->n ? r->join_ns : 0, 26, (uint16_t)(1000 + i), 1000
+        };
     struct replay_options o;
     replay_options_init(&o);
     o.seed = seed;
@@ -110,23 +111,27 @@ static double fixed_point(double gbps, unsigned n, bool engine_frames)
 
 static int fixed_points(double *jain_099_at_8)
 {
-    static const struct { double gbps; unsigned n; double tolerance; } cases[] = {
-        { 40, 2, 0.15 }, { 40, 4, 0.15 }, { 40, 8, 0.15 }, { 40, 10, 0.25 },
+    static const struct {
+        double gbps;
+        unsigned n;
+        double tolerance;
+    } cases[] = {
+        { 40, 2, 0.15 },  { 40, 4, 0.15 },   { 40, 8, 0.15 },   { 40, 10, 0.25 },
         { 100, 2, 0.15 }, { 100, 10, 0.15 }, { 100, 20, 0.25 },
     };
     printf("| link, flows | engine (KB) | fixed point, engine frames (KB) | fixed point, 1000-byte "
            "packets (KB) | target | |\n|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        struct run r = { cases[i].n, cases[i].gbps, "2MB", "1MB", 1000000000, 300000000, 0,
-                         NULL, { 0 }, 0 };
+        struct run r = { cases[i].n, cases[i].gbps, "2MB", "1MB", 1000000000, 300000000,
+                         0,          NULL,          { 0 }, 0 };
         if (run(&r) < 0)
             return -1;
         double fp = fixed_point(cases[i].gbps, cases[i].n, true);
         double fp1k = fixed_point(cases[i].gbps, cases[i].n, false);
         double off = r.queue_bytes / fp - 1, off1k = r.queue_bytes / fp1k - 1;
         printf("| %gG, N=%u | %.1f | %.1f (%+.0f %%) | %.1f (%+.0f %%) | %.0f %% | %s |\n",
-               cases[i].gbps, cases[i].n, r.queue_bytes / 1000, fp / 1000, off * 100,
-               fp1k / 1000, off1k * 100, cases[i].tolerance * 100,
+               cases[i].gbps, cases[i].n, r.queue_bytes / 1000, fp / 1000, off * 100, fp1k / 1000,
+               off1k * 100, cases[i].tolerance * 100,
                fabs(off) <= cases[i].tolerance ? "met" : "missed");
         if (cases[i].gbps == 40 && cases[i].n == 8)
             *jain_099_at_8 = r.sum.windows_jain_099;
@@ -137,7 +142,7 @@ static int fixed_points(double *jain_099_at_8)
 
 struct xoffs {
     int64_t from_ns, to_ns;
-    unsigned count, late;         /* from..to, and from to on */
+    unsigned count, late; /* from..to, and from to on */
 };
 
 static void count_xoff(void *arg, const struct dcb_event *e)
@@ -157,8 +162,8 @@ static int pfc(void)
     if (run(&r) < 0)
         return -1;
     printf("| 8 flows, 40G, XOFF 24.47 KB | %u XOFFs from 100 to 300 ms, %u from 300 to 1000 ms; "
-           "queue %.1f KB, pause share %.2f %% | no XOFF after convergence | %s |\n", x.count,
-           x.late, r.queue_bytes / 1000, r.sum.pause_fraction_max * 100,
+           "queue %.1f KB, pause share %.2f %% | no XOFF after convergence | %s |\n",
+           x.count, x.late, r.queue_bytes / 1000, r.sum.pause_fraction_max * 100,
            x.count + x.late == 0 ? "met" : "missed");
     replay_summary_free(&r.sum);
     return 0;
@@ -231,8 +236,8 @@ static int join(void)
     if (run(&r) < 0)
         return -1;
     printf("| a second flow joins at 40G | within 10 %% after %.0f ms (fluid %.1f ms); then both "
-           "within 10 %% in %.0f %% of %u windows | <= 2x the fluid time; >= 90 %% | %s |\n", ms,
-           fluid_ms, r.sum.windows_fair * 100, r.sum.windows,
+           "within 10 %% in %.0f %% of %u windows | <= 2x the fluid time; >= 90 %% | %s |\n",
+           ms, fluid_ms, r.sum.windows_fair * 100, r.sum.windows,
            ms <= 2 * fluid_ms && r.sum.windows_fair >= 0.9 ? "met" : "missed");
     replay_summary_free(&r.sum);
     return 0;
@@ -252,7 +257,8 @@ int main(int argc, char **argv)
     if (pfc() < 0 || join() < 0)
         return 1;
     printf("| 8 flows at 40G, Jain in 10 ms windows | >= 0.99 in %.0f %% of windows | >= 90 %% | "
-           "%s |\n", jain8 * 100, jain8 >= 0.9 ? "met" : "missed");
+           "%s |\n",
+           jain8 * 100, jain8 >= 0.9 ? "met" : "missed");
     printf("\n(seed %llu, %.1f s wall)\n", (unsigned long long)seed,
            (double)(bench_now_ns() - t0) / 1e9);
     return 0;

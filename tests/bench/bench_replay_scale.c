@@ -21,12 +21,13 @@
 #include "fabric.h"
 #include "replay.h"
 
-#define QOS "\"defaults\":{\"trust\":\"dscp\",\"dscp2prio\":{\"26\":3,\"48\":6}," \
-            "\"pfc\":{\"enabled\":8},\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\"," \
-            "\"ets\",\"ets\",\"strict\",\"ets\"],\"bw\":[50,0,0,50,0,0,0,0]}}," \
-            "\"switch_defaults\":{\"switch\":{\"wred\":{\"3\":{\"min_bytes\":\"100KB\"," \
-            "\"max_bytes\":\"400KB\",\"max_p\":5,\"ecn\":true}},\"buffer\":{\"3\":{\"xoff\":" \
-            "\"400KB\",\"xon\":\"200KB\",\"headroom\":\"400KB\"}}}}"
+#define QOS                                                                           \
+    "\"defaults\":{\"trust\":\"dscp\",\"dscp2prio\":{\"26\":3,\"48\":6},"             \
+    "\"pfc\":{\"enabled\":8},\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\","      \
+    "\"ets\",\"ets\",\"strict\",\"ets\"],\"bw\":[50,0,0,50,0,0,0,0]}},"               \
+    "\"switch_defaults\":{\"switch\":{\"wred\":{\"3\":{\"min_bytes\":\"100KB\","      \
+    "\"max_bytes\":\"400KB\",\"max_p\":5,\"ecn\":true}},\"buffer\":{\"3\":{\"xoff\":" \
+    "\"400KB\",\"xon\":\"200KB\",\"headroom\":\"400KB\"}}}}"
 
 struct scale_case {
     const char *name, *what;
@@ -35,8 +36,8 @@ struct scale_case {
 };
 
 static const struct scale_case cases[] = {
-    { "16k", "16,384-host leaf-spine (256x64, 32 spines, 100G), permutation, 10 us", 256, 32,
-      64, 10000 },
+    { "16k", "16,384-host leaf-spine (256x64, 32 spines, 100G), permutation, 10 us", 256, 32, 64,
+      10000 },
     { "4k", "4,096-host leaf-spine (64x64, 16 spines, 100G), permutation, 100 us", 64, 16, 64,
       100000 },
 };
@@ -50,7 +51,7 @@ static double cpu_seconds(void)
 }
 
 struct clock_marks {
-    int64_t first_ns;             /* wall time at the first series point: setup done */
+    int64_t first_ns; /* wall time at the first series point: setup done */
     double first_cpu;
 };
 
@@ -76,10 +77,12 @@ static int run_case(const struct scale_case *c)
 {
     int hosts = c->leaves * c->hosts_per_leaf;
     char text[2048];
-    snprintf(text, sizeof(text), "{\"generate\":{\"type\":\"leaf-spine\",\"leaves\":%d,"
+    snprintf(text, sizeof(text),
+             "{\"generate\":{\"type\":\"leaf-spine\",\"leaves\":%d,"
              "\"spines\":%d,\"hosts_per_leaf\":%d,\"speed\":\"100G\",\"cable_m\":3,"
-             "\"uplink_cable_m\":10}," QOS "}", c->leaves, c->spines, c->hosts_per_leaf);
-    char (*names)[16] = calloc((size_t)hosts, sizeof(*names));
+             "\"uplink_cable_m\":10}," QOS "}",
+             c->leaves, c->spines, c->hosts_per_leaf);
+    char(*names)[16] = calloc((size_t)hosts, sizeof(*names));
     struct replay_flow *flows = calloc((size_t)hosts, sizeof(*flows));
     int *to = calloc((size_t)hosts, sizeof(*to));
     if (!names || !flows || !to)
@@ -96,15 +99,16 @@ static int run_case(const struct scale_case *c)
         to[j] = t;
     }
     for (int i = 0; i < hosts; i++)
-        flows[i] = (struct replay_flow){ names[i], names[to[i]], 0, 0, 26,
-                                         (uint16_t)(49152 + i % 16384), 1000 };
+        flows[i] = (struct replay_flow){ names[i], names[to[i]], 0,
+                                         0,        26,           (uint16_t)(49152 + i % 16384),
+                                         1000 };
     struct clock_marks m = { 0, 0 };
     struct replay_hooks hooks = { NULL, NULL, first_point, &m };
     struct replay_options o;
     replay_options_init(&o);
     o.duration_ns = c->duration_ns;
     o.sample_interval_ns = 0;
-    o.series_interval_ns = c->duration_ns;   /* a point at 0: setup is done */
+    o.series_interval_ns = c->duration_ns; /* a point at 0: setup is done */
     struct replay_summary sum;
     struct dcb_err err;
     int64_t t0 = bench_now_ns();
@@ -126,10 +130,10 @@ static int run_case(const struct scale_case *c)
     double run_cpu = c1 - m.first_cpu;
     printf("%s: setup %.2f s wall, %.2f s CPU (target under 10 s); run %.2f s wall, %.2f s CPU: "
            "%llu events, %llu packet-hops, %.2f M packet-hops/s, per CPU second %.2f M; "
-           "peak RSS %ld MB (target under 2048)\n", c->what, setup, m.first_cpu - c0, run,
-           run_cpu, (unsigned long long)sum.events, (unsigned long long)sum.packet_hops,
-           (double)sum.packet_hops / run / 1e6, (double)sum.packet_hops / run_cpu / 1e6,
-           ru.ru_maxrss / 1024);
+           "peak RSS %ld MB (target under 2048)\n",
+           c->what, setup, m.first_cpu - c0, run, run_cpu, (unsigned long long)sum.events,
+           (unsigned long long)sum.packet_hops, (double)sum.packet_hops / run / 1e6,
+           (double)sum.packet_hops / run_cpu / 1e6, ru.ru_maxrss / 1024);
     replay_summary_free(&sum);
     fabric_free(&f);
     free(names);
@@ -158,8 +162,7 @@ int main(int argc, char **argv)
             _exit(rc);
         }
         int status = 0;
-        if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-            WEXITSTATUS(status)) {
+        if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
             fprintf(stderr, "bench_replay_scale: %s failed\n", cases[i].name);
             failed = 1;
         }

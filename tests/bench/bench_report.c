@@ -27,14 +27,16 @@
 #define PORTS 64
 #define SAMPLES_PER_DAY 1440
 #define STEP_NS (60LL * 1000000000LL)
-#define T0_NS (1795392000LL * 1000000000LL)   /* 2026-11-23 00:00 UTC */
+#define T0_NS (1795392000LL * 1000000000LL) /* 2026-11-23 00:00 UTC */
 
-static const struct { const char *metric; int prio, queue; } metrics[10] = {
-    { "port.rx_bytes", -1, -1 }, { "port.tx_bytes", -1, -1 },
-    { "pfc.rx_pause", 3, -1 }, { "pfc.tx_pause", 3, -1 },
-    { "pfc.rx_pause_us", 3, -1 }, { "pfc.tx_pause_us", 3, -1 },
-    { "queue.ecn_marked", -1, 3 }, { "queue.drops", -1, 3 },
-    { "pg.drops", 3, -1 }, { "queue.watermark_bytes", -1, 3 },
+static const struct {
+    const char *metric;
+    int prio, queue;
+} metrics[10] = {
+    { "port.rx_bytes", -1, -1 },        { "port.tx_bytes", -1, -1 },  { "pfc.rx_pause", 3, -1 },
+    { "pfc.tx_pause", 3, -1 },          { "pfc.rx_pause_us", 3, -1 }, { "pfc.tx_pause_us", 3, -1 },
+    { "queue.ecn_marked", -1, 3 },      { "queue.drops", -1, 3 },     { "pg.drops", 3, -1 },
+    { "queue.watermark_bytes", -1, 3 },
 };
 
 static double cpu_s(int who)
@@ -50,7 +52,8 @@ static int build_store(const char *path)
 {
     struct dcb_err err;
     struct dcb_store *st;
-    struct store_options so = { .path = path, .batch_max_samples = 500000,
+    struct store_options so = { .path = path,
+                                .batch_max_samples = 500000,
                                 .batch_max_age_ns = INT64_MAX };
     if (store_open_sqlite(&st, &so, &err) < 0) {
         fprintf(stderr, "bench_report: %s\n", err.msg);
@@ -93,8 +96,8 @@ static int build_store(const char *path)
         fprintf(stderr, "bench_report: %s\n", err.msg);
         return -1;
     }
-    printf("store: %" PRIu64 " samples (%d switches x %d ports x 10 metrics x %d)\n", n,
-           SWITCHES, PORTS, SAMPLES_PER_DAY);
+    printf("store: %" PRIu64 " samples (%d switches x %d ports x 10 metrics x %d)\n", n, SWITCHES,
+           PORTS, SAMPLES_PER_DAY);
     return 0;
 }
 
@@ -103,11 +106,13 @@ static int write_fabric(const char *path)
     FILE *fp = fopen(path, "w");
     if (!fp)
         return -1;
-    fputs("{\"name\": \"bench-32x64\", \"defaults\": {\"trust\": \"dscp\", \"pfc\": {\"enabled\": 8}},"
-          " \"devices\": [", fp);
+    fputs("{\"name\": \"bench-32x64\", \"defaults\": {\"trust\": \"dscp\", \"pfc\": {\"enabled\": "
+          "8}},"
+          " \"devices\": [",
+          fp);
     for (int sw = 0; sw < SWITCHES; sw++) {
-        fprintf(fp, "%s{\"name\": \"leaf%02d\", \"role\": \"switch\", \"interfaces\": {", sw ? ", " : "",
-                sw);
+        fprintf(fp, "%s{\"name\": \"leaf%02d\", \"role\": \"switch\", \"interfaces\": {",
+                sw ? ", " : "", sw);
         for (int p = 0; p < PORTS; p++)
             fprintf(fp, "%s\"Ethernet%d\": {}", p ? ", " : "", p * 4);
         fputs("}}", fp);
@@ -184,8 +189,8 @@ int main(int argc, char **argv)
     snprintf(html, sizeof(html), "%s/report.html", out);
     snprintf(json, sizeof(json), "%s/report.json", out);
     printf("report: %.2f s wall, %.2f s CPU (target < 30 s), exit %d; report.html %.2f MB "
-           "(target < 5 MB), report.json %.2f MB\n", wall, cpu, rc, file_size(html) / 1e6,
-           file_size(json) / 1e6);
+           "(target < 5 MB), report.json %.2f MB\n",
+           wall, cpu, rc, file_size(html) / 1e6, file_size(json) / 1e6);
     if (temporary) {
         char cmd[PATH_MAX + 16];
         snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

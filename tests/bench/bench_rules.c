@@ -8,10 +8,10 @@
  *     samples for 64 ports (four series each). Target: under 5 s.
  *   - the configuration checks (rules/catalog/config.rules) over 1,000 ports' config snapshots
  *     and topology rows, with and without the rows naming each port's link partner (another of
- *     the ports), interleaved, medians of nine: what following the topology to the partner's config for
- *     peer.* (and deviates()) costs. Target: at most 10% more.
- * Prints figures; never asserts on time. BENCH_RULES_HOURS shortens the SQLite history;
- * BENCH_RULES_ONLY=peer runs the third alone. */
+ *     the ports), interleaved, medians of nine: what following the topology to the partner's config
+ * for peer.* (and deviates()) costs. Target: at most 10% more. Prints figures; never asserts on
+ * time. BENCH_RULES_HOURS shortens the SQLite history; BENCH_RULES_ONLY=peer runs the third alone.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +36,8 @@ static void count_finding(void *arg, const struct finding *f)
     fired++;
 }
 
-static int put(struct dcb_store *st, int64_t t, const char *dev, const char *ifn,
-               enum metric_id m, int prio, int queue, uint64_t counter, double gauge)
+static int put(struct dcb_store *st, int64_t t, const char *dev, const char *ifn, enum metric_id m,
+               int prio, int queue, uint64_t counter, double gauge)
 {
     struct dcb_sample s;
     dcb_sample_set(&s, t, dev, ifn, m, prio, queue);
@@ -114,8 +114,8 @@ static int ring_run(void)
     }
     int64_t end = bench_now_ns();
     printf("ring, latest 60 s: %zu rules, %llu instances, %u findings in %.1f ms (target 100; "
-           "ports and configs %.1f ms, evaluation %.1f ms, %.2f M instances/s)\n", rs.n,
-           (unsigned long long)stats.instances, fired, (double)(end - start) / 1e6,
+           "ports and configs %.1f ms, evaluation %.1f ms, %.2f M instances/s)\n",
+           rs.n, (unsigned long long)stats.instances, fired, (double)(end - start) / 1e6,
            (double)(loaded - start) / 1e6, (double)(end - loaded) / 1e6,
            (double)stats.instances / ((double)(end - loaded) / 1e9) / 1e6);
     evidence_store_close(&ev);
@@ -194,7 +194,8 @@ static int sqlite_run(void)
         return -1;
     }
     printf("sqlite, %d-hour windows: %zu rules, %llu instances, %u findings in %.2f s "
-           "(target 5 s)\n", hours, rs.n, (unsigned long long)stats.instances, fired,
+           "(target 5 s)\n",
+           hours, rs.n, (unsigned long long)stats.instances, fired,
            (double)(bench_now_ns() - start) / 1e9);
     evidence_store_close(&ev);
     rule_set_free(&rs);
@@ -223,9 +224,10 @@ static struct dcb_store *config_store(bool linked)
         snprintf(ifn, sizeof(ifn), "Ethernet%d", (p / 2) % 64);
         struct store_config_row row = { NOW, dev, ifn, "gnmi", port_config };
         store_put_config(st, &row, NULL);
-        snprintf(topo, sizeof(topo), "{\"role\":\"switch\",\"peer\":{\"%s\":\"%s\","
-                 "\"ifname\":\"%s\",\"role\":\"switch\"}}", linked ? "device" : "name", peer,
-                 ifn);
+        snprintf(topo, sizeof(topo),
+                 "{\"role\":\"switch\",\"peer\":{\"%s\":\"%s\","
+                 "\"ifname\":\"%s\",\"role\":\"switch\"}}",
+                 linked ? "device" : "name", peer, ifn);
         struct store_config_row t = { NOW, dev, ifn, "topology", topo };
         store_put_config(st, &t, NULL);
     }
@@ -300,7 +302,7 @@ static int peer_run(void)
 
 int main(void)
 {
-    const char *only = getenv("BENCH_RULES_ONLY");   /* "peer": that run alone (profiling) */
+    const char *only = getenv("BENCH_RULES_ONLY"); /* "peer": that run alone (profiling) */
     if (only && !strcmp(only, "peer"))
         return peer_run() < 0 ? 1 : 0;
     if (ring_run() < 0 || peer_run() < 0)

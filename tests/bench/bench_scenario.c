@@ -42,8 +42,8 @@ static double bare_events_per_cpu_s(const struct scenario *sc, int64_t total_ns)
             o.duration_ns = total_ns - done;
         struct replay_summary s;
         struct dcb_err err;
-        if (replay_run(&sc->fabric, sc->workload.flows, sc->workload.nflows, &o, NULL, &s,
-                       &err) < 0)
+        if (replay_run(&sc->fabric, sc->workload.flows, sc->workload.nflows, &o, NULL, &s, &err) <
+            0)
             return 0;
         events += s.events;
         replay_summary_free(&s);
@@ -84,7 +84,7 @@ static void bench(const char *label, struct scenario *sc, int64_t duration_ns)
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "fixtures/scenarios";
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);     /* as dcbkit replay does */
+    mallopt(M_TRIM_THRESHOLD, 256 << 20); /* as dcbkit replay does */
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     DIR *d = opendir(dir);
     if (!d) {

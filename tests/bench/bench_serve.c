@@ -43,11 +43,25 @@
 
 /* 12 per-priority metrics and 8 per-queue ones (queue = the priority's index) */
 static const enum metric_id metrics[METRICS] = {
-    METRIC_PRIO_RX_BYTES, METRIC_PRIO_TX_BYTES, METRIC_PRIO_RX_PACKETS, METRIC_PRIO_TX_PACKETS,
-    METRIC_PFC_RX_PAUSE, METRIC_PFC_TX_PAUSE, METRIC_PFC_RX_PAUSE_US, METRIC_PFC_TX_PAUSE_US,
-    METRIC_PFC_RX_TRANSITIONS, METRIC_ECN_MARKED, METRIC_DROP_PRIO, METRIC_PG_WATERMARK_BYTES,
-    METRIC_QUEUE_TX_PACKETS, METRIC_QUEUE_TX_BYTES, METRIC_QUEUE_DROPS, METRIC_QUEUE_WRED_DROPS,
-    METRIC_QUEUE_ECN_MARKED, METRIC_QUEUE_DEPTH_BYTES, METRIC_QUEUE_WATERMARK_BYTES,
+    METRIC_PRIO_RX_BYTES,
+    METRIC_PRIO_TX_BYTES,
+    METRIC_PRIO_RX_PACKETS,
+    METRIC_PRIO_TX_PACKETS,
+    METRIC_PFC_RX_PAUSE,
+    METRIC_PFC_TX_PAUSE,
+    METRIC_PFC_RX_PAUSE_US,
+    METRIC_PFC_TX_PAUSE_US,
+    METRIC_PFC_RX_TRANSITIONS,
+    METRIC_ECN_MARKED,
+    METRIC_DROP_PRIO,
+    METRIC_PG_WATERMARK_BYTES,
+    METRIC_QUEUE_TX_PACKETS,
+    METRIC_QUEUE_TX_BYTES,
+    METRIC_QUEUE_DROPS,
+    METRIC_QUEUE_WRED_DROPS,
+    METRIC_QUEUE_ECN_MARKED,
+    METRIC_QUEUE_DEPTH_BYTES,
+    METRIC_QUEUE_WATERMARK_BYTES,
     METRIC_PFCWD_TX_DROP,
 };
 
@@ -204,7 +218,7 @@ static int64_t fresh_scrape(int port, char *buf, size_t cap)
     int fd = connect_to(port);
     if (fd < 0)
         return -1;
-    struct timeval give_up = { .tv_sec = 5 };      /* a scrape unanswered in 5 s has failed */
+    struct timeval give_up = { .tv_sec = 5 }; /* a scrape unanswered in 5 s has failed */
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &give_up, sizeof(give_up));
     long body = scrape(fd, buf, cap);
     close(fd);
@@ -224,9 +238,9 @@ static void print_latencies(const char *what, int64_t *lat, int n, int failed)
         return;
     }
     qsort(lat, (size_t)n, sizeof(*lat), cmp_i64);
-    printf("  %-16s p50 %.3f ms   p99 %.3f ms   max %.3f ms   (%d answered, %d failed)\n",
-           what, (double)lat[n / 2] / 1e6, (double)lat[n * 99 / 100] / 1e6,
-           (double)lat[n - 1] / 1e6, n, failed);
+    printf("  %-16s p50 %.3f ms   p99 %.3f ms   max %.3f ms   (%d answered, %d failed)\n", what,
+           (double)lat[n / 2] / 1e6, (double)lat[n * 99 / 100] / 1e6, (double)lat[n - 1] / 1e6, n,
+           failed);
 }
 
 /* New-connection scrapes every 100 ms for seconds, while (if drippers) that many connections
@@ -234,19 +248,21 @@ static void print_latencies(const char *what, int64_t *lat, int n, int failed)
 static void scrape_for(int port, char *buf, size_t cap, int seconds, int *drippers, int n_drip,
                        int64_t *lat, int *n, int *failed)
 {
-    static const char head[] = "GET /metrics HTTP/1.1\r\nHost: bench\r\nX-Drip: aaaaaaaaaaaaaaaaaaaa"
-                               "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    static const char head[] =
+        "GET /metrics HTTP/1.1\r\nHost: bench\r\nX-Drip: aaaaaaaaaaaaaaaaaaaa"
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
     int64_t end = bench_now_ns() + (int64_t)seconds * 1000000000LL, next_drip = 0;
     int step = 0;
     *n = *failed = 0;
     while (bench_now_ns() < end) {
         if (n_drip && bench_now_ns() >= next_drip) {
             for (int i = 0; i < n_drip; i++)
-                if (drippers[i] >= 0 && send(drippers[i], head + step % (sizeof(head) - 1), 1,
-                                             MSG_NOSIGNAL | MSG_DONTWAIT) < 0 &&
+                if (drippers[i] >= 0 &&
+                    send(drippers[i], head + step % (sizeof(head) - 1), 1,
+                         MSG_NOSIGNAL | MSG_DONTWAIT) < 0 &&
                     errno != EAGAIN) {
                     close(drippers[i]);
-                    drippers[i] = connect_to_nonblock(port);   /* the attacker comes back */
+                    drippers[i] = connect_to_nonblock(port); /* the attacker comes back */
                 }
             step++;
             next_drip = bench_now_ns() + 1000000000LL;
@@ -280,7 +296,8 @@ static int attack(int port, char *buf, size_t cap)
     }
     int n, failed;
     printf("  under attack     %d connections dripping a header byte a second, a new-connection "
-           "scrape every 100 ms for %d s:\n", attackers, seconds);
+           "scrape every 100 ms for %d s:\n",
+           attackers, seconds);
     scrape_for(port, buf, cap, seconds, NULL, 0, lat, &n, &failed);
     print_latencies("  quiet (ref)", lat, n, failed);
     int opened = 0;
@@ -310,8 +327,8 @@ int main(int argc, char **argv)
         snprintf(bin, sizeof(bin), "%s", getenv("DCBKIT"));
     } else {
         const char *slash = strrchr(argv[0], '/');
-        snprintf(bin, sizeof(bin), "%.*s/../../bin/dcbkit",
-                 slash ? (int)(slash - argv[0]) : 1, slash ? argv[0] : ".");
+        snprintf(bin, sizeof(bin), "%.*s/../../bin/dcbkit", slash ? (int)(slash - argv[0]) : 1,
+                 slash ? argv[0] : ".");
     }
     char dir[] = "/tmp/dcbkit-bench-serve.XXXXXX";
     if (!mkdtemp(dir)) {
@@ -330,8 +347,8 @@ int main(int argc, char **argv)
     /* the reference: one render of the same page in this process */
     struct prom_buf page;
     prom_buf_init(&page);
-    struct prom_page in = { samples, SERIES, NULL, 0, NULL, 0, "bench", NULL, 0, NULL, 0,
-                            NULL, 0, NULL, 0 };
+    struct prom_page in = { samples, SERIES, NULL, 0,    NULL, 0,    "bench", NULL,
+                            0,       NULL,   0,    NULL, 0,    NULL, 0 };
     int reps = 20;
     double c0 = cpu_s();
     int64_t t0 = bench_now_ns();
@@ -350,7 +367,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_serve: cannot start %s serve\n", bin);
         return 1;
     }
-    usleep(300000);                 /* the first round */
+    usleep(300000); /* the first round */
     int fd = connect_to(port);
     size_t cap = 16u << 20;
     char *buf = malloc(cap);
@@ -382,11 +399,13 @@ int main(int argc, char **argv)
         printf("serve /metrics, %d interfaces x %d priorities x %d metrics = %d series, "
                "%ld-byte page, %d scrapes on one keep-alive connection:\n",
                IFACES, PRIOS, METRICS, SERIES, body, scrapes);
-        printf("  scrape latency   p50 %.3f ms   p99 %.3f ms   max %.3f ms   (target p99 < 20 ms)\n",
+        printf("  scrape latency   p50 %.3f ms   p99 %.3f ms   max %.3f ms   (target p99 < 20 "
+               "ms)\n",
                p50, p99, max);
         printf("  throughput       %.0f scrapes/s, %.0f MB/s; CPU per scrape: server %.3f ms, "
-               "client %.3f ms\n", scrapes / wall_s, (double)body * scrapes / wall_s / 1e6,
-               server_cpu * 1e3 / scrapes, client_cpu * 1e3 / scrapes);
+               "client %.3f ms\n",
+               scrapes / wall_s, (double)body * scrapes / wall_s / 1e6, server_cpu * 1e3 / scrapes,
+               client_cpu * 1e3 / scrapes);
         printf("  reference        rendering the page in-process (once per round): %.2f ms "
                "wall, %.2f ms CPU, %zu bytes; p99 scrape / render = %.2f\n",
                render_ms, render_cpu_ms, page_bytes, p99 / render_ms);

@@ -63,8 +63,9 @@ static double reference_ingest(const char *path, int seconds)
     remove_db(path);
     sqlite3 *db;
     sqlite3_open(path, &db);
-    sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-                     "CREATE TABLE plain (series INTEGER, ts INTEGER, value REAL)",
+    sqlite3_exec(db,
+                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+                 "CREATE TABLE plain (series INTEGER, ts INTEGER, value REAL)",
                  NULL, NULL, NULL);
     sqlite3_stmt *st;
     sqlite3_prepare_v2(db, "INSERT INTO plain VALUES (?1, ?2, ?3)", -1, &st, NULL);

@@ -74,8 +74,7 @@ static int64_t recent_batches(sqlite3 *db)
 {
     sqlite3_stmt *st;
     int64_t n = -1;
-    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM recent_batches", -1, &st, NULL) ==
-        SQLITE_OK) {
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM recent_batches", -1, &st, NULL) == SQLITE_OK) {
         if (sqlite3_step(st) == SQLITE_ROW)
             n = sqlite3_column_int64(st, 0);
         sqlite3_finalize(st);
@@ -88,7 +87,7 @@ struct batch_cost {
     bool merged;
 };
 
-static struct batch_cost *cost;     /* by batch, for either run */
+static struct batch_cost *cost; /* by batch, for either run */
 
 static int fail(const char *what, const char *msg)
 {
@@ -200,8 +199,7 @@ int main(int argc, char **argv)
     make_templates();
     char path[256];
     snprintf(path, sizeof(path), "/tmp/dcbkit-bench-steady-%d.db", (int)getpid());
-    cost = calloc((size_t)(batches > ref_batches ? batches : ref_batches),
-                                     sizeof(*cost));
+    cost = calloc((size_t)(batches > ref_batches ? batches : ref_batches), sizeof(*cost));
     if (!cost)
         return fail("memory", "out of memory");
     struct dcb_err err;
@@ -232,8 +230,8 @@ int main(int argc, char **argv)
     printf("two tiers: %d merges (batch and merge in one commit) %.2f s CPU each on average "
            "(max %.2f, wall %.2f); all batches %.3f s CPU each on average, merges included "
            "= %.1f%% of a core at one batch a second\n",
-           merges, merges ? merge_cpu / merges : 0, merge_max,
-           merges ? merge_wall / merges : 0, total / batches, 100 * total / batches);
+           merges, merges ? merge_cpu / merges : 0, merge_max, merges ? merge_wall / merges : 0,
+           total / batches, 100 * total / batches);
     printf("two tiers: each merge's batch, CPU s:");
     for (int b = 0; b < batches; b++) {
         if (cost[b].merged)

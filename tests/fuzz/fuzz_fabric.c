@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct dcb_err err;
     if (fabric_load_text(&f, (const char *)data, size, "fuzz", &err) != 0)
         return 0;
-    if (f.nlinks > 2000 || f.ndevices > 2000) {   /* keep each run quick */
+    if (f.nlinks > 2000 || f.ndevices > 2000) { /* keep each run quick */
         fabric_free(&f);
         return 0;
     }

@@ -20,7 +20,7 @@ static void load(void)
              gnmi_map_load(&maps[0], dir, "sonic", &err) == 0 &&
              gnmi_map_load(&maps[1], dir, "openconfig", &err) == 0;
     if (!loaded)
-        abort();                  /* the shipped maps must load: run from the checkout */
+        abort(); /* the shipped maps must load: run from the checkout */
 }
 
 static void setting(const char *ifname, const char *field, const char *value, void *arg)

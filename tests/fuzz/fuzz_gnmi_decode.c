@@ -45,9 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * number 0 spelt in more than one byte, which protobuf-c lets through) */
         if (strstr(why, "nested deeper") || strstr(why, "field number 0"))
             return 0;
-        ProtobufCMessage *m = protobuf_c_message_unpack(
-            get ? &gnmi__get_response__descriptor : &gnmi__subscribe_response__descriptor, NULL,
-            size, data);
+        ProtobufCMessage *m = protobuf_c_message_unpack(get ? &gnmi__get_response__descriptor
+                                                            : &gnmi__subscribe_response__descriptor,
+                                                        NULL, size, data);
         if (m)
             abort();
         return 0;

@@ -11,7 +11,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 65535)
         return 0;
-    if (!dcb_decode_link_frame(DCB_LINKTYPE_ETHERNET, data, (uint32_t)size, (uint32_t)size, &frame) ||
+    if (!dcb_decode_link_frame(DCB_LINKTYPE_ETHERNET, data, (uint32_t)size, (uint32_t)size,
+                               &frame) ||
         !(frame.layers & DCB_L_LLDP))
         return 0;
     struct qos_config c;
@@ -20,6 +21,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lldp_peer_config(&frame.lldp, &c, peer, sizeof(peer), port, sizeof(port));
     struct dcb_err err;
     if (qos_validate(&c, "", &err) < 0 && c.ets_bw[0].set == false)
-        abort();   /* only the ETS bandwidth sum can make an advertised config invalid */
+        abort(); /* only the ETS bandwidth sum can make an advertised config invalid */
     return 0;
 }

@@ -47,10 +47,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             break;
         }
-        case 9: { uint8_t tmp[8]; (void)rd_copy(&r, tmp, ops[i] >> 5); break; }
+        case 9: {
+            uint8_t tmp[8];
+            (void)rd_copy(&r, tmp, ops[i] >> 5);
+            break;
+        }
         case 10: (void)rd_peek_u8(&r, ops[i] >> 4); break;
-        case 11: { struct dcb_reader rest; rd_rest(&r, &rest); check(&rest); break; }
-        case 12: { char why[64]; rd_describe_failure(&r, why, sizeof(why)); break; }
+        case 11: {
+            struct dcb_reader rest;
+            rd_rest(&r, &rest);
+            check(&rest);
+            break;
+        }
+        case 12: {
+            char why[64];
+            rd_describe_failure(&r, why, sizeof(why));
+            break;
+        }
         default: (void)rd_le64(&r); break;
         }
         check(&r);

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct dcb_err err;
     if (rule_set_load_text(&rs, (const char *)data, size, "fuzz.rules", &err) != 0) {
         if (rs.n != 0 || strncmp(err.msg, "fuzz.rules:", 11) != 0)
-            abort();                         /* refused whole, and says where */
+            abort(); /* refused whole, and says where */
         rule_set_free(&rs);
         return 0;
     }
@@ -54,8 +54,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (evidence_fabric_open(&ev, &f, &err) != 0)
         abort();
     unsigned fired = 0;
-    struct rule_run_options opt = { .profile = "pfc-only", .now_ns = 1000000000LL,
-                                    .on_finding = on_finding, .on_undecided = on_undecided,
+    struct rule_run_options opt = { .profile = "pfc-only",
+                                    .now_ns = 1000000000LL,
+                                    .on_finding = on_finding,
+                                    .on_undecided = on_undecided,
                                     .arg = &fired };
     if (rule_set_run(&rs, &ev, &opt, NULL, &err) != 0)
         abort();

@@ -33,8 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct scenario sc;
     struct dcb_err err;
     /* a fabric named by path is looked up in a folder that does not exist */
-    if (scenario_load_text(&sc, text, len, "fuzz", "/nonexistent-dcbkit-fuzz", sets, nsets,
-                           &err) == 0) {
+    if (scenario_load_text(&sc, text, len, "fuzz", "/nonexistent-dcbkit-fuzz", sets, nsets, &err) ==
+        0) {
         if (sc.fabric.ndevices <= 64 && sc.workload.nflows <= 64) {
             if (sc.options.duration_ns > 20000)
                 sc.options.duration_ns = 20000;

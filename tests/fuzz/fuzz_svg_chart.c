@@ -13,7 +13,7 @@
 static void check(const char *doc)
 {
     if (!doc)
-        return;   /* out of memory is allowed */
+        return; /* out of memory is allowed */
     const unsigned char *p = (const unsigned char *)doc;
     while (*p) {
         size_t n = dcb_utf8_seq_len(p, NULL);
@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             labels[n_labels++] = text + i;
     }
     for (size_t i = n_labels; i < 8; i++)
-        labels[i] = labels[i % n_labels];   /* n_labels >= 1: text itself is the first */
+        labels[i] = labels[i % n_labels]; /* n_labels >= 1: text itself is the first */
 
     int64_t span = 1 + (int64_t)(size * 7919);
     struct svg_chart *c = svg_chart_new(labels[0], -span / 3, span);
@@ -57,8 +57,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                              labels[7]);
         for (size_t i = 0; i + 1 < size; i += 2) {
             int64_t t = (int64_t)data[i] * span / 200 - span / 4;
-            double v = data[i + 1] == 255 ? NAN : data[i + 1] == 254 ? -1e300 :
-                       (double)data[i + 1] * (double)(1ULL << (data[i] % 60));
+            double v = data[i + 1] == 255 ? NAN
+                       : data[i + 1] == 254
+                           ? -1e300
+                           : (double)data[i + 1] * (double)(1ULL << (data[i] % 60));
             if (s)
                 svg_series_point(s, t, v);
             if (st)
@@ -83,7 +85,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             svg_heatmap_col_label(h, k, labels[(k + 2) % 8]);
         for (size_t i = 0; i < size; i++)
             svg_heatmap_set(h, i % rows, (i / rows) % cols,
-                            data[i] == 255 ? NAN : data[i] == 254 ? INFINITY : (double)data[i] - 3);
+                            data[i] == 255   ? NAN
+                            : data[i] == 254 ? INFINITY
+                                             : (double)data[i] - 3);
         char *doc = svg_heatmap_to_string(h, NULL);
         check(doc);
         free(doc);

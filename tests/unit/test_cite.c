@@ -15,8 +15,8 @@ struct parts {
 static void add_part(void *ctx, const char *text, size_t len, const char *id, size_t id_len)
 {
     struct parts *p = ctx;
-    snprintf(p->joined + strlen(p->joined), sizeof(p->joined) - strlen(p->joined), "%.*s",
-             (int)len, text);
+    snprintf(p->joined + strlen(p->joined), sizeof(p->joined) - strlen(p->joined), "%.*s", (int)len,
+             text);
     if (id)
         snprintf(p->anchors + strlen(p->anchors), sizeof(p->anchors) - strlen(p->anchors),
                  "<%.*s|%.*s>", (int)id_len, id, (int)len, text);
@@ -27,8 +27,9 @@ static void add_part(void *ctx, const char *text, size_t len, const char *id, si
 static void walk_splits_anchors(void **state)
 {
     (void)state;
-    const char *ref = "IEEE 802.1Q clause 36 [docs/rules-references.md#qbb #nvidia-roce\n"
-                      "             #pause]; see #notes and other.md#x (docs/rules-references.md#lldp)";
+    const char *ref =
+        "IEEE 802.1Q clause 36 [docs/rules-references.md#qbb #nvidia-roce\n"
+        "             #pause]; see #notes and other.md#x (docs/rules-references.md#lldp)";
     struct parts p = { "", "" };
     cite_walk(ref, add_part, &p);
     assert_string_equal(p.joined, ref);

@@ -58,7 +58,7 @@ static void wall_clock_is_unix_time(void **state)
 {
     (void)state;
     int64_t now = dcb_realtime_ns();
-    assert_true(now > 1500000000LL * 1000000000LL);   /* after 2017 */
+    assert_true(now > 1500000000LL * 1000000000LL); /* after 2017 */
     assert_true(llabs(now / 1000000000LL - (int64_t)time(NULL)) <= 1);
 }
 

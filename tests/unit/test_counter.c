@@ -39,10 +39,10 @@ static void wrap_32bit(void **state)
     (void)state;
     struct counter_state st;
     counter_state_init(&st);
-    counter_update(&st, 4294967290u, 0, 32, 0);            /* 2^32 - 6 */
+    counter_update(&st, 4294967290u, 0, 32, 0); /* 2^32 - 6 */
     struct counter_delta d = counter_update(&st, 10, SEC, 32, 0);
     assert_int_equal(d.kind, COUNTER_WRAPPED);
-    assert_int_equal(d.delta, 16);                          /* 6 to the top, then 0..10 */
+    assert_int_equal(d.delta, 16); /* 6 to the top, then 0..10 */
     assert_true(fabs(counter_rate_per_sec(&d) - 16.0) < 1e-9);
 }
 
@@ -65,7 +65,7 @@ static void wrap_64bit(void **state)
     counter_update(&st, UINT64_MAX - 99, 0, 64, 0);
     struct counter_delta d = counter_update(&st, 900, SEC, 64, 0);
     assert_int_equal(d.kind, COUNTER_WRAPPED);
-    assert_true(d.delta == 1000);                           /* 100 to the top, then 0..900 */
+    assert_true(d.delta == 1000); /* 100 to the top, then 0..900 */
 }
 
 /* A driver reload: the counter starts again from a smaller value. */
@@ -77,7 +77,7 @@ static void reset_to_smaller_value_64(void **state)
     counter_update(&st, 5000000000000ULL, 0, 64, 0);
     struct counter_delta d = counter_update(&st, 42, SEC, 64, 0);
     assert_int_equal(d.kind, COUNTER_RESET);
-    assert_true(d.delta == 42);                             /* counted since the reset */
+    assert_true(d.delta == 42); /* counted since the reset */
     assert_true(d.previous == 5000000000000ULL);
     /* no rate spans a reset: the counter may have restarted from any value */
     assert_true(isnan(counter_rate_per_sec(&d)));
@@ -107,7 +107,7 @@ static void caller_bound_turns_wrap_into_reset(void **state)
     counter_state_init(&st);
     counter_update(&st, 3000000000u, 0, 32, 0);
     struct counter_delta d = counter_update(&st, 5, SEC, 32, 0);
-    assert_int_equal(d.kind, COUNTER_RESET);                /* default bound: a quarter */
+    assert_int_equal(d.kind, COUNTER_RESET); /* default bound: a quarter */
     counter_state_init(&st);
     counter_update(&st, 4294967000u, 0, 32, 1000);
     d = counter_update(&st, 5, SEC, 32, 1000);
@@ -127,7 +127,7 @@ static void reading_wider_than_counter_is_invalid(void **state)
     counter_update(&st, 10, 0, 32, 0);
     struct counter_delta d = counter_update(&st, 1ULL << 32, SEC, 32, 0);
     assert_int_equal(d.kind, COUNTER_INVALID);
-    d = counter_update(&st, 20, 2 * SEC, 32, 0);             /* state untouched */
+    d = counter_update(&st, 20, 2 * SEC, 32, 0); /* state untouched */
     assert_int_equal(d.kind, COUNTER_OK);
     assert_int_equal(d.delta, 10);
 }
@@ -162,7 +162,7 @@ static void window_leaves_a_reset_out(void **state)
     assert_int_equal(w.busy_ns, SEC);
     assert_true(fabs(counter_window_rate(&w) - 5.0) < 1e-9);
 
-    counter_window_init(&w, 64);                  /* one reading, or only a reset: no rate */
+    counter_window_init(&w, 64); /* one reading, or only a reset: no rate */
     counter_window_add(&w, 10, 0);
     assert_true(isnan(counter_window_rate(&w)));
     counter_window_add(&w, 3, SEC);
@@ -180,9 +180,9 @@ static void step_judges_as_update(void **state)
     assert_true(counter_step(100, 350, 32, &step) && step == 250);
     assert_true(counter_step(350, 350, 32, &step) && step == 0);
     assert_true(counter_step(4294967200u, 100, 32, &step) && step == 196);
-    assert_false(counter_step(4294967200u, 100, 64, &step));      /* at 64 bits: a reset */
+    assert_false(counter_step(4294967200u, 100, 64, &step)); /* at 64 bits: a reset */
     assert_int_equal(step, 0);
-    assert_false(counter_step(4294967200u, 100, 0, &step));       /* 0: 64 */
+    assert_false(counter_step(4294967200u, 100, 0, &step)); /* 0: 64 */
     assert_false(counter_step(3000000000u, 5, 32, &step));
     assert_true(counter_step(UINT64_MAX - 4, 5, 64, &step) && step == 10);
     assert_true(counter_step(3221225472u, 0, 32, &step) && step == 1073741824u);

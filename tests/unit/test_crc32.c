@@ -19,7 +19,7 @@ static uint32_t crc32_bitwise(const uint8_t *p, size_t len)
 static void known_value(void **state)
 {
     (void)state;
-    assert_int_equal(dcb_crc32(0, "123456789", 9), 0xcbf43926u);   /* the CRC-32 check value */
+    assert_int_equal(dcb_crc32(0, "123456789", 9), 0xcbf43926u); /* the CRC-32 check value */
 }
 
 /* Every length from 0 to 2100 and every alignment, both paths, and chaining in two parts. */

@@ -16,9 +16,9 @@ static void put_attr(uint8_t *buf, size_t *off, uint16_t type, const void *data,
 }
 
 /* Attribute types and selector of the Linux 6.3 APP trust table (older headers lack them). */
-#define TRUST_TABLE 11      /* DCB_ATTR_DCB_APP_TRUST_TABLE */
-#define DCB_APP_ATTR 2      /* DCB_ATTR_DCB_APP: entries with a DCB (not IEEE) selector */
-#define SEL_PCP 255         /* DCB_APP_SEL_PCP */
+#define TRUST_TABLE 11 /* DCB_ATTR_DCB_APP_TRUST_TABLE */
+#define DCB_APP_ATTR 2 /* DCB_ATTR_DCB_APP: entries with a DCB (not IEEE) selector */
+#define SEL_PCP 255    /* DCB_APP_SEL_PCP */
 
 /* A DCB_CMD_IEEE_GET reply as mlx5 would send it: ETS, PFC on priority 3 with counters, and an
  * APP table mapping DSCP 26 and UDP 4791 to priority 3; with ntrust > 0, also the APP trust
@@ -54,7 +54,8 @@ static size_t build_reply_trust(uint8_t *out, const uint8_t *trust, size_t ntrus
         uint8_t order[64] = { 0 };
         size_t o = 0;
         for (size_t i = 0; i < ntrust; i++)
-            put_attr(order, &o, trust[i] == SEL_PCP ? DCB_APP_ATTR : DCB_ATTR_IEEE_APP, &trust[i], 1);
+            put_attr(order, &o, trust[i] == SEL_PCP ? DCB_APP_ATTR : DCB_ATTR_IEEE_APP, &trust[i],
+                     1);
         put_attr(inner, &n, TRUST_TABLE | NLA_F_NESTED, order, o);
     }
     size_t off = 0;
@@ -117,7 +118,7 @@ static void trust_table_gives_trust(void **state)
     char v[32];
     const uint8_t dscp_pcp[] = { IEEE_8021QAZ_APP_SEL_DSCP, SEL_PCP };
     const uint8_t pcp_dscp[] = { SEL_PCP, IEEE_8021QAZ_APP_SEL_DSCP };
-    const uint8_t port_pcp[] = { IEEE_8021QAZ_APP_SEL_DGRAM, SEL_PCP };   /* `order dgram pcp` */
+    const uint8_t port_pcp[] = { IEEE_8021QAZ_APP_SEL_DGRAM, SEL_PCP }; /* `order dgram pcp` */
     const uint8_t eth_only[] = { IEEE_8021QAZ_APP_SEL_ETHERTYPE };
     assert_string_equal(trust_of(dscp_pcp, 2, v, sizeof(v)), "dscp");
     assert_string_equal(trust_of(pcp_dscp, 2, v, sizeof(v)), "pcp");
@@ -145,7 +146,7 @@ static void truncated_replies_are_refused(void **state)
         struct qos_config c;
         qos_config_init(&c);
         struct dcbnl_pfc_counters pfc = { 0 };
-        dcbnl_parse_ieee(buf, cut, &c, &pfc, NULL);   /* must not read past cut (ASan) */
+        dcbnl_parse_ieee(buf, cut, &c, &pfc, NULL); /* must not read past cut (ASan) */
     }
     /* a length field that lies */
     buf[0] = 0xff;

@@ -42,7 +42,7 @@ static void rates_need_two_readings(void **state)
     put(&sink, "eth0", METRIC_PFC_RX_PAUSE, 3, 510, T0 + SEC, 64);
     model_settle(&m);
     assert_int_equal(i->col[COL_RX].state, VAL_KNOWN);
-    assert_true(fabs(i->col[COL_RX].v - 1e9) < 1e-3);          /* bits per second */
+    assert_true(fabs(i->col[COL_RX].v - 1e9) < 1e-3); /* bits per second */
     assert_true(fabs(i->col[COL_PFC_RX].v - 500) < 1e-9);
     assert_int_equal(i->hist_n, 2);
     model_free(&m);
@@ -65,7 +65,7 @@ static void rates_span_the_refresh_interval(void **state)
         model_settle(&m);
     }
     struct top_iface *i = m.ifaces[0];
-    assert_true(fabs(model_rate(i, METRIC_PORT_RX_BYTES, 8) - 800) < 1e-9);  /* 400 .. 1.5 s */
+    assert_true(fabs(model_rate(i, METRIC_PORT_RX_BYTES, 8) - 800) < 1e-9); /* 400 .. 1.5 s */
     assert_true(fabs(i->col[COL_RX].v - 6400) < 1e-9);
     /* at 0.5 s the only base was half a second old: the rate over that */
     assert_true(fabs(i->hist[COL_RX][1] - 1600) < 1e-3);
@@ -120,10 +120,10 @@ static void stale_when_readings_stop(void **state)
     put(&sink, "eth0", METRIC_PFC_RX_PAUSE, 3, 60, T0 + SEC, 64);
     model_settle(&m);
     struct top_iface *i = m.ifaces[0];
-    model_mark_stale(&m, T0 + 4 * SEC, SEC);               /* 3 s: not yet (2 x 1 s + 1 s) */
+    model_mark_stale(&m, T0 + 4 * SEC, SEC); /* 3 s: not yet (2 x 1 s + 1 s) */
     assert_int_equal(i->stale_ns, 0);
     assert_true(fabs(i->col[COL_PFC_RX].v - 50) < 1e-9);
-    model_mark_stale(&m, T0 + 5 * SEC, SEC);               /* 4 s */
+    model_mark_stale(&m, T0 + 5 * SEC, SEC); /* 4 s */
     assert_int_equal(i->stale_ns, 4 * SEC);
     assert_int_equal(i->col[COL_PFC_RX].state, VAL_PENDING);
     struct top_val pc[TOP_NCOLS];
@@ -134,7 +134,7 @@ static void stale_when_readings_stop(void **state)
     model_settle(&m);
     model_mark_stale(&m, T0 + 6 * SEC, SEC);
     assert_int_equal(i->stale_ns, 0);
-    assert_true(fabs(i->col[COL_PFC_RX].v - 50) < 1e-9);   /* 250 over the 5 s */
+    assert_true(fabs(i->col[COL_PFC_RX].v - 50) < 1e-9); /* 250 over the 5 s */
     model_free(&m);
 }
 
@@ -155,7 +155,7 @@ static void columns_cover_the_lossless_set(void **state)
     struct top_iface *i = m.ifaces[0];
     assert_int_equal(model_prio_mask(&m, i), 0x18);
     model_set_prio(&m, TOP_PRIO_LOSSLESS);
-    assert_true(fabs(i->col[COL_PFC_RX].v - (400 + 500)) < 1e-9);   /* prios 3 and 4 */
+    assert_true(fabs(i->col[COL_PFC_RX].v - (400 + 500)) < 1e-9); /* prios 3 and 4 */
     model_set_prio(&m, 7);
     assert_true(fabs(i->col[COL_PFC_RX].v - 800) < 1e-9);
     struct top_val pc[TOP_NCOLS];
@@ -176,7 +176,7 @@ static void sorted_largest_first_unknown_last(void **state)
     uint64_t rate[] = { 5, 50, 0, 7 };
     for (int k = 0; k < 4; k++) {
         put(&sink, names[k], METRIC_PFC_RX_PAUSE, 3, 0, T0, 64);
-        if (k != 3)          /* d has one reading only: unknown */
+        if (k != 3) /* d has one reading only: unknown */
             put(&sink, names[k], METRIC_PFC_RX_PAUSE, 3, rate[k], T0 + SEC, 64);
     }
     model_settle(&m);
@@ -222,19 +222,21 @@ static void network_strings_cannot_reach_the_terminal(void **state)
     char b[256];
     view_sanitize("evil\x1b]0;t\x07sw\x1b[31mRED", b, sizeof(b), true);
     assert_string_equal(b, "evil\\x1b]0;t\\x07sw\\x1b[31mRED");
-    view_sanitize("a\xc2\x9b" "31mb", b, sizeof(b), true);             /* C1 CSI */
+    view_sanitize("a\xc2\x9b"
+                  "31mb",
+                  b, sizeof(b), true); /* C1 CSI */
     assert_string_equal(b, "a\\xc2\\x9b31mb");
-    view_sanitize("x\xe2\x80\xaey", b, sizeof(b), true);               /* RLO */
+    view_sanitize("x\xe2\x80\xaey", b, sizeof(b), true); /* RLO */
     assert_string_equal(b, "x\\xe2\\x80\\xaey");
-    view_sanitize("caf\xc3\xa9 \xff", b, sizeof(b), true);            /* é kept, bad byte not */
+    view_sanitize("caf\xc3\xa9 \xff", b, sizeof(b), true); /* é kept, bad byte not */
     assert_string_equal(b, "caf\xc3\xa9 \\xff");
-    view_sanitize("caf\xc3\xa9", b, sizeof(b), false);                /* no UTF-8: escaped */
+    view_sanitize("caf\xc3\xa9", b, sizeof(b), false); /* no UTF-8: escaped */
     assert_string_equal(b, "caf\\xc3\\xa9");
     view_sanitize("\x7f\x01", b, sizeof(b), true);
     assert_string_equal(b, "\\x7f\\x01");
-    view_sanitize("abcdef", b, 4, true);                              /* cut, terminated */
+    view_sanitize("abcdef", b, 4, true); /* cut, terminated */
     assert_string_equal(b, "abc");
-    view_sanitize("\x1b\x1b", b, 6, true);                            /* never half an escape */
+    view_sanitize("\x1b\x1b", b, 6, true); /* never half an escape */
     assert_string_equal(b, "\\x1b");
 }
 

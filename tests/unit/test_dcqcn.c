@@ -58,7 +58,7 @@ static void paper_sequence(void **state)
         near(rp.rc, rc);
         near(rp.rt, 20e9);
     }
-    near(rp.rc, 19.6887207031e9);           /* 20 - 9.9609375 / 32 */
+    near(rp.rc, 19.6887207031e9); /* 20 - 9.9609375 / 32 */
     /* the sixth: additive increase, Rt = 20G + 40M, then Rc halfway */
     dcqcn_rp_on_timer(&rp, &p);
     double rt = 20.04e9;
@@ -97,7 +97,7 @@ static void paper_sequence(void **state)
     dcqcn_rp_on_sent(&rp, &p, 5u * 1000 * 1000);
     near(rp.rt, rt);
     dcqcn_rp_on_sent(&rp, &p, 5u * 1000 * 1000);
-    rt += 2 * 200e6;                        /* BC = 8, T = 7: min 7 -> (7 - 5) R_HAI */
+    rt += 2 * 200e6; /* BC = 8, T = 7: min 7 -> (7 - 5) R_HAI */
     rc = (rt + rc) / 2.0;
     near(rp.rt, rt);
     near(rp.rc, rc);
@@ -134,12 +134,12 @@ static void alpha_timer_start(void **state)
 
     dcqcn_params_mlx5(&p, G40);
     dcqcn_rp_init(&rp, &p, 0);
-    rp.alpha = 0.25;                          /* whatever it was: the first CNP sets it */
+    rp.alpha = 0.25; /* whatever it was: the first CNP sets it */
     assert_true(dcqcn_rp_on_cnp(&rp, &p, 1000000));
     near(rp.rc, G40 * (1.0 - (1023.0 / 1024.0) / 2.0));
     alpha = (1019.0 / 1024.0) * (1023.0 / 1024.0) + 5.0 / 1024.0;
     near(rp.alpha, alpha);
-    dcqcn_rp_on_alpha_timer(&rp, &p, 1000000 + 2500);   /* two whole 1 us periods since */
+    dcqcn_rp_on_alpha_timer(&rp, &p, 1000000 + 2500); /* two whole 1 us periods since */
     near(rp.alpha, alpha * (1019.0 / 1024.0) * (1019.0 / 1024.0));
 }
 
@@ -180,10 +180,10 @@ static void mlx5_monitor_period(void **state)
     double alpha = (1019.0 / 1024.0) * (1023.0 / 1024.0) + 5.0 / 1024.0;
     near(rp.alpha, alpha);
     double rc = rp.rc;
-    assert_false(dcqcn_rp_on_cnp(&rp, &p, 3999));      /* inside the 4 us period */
+    assert_false(dcqcn_rp_on_cnp(&rp, &p, 3999)); /* inside the 4 us period */
     near(rp.rc, rc);
     assert_true(dcqcn_rp_on_cnp(&rp, &p, 4000));
-    alpha *= pow(1019.0 / 1024.0, 4);           /* four 1 us alpha periods without a cut */
+    alpha *= pow(1019.0 / 1024.0, 4); /* four 1 us alpha periods without a cut */
     near(rp.rc, rc * (1.0 - alpha / 2.0));
     /* min_dec: with alpha near 2 a cut would go below half; it stops at half */
     rp.alpha = 1.9;

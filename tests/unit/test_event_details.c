@@ -36,7 +36,7 @@ static void hostile_names_stay_one_string(void **state)
         assert_string_equal(back, names[i]);
         free(back);
         cJSON *j = cJSON_Parse(json);
-        assert_int_equal(cJSON_GetArraySize(j), 2);   /* no key smuggled in */
+        assert_int_equal(cJSON_GetArraySize(j), 2); /* no key smuggled in */
         cJSON_Delete(j);
     }
 }
@@ -151,8 +151,10 @@ static void out_event_forms(void **state)
     (void)state;
     struct dcb_event e;
     dcb_event_set(&e, 7, EVENT_COUNTER_RESET, "gpu1", "eth0", -1, "{\"counter\":\"rx_\\\"q\\\"\"}");
-    const struct out_event_form stream = { .kind = "event %s ", .ifname = "%s ",
-                                           .details = "%s\n", .stream = true };
+    const struct out_event_form stream = { .kind = "event %s ",
+                                           .ifname = "%s ",
+                                           .details = "%s\n",
+                                           .stream = true };
     char *s = printed(&e, OUT_JSON, &stream);
     assert_string_equal(s, "{\"schema\":2,\"ts\":7,\"kind\":\"counter_reset\",\"event\":"
                            "\"counter_reset\",\"device\":\"gpu1\",\"ifname\":\"eth0\",\"prio\":-1,"

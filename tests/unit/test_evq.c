@@ -31,12 +31,12 @@ static int64_t below(struct rng *r, int64_t n)
 static int64_t delay(struct rng *r, int mix)
 {
     switch (below(r, mix)) {
-    case 0: return 0;                                  /* the same instant */
-    case 1: return below(r, 300000);                   /* a frame: the fine wheel */
-    case 2: return 100000 + below(r, 2000000);         /* a microsecond: coarse slots */
-    case 3: return 55000000 + below(r, 1000);          /* a DCQCN timer: the calendar */
-    case 4: return 1000000000 + below(r, 9000000000);  /* past the calendar: the far heap */
-    default: return below(r, 5000);                    /* the same slot */
+    case 0: return 0;                                 /* the same instant */
+    case 1: return below(r, 300000);                  /* a frame: the fine wheel */
+    case 2: return 100000 + below(r, 2000000);        /* a microsecond: coarse slots */
+    case 3: return 55000000 + below(r, 1000);         /* a DCQCN timer: the calendar */
+    case 4: return 1000000000 + below(r, 9000000000); /* past the calendar: the far heap */
+    default: return below(r, 5000);                   /* the same slot */
     }
 }
 
@@ -94,13 +94,13 @@ static void run_mix(uint64_t seed, int mix, int steps)
         push_both(q, &ref, delay(&r, mix), id++);
     for (int step = 0; step < steps; step++) {
         const struct heap_event *peeked = below(&r, 2) ? evq_peek(q) : NULL;
-        int64_t next_at = peeked ? peeked->at : -1;   /* a push may move the slot's array */
+        int64_t next_at = peeked ? peeked->at : -1; /* a push may move the slot's array */
         /* what the simulator does between a pop and the next: pushes at or after now */
         int pushes = (int)below(&r, 4);
         for (int k = 0; k < pushes; k++)
             push_both(q, &ref, now + delay(&r, mix), id++);
         if (next_at > now && below(&r, 4) == 0)
-            push_both(q, &ref, now + below(&r, next_at - now), id++);   /* before the peeked */
+            push_both(q, &ref, now + below(&r, next_at - now), id++); /* before the peeked */
         if (!ref.n)
             break;
         int64_t top = ref.v[0].at;
@@ -113,7 +113,7 @@ static void run_mix(uint64_t seed, int mix, int steps)
 static void frames_only(void **state)
 {
     (void)state;
-    run_mix(1, 2, 200000);              /* the same instant and the fine wheel */
+    run_mix(1, 2, 200000); /* the same instant and the fine wheel */
 }
 
 static void frames_and_microseconds(void **state)
@@ -142,13 +142,13 @@ static void gaps(void **state)
     struct heap ref;
     struct evq *q = open_pair(&ref);
     uint32_t id = 0;
-    int64_t at[] = { 7, 50000000000LL, 50000000000LL, 50000001000LL, 9000000000LL,
-                     123456789LL, 4400000000LL, 4294967296LL };
+    int64_t at[] = { 7,           50000000000LL, 50000000000LL, 50000001000LL, 9000000000LL,
+                     123456789LL, 4400000000LL,  4294967296LL };
     for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
         push_both(q, &ref, at[i], id++);
     check_pop(q, &ref);
     check_pop(q, &ref);
-    push_both(q, &ref, 123456789LL + 1, id++);          /* right behind the one just out */
+    push_both(q, &ref, 123456789LL + 1, id++); /* right behind the one just out */
     push_both(q, &ref, 123456789LL + 300000000LL, id++);
     while (ref.n)
         check_pop(q, &ref);
@@ -164,10 +164,8 @@ static void gaps(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(frames_only),
-        cmocka_unit_test(frames_and_microseconds),
-        cmocka_unit_test(with_timers),
-        cmocka_unit_test(everything),
+        cmocka_unit_test(frames_only), cmocka_unit_test(frames_and_microseconds),
+        cmocka_unit_test(with_timers), cmocka_unit_test(everything),
         cmocka_unit_test(gaps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

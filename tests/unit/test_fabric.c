@@ -35,9 +35,14 @@ static void leaf_spine_generator(void **state)
     (void)state;
     struct fabric f;
     fabric_init(&f);
-    struct fabric_gen g = { .type = GEN_LEAF_SPINE, .leaves = 4, .spines = 2, .hosts_per_leaf = 8,
-                            .host_speed_bps = 200000000000ULL, .uplink_speed_bps = 400000000000ULL,
-                            .uplink_cable_mm = 30000, .uplink_cable_set = true };
+    struct fabric_gen g = { .type = GEN_LEAF_SPINE,
+                            .leaves = 4,
+                            .spines = 2,
+                            .hosts_per_leaf = 8,
+                            .host_speed_bps = 200000000000ULL,
+                            .uplink_speed_bps = 400000000000ULL,
+                            .uplink_cable_mm = 30000,
+                            .uplink_cable_set = true };
     assert_int_equal(fabric_generate(&f, &g, NULL), 0);
     assert_int_equal(f.ndevices, 2 + 4 + 32);
     assert_int_equal(f.nlinks, 32 + 8);
@@ -65,10 +70,16 @@ static void fat_tree_generator(void **state)
     (void)state;
     struct fabric f;
     fabric_init(&f);
-    struct fabric_gen g = { .type = GEN_FAT_TREE, .pods = 4, .leaves = 2, .spines = 2,
-                            .super_spines = 4, .hosts_per_leaf = 2,
-                            .host_speed_bps = 100000000000ULL, .uplink_speed_bps = 400000000000ULL,
-                            .uplink_cable_mm = 50000, .uplink_cable_set = true };
+    struct fabric_gen g = { .type = GEN_FAT_TREE,
+                            .pods = 4,
+                            .leaves = 2,
+                            .spines = 2,
+                            .super_spines = 4,
+                            .hosts_per_leaf = 2,
+                            .host_speed_bps = 100000000000ULL,
+                            .uplink_speed_bps = 400000000000ULL,
+                            .uplink_cable_mm = 50000,
+                            .uplink_cable_set = true };
     assert_int_equal(fabric_generate(&f, &g, NULL), 0);
     assert_int_equal(f.ndevices, 4 + 8 + 8 + 16);
     assert_int_equal(f.nlinks, 16 + 16 + 16);
@@ -127,7 +138,7 @@ static void fat_tree_from_json(void **state)
     const struct fabric_link *l = fabric_find_link(&f, "spine3", "Ethernet2", &peer);
     assert_non_null(l);
     assert_string_equal(peer->device, "super1");
-    assert_true(l->speed_bps == 25000000000ULL);   /* uplinks default to the host speed */
+    assert_true(l->speed_bps == 25000000000ULL); /* uplinks default to the host speed */
     fabric_free(&f);
     static const char uneven[] =
         "{\"generate\": {\"type\": \"fat-tree\", \"pods\": 2, \"leaves_per_pod\": 2,"
@@ -154,10 +165,12 @@ static void effective_config_order(void **state)
     static const char text[] =
         "{\"defaults\": {\"mtu\": 1500, \"pfc\": {\"enabled\": 8}, \"speed_bps\": \"10G\"},"
         " \"switch_defaults\": {\"mtu\": 9216},"
-        " \"devices\": [{\"name\": \"sw\", \"role\": \"switch\", \"config\": {\"pfc\": {\"enabled\": 24}},"
+        " \"devices\": [{\"name\": \"sw\", \"role\": \"switch\", \"config\": {\"pfc\": "
+        "{\"enabled\": 24}},"
         "   \"interfaces\": {\"Ethernet1\": {\"pfc\": {\"enabled\": 16}}}},"
         "  {\"name\": \"h\", \"role\": \"host\"}],"
-        " \"links\": [{\"a\": \"sw:Ethernet1\", \"b\": \"h:eth0\", \"speed\": \"400G\", \"cable_m\": 7}]}";
+        " \"links\": [{\"a\": \"sw:Ethernet1\", \"b\": \"h:eth0\", \"speed\": \"400G\", "
+        "\"cable_m\": 7}]}";
     struct fabric f;
     struct dcb_err err;
     assert_int_equal(fabric_load_text(&f, text, sizeof(text) - 1, "t", &err), 0);
@@ -200,14 +213,14 @@ static void generated_devices_take_overrides(void **state)
     assert_int_equal(d->reach, REACH_LOCAL);
     assert_true(d->config.mtu.set && d->config.mtu.v == 4200);
     fabric_free(&f);
-    static const char wrong_role[] =
-        "{\"generate\": {\"type\": \"star\", \"hosts\": 2},"
-        " \"devices\": [{\"name\": \"host2\", \"role\": \"switch\"}]}";
+    static const char wrong_role[] = "{\"generate\": {\"type\": \"star\", \"hosts\": 2},"
+                                     " \"devices\": [{\"name\": \"host2\", \"role\": \"switch\"}]}";
     assert_int_not_equal(fabric_load_text(&f, wrong_role, sizeof(wrong_role) - 1, "t", &err), 0);
     assert_string_equal(err.msg, "t: devices[0].role: \"host2\" is generated as a host");
     static const char empty[] = "{}";
     assert_int_not_equal(fabric_load_text(&f, empty, 2, "t", &err), 0);
-    assert_string_equal(err.msg, "t: devices: the fabric has no devices (list some or \"generate\" them)");
+    assert_string_equal(err.msg,
+                        "t: devices: the fabric has no devices (list some or \"generate\" them)");
 }
 
 /* The indexed loader (issue 32, item 8) refuses what the scans refused, with the same messages,
@@ -217,24 +230,31 @@ static void refuses_duplicates_and_unknown_devices(void **state)
     (void)state;
     struct fabric f;
     struct dcb_err err;
-    static const struct { const char *text, *msg; } bad[] = {
-        { "{\"devices\": [{\"name\": \"a\", \"role\": \"host\"}, {\"name\": \"b\", \"role\": \"host\"},"
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        { "{\"devices\": [{\"name\": \"a\", \"role\": \"host\"}, {\"name\": \"b\", \"role\": "
+          "\"host\"},"
           " {\"name\": \"a\", \"role\": \"host\"}]}",
           "t: devices[2].name: duplicate device \"a\"" },
         { "{\"generate\": {\"type\": \"star\", \"hosts\": 3}, \"devices\": [{\"name\": \"host2\"},"
           " {\"name\": \"host1\"}, {\"name\": \"host2\"}]}",
           "t: devices[2].name: duplicate device \"host2\" (also devices[0])" },
-        { "{\"devices\": [{\"name\": \"a\", \"role\": \"host\"}, {\"name\": \"s\", \"role\": \"switch\"}],"
-          " \"links\": [{\"a\": \"s:e0\", \"b\": \"a:eth0\"}, {\"a\": \"s:e1\", \"b\": \"ghost:eth0\"}]}",
+        { "{\"devices\": [{\"name\": \"a\", \"role\": \"host\"}, {\"name\": \"s\", \"role\": "
+          "\"switch\"}],"
+          " \"links\": [{\"a\": \"s:e0\", \"b\": \"a:eth0\"}, {\"a\": \"s:e1\", \"b\": "
+          "\"ghost:eth0\"}]}",
           "t: links[1].b: no device \"ghost\"" },
-        { "{\"devices\": [{\"name\": \"a\", \"role\": \"host\"}, {\"name\": \"s\", \"role\": \"switch\"}],"
+        { "{\"devices\": [{\"name\": \"a\", \"role\": \"host\"}, {\"name\": \"s\", \"role\": "
+          "\"switch\"}],"
           " \"links\": [{\"a\": \"s:e0\", \"b\": \"a:eth0\"}, {\"a\": \"s:e1\", \"b\": \"s:e2\"},"
           " {\"a\": \"s:e3\", \"b\": \"s:e2\"}]}",
           "t: links[2].b: s:e2 is already in links[1]" },
         { "{\"generate\": {\"type\": \"star\", \"hosts\": 3}, \"links\": [{\"a\": \"host3:eth1\","
           " \"b\": \"host2:eth0\"}]}",
           "t: links[0].b: host2:eth0 is already in links[1]" },
-        { "{\"devices\": [{\"name\": \"s\", \"role\": \"switch\"}], \"links\": [{\"a\": \"s:e1\", \"b\": \"s:e1\"}]}",
+        { "{\"devices\": [{\"name\": \"s\", \"role\": \"switch\"}], \"links\": [{\"a\": \"s:e1\", "
+          "\"b\": \"s:e1\"}]}",
           "t: links[0]: s:e1 is linked to itself" },
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -258,10 +278,10 @@ static void refuses_duplicates_and_unknown_devices(void **state)
     assert_null(fabric_find_device(&f, "S"));
     char seen[128] = "";
     fabric_each_iface(&f, &f.devices[1], append_name, seen);
-    assert_string_equal(seen, "e1 e0 e2 e3 ");              /* in link order, both ends of one */
+    assert_string_equal(seen, "e1 e0 e2 e3 "); /* in link order, both ends of one */
     seen[0] = '\0';
     fabric_each_iface(&f, &f.devices[0], append_name, seen);
-    assert_string_equal(seen, "eth0 eth1 eth9 ");           /* then those in no link */
+    assert_string_equal(seen, "eth0 eth1 eth9 "); /* then those in no link */
     fabric_free(&f);
 }
 
@@ -270,7 +290,9 @@ static void refuses_duplicates_and_unknown_devices(void **state)
 static void speed_and_cable_ranges(void **state)
 {
     (void)state;
-    static const struct { const char *where, *value, *msg; } cases[] = {
+    static const struct {
+        const char *where, *value, *msg;
+    } cases[] = {
         { "generate.speed", "\"1M\"", NULL },
         { "generate.speed", "1000000", NULL },
         { "generate.speed", "\"1.6T\"", NULL },
@@ -282,8 +304,9 @@ static void speed_and_cable_ranges(void **state)
         { "generate.uplink_speed", "\"3.2T\"",
           "t: generate.uplink_speed: 3.2T is out of range (1M to 1.6T)" },
         { "links", "\"999K\"", "t: links[0].speed: 999K is out of range (1M to 1.6T)" },
-        { "defaults", "\"999999bps\"", "t: defaults.speed_bps: 999999bps is out of range "
-                                         "(1000000 to 1600000000000)" },
+        { "defaults", "\"999999bps\"",
+          "t: defaults.speed_bps: 999999bps is out of range "
+          "(1000000 to 1600000000000)" },
         { "defaults", "\"1.6T\"", NULL },
         { "generate.cable_m", "0", NULL },
         { "generate.cable_m", "100000", NULL },
@@ -292,22 +315,28 @@ static void speed_and_cable_ranges(void **state)
           "t: generate.cable_m: 100000.001 m is out of range (0 to 100km)" },
         { "generate.uplink_cable_m", "\"100001m\"",
           "t: generate.uplink_cable_m: 100001m is out of range (0 to 100km)" },
-        { "links.cable_m", "\"1000km\"", "t: links[0].cable_m: 1000km is out of range (0 to 100km)" },
+        { "links.cable_m", "\"1000km\"",
+          "t: links[0].cable_m: 1000km is out of range (0 to 100km)" },
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char text[512];
         const char *w = cases[i].where;
         if (!strncmp(w, "generate.", 9))
-            snprintf(text, sizeof(text), "{\"generate\": {\"type\": \"leaf-spine\", \"leaves\": 1,"
-                     " \"spines\": 1, \"hosts_per_leaf\": 1, \"%s\": %s}}", w + 9, cases[i].value);
+            snprintf(text, sizeof(text),
+                     "{\"generate\": {\"type\": \"leaf-spine\", \"leaves\": 1,"
+                     " \"spines\": 1, \"hosts_per_leaf\": 1, \"%s\": %s}}",
+                     w + 9, cases[i].value);
         else if (!strcmp(w, "defaults"))
-            snprintf(text, sizeof(text), "{\"generate\": {\"type\": \"star\", \"hosts\": 1},"
-                     " \"defaults\": {\"speed_bps\": %s}}", cases[i].value);
-        else
-            snprintf(text, sizeof(text), "{\"devices\": [{\"name\": \"a\", \"role\": \"host\"},"
-                     " {\"name\": \"s\", \"role\": \"switch\"}], \"links\": [{\"a\": \"s:e0\","
-                     " \"b\": \"a:eth0\", \"%s\": %s}]}", strcmp(w, "links") ? "cable_m" : "speed",
+            snprintf(text, sizeof(text),
+                     "{\"generate\": {\"type\": \"star\", \"hosts\": 1},"
+                     " \"defaults\": {\"speed_bps\": %s}}",
                      cases[i].value);
+        else
+            snprintf(text, sizeof(text),
+                     "{\"devices\": [{\"name\": \"a\", \"role\": \"host\"},"
+                     " {\"name\": \"s\", \"role\": \"switch\"}], \"links\": [{\"a\": \"s:e0\","
+                     " \"b\": \"a:eth0\", \"%s\": %s}]}",
+                     strcmp(w, "links") ? "cable_m" : "speed", cases[i].value);
         struct fabric f;
         struct dcb_err err;
         int rc = fabric_load_text(&f, text, strlen(text), "t", &err);

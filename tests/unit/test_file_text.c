@@ -53,7 +53,7 @@ static void refuses_a_file_over_the_cap(void **state)
     assert_int_equal(dcb_read_text_file(path, 1u << 20, &text, &len, &err), DCB_E_RANGE);
     assert_non_null(strstr(err.msg, "larger than 1 MiB"));
     assert_null(text);
-    put_file(path, big, size - 1);   /* exactly the cap is fine */
+    put_file(path, big, size - 1); /* exactly the cap is fine */
     assert_int_equal(dcb_read_text_file(path, 1u << 20, &text, &len, &err), 0);
     assert_int_equal(len, size - 1);
     free(text);
@@ -67,7 +67,7 @@ static void reads_a_pipe_to_its_end(void **state)
     char cmd[64], *text;
     size_t len;
     struct dcb_err err;
-    FILE *p = popen("seq 1 100000", "r");  /* 588,895 bytes, more than one step of the buffer */
+    FILE *p = popen("seq 1 100000", "r"); /* 588,895 bytes, more than one step of the buffer */
     assert_non_null(p);
     snprintf(cmd, sizeof(cmd), "/dev/fd/%d", fileno(p));
     assert_int_equal(dcb_read_text_file(cmd, 1u << 20, &text, &len, &err), 0);
@@ -76,7 +76,7 @@ static void reads_a_pipe_to_its_end(void **state)
     assert_true(!strncmp(text, "1\n2\n3\n", 6));
     assert_string_equal(text + len - 7, "100000\n");
     free(text);
-    p = popen("seq 1 200000", "r");        /* 1,288,895 bytes: over 1 MiB */
+    p = popen("seq 1 200000", "r"); /* 1,288,895 bytes: over 1 MiB */
     snprintf(cmd, sizeof(cmd), "/dev/fd/%d", fileno(p));
     assert_int_equal(dcb_read_text_file(cmd, 1u << 20, &text, &len, &err), DCB_E_RANGE);
     pclose(p);
@@ -124,11 +124,11 @@ static void atomic_write_replaces_whole_or_not_at_all(void **state)
     assert_int_equal(dcb_write_file_atomic(path, write_half_then_fail, NULL, &err), DCB_E_IO);
     assert_non_null(strstr(err.msg, "No space left"));
     assert_int_equal(dcb_read_text_file(path, 1u << 20, &text, &len, &err), 0);
-    assert_string_equal(text, "hello two\n");   /* the old file stands */
+    assert_string_equal(text, "hello two\n"); /* the old file stands */
     free(text);
     char tmp[300];
     snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-    assert_int_equal(access(tmp, F_OK), -1);      /* and no temporary file is left */
+    assert_int_equal(access(tmp, F_OK), -1); /* and no temporary file is left */
     path_of(path, sizeof(path), "no/such/dir/out.txt");
     assert_int_equal(dcb_write_file_atomic(path, write_hello, "x", &err), DCB_E_IO);
 }

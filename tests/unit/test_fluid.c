@@ -100,7 +100,8 @@ static void integration_settles(unsigned n)
     assert_int_equal(fluid_integrate(&m, NULL, 0.4, 1e-6, settle_step, &s), 0);
     double queue = s.queue_sum / (double)s.points;
     printf("%u flows at 40G: integrated queue %.3f KB from 300 to 400 ms, fixed point %.3f KB; "
-           "Rc %.4f G\n", n, queue / 1000, fp.queue_bytes / 1000, s.last_rc / 1e9);
+           "Rc %.4f G\n",
+           n, queue / 1000, fp.queue_bytes / 1000, s.last_rc / 1e9);
     assert_true(fabs(queue - fp.queue_bytes) < 0.005 * fp.queue_bytes);
     assert_true(fabs(s.last_rc - fp.rc_bps) < 0.005 * fp.rc_bps);
 }
@@ -147,7 +148,8 @@ static void convergence_time(void **state)
     (void)state;
     double t40 = join_time(40e9), t100 = join_time(100e9);
     printf("a second flow joins: within 10 %% of fair share for good after %.1f ms at 40G, "
-           "%.1f ms at 100G\n", t40 * 1e3, t100 * 1e3);
+           "%.1f ms at 100G\n",
+           t40 * 1e3, t100 * 1e3);
     assert_true(t40 > 0.050 && t40 < 0.070);
     assert_true(t100 > 0.095 && t100 < 0.130);
 }
@@ -155,12 +157,9 @@ static void convergence_time(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fixed_points),
-        cmocka_unit_test(pinned_at_kmax),
-        cmocka_unit_test(engine_frames),
-        cmocka_unit_test(integration_two),
-        cmocka_unit_test(integration_four),
-        cmocka_unit_test(convergence_time),
+        cmocka_unit_test(fixed_points),     cmocka_unit_test(pinned_at_kmax),
+        cmocka_unit_test(engine_frames),    cmocka_unit_test(integration_two),
+        cmocka_unit_test(integration_four), cmocka_unit_test(convergence_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

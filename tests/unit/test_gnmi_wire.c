@@ -27,7 +27,10 @@ static void varint(struct buf *o, uint64_t v)
     o->b[o->n++] = (uint8_t)v;
 }
 
-static void tag(struct buf *o, unsigned field, unsigned wiretype) { varint(o, field << 3 | wiretype); }
+static void tag(struct buf *o, unsigned field, unsigned wiretype)
+{
+    varint(o, field << 3 | wiretype);
+}
 static void field_varint(struct buf *o, unsigned field, uint64_t v)
 {
     tag(o, field, 0);
@@ -40,8 +43,14 @@ static void field_bytes(struct buf *o, unsigned field, const void *p, size_t n)
     memcpy(o->b + o->n, p, n);
     o->n += n;
 }
-static void field_str(struct buf *o, unsigned field, const char *s) { field_bytes(o, field, s, strlen(s)); }
-static void field_msg(struct buf *o, unsigned field, const struct buf *m) { field_bytes(o, field, m->b, m->n); }
+static void field_str(struct buf *o, unsigned field, const char *s)
+{
+    field_bytes(o, field, s, strlen(s));
+}
+static void field_msg(struct buf *o, unsigned field, const struct buf *m)
+{
+    field_bytes(o, field, m->b, m->n);
+}
 
 /* PathElem{name=1, key=2 (map entry {key=1, value=2})} */
 static void path_elem(struct buf *path, const char *name, const char *k, const char *v)
@@ -54,7 +63,7 @@ static void path_elem(struct buf *path, const char *name, const char *k, const c
         field_str(&entry, 2, v);
         field_msg(&e, 2, &entry);
     }
-    field_msg(path, 3, &e);   /* Path.elem = 3 */
+    field_msg(path, 3, &e); /* Path.elem = 3 */
 }
 
 static void expect_same(const uint8_t *got, size_t got_len, const struct buf *want)
@@ -81,19 +90,19 @@ static void get_request(void **state)
     r.paths[0] = "/COUNTERS/Ethernet0";
     r.npaths = 1;
     r.encoding = GNMI_ENC_JSON_IETF;
-    r.get_type = 2;   /* STATE */
+    r.get_type = 2; /* STATE */
     uint8_t *got;
     size_t len;
     assert_int_equal(gnmi_encode_get(&r, &got, &len, NULL), 0);
 
     struct buf prefix = { .n = 0 }, path = { .n = 0 }, want = { .n = 0 };
-    field_str(&prefix, 4, "COUNTERS_DB");          /* Path.target = 4 */
+    field_str(&prefix, 4, "COUNTERS_DB"); /* Path.target = 4 */
     path_elem(&path, "COUNTERS", NULL, NULL);
     path_elem(&path, "Ethernet0", NULL, NULL);
-    field_msg(&want, 1, &prefix);                  /* GetRequest.prefix = 1 */
-    field_msg(&want, 2, &path);                    /* GetRequest.path = 2 */
-    field_varint(&want, 3, 2);                     /* GetRequest.type = 3: STATE = 2 */
-    field_varint(&want, 5, 4);                     /* GetRequest.encoding = 5: JSON_IETF = 4 */
+    field_msg(&want, 1, &prefix); /* GetRequest.prefix = 1 */
+    field_msg(&want, 2, &path);   /* GetRequest.path = 2 */
+    field_varint(&want, 3, 2);    /* GetRequest.type = 3: STATE = 2 */
+    field_varint(&want, 5, 4);    /* GetRequest.encoding = 5: JSON_IETF = 4 */
     expect_same(got, len, &want);
     free(got);
 }
@@ -115,16 +124,16 @@ static void subscribe_request(void **state)
     struct buf prefix = { .n = 0 }, path = { .n = 0 }, sub = { .n = 0 }, list = { .n = 0 },
                want = { .n = 0 };
     field_str(&prefix, 4, "OC");
-    field_str(&path, 2, "openconfig");             /* Path.origin = 2 */
+    field_str(&path, 2, "openconfig"); /* Path.origin = 2 */
     path_elem(&path, "interfaces", NULL, NULL);
     path_elem(&path, "interface", "name", "Ethernet0");
     path_elem(&path, "state", NULL, NULL);
-    field_msg(&sub, 1, &path);                     /* Subscription.path = 1 */
-    field_msg(&list, 1, &prefix);                  /* SubscriptionList.prefix = 1 */
-    field_msg(&list, 2, &sub);                     /* SubscriptionList.subscription = 2 */
-    field_varint(&list, 5, 2);                     /* SubscriptionList.mode = 5: POLL = 2 */
-    field_varint(&list, 8, 4);                     /* SubscriptionList.encoding = 8 */
-    field_msg(&want, 1, &list);                    /* SubscribeRequest.subscribe = 1 */
+    field_msg(&sub, 1, &path);    /* Subscription.path = 1 */
+    field_msg(&list, 1, &prefix); /* SubscriptionList.prefix = 1 */
+    field_msg(&list, 2, &sub);    /* SubscriptionList.subscription = 2 */
+    field_varint(&list, 5, 2);    /* SubscriptionList.mode = 5: POLL = 2 */
+    field_varint(&list, 8, 4);    /* SubscriptionList.encoding = 8 */
+    field_msg(&want, 1, &list);   /* SubscribeRequest.subscribe = 1 */
     expect_same(got, len, &want);
     free(got);
 
@@ -136,12 +145,12 @@ static void subscribe_request(void **state)
     assert_int_equal(gnmi_encode_subscribe(&r, &got, &len, NULL), 0);
     sub.n = list.n = want.n = 0;
     field_msg(&sub, 1, &path);
-    field_varint(&sub, 2, 2);                      /* Subscription.mode = 2: SAMPLE = 2 */
-    field_varint(&sub, 3, 1000000000ULL);          /* Subscription.sample_interval = 3 (ns) */
+    field_varint(&sub, 2, 2);             /* Subscription.mode = 2: SAMPLE = 2 */
+    field_varint(&sub, 3, 1000000000ULL); /* Subscription.sample_interval = 3 (ns) */
     field_msg(&list, 1, &prefix);
     field_msg(&list, 2, &sub);
     field_varint(&list, 8, 4);
-    field_varint(&list, 9, 1);                     /* SubscriptionList.updates_only = 9 */
+    field_varint(&list, 9, 1); /* SubscriptionList.updates_only = 9 */
     field_msg(&want, 1, &list);
     expect_same(got, len, &want);
     free(got);
@@ -181,16 +190,16 @@ static void subscribe_response(void **state)
     static const char json[] = "{\"SAI_PORT_STAT_PFC_3_RX_PKTS\":\"1050\"}";
     struct buf prefix = { .n = 0 }, upath = { .n = 0 }, val = { .n = 0 }, upd = { .n = 0 },
                note = { .n = 0 }, want = { .n = 0 };
-    path_elem(&prefix, "COUNTERS", NULL, NULL);    /* fields in number order, as packers */
+    path_elem(&prefix, "COUNTERS", NULL, NULL); /* fields in number order, as packers */
     field_str(&prefix, 4, "COUNTERS_DB");
     path_elem(&upath, "Ethernet0", NULL, NULL);
-    field_bytes(&val, 11, json, strlen(json));     /* TypedValue.json_ietf_val = 11 */
-    field_msg(&upd, 1, &upath);                    /* Update.path = 1 */
-    field_msg(&upd, 3, &val);                      /* Update.val = 3 */
+    field_bytes(&val, 11, json, strlen(json));      /* TypedValue.json_ietf_val = 11 */
+    field_msg(&upd, 1, &upath);                     /* Update.path = 1 */
+    field_msg(&upd, 3, &val);                       /* Update.val = 3 */
     field_varint(&note, 1, 1700000000123456789ULL); /* Notification.timestamp = 1 */
-    field_msg(&note, 2, &prefix);                  /* Notification.prefix = 2 */
-    field_msg(&note, 4, &upd);                     /* Notification.update = 4 */
-    field_msg(&want, 1, &note);                    /* SubscribeResponse.update = 1 */
+    field_msg(&note, 2, &prefix);                   /* Notification.prefix = 2 */
+    field_msg(&note, 4, &upd);                      /* Notification.update = 4 */
+    field_msg(&want, 1, &note);                     /* SubscribeResponse.update = 1 */
 
     /* the same message through protobuf-c */
     Gnmi__PathElem e1 = GNMI__PATH_ELEM__INIT, e2 = GNMI__PATH_ELEM__INIT;
@@ -250,7 +259,10 @@ static void scalar_values(void **state)
     (void)state;
     /* Update{path=1, val=3: TypedValue{uint_val=3}}, then double_val=14, string_val=1 */
     struct buf note = { .n = 0 };
-    const struct { unsigned field; int kind; } vals[] = { { 3, 0 }, { 14, 1 }, { 1, 2 } };
+    const struct {
+        unsigned field;
+        int kind;
+    } vals[] = { { 3, 0 }, { 14, 1 }, { 1, 2 } };
     const char *names[] = { "a", "b", "c" };
     for (int i = 0; i < 3; i++) {
         struct buf path = { .n = 0 }, val = { .n = 0 }, upd = { .n = 0 };
@@ -322,7 +334,8 @@ static void deframing(void **state)
         struct got_msgs g = { 0 };
         assert_int_equal(grpc_deframer_feed(&d, wire, cut, count_msg, &g, NULL), 0);
         assert_int_equal(grpc_deframer_feed(&d, wire + cut, sizeof(wire) - cut, count_msg, &g,
-                                            NULL), 0);
+                                            NULL),
+                         0);
         assert_int_equal(g.n, 2);
         assert_int_equal(g.len[0], 3);
         assert_int_equal(g.len[1], 0);
@@ -340,13 +353,15 @@ static void deframing(void **state)
     /* 64 MiB announced: refused from the prefix, nothing buffered */
     grpc_deframer_init(&d, 16u << 20);
     const uint8_t huge[] = { 0, 0x04, 0, 0, 0 };
-    assert_int_equal(grpc_deframer_feed(&d, huge, sizeof(huge), count_msg, NULL, &err), DCB_E_RANGE);
+    assert_int_equal(grpc_deframer_feed(&d, huge, sizeof(huge), count_msg, NULL, &err),
+                     DCB_E_RANGE);
     assert_null(d.buf);
     grpc_deframer_free(&d);
     /* compressed without negotiation */
     grpc_deframer_init(&d, 1024);
     const uint8_t comp[] = { 1, 0, 0, 0, 1, 'x' };
-    assert_int_equal(grpc_deframer_feed(&d, comp, sizeof(comp), count_msg, NULL, &err), DCB_E_UNSUPP);
+    assert_int_equal(grpc_deframer_feed(&d, comp, sizeof(comp), count_msg, NULL, &err),
+                     DCB_E_UNSUPP);
     grpc_deframer_free(&d);
     /* framing writes the prefix big-endian */
     uint8_t *out = NULL;
@@ -415,7 +430,8 @@ static void undecodable_named(void **state)
     field_varint(&m, 3, 1);
     tag(&m, 9, 3);
     assert_null(gnmi__subscribe_response__unpack(NULL, m.n, m.b));
-    expect_fault(&m, "field 9 at byte 2: wire type 3 (group start), which protobuf-c does not read");
+    expect_fault(&m,
+                 "field 9 at byte 2: wire type 3 (group start), which protobuf-c does not read");
     m.n = 0;
     m.b[m.n++] = 0x80;
     assert_null(gnmi__subscribe_response__unpack(NULL, m.n, m.b));
@@ -430,9 +446,9 @@ static void undecodable_named(void **state)
     struct buf v = { .n = 0 }, a;
     for (int i = 0; i < 40; i++) {
         a.n = 0;
-        field_msg(&a, 1, &v);     /* ScalarArray.element */
+        field_msg(&a, 1, &v); /* ScalarArray.element */
         v.n = 0;
-        field_msg(&v, 8, &a);     /* TypedValue.leaflist_val */
+        field_msg(&v, 8, &a); /* TypedValue.leaflist_val */
     }
     Gnmi__TypedValue *deep = gnmi__typed_value__unpack(NULL, v.n, v.b);
     assert_non_null(deep);
@@ -463,12 +479,9 @@ static void undecodable_named(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(get_request),
-        cmocka_unit_test(subscribe_request),
-        cmocka_unit_test(subscribe_response),
-        cmocka_unit_test(scalar_values),
-        cmocka_unit_test(deframing),
-        cmocka_unit_test(undecodable_named),
+        cmocka_unit_test(get_request),        cmocka_unit_test(subscribe_request),
+        cmocka_unit_test(subscribe_response), cmocka_unit_test(scalar_values),
+        cmocka_unit_test(deframing),          cmocka_unit_test(undecodable_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

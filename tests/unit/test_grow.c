@@ -19,7 +19,7 @@ static void grows_from_first_then_doubles(void **state)
             assert_int_equal(dcb_grow(&v, &cap, sizeof(*v), 8), 0);
         v[n++] = (struct pair){ i, 2 * i };
     }
-    assert_int_equal(cap, 1024);          /* 8, 16, ... 1024 */
+    assert_int_equal(cap, 1024); /* 8, 16, ... 1024 */
     for (uint64_t i = 0; i < 1000; i++)
         assert_true(v[i].a == i && v[i].b == 2 * i);
     free(v);
@@ -29,11 +29,11 @@ static void refuses_a_size_that_overflows(void **state)
 {
     (void)state;
     char *v = NULL;
-    size_t cap = SIZE_MAX / 2 + 1;        /* doubling wraps */
+    size_t cap = SIZE_MAX / 2 + 1; /* doubling wraps */
     assert_int_equal(dcb_grow(&v, &cap, 1, 8), -1);
     assert_null(v);
     assert_true(cap == SIZE_MAX / 2 + 1);
-    cap = SIZE_MAX / 16;                  /* cap * 2 * 16 bytes overflows */
+    cap = SIZE_MAX / 16; /* cap * 2 * 16 bytes overflows */
     assert_int_equal(dcb_grow(&v, &cap, 16, 8), -1);
     assert_true(cap == SIZE_MAX / 16);
 }

@@ -24,7 +24,7 @@ static long gunzip(const void *in, size_t n, unsigned char *out, size_t cap)
 static void round_trip(void **state)
 {
     (void)state;
-    size_t n = 200000;              /* a /metrics page's size, as repetitive */
+    size_t n = 200000; /* a /metrics page's size, as repetitive */
     char *page = malloc(n);
     assert_non_null(page);
     for (size_t i = 0; i < n; i++)
@@ -33,7 +33,7 @@ static void round_trip(void **state)
     size_t gz_len;
     assert_int_equal(dcb_gzip(page, n, &gz, &gz_len, NULL), 0);
     const unsigned char *g = gz;
-    assert_true(gz_len > 18 && g[0] == 0x1f && g[1] == 0x8b);   /* the gzip magic */
+    assert_true(gz_len > 18 && g[0] == 0x1f && g[1] == 0x8b); /* the gzip magic */
     assert_true(gz_len < n / 20);
     unsigned char *back = malloc(n + 1);
     assert_non_null(back);

@@ -8,8 +8,12 @@ static struct headroom compute(uint64_t bps, uint64_t cable_m, uint64_t mtu,
                                enum cable_medium medium, enum headroom_formula formula)
 {
     struct headroom_input in = {
-        .link_bps = bps, .cable_mm = cable_m * 1000, .medium = medium, .mtu = mtu,
-        .response_ns = HEADROOM_DEFAULT_RESPONSE_NS, .formula = formula,
+        .link_bps = bps,
+        .cable_mm = cable_m * 1000,
+        .medium = medium,
+        .mtu = mtu,
+        .response_ns = HEADROOM_DEFAULT_RESPONSE_NS,
+        .formula = formula,
     };
     struct headroom h;
     struct dcb_err err;
@@ -48,7 +52,7 @@ static void full_is_simple_plus_stated_terms(void **state)
             assert_int_equal(f.term[t].bytes, s.term[t].bytes);
         }
         uint64_t quanta = pfc_peer_response_quanta(speeds[i]);
-        assert_int_equal(f.term[HR_PFC_FRAME].bytes, 84);            /* 672 bit times */
+        assert_int_equal(f.term[HR_PFC_FRAME].bytes, 84); /* 672 bit times */
         assert_int_equal(f.term[HR_PEER_RESPONSE].bytes, quanta * 512 / 8);
         assert_int_equal(f.term[HR_MTU_PEER].bytes, 9216);
         assert_int_equal(f.total, s.total + 84 + quanta * 64 + 9216);
@@ -57,15 +61,15 @@ static void full_is_simple_plus_stated_terms(void **state)
     assert_int_equal(pfc_peer_response_quanta(100 * G), 394);
     assert_int_equal(pfc_peer_response_quanta(400 * G), 905);
     assert_int_equal(pfc_peer_response_quanta(800 * G), 905);
-    assert_int_equal(pfc_peer_response_quanta(2500000000ULL), 67);   /* next row up: 10G */
+    assert_int_equal(pfc_peer_response_quanta(2500000000ULL), 67); /* next row up: 10G */
 }
 
 static void default_400g_100m_9216(void **state)
 {
     (void)state;
     struct headroom h = compute(400 * G, 100, 9216, CABLE_FIBER, HEADROOM_FORMULA_FULL);
-    assert_int_equal(h.term[HR_CABLE_RTT].bytes, 50000);          /* 1 us at 400G */
-    assert_int_equal(h.term[HR_LOCAL_RESPONSE].bytes, 150000);    /* 3 us at 400G */
+    assert_int_equal(h.term[HR_CABLE_RTT].bytes, 50000);       /* 1 us at 400G */
+    assert_int_equal(h.term[HR_LOCAL_RESPONSE].bytes, 150000); /* 3 us at 400G */
     assert_int_equal(h.term[HR_PEER_RESPONSE].bytes, 57920);
     assert_int_equal(h.total, 50000 + 150000 + 9216 + 84 + 57920 + 9216);
     uint64_t sum = 0;
@@ -77,8 +81,8 @@ static void default_400g_100m_9216(void **state)
 static void monotonic_in_speed_cable_and_mtu(void **state)
 {
     (void)state;
-    static const uint64_t speeds[] = { 1 * G, 10 * G, 25 * G, 40 * G, 50 * G, 100 * G,
-                                       200 * G, 400 * G, 800 * G, 1600 * G };
+    static const uint64_t speeds[] = { 1 * G,   10 * G,  25 * G,  40 * G,  50 * G,
+                                       100 * G, 200 * G, 400 * G, 800 * G, 1600 * G };
     for (size_t i = 1; i < sizeof(speeds) / sizeof(speeds[0]); i++)
         assert_true(full_total(speeds[i], 100, 9216) > full_total(speeds[i - 1], 100, 9216));
     for (uint64_t m = 1; m <= 2000; m *= 3)
@@ -86,7 +90,9 @@ static void monotonic_in_speed_cable_and_mtu(void **state)
     for (uint64_t mtu = 1500; mtu < 9216; mtu += 1000)
         assert_true(full_total(400 * G, 100, mtu) < full_total(400 * G, 100, mtu + 1000));
     /* a longer response time needs more */
-    struct headroom_input in = { .link_bps = 100 * G, .cable_mm = 5000, .mtu = 9216,
+    struct headroom_input in = { .link_bps = 100 * G,
+                                 .cable_mm = 5000,
+                                 .mtu = 9216,
                                  .response_ns = 5000 };
     struct headroom longer;
     assert_int_equal(headroom_required(&in, &longer, NULL), 0);
@@ -104,7 +110,7 @@ static void fiber_and_dac(void **state)
     struct headroom d = compute(400 * G, 3, 9216, CABLE_DAC, HEADROOM_FORMULA_FULL);
     for (size_t t = HR_LOCAL_RESPONSE; t < HR_TERM_COUNT; t++)
         assert_int_equal(f.term[t].bytes, d.term[t].bytes);
-    assert_int_equal(d.term[HR_CABLE_RTT].bytes, 1500);           /* 2 x 3 m x 5 ns x 50 B/ns */
+    assert_int_equal(d.term[HR_CABLE_RTT].bytes, 1500); /* 2 x 3 m x 5 ns x 50 B/ns */
     assert_int_equal(f.total, d.total);
     assert_non_null(strstr(d.term[HR_CABLE_RTT].how, "(dac)"));
     assert_non_null(strstr(f.term[HR_CABLE_RTT].how, "(fiber)"));
@@ -120,14 +126,15 @@ static void bad_input_and_rounding(void **state)
     in = (struct headroom_input){ .link_bps = 100 * G, .mtu = 0 };
     assert_int_equal(headroom_required(&in, &h, &err), DCB_E_INVAL);
     /* 1 mm of cable at 1G is 0.00125 B: rounded up, never to zero */
-    in = (struct headroom_input){ .link_bps = 1 * G, .cable_mm = 1, .mtu = 1500,
+    in = (struct headroom_input){ .link_bps = 1 * G,
+                                  .cable_mm = 1,
+                                  .mtu = 1500,
                                   .formula = HEADROOM_FORMULA_SIMPLE };
     assert_int_equal(headroom_required(&in, &h, &err), 0);
     assert_int_equal(h.term[HR_CABLE_RTT].bytes, 1);
     assert_int_equal(h.term[HR_LOCAL_RESPONSE].bytes, 0);
     /* beyond 64 bits is an error, not a wrapped number */
-    in = (struct headroom_input){ .link_bps = UINT64_MAX, .cable_mm = UINT64_MAX / 2,
-                                  .mtu = 9216 };
+    in = (struct headroom_input){ .link_bps = UINT64_MAX, .cable_mm = UINT64_MAX / 2, .mtu = 9216 };
     assert_int_equal(headroom_required(&in, &h, &err), DCB_E_RANGE);
 }
 
@@ -135,9 +142,12 @@ static void plan_in_order_at_common_speeds(void **state)
 {
     (void)state;
     static const uint64_t speeds[] = { 25 * G, 100 * G, 400 * G, 800 * G };
-    static const struct { uint64_t buffer; uint32_t ports, prios; } boxes[] = {
-        { 64000000, 64, 1 }, { 64000000, 64, 2 }, { 32000000, 32, 1 }, { 16000000, 128, 8 },
-        { 2000000000, 32, 1 },
+    static const struct {
+        uint64_t buffer;
+        uint32_t ports, prios;
+    } boxes[] = {
+        { 64000000, 64, 1 },  { 64000000, 64, 2 },   { 32000000, 32, 1 },
+        { 16000000, 128, 8 }, { 2000000000, 32, 1 },
     };
     for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++) {
         for (size_t b = 0; b < sizeof(boxes) / sizeof(boxes[0]); b++) {
@@ -171,7 +181,7 @@ static void plan_scales_with_speed(void **state)
     assert_int_equal(p.v.kmin, 200000);
     assert_int_equal(p.v.kmax, 3000000);
     in.link_bps = 100 * G;
-    in.base_rtt_ns = 4000;               /* a longer round trip, a larger BDP */
+    in.base_rtt_ns = 4000; /* a longer round trip, a larger BDP */
     assert_int_equal(threshold_plan(&in, &p, NULL), 0);
     assert_int_equal(p.bdp_bytes, 50000);
     assert_int_equal(p.v.kmin, 50000);
@@ -207,7 +217,7 @@ static void plan_rejects_bad_input(void **state)
     assert_int_equal(threshold_plan(&in, &p, &err), DCB_E_INVAL);
     in = (struct threshold_plan_input){ 400 * G, 64000000, 64, 9, 0 };
     assert_int_equal(threshold_plan(&in, &p, &err), DCB_E_INVAL);
-    in = (struct threshold_plan_input){ 400 * G, 100, 64, 8, 0 };   /* 0 bytes per PG */
+    in = (struct threshold_plan_input){ 400 * G, 100, 64, 8, 0 }; /* 0 bytes per PG */
     assert_int_equal(threshold_plan(&in, &p, &err), DCB_E_RANGE);
 }
 
@@ -220,14 +230,17 @@ static void order_check_rejects_each_wrong_order(void **state)
     assert_null(why);
     assert_true(threshold_order_ok(&ok, NULL));
 
-    static const struct { struct threshold_values v; const char *why; } bad[] = {
-        { { 20, 20, 30, 40 }, "XON >= Kmin" },   /* equal is not below */
+    static const struct {
+        struct threshold_values v;
+        const char *why;
+    } bad[] = {
+        { { 20, 20, 30, 40 }, "XON >= Kmin" }, /* equal is not below */
         { { 25, 20, 30, 40 }, "XON >= Kmin" },
         { { 10, 30, 30, 40 }, "Kmin >= Kmax" },
         { { 10, 35, 30, 40 }, "Kmin >= Kmax" },
         { { 10, 20, 40, 40 }, "Kmax >= XOFF" },
         { { 10, 20, 50, 40 }, "Kmax >= XOFF" },
-        { { 40, 30, 20, 10 }, "XON >= Kmin" },   /* reversed: the first pair is named */
+        { { 40, 30, 20, 10 }, "XON >= Kmin" }, /* reversed: the first pair is named */
         { { 0, 0, 0, 0 }, "XON >= Kmin" },
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -14,13 +14,13 @@ static struct identity *fabric_of_names(bool with_conflict)
     assert_int_equal(identity_add_device(id, "leaf1"), 0);
     assert_int_equal(identity_add_device(id, "host1"), 0);
     assert_int_equal(identity_add_device(id, "leaf2"), 0);
-    assert_int_equal(identity_add_device(id, "leaf1"), 0);           /* twice: one device */
+    assert_int_equal(identity_add_device(id, "leaf1"), 0); /* twice: one device */
     /* the fabric file: leaf1 is leaf1.lab in LLDP and 10.0.0.1:8080 over gNMI */
     assert_int_equal(identity_add_alias(id, "leaf1", "leaf1.lab"), 0);
     assert_int_equal(identity_add_alias(id, "leaf1", "10.0.0.1:8080"), 0);
     /* a host heard leaf1.lab over LLDP with its chassis ID */
     assert_int_equal(identity_add_alias(id, "leaf1.lab", "aa:bb:cc:00:00:01"), 0);
-    assert_int_equal(identity_add_alias(id, "leaf2", "leaf2"), 0);     /* itself: nothing */
+    assert_int_equal(identity_add_alias(id, "leaf2", "leaf2"), 0); /* itself: nothing */
     if (with_conflict)
         assert_int_equal(identity_add_alias(id, "leaf2", "leaf1.lab"), 0);
     identity_build(id);
@@ -46,7 +46,7 @@ static void two_claims_are_a_conflict(void **state)
 {
     (void)state;
     struct identity *id = fabric_of_names(true);
-    assert_null(identity_resolve(id, "leaf1.lab"));                   /* whose? */
+    assert_null(identity_resolve(id, "leaf1.lab")); /* whose? */
     assert_null(identity_resolve(id, "aa:bb:cc:00:00:01"));
     assert_string_equal(identity_resolve(id, "10.0.0.1:8080"), "leaf1");
     const char *alias, *other;

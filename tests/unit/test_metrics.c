@@ -30,11 +30,27 @@ static void first_set_from_the_architecture(void **state)
 {
     (void)state;
     static const char *const required[] = {
-        "port.rx_bytes", "prio.tx_packets", "pfc.rx_pause", "pfc.tx_pause_us",
-        "pfc.rx_transitions", "pause.rx_global", "pause.storm_error", "ecn.marked",
-        "roce.ecn_marked_rx", "cnp.sent", "cnp.handled", "cnp.ignored", "roce.out_of_sequence",
-        "roce.retransmits", "drop.prio", "queue.wred_drops", "queue.depth_bytes",
-        "pg.headroom_watermark_bytes", "pg.drops", "pfcwd.rx_drop", "link.down_events",
+        "port.rx_bytes",
+        "prio.tx_packets",
+        "pfc.rx_pause",
+        "pfc.tx_pause_us",
+        "pfc.rx_transitions",
+        "pause.rx_global",
+        "pause.storm_error",
+        "ecn.marked",
+        "roce.ecn_marked_rx",
+        "cnp.sent",
+        "cnp.handled",
+        "cnp.ignored",
+        "roce.out_of_sequence",
+        "roce.retransmits",
+        "drop.prio",
+        "queue.wred_drops",
+        "queue.depth_bytes",
+        "pg.headroom_watermark_bytes",
+        "pg.drops",
+        "pfcwd.rx_drop",
+        "link.down_events",
         "pci.stalled_wr",
     };
     for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)

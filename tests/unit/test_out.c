@@ -40,7 +40,7 @@ static void emit_pause(struct dcb_out *o)
     out_u64(o, "quanta", "quanta %" PRIu64, 65535);
     out_str(o, "speed", " at %s", "400G");
     out_dbl(o, "ns", " = %.1f", 83884.8);
-    out_str(o, NULL, " %s", "ns");                      /* text only: no key in an object */
+    out_str(o, NULL, " %s", "ns"); /* text only: no key in an object */
     out_bool(o, "capped", " capped=%s", false);
     out_arr_open(o, "prios");
     out_i64(o, NULL, " p%" PRId64, 3);
@@ -61,7 +61,8 @@ static void one_call_site_two_formats(void **state)
     cap_open(&c);
     out_init(&o, c.fp, OUT_TEXT);
     emit_pause(&o);
-    assert_string_equal(cap_text(&c), "quanta 65535 at 400G = 83884.8 ns capped=no p3,4 missing=-\n");
+    assert_string_equal(cap_text(&c),
+                        "quanta 65535 at 400G = 83884.8 ns capped=no p3,4 missing=-\n");
     cap_close(&c);
 
     cap_open(&c);
@@ -101,15 +102,18 @@ static void strings_are_escaped(void **state)
     out_obj_open(&o, NULL);
     out_str(&o, "name", NULL, "sw\"1\\\n\x01\x1b[31m");
     out_str(&o, "utf8", NULL, "Ethernet\xc2\xb5");
-    out_str(&o, "bad", NULL, "a\xff" "b\xc0\xaf");     /* invalid UTF-8 */
+    out_str(&o, "bad", NULL,
+            "a\xff"
+            "b\xc0\xaf"); /* invalid UTF-8 */
     out_str(&o, "null", NULL, NULL);
     out_dbl(&o, "nan", NULL, NAN);
     out_dbl(&o, "inf", NULL, INFINITY);
     out_obj_close(&o);
-    assert_string_equal(cap_text(&c),
-                        "{\"name\":\"sw\\\"1\\\\\\n\\u0001\\u001b[31m\",\"utf8\":\"Ethernet\xc2\xb5\","
-                        "\"bad\":\"a\xef\xbf\xbd" "b\xef\xbf\xbd\xef\xbf\xbd\",\"null\":null,"
-                        "\"nan\":null,\"inf\":null}\n");
+    assert_string_equal(cap_text(&c), "{\"name\":\"sw\\\"1\\\\\\n\\u0001\\u001b[31m\",\"utf8\":"
+                                      "\"Ethernet\xc2\xb5\","
+                                      "\"bad\":\"a\xef\xbf\xbd"
+                                      "b\xef\xbf\xbd\xef\xbf\xbd\",\"null\":null,"
+                                      "\"nan\":null,\"inf\":null}\n");
     cap_close(&c);
 
     /* text mode: a hostile LLDP system name cannot drive the terminal */

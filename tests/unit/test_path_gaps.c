@@ -42,8 +42,8 @@ static void map_says_what_each_path_gives(void **state)
                         "pfc.rx_pause");
     assert_string_equal(gnmi_map_sub_of(&m, "COUNTERS_DB:COUNTERS/Ethernet*/Pfcwd")->gives,
                         "pfcwd.storm_detected,pfcwd.tx_drop");
-    assert_string_equal(gnmi_map_sub_of(&m, "/interfaces/interface[name=*]/state/counters")
-                            ->gives, "port.rx_bytes");
+    assert_string_equal(gnmi_map_sub_of(&m, "/interfaces/interface[name=*]/state/counters")->gives,
+                        "port.rx_bytes");
     assert_string_equal(gnmi_map_sub_of(&m, "CONFIG_DB:PORT_QOS_MAP")->gives, "pfc.enabled");
     assert_string_equal(gnmi_map_sub_of(&m, "CONFIG_DB:BUFFER_PG")->gives, "switch.buffer");
     assert_null(gnmi_map_sub_of(&m, "CONFIG_DB:QUEUE"));
@@ -61,11 +61,13 @@ static void undecided_names_the_path(void **state)
 {
     (void)state;
     struct path_gaps g = { 0 };
-    gap(&g, "sw1", "{\"from_ns\":1,\"to_ns\":2}");          /* an outage: no path */
-    gap(&g, "sw1", "{\"path\":\"CONFIG_DB:PORT_QOS_MAP\",\"served\":false,"
-                   "\"gives\":\"pfc.enabled\",\"reason\":\"NOT_FOUND\"}");
-    gap(&g, "sw1", "{\"path\":\"COUNTERS_DB:COUNTERS/Ethernet*/Pfcwd\",\"served\":false,"
-                   "\"gives\":\"pfcwd.storm_detected,pfcwd.tx_drop\",\"reason\":\"NOT_FOUND\"}");
+    gap(&g, "sw1", "{\"from_ns\":1,\"to_ns\":2}"); /* an outage: no path */
+    gap(&g, "sw1",
+        "{\"path\":\"CONFIG_DB:PORT_QOS_MAP\",\"served\":false,"
+        "\"gives\":\"pfc.enabled\",\"reason\":\"NOT_FOUND\"}");
+    gap(&g, "sw1",
+        "{\"path\":\"COUNTERS_DB:COUNTERS/Ethernet*/Pfcwd\",\"served\":false,"
+        "\"gives\":\"pfcwd.storm_detected,pfcwd.tx_drop\",\"reason\":\"NOT_FOUND\"}");
     assert_int_equal(g.n, 2);
     struct rule_undecided u = { .prio = -1 };
     snprintf(u.device, sizeof(u.device), "sw1");
@@ -90,8 +92,9 @@ static void undecided_names_the_path(void **state)
     assert_false(path_gaps_lacks(&g, "sw1", "pfcwd.tx"));
     assert_false(path_gaps_lacks(&g, "sw1", "port.rx_bytes"));
     assert_false(path_gaps_lacks(&g, "sw2", "pfcwd.tx_drop"));
-    gap(&g, "sw3", "{\"path\":\"CONFIG_DB:BUFFER_PG\",\"served\":false,"
-                   "\"gives\":\"switch.buffer\",\"reason\":\"NOT_FOUND\"}");
+    gap(&g, "sw3",
+        "{\"path\":\"CONFIG_DB:BUFFER_PG\",\"served\":false,"
+        "\"gives\":\"switch.buffer\",\"reason\":\"NOT_FOUND\"}");
     assert_true(path_gaps_lacks(&g, "sw3", "switch.buffer.#.xoff"));
     assert_false(path_gaps_lacks(&g, "sw3", "switch.buffers"));
     g.n--;

@@ -24,7 +24,7 @@ static void label_values_are_escaped(void **state)
     prom_buf_init(&b);
     assert_string_equal(label("eth0", &b), "eth0");
     assert_string_equal(label("a\"b\\c\nd", &b), "a\\\"b\\\\c\\nd");
-    assert_string_equal(label("tab\there", &b), "tab\there");   /* tabs are fine in values */
+    assert_string_equal(label("tab\there", &b), "tab\there"); /* tabs are fine in values */
     assert_string_equal(label("caf\xc3\xa9", &b), "caf\xc3\xa9");
     assert_string_equal(label("bad\xff\xc3(", &b), "bad\xef\xbf\xbd\xef\xbf\xbd(");
     assert_string_equal(label("", &b), "");
@@ -49,7 +49,7 @@ static void values_in_base_units(void **state)
     struct dcb_sample s;
     dcb_sample_set(&s, 0, "d", "e", METRIC_PFC_RX_PAUSE_US, 3, -1);
     s.value.counter = 1234567;
-    assert_string_equal(value_of(&s, &b), "1.234567");       /* microseconds -> seconds, exact */
+    assert_string_equal(value_of(&s, &b), "1.234567"); /* microseconds -> seconds, exact */
     s.value.counter = 18446744073709551615ULL;
     assert_string_equal(value_of(&s, &b), "18446744073709.551615");
     dcb_sample_set(&s, 0, "d", "e", METRIC_PFC_RX_PAUSE, 3, -1);
@@ -57,7 +57,7 @@ static void values_in_base_units(void **state)
     assert_string_equal(value_of(&s, &b), "18446744073709551615");
     dcb_sample_set(&s, 0, "d", "e", METRIC_LINK_SPEED_BPS, -1, -1);
     s.value.gauge = 400e9;
-    assert_string_equal(value_of(&s, &b), "50000000000");    /* bits/s -> bytes/s */
+    assert_string_equal(value_of(&s, &b), "50000000000"); /* bits/s -> bytes/s */
     dcb_sample_set(&s, 0, "d", "e", METRIC_QUEUE_DEPTH_BYTES, -1, 3);
     s.value.gauge = 0.1;
     assert_string_equal(value_of(&s, &b), "0.1");
@@ -85,12 +85,12 @@ static void page_groups_families(void **state)
     struct prom_finding f[3] = {
         { "pfc-storm", "crit", "sw1", "Ethernet0", 3 },
         { "cfg-trust", "warn", "h1", "eth0", -1 },
-        { "pfc-storm", "crit", "sw1", "Ethernet0", 3 },   /* a duplicate: written once */
+        { "pfc-storm", "crit", "sw1", "Ethernet0", 3 }, /* a duplicate: written once */
     };
     struct prom_source_stat src = { "local", 2, 4, 0.5, 1700000000123456789LL };
     struct prom_topology tp[2] = {
         { "sw1", "Ethernet8", "switch", "h\"9", "eth0", "host" },
-        { "h1", "eth0", "host", "", "", "" },     /* no link partner known */
+        { "h1", "eth0", "host", "", "", "" }, /* no link partner known */
     };
     struct prom_missing_path mp[1] = { { "sw1", "COUNTERS_DB:COUNTERS/Ethernet*/Pfcwd" } };
     struct prom_page page = { v, 4, f, 3, &src, 1, "1.0", NULL, 0, NULL, 0, tp, 2, mp, 1 };
@@ -135,7 +135,9 @@ static void empty_page(void **state)
 {
     (void)state;
     struct prom_source_stat src = { "store", 0, 0, 0, 0 };
-    struct prom_page page = { NULL, 0, NULL, 0, &src, 1, "1.0", NULL, 0, NULL, 0, NULL, 0, NULL, 0 };
+    struct prom_page page = {
+        NULL, 0, NULL, 0, &src, 1, "1.0", NULL, 0, NULL, 0, NULL, 0, NULL, 0
+    };
     struct prom_buf b;
     prom_buf_init(&b);
     assert_int_equal(prom_render_page(&b, &page, NULL), 0);
@@ -148,7 +150,7 @@ static void accept_encoding(void **state)
 {
     (void)state;
     assert_true(prom_accepts_gzip("gzip"));
-    assert_true(prom_accepts_gzip("gzip, deflate, br"));       /* curl --compressed */
+    assert_true(prom_accepts_gzip("gzip, deflate, br")); /* curl --compressed */
     assert_true(prom_accepts_gzip("deflate;q=1.0, GZIP;q=0.5"));
     assert_true(prom_accepts_gzip("x-gzip"));
     assert_true(prom_accepts_gzip("*"));
@@ -159,7 +161,7 @@ static void accept_encoding(void **state)
     assert_false(prom_accepts_gzip("deflate, br"));
     assert_false(prom_accepts_gzip("gzip;q=0"));
     assert_false(prom_accepts_gzip("gzip; q=0.000, deflate"));
-    assert_false(prom_accepts_gzip("*, gzip;q=0"));             /* named beats the star */
+    assert_false(prom_accepts_gzip("*, gzip;q=0")); /* named beats the star */
     assert_false(prom_accepts_gzip("gzipper"));
     assert_false(prom_accepts_gzip("*;q=0"));
 }
@@ -201,10 +203,11 @@ static void listen_addresses(void **state)
     assert_string_equal(l.text, "[::1]:9876");
     assert_int_equal(prom_parse_listen("[::]:9876", &l, &err), 0);
     assert_false(l.loopback);
-    static const char *const bad[] = { "", ":9876", "9876", "localhost:9876", "127.0.0.1",
-                                       "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1",
-                                       "127.0.0.1:+80", "127.0.0.1:8x", "::1:9876",
-                                       "[::1]9876", "[::1]:", "[zz]:80", "1.2.3.4.5:80" };
+    static const char *const bad[] = {
+        "",           ":9876",           "9876",         "localhost:9876", "127.0.0.1",
+        "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "127.0.0.1:+80",  "127.0.0.1:8x",
+        "::1:9876",   "[::1]9876",       "[::1]:",       "[zz]:80",        "1.2.3.4.5:80"
+    };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         assert_int_equal(prom_parse_listen(bad[i], &l, &err), DCB_E_INVAL);
         assert_true(strlen(err.msg) > 10);

@@ -11,20 +11,51 @@
 static void sample_value(const struct qos_field *f, char *in, char *out, size_t len)
 {
     switch (f->type) {
-    case QF_BOOL: snprintf(in, len, "yes"); snprintf(out, len, "true"); break;
-    case QF_ENUM: snprintf(in, len, "%s", f->names[1].name ? f->names[1].name : f->names[0].name);
-                  snprintf(out, len, "%s", in); break;
-    case QF_MASK: snprintf(in, len, "24"); snprintf(out, len, "0x18"); break;
-    case QF_BYTES:
-        if (f->max < 100000) { snprintf(in, len, "%lld", (long long)f->max); snprintf(out, len, "%s", in); }
-        else { snprintf(in, len, "150KB"); snprintf(out, len, "150000"); }
+    case QF_BOOL:
+        snprintf(in, len, "yes");
+        snprintf(out, len, "true");
         break;
-    case QF_SPEED: snprintf(in, len, "400G"); snprintf(out, len, "400G"); break;
-    case QF_MBPS: snprintf(in, len, "2G"); snprintf(out, len, "2000"); break;
-    case QF_MS: snprintf(in, len, "0.4s"); snprintf(out, len, "400ms"); break;
-    case QF_US: snprintf(in, len, "55"); snprintf(out, len, "55us"); break;
-    case QF_LENGTH: snprintf(in, len, "250cm"); snprintf(out, len, "2.5m"); break;
-    case QF_APP: snprintf(in, len, "3:4791:3, 5:26:3"); snprintf(out, len, "3:4791:3,5:26:3"); break;
+    case QF_ENUM:
+        snprintf(in, len, "%s", f->names[1].name ? f->names[1].name : f->names[0].name);
+        snprintf(out, len, "%s", in);
+        break;
+    case QF_MASK:
+        snprintf(in, len, "24");
+        snprintf(out, len, "0x18");
+        break;
+    case QF_BYTES:
+        if (f->max < 100000) {
+            snprintf(in, len, "%lld", (long long)f->max);
+            snprintf(out, len, "%s", in);
+        } else {
+            snprintf(in, len, "150KB");
+            snprintf(out, len, "150000");
+        }
+        break;
+    case QF_SPEED:
+        snprintf(in, len, "400G");
+        snprintf(out, len, "400G");
+        break;
+    case QF_MBPS:
+        snprintf(in, len, "2G");
+        snprintf(out, len, "2000");
+        break;
+    case QF_MS:
+        snprintf(in, len, "0.4s");
+        snprintf(out, len, "400ms");
+        break;
+    case QF_US:
+        snprintf(in, len, "55");
+        snprintf(out, len, "55us");
+        break;
+    case QF_LENGTH:
+        snprintf(in, len, "250cm");
+        snprintf(out, len, "2.5m");
+        break;
+    case QF_APP:
+        snprintf(in, len, "3:4791:3, 5:26:3");
+        snprintf(out, len, "3:4791:3,5:26:3");
+        break;
     default:
         snprintf(in, len, "%lld", (long long)(f->max > 5 ? 5 : f->max));
         snprintf(out, len, "%s", in);
@@ -40,7 +71,7 @@ static void collect_path(const char *path, const char *text, const char *help, v
 {
     (void)help;
     struct path_list *l = arg;
-    assert_null(text);                       /* a new config knows nothing */
+    assert_null(text); /* a new config knows nothing */
     assert_true(l->n < 512);
     snprintf(l->paths[l->n++], QOS_PATH_MAX, "%s", path);
 }
@@ -92,7 +123,7 @@ static void every_path_round_trips(void **state)
         if (strcmp(got, want) != 0)
             fail_msg("%s: after save/load of %s got '%s'", path, text, got);
         assert_int_equal(qos_diff(&c, &loaded, NULL, NULL), 0);
-        assert_int_equal(count_set(&loaded), 1);   /* nothing else became 0 */
+        assert_int_equal(count_set(&loaded), 1); /* nothing else became 0 */
         free(text);
     }
 }
@@ -119,15 +150,20 @@ static void errors_name_path_and_value(void **state)
     struct qos_config c;
     qos_config_init(&c);
     struct dcb_err err;
-    static const struct { const char *assign, *msg; } bad[] = {
+    static const struct {
+        const char *assign, *msg;
+    } bad[] = {
         { "pfc.enabled=0x1ff", "pfc.enabled: 0x1ff has bits above priority 7" },
         { "dscp2prio.26=9", "dscp2prio.26: 9 is out of range (0 to 7)" },
         { "dscp2prio.64=1", "dscp2prio.64: no such setting (see 'dcbkit fabric paths')" },
         { "trust=mpls", "trust: 'mpls' is not one of dscp|pcp" },
-        { "switch.wred.3.min_bytes=lots", "switch.wred.3.min_bytes: 'lots': size must start with a number" },
+        { "switch.wred.3.min_bytes=lots",
+          "switch.wred.3.min_bytes: 'lots': size must start with a number" },
         { "speed_bps=400X", "speed_bps: '400X': unknown link speed unit 'X'" },
-        { "switch.pfcwd.detect_ms=5us", "switch.pfcwd.detect_ms: '5us' is not a whole number of ms" },
-        { "app=5:99:3", "app: entry 5:99:3 out of range (selector 1-5, protocol 0-65535, DSCP 0-63, priority 0-7)" },
+        { "switch.pfcwd.detect_ms=5us",
+          "switch.pfcwd.detect_ms: '5us' is not a whole number of ms" },
+        { "app=5:99:3", "app: entry 5:99:3 out of range (selector 1-5, protocol 0-65535, DSCP "
+                        "0-63, priority 0-7)" },
         { "app=5:26", "app: '5:26' is not a list of selector:protocol:priority" },
         { "pfc.willing=maybe", "pfc.willing: 'maybe' is not true or false" },
         { "nonsense", "'nonsense': expected path=value" },
@@ -137,7 +173,7 @@ static void errors_name_path_and_value(void **state)
         if (strcmp(err.msg, bad[i].msg) != 0)
             fail_msg("%s: got '%s'", bad[i].assign, err.msg);
     }
-    assert_int_equal(count_set(&c), 0);      /* nothing half-set */
+    assert_int_equal(count_set(&c), 0); /* nothing half-set */
 }
 
 struct diff_rows {
@@ -189,7 +225,8 @@ static void merge_and_validate(void **state)
     qos_set(&def, "wred.3.min_bytes", "2MB", NULL);
     qos_set(&def, "wred.3.max_bytes", "1MB", NULL);
     assert_int_not_equal(qos_validate(&def, "devices[1].config.", &err), 0);
-    assert_string_equal(err.msg, "devices[1].config.switch.wred.3.min_bytes: 2000000 is above max_bytes 1000000");
+    assert_string_equal(err.msg, "devices[1].config.switch.wred.3.min_bytes: 2000000 is above "
+                                 "max_bytes 1000000");
     qos_config_init(&def);
     char p[16];
     for (int tc = 0; tc < 8; tc++) {
@@ -212,7 +249,8 @@ static void json_errors_carry_prefix(void **state)
     cJSON_Delete(j);
     j = cJSON_Parse("{\"pfc\": {\"enabeld\": 8}}");
     assert_int_not_equal(qos_from_json(&c, j, "defaults.", &err), 0);
-    assert_string_equal(err.msg, "defaults.pfc.enabeld: no such setting (see 'dcbkit fabric paths')");
+    assert_string_equal(err.msg,
+                        "defaults.pfc.enabeld: no such setting (see 'dcbkit fabric paths')");
     cJSON_Delete(j);
     j = cJSON_Parse("{\"prio2tc\": [0, null, 0, 3], \"cable_m\": 2.5, \"mtu\": \"9KiB\"}");
     assert_int_equal(qos_from_json(&c, j, "", &err), 0);
@@ -230,12 +268,9 @@ static void json_errors_carry_prefix(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_path_round_trips),
-        cmocka_unit_test(aliases_and_prefixes),
-        cmocka_unit_test(errors_name_path_and_value),
-        cmocka_unit_test(diff_shows_path_old_new),
-        cmocka_unit_test(merge_and_validate),
-        cmocka_unit_test(json_errors_carry_prefix),
+        cmocka_unit_test(every_path_round_trips),     cmocka_unit_test(aliases_and_prefixes),
+        cmocka_unit_test(errors_name_path_and_value), cmocka_unit_test(diff_shows_path_old_new),
+        cmocka_unit_test(merge_and_validate),         cmocka_unit_test(json_errors_carry_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -88,12 +88,12 @@ static void refuses_malformed_replies(void **state)
     size_t len = build_dump(buf);
     for (size_t cut = 1; cut < len; cut++) {
         struct seen s = { "", 0 };
-        rdma_nl_parse(buf, cut, note, &s);          /* must not read past cut (ASan) */
+        rdma_nl_parse(buf, cut, note, &s); /* must not read past cut (ASan) */
         assert_true(s.n <= 2);
     }
     struct nlmsghdr h;
     memcpy(&h, buf, sizeof(h));
-    h.nlmsg_len = 0xffff;                           /* a length that lies */
+    h.nlmsg_len = 0xffff; /* a length that lies */
     memcpy(buf, &h, sizeof(h));
     struct seen s = { "", 0 };
     assert_int_equal(rdma_nl_parse(buf, len, note, &s), -1);

@@ -35,10 +35,10 @@ static void truncation_is_a_result(void **state)
     struct dcb_reader r;
     rd_init(&r, frame, 3);
     assert_int_equal(rd_be16(&r), 0x0180);
-    assert_int_equal(rd_be32(&r), 0);          /* only one byte left */
+    assert_int_equal(rd_be32(&r), 0); /* only one byte left */
     assert_false(rd_ok(&r));
-    assert_int_equal(rd_offset(&r), 2);        /* nothing consumed by the failed read */
-    assert_int_equal(rd_u8(&r), 0);            /* sticky: later reads fail too */
+    assert_int_equal(rd_offset(&r), 2); /* nothing consumed by the failed read */
+    assert_int_equal(rd_u8(&r), 0);     /* sticky: later reads fail too */
     assert_int_equal(rd_remaining(&r), 0);
     char why[96];
     rd_describe_failure(&r, why, sizeof(why));
@@ -70,13 +70,13 @@ static void sub_reader_bounds_a_tlv(void **state)
     assert_true(rd_sub(&r, hdr & 0x1ff, &body));
     assert_int_equal(rd_u8(&body), 'a');
     assert_int_equal(rd_u8(&body), 'b');
-    assert_int_equal(rd_u8(&body), 0);         /* cannot read past the TLV */
+    assert_int_equal(rd_u8(&body), 0); /* cannot read past the TLV */
     assert_false(rd_ok(&body));
-    assert_true(rd_ok(&r));                    /* the parent is fine */
+    assert_true(rd_ok(&r)); /* the parent is fine */
     assert_int_equal(rd_u8(&r), 0xff);
 
     rd_init(&r, tlv, sizeof(tlv));
-    assert_false(rd_sub(&r, 100, &body));      /* a length that lies */
+    assert_false(rd_sub(&r, 100, &body)); /* a length that lies */
     assert_false(rd_ok(&r));
     assert_false(rd_ok(&body));
     assert_int_equal(rd_u8(&body), 0);
@@ -113,19 +113,16 @@ static void null_and_empty_buffers(void **state)
     char why[8];
     rd_init(&r, frame, 1);
     rd_be16(&r);
-    rd_describe_failure(&r, why, sizeof(why));  /* bounded output */
+    rd_describe_failure(&r, why, sizeof(why)); /* bounded output */
     assert_int_equal(strlen(why), sizeof(why) - 1);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(reads_network_order),
-        cmocka_unit_test(reads_little_endian_and_64),
-        cmocka_unit_test(truncation_is_a_result),
-        cmocka_unit_test(zero_copy_bytes_and_skip),
-        cmocka_unit_test(sub_reader_bounds_a_tlv),
-        cmocka_unit_test(peek_and_copy),
+        cmocka_unit_test(reads_network_order),     cmocka_unit_test(reads_little_endian_and_64),
+        cmocka_unit_test(truncation_is_a_result),  cmocka_unit_test(zero_copy_bytes_and_skip),
+        cmocka_unit_test(sub_reader_bounds_a_tlv), cmocka_unit_test(peek_and_copy),
         cmocka_unit_test(null_and_empty_buffers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

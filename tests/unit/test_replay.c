@@ -13,8 +13,9 @@
 #include "headroom.h"
 #include "replay.h"
 
-#define DSCP2PRIO "\"dscp2prio\":[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,3,3,3,3,3,3," \
-                  "3,3,4,4,4,4,4,4,4,4,5,5,5,5,5,5,5,5,6,6,6,6,6,6,6,6,7,7,7,7,7,7,7,7]"
+#define DSCP2PRIO                                                                 \
+    "\"dscp2prio\":[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,3,3,3,3,3,3," \
+    "3,3,4,4,4,4,4,4,4,4,5,5,5,5,5,5,5,5,6,6,6,6,6,6,6,6,7,7,7,7,7,7,7,7]"
 
 static void load(struct fabric *f, const char *text)
 {
@@ -63,8 +64,8 @@ static void fp_sample(void *arg, const struct dcb_sample *s)
 {
     struct fixed_point_run *r = arg;
     int host;
-    if (s->metric != METRIC_PORT_TX_BYTES || sscanf(s->device, "host%d", &host) != 1 ||
-        host < 1 || host > 8)
+    if (s->metric != METRIC_PORT_TX_BYTES || sscanf(s->device, "host%d", &host) != 1 || host < 1 ||
+        host > 8)
         return;
     if (s->time_ns == r->from_ns)
         r->tx_from[host - 1] = (double)s->value.counter;
@@ -82,7 +83,8 @@ static double fixed_point_run(int n, bool per_window, double *shares, uint64_t *
     snprintf(text, sizeof(text),
              "{\"generate\":{\"type\":\"star\",\"hosts\":%d,\"speed\":\"40G\",\"cable_m\":2},"
              "\"defaults\":{\"trust\":\"dscp\"," DSCP2PRIO ",\"pfc\":{\"enabled\":8},"
-             "\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"strict\",\"ets\"],"
+             "\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"strict\",\"ets\"]"
+             ","
              "\"bw\":[50,0,0,50,0,0,0,0]}},"
              "\"switch_defaults\":{\"switch\":{\"wred\":{\"3\":{\"min_bytes\":\"5KB\","
              "\"max_bytes\":\"200KB\",\"max_p\":1,\"ecn\":true}},"
@@ -95,8 +97,7 @@ static double fixed_point_run(int n, bool per_window, double *shares, uint64_t *
     for (int i = 0; i <= n; i++)
         snprintf(names[i], sizeof(names[i]), "host%d", i + 1);
     for (int i = 0; i < n; i++)
-        flows[i] = (struct replay_flow){ names[i], names[n], 0, 0, 26, (uint16_t)(1000 + i),
-                                         1000 };
+        flows[i] = (struct replay_flow){ names[i], names[n], 0, 0, 26, (uint16_t)(1000 + i), 1000 };
     struct replay_options o;
     replay_options_init(&o);
     o.duration_ns = 500000000;
@@ -109,7 +110,8 @@ static double fixed_point_run(int n, bool per_window, double *shares, uint64_t *
     o.dcqcn = &dp;
     char bottleneck[16];
     snprintf(bottleneck, sizeof(bottleneck), "Ethernet%d", n);
-    struct fixed_point_run r = { .bottleneck = bottleneck, .from_ns = 200000000,
+    struct fixed_point_run r = { .bottleneck = bottleneck,
+                                 .from_ns = 200000000,
                                  .to_ns = 500000000 };
     struct replay_hooks h = { fp_sample, NULL, fp_series, &r };
     struct replay_summary sum;
@@ -142,7 +144,7 @@ static void fixed_point(int n)
 
     /* each flow gets C/N of the bottleneck's goodput, over the steady state */
     double sum_rates = 0, sum_sq = 0;
-    double share = 40e9 * 1000.0 / 1082.0 / n;     /* payload of a 1082-byte frame on the wire */
+    double share = 40e9 * 1000.0 / 1082.0 / n; /* payload of a 1082-byte frame on the wire */
     for (int i = 0; i < n; i++) {
         printf("  flow %d: %.3f Gb/s goodput (C/N %.3f, %+.1f%%)\n", i, shares[i] / 1e9,
                share / 1e9, (shares[i] / share - 1) * 100);
@@ -188,8 +190,10 @@ static void pg_drops(void *arg, const struct dcb_sample *s)
 
 static uint64_t incast(double headroom_factor, uint64_t *pg)
 {
-    struct headroom_input in = { 100000000000ULL, 100000, CABLE_FIBER, 1062,
-                                 HEADROOM_DEFAULT_RESPONSE_NS, HEADROOM_FORMULA_FULL };
+    struct headroom_input in = {
+        100000000000ULL,      100000, CABLE_FIBER, 1062, HEADROOM_DEFAULT_RESPONSE_NS,
+        HEADROOM_FORMULA_FULL
+    };
     struct headroom h;
     assert_int_equal(headroom_required(&in, &h, NULL), 0);
     char text[2048];
@@ -205,14 +209,13 @@ static uint64_t incast(double headroom_factor, uint64_t *pg)
     char names[16][16];
     for (int i = 0; i < 16; i++) {
         snprintf(names[i], sizeof(names[i]), "host%d", i + 1);
-        flows[i] = (struct replay_flow){ names[i], "host17", 0, 0, 26, (uint16_t)(1000 + i),
-                                         1000 };
+        flows[i] = (struct replay_flow){ names[i], "host17", 0, 0, 26, (uint16_t)(1000 + i), 1000 };
     }
     struct replay_options o;
     replay_options_init(&o);
     o.duration_ns = 5000000;
     o.sample_interval_ns = 1000000;
-    o.dcqcn_off = true;                          /* PFC alone holds a 16:1 incast */
+    o.dcqcn_off = true; /* PFC alone holds a 16:1 incast */
     struct drops_seen d = { 0 };
     struct replay_hooks hooks = { pg_drops, NULL, NULL, &d };
     struct replay_summary sum;
@@ -220,8 +223,8 @@ static uint64_t incast(double headroom_factor, uint64_t *pg)
     assert_int_equal(replay_run(&f, flows, 16, &o, &hooks, &sum, &err), 0);
     uint64_t drops = sum.drops;
     assert_true(sum.pfc_frames > 0);
-    printf("16:1 incast, headroom %.1fx of %llu B: %llu drops, %llu PFC frames\n",
-           headroom_factor, (unsigned long long)h.total, (unsigned long long)drops,
+    printf("16:1 incast, headroom %.1fx of %llu B: %llu drops, %llu PFC frames\n", headroom_factor,
+           (unsigned long long)h.total, (unsigned long long)drops,
            (unsigned long long)sum.pfc_frames);
     *pg = d.pg_drops;
     replay_summary_free(&sum);
@@ -236,7 +239,7 @@ static void lossless_at_headroom(void **state)
     assert_int_equal(incast(1.0, &pg), 0);
     assert_int_equal(pg, 0);
     assert_true(incast(0.8, &pg) > 0);
-    assert_true(pg > 0);                         /* and the drops show as pg.drops */
+    assert_true(pg > 0); /* and the drops show as pg.drops */
 }
 
 /* ---- the scheduler ------------------------------------------------------------------------ */
@@ -261,13 +264,14 @@ static void dwrr_shares(void **state)
 {
     (void)state;
     struct fabric f;
-    load(&f, "{\"generate\":{\"type\":\"star\",\"hosts\":3,\"speed\":\"100G\",\"cable_m\":2},"
-             "\"defaults\":{\"trust\":\"dscp\"," DSCP2PRIO ",\"pfc\":{\"enabled\":6},"
-             "\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"strict\",\"ets\"],"
-             "\"bw\":[0,70,30,0,0,0,0,0]}},"
-             "\"switch_defaults\":{\"switch\":{\"buffer\":{"
-             "\"1\":{\"xoff\":\"400KB\",\"xon\":\"300KB\",\"headroom\":\"200KB\"},"
-             "\"2\":{\"xoff\":\"400KB\",\"xon\":\"300KB\",\"headroom\":\"200KB\"}}}}}");
+    load(&f,
+         "{\"generate\":{\"type\":\"star\",\"hosts\":3,\"speed\":\"100G\",\"cable_m\":2},"
+         "\"defaults\":{\"trust\":\"dscp\"," DSCP2PRIO ",\"pfc\":{\"enabled\":6},"
+         "\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"strict\",\"ets\"],"
+         "\"bw\":[0,70,30,0,0,0,0,0]}},"
+         "\"switch_defaults\":{\"switch\":{\"buffer\":{"
+         "\"1\":{\"xoff\":\"400KB\",\"xon\":\"300KB\",\"headroom\":\"200KB\"},"
+         "\"2\":{\"xoff\":\"400KB\",\"xon\":\"300KB\",\"headroom\":\"200KB\"}}}}}");
     struct replay_flow flows[2] = { { "host1", "host3", 0, 0, 8, 1000, 1000 },
                                     { "host2", "host3", 0, 0, 16, 1001, 1000 } };
     struct replay_options o;
@@ -296,13 +300,14 @@ static void cnp_strict(void **state)
 {
     (void)state;
     struct fabric f;
-    load(&f, "{\"generate\":{\"type\":\"star\",\"hosts\":4,\"speed\":\"40G\",\"cable_m\":2},"
-             "\"defaults\":{\"trust\":\"dscp\"," DSCP2PRIO ",\"pfc\":{\"enabled\":8},"
-             "\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"strict\",\"ets\"],"
-             "\"bw\":[50,0,0,50,0,0,0,0]}},"
-             "\"switch_defaults\":{\"switch\":{\"wred\":{\"3\":{\"min_bytes\":\"5KB\","
-             "\"max_bytes\":\"200KB\",\"max_p\":1,\"ecn\":true}},"
-             "\"buffer\":{\"3\":{\"xoff\":\"2MB\",\"xon\":\"1MB\",\"headroom\":\"1MB\"}}}}}");
+    load(&f,
+         "{\"generate\":{\"type\":\"star\",\"hosts\":4,\"speed\":\"40G\",\"cable_m\":2},"
+         "\"defaults\":{\"trust\":\"dscp\"," DSCP2PRIO ",\"pfc\":{\"enabled\":8},"
+         "\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"strict\",\"ets\"],"
+         "\"bw\":[50,0,0,50,0,0,0,0]}},"
+         "\"switch_defaults\":{\"switch\":{\"wred\":{\"3\":{\"min_bytes\":\"5KB\","
+         "\"max_bytes\":\"200KB\",\"max_p\":1,\"ecn\":true}},"
+         "\"buffer\":{\"3\":{\"xoff\":\"2MB\",\"xon\":\"1MB\",\"headroom\":\"1MB\"}}}}}");
     /* host1 and host2 congest host3 (CNPs go back to them); host4 fills the port to host1 */
     struct replay_flow flows[3] = { { "host1", "host3", 0, 0, 26, 1000, 1000 },
                                     { "host2", "host3", 0, 0, 26, 1001, 1000 },
@@ -318,13 +323,14 @@ static void cnp_strict(void **state)
     printf("CNPs: %llu, longest wait in a switch queue %.1f ns (one frame at 40G: %.1f ns)\n",
            (unsigned long long)sum.cnps, sum.cnp_max_wait_ns, frame_ns);
     assert_true(sum.cnps > 10);
-    assert_true(sum.cnp_max_wait_ns > 0);       /* they did meet a busy port */
+    assert_true(sum.cnp_max_wait_ns > 0); /* they did meet a busy port */
     assert_true(sum.cnp_max_wait_ns <= frame_ns + 1e-6);
     replay_summary_free(&sum);
     fabric_free(&f);
 }
 
-/* ---- the PFC watchdog and the slow receiver --------------------------------------------------- */
+/* ---- the PFC watchdog and the slow receiver ---------------------------------------------------
+ */
 
 struct events_seen {
     int storms, xoffs;
@@ -354,7 +360,7 @@ static void watchdog_on_slow_receiver(void **state)
     o.duration_ns = 100000000;
     o.sample_interval_ns = 0;
     o.dcqcn_off = true;
-    o.host_drain_bps = 1e6;                      /* a receiver that has all but stopped */
+    o.host_drain_bps = 1e6; /* a receiver that has all but stopped */
     o.host_rx_xoff_bytes = 64 * 1024;
     struct events_seen es = { 0, 0 };
     struct replay_hooks h = { NULL, count_events, NULL, &es };
@@ -416,8 +422,9 @@ static uint64_t run_digest(uint64_t seed, int64_t warmup_ns)
     for (int i = 0; i < 8; i++) {
         snprintf(src[i], sizeof(src[i]), "host%d", i + 1);
         snprintf(dst[i], sizeof(dst[i]), "host%d", (i + 5) % 8 + 1);
-        flows[i] = (struct replay_flow){ src[i], dst[i], 2000000, (int64_t)i * 1000, 26,
-                                         (uint16_t)(4000 + 7 * i), 1000 };
+        flows[i] = (struct replay_flow){
+            src[i], dst[i], 2000000, (int64_t)i * 1000, 26, (uint16_t)(4000 + 7 * i), 1000
+        };
     }
     struct replay_options o;
     replay_options_init(&o);
@@ -442,8 +449,8 @@ static void same_seed_same_output(void **state)
     (void)state;
     uint64_t a = run_digest(7, 0), b = run_digest(7, 0), c = run_digest(8, 0);
     assert_true(a == b);
-    assert_true(a != c);                         /* the seed does reach the output */
-    assert_true(run_digest(7, 500000) == a);     /* measuring after a warm-up changes no event */
+    assert_true(a != c);                     /* the seed does reach the output */
+    assert_true(run_digest(7, 500000) == a); /* measuring after a warm-up changes no event */
 }
 
 /* ---- bad input ------------------------------------------------------------------------------ */

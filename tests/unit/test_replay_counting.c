@@ -49,8 +49,10 @@ static struct dcb_store *run_flaps(const int64_t (*flaps)[2], size_t nflaps)
     struct replay_fault faults[4];
     assert_true(nflaps <= 4);
     for (size_t i = 0; i < nflaps; i++)
-        faults[i] = (struct replay_fault){ .kind = REPLAY_FAULT_LINK_DOWN, .device = "host1",
-                                           .ifname = "eth0", .at_ns = flaps[i][0],
+        faults[i] = (struct replay_fault){ .kind = REPLAY_FAULT_LINK_DOWN,
+                                           .device = "host1",
+                                           .ifname = "eth0",
+                                           .at_ns = flaps[i][0],
                                            .until_ns = flaps[i][1] };
     struct replay_options o;
     replay_options_init(&o);
@@ -86,7 +88,8 @@ static void ports_where(struct dcb_store *st, const char *when, struct fired *ou
         assert_int_equal(evidence_store_open(&ev, st, NOW, &err), 0);
         if (preload)
             assert_int_equal(evidence_store_preload(&ev, 0, &err), 0);
-        struct rule_run_options opt = { .now_ns = NOW, .on_finding = on_finding,
+        struct rule_run_options opt = { .now_ns = NOW,
+                                        .on_finding = on_finding,
                                         .arg = &both[preload] };
         assert_int_equal(rule_set_run(&rs, &ev, &opt, NULL, &err), 0);
         evidence_store_close(&ev);

@@ -18,22 +18,26 @@
 
 /* A star of `hosts` at 40G, RoCE (DSCP 26) lossless on priority 3 with DCQCN, CNPs on 6, WRED/ECN
  * on TC 3 at 5 KB / 200 KB / 1 %, as fixtures/scenarios/fabrics/star-40g.json. */
-#define STAR(hosts) \
-    "{\"fabric\":{\"generate\":{\"type\":\"star\",\"hosts\":" #hosts ",\"speed\":\"40G\"," \
+#define STAR(hosts)                                                                              \
+    "{\"fabric\":{\"generate\":{\"type\":\"star\",\"hosts\":" #hosts ",\"speed\":\"40G\","       \
     "\"cable_m\":3},\"defaults\":{\"trust\":\"dscp\",\"dscp2prio\":{\"0\":0,\"26\":3,\"48\":6}," \
-    "\"pfc\":{\"enabled\":8},\"cnp\":{\"dscp\":48,\"prio\":6}}," \
-    "\"host_defaults\":{\"nic\":{\"dcqcn\":{\"np_enabled\":8,\"rp_enabled\":8}}}," \
-    "\"switch_defaults\":{\"switch\":{\"wred\":{\"3\":{\"min_bytes\":\"5KB\",\"max_bytes\":" \
-    "\"200KB\",\"max_p\":1,\"ecn\":true}},\"buffer\":{\"3\":{\"xoff\":\"400KB\",\"xon\":2500," \
+    "\"pfc\":{\"enabled\":8},\"cnp\":{\"dscp\":48,\"prio\":6}},"                                 \
+    "\"host_defaults\":{\"nic\":{\"dcqcn\":{\"np_enabled\":8,\"rp_enabled\":8}}},"               \
+    "\"switch_defaults\":{\"switch\":{\"wred\":{\"3\":{\"min_bytes\":\"5KB\",\"max_bytes\":"     \
+    "\"200KB\",\"max_p\":1,\"ecn\":true}},\"buffer\":{\"3\":{\"xoff\":\"400KB\",\"xon\":2500,"   \
     "\"headroom\":\"50KB\"}}}}},"
 
 /* One flow host1 -> host2 of 10 MB, no congestion anywhere: nothing is marked or dropped but
  * what a fault does. */
-#define ONE_FLOW STAR(2) "\"duration_ms\":20,\"seed\":7,\"workload\":{\"type\":\"flows\"," \
+#define ONE_FLOW                                                      \
+    STAR(2)                                                           \
+    "\"duration_ms\":20,\"seed\":7,\"workload\":{\"type\":\"flows\"," \
     "\"flows\":[{\"src\":\"host1\",\"dst\":\"host2\",\"bytes\":\"10MB\",\"dscp\":26}]}}"
 
 /* 8 -> 1 incast of 256 KB messages: WRED marks, DCQCN answers (healthy-incast). */
-#define INCAST STAR(9) "\"duration_ms\":2,\"seed\":1,\"workload\":{\"type\":\"incast\"," \
+#define INCAST                                                        \
+    STAR(9)                                                           \
+    "\"duration_ms\":2,\"seed\":1,\"workload\":{\"type\":\"incast\"," \
     "\"receiver\":\"host9\",\"count\":8,\"bytes\":\"256KB\",\"dscp\":26}}"
 
 #define SEEN_MAX 4096
@@ -42,7 +46,7 @@
 struct seen {
     struct counter_seen c[SEEN_MAX];
     int n;
-    struct dcb_event dcbx[EVENTS_MAX];   /* dcbx_seen events */
+    struct dcb_event dcbx[EVENTS_MAX]; /* dcbx_seen events */
     int ndcbx;
     int fcs_drop_events;
 };
@@ -94,8 +98,8 @@ static struct faults_run *run(const char *text, const char *const *sets, size_t 
     r->sc.options.after = r->sc.workload.after;
     r->sc.options.transport = r->sc.workload.transport;
     struct replay_hooks h = { keep_sample, keep_event, NULL, &r->seen };
-    if (replay_run(&r->sc.fabric, r->sc.workload.flows, r->sc.workload.nflows, &r->sc.options,
-                   &h, &r->sum, &err) < 0)
+    if (replay_run(&r->sc.fabric, r->sc.workload.flows, r->sc.workload.nflows, &r->sc.options, &h,
+                   &r->sum, &err) < 0)
         fail_msg("run: %s", err.msg);
     return r;
 }
@@ -133,7 +137,7 @@ static void fcs_errors_at_a_rate(void **state)
     assert_int_equal(got, want);
     double mean = 0.01 * (double)n, sd = sqrt((double)n * 0.01 * 0.99);
     assert_true(fabs((double)got - mean) <= 4 * sd);
-    assert_true(got >= 50);                        /* 10 MB: 10,000 frames and more */
+    assert_true(got >= 50); /* 10 MB: 10,000 frames and more */
     assert_int_equal(counter(&r->seen, NULL, NULL, METRIC_LINK_FCS_ERRORS, -1), got);
     assert_true(r->seen.fcs_drop_events >= 1);
     /* the receiver's loss counters see them: each loss opens a gap, one NAK each at most */
@@ -141,7 +145,7 @@ static void fcs_errors_at_a_rate(void **state)
     assert_true(fl->naks >= 1 && fl->naks <= got);
     assert_true(counter(&r->seen, "host1", "eth0", METRIC_ROCE_PACKET_SEQ_ERR, -1) >= 1);
     assert_true(fl->retransmitted >= got);
-    assert_int_equal(fl->bytes_acked, 10000000);   /* go-back-N still delivers it all */
+    assert_int_equal(fl->bytes_acked, 10000000); /* go-back-N still delivers it all */
     run_free(base);
     run_free(r);
 }
@@ -189,11 +193,10 @@ static void switch_rewrites_dscp(void **state)
     const char *sets[] = { "switch.dscp_rewrite=0" };
     struct faults_run *base = run(INCAST, NULL, 0);
     struct faults_run *r = run(INCAST, sets, 1);
-    const char *to_rx = "Ethernet8";           /* switch1's port to host9 */
+    const char *to_rx = "Ethernet8"; /* switch1's port to host9 */
     assert_true(counter(&base->seen, "switch1", to_rx, METRIC_QUEUE_TX_BYTES, 3) > 0);
     assert_int_equal(counter(&r->seen, "switch1", to_rx, METRIC_QUEUE_TX_BYTES, 3), 0);
-    assert_true(counter(&r->seen, "switch1", to_rx, METRIC_QUEUE_TX_BYTES, 0) >=
-                8 * (256u << 10));
+    assert_true(counter(&r->seen, "switch1", to_rx, METRIC_QUEUE_TX_BYTES, 0) >= 8 * (256u << 10));
     assert_int_equal(counter(&r->seen, NULL, NULL, METRIC_QUEUE_ECN_MARKED, -1), 0);
     assert_int_equal(counter(&r->seen, NULL, NULL, METRIC_CNP_SENT, -1), 0);
     run_free(base);
@@ -261,14 +264,14 @@ static void dcbx_takes_hand(void **state)
     struct qos_config cee = dcbx_end("cee", 1, 1, 0x08), off = dcbx_end("off", 1, 1, 0x08);
     struct qos_config unset = dcbx_end(NULL, 1, 1, 0x08), w2 = dcbx_end("ieee", 1, 0, 0x18);
     unsigned all = DCBX_TOOK_PFC | DCBX_TOOK_ETS | DCBX_TOOK_APP;
-    assert_int_equal(dcbx_takes(&w, &n, false), all);           /* willing, peer not */
+    assert_int_equal(dcbx_takes(&w, &n, false), all); /* willing, peer not */
     assert_int_equal(dcbx_takes(&w, &n, true), all);
-    assert_int_equal(dcbx_takes(&n, &w, true), 0);              /* non-willing keeps its own */
-    assert_int_equal(dcbx_takes(&n, &n, true), 0);              /* none willing */
-    assert_int_equal(dcbx_takes(&w, &w2, true), all);           /* both: the lower MAC takes */
-    assert_int_equal(dcbx_takes(&w2, &w, false), 0);            /* the higher keeps PFC, and */
-    assert_int_equal(dcbx_takes(&w, &w2, false), DCBX_TOOK_ETS);   /* ETS goes by willing only */
-    assert_int_equal(dcbx_takes(&w, &cee, false), 0);           /* another DCBX version */
+    assert_int_equal(dcbx_takes(&n, &w, true), 0);               /* non-willing keeps its own */
+    assert_int_equal(dcbx_takes(&n, &n, true), 0);               /* none willing */
+    assert_int_equal(dcbx_takes(&w, &w2, true), all);            /* both: the lower MAC takes */
+    assert_int_equal(dcbx_takes(&w2, &w, false), 0);             /* the higher keeps PFC, and */
+    assert_int_equal(dcbx_takes(&w, &w2, false), DCBX_TOOK_ETS); /* ETS goes by willing only */
+    assert_int_equal(dcbx_takes(&w, &cee, false), 0);            /* another DCBX version */
     assert_int_equal(dcbx_takes(&w, &off, false), 0);
     assert_int_equal(dcbx_takes(&w, &unset, false), 0);
     assert_int_equal(dcbx_takes(&unset, &n, false), 0);
@@ -287,7 +290,7 @@ static void dcbx_takes_hand(void **state)
     assert_int_equal(local.ets_bw[1].v, 70);
     assert_int_equal(local.napp, 2);
     assert_int_equal(local.dscp2prio[26].v, 4);
-    assert_int_equal(local.dscp2prio[48].v, 6);                /* not in the table: kept */
+    assert_int_equal(local.dscp2prio[48].v, 6); /* not in the table: kept */
 }
 
 static const struct dcb_event *dcbx_event(const struct seen *r, const char *device)
@@ -326,7 +329,8 @@ static void dcbx_willing_host_takes_wrong_config(void **state)
                      !strcmp(r->seen.dcbx[i].ifname, "Ethernet8"));
     const struct dcb_event *h = dcbx_event(&r->seen, "host9");
     assert_non_null(h);
-    assert_string_equal(h->details, "{\"peer\":\"switch1\",\"port\":\"Ethernet8\","
+    assert_string_equal(h->details,
+                        "{\"peer\":\"switch1\",\"port\":\"Ethernet8\","
                         "\"dcbx\":\"ieee\",\"pfc_enable\":8,\"willing\":false,"
                         "\"taken\":[\"pfc\",\"app\"],\"pfc_enable_oper\":8,\"mismatch\":[]}");
     run_free(base);
@@ -359,9 +363,9 @@ static void dcbx_pfc_willing(void **state)
     const char *both[] = { "dcbx.mode=ieee", "pfc.willing=true",
                            "switch1:Ethernet0/pfc.enabled=0x10" };
     r = run(INCAST, both, 3);
-    assert_int_equal(r->seen.ndcbx, 1);           /* host1 kept its own, and the ends agree */
+    assert_int_equal(r->seen.ndcbx, 1); /* host1 kept its own, and the ends agree */
     assert_null(dcbx_event(&r->seen, "host1"));
-    const struct dcb_event *sw = dcbx_event(&r->seen, "switch1");   /* Ethernet0's, first */
+    const struct dcb_event *sw = dcbx_event(&r->seen, "switch1"); /* Ethernet0's, first */
     assert_non_null(sw);
     assert_string_equal(sw->ifname, "Ethernet0");
     assert_non_null(strstr(sw->details, "\"taken\":[\"pfc\",\"app\"],\"pfc_enable_oper\":8"));
@@ -432,8 +436,8 @@ static void fault_keys_in_range(void **state)
         }
     }
     static const char fault[] = STAR(2) "\"duration_ms\":1,\"workload\":{\"type\":\"incast\"},"
-        "\"faults\":[{\"type\":\"config\",\"device\":\"host2\","
-        "\"set\":{\"link.fcs_error_ppm\":2000000}}]}";
+                                        "\"faults\":[{\"type\":\"config\",\"device\":\"host2\","
+                                        "\"set\":{\"link.fcs_error_ppm\":2000000}}]}";
     struct scenario sc;
     struct dcb_err err;
     int rc = scenario_load_text(&sc, fault, strlen(fault), "t", NULL, NULL, 0, &err);

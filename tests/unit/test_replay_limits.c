@@ -14,14 +14,15 @@
 #include "sim.h"
 
 /* A 4-host star with a slow receiver on host4 and an incast into it (host1..3). */
-#define BASE "{\"fabric\":{\"generate\":{\"type\":\"star\",\"hosts\":4,\"speed\":\"40G\"," \
-             "\"cable_m\":3},\"defaults\":{\"dscp2prio\":{\"26\":3},\"pfc\":{\"enabled\":8}}}," \
-             "\"duration_ms\":1,\"workload\":{\"type\":\"incast\",\"bytes\":\"64KB\"}," \
-             "\"faults\":[{\"type\":\"slow-receiver\",\"host\":\"host4\",\"drain\":\"10G\"}]}"
+#define BASE                                                                           \
+    "{\"fabric\":{\"generate\":{\"type\":\"star\",\"hosts\":4,\"speed\":\"40G\","      \
+    "\"cable_m\":3},\"defaults\":{\"dscp2prio\":{\"26\":3},\"pfc\":{\"enabled\":8}}}," \
+    "\"duration_ms\":1,\"workload\":{\"type\":\"incast\",\"bytes\":\"64KB\"},"         \
+    "\"faults\":[{\"type\":\"slow-receiver\",\"host\":\"host4\",\"drain\":\"10G\"}]}"
 
 struct key_case {
-    const char *set[2];           /* --set overrides */
-    const char *msg;              /* NULL: loads */
+    const char *set[2]; /* --set overrides */
+    const char *msg;    /* NULL: loads */
 };
 
 static void check_cases(const struct key_case *cases, size_t n)
@@ -53,7 +54,8 @@ static void scenario_keys(void **state)
     static const struct key_case cases[] = {
         { { "duration_ms=0.001" }, NULL },
         { { "duration_ms=1000000000" }, NULL },
-        { { "duration_ms=0.0009" }, "t: duration_ms: 0.0009 is out of range (0.001 to 1000000000)" },
+        { { "duration_ms=0.0009" },
+          "t: duration_ms: 0.0009 is out of range (0.001 to 1000000000)" },
         { { "duration_ms=1000000000.001" },
           "t: duration_ms: 1000000000.001 is out of range (0.001 to 1000000000)" },
         { { "sample_interval_us=0" }, NULL },
@@ -127,8 +129,10 @@ static void workload_keys(void **state)
           "t: workload.bytes: 100000000001 is out of range (0 to 100GB)" },
         { { "workload.payload=64" }, NULL },
         { { "workload.payload=9000" }, NULL },
-        { { "workload.payload=63" }, "t: workload.payload: must be a whole number from 64 to 9000" },
-        { { "workload.payload=9001" }, "t: workload.payload: must be a whole number from 64 to 9000" },
+        { { "workload.payload=63" },
+          "t: workload.payload: must be a whole number from 64 to 9000" },
+        { { "workload.payload=9001" },
+          "t: workload.payload: must be a whole number from 64 to 9000" },
         { { "workload.start_us=0" }, NULL },
         { { "workload.start_us=1000000000000" }, NULL },
         { { "workload.start_us=-1" },
@@ -241,7 +245,7 @@ static void run_checks(void **state)
     assert_int_equal(run(&f, &flow, 1, &o, &sum, &err), DCB_E_RANGE);
     assert_string_equal(err.msg, "flow 0: 4294967295 bytes at 1 a packet are 2^32 packets or "
                                  "more (its PSN is 32-bit)");
-    flow.bytes = UINT32_MAX - 1;          /* the most packets a flow may have: accepted */
+    flow.bytes = UINT32_MAX - 1; /* the most packets a flow may have: accepted */
     o.duration_ns = 1000;
     assert_int_equal(run(&f, &flow, 1, &o, &sum, &err), 0);
     /* sending for the whole run: 2^32 packets of 146 bytes at 40G take 125.4 s */
@@ -276,17 +280,24 @@ static void saturating_delays(void **state)
 static void pause_storm_at_the_bounds(void **state)
 {
     (void)state;
-    static const struct { const char *speed; double ms; uint64_t xoffs; } cases[] = {
-        { "1M", 40000, 3 },                  /* at 0, 16.78 s and 33.55 s */
-        { "1.6T", 1, 96 },                   /* 1 ms / 10.486 us, and the first */
+    static const struct {
+        const char *speed;
+        double ms;
+        uint64_t xoffs;
+    } cases[] = {
+        { "1M", 40000, 3 }, /* at 0, 16.78 s and 33.55 s */
+        { "1.6T", 1, 96 },  /* 1 ms / 10.486 us, and the first */
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         char speed[64], dur[64];
         snprintf(speed, sizeof(speed), "fabric.generate.speed=%s", cases[i].speed);
         snprintf(dur, sizeof(dur), "duration_ms=%g", cases[i].ms);
         /* no retransmission while paused: at 1 Mb/s a frame outlasts the 1 ms default */
-        const char *sets[] = { speed, dur, "faults[0]={\"type\":\"pause-storm\",\"host\":\"host4\"}",
-                               "sample_interval_us=0", "series_interval_us=0",
+        const char *sets[] = { speed,
+                               dur,
+                               "faults[0]={\"type\":\"pause-storm\",\"host\":\"host4\"}",
+                               "sample_interval_us=0",
+                               "series_interval_us=0",
                                "retransmit_timeout_us=100000000" };
         struct scenario sc;
         struct dcb_err err;
@@ -304,7 +315,7 @@ static void pause_storm_at_the_bounds(void **state)
         assert_int_equal(r.summary.pfc_frames, cases[i].xoffs);
         assert_true(r.events < 100000);
         for (size_t f = 0; cases[i].xoffs == 3 && f < r.summary.nflows; f++)
-            assert_int_equal(r.summary.flows[f].bytes_acked, 0);   /* held from the start */
+            assert_int_equal(r.summary.flows[f].bytes_acked, 0); /* held from the start */
         scenario_result_free(&r);
         scenario_free(&sc);
     }
@@ -327,10 +338,12 @@ static void memory_budget(void **state)
     struct replay_summary free_run, sum;
     struct dcb_err err;
     assert_int_equal(replay_run(&f, flows, 2, &o, NULL, &free_run, &err), 0);
-    static const char *const order[] = { "the simulator", "the nodes", "the ports", "the routes",
-                                         "the flows", "the summary", "the event queue",
-                                         "the packets", "the packet queues",
-                                         "the NICs' ready lists", "the queue depths" };
+    static const char *const order[] = { "the simulator",     "the nodes",
+                                         "the ports",         "the routes",
+                                         "the flows",         "the summary",
+                                         "the event queue",   "the packets",
+                                         "the packet queues", "the NICs' ready lists",
+                                         "the queue depths" };
     bool seen[sizeof(order) / sizeof(order[0])] = { false };
     size_t last = 0;
     uint64_t limit;
@@ -346,7 +359,7 @@ static void memory_budget(void **state)
             print_error("%llu: %s\n", (unsigned long long)limit, err.msg);
             fail();
         }
-        if (k < 6 && k < last) {       /* what the build takes comes in the order it is built */
+        if (k < 6 && k < last) { /* what the build takes comes in the order it is built */
             print_error("%s after %s\n", order[k], order[last]);
             fail();
         }

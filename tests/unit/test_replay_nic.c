@@ -13,11 +13,13 @@
 #include "replay.h"
 
 #define DSCP2PRIO "\"dscp2prio\":{\"0\":0,\"26\":3,\"40\":5,\"48\":6}"
-#define ETS "\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"strict\"," \
-            "\"ets\"]," \
-            "\"bw\":[50,0,0,50,0,0,0,0]}"
-#define WRED3 "\"wred\":{\"3\":{\"min_bytes\":\"5KB\",\"max_bytes\":\"200KB\",\"max_p\":1," \
-              "\"ecn\":true}}"
+#define ETS                                                                         \
+    "\"ets\":{\"tsa\":[\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"ets\",\"strict\"," \
+    "\"ets\"],"                                                                     \
+    "\"bw\":[50,0,0,50,0,0,0,0]}"
+#define WRED3                                                                     \
+    "\"wred\":{\"3\":{\"min_bytes\":\"5KB\",\"max_bytes\":\"200KB\",\"max_p\":1," \
+    "\"ecn\":true}}"
 #define BUFFER3 "\"buffer\":{\"3\":{\"xoff\":\"2MB\",\"xon\":\"1MB\",\"headroom\":\"1MB\"}}"
 
 /* A star of n hosts at 40G over 2 m (10 ns), RoCE (DSCP 26) lossless on priority 3 with
@@ -76,9 +78,9 @@ static void seen_sample(void *arg, const struct dcb_sample *smp)
     if (metric_info(smp->metric)->kind != METRIC_COUNTER)
         return;
     size_t i = 0;
-    while (i < w->n && !(w->c[i].metric == smp->metric && w->c[i].prio == smp->prio &&
-                         !strcmp(w->c[i].device, smp->device) &&
-                         !strcmp(w->c[i].ifname, smp->ifname)))
+    while (i < w->n &&
+           !(w->c[i].metric == smp->metric && w->c[i].prio == smp->prio &&
+             !strcmp(w->c[i].device, smp->device) && !strcmp(w->c[i].ifname, smp->ifname)))
         i++;
     if (i == w->n) {
         assert_true(w->n < SEEN_MAX);
@@ -211,7 +213,7 @@ static void knob_clamp(void **state)
     printf("CNPs in 20 ms: clamp 1 %llu (queue %.1f KB), clamp 0 %llu (%.1f KB), unset %llu\n",
            (unsigned long long)clamped, clamped_queue / 1000, (unsigned long long)kept,
            kept_queue / 1000, (unsigned long long)preset);
-    assert_true(preset == clamped);               /* the presets clamp, as the paper does */
+    assert_true(preset == clamped); /* the presets clamp, as the paper does */
     assert_true((double)kept > 1.15 * (double)clamped);
     assert_true(kept_queue > 1.1 * clamped_queue);
 }
@@ -241,14 +243,14 @@ static double alone_goodput(const char *host_extra)
 static void knob_max_rate(void **state)
 {
     (void)state;
-    double line = alone_goodput(""), capped =
-        alone_goodput("\"nic\":{\"dcqcn\":{\"max_rate_mbps\":10000}},");
+    double line = alone_goodput(""),
+           capped = alone_goodput("\"nic\":{\"dcqcn\":{\"max_rate_mbps\":10000}},");
     double zero = alone_goodput("\"nic\":{\"dcqcn\":{\"max_rate_mbps\":0}},");
     printf("alone: %.4f Gb/s, max_rate 10G %.4f Gb/s, max_rate 0 %.4f Gb/s\n", line / 1e9,
            capped / 1e9, zero / 1e9);
     assert_true(fabs(capped - 10e9 * 1000 / 1082) <= 0.01 * 10e9 * 1000 / 1082);
     assert_true(fabs(line - 40e9 * 1000 / 1082) <= 0.01 * 40e9 * 1000 / 1082);
-    assert_true(zero == line);                    /* 0: the line rate */
+    assert_true(zero == line); /* 0: the line rate */
 }
 
 /* ---- the notification point and the reaction point --------------------------------------- */
@@ -263,7 +265,7 @@ static void np_by_own_map(void **state)
     (void)state;
     static const struct {
         const char *host;
-        int cnp_prio;             /* where the CNPs reach the senders; -1: none sent */
+        int cnp_prio; /* where the CNPs reach the senders; -1: none sent */
     } cases[] = {
         { "\"nic\":{\"dcqcn\":{\"np_enabled\":8}},", 6 },
         { "\"nic\":{\"dcqcn\":{\"np_enabled\":8}},\"cnp\":{\"dscp\":40},", 5 },
@@ -282,7 +284,8 @@ static void np_by_own_map(void **state)
         int64_t on5 = counter(&w, "host1", NULL, METRIC_PRIO_RX_BYTES, 5);
         int64_t on6 = counter(&w, "host1", NULL, METRIC_PRIO_RX_BYTES, 6);
         printf("case %zu: %lld CE received, %lld CNPs sent; at host1 %lld bytes on priority 5, "
-               "%lld on 6\n", i, (long long)ce, (long long)cnps, (long long)on5, (long long)on6);
+               "%lld on 6\n",
+               i, (long long)ce, (long long)cnps, (long long)on5, (long long)on6);
         assert_true(ce > 0);
         if (cases[i].cnp_prio < 0) {
             assert_int_equal(cnps, 0);
@@ -347,8 +350,11 @@ static void link_down_run(uint64_t bytes, int64_t rto_ns, struct seen *w,
     struct fabric f;
     star(&f, 2, "", "");
     struct replay_flow fl = flow("host1", "host2", bytes, 26, 1000);
-    struct replay_fault down = { .kind = REPLAY_FAULT_LINK_DOWN, .device = "switch1",
-                                 .ifname = "Ethernet1", .at_ns = 1000, .until_ns = 50000 };
+    struct replay_fault down = { .kind = REPLAY_FAULT_LINK_DOWN,
+                                 .device = "switch1",
+                                 .ifname = "Ethernet1",
+                                 .at_ns = 1000,
+                                 .until_ns = 50000 };
     struct replay_options o;
     replay_options_init(&o);
     o.duration_ns = 1000000;
@@ -362,8 +368,8 @@ static void link_down_run(uint64_t bytes, int64_t rto_ns, struct seen *w,
 
 /* The go-back-N counters at the end of a link_down_run, printed. */
 struct loss_seen {
-    int64_t out_of_sequence, duplicates;      /* host2 */
-    int64_t naks, timeouts, retransmits;      /* host1 */
+    int64_t out_of_sequence, duplicates; /* host2 */
+    int64_t naks, timeouts, retransmits; /* host1 */
 };
 
 static struct loss_seen loss_counters(const char *name, const struct seen *w,
@@ -377,8 +383,8 @@ static struct loss_seen loss_counters(const char *name, const struct seen *w,
         counter(w, "host1", NULL, METRIC_ROCE_RETRANSMITS, -1),
     };
     printf("%s: %llu drops; out of sequence %lld, duplicates %lld, NAKs %lld, timeouts %lld, "
-           "retransmits %lld; events psn_gap %d nak %d retransmit %d: %s\n", name,
-           (unsigned long long)sum->drops, (long long)l.out_of_sequence,
+           "retransmits %lld; events psn_gap %d nak %d retransmit %d: %s\n",
+           name, (unsigned long long)sum->drops, (long long)l.out_of_sequence,
            (long long)l.duplicates, (long long)l.naks, (long long)l.timeouts,
            (long long)l.retransmits, w->events[EVENT_PSN_GAP], w->events[EVENT_NAK],
            w->events[EVENT_RETRANSMIT], w->first[EVENT_RETRANSMIT]);
@@ -414,8 +420,8 @@ static void loss_nak(void **state)
     assert_int_equal(w.events[EVENT_NAK], 1);
     assert_int_equal(w.events[EVENT_RETRANSMIT], 1);
     assert_non_null(strstr(w.first[EVENT_PSN_GAP], "\"expected_psn\":4,\"psn\":231"));
-    assert_non_null(strstr(w.first[EVENT_RETRANSMIT],
-                           "\"from_psn\":4,\"high_psn\":234,\"reason\":\"nak\""));
+    assert_non_null(
+        strstr(w.first[EVENT_RETRANSMIT], "\"from_psn\":4,\"high_psn\":234,\"reason\":\"nak\""));
     replay_summary_free(&sum);
 }
 
@@ -439,8 +445,8 @@ static void loss_timeout(void **state)
     assert_int_equal(l.out_of_sequence, 0);
     assert_int_equal(r->naks, 0);
     assert_int_equal(w.events[EVENT_RETRANSMIT], 1);
-    assert_non_null(strstr(w.first[EVENT_RETRANSMIT],
-                           "\"from_psn\":0,\"high_psn\":20,\"reason\":\"timeout\""));
+    assert_non_null(
+        strstr(w.first[EVENT_RETRANSMIT], "\"from_psn\":0,\"high_psn\":20,\"reason\":\"timeout\""));
     assert_true(r->finish_ns > 100000);
     replay_summary_free(&sum);
 }
@@ -451,7 +457,8 @@ static void loss_timeout(void **state)
  * and host2 send into host3 for 1 ms. host1 runs PFC on no priority: the PAUSE frames reach it
  * and it keeps sending, so its ingress group at the switch overflows the headroom and drops;
  * host2 obeys and loses nothing. */
-#define SWITCH_PAUSES_EARLY "{\"name\":\"switch1\",\"config\":{\"switch\":{\"buffer\":{\"3\":" \
+#define SWITCH_PAUSES_EARLY                                                         \
+    "{\"name\":\"switch1\",\"config\":{\"switch\":{\"buffer\":{\"3\":"              \
     "{\"xoff\":\"20KB\",\"xon\":\"10KB\",\"headroom\":\"100KB\"}},\"wred\":{\"3\":" \
     "{\"min_bytes\":\"4MB\",\"max_bytes\":\"5MB\"}}}}}"
 
@@ -459,8 +466,8 @@ static void nic_pfc_obeyed_only_when_on(void **state)
 {
     (void)state;
     struct fabric f;
-    star_with(&f, 3, "", "", SWITCH_PAUSES_EARLY
-              ",{\"name\":\"host1\",\"config\":{\"pfc\":{\"enabled\":0}}}");
+    star_with(&f, 3, "", "",
+              SWITCH_PAUSES_EARLY ",{\"name\":\"host1\",\"config\":{\"pfc\":{\"enabled\":0}}}");
     struct seen w;
     struct replay_summary sum;
     incast2(&f, 1000000, &w, &sum);
@@ -471,8 +478,9 @@ static void nic_pfc_obeyed_only_when_on(void **state)
     int64_t drops1 = counter(&w, "switch1", "Ethernet0", METRIC_PG_DROPS, 3);
     int64_t drops2 = counter(&w, "switch1", "Ethernet1", METRIC_PG_DROPS, 3);
     printf("host1 (PFC off): %lld PAUSEs, paused %lld us, %lld dropped at its PG; host2: %lld, "
-           "%lld us, %lld\n", (long long)frames1, (long long)paused1, (long long)drops1,
-           (long long)frames2, (long long)paused2, (long long)drops2);
+           "%lld us, %lld\n",
+           (long long)frames1, (long long)paused1, (long long)drops1, (long long)frames2,
+           (long long)paused2, (long long)drops2);
     assert_true(frames1 > 0 && frames2 > 0);
     assert_int_equal(paused1, 0);
     assert_true(paused2 > 0);
@@ -489,10 +497,13 @@ static void nic_pfc_sent_only_when_on(void **state)
     (void)state;
     for (int on = 1; on >= 0; on--) {
         struct fabric f;
-        star_with(&f, 2, "", "", on ? "" : "{\"name\":\"host2\",\"config\":{\"pfc\":"
-                                           "{\"enabled\":0}}}");
+        star_with(&f, 2, "", "",
+                  on ? ""
+                     : "{\"name\":\"host2\",\"config\":{\"pfc\":"
+                       "{\"enabled\":0}}}");
         struct replay_flow fl = flow("host1", "host2", 0, 26, 1000);
-        struct replay_fault slow = { .kind = REPLAY_FAULT_SLOW_RECEIVER, .device = "host2",
+        struct replay_fault slow = { .kind = REPLAY_FAULT_SLOW_RECEIVER,
+                                     .device = "host2",
                                      .drain_bps = 5e9 };
         struct replay_options o;
         replay_options_init(&o);
@@ -560,15 +571,15 @@ static void nic_trust(void **state)
  * no marks to answer, no window) send on at the line rate into the full queue and go-back-N
  * collapses, in roce.*; with PFC on every priority they lose nothing and are paused instead. */
 struct lossy_seen {
-    double half_share_error;      /* the flows' largest distance from 18.48 Gb/s, relative */
-    double goodput;               /* both flows, bits per second */
-    double sent_again;            /* packets sent again / packets sent */
+    double half_share_error; /* the flows' largest distance from 18.48 Gb/s, relative */
+    double goodput;          /* both flows, bits per second */
+    double sent_again;       /* packets sent again / packets sent */
     uint64_t drops, pfc_frames;
-    int64_t roce_retransmits;     /* roce.retransmits at host1 */
+    int64_t roce_retransmits; /* roce.retransmits at host1 */
 };
 
-static struct lossy_seen lossy_run(const char *label, const char *host_extra,
-                                   const char *devices, uint8_t transport)
+static struct lossy_seen lossy_run(const char *label, const char *host_extra, const char *devices,
+                                   uint8_t transport)
 {
     struct fabric f;
     star_with(&f, 3, host_extra, "", devices);
@@ -584,8 +595,9 @@ static struct lossy_seen lossy_run(const char *label, const char *host_extra,
     struct replay_summary sum;
     run(&f, flows, 2, &o, &w, &sum);
     double half = 40e9 * 1000 / 1082 / 2;
-    struct lossy_seen l = { 0, 0, 0, sum.drops, sum.pfc_frames,
-                            counter(&w, "host1", NULL, METRIC_ROCE_RETRANSMITS, -1) };
+    struct lossy_seen l = {
+        0, 0, 0, sum.drops, sum.pfc_frames, counter(&w, "host1", NULL, METRIC_ROCE_RETRANSMITS, -1)
+    };
     uint64_t sent = 0, again = 0;
     for (int i = 0; i < 2; i++) {
         double err = fabs(sum.flows[i].throughput_bps - half) / half;
@@ -596,9 +608,9 @@ static struct lossy_seen lossy_run(const char *label, const char *host_extra,
     }
     l.sent_again = (double)again / (double)sent;
     printf("%-22s goodput %.2f Gb/s, %.1f %% sent again (roce.retransmits %lld), %llu drops, "
-           "%llu PFC frames\n", label, l.goodput / 1e9, l.sent_again * 100,
-           (long long)l.roce_retransmits, (unsigned long long)l.drops,
-           (unsigned long long)l.pfc_frames);
+           "%llu PFC frames\n",
+           label, l.goodput / 1e9, l.sent_again * 100, (long long)l.roce_retransmits,
+           (unsigned long long)l.drops, (unsigned long long)l.pfc_frames);
     replay_summary_free(&sum);
     fabric_free(&f);
     return l;
@@ -613,7 +625,7 @@ static void lossy_class_backs_off(void **state)
     assert_true(l.half_share_error <= 0.1);
     assert_true(l.drops > 0 && l.sent_again > 0 && l.sent_again < 0.05);
     assert_int_equal(l.pfc_frames, 0);
-    assert_int_equal(l.roce_retransmits, 0);             /* TCP's losses are not RoCE's */
+    assert_int_equal(l.roce_retransmits, 0); /* TCP's losses are not RoCE's */
     struct lossy_seen tcp = lossy_run("said TCP:", RP_ON_3, "", REPLAY_TRANSPORT_TCP);
     assert_true(tcp.goodput == l.goodput && tcp.drops == l.drops);
 

@@ -14,8 +14,9 @@
 #include "headroom.h"
 #include "replay.h"
 
-#define DSCP2PRIO "\"dscp2prio\":[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,3,3,3,3,3,3," \
-                  "3,3,4,4,4,4,4,4,4,4,5,5,5,5,5,5,5,5,6,6,6,6,6,6,6,6,7,7,7,7,7,7,7,7]"
+#define DSCP2PRIO                                                                 \
+    "\"dscp2prio\":[0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2,3,3,3,3,3,3," \
+    "3,3,4,4,4,4,4,4,4,4,5,5,5,5,5,5,5,5,6,6,6,6,6,6,6,6,7,7,7,7,7,7,7,7]"
 
 /* The last value of every counter series of a run, and the run's drop causes. */
 #define SEEN_MAX 4096
@@ -24,7 +25,7 @@ struct run_seen {
     struct counter_seen c[SEEN_MAX];
     int n;
     int pool_drop_events;
-    int host_xoff_events, host_xon_events, host_global_events;  /* from host2 */
+    int host_xoff_events, host_xon_events, host_global_events; /* from host2 */
 };
 
 static void keep_sample(void *arg, const struct dcb_sample *s)
@@ -95,7 +96,7 @@ static struct run *run_new(int64_t duration_ns)
     assert_non_null(r);
     replay_options_init(&r->o);
     r->o.duration_ns = duration_ns;
-    r->o.sample_interval_ns = duration_ns;     /* samples at 0 and at the end */
+    r->o.sample_interval_ns = duration_ns; /* samples at 0 and at the end */
     r->o.pfc_response_ns = 500;
     r->o.dcqcn_off = true;
     return r;
@@ -103,15 +104,15 @@ static struct run *run_new(int64_t duration_ns)
 
 static void flow(struct run *r, const char *src, const char *dst, uint64_t bytes, uint8_t dscp)
 {
-    r->flows[r->nflows] = (struct replay_flow){ src, dst, bytes, 0, dscp,
-                                                (uint16_t)(1000 + r->nflows), 1000 };
+    r->flows[r->nflows] =
+        (struct replay_flow){ src, dst, bytes, 0, dscp, (uint16_t)(1000 + r->nflows), 1000 };
     r->nflows++;
 }
 
 static void storm(struct run *r, const char *host, int prio)
 {
-    r->fault = (struct replay_fault){ .kind = REPLAY_FAULT_PAUSE_STORM, .device = host,
-                                      .prio = prio };
+    r->fault =
+        (struct replay_fault){ .kind = REPLAY_FAULT_PAUSE_STORM, .device = host, .prio = prio };
     r->o.faults = &r->fault;
     r->o.nfaults = 1;
 }
@@ -159,7 +160,7 @@ static struct run *mtu_run(const char *host_mtu, const char *devices)
 static void mtu_per_port(void **state)
 {
     (void)state;
-    struct run *r = mtu_run("1044", "");           /* at the boundary: all of it */
+    struct run *r = mtu_run("1044", ""); /* at the boundary: all of it */
     assert_int_equal(r->sum.flows[0].bytes_acked, 100000);
     assert_int_equal(total(&r->seen, METRIC_DROP_RX_OVERSIZE), 0);
     assert_int_equal(total(&r->seen, METRIC_DROP_TX_OVERSIZE), 0);
@@ -171,12 +172,12 @@ static void mtu_per_port(void **state)
     uint64_t giants = last(&r->seen, "host2", "eth0", METRIC_DROP_RX_OVERSIZE, -1, -1);
     printf("host2 MTU 1043: %llu giants of %llu frames sent to it, %llu bytes acked\n",
            (unsigned long long)giants,
-           (unsigned long long)last(&r->seen, "switch1", "Ethernet1", METRIC_PORT_TX_PACKETS,
-                                    -1, -1),
+           (unsigned long long)last(&r->seen, "switch1", "Ethernet1", METRIC_PORT_TX_PACKETS, -1,
+                                    -1),
            (unsigned long long)r->sum.flows[0].bytes_acked);
     assert_true(giants >= 100);
-    assert_int_equal(giants, last(&r->seen, "switch1", "Ethernet1", METRIC_PORT_TX_PACKETS,
-                                  -1, -1));
+    assert_int_equal(giants,
+                     last(&r->seen, "switch1", "Ethernet1", METRIC_PORT_TX_PACKETS, -1, -1));
     assert_int_equal(r->sum.flows[0].bytes_acked, 0);
     assert_int_equal(r->sum.drops, giants);
     run_free(r);
@@ -234,8 +235,8 @@ static void pfc_by_each_ends_config(void **state)
     } cases[3] = {
         { "[]", 3, 3, 999, 0 },
         /* the switch port without priority 3 in its pfc.enabled counts the frames, no more */
-        { "[{\"name\":\"switch1\",\"interfaces\":{\"Ethernet1\":{\"pfc\":{\"enabled\":0}}}}]",
-          3, 3, 0, 100000 },
+        { "[{\"name\":\"switch1\",\"interfaces\":{\"Ethernet1\":{\"pfc\":{\"enabled\":0}}}}]", 3, 3,
+          0, 100000 },
         /* a NIC without it sends none */
         { "[{\"name\":\"host2\",\"config\":{\"pfc\":{\"enabled\":0}}}]", 0, 0, 0, 100000 },
     };
@@ -269,11 +270,13 @@ static void pause_events_by_pfc_enabled(void **state)
         { "[]", false, 1, 0, true },
         { "[{\"name\":\"host2\",\"config\":{\"pfc\":{\"enabled\":0}}}]", false, 0, 0, false },
         { "[{\"name\":\"host2\",\"config\":{\"pfc\":{\"enabled\":0},"
-          "\"pause\":{\"global_tx\":true}}}]", false, 0, 1, false },
+          "\"pause\":{\"global_tx\":true}}}]",
+          false, 0, 1, false },
         { "[]", true, 1, 0, true },
         { "[{\"name\":\"host2\",\"config\":{\"pfc\":{\"enabled\":0}}}]", true, 0, 0, false },
         { "[{\"name\":\"host2\",\"config\":{\"pfc\":{\"enabled\":0},"
-          "\"pause\":{\"global_tx\":true}}}]", true, 0, 1, false },
+          "\"pause\":{\"global_tx\":true}}}]",
+          true, 0, 1, false },
     };
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         struct run *r = run_new(1000000);
@@ -283,7 +286,8 @@ static void pause_events_by_pfc_enabled(void **state)
         flow(r, "host1", "host2", 100000, 26);
         if (cases[k].slow) {
             r->fault = (struct replay_fault){ .kind = REPLAY_FAULT_SLOW_RECEIVER,
-                                              .device = "host2", .drain_bps = 1e9,
+                                              .device = "host2",
+                                              .drain_bps = 1e9,
                                               .rx_xoff_bytes = 10000 };
             r->o.faults = &r->fault;
             r->o.nfaults = 1;
@@ -293,9 +297,10 @@ static void pause_events_by_pfc_enabled(void **state)
         run(r);
         uint64_t frames = last(&r->seen, "host2", "eth0", METRIC_PFC_TX_PAUSE, 3, -1);
         printf("pause events case %zu: %d pfc_xoff, %d pfc_xon, %d pause_global, %llu PFC "
-               "frames\n", k, r->seen.host_xoff_events, r->seen.host_xon_events,
-               r->seen.host_global_events, (unsigned long long)frames);
-        if (cases[k].slow && cases[k].xoff_events)  /* one XOFF per backlog over 10 KB */
+               "frames\n",
+               k, r->seen.host_xoff_events, r->seen.host_xon_events, r->seen.host_global_events,
+               (unsigned long long)frames);
+        if (cases[k].slow && cases[k].xoff_events) /* one XOFF per backlog over 10 KB */
             assert_true(r->seen.host_xoff_events >= 1 &&
                         r->seen.host_xoff_events == r->seen.host_xon_events);
         else
@@ -334,8 +339,9 @@ static void nic_obeys_by_its_pfc_enabled(void **state)
     struct run *r = incast_run("\"mtu\":9000", "", 26);
     uint64_t paused_us = last(&r->seen, "host1", "eth0", METRIC_PFC_RX_PAUSE_US, 3, -1);
     printf("NICs with PFC on 3: %llu PFC frames from the switch, host1 paused %llu us, "
-           "%llu PG drops\n", (unsigned long long)total(&r->seen, METRIC_PFC_TX_PAUSE),
-           (unsigned long long)paused_us, (unsigned long long)total(&r->seen, METRIC_PG_DROPS));
+           "%llu PG drops\n",
+           (unsigned long long)total(&r->seen, METRIC_PFC_TX_PAUSE), (unsigned long long)paused_us,
+           (unsigned long long)total(&r->seen, METRIC_PG_DROPS));
     assert_true(total(&r->seen, METRIC_PFC_TX_PAUSE) > 0);
     assert_true(paused_us > 0);
     assert_int_equal(total(&r->seen, METRIC_PG_DROPS), 0);
@@ -363,7 +369,8 @@ static void global_pause_received(void **state)
 {
     (void)state;
     static const char *const cases[3] = {
-        "[{\"name\":\"host2\",\"config\":{\"pfc\":{\"enabled\":0},\"pause\":{\"global_tx\":true}}}]",
+        "[{\"name\":\"host2\",\"config\":{\"pfc\":{\"enabled\":0},\"pause\":{\"global_tx\":true}}}"
+        "]",
         "[{\"name\":\"host2\",\"config\":{\"pfc\":{\"enabled\":0},\"pause\":{\"global_tx\":true}}},"
         "{\"name\":\"switch1\",\"config\":{\"pause\":{\"global_rx\":true}}}]",
         "[{\"name\":\"host2\",\"config\":{\"pause\":{\"global_tx\":true}}},"
@@ -375,7 +382,7 @@ static void global_pause_received(void **state)
         snprintf(extra, sizeof(extra), "\"devices\":%s", cases[k]);
         fabric_text(r, 2, "\"mtu\":9000", extra);
         flow(r, "host1", "host2", 100000, 26);
-        flow(r, "host1", "host2", 100000, 0);    /* priority 0: no PFC there */
+        flow(r, "host1", "host2", 100000, 0); /* priority 0: no PFC there */
         storm(r, "host2", 3);
         run(r);
         bool obeyed = k > 0;
@@ -485,8 +492,10 @@ static void wred_drop_mode(void **state)
  * nothing, nor does 0 (no pool); a pool of half of that drops (pg.drops, cause headroom_pool). */
 static struct run *pool_run(const char *pool)
 {
-    struct headroom_input in = { 100000000000ULL, 100000, CABLE_FIBER, 1062,
-                                 HEADROOM_DEFAULT_RESPONSE_NS, HEADROOM_FORMULA_FULL };
+    struct headroom_input in = {
+        100000000000ULL,      100000, CABLE_FIBER, 1062, HEADROOM_DEFAULT_RESPONSE_NS,
+        HEADROOM_FORMULA_FULL
+    };
     struct headroom h;
     assert_int_equal(headroom_required(&in, &h, NULL), 0);
     struct run *r = run_new(3000000);
@@ -512,8 +521,10 @@ static struct run *pool_run(const char *pool)
 static void headroom_pool_limits(void **state)
 {
     (void)state;
-    struct headroom_input in = { 100000000000ULL, 100000, CABLE_FIBER, 1062,
-                                 HEADROOM_DEFAULT_RESPONSE_NS, HEADROOM_FORMULA_FULL };
+    struct headroom_input in = {
+        100000000000ULL,      100000, CABLE_FIBER, 1062, HEADROOM_DEFAULT_RESPONSE_NS,
+        HEADROOM_FORMULA_FULL
+    };
     struct headroom h;
     assert_int_equal(headroom_required(&in, &h, NULL), 0);
     char pool[32];

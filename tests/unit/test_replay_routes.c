@@ -18,7 +18,7 @@ struct net {
     struct fabric f;
     struct replay_options o;
     struct sim *s;
-    unsigned *by_port;            /* picks() */
+    unsigned *by_port; /* picks() */
 };
 
 static void net_build(struct net *n, const char *text)
@@ -133,8 +133,7 @@ static void all_pairs(struct sim *s, int nhosts, int (*hops)(int, int))
             for (unsigned k = 0; k < 8; k++) {
                 int got = walk(s, na, nb, key_of(na, nb, k));
                 if (got != hops(i, j)) {
-                    print_error("%s -> %s (flow %u): %d links, not %d\n", a, b, k, got,
-                                hops(i, j));
+                    print_error("%s -> %s (flow %u): %d links, not %d\n", a, b, k, got, hops(i, j));
                     fail();
                 }
             }
@@ -143,8 +142,9 @@ static void all_pairs(struct sim *s, int nhosts, int (*hops)(int, int))
 
 /* 4 leaves x 3 hosts, 4 spines: leaf L has host3L-2..host3L on Ethernet0-2 and spine S on
  * Ethernet(2+S); spine S reaches leaf L on Ethernet(L-1). */
-#define LEAF_SPINE "{\"generate\":{\"type\":\"leaf-spine\",\"leaves\":4,\"spines\":4," \
-                   "\"hosts_per_leaf\":3,\"speed\":\"100G\"}}"
+#define LEAF_SPINE                                                      \
+    "{\"generate\":{\"type\":\"leaf-spine\",\"leaves\":4,\"spines\":4," \
+    "\"hosts_per_leaf\":3,\"speed\":\"100G\"}}"
 
 static int leaf_spine_hops(int i, int j)
 {
@@ -228,8 +228,9 @@ static void leaf_spine_link_down(void **state)
 
 /* A k = 4 fat-tree: 4 pods of 2 leaves (2 hosts each) and 2 spines, 4 super-spines in two
  * planes. Hosts 4p-3..4p are pod p's. */
-#define FAT_TREE "{\"generate\":{\"type\":\"fat-tree\",\"pods\":4,\"leaves_per_pod\":2," \
-                 "\"spines_per_pod\":2,\"super_spines\":4,\"hosts_per_leaf\":2}}"
+#define FAT_TREE                                                            \
+    "{\"generate\":{\"type\":\"fat-tree\",\"pods\":4,\"leaves_per_pod\":2," \
+    "\"spines_per_pod\":2,\"super_spines\":4,\"hosts_per_leaf\":2}}"
 
 static int fat_tree_hops(int i, int j)
 {
@@ -261,9 +262,10 @@ static void fat_tree(void **state)
         }
         assert_int_equal(used, 2);
     }
-    uint32_t sw = s->ports[s->ports[sim_next_hop_key(s, node_of(s, "spine1"),
-                                                     key_of(0, 0, 0),
-                                                     node_of(s, "host16"))].peer].node;
+    uint32_t sw = s->ports[s->ports[sim_next_hop_key(s, node_of(s, "spine1"), key_of(0, 0, 0),
+                                                     node_of(s, "host16"))]
+                               .peer]
+                      .node;
     picks(s, s->nodes[sw].name, "host1", "host16", by_port);
     unsigned used = 0;
     for (uint32_t p = 0; p < s->nports; p++)
@@ -275,13 +277,15 @@ static void fat_tree(void **state)
 /* host1 hangs from leaf1 and leaf2, host2 from leaf1, host3 from leaf2; two spines. A spine
  * reaches host1 through both leaves, host2 through leaf1 only; host3 reaches host1 in 2 links
  * through leaf2, host2 in 4. */
-#define DUAL_HOMED "{\"devices\":[{\"name\":\"spine1\",\"role\":\"switch\"}," \
-    "{\"name\":\"spine2\",\"role\":\"switch\"},{\"name\":\"leaf1\",\"role\":\"switch\"}," \
-    "{\"name\":\"leaf2\",\"role\":\"switch\"},{\"name\":\"host1\",\"role\":\"host\"}," \
-    "{\"name\":\"host2\",\"role\":\"host\"},{\"name\":\"host3\",\"role\":\"host\"}]," \
-    "\"links\":[{\"a\":\"leaf1:up1\",\"b\":\"spine1:d1\"},{\"a\":\"leaf1:up2\",\"b\":\"spine2:d1\"}," \
-    "{\"a\":\"leaf2:up1\",\"b\":\"spine1:d2\"},{\"a\":\"leaf2:up2\",\"b\":\"spine2:d2\"}," \
-    "{\"a\":\"leaf1:p1\",\"b\":\"host1:eth0\"},{\"a\":\"leaf2:p1\",\"b\":\"host1:eth1\"}," \
+#define DUAL_HOMED                                                                              \
+    "{\"devices\":[{\"name\":\"spine1\",\"role\":\"switch\"},"                                  \
+    "{\"name\":\"spine2\",\"role\":\"switch\"},{\"name\":\"leaf1\",\"role\":\"switch\"},"       \
+    "{\"name\":\"leaf2\",\"role\":\"switch\"},{\"name\":\"host1\",\"role\":\"host\"},"          \
+    "{\"name\":\"host2\",\"role\":\"host\"},{\"name\":\"host3\",\"role\":\"host\"}],"           \
+    "\"links\":[{\"a\":\"leaf1:up1\",\"b\":\"spine1:d1\"},{\"a\":\"leaf1:up2\",\"b\":\"spine2:" \
+    "d1\"},"                                                                                    \
+    "{\"a\":\"leaf2:up1\",\"b\":\"spine1:d2\"},{\"a\":\"leaf2:up2\",\"b\":\"spine2:d2\"},"      \
+    "{\"a\":\"leaf1:p1\",\"b\":\"host1:eth0\"},{\"a\":\"leaf2:p1\",\"b\":\"host1:eth1\"},"      \
     "{\"a\":\"leaf1:p2\",\"b\":\"host2:eth0\"},{\"a\":\"leaf2:p2\",\"b\":\"host3:eth0\"}]}"
 
 static void dual_homed(void **state)
@@ -303,7 +307,7 @@ static void dual_homed(void **state)
         assert_int_equal(walk(s, h3, h1, key_of(h3, h1, k)), 2);
         assert_int_equal(walk(s, h3, h2, key_of(h3, h2, k)), 4);
         assert_int_equal(walk(s, h2, h1, key_of(h2, h1, k)), 2);
-        assert_int_equal(walk(s, h1, h3, key_of(h1, h3, k)), 4);   /* leaves by eth0: leaf1 */
+        assert_int_equal(walk(s, h1, h3, key_of(h1, h3, k)), 4); /* leaves by eth0: leaf1 */
     }
     net_free(&n);
 }
@@ -334,12 +338,9 @@ static void compact(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(leaf_spine_reach),
-        cmocka_unit_test(leaf_spine_ecmp),
-        cmocka_unit_test(leaf_spine_link_down),
-        cmocka_unit_test(fat_tree),
-        cmocka_unit_test(dual_homed),
-        cmocka_unit_test(compact),
+        cmocka_unit_test(leaf_spine_reach),     cmocka_unit_test(leaf_spine_ecmp),
+        cmocka_unit_test(leaf_spine_link_down), cmocka_unit_test(fat_tree),
+        cmocka_unit_test(dual_homed),           cmocka_unit_test(compact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

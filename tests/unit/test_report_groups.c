@@ -12,8 +12,8 @@
 #include "report.h"
 #include "value_units.h"
 
-static cJSON *finding(const char *rule, const char *sev, const char *dev, const char *ifn,
-                      int prio, const char *knob, const char *proposed)
+static cJSON *finding(const char *rule, const char *sev, const char *dev, const char *ifn, int prio,
+                      const char *knob, const char *proposed)
 {
     cJSON *f = cJSON_CreateObject();
     cJSON_AddStringToObject(f, "rule", rule);
@@ -32,8 +32,8 @@ static void test_groups_and_ranges(void **state)
     (void)state;
     cJSON *all = cJSON_CreateArray();
     /* out of port order on purpose; Ethernet10 after Ethernet9, not after Ethernet1 */
-    const char *ports[] = { "Ethernet2", "Ethernet0", "Ethernet1", "Ethernet10", "Ethernet9",
-                            "Ethernet8", "Ethernet4" };
+    const char *ports[] = { "Ethernet2", "Ethernet0", "Ethernet1", "Ethernet10",
+                            "Ethernet9", "Ethernet8", "Ethernet4" };
     for (size_t i = 0; i < 7; i++)
         cJSON_AddItemToArray(all, finding("headroom", "crit", "sw1", ports[i], 3,
                                           "switch.buffer.3.headroom", "41218"));
@@ -51,7 +51,8 @@ static void test_groups_and_ranges(void **state)
     assert_int_equal(g[1].first_index, 7);
     char buf[256];
     assert_string_equal(report_group_places(all, &g[0], buf, sizeof(buf)),
-                        "leaf2 Ethernet4; sw1 Ethernet0\u20132, Ethernet4, Ethernet8\u201310, prio 3");
+                        "leaf2 Ethernet4; sw1 Ethernet0\u20132, Ethernet4, Ethernet8\u201310, prio "
+                        "3");
     assert_string_equal(report_group_places(all, &g[1], buf, sizeof(buf)), "sw1 Ethernet8, prio 3");
     /* a buffer too small truncates, never overflows */
     char tiny[8];

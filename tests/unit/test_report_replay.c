@@ -62,7 +62,7 @@ static int run_scenario(const char *fabric_path, const char *db, struct sink *k,
     o.duration_ns = 40 * MS;
     o.sample_interval_ns = 1 * MS;
     o.dcqcn_off = true;
-    o.host_drain_bps = 50e9;                    /* host4 takes an eighth of its link */
+    o.host_drain_bps = 50e9; /* host4 takes an eighth of its link */
     o.host_rx_xoff_bytes = 256 * 1024;
     struct replay_hooks h = { put_sample, put_event, NULL, k };
     struct replay_summary sum;
@@ -131,7 +131,7 @@ static void incast_pauses_the_receivers_port(void **state)
     printf("replay incast: %llu samples, %llu events; most paused: %s (%.0f us)\n",
            (unsigned long long)k.samples, (unsigned long long)k.events, p.names[worst],
            p.by_port[worst]);
-    assert_true(p.n > 0 && p.by_port[worst] > 1000);   /* over a millisecond of 40 paused */
+    assert_true(p.n > 0 && p.by_port[worst] > 1000); /* over a millisecond of 40 paused */
     struct store_info info;
     assert_int_equal(store_info(st, &info, &err), 0);
     assert_true(info.events > 0);

@@ -11,7 +11,7 @@
 struct seen {
     struct dcb_event events[16];
     int nevents, nsamples, nconfigs, nresets;
-    int order[64];                 /* 's' sample, 'e' event, in the order they came */
+    int order[64]; /* 's' sample, 'e' event, in the order they came */
     int norder;
 };
 
@@ -57,13 +57,13 @@ static void restart_gives_one_event(void **state)
 {
     (void)state;
     struct seen x = { 0 };
-    struct reset_watch *w = reset_watch_new((struct dcb_sink){ got_sample, got_event,
-                                                               got_config, NULL, got_reset, &x });
+    struct reset_watch *w = reset_watch_new(
+        (struct dcb_sink){ got_sample, got_event, got_config, NULL, got_reset, &x });
     assert_non_null(w);
     struct dcb_sink sink = reset_watch_sink(w);
     put(&sink, 0, "Ethernet0", METRIC_PFC_RX_PAUSE, 3, 1300, 0);
     put(&sink, SEC, "Ethernet0", METRIC_PFC_RX_PAUSE, 3, 1350, 0);
-    put(&sink, SEC, "Ethernet4", METRIC_PFC_RX_PAUSE, 3, 2300, 0);    /* another series */
+    put(&sink, SEC, "Ethernet4", METRIC_PFC_RX_PAUSE, 3, 2300, 0); /* another series */
     put(&sink, 2 * SEC, "Ethernet0", METRIC_PFC_RX_PAUSE, 3, 1400, 0);
     put(&sink, 7 * SEC, "Ethernet0", METRIC_PFC_RX_PAUSE, 3, 1300, 0); /* restarted */
     put(&sink, 8 * SEC, "Ethernet0", METRIC_PFC_RX_PAUSE, 3, 1350, 0);
@@ -71,7 +71,7 @@ static void restart_gives_one_event(void **state)
     assert_int_equal(x.nsamples, 7);
     assert_int_equal(x.nevents, 1);
     assert_int_equal(reset_watch_resets(w), 1);
-    assert_int_equal(x.order[4], 'e');            /* the event, then the sample that reset */
+    assert_int_equal(x.order[4], 'e'); /* the event, then the sample that reset */
     assert_int_equal(x.order[5], 's');
     const struct dcb_event *e = &x.events[0];
     assert_int_equal(e->kind, EVENT_COUNTER_RESET);
@@ -91,8 +91,8 @@ static void wraps_gauges_and_passing_through(void **state)
 {
     (void)state;
     struct seen x = { 0 };
-    struct reset_watch *w = reset_watch_new((struct dcb_sink){ got_sample, got_event,
-                                                               got_config, NULL, got_reset, &x });
+    struct reset_watch *w = reset_watch_new(
+        (struct dcb_sink){ got_sample, got_event, got_config, NULL, got_reset, &x });
     struct dcb_sink sink = reset_watch_sink(w);
     put(&sink, 0, "eth0", METRIC_ROCE_OUT_OF_SEQUENCE, -1, 4294967000u, 32);
     put(&sink, SEC, "eth0", METRIC_ROCE_OUT_OF_SEQUENCE, -1, 100, 32);
@@ -116,7 +116,7 @@ static void wraps_gauges_and_passing_through(void **state)
     assert_int_equal(x.nevents, 2);
     assert_int_equal(x.events[1].kind, EVENT_PAUSE_STORM);
     assert_int_equal(x.nconfigs, 1);
-    sink.reset(sink.arg);                          /* a jump in time: nothing to compare */
+    sink.reset(sink.arg); /* a jump in time: nothing to compare */
     assert_int_equal(x.nresets, 1);
     put(&sink, 2 * SEC, "eth1", METRIC_ROCE_OUT_OF_SEQUENCE, -1, 5, 0);
     assert_int_equal(x.nevents, 2);

@@ -21,7 +21,7 @@ struct outcome {
     char missing[64][256];
     int nundecided;
     struct finding last;
-    char last_id[RULE_ID_MAX];    /* the rule set is freed before the test looks */
+    char last_id[RULE_ID_MAX]; /* the rule set is freed before the test looks */
 };
 
 static void on_finding(void *arg, const struct finding *f)
@@ -82,9 +82,10 @@ static struct dcb_store *evidence_store(void)
     struct dcb_store *st;
     assert_int_equal(store_open_ring(&st, 100000, 1000, NULL), 0);
     struct store_config_row here = { NOW, "h1", "eth0", "dcbnl",
-        "{\"pfc\":{\"enabled\":8},\"mtu\":9000,\"cnp\":{\"dscp\":48},"
-        "\"dscp2prio\":{\"48\":6,\"26\":3},\"prio2tc\":[0,1,2,3,4,5,6,7],"
-        "\"switch\":{\"buffer\":{\"3\":{\"xoff\":\"100KB\"}}}}" };
+                                     "{\"pfc\":{\"enabled\":8},\"mtu\":9000,\"cnp\":{\"dscp\":48},"
+                                     "\"dscp2prio\":{\"48\":6,\"26\":3},\"prio2tc\":[0,1,2,3,4,5,6,"
+                                     "7],"
+                                     "\"switch\":{\"buffer\":{\"3\":{\"xoff\":\"100KB\"}}}}" };
     struct store_config_row peer = { NOW, "h1", "eth0", "peer:lldp", "{\"pfc\":{\"enabled\":16}}" };
     assert_int_equal(store_put_config(st, &here, NULL), 0);
     assert_int_equal(store_put_config(st, &peer, NULL), 0);
@@ -92,7 +93,7 @@ static struct dcb_store *evidence_store(void)
         put_counter(st, NOW - (100 - t) * SEC, METRIC_PFC_RX_PAUSE, 3, (uint64_t)(10 * t));
     for (int t = 20; t >= 0; t--)
         put_gauge(st, NOW - t * SEC, 3, t >= 10 ? 0 : (double)(10 - t));
-    for (int t = 0; t <= 10; t++)      /* moves 100 every other second: rate 50/s, busy 100/s */
+    for (int t = 0; t <= 10; t++) /* moves 100 every other second: rate 50/s, busy 100/s */
         put_counter(st, NOW - (10 - t) * SEC, METRIC_PORT_TX_BYTES, -1, (uint64_t)(100 * (t / 2)));
     const int64_t storms[3] = { NOW - 10 * SEC, NOW - 200 * SEC, NOW - 400 * SEC };
     for (int i = 0; i < 3; i++) {
@@ -121,8 +122,11 @@ static void run_once(const char *text, const char *profile, struct outcome *o, b
     assert_int_equal(evidence_store_open(&ev, st, NOW, &err), 0);
     if (preload)
         assert_int_equal(evidence_store_preload(&ev, 0, &err), 0);
-    struct rule_run_options opt = { .profile = profile, .now_ns = NOW, .on_finding = on_finding,
-                                    .on_undecided = on_undecided, .arg = o };
+    struct rule_run_options opt = { .profile = profile,
+                                    .now_ns = NOW,
+                                    .on_finding = on_finding,
+                                    .on_undecided = on_undecided,
+                                    .arg = o };
     assert_int_equal(rule_set_run(&rs, &ev, &opt, NULL, &err), 0);
     evidence_store_close(&ev);
     store_close(st, NULL);
@@ -161,36 +165,39 @@ static void logic(void **state)
 {
     (void)state;
     struct outcome o;
-    run_rules(RULE("and-false", "false and pfc.willing")
-              RULE("or-true", "true or pfc.willing")
-              RULE("unknown", "pfc.willing")
-              RULE("cmp-unknown", "pfc.willing == true or pfc.willing == false")
-              RULE("precedence", "1 + 2 * 3 == 7 and not (2 > 3) and 10 - 4 - 3 == 3")
-              RULE("modulo", "7 % 4 == 3 and -2 < 0")
-              RULE("defined", "not defined(pfc.willing) and defined(mtu)")
-              RULE("coalesce", "coalesce(pfc.willing, true)")
-              RULE("covers", "covers(pfc.enabled, 8) and not bit(pfc.enabled, 4)")
-              RULE("popcount", "popcount(pfc.enabled) == 1 and abs(-3) == 3")
-              RULE("index", "dscp2prio[cnp.dscp] == 6 and dscp2prio.26 == 3")
-              RULE("peer", "peer.pfc.enabled == 16 and pfc.enabled != peer.pfc.enabled")
-              RULE("lossless", "lossless == 8")
-              RULE("units", "150KB == 150000 and 9KiB == 9216 and 400G == 400000000000")
-              RULE("div0", "mtu / (mtu - mtu) > 1")
-              RULE("string", "\"dscp\" != \"pcp\"")
-              RULE("if", "if(pfc.enabled == 8, mtu, 0 / 0) == mtu and if(false, 1 / 0, 2) == 2")
-              RULE("if-unknown", "if(pfc.willing, true, true)")
-              RULE("str", "str(26) == \"26\" and str(255) == \"255\" and not defined(str(256))")
-              RULE("clear-bit", "clear_bit(0x48, 6) == 8 and clear_bit(8, 7) == 8"),
-              NULL, &o);
+    run_rules(
+        RULE("and-false", "false and pfc.willing") RULE("or-true", "true or pfc.willing") RULE(
+            "unknown", "pfc.willing") RULE("cmp-unknown",
+                                           "pfc.willing == true or pfc.willing == false")
+            RULE("precedence", "1 + 2 * 3 == 7 and not (2 > 3) and 10 - 4 - 3 == 3") RULE(
+                "modulo", "7 % 4 == 3 and -2 < 0") RULE("defined",
+                                                        "not defined(pfc.willing) and defined(mtu)")
+                RULE("coalesce", "coalesce(pfc.willing, true)")
+                    RULE("covers", "covers(pfc.enabled, 8) and not bit(pfc.enabled, 4)")
+                        RULE("popcount", "popcount(pfc.enabled) == 1 and abs(-3) == 3")
+                            RULE("index", "dscp2prio[cnp.dscp] == 6 and dscp2prio.26 == 3") RULE(
+                                "peer", "peer.pfc.enabled == 16 and pfc.enabled != "
+                                        "peer.pfc.enabled") RULE("lossless", "lossless == 8")
+                                RULE("units", "150KB == 150000 and 9KiB == 9216 and 400G == "
+                                              "400000000000") RULE("div0", "mtu / (mtu - mtu) > 1")
+                                    RULE("string", "\"dscp\" != \"pcp\"")
+                                        RULE("if", "if(pfc.enabled == 8, mtu, 0 / 0) == mtu and "
+                                                   "if(false, 1 / 0, 2) == 2")
+                                            RULE("if-unknown", "if(pfc.willing, true, true)")
+                                                RULE("str", "str(26) == \"26\" and str(255) == "
+                                                            "\"255\" and not defined(str(256))")
+                                                    RULE("clear-bit", "clear_bit(0x48, 6) == 8 and "
+                                                                      "clear_bit(8, 7) == 8"),
+        NULL, &o);
     assert_false(fired(&o, "and-false"));
-    assert_null(undecided(&o, "and-false"));       /* decided: false */
+    assert_null(undecided(&o, "and-false")); /* decided: false */
     assert_true(fired(&o, "or-true"));
     assert_false(fired(&o, "unknown"));
     assert_non_null(strstr(undecided(&o, "unknown"), "pfc.willing"));
     assert_non_null(undecided(&o, "cmp-unknown"));
-    const char *yes[] = { "precedence", "modulo", "defined", "coalesce", "covers", "popcount",
-                          "index", "peer", "lossless", "units", "string", "if", "str",
-                          "clear-bit" };
+    const char *yes[] = { "precedence", "modulo", "defined", "coalesce", "covers",
+                          "popcount",   "index",  "peer",    "lossless", "units",
+                          "string",     "if",     "str",     "clear-bit" };
     for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
         if (!fired(&o, yes[i])) {
             print_error("%s did not fire (%s)\n", yes[i],
@@ -199,7 +206,7 @@ static void logic(void **state)
         }
     assert_false(fired(&o, "div0"));
     assert_non_null(strstr(undecided(&o, "div0"), "division by zero"));
-    assert_non_null(strstr(undecided(&o, "if-unknown"), "pfc.willing"));   /* no branch taken */
+    assert_non_null(strstr(undecided(&o, "if-unknown"), "pfc.willing")); /* no branch taken */
 }
 
 /* h1 said it does not serve the path that gives pfcwd.storm_detected and mtu (a gNMI target's
@@ -220,9 +227,9 @@ static void coalesce_keeps_unserved(void **state)
     struct outcome o;
     make_store = unserved_store;
     run_rules(RULE("refused", "coalesce(delta(pfcwd.storm_detected{queue=3}[60s]), 0) == 0")
-              RULE("unseen", "coalesce(delta(pfcwd.tx_drop{queue=3}[60s]), 0) == 0")
-              RULE("refused-cfg", "coalesce(pfc.willing, true)")
-              RULE("other-cfg", "coalesce(mtu, 1500) == 9000"),
+                  RULE("unseen", "coalesce(delta(pfcwd.tx_drop{queue=3}[60s]), 0) == 0")
+                      RULE("refused-cfg", "coalesce(pfc.willing, true)")
+                          RULE("other-cfg", "coalesce(mtu, 1500) == 9000"),
               NULL, &o);
     make_store = evidence_store;
     assert_false(fired(&o, "refused"));
@@ -237,23 +244,26 @@ static void windows(void **state)
 {
     (void)state;
     struct outcome o;
-    run_rules(RULE("rate", "rate(pfc.rx_pause{prio=3}[60s]) == 10")
-              RULE("delta", "delta(pfc.rx_pause{prio=3}[60s]) == 600")
-              RULE("avg", "avg(queue.depth_bytes{queue=3}[9s]) == 5.5")
-              RULE("max-min", "max(queue.depth_bytes{queue=3}[9s]) == 10 and "
-                              "min(queue.depth_bytes{queue=3}[9s]) == 1")
-              RULE("last", "last(queue.depth_bytes{queue=3}) == 10")
-              RULE("count", "count(pause_storm[5m]) == 2 and count(pause_storm[10m]) == 3")
-              RULE("count-prio", "count(pause_storm{prio=4}[10m]) == 0")
-              RULE("no-data", "rate(pfc.rx_pause{prio=5}[60s]) > 0")
-              RULE("busy", "busy_rate(port.tx_bytes[10s]) == 100 and rate(port.tx_bytes[10s]) == 50")
-              "[for-held]\nseverity = warn\nscope = port\nfor = 5s\n"
-              "when = max(queue.depth_bytes{queue=3}[2s]) > 0\nmessage = m\n"
-              "[for-broken]\nseverity = warn\nscope = port\nfor = 15s\n"
-              "when = max(queue.depth_bytes{queue=3}[2s]) > 0\nmessage = m\n",
-              NULL, &o);
-    const char *yes[] = { "rate", "delta", "avg", "max-min", "last", "count", "count-prio",
-                          "for-held", "busy" };
+    run_rules(
+        RULE("rate", "rate(pfc.rx_pause{prio=3}[60s]) == 10") RULE("delta", "delta(pfc.rx_pause{"
+                                                                            "prio=3}[60s]) == 600")
+            RULE("avg", "avg(queue.depth_bytes{queue=3}[9s]) == 5.5") RULE(
+                "max-min",
+                "max(queue.depth_bytes{queue=3}[9s]) == 10 and "
+                "min(queue.depth_bytes{queue=3}[9s]) == 1") RULE("last", "last(queue.depth_bytes{"
+                                                                         "queue=3}) == 10")
+                RULE("count", "count(pause_storm[5m]) == 2 and count(pause_storm[10m]) == 3")
+                    RULE("count-prio", "count(pause_storm{prio=4}[10m]) == 0")
+                        RULE("no-data", "rate(pfc.rx_pause{prio=5}[60s]) > 0") RULE(
+                            "busy",
+                            "busy_rate(port.tx_bytes[10s]) == 100 and rate(port.tx_bytes[10s]) == "
+                            "50") "[for-held]\nseverity = warn\nscope = port\nfor = 5s\n"
+                                  "when = max(queue.depth_bytes{queue=3}[2s]) > 0\nmessage = m\n"
+                                  "[for-broken]\nseverity = warn\nscope = port\nfor = 15s\n"
+                                  "when = max(queue.depth_bytes{queue=3}[2s]) > 0\nmessage = m\n",
+        NULL, &o);
+    const char *yes[] = { "rate",  "delta",      "avg",      "max-min", "last",
+                          "count", "count-prio", "for-held", "busy" };
     for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
         if (!fired(&o, yes[i])) {
             print_error("%s did not fire (%s)\n", yes[i],
@@ -262,7 +272,7 @@ static void windows(void **state)
         }
     assert_false(fired(&o, "no-data"));
     assert_non_null(strstr(undecided(&o, "no-data"), "pfc.rx_pause"));
-    assert_false(fired(&o, "for-broken"));       /* 15 s ago the queue was empty */
+    assert_false(fired(&o, "for-broken")); /* 15 s ago the queue was empty */
 }
 
 /* Over [60 s]: t = 40..50 gives +100 in 10 s, t = 60..100 +400 in 40 s; the interval with the
@@ -274,9 +284,9 @@ static void windows_across_a_reset(void **state)
     struct outcome o;
     make_store = restarted_store;
     run_rules(RULE("rate", "rate(pfc.rx_pause{prio=3}[60s]) == 10")
-              RULE("delta", "delta(pfc.rx_pause{prio=3}[60s]) == 500")
-              RULE("busy", "busy_rate(pfc.rx_pause{prio=3}[60s]) == 10")
-              RULE("after", "rate(pfc.rx_pause{prio=3}[30s]) == 10"),
+                  RULE("delta", "delta(pfc.rx_pause{prio=3}[60s]) == 500")
+                      RULE("busy", "busy_rate(pfc.rx_pause{prio=3}[60s]) == 10")
+                          RULE("after", "rate(pfc.rx_pause{prio=3}[30s]) == 10"),
               NULL, &o);
     make_store = evidence_store;
     const char *yes[] = { "rate", "delta", "busy", "after" };
@@ -297,7 +307,11 @@ static void put_width_counters(struct dcb_store *st)
 {
     static const uint64_t wrapping[4] = { 4294967000u, 4294967200u, 100, 300 };
     static const uint64_t resetting[4] = { 2999999800u, 3000000000u, 5, 205 };
-    const struct { enum metric_id m; const uint64_t *v; unsigned bits; } series[] = {
+    const struct {
+        enum metric_id m;
+        const uint64_t *v;
+        unsigned bits;
+    } series[] = {
         { METRIC_ROCE_OUT_OF_SEQUENCE, wrapping, 32 },
         { METRIC_ROCE_PACKET_SEQ_ERR, wrapping, 0 },
         { METRIC_ROCE_OUT_OF_BUFFER, resetting, 32 },
@@ -344,10 +358,10 @@ static void windows_across_a_wrap(void **state)
         run_rules(RULE("wrap", "delta(roce.out_of_sequence[10s]) == 596 and "
                                "abs(rate(roce.out_of_sequence[10s]) - 198.6667) < 0.001 and "
                                "abs(busy_rate(roce.out_of_sequence[10s]) - 198.6667) < 0.001")
-                  RULE("unsaid", "delta(roce.packet_seq_err[10s]) == 400 and "
-                                 "rate(roce.packet_seq_err[10s]) == 200")
-                  RULE("reset", "delta(roce.out_of_buffer[10s]) == 400 and "
-                                "rate(roce.out_of_buffer[10s]) == 200"),
+                      RULE("unsaid", "delta(roce.packet_seq_err[10s]) == 400 and "
+                                     "rate(roce.packet_seq_err[10s]) == 200")
+                          RULE("reset", "delta(roce.out_of_buffer[10s]) == 400 and "
+                                        "rate(roce.out_of_buffer[10s]) == 200"),
                   NULL, &o);
         make_store = evidence_store;
         const char *yes[] = { "wrap", "unsaid", "reset" };
@@ -374,7 +388,7 @@ static void templates_and_profiles(void **state)
               "pfc-only", &o);
     assert_int_equal(o.nfired, 1);
     assert_string_equal(o.last_id, "prio-rule");
-    assert_int_equal(o.last.prio, 3);              /* per lossless priority only */
+    assert_int_equal(o.last.prio, 3); /* per lossless priority only */
     assert_string_equal(o.last.summary, "priority 3: XOFF 100KB with PFC 0x08");
     assert_string_equal(o.last.knob, "switch.buffer.3.xoff");
     assert_string_equal(o.last.proposed, "200000");
@@ -390,19 +404,22 @@ static void proposals_checked_against_config(void **state)
     (void)state;
     struct outcome o;
     run_rules("[same]\nseverity = warn\nscope = port\nwhen = true\nmessage = m\n"
-              "knob = pfc.enabled\npropose = 0x08\n", NULL, &o);
+              "knob = pfc.enabled\npropose = 0x08\n",
+              NULL, &o);
     assert_int_equal(o.nfired, 1);
     assert_string_equal(o.last.proposed, "");
     assert_string_equal(o.last.summary,
                         "m (no proposal: pfc.enabled is already 0x08: the cause lies elsewhere)");
     run_rules("[wrong-way]\nseverity = warn\nscope = priority\nwhen = true\nmessage = m\n"
               "knob = switch.buffer.$prio.xoff\ndirection = lower below the marking region\n"
-              "propose = switch.buffer.$prio.xoff * 4\n", NULL, &o);
+              "propose = switch.buffer.$prio.xoff * 4\n",
+              NULL, &o);
     assert_string_equal(o.last.proposed, "");
     assert_non_null(strstr(o.last.summary, "against the advice"));
     run_rules("[right-way]\nseverity = warn\nscope = priority\nwhen = true\nmessage = m\n"
               "knob = switch.buffer.$prio.xoff\ndirection = lower below the marking region\n"
-              "propose = switch.buffer.$prio.xoff / 4\n", NULL, &o);
+              "propose = switch.buffer.$prio.xoff / 4\n",
+              NULL, &o);
     assert_string_equal(o.last.proposed, "25000");
     assert_string_equal(o.last.summary, "m");
 }
@@ -412,13 +429,12 @@ static void load_error(const char *text, const char *where, const char *what)
     struct rule_set rs;
     rule_set_init(&rs);
     struct dcb_err err;
-    assert_int_equal(rule_set_load_text(&rs, text, strlen(text), "bad.rules", &err),
-                     DCB_E_INVAL);
+    assert_int_equal(rule_set_load_text(&rs, text, strlen(text), "bad.rules", &err), DCB_E_INVAL);
     if (strncmp(err.msg, where, strlen(where)) || !strstr(err.msg, what)) {
         print_error("got '%s', want '%s... %s'\n", err.msg, where, what);
         fail();
     }
-    assert_int_equal(rs.n, 0);                    /* nothing half-loaded */
+    assert_int_equal(rs.n, 0); /* nothing half-loaded */
     rule_set_free(&rs);
 }
 
@@ -426,21 +442,19 @@ static void load_errors(void **state)
 {
     (void)state;
     load_error(RULE("r", "mtu >"), "bad.rules:4:13:", "expected a value");
-    load_error(RULE("r", "rate(pfc.rx_paws{prio=3}[1m]) > 0"), "bad.rules:4:13:",
-               "unknown name");
+    load_error(RULE("r", "rate(pfc.rx_paws{prio=3}[1m]) > 0"), "bad.rules:4:13:", "unknown name");
     load_error(RULE("r", "ratee(mtu) > 1"), "bad.rules:4:8:", "unknown function");
     load_error(RULE("r", "\"dscp\" + 1 > 0"), "bad.rules:4:8:", "type error");
     load_error(RULE("r", "trust == 3"), "bad.rules:4:14:", "type error");
     load_error(RULE("r", "if(true, 1, \"a\") == 1"), "bad.rules:4:", "type error");
     load_error(RULE("r", "if(1, 1, 2) == 1"), "bad.rules:4:", "type error");
     load_error(RULE("r", "mtu + 1"), "bad.rules:4:8:", "must be a condition");
-    load_error(RULE("r", "rate(queue.depth_bytes{queue=3}[1m]) > 0"), "bad.rules:4:8:",
-               "needs a counter");
+    load_error(RULE("r", "rate(queue.depth_bytes{queue=3}[1m]) > 0"),
+               "bad.rules:4:8:", "needs a counter");
     load_error(RULE("r", "pfc.rx_pause > 0"), "bad.rules:4:8:", "per priority");
-    load_error("[r]\nseverity = warn\nscope = port\nwhen = mtu > 1\n", "bad.rules:1:1:",
-               "has no message");
-    load_error(RULE("r", "mtu > 1") RULE("r", "mtu > 2"), "bad.rules:6:2:",
-               "already defined");
+    load_error("[r]\nseverity = warn\nscope = port\nwhen = mtu > 1\n",
+               "bad.rules:1:1:", "has no message");
+    load_error(RULE("r", "mtu > 1") RULE("r", "mtu > 2"), "bad.rules:6:2:", "already defined");
     load_error("[r]\nseverity = warn\nscope = port\nwhen = mtu > 1\nmessage = m\ncolour = red\n",
                "bad.rules:6:1:", "unknown key");
     load_error("[r]\nseverity = warn\nscope = port\nwhen = mtu > 1\nmessage = M {mtu +}\n",
@@ -453,7 +467,8 @@ static void load_errors(void **state)
     load_error("[r]\nseverity = warn\nscope = port\nwhen = mtu > 1\nmessage = m\ndirection = "
                "raise it, or lower it, or leave it as it is, or turn it off, or turn it on again,"
                " then see whether the pauses stop, and if they do not, look at the other end of"
-               " the link\n", "bad.rules:6:", "direction is longer than 159 characters");
+               " the link\n",
+               "bad.rules:6:", "direction is longer than 159 characters");
 }
 
 /* Device s1: uplinks up0 (400 B/s sent) and up1 (100 B/s) to switches, down0 (1000 B/s) to a
@@ -463,8 +478,10 @@ static void put_port(struct dcb_store *st, const char *dev, const char *ifn, int
 {
     char cfg[64], topo[128];
     snprintf(cfg, sizeof(cfg), "{\"pfc\":{\"enabled\":%d}}", pfc);
-    snprintf(topo, sizeof(topo), "{\"role\":\"switch\",\"peer\":{\"device\":\"x\","
-             "\"ifname\":\"y\",\"role\":\"%s\"}}", peer_role);
+    snprintf(topo, sizeof(topo),
+             "{\"role\":\"switch\",\"peer\":{\"device\":\"x\","
+             "\"ifname\":\"y\",\"role\":\"%s\"}}",
+             peer_role);
     struct store_config_row c = { NOW, dev, ifn, "fabric", cfg };
     struct store_config_row t = { NOW, dev, ifn, "topology", topo };
     assert_int_equal(store_put_config(st, &c, NULL), 0);
@@ -488,10 +505,10 @@ static struct dcb_store *ports_store(void)
     return st;
 }
 
-#define PORT_RULE(id, when) "[" id "]\nseverity = warn\nscope = port\nwhen = " when \
-    "\nmessage = m\n"
-#define FABRIC_RULE(id, when) "[" id "]\nseverity = warn\nscope = fabric\nwhen = " when \
-    "\nmessage = m {$prio}\n"
+#define PORT_RULE(id, when) \
+    "[" id "]\nseverity = warn\nscope = port\nwhen = " when "\nmessage = m\n"
+#define FABRIC_RULE(id, when) \
+    "[" id "]\nseverity = warn\nscope = fabric\nwhen = " when "\nmessage = m {$prio}\n"
 
 /* ports_count/sum/avg/max: over the device's ports at port scope (the filter picks siblings),
  * over every port at fabric scope; a fabric rule using $prio runs once per priority that is
@@ -501,19 +518,24 @@ static void ports_functions(void **state)
     (void)state;
     make_store = ports_store;
     struct outcome o;
-    run_rules(PORT_RULE("count3", "ports_count(rate(port.tx_bytes[5s]) > 0) == 3")
-              PORT_RULE("sum-up", "ports_sum(rate(port.tx_bytes[5s]), peer_role() == \"switch\") == 500")
-              PORT_RULE("avg-all", "ports_avg(rate(port.tx_bytes[5s])) == 500")
-              PORT_RULE("max-all", "ports_max(rate(port.tx_bytes[5s])) == 1000")
-              PORT_RULE("hot-uplink", "peer_role() == \"switch\" and rate(port.tx_bytes[5s]) >= "
+    run_rules(
+        PORT_RULE("count3", "ports_count(rate(port.tx_bytes[5s]) > 0) == 3")
+            PORT_RULE("sum-up",
+                      "ports_sum(rate(port.tx_bytes[5s]), peer_role() == \"switch\") == 500")
+                PORT_RULE("avg-all", "ports_avg(rate(port.tx_bytes[5s])) == 500")
+                    PORT_RULE("max-all", "ports_max(rate(port.tx_bytes[5s])) == 1000") PORT_RULE(
+                        "hot-uplink",
+                        "peer_role() == \"switch\" and rate(port.tx_bytes[5s]) >= "
                         "2 * (ports_sum(rate(port.tx_bytes[5s]), peer_role() == \"switch\") - "
                         "rate(port.tx_bytes[5s])) / (ports_count(peer_role() == \"switch\") - 1)")
-              PORT_RULE("roles", "role() == \"switch\" and peer_role() == \"host\"")
-              PORT_RULE("busy", "busy_rate(port.tx_bytes[5s]) == 400")
-              PORT_RULE("none", "ports_sum(rate(pfc.rx_pause{prio=3}[5s])) > 0")
-              FABRIC_RULE("fabric-count", "ports_count(rate(port.tx_bytes[5s]) > 0) == 4 and "
-                          "ports_sum(rate(port.tx_bytes[5s])) == 1550")
-              FABRIC_RULE("per-prio", "$prio == 3 or $prio == 4"), NULL, &o);
+                        PORT_RULE("roles", "role() == \"switch\" and peer_role() == \"host\"")
+                            PORT_RULE("busy", "busy_rate(port.tx_bytes[5s]) == 400")
+                                PORT_RULE("none", "ports_sum(rate(pfc.rx_pause{prio=3}[5s])) > 0")
+                                    FABRIC_RULE("fabric-count",
+                                                "ports_count(rate(port.tx_bytes[5s]) > 0) == 4 and "
+                                                "ports_sum(rate(port.tx_bytes[5s])) == 1550")
+                                        FABRIC_RULE("per-prio", "$prio == 3 or $prio == 4"),
+        NULL, &o);
     make_store = evidence_store;
     int count3 = 0, hot = 0, roles = 0, sum_up = 0, per_prio = 0;
     for (int i = 0; i < o.nfired; i++) {
@@ -523,13 +545,13 @@ static void ports_functions(void **state)
         sum_up += !strcmp(o.fired[i], "sum-up");
         per_prio += !strcmp(o.fired[i], "per-prio");
     }
-    assert_int_equal(count3, 3);          /* s1's three ports; s2 has one */
+    assert_int_equal(count3, 3); /* s1's three ports; s2 has one */
     assert_int_equal(sum_up, 3);
-    assert_int_equal(hot, 1);             /* up0: 400 >= 2 x 100; up1 is not */
-    assert_int_equal(roles, 1);           /* down0 */
+    assert_int_equal(hot, 1);   /* up0: 400 >= 2 x 100; up1 is not */
+    assert_int_equal(roles, 1); /* down0 */
     assert_int_equal(per_prio, 2);
     assert_true(fired(&o, "avg-all"));
-    assert_true(fired(&o, "busy"));       /* up0 moves every second: busy = rate */
+    assert_true(fired(&o, "busy")); /* up0 moves every second: busy = rate */
     assert_true(fired(&o, "max-all"));
     assert_true(fired(&o, "fabric-count"));
     assert_false(fired(&o, "none"));
@@ -562,16 +584,15 @@ static struct dcb_store *qps_store(void)
     put_qp(st, "h1", 7, METRIC_CAPTURE_QP_CNPS_RECEIVED, 3);
     for (int k = 0; k <= 1; k++) {
         struct dcb_sample smp;
-        dcb_sample_set(&smp, NOW - (1 - k) * 10 * SEC, "h2", "eth0", METRIC_CAPTURE_CE_PACKETS,
-                       -1, -1);
+        dcb_sample_set(&smp, NOW - (1 - k) * 10 * SEC, "h2", "eth0", METRIC_CAPTURE_CE_PACKETS, -1,
+                       -1);
         smp.value.counter = k ? 4 : 0;
         assert_int_equal(store_put_sample(st, &smp, NULL), 0);
     }
     return st;
 }
 
-#define QP_RULE(id, when) "[" id "]\nseverity = warn\nscope = qp\nwhen = " when \
-    "\nmessage = m\n"
+#define QP_RULE(id, when) "[" id "]\nseverity = warn\nscope = qp\nwhen = " when "\nmessage = m\n"
 
 /* qp scope: one instance per QP of a port (the QP fills the qp label of per-QP metrics), and
  * one for a port without QPs, where per-QP metrics are unknown and port metrics answer. */
@@ -581,28 +602,32 @@ static void qp_scope(void **state)
     make_store = qps_store;
     struct outcome o;
     run_rules(QP_RULE("no-cnp", "delta(capture.qp_ce_packets[1m]) > 0 and "
-                      "delta(capture.qp_cnps_received[1m]) == 0")
-              QP_RULE("any-ce", "coalesce(delta(capture.qp_ce_packets[1m]), "
-                      "delta(capture.ce_packets[1m])) > 0"), NULL, &o);
+                                "delta(capture.qp_cnps_received[1m]) == 0")
+                  QP_RULE("any-ce", "coalesce(delta(capture.qp_ce_packets[1m]), "
+                                    "delta(capture.ce_packets[1m])) > 0"),
+              NULL, &o);
     make_store = evidence_store;
     int no_cnp = 0, any_ce = 0;
     for (int i = 0; i < o.nfired; i++) {
         no_cnp += !strcmp(o.fired[i], "no-cnp");
         any_ce += !strcmp(o.fired[i], "any-ce");
     }
-    assert_int_equal(no_cnp, 1);          /* QP 2 only */
-    assert_int_equal(any_ce, 3);          /* QPs 2 and 7, and h2 by its port counter */
-    assert_non_null(strstr(undecided(&o, "no-cnp"), "a QP"));   /* h2 has none */
+    assert_int_equal(no_cnp, 1); /* QP 2 only */
+    assert_int_equal(any_ce, 3); /* QPs 2 and 7, and h2 by its port counter */
+    assert_non_null(strstr(undecided(&o, "no-cnp"), "a QP")); /* h2 has none */
     make_store = qps_store;
     run_rules(QP_RULE("no-cnp", "delta(capture.qp_ce_packets[1m]) > 0 and "
-                      "delta(capture.qp_cnps_received[1m]) == 0"), NULL, &o);
+                                "delta(capture.qp_cnps_received[1m]) == 0"),
+              NULL, &o);
     make_store = evidence_store;
     assert_int_equal(o.last.qp, 2);
     assert_string_equal(o.last.device, "h1");
     load_error("[r]\nseverity = warn\nscope = port\nwhen = delta(capture.qp_naks[1m]) > 0\n"
-               "message = m\n", "bad.rules:4:14:", "per QP");
+               "message = m\n",
+               "bad.rules:4:14:", "per QP");
     load_error("[r]\nseverity = warn\nscope = qp\nwhen = delta(capture.qp_naks{queue=1}[1m]) > 0\n"
-               "message = m\n", "bad.rules:4:14:", "per QP");
+               "message = m\n",
+               "bad.rules:4:14:", "per QP");
 }
 
 /* ---- two rule sets in parallel threads ------------------------------------------------------ */
@@ -623,8 +648,8 @@ static void digest_put(struct digest *d, const char *s)
 static void digest_finding(void *arg, const struct finding *f)
 {
     char line[2048];
-    snprintf(line, sizeof(line), "%s %s:%s prio %d | %s | %s=%s", f->rule->id, f->device,
-             f->ifname, f->prio, f->summary, f->knob, f->proposed);
+    snprintf(line, sizeof(line), "%s %s:%s prio %d | %s | %s=%s", f->rule->id, f->device, f->ifname,
+             f->prio, f->summary, f->knob, f->proposed);
     digest_put(arg, line);
     for (size_t i = 0; i < f->nevidence; i++) {
         snprintf(line, sizeof(line), "  %s = %s", f->evidence[i].name, f->evidence[i].value);
@@ -650,9 +675,11 @@ static int digest_runs(const struct rule_set *rs, struct digest *d, int runs,
     struct dcb_err err;
     int rc = evidence_store_open(&ev, st, NOW, &err);
     bool opened = rc == 0;
-    struct rule_run_options opt = { .now_ns = NOW, .on_finding = digest_finding,
-                                    .on_undecided = digest_undecided, .arg = d };
-    if (expect)                   /* the threads' runs overlap from the first */
+    struct rule_run_options opt = { .now_ns = NOW,
+                                    .on_finding = digest_finding,
+                                    .on_undecided = digest_undecided,
+                                    .arg = d };
+    if (expect) /* the threads' runs overlap from the first */
         pthread_barrier_wait(&parallel_start);
     for (int i = 0; rc == 0 && i < runs; i++) {
         memset(d, 0, sizeof(*d));
@@ -681,7 +708,7 @@ static void *parallel_runs(void *arg)
     return NULL;
 }
 
-#define TEMPLATE_RULE(id, when, message) \
+#define TEMPLATE_RULE(id, when, message)                                                    \
     "[" id "]\nseverity = warn\nscope = priority\nwhen = " when "\nmessage = " message "\n" \
     "knob = switch.buffer.$prio.xoff\npropose = switch.buffer.$prio.xoff * 2\n"
 
@@ -693,12 +720,12 @@ static void runs_in_parallel_threads(void **state)
     static const char *const texts[2] = {
         TEMPLATE_RULE("a-xoff", "switch.buffer.$prio.xoff < 200KB",
                       "priority {$prio}: XOFF {switch.buffer.$prio.xoff} PFC {pfc.enabled}")
-        RULE("a-rate", "rate(pfc.rx_pause{prio=3}[60s]) == 10")
-        RULE("a-unknown", "pfc.willing"),
+            RULE("a-rate", "rate(pfc.rx_pause{prio=3}[60s]) == 10")
+                RULE("a-unknown", "pfc.willing"),
         RULE("b-delta", "delta(pfc.rx_pause{prio=3}[30s]) == 300")
-        TEMPLATE_RULE("b-peer", "peer.pfc.enabled != pfc.enabled",
-                      "peer {peer.pfc.enabled} here {pfc.enabled} mtu {mtu}")
-        RULE("b-div0", "mtu / (mtu - mtu) > 1"),
+            TEMPLATE_RULE("b-peer", "peer.pfc.enabled != pfc.enabled",
+                          "peer {peer.pfc.enabled} here {pfc.enabled} mtu {mtu}")
+                RULE("b-div0", "mtu / (mtu - mtu) > 1"),
     };
     struct rule_set rs[2];
     static struct digest serial[2];

@@ -34,7 +34,7 @@ static void round_trip(const struct stored_sample *v, size_t n)
         assert_true(sample_block_next(&r, &got));
         assert_true(got.ts == v[i].ts);
         assert_int_equal(got.kind, v[i].kind);
-        assert_true(got.raw == v[i].raw);       /* gauges bit for bit: -0.0, NaN payloads */
+        assert_true(got.raw == v[i].raw); /* gauges bit for bit: -0.0, NaN payloads */
     }
     assert_false(sample_block_next(&r, &got));
     assert_false(r.bad);
@@ -69,13 +69,13 @@ static void every_kind_round_trips(void **state)
     memcpy(&nan_payload, &bits, sizeof(bits));
     struct stored_sample v[] = {
         counter(INT64_MIN, 0),
-        counter(INT64_MIN + 1, UINT64_MAX),          /* a wrap */
+        counter(INT64_MIN + 1, UINT64_MAX), /* a wrap */
         counter(-5, 1),
         gauge(0, -0.0),
         gauge(1, 0.5),
         gauge(2, 1e300),
-        gauge(3, -9007199254740991.0),               /* the largest integer kept as one */
-        gauge(4, 9007199254740992.0),                /* 2^53: kept as bits */
+        gauge(3, -9007199254740991.0), /* the largest integer kept as one */
+        gauge(4, 9007199254740992.0),  /* 2^53: kept as bits */
         gauge(5, nan_payload),
         gauge(6, INFINITY),
         counter(INT64_MAX - 1, 1ULL << 63),
@@ -97,13 +97,15 @@ static void random_runs_round_trip(void **state)
         size_t n = 1 + (size_t)rand() % SAMPLE_BLOCK_MAX;
         for (size_t i = 0; i < n; i++) {
             int r = rand() % 5;
-            int64_t step = r == 0 ? 1 : r == 1 ? 1000000000 + rand() % 2000 - 1000
-                         : r == 2 ? (int64_t)rand() * 1000 : 1000000000;
+            int64_t step = r == 0   ? 1
+                           : r == 1 ? 1000000000 + rand() % 2000 - 1000
+                           : r == 2 ? (int64_t)rand() * 1000
+                                    : 1000000000;
             ts += i ? step : 0;
             if (rand() % 3) {
                 c += (uint64_t)(rand() % 1000);
                 if (rand() % 50 == 0)
-                    c = (uint64_t)rand();                /* a reset */
+                    c = (uint64_t)rand(); /* a reset */
                 v[i] = counter(ts, c);
             } else {
                 double d = rand() % 2 ? (double)(rand() % 100000) : rand() / 7.0 - 1e6;
@@ -132,11 +134,11 @@ static void malformed_blocks_refused(void **state)
         assert_true(r.bad);
     }
     buf[len] = 0;
-    sample_block_reader_init(&r, 1000, buf, len + 1, 3);      /* one byte left over */
+    sample_block_reader_init(&r, 1000, buf, len + 1, 3); /* one byte left over */
     while (sample_block_next(&r, &got))
         ;
     assert_true(r.bad);
-    sample_block_reader_init(&r, 1000, buf, len, 2);           /* fewer than stored */
+    sample_block_reader_init(&r, 1000, buf, len, 2); /* fewer than stored */
     while (sample_block_next(&r, &got))
         ;
     assert_true(r.bad);
@@ -155,19 +157,20 @@ static void malformed_blocks_refused(void **state)
     /* a step that runs past INT64_MAX */
     struct stored_sample edge[] = { counter(INT64_MAX - 10, 0), counter(INT64_MAX - 5, 0) };
     len = sample_block_encode(edge, 2, buf);
-    assert_int_equal(buf[2], 0x28);     /* head: zigzag(5) << 2 */
-    buf[2] = 0x50;                      /* a step of 10: INT64_MAX itself, still a time */
+    assert_int_equal(buf[2], 0x28); /* head: zigzag(5) << 2 */
+    buf[2] = 0x50;                  /* a step of 10: INT64_MAX itself, still a time */
     sample_block_reader_init(&r, INT64_MAX - 10, buf, len, 2);
     assert_true(sample_block_next(&r, &got));
     assert_true(sample_block_next(&r, &got) && got.ts == INT64_MAX);
-    buf[2] = 0x58;                      /* 11: one past the end of time */
+    buf[2] = 0x58; /* 11: one past the end of time */
     sample_block_reader_init(&r, INT64_MAX - 10, buf, len, 2);
     assert_true(sample_block_next(&r, &got));
     assert_false(sample_block_next(&r, &got));
     assert_true(r.bad);
     /* an 11-byte varint */
-    const uint8_t long_varint[] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-                                    0x80, 0x01 };
+    const uint8_t long_varint[] = {
+        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01
+    };
     sample_block_reader_init(&r, 0, long_varint, sizeof(long_varint), 1);
     assert_false(sample_block_next(&r, &got));
     assert_true(r.bad);
@@ -201,15 +204,17 @@ static void chunk_round_trip(void **state)
     for (int i = 0; i < 3; i++)
         assert_true(sample_chunk_next_sample(&r, &got) && got.ts == b[i].ts && got.raw == b[i].raw);
     assert_true(sample_chunk_next_series(&r) && r.series == 500);
-    assert_true(sample_chunk_next_sample(&r, &got) && got.raw == c[0].raw && got.kind == STORED_GAUGE);
+    assert_true(sample_chunk_next_sample(&r, &got) && got.raw == c[0].raw &&
+                got.kind == STORED_GAUGE);
     assert_false(sample_chunk_next_series(&r));
     assert_false(r.bad);
 
-    sample_chunk_reader_init(&r, 10, w.buf, w.len);    /* skipping series 10 and 11 unread */
-    assert_true(sample_chunk_next_series(&r) && sample_chunk_next_series(&r) && sample_chunk_next_series(&r));
+    sample_chunk_reader_init(&r, 10, w.buf, w.len); /* skipping series 10 and 11 unread */
+    assert_true(sample_chunk_next_series(&r) && sample_chunk_next_series(&r) &&
+                sample_chunk_next_series(&r));
     assert_true(r.series == 500 && sample_chunk_next_sample(&r, &got) && got.ts == 1500);
 
-    for (size_t cut = 1; cut < w.len; cut++) {  /* cut short anywhere: never a clean end */
+    for (size_t cut = 1; cut < w.len; cut++) { /* cut short anywhere: never a clean end */
         sample_chunk_reader_init(&r, 10, w.buf, cut);
         size_t samples = 0;
         while (sample_chunk_next_series(&r))
@@ -232,10 +237,8 @@ static void chunk_round_trip(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(bytes_by_hand),
-        cmocka_unit_test(every_kind_round_trips),
-        cmocka_unit_test(random_runs_round_trip),
-        cmocka_unit_test(malformed_blocks_refused),
+        cmocka_unit_test(bytes_by_hand),          cmocka_unit_test(every_kind_round_trips),
+        cmocka_unit_test(random_runs_round_trip), cmocka_unit_test(malformed_blocks_refused),
         cmocka_unit_test(chunk_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

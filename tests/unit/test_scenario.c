@@ -10,14 +10,16 @@
 
 #include "scenario.h"
 
-#define STAR "{\"generate\":{\"type\":\"star\",\"hosts\":4,\"speed\":\"40G\",\"cable_m\":3}," \
-             "\"defaults\":{\"dscp2prio\":{\"26\":3},\"pfc\":{\"enabled\":8}}," \
-             "\"switch_defaults\":{\"switch\":{\"wred\":{\"3\":{\"min_bytes\":\"5KB\"," \
-             "\"max_bytes\":\"200KB\",\"max_p\":1,\"ecn\":true}}," \
-             "\"buffer\":{\"3\":{\"xoff\":\"200KB\",\"headroom\":\"50KB\"}}}}}"
-#define LEAF_SPINE "{\"generate\":{\"type\":\"leaf-spine\",\"leaves\":2,\"spines\":2," \
-                   "\"hosts_per_leaf\":2,\"speed\":\"40G\"},\"defaults\":{\"pfc\":{\"enabled\":8}," \
-                   "\"dscp2prio\":{\"26\":3}}}"
+#define STAR                                                                         \
+    "{\"generate\":{\"type\":\"star\",\"hosts\":4,\"speed\":\"40G\",\"cable_m\":3}," \
+    "\"defaults\":{\"dscp2prio\":{\"26\":3},\"pfc\":{\"enabled\":8}},"               \
+    "\"switch_defaults\":{\"switch\":{\"wred\":{\"3\":{\"min_bytes\":\"5KB\","       \
+    "\"max_bytes\":\"200KB\",\"max_p\":1,\"ecn\":true}},"                            \
+    "\"buffer\":{\"3\":{\"xoff\":\"200KB\",\"headroom\":\"50KB\"}}}}}"
+#define LEAF_SPINE                                                                   \
+    "{\"generate\":{\"type\":\"leaf-spine\",\"leaves\":2,\"spines\":2,"              \
+    "\"hosts_per_leaf\":2,\"speed\":\"40G\"},\"defaults\":{\"pfc\":{\"enabled\":8}," \
+    "\"dscp2prio\":{\"26\":3}}}"
 
 static void load(struct scenario *sc, const char *text, const char *const *sets, size_t n)
 {
@@ -55,8 +57,10 @@ static void generators(void **state)
          NULL, 0);
     assert_int_equal(sc.workload.nflows, 12);
     scenario_free(&sc);
-    load(&sc, "{\"fabric\":" STAR ",\"duration_ms\":1,\"seed\":9,"
-              "\"workload\":{\"type\":\"permutation\",\"bytes\":\"1MB\"}}", NULL, 0);
+    load(&sc,
+         "{\"fabric\":" STAR ",\"duration_ms\":1,\"seed\":9,"
+         "\"workload\":{\"type\":\"permutation\",\"bytes\":\"1MB\"}}",
+         NULL, 0);
     assert_int_equal(sc.workload.nflows, 4);
     int sent[4] = { 0 }, got[4] = { 0 };
     for (size_t i = 0; i < 4; i++) {
@@ -70,8 +74,10 @@ static void generators(void **state)
         assert_true(sent[i] == 1 && got[i] == 1);
     scenario_free(&sc);
     /* incast: receiver defaults to the last host, senders to the rest, count takes the first */
-    load(&sc, "{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"incast\","
-              "\"count\":2,\"stagger_us\":3}}", NULL, 0);
+    load(&sc,
+         "{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"incast\","
+         "\"count\":2,\"stagger_us\":3}}",
+         NULL, 0);
     assert_int_equal(sc.workload.nflows, 2);
     assert_string_equal(sc.workload.flows[1].dst, "host4");
     assert_string_equal(sc.workload.flows[1].src, "host2");
@@ -86,14 +92,18 @@ static void transport(void **state)
 {
     (void)state;
     struct scenario sc;
-    load(&sc, "{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"incast\","
-              "\"count\":2,\"transport\":\"tcp\"}}", NULL, 0);
+    load(&sc,
+         "{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"incast\","
+         "\"count\":2,\"transport\":\"tcp\"}}",
+         NULL, 0);
     assert_int_equal(sc.workload.transport[0], REPLAY_TRANSPORT_TCP);
     assert_int_equal(sc.workload.transport[1], REPLAY_TRANSPORT_TCP);
     scenario_free(&sc);
-    load(&sc, "{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"flows\","
-              "\"transport\":\"roce\",\"flows\":[{\"src\":\"host1\",\"dst\":\"host2\"},"
-              "{\"src\":\"host3\",\"dst\":\"host2\",\"transport\":\"tcp\"}]}}", NULL, 0);
+    load(&sc,
+         "{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"flows\","
+         "\"transport\":\"roce\",\"flows\":[{\"src\":\"host1\",\"dst\":\"host2\"},"
+         "{\"src\":\"host3\",\"dst\":\"host2\",\"transport\":\"tcp\"}]}}",
+         NULL, 0);
     assert_int_equal(sc.workload.transport[0], REPLAY_TRANSPORT_ROCE);
     assert_int_equal(sc.workload.transport[1], REPLAY_TRANSPORT_TCP);
     scenario_free(&sc);
@@ -112,12 +122,14 @@ static void ring_allreduce(void **state)
 {
     (void)state;
     struct scenario sc;
-    load(&sc, "{\"fabric\":" STAR ",\"duration_ms\":5,\"workload\":{\"type\":\"ring-allreduce\","
-              "\"message_bytes\":\"400KB\",\"iterations\":3}}", NULL, 0);
+    load(&sc,
+         "{\"fabric\":" STAR ",\"duration_ms\":5,\"workload\":{\"type\":\"ring-allreduce\","
+         "\"message_bytes\":\"400KB\",\"iterations\":3}}",
+         NULL, 0);
     assert_int_equal(sc.workload.nflows, 72);
     assert_int_equal(sc.workload.after[4].n, 2);
-    assert_int_equal(sc.workload.after[5].flow[0], 0);    /* host2 waits for host1's chunk */
-    assert_int_equal(sc.workload.after[5].flow[1], 1);    /* and its own previous send */
+    assert_int_equal(sc.workload.after[5].flow[0], 0); /* host2 waits for host1's chunk */
+    assert_int_equal(sc.workload.after[5].flow[1], 1); /* and its own previous send */
     struct scenario_result r;
     run(&sc, 0, NULL, &r);
     assert_int_equal(r.iterations.complete, 3);
@@ -135,7 +147,7 @@ static void ring_allreduce(void **state)
 struct counting {
     uint64_t down_samples, last_tx, monotonic_breaks;
     bool seen;
-    uint64_t uplink_tx[2];            /* leaf1 Ethernet2, Ethernet3 */
+    uint64_t uplink_tx[2]; /* leaf1 Ethernet2, Ethernet3 */
     int64_t last_time;
 };
 
@@ -164,13 +176,15 @@ static void link_down(void **state)
     (void)state;
     struct scenario sc;
     const char *sets[] = { "faults[0].link=leaf1:Ethernet2" };
-    const char *text = "{\"fabric\":" LEAF_SPINE ",\"duration_ms\":3,\"workload\":{\"type\":"
-                       "\"flows\",\"flows\":[{\"src\":\"host1\",\"dst\":\"host3\",\"bytes\":"
-                       "\"2MB\"}]},\"faults\":[{\"type\":\"link-down\",\"link\":\"leaf1:Ethernet3\","
-                       "\"at_ms\":0.1}]}";
+    const char *text =
+        "{\"fabric\":" LEAF_SPINE ",\"duration_ms\":3,\"workload\":{\"type\":"
+        "\"flows\",\"flows\":[{\"src\":\"host1\",\"dst\":\"host3\",\"bytes\":"
+        "\"2MB\"}]},\"faults\":[{\"type\":\"link-down\",\"link\":\"leaf1:Ethernet3\","
+        "\"at_ms\":0.1}]}";
     struct scenario_result r1, r2;
     struct counting c1 = { 0 }, c2 = { 0 };
-    struct replay_hooks h1 = { count_sample, NULL, NULL, &c1 }, h2 = { count_sample, NULL, NULL, &c2 };
+    struct replay_hooks h1 = { count_sample, NULL, NULL, &c1 },
+                        h2 = { count_sample, NULL, NULL, &c2 };
     load(&sc, text, NULL, 0);
     run(&sc, 0, &h1, &r1);
     scenario_free(&sc);
@@ -198,9 +212,11 @@ static void storm_and_slow_receiver(void **state)
     (void)state;
     struct scenario sc;
     struct scenario_result r;
-    load(&sc, "{\"fabric\":" STAR ",\"duration_ms\":2,\"workload\":{\"type\":\"incast\","
-              "\"count\":1,\"receiver\":\"host4\"},\"faults\":[{\"type\":\"pause-storm\","
-              "\"host\":\"host4\",\"prio\":3,\"at_ms\":0.5,\"until_ms\":1.5}]}", NULL, 0);
+    load(&sc,
+         "{\"fabric\":" STAR ",\"duration_ms\":2,\"workload\":{\"type\":\"incast\","
+         "\"count\":1,\"receiver\":\"host4\"},\"faults\":[{\"type\":\"pause-storm\","
+         "\"host\":\"host4\",\"prio\":3,\"at_ms\":0.5,\"until_ms\":1.5}]}",
+         NULL, 0);
     run(&sc, 0, NULL, &r);
     assert_true(r.digest.pfc_tx_host[3] > 0);
     assert_int_equal(r.digest.first_pause_ns, 500000);
@@ -208,14 +224,16 @@ static void storm_and_slow_receiver(void **state)
     assert_true(r.digest.longest_pause_ns >= 900000 && r.digest.longest_pause_ns <= 1100000);
     scenario_result_free(&r);
     scenario_free(&sc);
-    load(&sc, "{\"fabric\":" STAR ",\"duration_ms\":2,\"workload\":{\"type\":\"incast\","
-              "\"count\":1,\"receiver\":\"host4\"},\"faults\":[{\"type\":\"slow-receiver\","
-              "\"host\":\"host4\",\"drain\":\"10G\"}]}", NULL, 0);
+    load(&sc,
+         "{\"fabric\":" STAR ",\"duration_ms\":2,\"workload\":{\"type\":\"incast\","
+         "\"count\":1,\"receiver\":\"host4\"},\"faults\":[{\"type\":\"slow-receiver\","
+         "\"host\":\"host4\",\"drain\":\"10G\"}]}",
+         NULL, 0);
     run(&sc, 0, NULL, &r);
     assert_true(r.digest.pfc_tx_host[3] > 0);
     for (size_t i = 0; i < r.digest.nhosts; i++)
         if (!strcmp(r.digest.hosts[i].device, "host4"))
-            assert_true(fabs(r.digest.hosts[i].rx_util - 0.25) < 0.05);   /* 10G of 40G */
+            assert_true(fabs(r.digest.hosts[i].rx_util - 0.25) < 0.05); /* 10G of 40G */
     scenario_result_free(&r);
     scenario_free(&sc);
 }
@@ -224,33 +242,36 @@ static void overrides(void **state)
 {
     (void)state;
     struct scenario sc;
-    const char *sets[] = { "switch.wred.3.min_bytes=7KB", "host2/nic.dcqcn.rai_mbps=11",
-                           "switch1:Ethernet1/pfc.enabled=0x18", "workload.bytes=3MB",
-                           "fabric.generate.hosts=6", "speed_bps=25G" };
+    const char *sets[] = { "switch.wred.3.min_bytes=7KB",
+                           "host2/nic.dcqcn.rai_mbps=11",
+                           "switch1:Ethernet1/pfc.enabled=0x18",
+                           "workload.bytes=3MB",
+                           "fabric.generate.hosts=6",
+                           "speed_bps=25G" };
     load(&sc, "{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"incast\"}}", sets,
          6);
     struct qos_config c;
     assert_int_equal(fabric_effective_config(&sc.fabric, "switch1", "Ethernet0", &c, NULL), 0);
     assert_int_equal(c.wred[3].min_bytes.v, 7000);
-    assert_int_equal(c.wred[3].max_bytes.v, 200000);     /* the rest is left as it was */
+    assert_int_equal(c.wred[3].max_bytes.v, 200000); /* the rest is left as it was */
     assert_int_equal(c.pfc_enabled.v, 8);
     assert_int_equal(c.speed_bps.v, 25000000000LL);
     assert_int_equal(fabric_effective_config(&sc.fabric, "switch1", "Ethernet1", &c, NULL), 0);
     assert_int_equal(c.pfc_enabled.v, 0x18);
     assert_int_equal(fabric_effective_config(&sc.fabric, "host2", "eth0", &c, NULL), 0);
     assert_int_equal(c.dcqcn.rai_mbps.v, 11);
-    assert_false(c.wred[3].min_bytes.set);               /* switch knobs stay off hosts */
+    assert_false(c.wred[3].min_bytes.set); /* switch knobs stay off hosts */
     assert_int_equal(fabric_effective_config(&sc.fabric, "host1", "eth0", &c, NULL), 0);
     assert_false(c.dcqcn.rai_mbps.set);
     assert_int_equal(sc.workload.nflows, 5);
     assert_int_equal(sc.workload.flows[0].bytes, 3000000);
     scenario_free(&sc);
     const char *bad[] = { "workload.nosuch.x=1" };
-    load_fails("{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"incast\"}}", bad,
-               1, "t: --set workload.nosuch.x: workload.nosuch does not exist");
+    load_fails("{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"incast\"}}", bad, 1,
+               "t: --set workload.nosuch.x: workload.nosuch does not exist");
     load_fails("{\"fabric\":" STAR ",\"duration_ms\":1,\"workload\":{\"type\":\"ring-allreduce\","
-               "\"receiver\":\"host1\",\"message_bytes\":1000}}", NULL, 0,
-               "t: workload.receiver: not a key of a ring-allreduce workload");
+               "\"receiver\":\"host1\",\"message_bytes\":1000}}",
+               NULL, 0, "t: workload.receiver: not a key of a ring-allreduce workload");
 }
 
 /* The demo repeats: passes follow each other, counters carry on, time keeps running. */

@@ -27,9 +27,9 @@ static const int64_t *frame_ms = short_ms;
 static size_t nframes = NFRAMES;
 
 struct seen {
-    uint64_t pfc3;              /* the last capture.pfc_frames{prio=3} */
+    uint64_t pfc3; /* the last capture.pfc_frames{prio=3} */
     int64_t pfc3_ns;
-    uint64_t pfc3_mid;          /* the one before it */
+    uint64_t pfc3_mid; /* the one before it */
     int64_t pfc3_mid_ns;
     unsigned pfc3_samples;
     unsigned configs;
@@ -71,17 +71,17 @@ static void write_capture(const char *path, size_t cut)
 {
     FILE *fp = fopen(path, "wb");
     assert_non_null(fp);
-    put32(fp, 0xa1b23c4d);                          /* nanosecond magic */
+    put32(fp, 0xa1b23c4d); /* nanosecond magic */
     uint16_t version[2] = { 2, 4 };
     fwrite(version, 2, 2, fp);
     put32(fp, 0);
     put32(fp, 0);
     put32(fp, 65535);
-    put32(fp, 1);                                   /* Ethernet */
+    put32(fp, 1); /* Ethernet */
     for (size_t i = 0; i < nframes; i++) {
-        uint8_t f[60] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01, 0x02, 0, 0, 0, 0, 1,
-                          0x88, 0x08, 0x01, 0x01, 0x00, 0x08 };
-        f[18 + 2 * 3] = 0x03;                       /* prio 3: 1000 quanta */
+        uint8_t f[60] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01, 0x02, 0,    0,
+                          0,    0,    1,    0x88, 0x08, 0x01, 0x01, 0x00, 0x08 };
+        f[18 + 2 * 3] = 0x03; /* prio 3: 1000 quanta */
         f[18 + 2 * 3 + 1] = 0xe8;
         int64_t ts = T0 + frame_ms[i] * MS;
         put32(fp, (uint32_t)(ts / 1000000000LL));
@@ -111,8 +111,11 @@ static int open_source(struct fixture *fx, bool fast, double speed, size_t cut)
     memset(&fx->k, 0, sizeof(fx->k));
     memset(&fx->src, 0, sizeof(fx->src));
     fx->src.sink = (struct dcb_sink){ on_sample, on_event, on_config, NULL, NULL, &fx->k };
-    struct source_pcap_options o = { .path = fx->path, .link_bps = 100000000000ULL,
-                                     .lossless_mask = 0x08, .speed = speed, .fast = fast };
+    struct source_pcap_options o = { .path = fx->path,
+                                     .link_bps = 100000000000ULL,
+                                     .lossless_mask = 0x08,
+                                     .speed = speed,
+                                     .fast = fast };
     struct dcb_err err;
     return dcb_source_pcap_open(&fx->src, &o, &err);
 }
@@ -133,19 +136,18 @@ static void test_fast(void **state)
     int64_t data_ns;
     struct dcb_err err;
     assert_int_equal(dcb_source_tick(&fx.src, W, &data_ns, &err), DCB_SOURCE_END);
-    assert_int_equal(data_ns, T0 + 1000 * MS);      /* the last frame, unshifted */
+    assert_int_equal(data_ns, T0 + 1000 * MS); /* the last frame, unshifted */
     assert_int_equal(fx.k.pfc3, NFRAMES);
     assert_int_equal(fx.k.pfc3_ns, T0 + 1000 * MS);
-    assert_int_equal(fx.k.pfc3_samples, 2);         /* 0 at the first frame, 5 at the last */
-    assert_int_equal(fx.k.configs, 1);              /* the capture's own port */
+    assert_int_equal(fx.k.pfc3_samples, 2); /* 0 at the first frame, 5 at the last */
+    assert_int_equal(fx.k.configs, 1);      /* the capture's own port */
     assert_int_equal(dcb_source_tick(&fx.src, W + MS, &data_ns, &err), DCB_SOURCE_END);
-    assert_int_equal(fx.k.pfc3_samples, 2);         /* nothing more after the end */
+    assert_int_equal(fx.k.pfc3_samples, 2); /* nothing more after the end */
     close_source(&fx);
 }
 
 /* Ticks at W + d ms give the frames up to T0 + d * speed ms. */
-static void check_paced(double speed, const int64_t *tick_ms, const uint64_t *want,
-                        size_t nticks)
+static void check_paced(double speed, const int64_t *tick_ms, const uint64_t *want, size_t nticks)
 {
     struct fixture fx = { 0 };
     assert_int_equal(open_source(&fx, false, speed, 0), 0);
@@ -161,7 +163,7 @@ static void check_paced(double speed, const int64_t *tick_ms, const uint64_t *wa
             assert_int_equal(fx.k.pfc3_ns, W + reached);
         } else {
             assert_int_equal(rc, DCB_SOURCE_END);
-            assert_int_equal(data_ns, W + 1000 * MS);   /* the last frame, shifted */
+            assert_int_equal(data_ns, W + 1000 * MS); /* the last frame, shifted */
             assert_int_equal(fx.k.pfc3_ns, W + 1000 * MS);
         }
     }
@@ -188,14 +190,14 @@ static void test_truncated(void **state)
 {
     (void)state;
     struct fixture fx = { 0 };
-    assert_int_equal(open_source(&fx, true, 0, 30), 0);     /* the first frame is whole */
+    assert_int_equal(open_source(&fx, true, 0, 30), 0); /* the first frame is whole */
     int64_t data_ns;
     struct dcb_err err;
     int rc = dcb_source_tick(&fx.src, W, &data_ns, &err);
     assert_true(rc < 0);
     assert_non_null(strstr(err.msg, fx.path));
     assert_null(strchr(err.msg, '\n'));
-    assert_int_equal(fx.k.pfc3, NFRAMES - 1);        /* the four whole frames were given */
+    assert_int_equal(fx.k.pfc3, NFRAMES - 1); /* the four whole frames were given */
     assert_int_equal(data_ns, T0 + 300 * MS);
     close_source(&fx);
 }
@@ -257,7 +259,7 @@ static void test_qp_series(void **state)
     flows[2].cnps = 2;
     flows[2].cnp_dscp_seen = 1ull << 46 | 1ull << 48;
     flows[2].cnp_pcp_seen = 1u << 6 | 1u << 8;
-    flows[3].dscp_seen = 1ull << 0 | 1ull << 26;    /* RoCE in the default class too */
+    flows[3].dscp_seen = 1ull << 0 | 1ull << 26; /* RoCE in the default class too */
     struct qp_tracker t = { .flows = flows, .nflows = 4 };
     static struct qp_seen k;
     memset(&k, 0, sizeof(k));
@@ -268,13 +270,12 @@ static void test_qp_series(void **state)
     assert_int_equal(p.n, 3);
     assert_int_equal(pcap_qps_label(&p, 3), 2);
     assert_true(qp_sample(&k, METRIC_CAPTURE_QP_DSCP_MIN, 2, T0 + SEC_NS)->value.gauge == 0);
-    assert_null(qp_sample(&k, METRIC_CAPTURE_QP_DSCP_MIN, 2, T0));   /* no gauge among the zeros */
+    assert_null(qp_sample(&k, METRIC_CAPTURE_QP_DSCP_MIN, 2, T0)); /* no gauge among the zeros */
     assert_int_equal(pcap_qps_label(&p, 0), -1);
     assert_int_equal(pcap_qps_label(&p, 1), 0);
     assert_int_equal(pcap_qps_flow(&p, 1), 2);
     assert_int_equal(qp_sample(&k, METRIC_CAPTURE_QP_CE_PACKETS, 0, T0)->value.counter, 0);
-    assert_int_equal(qp_sample(&k, METRIC_CAPTURE_QP_CE_PACKETS, 0, T0 + SEC_NS)->value.counter,
-                     4);
+    assert_int_equal(qp_sample(&k, METRIC_CAPTURE_QP_CE_PACKETS, 0, T0 + SEC_NS)->value.counter, 4);
     assert_int_equal(qp_sample(&k, METRIC_CAPTURE_QP_CNP_PACKETS, 1, T0 + SEC_NS)->value.counter,
                      2);
     assert_true(qp_sample(&k, METRIC_CAPTURE_QP_CNP_DSCP_MIN, 1, T0 + SEC_NS)->value.gauge == 46);
@@ -300,12 +301,9 @@ static void test_missing(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fast),
-        cmocka_unit_test(test_paced),
-        cmocka_unit_test(test_paced_faster),
-        cmocka_unit_test(test_truncated),
-        cmocka_unit_test(test_fast_minutes),
-        cmocka_unit_test(test_qp_series),
+        cmocka_unit_test(test_fast),         cmocka_unit_test(test_paced),
+        cmocka_unit_test(test_paced_faster), cmocka_unit_test(test_truncated),
+        cmocka_unit_test(test_fast_minutes), cmocka_unit_test(test_qp_series),
         cmocka_unit_test(test_missing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

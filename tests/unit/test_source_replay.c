@@ -24,13 +24,13 @@
 #define SEC_NS 1000000000LL
 #define ORIGIN (1700000000LL * SEC_NS)
 #define DURATION_NS (1 * SEC_NS)
-#define ROUND_NS (10 * MS)              /* the demo's sample interval */
+#define ROUND_NS (10 * MS) /* the demo's sample interval */
 #define NROUNDS (DURATION_NS / ROUND_NS + 1)
 
 struct counts {
     int64_t origin_ns;
-    unsigned at[NROUNDS];               /* samples per round, by simulated time */
-    unsigned strays;                    /* samples at no round's time */
+    unsigned at[NROUNDS]; /* samples per round, by simulated time */
+    unsigned strays;      /* samples at no round's time */
 };
 
 static void count_sample(void *arg, const struct dcb_sample *s, unsigned width_bits)
@@ -58,7 +58,9 @@ static void no_config(void *arg, const struct store_config_row *c)
 
 static struct dcb_sink counting(struct counts *c)
 {
-    return (struct dcb_sink){ .sample = count_sample, .event = no_event, .config = no_config,
+    return (struct dcb_sink){ .sample = count_sample,
+                              .event = no_event,
+                              .config = no_config,
                               .arg = c };
 }
 
@@ -77,7 +79,8 @@ static void whole_rounds_at_any_tick(void **state)
     struct dcb_source fast = { 0 };
     ref.origin_ns = ORIGIN;
     fast.sink = counting(&ref);
-    struct source_replay_options fo = { .fast = true, .duration_ns = DURATION_NS,
+    struct source_replay_options fo = { .fast = true,
+                                        .duration_ns = DURATION_NS,
                                         .start_ns = ORIGIN };
     assert_int_equal(dcb_source_replay_open(&fast, &fo, &err), 0);
     int64_t data_ns;
@@ -96,7 +99,7 @@ static void whole_rounds_at_any_tick(void **state)
     got.origin_ns = live.origin_ns;
     int rc = 0;
     unsigned ticks = 0, partial_ticks = 0;
-    int64_t give_up = ORIGIN;                      /* set from the first tick's wall time */
+    int64_t give_up = ORIGIN; /* set from the first tick's wall time */
     for (;;) {
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
@@ -130,7 +133,7 @@ static void whole_rounds_at_any_tick(void **state)
 /* ---- half_a_round_waits --------------------------------------------------------------------- */
 
 struct scripted {
-    int go[2];                          /* the parent writes a byte: finish the round */
+    int go[2]; /* the parent writes a byte: finish the round */
 };
 
 static void send_at(int fd, int64_t t, uint64_t value)

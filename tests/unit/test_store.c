@@ -9,8 +9,7 @@
 
 #define SEC 1000000000LL
 
-static void put_counter(struct dcb_store *st, int64_t t, const char *ifname, int prio,
-                        uint64_t v)
+static void put_counter(struct dcb_store *st, int64_t t, const char *ifname, int prio, uint64_t v)
 {
     struct dcb_sample s;
     dcb_sample_set(&s, t, "h1", ifname, METRIC_PFC_RX_PAUSE, prio, DCB_NO_INDEX);
@@ -178,8 +177,8 @@ static void sqlite_backend(void **state)
     int64_t run;
     assert_int_equal(store_begin_run(st, "analyze", "x.pcap", 10 * SEC, &run, &err), 0);
     assert_true(run > 0);
-    struct store_finding_row fr = { run, 11 * SEC, "pause-storm", "crit", "h1", "eth0", 3,
-                                    "{\"summary\":\"x\"}" };
+    struct store_finding_row fr = { run,    11 * SEC, "pause-storm",        "crit", "h1",
+                                    "eth0", 3,        "{\"summary\":\"x\"}" };
     assert_int_equal(store_put_finding(st, &fr, &err), 0);
     assert_int_equal(store_end_run(st, run, 12 * SEC, &err), 0);
     /* the newest run of a command and source before a time: the previous report */
@@ -218,10 +217,10 @@ static void delta_over_wrap_and_reset(void **state)
     struct store_options opt = { .path = ":memory:" };
     assert_int_equal(store_open_sqlite(&st, &opt, NULL), 0);
     put_counter(st, 0, "eth0", 3, UINT64_MAX - 4);
-    put_counter(st, 1 * SEC, "eth0", 3, 5);                 /* wrap: +10 */
-    put_counter(st, 2 * SEC, "eth0", 3, 25);                /* +20 */
-    put_counter(st, 3 * SEC, "eth0", 3, 3);                 /* reset: its second counts
-                                                             * for nothing */
+    put_counter(st, 1 * SEC, "eth0", 3, 5);  /* wrap: +10 */
+    put_counter(st, 2 * SEC, "eth0", 3, 25); /* +20 */
+    put_counter(st, 3 * SEC, "eth0", 3, 3);  /* reset: its second counts
+                                              * for nothing */
     assert_true(store_flush(st, NULL) == 4);
     struct store_filter f;
     store_filter_init(&f);
@@ -229,7 +228,7 @@ static void delta_over_wrap_and_reset(void **state)
     uint64_t resets;
     assert_int_equal(store_delta(st, &f, 64, &delta, &rate, &resets, NULL), 0);
     assert_true(delta == 30.0);
-    assert_true(fabs(rate - 15.0) < 1e-9);                  /* 30 over the 2 s without one */
+    assert_true(fabs(rate - 15.0) < 1e-9); /* 30 over the 2 s without one */
     assert_int_equal(resets, 1);
     /* one sample: no delta */
     f.t1 = 0;
@@ -242,7 +241,8 @@ static void batches_flush_by_count(void **state)
 {
     (void)state;
     struct dcb_store *st;
-    struct store_options opt = { .path = ":memory:", .batch_max_samples = 10,
+    struct store_options opt = { .path = ":memory:",
+                                 .batch_max_samples = 10,
                                  .batch_max_age_ns = 3600 * SEC };
     assert_int_equal(store_open_sqlite(&st, &opt, NULL), 0);
     for (int i = 0; i < 9; i++)
@@ -287,7 +287,7 @@ static void check_aggregates(struct dcb_store *st)
     assert_int_equal(store_aggregate(st, &f, STORE_AGG_DELTA, &v, NULL), 1);
     assert_true(v == 20);
     assert_int_equal(store_aggregate(st, &f, STORE_AGG_RATE, &v, NULL), 1);
-    assert_true(fabs(v - 10.0) < 1e-9);                     /* 20 over 2 s, not 3 */
+    assert_true(fabs(v - 10.0) < 1e-9); /* 20 over 2 s, not 3 */
     assert_int_equal(store_aggregate(st, &f, STORE_AGG_BUSY_RATE, &v, NULL), 1);
     assert_true(fabs(v - 10.0) < 1e-9);
     f.metric = "queue.depth_bytes";
@@ -301,9 +301,9 @@ static void check_aggregates(struct dcb_store *st)
     assert_true(v == 2);
     assert_int_equal(store_aggregate(st, &f, STORE_AGG_LAST, &v, NULL), 1);
     assert_true(v == 8);
-    f.t0 = f.t1 = 10 * SEC;                      /* nothing in the window */
+    f.t0 = f.t1 = 10 * SEC; /* nothing in the window */
     assert_int_equal(store_aggregate(st, &f, STORE_AGG_AVG, &v, NULL), 0);
-    f.ifname = "eth9";                           /* no such series */
+    f.ifname = "eth9"; /* no such series */
     assert_int_equal(store_aggregate(st, &f, STORE_AGG_AVG, &v, NULL), 0);
 }
 
@@ -331,7 +331,7 @@ static void aggregates(void **state)
     f.queue = -1;
     double v;
     assert_int_equal(store_aggregate(st, &f, STORE_AGG_DELTA, &v, NULL), 1);
-    assert_true(v == 30);                        /* 30 .. 60: the last four */
+    assert_true(v == 30); /* 30 .. 60: the last four */
     store_close(st, NULL);
 }
 
@@ -373,7 +373,7 @@ static void out_of_order_batch(void **state)
     assert_int_equal(store_range(st, &f, collect, &c, NULL), 0);
     assert_int_equal(c.n, 10);
     for (int i = 0; i < 10; i++) {
-        assert_string_equal(c.s[i].ifname, i < 5 ? "eth1" : "eth0");   /* creation order */
+        assert_string_equal(c.s[i].ifname, i < 5 ? "eth1" : "eth0"); /* creation order */
         assert_true(c.s[i].time_ns == (i % 5) * SEC);
     }
     c.n = 0;
@@ -432,7 +432,7 @@ static void expect_series(struct dcb_store *st, const char *ifname, unsigned bit
     assert_int_equal(store_aggregate(st, &f, STORE_AGG_RATE, &v, &err), 1);
     assert_true(fabs(v - rate) < 1e-9);
     assert_int_equal(store_aggregate(st, &f, STORE_AGG_BUSY_RATE, &v, &err), 1);
-    assert_true(fabs(v - rate) < 1e-9);          /* every interval that counts moved */
+    assert_true(fabs(v - rate) < 1e-9); /* every interval that counts moved */
     assert_int_equal(store_delta(st, &f, 0, &d, &r, &n, &err), 0);
     assert_true(d == delta);
     assert_true(fabs(r - rate) < 1e-9);
@@ -441,11 +441,11 @@ static void expect_series(struct dcb_store *st, const char *ifname, unsigned bit
 
 static void check_widths(struct dcb_store *st)
 {
-    expect_series(st, "eth0", 32, 596, 596.0 / 3, 0);      /* a wrap, at its width */
-    expect_series(st, "eth1", 64, 400, 200, 1);            /* unsaid: 64, a reset */
-    expect_series(st, "eth2", 32, 400, 200, 1);            /* a true reset at 32 bits */
-    expect_series(st, "eth3", 64, 400, 200, 1);            /* said 64 */
-    expect_series(st, "eth4", 32, 596, 596.0 / 3, 0);      /* said after its samples */
+    expect_series(st, "eth0", 32, 596, 596.0 / 3, 0); /* a wrap, at its width */
+    expect_series(st, "eth1", 64, 400, 200, 1);       /* unsaid: 64, a reset */
+    expect_series(st, "eth2", 32, 400, 200, 1);       /* a true reset at 32 bits */
+    expect_series(st, "eth3", 64, 400, 200, 1);       /* said 64 */
+    expect_series(st, "eth4", 32, 596, 596.0 / 3, 0); /* said after its samples */
     /* a width the caller gives wins over the series' */
     struct store_filter f;
     width_filter(&f, "eth0");
@@ -457,8 +457,7 @@ static void check_widths(struct dcb_store *st)
     assert_int_equal(store_delta(st, &f, 32, &d, &r, &n, NULL), 0);
     assert_true(d == 596 && n == 0);
     /* no such series: 64 */
-    assert_int_equal(store_series_width(st, "h1", "eth9", METRIC_ROCE_OUT_OF_SEQUENCE, -1, -1),
-                     64);
+    assert_int_equal(store_series_width(st, "h1", "eth9", METRIC_ROCE_OUT_OF_SEQUENCE, -1, -1), 64);
 }
 
 static void put_widths(struct dcb_store *st)
@@ -499,8 +498,7 @@ static void widths_sqlite(void **state)
     assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
     put_widths(st);
     /* said, not flushed yet: this handle knows */
-    assert_int_equal(store_series_width(st, "h1", "eth0", METRIC_ROCE_OUT_OF_SEQUENCE, -1, -1),
-                     32);
+    assert_int_equal(store_series_width(st, "h1", "eth0", METRIC_ROCE_OUT_OF_SEQUENCE, -1, -1), 32);
     assert_true(store_flush(st, &err) >= 0);
     check_widths(st);
     struct store_options ro = { .path = path, .readonly = true };
@@ -513,7 +511,7 @@ static void widths_sqlite(void **state)
     struct dcb_sample s;
     dcb_sample_set(&s, 0, "h1", "eth1", METRIC_ROCE_OUT_OF_SEQUENCE, -1, -1);
     assert_int_equal(store_set_series_width(st, &s, 32, &err), 0);
-    assert_int_equal(store_close(st, &err), 0);  /* a width alone is written too */
+    assert_int_equal(store_close(st, &err), 0); /* a width alone is written too */
     assert_int_equal(store_open_sqlite(&rd, &ro, &err), 0);
     expect_series(rd, "eth1", 32, 596, 596.0 / 3, 0);
     expect_series(rd, "eth0", 32, 596, 596.0 / 3, 0);
@@ -565,16 +563,11 @@ static void schema_guards(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(ring_backend),
-        cmocka_unit_test(ring_overwrites_oldest),
-        cmocka_unit_test(sqlite_backend),
-        cmocka_unit_test(delta_over_wrap_and_reset),
-        cmocka_unit_test(batches_flush_by_count),
-        cmocka_unit_test(out_of_order_batch),
-        cmocka_unit_test(events_only_batch),
-        cmocka_unit_test(aggregates),
-        cmocka_unit_test(schema_guards),
-        cmocka_unit_test(widths_ring),
+        cmocka_unit_test(ring_backend),           cmocka_unit_test(ring_overwrites_oldest),
+        cmocka_unit_test(sqlite_backend),         cmocka_unit_test(delta_over_wrap_and_reset),
+        cmocka_unit_test(batches_flush_by_count), cmocka_unit_test(out_of_order_batch),
+        cmocka_unit_test(events_only_batch),      cmocka_unit_test(aggregates),
+        cmocka_unit_test(schema_guards),          cmocka_unit_test(widths_ring),
         cmocka_unit_test(widths_sqlite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

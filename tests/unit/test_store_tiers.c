@@ -24,7 +24,7 @@ static void temp_path(char *path, size_t len)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    unlink(path);                       /* the store creates it */
+    unlink(path); /* the store creates it */
 }
 
 static void remove_store(const char *path)
@@ -217,12 +217,12 @@ static void older_samples_replace(void **state)
         assert_int_equal(store_flush(st, &err), 1);
     }
     assert_int_equal(recent_rows(path), 3);
-    put(st, 2 * SEC, "eth0", 25);           /* its twin is in the recent tier */
-    put(st, 0, "eth0", 1);                   /* older than anything */
-    put(st, 4 * SEC, "eth0", 40);            /* the common path, in the same batch */
+    put(st, 2 * SEC, "eth0", 25); /* its twin is in the recent tier */
+    put(st, 0, "eth0", 1);        /* older than anything */
+    put(st, 4 * SEC, "eth0", 40); /* the common path, in the same batch */
     assert_int_equal(store_flush(st, &err), 3);
-    assert_int_equal(recent_rows(path), 3);  /* 1, 3, 4 s */
-    assert_int_equal(merged_rows(path), 2);  /* 0, 2 s */
+    assert_int_equal(recent_rows(path), 3); /* 1, 3, 4 s */
+    assert_int_equal(merged_rows(path), 2); /* 0, 2 s */
     struct store_filter f;
     one_series(&f, "eth0");
     struct collected c = { 0 };
@@ -266,7 +266,7 @@ static void crashed_writer(void **state)
             if (store_flush(st, NULL) != 1)
                 _exit(1);
         }
-        _exit(0);                            /* no store_close */
+        _exit(0); /* no store_close */
     }
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -292,7 +292,7 @@ static void crashed_writer(void **state)
     assert_int_equal(recent_rows(path), 3);
 
     assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
-    put(st, 3 * SEC, "eth0", 33);            /* stored by the dead writer: replaced */
+    put(st, 3 * SEC, "eth0", 33); /* stored by the dead writer: replaced */
     put(st, 4 * SEC, "eth0", 4);
     assert_int_equal(store_flush(st, &err), 2);
     assert_int_equal(store_close(st, &err), 0);
@@ -339,10 +339,10 @@ static void big_batches_go_direct(void **state)
         assert_int_equal(store_flush(st, &err), 1);
     }
     assert_int_equal(recent_rows(path), 2);
-    for (int t = 1; t < 41; t++)             /* 1 s again, then 2..40 s */
+    for (int t = 1; t < 41; t++) /* 1 s again, then 2..40 s */
         put(st, t * SEC, "eth0", (uint64_t)t * 100);
     assert_int_equal(store_flush(st, &err), 40);
-    assert_int_equal(recent_rows(path), 1);  /* 0 s; 1 s was replaced */
+    assert_int_equal(recent_rows(path), 1); /* 0 s; 1 s was replaced */
     assert_int_equal(merged_rows(path), 40);
     struct store_filter f;
     one_series(&f, "eth0");
@@ -385,10 +385,11 @@ static void migrates_v1(void **state)
     assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
     assert_int_equal(query_int(path, "PRAGMA user_version"), 4);
     assert_int_equal(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN "
-                                     "('samples', 'samples_all')"), 0);
+                                     "('samples', 'samples_all')"),
+                     0);
     assert_int_equal(merged_rows(path), 2);
-    put(st, 2 * SEC, "eth0", 25);            /* already stored: replaces */
-    put(st, 3 * SEC, "eth0", 30);            /* new: the recent tier */
+    put(st, 2 * SEC, "eth0", 25); /* already stored: replaces */
+    put(st, 3 * SEC, "eth0", 30); /* new: the recent tier */
     assert_int_equal(store_flush(st, &err), 2);
     assert_int_equal(recent_rows(path), 1);
     struct store_filter f;
@@ -420,7 +421,7 @@ static void merges_fill_blocks(void **state)
     }
     assert_int_equal(recent_rows(path), 0);
     assert_int_equal(merged_rows(path), 300);
-    assert_int_equal(blocks(path), 3);           /* 128 + 128 + 44 */
+    assert_int_equal(blocks(path), 3); /* 128 + 128 + 44 */
     struct store_filter f;
     one_series(&f, "eth0");
     f.t0 = 120 * SEC;
@@ -445,11 +446,11 @@ static void overlap_rewrites_blocks(void **state)
     struct store_options opt = { .path = path };
     struct dcb_err err;
     assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
-    for (int t = 0; t < 200; t += 2)               /* even seconds, straight to blocks */
+    for (int t = 0; t < 200; t += 2) /* even seconds, straight to blocks */
         put(st, t * SEC, "eth0", (uint64_t)t);
     assert_int_equal(store_flush(st, &err), 100);
     assert_int_equal(merged_rows(path), 100);
-    for (int t = 90; t < 140; t++)                 /* 90..139 s: 25 twins, 25 new */
+    for (int t = 90; t < 140; t++) /* 90..139 s: 25 twins, 25 new */
         put(st, t * SEC, "eth0", (uint64_t)t + 1000);
     assert_int_equal(store_flush(st, &err), 50);
     assert_int_equal(recent_rows(path), 0);
@@ -531,8 +532,9 @@ static void corrupt_block_is_an_error(void **state)
     assert_int_equal(store_close(st, &err), 0);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "UPDATE sample_blocks SET data = substr(data, 1, 7)",
-                                  NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "UPDATE sample_blocks SET data = substr(data, 1, 7)", NULL,
+                                  NULL, NULL),
+                     SQLITE_OK);
     sqlite3_close(db);
     struct store_options ro = { .path = path, .readonly = true };
     assert_int_equal(store_open_sqlite(&st, &ro, &err), 0);
@@ -554,8 +556,7 @@ static void migrates_v2(void **state)
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     for (int v = 0; v < 2; v++)
-        assert_int_equal(sqlite3_exec(db, store_schema_migration(v), NULL, NULL, NULL),
-                         SQLITE_OK);
+        assert_int_equal(sqlite3_exec(db, store_schema_migration(v), NULL, NULL, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db,
                                   "PRAGMA user_version = 2;"
                                   "INSERT INTO series VALUES (1, 'h1', 'eth0', 'pfc.rx_pause', "
@@ -580,7 +581,7 @@ static void migrates_v2(void **state)
     assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
     assert_int_equal(query_int(path, "PRAGMA user_version"), 4);
     assert_int_equal(merged_rows(path), 203);
-    assert_int_equal(blocks(path), 3);           /* 128 + 72, and the gauge's 3 */
+    assert_int_equal(blocks(path), 3); /* 128 + 72, and the gauge's 3 */
     assert_int_equal(recent_rows(path), 1);
     struct store_filter f;
     one_series(&f, "eth0");
@@ -618,10 +619,13 @@ static void migrates_v3(void **state)
     for (int i = 0; i < 4; i++)
         put(st, (i + 1) * SEC, "eth0", v[i]);
     assert_int_equal(store_close(st, &err), 0);
-    sqlite3 *db;                            /* what a schema 3 writer left */
+    sqlite3 *db; /* what a schema 3 writer left */
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "ALTER TABLE series DROP COLUMN bits;"
-                                      "PRAGMA user_version = 3;", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+                                  "ALTER TABLE series DROP COLUMN bits;"
+                                  "PRAGMA user_version = 3;",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
     sqlite3_close(db);
 
     struct store_filter f;
@@ -638,7 +642,7 @@ static void migrates_v3(void **state)
     assert_int_equal(store_delta(st, &f, 0, &d, &r, &resets, &err), 0);
     assert_true(d == 400 && fabs(r - 200) < 1e-9 && resets == 1);
     assert_int_equal(store_close(st, &err), 0);
-    assert_int_equal(query_int(path, "PRAGMA user_version"), 3);   /* a reader changes nothing */
+    assert_int_equal(query_int(path, "PRAGMA user_version"), 3); /* a reader changes nothing */
 
     assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
     assert_int_equal(query_int(path, "PRAGMA user_version"), 4);
@@ -692,7 +696,7 @@ static void nested_reads(void **state)
     struct dcb_err err;
     struct nested n = { 0 };
     assert_int_equal(store_open_sqlite(&n.st, &opt, &err), 0);
-    for (int t = 1; t <= 6; t++) {                 /* 1..4 s merged, 5..6 s recent */
+    for (int t = 1; t <= 6; t++) { /* 1..4 s merged, 5..6 s recent */
         put(n.st, t * SEC, "eth0", (uint64_t)t);
         put(n.st, t * SEC, "eth1", (uint64_t)t);
         assert_int_equal(store_flush(n.st, &err), 2);
@@ -720,7 +724,7 @@ static void gauge_aggregates(void **state)
         dcb_sample_set(&g, (t + 1) * SEC, "h1", "eth0", METRIC_QUEUE_DEPTH_BYTES, DCB_NO_INDEX, 3);
         g.value.gauge = v[t];
         assert_int_equal(store_put_sample(st, &g, &err), 0);
-        if (t == 2) {                       /* half in blocks, half recent */
+        if (t == 2) { /* half in blocks, half recent */
             assert_int_equal(store_close(st, &err), 0);
             assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
         }
@@ -779,7 +783,7 @@ static void many_series_range(void **state)
     struct store_options opt = { .path = path, .merge_age_ns = 9 * SEC };
     struct dcb_err err;
     assert_int_equal(store_open_sqlite(&st, &opt, &err), 0);
-    for (int t = 1; t <= 25; t++) {             /* merged at 10 and 20 s; 21..25 s recent */
+    for (int t = 1; t <= 25; t++) { /* merged at 10 and 20 s; 21..25 s recent */
         for (int port = 100; port < 200; port++) {
             char ifname[16];
             snprintf(ifname, sizeof(ifname), "eth%d", port);
@@ -787,11 +791,13 @@ static void many_series_range(void **state)
         }
         assert_int_equal(store_flush(st, &err), 100);
     }
-    put(st, 24 * SEC, "eth107", 107024);         /* the same value again: a twin in the recent tier */
-    put(st, 20 * SEC, "eth107", 999);            /* older: replaces the stored one */
+    put(st, 24 * SEC, "eth107", 107024); /* the same value again: a twin in the recent tier */
+    put(st, 20 * SEC, "eth107", 999);    /* older: replaces the stored one */
     assert_int_equal(store_flush(st, &err), 2);
     assert_true(recent_rows(path) > 0 && merged_rows(path) > 0);
-    int64_t windows[][2] = { { INT64_MIN, INT64_MAX }, { 18 * SEC, 23 * SEC }, { 22 * SEC, 22 * SEC } };
+    int64_t windows[][2] = { { INT64_MIN, INT64_MAX },
+                             { 18 * SEC, 23 * SEC },
+                             { 22 * SEC, 22 * SEC } };
     int want_n[] = { 2500, 600, 100 };
     for (int w = 0; w < 3; w++) {
         struct store_filter f;
@@ -811,20 +817,13 @@ static void many_series_range(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        STORE_TEST(tiers_read_as_one),
-        STORE_TEST(older_samples_replace),
-        STORE_TEST(crashed_writer),
-        STORE_TEST(merge_by_rows),
-        STORE_TEST(big_batches_go_direct),
-        STORE_TEST(migrates_v1),
-        STORE_TEST(merges_fill_blocks),
-        STORE_TEST(overlap_rewrites_blocks),
-        STORE_TEST(prune_trims_blocks),
-        STORE_TEST(corrupt_block_is_an_error),
-        STORE_TEST(migrates_v2),
-        STORE_TEST(migrates_v3),
-        STORE_TEST(nested_reads),
-        STORE_TEST(gauge_aggregates),
+        STORE_TEST(tiers_read_as_one),     STORE_TEST(older_samples_replace),
+        STORE_TEST(crashed_writer),        STORE_TEST(merge_by_rows),
+        STORE_TEST(big_batches_go_direct), STORE_TEST(migrates_v1),
+        STORE_TEST(merges_fill_blocks),    STORE_TEST(overlap_rewrites_blocks),
+        STORE_TEST(prune_trims_blocks),    STORE_TEST(corrupt_block_is_an_error),
+        STORE_TEST(migrates_v2),           STORE_TEST(migrates_v3),
+        STORE_TEST(nested_reads),          STORE_TEST(gauge_aggregates),
         STORE_TEST(many_series_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

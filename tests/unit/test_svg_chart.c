@@ -37,7 +37,8 @@ static void assert_clean_document(const char *doc)
     const unsigned char *p = (const unsigned char *)doc;
     while (*p) {
         if (*p < 0x20 && *p != '\n')
-            fail_msg("control byte 0x%02x at offset %zu", *p, (size_t)(p - (const unsigned char *)doc));
+            fail_msg("control byte 0x%02x at offset %zu", *p,
+                     (size_t)(p - (const unsigned char *)doc));
         size_t n = dcb_utf8_seq_len(p, NULL);
         if (n == 0)
             fail_msg("invalid UTF-8 at offset %zu", (size_t)(p - (const unsigned char *)doc));
@@ -56,12 +57,22 @@ static void escape_entities_and_controls(void **state)
     char *s = escaped("<script>alert(1)</script> & \"q\" 'a'", 0);
     assert_string_equal(s, "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot; &#39;a&#39;");
     free(s);
-    s = escaped("a\x01" "b\x7f" "c\n", 0);
+    s = escaped("a\x01"
+                "b\x7f"
+                "c\n",
+                0);
     assert_string_equal(s, "a\\x01b\\x7fc\\x0a");
     free(s);
     /* invalid UTF-8, a C1 control, a non-character -> U+FFFD; valid multibyte passes */
-    s = escaped("\xff" "x\xc2\x85" "y\xef\xbf\xbe" "z\xc2\xb5s\xe2\x82", 0);
-    assert_string_equal(s, "\xef\xbf\xbd" "x\xef\xbf\xbd" "y\xef\xbf\xbd" "z\xc2\xb5s\xef\xbf\xbd\xef\xbf\xbd");
+    s = escaped("\xff"
+                "x\xc2\x85"
+                "y\xef\xbf\xbe"
+                "z\xc2\xb5s\xe2\x82",
+                0);
+    assert_string_equal(s, "\xef\xbf\xbd"
+                           "x\xef\xbf\xbd"
+                           "y\xef\xbf\xbd"
+                           "z\xc2\xb5s\xef\xbf\xbd\xef\xbf\xbd");
     free(s);
     s = escaped(NULL, 0);
     assert_string_equal(s, "");
@@ -131,13 +142,13 @@ static void time_ticks_and_labels(void **state)
 {
     (void)state;
     struct svg_time_ticks tt;
-    int64_t t0 = 1795392000LL * SEC + 17 * 60 * SEC;   /* 2026-11-23 00:17 UTC... */
+    int64_t t0 = 1795392000LL * SEC + 17 * 60 * SEC; /* 2026-11-23 00:17 UTC... */
     svg_time_ticks(t0, t0 + 24 * 3600 * SEC, 9, SVG_TIME_UTC, &tt);
     assert_int_equal(tt.step, 3 * 3600 * SEC);
     assert_true(tt.n >= 7 && tt.n <= 9);
     char label[64], date[16];
     svg_time_label(tt.t[0], t0, tt.step, SVG_TIME_UTC, label, sizeof(label), date, sizeof(date));
-    assert_string_equal(label, "03:00");   /* on whole steps of the wall clock */
+    assert_string_equal(label, "03:00"); /* on whole steps of the wall clock */
     assert_int_equal(strlen(date), 10);
 
     svg_time_ticks(0, 600 * 1000000LL, 8, SVG_TIME_RELATIVE, &tt);
@@ -271,7 +282,7 @@ static void decimation_bounds_size(void **state)
     for (const char *q = d; q < end; q++)
         cmds += *q == 'M' || *q == 'L' || *q == 'V' || *q == 'H';
     assert_true(cmds <= (size_t)cols * 4);
-    assert_true(cmds >= (size_t)cols);   /* and nothing lost: every column drawn */
+    assert_true(cmds >= (size_t)cols); /* and nothing lost: every column drawn */
     assert_true(len < 96 * 1024);
     free(doc);
     svg_chart_free(c);
@@ -327,7 +338,7 @@ static void empty_and_nan(void **state)
     assert_null(svg_heatmap_new("x", 0, 3, SVG_UNIT_NONE));
     assert_null(svg_heatmap_new("x", 100000, 100000, SVG_UNIT_NONE));
     struct svg_heatmap *h = svg_heatmap_new("empty", 2, 2, SVG_UNIT_NONE);
-    svg_heatmap_set(h, 5, 5, 1);   /* outside: ignored */
+    svg_heatmap_set(h, 5, 5, 1); /* outside: ignored */
     doc = svg_heatmap_to_string(h, NULL);
     assert_int_equal(count_of(doc, ": no data</title>"), 4);
     assert_clean_document(doc);
@@ -357,8 +368,8 @@ static void heatmap_cells_and_scale(void **state)
     assert_int_equal(count_of(doc, "<title>leaf"), 72);
     assert_int_equal(count_of(doc, ": no data</title>"), 1);
     assert_non_null(strstr(doc, "leaf0 Ethernet0, 23:00: 23 ms</title>"));
-    assert_non_null(strstr(doc, "fill=\"#800026\""));   /* the largest value, darkest */
-    assert_non_null(strstr(doc, ">23 ms</text>"));      /* the top of the scale */
+    assert_non_null(strstr(doc, "fill=\"#800026\"")); /* the largest value, darkest */
+    assert_non_null(strstr(doc, ">23 ms</text>"));    /* the top of the scale */
     assert_clean_document(doc);
     char *again = svg_heatmap_to_string(h, NULL);
     assert_string_equal(doc, again);
@@ -384,7 +395,8 @@ static int write_sample(const char *dir)
     struct svg_series *rate = svg_chart_step(c, p2, "Ethernet4 \"uplink\" & more");
     struct svg_lane *shade = svg_chart_lane(c, p1, "paused");
     struct svg_lane *lanes[3] = {
-        svg_chart_lane(c, p3, "Ethernet4 p3"), svg_chart_lane(c, p3, "Ethernet8 p3"),
+        svg_chart_lane(c, p3, "Ethernet4 p3"),
+        svg_chart_lane(c, p3, "Ethernet8 p3"),
         svg_chart_lane(c, p3, "<b>Ethernet12</b> p3"),
     };
     for (int64_t i = 0; i < 86400; i++) {
@@ -403,13 +415,14 @@ static int write_sample(const char *dir)
     struct svg_heatmap *h = svg_heatmap_new("pause time per port and hour", 6, 24, SVG_UNIT_NS);
     for (size_t r = 0; r < 6; r++) {
         char label[48];
-        snprintf(label, sizeof(label), r == 5 ? "<i>leaf%zu</i> Ethernet%zu" : "leaf%zu Ethernet%zu",
-                 r / 2, r * 4);
+        snprintf(label, sizeof(label),
+                 r == 5 ? "<i>leaf%zu</i> Ethernet%zu" : "leaf%zu Ethernet%zu", r / 2, r * 4);
         svg_heatmap_row_label(h, r, label);
         for (size_t col = 0; col < 24; col++) {
             snprintf(label, sizeof(label), "%02zu", col);
             svg_heatmap_col_label(h, col, label);
-            svg_heatmap_set(h, r, col, r == 3 && col == 5 ? NAN : (double)((r * 7 + col * 3) % 11) * 1e8);
+            svg_heatmap_set(h, r, col,
+                            r == 3 && col == 5 ? NAN : (double)((r * 7 + col * 3) % 11) * 1e8);
         }
     }
     char path[4096];
@@ -426,8 +439,10 @@ static int write_sample(const char *dir)
     snprintf(path, sizeof(path), "%s/page.html", dir);
     fp = fopen(path, "w");
     if (fp) {
-        fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>charts</title>"
-              "</head><body>\n", fp);
+        fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+              "charset=\"utf-8\"><title>charts</title>"
+              "</head><body>\n",
+              fp);
         rc |= svg_chart_write(c, fp) | svg_chart_write(c, fp) | svg_heatmap_write(h, fp);
         fputs("</body></html>\n", fp);
         rc |= fclose(fp) != 0;
@@ -451,7 +466,8 @@ static void flat_and_lone_series(void **state)
     for (int i = 0; i < 100; i++)
         svg_series_point(s, i * SEC, 0);
     char *doc = svg_chart_to_string(c, NULL);
-    assert_null(strstr(doc, "\xe2\x88\x92" "1"));   /* U+2212 minus before a 1 */
+    assert_null(strstr(doc, "\xe2\x88\x92"
+                            "1")); /* U+2212 minus before a 1 */
     assert_null(strstr(doc, ">-1"));
     free(doc);
     svg_chart_free(c);

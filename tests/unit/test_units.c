@@ -71,7 +71,7 @@ static void durations(void **state)
     assert_int_equal(ns, 83885);
     assert_int_equal(dcb_parse_duration("200ms", &ns, NULL), 0);
     assert_int_equal(ns, 200000000);
-    assert_int_equal(dcb_parse_duration("10m", &ns, NULL), 0);   /* minutes, as Prometheus */
+    assert_int_equal(dcb_parse_duration("10m", &ns, NULL), 0); /* minutes, as Prometheus */
     assert_true(ns == 600LL * 1000000000LL);
     assert_int_equal(dcb_parse_duration("24h", &ns, NULL), 0);
     assert_true(ns == 86400LL * 1000000000LL);
@@ -109,7 +109,7 @@ static void printing(void **state)
     assert_string_equal(dcb_fmt_speed(2500000000ULL, b, sizeof(b)), "2.5G");
     assert_string_equal(dcb_fmt_speed(1600000000000ULL, b, sizeof(b)), "1.6T");
     assert_string_equal(dcb_fmt_speed(999, b, sizeof(b)), "999bps");
-    assert_string_equal(dcb_fmt_rate(0, b, sizeof(b)), "0b/s");     /* was "0bpsb/s" */
+    assert_string_equal(dcb_fmt_rate(0, b, sizeof(b)), "0b/s"); /* was "0bpsb/s" */
     assert_string_equal(dcb_fmt_rate(999, b, sizeof(b)), "999b/s");
     assert_string_equal(dcb_fmt_rate(8192000000ULL, b, sizeof(b)), "8.192Gb/s");
     assert_string_equal(dcb_fmt_bytes(150000, b, sizeof(b)), "150KB");
@@ -129,7 +129,7 @@ static void printing(void **state)
 static void round_trips(void **state)
 {
     (void)state;
-    static const uint64_t speeds[] = { 10000000000ULL, 25000000000ULL, 100000000000ULL,
+    static const uint64_t speeds[] = { 10000000000ULL,  25000000000ULL,  100000000000ULL,
                                        400000000000ULL, 800000000000ULL, 1000 };
     char b[DCB_UNIT_BUF];
     for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++) {
@@ -146,7 +146,8 @@ static void round_trips(void **state)
     static const double durs[] = { 5000, 83885, 200e6, 12 };
     for (size_t i = 0; i < sizeof(durs) / sizeof(durs[0]); i++) {
         int64_t v;
-        assert_int_equal(dcb_parse_duration(dcb_fmt_duration_ns(durs[i], b, sizeof(b)), &v, NULL), 0);
+        assert_int_equal(dcb_parse_duration(dcb_fmt_duration_ns(durs[i], b, sizeof(b)), &v, NULL),
+                         0);
         assert_true(v == (int64_t)durs[i]);
     }
 }
@@ -154,12 +155,9 @@ static void round_trips(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(speeds),
-        cmocka_unit_test(bad_speeds_say_why),
-        cmocka_unit_test(bytes),
-        cmocka_unit_test(durations),
-        cmocka_unit_test(lengths),
-        cmocka_unit_test(printing),
+        cmocka_unit_test(speeds),      cmocka_unit_test(bad_speeds_say_why),
+        cmocka_unit_test(bytes),       cmocka_unit_test(durations),
+        cmocka_unit_test(lengths),     cmocka_unit_test(printing),
         cmocka_unit_test(round_trips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

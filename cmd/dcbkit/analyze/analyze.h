@@ -14,13 +14,13 @@
 #include "track_set.h"
 
 struct analyze_options {
-    struct diagnose_opts judge;   /* the capture and its flags, as diagnose --pcap takes them */
+    struct diagnose_opts judge; /* the capture and its flags, as diagnose --pcap takes them */
     const char *file;
-    const char *store_path;       /* --store DB: also record there */
+    const char *store_path; /* --store DB: also record there */
     uint64_t link_bps;
     bool link_speed_assumed;
     int64_t storm_ns;
-    long top;                     /* flows listed in text output */
+    long top; /* flows listed in text output */
     bool verbose;
 };
 
@@ -29,10 +29,10 @@ struct analysis {
     const struct dcb_source *src; /* the capture source, for the QP a finding names */
     uint64_t frames, malformed, other_linktype;
     int64_t first_ns, last_ns;
-    struct track_set *t;          /* the trackers' records (latencies sort as they print) */
-    int lossless_mask;            /* -1: unknown */
+    struct track_set *t; /* the trackers' records (latencies sort as they print) */
+    int lossless_mask;   /* -1: unknown */
     const char *lossless_source;
-    const struct diagnose_result *judged;   /* the catalog's findings, ranked */
+    const struct diagnose_result *judged; /* the catalog's findings, ranked */
     long peak_rss_kb;
     double elapsed_s;
 };

@@ -25,9 +25,10 @@ static void print_verdict(struct dcb_out *o, const struct analysis *a)
     const char *level = analyze_verdict(a);
     char summary[FINDING_TEXT_MAX + 64];
     if (!strcmp(level, "ok"))
-        snprintf(summary, sizeof(summary), "%" PRIu64 " frames: no finding above info (%" PRIu64
-                 " rule instances checked, %" PRIu64 " could not decide)", a->frames,
-                 a->judged->stats.instances, a->judged->stats.undecided);
+        snprintf(summary, sizeof(summary),
+                 "%" PRIu64 " frames: no finding above info (%" PRIu64
+                 " rule instances checked, %" PRIu64 " could not decide)",
+                 a->frames, a->judged->stats.instances, a->judged->stats.undecided);
     else if (l->n > 1)
         snprintf(summary, sizeof(summary), "%s (+%zu more)", l->v[0].summary, l->n - 1);
     else
@@ -62,10 +63,13 @@ static void print_capture(struct dcb_out *o, const struct analysis *a)
             out_u64(o, NULL, NULL, (uint64_t)i);
     out_arr_close(o);
     out_text(o, "; lossless priorities %s",
-             a->lossless_mask < 0 ? "unknown" :
-             analyze_mask_str((unsigned)a->lossless_mask, 8, mask, sizeof(mask)));
-    out_str(o, "lossless_source", a->lossless_mask < 0 ? NULL :
-            a->lossless_source[0] == 'o' ? " (--lossless)" : " (from the DCBX seen)",
+             a->lossless_mask < 0
+                 ? "unknown"
+                 : analyze_mask_str((unsigned)a->lossless_mask, 8, mask, sizeof(mask)));
+    out_str(o, "lossless_source",
+            a->lossless_mask < 0           ? NULL
+            : a->lossless_source[0] == 'o' ? " (--lossless)"
+                                           : " (from the DCBX seen)",
             a->lossless_source);
     out_i64(o, "storm_ms", "; storm above %" PRId64 " ms\n", a->opt.storm_ns / 1000000);
     out_obj_close(o);

@@ -8,8 +8,8 @@
 
 static const char *app_sel_name(uint8_t sel)
 {
-    static const char *const names[] = { "sel0", "ethertype", "tcp", "udp", "tcp/udp", "dscp",
-                                         "sel6", "sel7" };
+    static const char *const names[] = { "sel0",    "ethertype", "tcp",  "udp",
+                                         "tcp/udp", "dscp",      "sel6", "sel7" };
     return sel < 8 ? names[sel] : "cee-sel";
 }
 
@@ -46,8 +46,9 @@ static void print_neighbour(struct dcb_out *o, const struct dcbx_neighbour *n)
     out_u64(o, "changes", ", %" PRIu64 " changes\n", n->changes);
     out_bool(o, "willing", "    willing %s", c->willing);
     out_u64(o, "pfc_enable", NULL, c->pfc_enable);
-    out_text(o, "; PFC %s", c->has_pfc ? analyze_mask_str(c->pfc_enable, 8, mask, sizeof(mask)) :
-             "not advertised");
+    out_text(o, "; PFC %s",
+             c->has_pfc ? analyze_mask_str(c->pfc_enable, 8, mask, sizeof(mask))
+                        : "not advertised");
     out_u64(o, "pfc_cap", NULL, c->pfc_cap);
     out_bool(o, "has_ets", NULL, c->has_ets);
     if (c->has_ets) {
@@ -80,9 +81,14 @@ static void print_neighbour(struct dcb_out *o, const struct dcbx_neighbour *n)
 
 static void print_link(struct dcb_out *o, const struct dcbx_tracker *t, const struct dcbx_link *l)
 {
-    static const struct { unsigned bit; const char *name; } kinds[] = {
-        { DCBX_MISMATCH_VERSION, "dcbx_version" }, { DCBX_MISMATCH_PFC, "pfc_enable" },
-        { DCBX_MISMATCH_ETS, "ets" }, { DCBX_MISMATCH_APP, "app" },
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } kinds[] = {
+        { DCBX_MISMATCH_VERSION, "dcbx_version" },
+        { DCBX_MISMATCH_PFC, "pfc_enable" },
+        { DCBX_MISMATCH_ETS, "ets" },
+        { DCBX_MISMATCH_APP, "app" },
     };
     out_obj_open(o, NULL);
     out_obj_open(o, "a");
@@ -97,8 +103,10 @@ static void print_link(struct dcb_out *o, const struct dcbx_tracker *t, const st
             out_str(o, NULL, " %s", kinds[k].name);
     out_arr_close(o);
     out_text(o, "%s", l->mismatches ? " differ" : " agree");
-    out_str(o, "willing", "; willing: %s\n", l->willing == 2 ? "both" : l->willing == 1 ? "one" :
-            "neither");
+    out_str(o, "willing", "; willing: %s\n",
+            l->willing == 2   ? "both"
+            : l->willing == 1 ? "one"
+                              : "neither");
     out_obj_close(o);
 }
 

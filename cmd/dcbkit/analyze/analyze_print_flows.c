@@ -106,8 +106,8 @@ static void print_flow(struct dcb_out *o, struct analysis *a, struct qp_flow *q)
     out_u64(o, "rnr_naks", " RNR %" PRIu64, q->rnr_naks);
     out_u64(o, "bad_icrc", q->bad_icrc ? "; bad ICRC %" PRIu64 : NULL, q->bad_icrc);
     out_u64(o, "ce_packets", "; CE %" PRIu64, q->ecn[3]);
-    out_dbl(o, "ce_fraction", " (%.2f%%)", q->packets ? (double)q->ecn[3] / (double)q->packets *
-            (out_is_json(o) ? 1 : 100) : 0);
+    out_dbl(o, "ce_fraction", " (%.2f%%)",
+            q->packets ? (double)q->ecn[3] / (double)q->packets * (out_is_json(o) ? 1 : 100) : 0);
     out_obj_open(o, "ecn");
     out_u64(o, "not_ect", NULL, q->ecn[0]);
     out_u64(o, "ect1", NULL, q->ecn[1]);
@@ -169,8 +169,10 @@ static void print_cnps(struct dcb_out *o, struct analysis *a)
             out_null(o, "rate_per_s", NULL);
         out_text(o, ", DSCP %s", analyze_mask_str(q->cnp_dscp_seen, 64, mask, sizeof(mask)));
         analyze_print_bits(o, "dscp", q->cnp_dscp_seen, 64);
-        out_text(o, " PCP %s", q->cnp_pcp_seen & 0xff ?
-                 analyze_mask_str(q->cnp_pcp_seen & 0xff, 8, mask, sizeof(mask)) : "untagged");
+        out_text(o, " PCP %s",
+                 q->cnp_pcp_seen & 0xff
+                     ? analyze_mask_str(q->cnp_pcp_seen & 0xff, 8, mask, sizeof(mask))
+                     : "untagged");
         analyze_print_bits(o, "pcp", q->cnp_pcp_seen & 0xff, 8);
         if (q->peer != QP_NONE) {
             const struct qp_flow *d = &a->t->qps.flows[q->peer];
@@ -197,22 +199,26 @@ void analyze_print_flows(struct dcb_out *o, struct analysis *a)
     out_u64(o, "bad_icrc", t->bad_icrc ? ", %" PRIu64 " with a bad ICRC (corrupt)" : NULL,
             t->bad_icrc);
     out_u64(o, "max_qps", NULL, t->max_qps);
-    out_u64(o, "untracked_packets", t->untracked_packets ? ", %" PRIu64 " packets beyond "
-            "--max-qps" : NULL, t->untracked_packets);
+    out_u64(o, "untracked_packets",
+            t->untracked_packets ? ", %" PRIu64 " packets beyond "
+                                   "--max-qps"
+                                 : NULL,
+            t->untracked_packets);
     out_u64(o, "untracked_bytes", NULL, t->untracked_bytes);
     out_u64(o, "latencies_dropped", NULL, t->latencies_dropped);
     out_text(o, "\n");
     uint32_t *order = malloc((t->nflows ? t->nflows : 1) * sizeof(*order));
     uint32_t n = t->nflows;
     if (!order)
-        n = 0;                               /* nothing to sort with: the section stays empty */
+        n = 0; /* nothing to sort with: the section stays empty */
     for (uint32_t i = 0; i < n; i++)
         order[i] = i;
     sort_ctx = a;
     if (!out_is_json(o) && n)
         qsort(order, n, sizeof(*order), by_bytes_desc);
-    uint32_t shown = out_is_json(o) || a->opt.top < 0 || (uint64_t)a->opt.top >= n ?
-                     n : (uint32_t)a->opt.top;
+    uint32_t shown = out_is_json(o) || a->opt.top < 0 || (uint64_t)a->opt.top >= n
+                         ? n
+                         : (uint32_t)a->opt.top;
     out_arr_open(o, "list");
     for (uint32_t i = 0; i < shown; i++)
         print_flow(o, a, &t->flows[order[i]]);

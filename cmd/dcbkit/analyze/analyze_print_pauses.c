@@ -16,8 +16,8 @@ static void print_intervals(struct dcb_out *o, const struct pause_class *c, bool
         out_obj_open(o, NULL);
         out_i64(o, "start_ns", "      %" PRId64, iv->start_ns);
         out_i64(o, "end_ns", " .. %" PRId64, iv->end_ns);
-        out_text(o, " (%s)", dcb_fmt_duration_ns((double)(iv->end_ns - iv->start_ns), dur,
-                                                 sizeof(dur)));
+        out_text(o, " (%s)",
+                 dcb_fmt_duration_ns((double)(iv->end_ns - iv->start_ns), dur, sizeof(dur)));
         out_u64(o, "xoffs", " %" PRIu64 " XOFF", iv->xoffs);
         out_str(o, "ended_by", ", ended by %s\n", iv->ended_by_xon ? "xon" : "expiry");
         out_obj_close(o);
@@ -78,8 +78,8 @@ void analyze_print_pauses(struct dcb_out *o, const struct analysis *a)
     out_text(o, "\n");
     if (p->ncls)
         out_text(o, "  %-18s%-5s%8s%6s%9s%6s%10s  %-11s %-11s%10s%7s  %s\n", "sender", "prio",
-                 "frames", "xoff", "refresh", "xon", "intervals", "paused", "longest",
-                 "frames/s", "storms", "lossless");
+                 "frames", "xoff", "refresh", "xon", "intervals", "paused", "longest", "frames/s",
+                 "storms", "lossless");
     out_arr_open(o, "classes");
     for (size_t i = 0; i < p->ncls; i++)
         print_class(o, a, &p->cls[i], duration_s, verbose);
@@ -101,7 +101,8 @@ void analyze_print_pauses(struct dcb_out *o, const struct analysis *a)
     bool pfc_link = p->frames_pfc > 0 || a->lossless_mask > 0;
     if (pfc_link && p->frames_pause) {
         out_obj_open(o, "pause_on_pfc_link");
-        out_u64(o, "frames", "  802.3x PAUSE on a PFC link: %" PRIu64 " frames from", p->frames_pause);
+        out_u64(o, "frames", "  802.3x PAUSE on a PFC link: %" PRIu64 " frames from",
+                p->frames_pause);
         out_arr_open(o, "senders");
         for (size_t i = 0; i < p->ncls; i++)
             if (p->cls[i].prio == PAUSE_PRIO_GLOBAL)

@@ -26,7 +26,7 @@ struct analyze_run {
     struct rule_set rs;
     struct diagnose_evidence d;
     struct diagnose_result r;
-    struct dcb_store *store;      /* --store DB */
+    struct dcb_store *store; /* --store DB */
     int64_t run_id;
     struct dcb_progress progress; /* its clock also times the run (resources.elapsed_s) */
 };
@@ -46,7 +46,10 @@ static int analyze_option(struct cli_ctx *ctx, void *args, int c, const char *ar
         if ((rc = cli_opt_long(ctx, "--top", arg, 0, 1L << 30, &v)) == CLI_NEXT)
             opt->top = v;
         return rc;
-    case SO_LINK_SPEED: case SO_LOSSLESS: case SO_STORM_MS: case SO_MAX_QPS:
+    case SO_LINK_SPEED:
+    case SO_LOSSLESS:
+    case SO_STORM_MS:
+    case SO_MAX_QPS:
         if (source_opts_take(&opt->judge.src, c, arg, why, sizeof(why)) < 0)
             return cli_usage_error(ctx, "%s", why);
         return CLI_NEXT;
@@ -81,8 +84,9 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct analyze
     memset(opt, 0, sizeof(*opt));
     source_opts_init(&opt->judge.src, SOURCE_G_PCAP);
     opt->top = DEFAULT_TOP;
-    struct cli_parser p = { longopts, sizeof(longopts) / sizeof(*longopts), "r:", analyze_option,
-                            opt, NULL };
+    struct cli_parser p = { longopts, sizeof(longopts) / sizeof(*longopts),
+                            "r:",     analyze_option,
+                            opt,      NULL };
     int rc = cli_parse(ctx, &p, argc, argv);
     if (rc == 0)
         return HELP_SHOWN;
@@ -91,8 +95,7 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct analyze
     if (optind < argc && !opt->file)
         opt->file = argv[optind++];
     if (optind < argc)
-        return cli_usage_error(ctx, "unexpected argument '%s' (one capture per run)",
-                               argv[optind]);
+        return cli_usage_error(ctx, "unexpected argument '%s' (one capture per run)", argv[optind]);
     if (!opt->file)
         return cli_usage_error(ctx, "give the capture to analyse: dcbkit analyze FILE");
     opt->verbose = ctx->verbosity > 0;
@@ -138,9 +141,14 @@ static int close_store(struct analyze_run *run, const char *path)
         out_json_string_buf(summary, sizeof(summary), f->summary);
         snprintf(json, sizeof(json), "{\"summary\":%s,\"qp\":%d}", summary, f->qp);
         struct store_finding_row row = {
-            .run_id = run->run_id, .time_ns = run->d.now_ns, .rule = f->rule->id,
-            .severity = rule_severity_name(f->severity), .device = f->device,
-            .ifname = f->ifname, .prio = f->prio, .json = json,
+            .run_id = run->run_id,
+            .time_ns = run->d.now_ns,
+            .rule = f->rule->id,
+            .severity = rule_severity_name(f->severity),
+            .device = f->device,
+            .ifname = f->ifname,
+            .prio = f->prio,
+            .json = json,
         };
         rc = store_put_finding(run->store, &row, &err);
     }
@@ -204,10 +212,12 @@ static void report(struct cli_ctx *ctx, struct analyze_run *run, int *status)
     a->peak_rss_kb = ru.ru_maxrss;
     a->elapsed_s = dcb_progress_elapsed(&run->progress);
     if (ctx->verbosity > 0)
-        out_term(stderr, "analyze: %" PRIu64 " frames in %.2f s (%.2fM frames/s), %u QPs "
-                "tracked, peak RSS %ld KB\n", a->frames, a->elapsed_s,
-                a->elapsed_s > 0 ? (double)a->frames / a->elapsed_s / 1e6 : 0,
-                a->t->qps.nflows, a->peak_rss_kb);
+        out_term(stderr,
+                 "analyze: %" PRIu64 " frames in %.2f s (%.2fM frames/s), %u QPs "
+                 "tracked, peak RSS %ld KB\n",
+                 a->frames, a->elapsed_s,
+                 a->elapsed_s > 0 ? (double)a->frames / a->elapsed_s / 1e6 : 0, a->t->qps.nflows,
+                 a->peak_rss_kb);
     struct dcb_out o;
     out_init(&o, stdout, ctx->format);
     analyze_print(&o, a);
@@ -245,26 +255,26 @@ static int analyze_run(struct cli_ctx *ctx, int argc, char **argv)
 
 static const struct cli_option_doc analyze_options[] = {
     { "FILE, -r FILE", "The capture: pcap or pcapng (also with mixed link types), '-' for "
-      "standard input." },
+                       "standard input." },
     { "--link-speed SPEED", "Link speed for turning pause quanta into time (default 400G, "
-      "reported as assumed)." },
+                            "reported as assumed)." },
     { "--lossless LIST", "The lossless priorities, such as 3 or 3,4 (default: the PFC enable "
-      "masks advertised in the capture's DCBX; unknown without either)." },
+                         "masks advertised in the capture's DCBX; unknown without either)." },
     { "--storm-ms N", "A priority paused by refreshed XOFFs for longer than this is a storm "
-      "(default 200)." },
+                      "(default 200)." },
     { "--max-qps N", "QPs tracked one by one (default 262144); packets of later QPs are "
-      "counted as untracked." },
+                     "counted as untracked." },
     { "--top N", "RoCE flows listed in text output, busiest first (default 20; JSON lists "
-      "all)." },
-    { "--store DB", "Also write what the capture source gave (events: pause intervals, storms, "
+                 "all)." },
+    { "--store DB",
+      "Also write what the capture source gave (events: pause intervals, storms, "
       "PSN gaps, NAKs, DCBX changes and mismatches; capture.* samples; config snapshots), the "
       "findings and a run record to this store." },
     { NULL, NULL },
 };
 
 static const struct cli_example analyze_examples[] = {
-    { "dcbkit analyze fabric.pcap --link-speed 400G",
-      "What is wrong on this link, worst first." },
+    { "dcbkit analyze fabric.pcap --link-speed 400G", "What is wrong on this link, worst first." },
     { "dcbkit analyze storm.pcapng --lossless 3 --storm-ms 100 -T json",
       "The same as one JSON document, with priority 3 as the only lossless class." },
     { "tcpdump -i eth0 -w - 'udp port 4791 or ether proto 0x8808' | dcbkit analyze -",
@@ -277,7 +287,7 @@ static const struct cli_example analyze_examples[] = {
 static const struct cli_exit analyze_exits[] =
     CLI_EXITS("the capture was read, whatever the verdict",
               "the capture could not be read, or broke part-way (the report then "
-        "covers the frames before the break); the store could not be written");
+              "covers the frames before the break); the store could not be written");
 
 const struct cli_command cmd_analyze = {
     .name = "analyze",
@@ -310,7 +320,8 @@ const struct cli_command cmd_analyze = {
         "their PFC, ETS and App tables, DCBX versions and willing bits are compared.\n\n"
         "Memory stays bounded: the QP table holds --max-qps records, CE->CNP latencies are "
         "kept up to a fixed budget (the median says when it is not exact), and per-class "
-        "interval lists keep the first 32. On a terminal, a capture that takes longer than 2 s shows "
+        "interval lists keep the first 32. On a terminal, a capture that takes longer than 2 s "
+        "shows "
         "its progress on stderr.",
     .options = analyze_options,
     .examples = analyze_examples,

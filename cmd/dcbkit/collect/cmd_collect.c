@@ -6,7 +6,7 @@
 
 static int collect_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
 {
-    static struct collect_opts opt;      /* static: it holds up to 1024 gNMI target names */
+    static struct collect_opts opt; /* static: it holds up to 1024 gNMI target names */
     int rc = collect_parse(ctx, argc, argv, &opt);
     if (rc != CLI_NEXT)
         return rc;
@@ -29,15 +29,15 @@ static const struct cli_option_doc collect_options[] = {
     { "--interval DURATION", "Time between samples (default 1s)." },
     { "--count N, --duration DURATION, --once", "How long to run (default: until interrupted)." },
     { "--store PATH", "Write canonical samples and events to this store, committed every "
-      "interval (the destination: collect reads no store)." },
+                      "interval (the destination: collect reads no store)." },
     { "--device NAME", "The device name samples carry (default: the host name; a single "
-      "--gnmi target's HOST:PORT; a --pcap file's name)." },
+                       "--gnmi target's HOST:PORT; a --pcap file's name)." },
     { "--no-lldp",
       "Do not listen for LLDP neighbours. By default each interface's link partner and the "
       "DCBX config it advertises are recorded (a dcbx_seen event and a config snapshot of the "
       "peer); that needs CAP_NET_RAW, and without it collect says so once and goes on." },
     { "--sysfs-root DIR", "Read a sysfs tree saved elsewhere instead of /sys (no ioctl then: "
-      "the link speed comes from class/net/IF/speed)." },
+                          "the link speed comes from class/net/IF/speed)." },
     { "--proc-root DIR",
       "Read DIR/net/dev instead of /proc/net/dev: the netdev statistics of interfaces that "
       "have no class/net/IF/statistics directory (default /proc)." },
@@ -57,15 +57,17 @@ static const struct cli_option_doc collect_options[] = {
       "gaps, NAKs, retransmissions, bad ICRCs, kernel drops) are written every --interval. Needs "
       "CAP_NET_RAW." },
     { "--link-speed SPEED", "With --capture or --pcap: the link speed that turns pause quanta "
-      "into time (default 400G)." },
-    { "--fabric FILE", "Alone: record the fabric's intent once (each port's intended config, "
+                            "into time (default 400G)." },
+    { "--fabric FILE",
+      "Alone: record the fabric's intent once (each port's intended config, "
       "its partner's, where it sits), for diagnose --store's configuration checks; it opens no "
       "connection. With --gnmi all: collect every device of the fabric whose reach is gNMI, "
       "with its own TLS, credentials file and map (docs/fabric.md), and its intent beside "
       "them." },
     { "--duration DURATION (--replay, --demo)", "The simulated time to record (default: the "
-      "scenario's)." },
-    { "--raw-every N", "Read the sysfs counters that map to no canonical metric (kept under "
+                                                "scenario's)." },
+    { "--raw-every N",
+      "Read the sysfs counters that map to no canonical metric (kept under "
       "their raw names) on the first sample and every Nth after it; mapped ones every sample "
       "(default 10; 1 reads everything every time). Keeps a 300-counter RDMA port cheap." },
     { NULL, NULL },
@@ -127,7 +129,8 @@ const struct cli_command cmd_collect = {
         "rate spans it. An interface that vanishes gives a source_gap event and is "
         "picked up again when it returns; an interface that cannot be read is reported once "
         "and the others are still collected.\n\n"
-        "With --gnmi (and --fabric FILE --gnmi all), collect reads switches instead, over gNMI: counters by "
+        "With --gnmi (and --fabric FILE --gnmi all), collect reads switches instead, over gNMI: "
+        "counters by "
         "subscription through a vendor map (collectors/maps/NAME_gnmi.json), QoS config by Get, "
         "a source_gap event for each outage, reconnection with backoff (docs/gnmi.md).\n\n"
         "With --replay SCENARIO or --demo, collect records the embedded simulator's run as fast "
@@ -144,7 +147,8 @@ const struct cli_command cmd_collect = {
         "JSON Lines, one object per counter per sample: {\"ts\" (ns), \"device\", \"ifname\", "
         "\"source\" (ethtool|netdev|rdma), \"counter\" (the driver's name), \"metric\" "
         "(canonical name or null), \"prio\", \"queue\", \"value\", \"rate\" (per second; null "
-        "on the first sample and across a reset)}; the link speed comes the same way as a gauge: \"source\" "
+        "on the first sample and across a reset)}; the link speed comes the same way as a gauge: "
+        "\"source\" "
         "(ethtool|sysfs), \"counter\":\"speed\", \"metric\":\"link.speed_bps\", \"value\" in bits "
         "per second, \"rate\" null, and nothing while the speed is unknown; events: "
         "{\"schema\":2, \"ts\", \"kind\" (counter_reset|source_gap; a gNMI counter_reset's "

@@ -26,16 +26,16 @@
 
 struct collect_opts {
     struct source_opts src;
-    const char *store_path;               /* where it is recorded; NULL: printed only */
+    const char *store_path; /* where it is recorded; NULL: printed only */
     int64_t interval_ns, duration_ns;
-    long count;                           /* 0: until stopped (or the duration) */
+    long count; /* 0: until stopped (or the duration) */
     long raw_every;
     const char *dumps[COLLECT_DUMPS_MAX]; /* --from-ethtool-dump */
     size_t ndumps;
     const char *driver;
-    const char *capture_iface;            /* --capture */
+    const char *capture_iface; /* --capture */
     char filter[COLLECT_FILTER_MAX];
-    char device[DCB_DEVICE_MAX];          /* --device, else the host name */
+    char device[DCB_DEVICE_MAX]; /* --device, else the host name */
 };
 
 /* Parses argv into o: 0, or an exit status (64 after a usage error, 0 after --help). */
@@ -49,12 +49,12 @@ struct collect_run {
     struct cli_ctx *ctx;
     const struct collect_opts *opt;
     struct dcb_out out;
-    struct dcb_store *record;             /* the store, or NULL */
+    struct dcb_store *record; /* the store, or NULL */
     struct sink_store sink;
     struct dcb_source src;
-    uint64_t samples, events, configs;    /* as printed (gNMI and the finite sources) */
-    bool store_failed;                    /* a write failed: said once, exit 1 */
-    bool quiet_failure;                   /* stopped after an error already printed */
+    uint64_t samples, events, configs; /* as printed (gNMI and the finite sources) */
+    bool store_failed;                 /* a write failed: said once, exit 1 */
+    bool quiet_failure;                /* stopped after an error already printed */
     /* after each tick, once the store is committed: a negative return stops the run */
     int (*check_tick)(struct collect_run *r);
     uint64_t ticks;
@@ -78,7 +78,7 @@ void collect_record_check(struct collect_run *r);
 /* The sources, each with its printer: an exit status. */
 int collect_local(struct collect_run *r);
 int collect_gnmi(struct collect_run *r);
-int collect_finite(struct collect_run *r);          /* --replay/--demo, --pcap */
+int collect_finite(struct collect_run *r); /* --replay/--demo, --pcap */
 int collect_capture(struct cli_ctx *ctx, const struct collect_opts *o);
 
 /* The local source's printer (collect_print_local.c). */

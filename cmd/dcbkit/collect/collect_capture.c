@@ -25,7 +25,7 @@ struct live_run {
     struct track_set t;
     struct capture_live cap;
     uint64_t frames, malformed, events;
-    uint64_t last[METRIC_COUNT][8];   /* the previous interval's values, for rates */
+    uint64_t last[METRIC_COUNT][8]; /* the previous interval's values, for rates */
     bool have_last;
 };
 
@@ -40,8 +40,10 @@ static void on_event(void *arg, const struct dcb_event *tracked)
     struct dcb_err err;
     if (o->store && store_put_event(o->store, &e, &err) < 0)
         dcb_warn("collect: %s", err.msg);
-    static const struct out_event_form form = { .kind = "event %s ", .ifname = "%s ",
-                                                .prio = "prio %" PRId64 " ", .details = "%s\n",
+    static const struct out_event_form form = { .kind = "event %s ",
+                                                .ifname = "%s ",
+                                                .prio = "prio %" PRId64 " ",
+                                                .details = "%s\n",
                                                 .stream = true };
     out_event(o->out, &e, &form);
 }
@@ -55,13 +57,12 @@ static bool on_frame(void *arg, const struct capture_packet *p)
         return true;
     if (!dcb_decode_link_frame(p->linktype, p->data, p->caplen, p->len, &frame))
         r->malformed++;
-    dcb_verify_icrc(p->data, &frame);     /* corrupt frames: capture.bad_icrc, not marks */
+    dcb_verify_icrc(p->data, &frame); /* corrupt frames: capture.bad_icrc, not marks */
     track_set_frame(&r->t, p->ts_ns, 0, &frame);
     return true;
 }
 
-static void put_counter(struct live_run *r, int64_t now, enum metric_id m, int prio,
-                        uint64_t value)
+static void put_counter(struct live_run *r, int64_t now, enum metric_id m, int prio, uint64_t value)
 {
     const struct collect_capture_opts *o = r->o;
     uint64_t *last = &r->last[m][prio < 0 ? 0 : prio];
@@ -93,7 +94,7 @@ static void put_counter(struct live_run *r, int64_t now, enum metric_id m, int p
         if (prio >= 0)
             snprintf(label, sizeof(label), "prio=%d", prio);
         out_term(out->fp, "%-12s %-26s %-8s %20" PRIu64, o->iface, metric_info(m)->name, label,
-                value);
+                 value);
         if (isfinite(rate))
             fprintf(out->fp, " %14.1f/s", rate);
         fprintf(out->fp, "   (capture)\n");
@@ -159,7 +160,7 @@ int collect_capture_run(const struct collect_capture_opts *o)
     r.o = o;
     struct dcb_err err;
     int rc = capture_live_open(&r.cap, o->iface, o->filter, &err);
-    if (rc < 0)    /* a filter that does not compile is a usage error */
+    if (rc < 0) /* a filter that does not compile is a usage error */
         return cli_fail(rc == DCB_E_INVAL ? EXIT_USAGE : 1, "collect --capture", "%s", err.msg);
     /* the capture socket and the store are open: parse the wire as nobody, with nothing kept */
     if (privs_drop(0, &err) < 0)
@@ -180,9 +181,10 @@ int collect_capture_run(const struct collect_capture_opts *o)
     capture_live_read(&r.cap, on_frame, &r, &err);
     track_set_finish(&r.t, dcb_realtime_ns());
     if (o->verbosity >= 0)
-        out_term(stderr, "dcbkit: %s: %" PRIu64 " frames captured (%" PRIu64 " malformed, %"
-                PRIu64 " dropped by the kernel), %" PRIu64 " events\n", o->iface, r.frames,
-                r.malformed, capture_live_dropped(&r.cap), r.events);
+        out_term(stderr,
+                 "dcbkit: %s: %" PRIu64 " frames captured (%" PRIu64 " malformed, %" PRIu64
+                 " dropped by the kernel), %" PRIu64 " events\n",
+                 o->iface, r.frames, r.malformed, capture_live_dropped(&r.cap), r.events);
     if (o->store && store_flush(o->store, &err) < 0)
         status = cli_fail(1, "collect", "%s", err.msg);
     capture_live_close(&r.cap);
@@ -203,9 +205,15 @@ int collect_capture(struct cli_ctx *ctx, const struct collect_opts *co)
     out_init(&out, stdout, ctx->format);
     collect_catch_signals();
     struct collect_capture_opts o = {
-        .iface = co->capture_iface, .filter = co->filter, .device = co->device,
-        .interval_ns = co->interval_ns, .count = collect_ticks(co),
-        .link_bps = co->src.pcap.link_bps, .store = store, .out = &out, .stop = &collect_stop,
+        .iface = co->capture_iface,
+        .filter = co->filter,
+        .device = co->device,
+        .interval_ns = co->interval_ns,
+        .count = collect_ticks(co),
+        .link_bps = co->src.pcap.link_bps,
+        .store = store,
+        .out = &out,
+        .stop = &collect_stop,
         .verbosity = ctx->verbosity,
     };
     int status = cli_finish_output(&out, collect_capture_run(&o));

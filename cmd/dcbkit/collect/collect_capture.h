@@ -11,12 +11,12 @@
 
 struct collect_capture_opts {
     const char *iface;
-    const char *filter;           /* NULL: every frame */
+    const char *filter; /* NULL: every frame */
     const char *device;
     int64_t interval_ns;
-    long count;                   /* intervals; 0 until stopped */
+    long count; /* intervals; 0 until stopped */
     uint64_t link_bps;
-    struct dcb_store *store;      /* NULL: output only */
+    struct dcb_store *store; /* NULL: output only */
     struct dcb_out *out;
     volatile sig_atomic_t *stop;
     int verbosity;

@@ -1,6 +1,6 @@
-/* collect --replay SCENARIO / --demo, --pcap FILE and --fabric FILE alone: a source that ends, recorded whole as fast
- * as it goes, as one run of the store. A replay starts after the store's newest data, as
- * `dcbkit replay --store` does, so that two recordings never overlap. */
+/* collect --replay SCENARIO / --demo, --pcap FILE and --fabric FILE alone: a source that ends,
+ * recorded whole as fast as it goes, as one run of the store. A replay starts after the store's
+ * newest data, as `dcbkit replay --store` does, so that two recordings never overlap. */
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -38,10 +38,9 @@ static int open_all(struct collect_run *r, struct source_opts *so, int64_t *run_
     if (collect_record_open(r, &err) < 0)
         return cli_fail(1, "collect", "%s", err.msg);
     if (start_time(r, &t0, &err) < 0 ||
-        (r->record && store_begin_run(r->record, "collect", what_of(r->opt), t0, run_id,
-                                      &err) < 0))
-        return collect_record_close(r, cli_fail(1, "collect", "store %s: %s",
-                                                r->opt->store_path, err.msg));
+        (r->record && store_begin_run(r->record, "collect", what_of(r->opt), t0, run_id, &err) < 0))
+        return collect_record_close(r, cli_fail(1, "collect", "store %s: %s", r->opt->store_path,
+                                                err.msg));
     so->replay.start_ns = t0;
     so->replay.duration_ns = r->opt->duration_ns;
     collect_print_taps(r);
@@ -66,7 +65,9 @@ int collect_finite(struct collect_run *r)
     if (r->record && store_end_run(r->record, run_id, dcb_realtime_ns(), &err) < 0 && !status)
         status = cli_fail(1, "collect", "store %s: %s", r->opt->store_path, err.msg);
     if (r->ctx->verbosity >= 0)
-        out_term(stderr, "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
-                " config snapshots from %s\n", r->samples, r->events, r->configs, r->src.name);
+        out_term(stderr,
+                 "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
+                 " config snapshots from %s\n",
+                 r->samples, r->events, r->configs, r->src.name);
     return collect_record_close(r, status);
 }

@@ -60,7 +60,7 @@ static void on_error(const char *device, const char *address, const char *msg, i
     if (retry_ns != GNMI_NO_RETRY && r->ctx->verbosity < 0)
         return;
     out_term(stderr, "dcbkit: collect: gnmi %s (%s): %s%s\n", device, address, msg,
-            gnmi_retry_text(retry, sizeof(retry), retry_ns));
+             gnmi_retry_text(retry, sizeof(retry), retry_ns));
 }
 
 /* Said once per path and device: the rest of the device is collected meanwhile. */
@@ -71,11 +71,13 @@ static void on_missing(const char *device, const char *address, const char *path
     if (r->ctx->verbosity < 0 && !missing)
         return;
     if (missing)
-        out_term(stderr, "dcbkit: collect: gnmi %s (%s): path %s is not served (%s); collecting "
-                "the others, asking again later\n", device, address, path, why);
+        out_term(stderr,
+                 "dcbkit: collect: gnmi %s (%s): path %s is not served (%s); collecting "
+                 "the others, asking again later\n",
+                 device, address, path, why);
     else
         out_term(stderr, "dcbkit: collect: gnmi %s (%s): path %s is served again\n", device,
-                address, path);
+                 address, path);
 }
 
 /* --count: rounds for poll and once, else (a stream) that many intervals and a half. */
@@ -91,11 +93,14 @@ static void pace(const struct collect_opts *o, struct source_gnmi_options *g)
 int collect_gnmi(struct collect_run *r)
 {
     const struct collect_opts *o = r->opt;
-    static struct source_opts so;              /* static: it holds up to 1024 target names */
+    static struct source_opts so; /* static: it holds up to 1024 target names */
     /* events come through the sink (collect_print_event_tap): the reset stage's with them */
     static const struct gnmi_source_cb printer = {
-        .on_sample = on_sample, .on_config = on_config, .on_round = on_round,
-        .on_error = on_error, .on_missing = on_missing,
+        .on_sample = on_sample,
+        .on_config = on_config,
+        .on_round = on_round,
+        .on_error = on_error,
+        .on_missing = on_missing,
     };
     static struct gnmi_source_cb tap;
     so = o->src;
@@ -113,13 +118,14 @@ int collect_gnmi(struct collect_run *r)
         return collect_record_close(r, cli_fail(1, "collect", "%s", err.msg));
     struct dcb_source_run how = { 0 };
     int status = collect_record_drive(r, &how, &err) < 0 ? cli_fail(1, "collect", "%s", err.msg)
-                                                          : 0;
+                                                         : 0;
     struct source_gnmi_stats st;
     dcb_source_gnmi_stats(&r->src, &st);
     if (r->ctx->verbosity >= 0)
-        out_term(stderr, "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
-                " config snapshots from %zu gNMI device(s); %" PRIu64 " leaves not mapped\n",
-                r->samples, r->events, r->configs, st.devices, st.unmapped);
+        out_term(stderr,
+                 "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
+                 " config snapshots from %zu gNMI device(s); %" PRIu64 " leaves not mapped\n",
+                 r->samples, r->events, r->configs, st.devices, st.unmapped);
     if (st.failures || (r->samples == 0 && r->configs == 0))
         status = status ? status : 1;
     return collect_record_close(r, status);

@@ -22,14 +22,16 @@ static void summary(const struct collect_run *r)
     struct source_local_stats st;
     dcb_source_local_stats(&r->src, &st);
     if (r->ctx->verbosity >= 0)
-        out_term(stderr, "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
-                " read failures\n", st.samples, st.events, st.failures);
+        out_term(stderr,
+                 "dcbkit: collected %" PRIu64 " samples, %" PRIu64 " events, %" PRIu64
+                 " read failures\n",
+                 st.samples, st.events, st.failures);
 }
 
 int collect_local(struct collect_run *r)
 {
     const struct collect_opts *o = r->opt;
-    struct source_opts so = o->src;           /* a copy: the printer goes in */
+    struct source_opts so = o->src; /* a copy: the printer goes in */
     static struct host_source_sink printer;
     printer = collect_local_printer(r);
     so.local.device = o->device;

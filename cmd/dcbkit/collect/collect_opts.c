@@ -8,8 +8,17 @@
 #include "collect.h"
 #include "units.h"
 
-enum { O_INTERVAL = 256, O_COUNT, O_DURATION, O_ONCE, O_STORE, O_RAW_EVERY, O_DUMP, O_DRIVER,
-       O_CAPTURE };
+enum {
+    O_INTERVAL = 256,
+    O_COUNT,
+    O_DURATION,
+    O_ONCE,
+    O_STORE,
+    O_RAW_EVERY,
+    O_DUMP,
+    O_DRIVER,
+    O_CAPTURE
+};
 
 static const struct option own_longopts[] = {
     { "interval", required_argument, NULL, O_INTERVAL },
@@ -76,29 +85,29 @@ static int check_sources(struct cli_ctx *ctx, struct collect_opts *o, int nargs,
      * connection); with --gnmi all it is also the list of switches to poll */
     if (o->src.fabric && (named & ~SOURCE_G_GNMI))
         return cli_usage_error(ctx, "--fabric goes alone (its intent) or with --gnmi (its "
-                               "switches); not with --local, --replay, --demo or --pcap");
+                                    "switches); not with --local, --replay, --demo or --pcap");
     if (named & (named - 1))
         return cli_usage_error(ctx, "collect records one source at a time: --local, --gnmi, "
-                               "--replay/--demo or --pcap");
+                                    "--replay/--demo or --pcap");
     if (!o->src.named)
-        o->src.named |= SOURCE_G_LOCAL;         /* the default */
+        o->src.named |= SOURCE_G_LOCAL; /* the default */
     bool local = o->src.named & SOURCE_G_LOCAL;
     if ((o->src.named & SOURCE_G_GNMI) && (nargs || o->capture_iface || o->ndumps))
         return cli_usage_error(ctx, "--gnmi/--fabric collect switches; --capture, "
-                               "--from-ethtool-dump and arguments are for this host");
+                                    "--from-ethtool-dump and arguments are for this host");
     if (!local && (o->capture_iface || o->ndumps))
         return cli_usage_error(ctx, "--capture and --from-ethtool-dump read this host, not "
-                               "--replay or --pcap");
+                                    "--replay or --pcap");
     bool finite = o->src.named & (SOURCE_G_REPLAY | SOURCE_G_PCAP) ||
                   o->src.named == SOURCE_G_FABRIC;
     if (finite && nargs)
         return cli_usage_error(ctx, "unexpected argument '%s'", args[0]);
     if (finite && o->count)
         return cli_usage_error(ctx, "--count and --once pace a live source; --replay, --demo "
-                               "and --pcap are recorded whole");
+                                    "and --pcap are recorded whole");
     if (o->src.replay.speed || o->src.pcap.speed)
         return cli_usage_error(ctx, "--replay-speed and --pcap-speed pace a view; collect "
-                               "records a replay or a capture as fast as it goes");
+                                    "records a replay or a capture as fast as it goes");
     if ((o->src.named & SOURCE_G_PCAP) && o->duration_ns)
         return cli_usage_error(ctx, "--pcap is recorded whole: no --duration");
     return 0;
@@ -115,7 +124,7 @@ static int check_local(struct cli_ctx *ctx, struct collect_opts *o, int nargs, c
     const char *pattern = o->src.local.pattern;
     if (o->ndumps && (!pattern || strpbrk(pattern, "*?[")))
         return cli_usage_error(ctx, "--from-ethtool-dump needs --ifname NAME (the interface it "
-                               "was taken on)");
+                                    "was taken on)");
     return 0;
 }
 

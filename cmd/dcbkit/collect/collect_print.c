@@ -60,8 +60,8 @@ static void tap_config(void *arg, const struct store_config_row *c)
         fprintf(o->fp, ",\"config\":%s", c->json);
         out_obj_close(o);
     } else if (r->ctx->verbosity >= 0) {
-        out_term(o->fp, "config %s %s (%s): %s\n", c->device, c->ifname[0] ? c->ifname
-                : "(device)", c->source, c->json);
+        out_term(o->fp, "config %s %s (%s): %s\n", c->device, c->ifname[0] ? c->ifname : "(device)",
+                 c->source, c->json);
     }
 }
 

@@ -63,7 +63,7 @@ static void counter_text(struct dcb_out *o, const char *ifname, const struct hos
     else if (c->match.queue >= 0)
         snprintf(label, sizeof(label), "queue=%d", c->match.queue);
     out_term(o->fp, "%-12s %-26s %-8s %20" PRIu64, ifname, metric_info(c->match.metric)->name,
-            label, c->value);
+             label, c->value);
     if (isfinite(rate))
         fprintf(o->fp, " %14.1f/s", rate);
     out_term(o->fp, "   (%s %s)\n", c->source, c->raw);
@@ -106,7 +106,7 @@ static void on_speed(void *arg, int64_t now, const char *ifname, uint64_t bps, c
     const char *metric = metric_info(METRIC_LINK_SPEED_BPS)->name;
     if (!out_is_json(o)) {
         out_term(o->fp, "%-12s %-26s %-8s %20" PRIu64 "   (%s speed)\n", ifname, metric, "", bps,
-                source);
+                 source);
         return;
     }
     out_obj_open(o, NULL);

@@ -24,7 +24,7 @@
 
 struct decode_args {
     const char *file, *iface;
-    uint64_t max_frames;      /* 0: all */
+    uint64_t max_frames; /* 0: all */
     uint64_t link_bps;
     char filter[FILTER_MAX];
 };
@@ -207,7 +207,7 @@ static int decode_loop(pcap_t *p, struct decode_sink *s)
     while (sink_wants_more(s)) {
         int rc = pcap_next_ex(p, &hdr, &data);
         if (rc == 0)
-            continue;                    /* live: the read timeout expired */
+            continue; /* live: the read timeout expired */
         if (rc == PCAP_ERROR_BREAK)
             return 0;
         if (rc < 0)
@@ -256,7 +256,7 @@ static int decode_run(struct cli_ctx *ctx, int argc, char **argv)
     }
     if (a.iface) {
         live_handle = p;
-        setvbuf(stdout, NULL, _IOLBF, 0);        /* a frame is seen as it arrives */
+        setvbuf(stdout, NULL, _IOLBF, 0); /* a frame is seen as it arrives */
         struct sigaction sa = { .sa_handler = on_stop_signal };
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
@@ -271,8 +271,10 @@ static int decode_run(struct cli_ctx *ctx, int argc, char **argv)
     if (a.iface) {
         struct pcap_stat ps = { 0 };
         pcap_stats(p, &ps);
-        out_term(stderr, "%" PRIu64 " frames decoded, %" PRIu64 " malformed, %u dropped by the "
-                "kernel\n", sink.frames, sink.malformed, ps.ps_drop);
+        out_term(stderr,
+                 "%" PRIu64 " frames decoded, %" PRIu64 " malformed, %u dropped by the "
+                 "kernel\n",
+                 sink.frames, sink.malformed, ps.ps_drop);
     }
     live_handle = NULL;
     pcap_close(p);
@@ -285,8 +287,7 @@ static const struct cli_option_doc decode_options[] = {
       "Capture live. Run as root, dcbkit opens the interface and then becomes 'nobody'. Ctrl-C "
       "stops it and prints a summary line on stderr." },
     { "-c, --count N", "Stop after N frames (after the filter)." },
-    { "--link-speed SPEED",
-      "Link speed for PAUSE and PFC quanta in nanoseconds (default 400G)." },
+    { "--link-speed SPEED", "Link speed for PAUSE and PFC quanta in nanoseconds (default 400G)." },
     { "FILTER", "A BPF filter in tcpdump syntax, such as 'udp dst port 4791' or "
                 "'ether proto 0x8808'." },
     { NULL, NULL },

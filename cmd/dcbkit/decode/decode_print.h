@@ -11,15 +11,15 @@
 #include "out.h"
 
 struct decode_frame_meta {
-    uint64_t number;          /* 1-based */
+    uint64_t number; /* 1-based */
     int64_t ts_sec;
     uint32_t ts_usec;
-    bool decoded;             /* a link type the decoders know: f holds a decode */
+    bool decoded; /* a link type the decoders know: f holds a decode */
     int linktype;
 };
 
 struct decode_print_opts {
-    uint64_t link_bps;        /* for quanta -> ns */
+    uint64_t link_bps; /* for quanta -> ns */
     bool verbose;
 };
 

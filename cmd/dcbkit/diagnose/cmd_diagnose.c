@@ -18,8 +18,11 @@ int diagnose_run_rules(const struct diagnose_opts *o, const struct rule_set *rs,
                        struct dcb_err *err)
 {
     struct rule_run_options opt = {
-        .profile = o->rules.profile, .now_ns = d->now_ns, .on_finding = add_finding,
-        .on_undecided = o->verbose ? diagnose_undecided_add : NULL, .arg = r,
+        .profile = o->rules.profile,
+        .now_ns = d->now_ns,
+        .on_finding = add_finding,
+        .on_undecided = o->verbose ? diagnose_undecided_add : NULL,
+        .arg = r,
     };
     r->nrules = rs->n;
     r->gaps = &d->gaps;
@@ -29,14 +32,15 @@ int diagnose_run_rules(const struct diagnose_opts *o, const struct rule_set *rs,
 static int verify_advice(const struct diagnose_opts *o, struct diagnose_result *r,
                          struct dcb_err *err)
 {
-    struct rule_verify_options vo = { .scenario = o->scenario, .fabric = o->src.fabric,
+    struct rule_verify_options vo = { .scenario = o->scenario,
+                                      .fabric = o->src.fabric,
                                       .cache_dir = o->cache_dir };
     struct rule_verify_stats vs = { 0 };
     if (rule_verify(&vo, r->found.v, r->found.n, &vs, err) < 0)
         return -1;
     if (o->verbose)
         out_term(stderr, "dcbkit: verify: %u replays run, %u from the cache (%s)\n", vs.runs,
-                vs.hits, vs.cache_dir[0] ? vs.cache_dir : "no cache");
+                 vs.hits, vs.cache_dir[0] ? vs.cache_dir : "no cache");
     return 0;
 }
 
@@ -48,7 +52,7 @@ static int print_result(struct cli_ctx *ctx, const struct diagnose_result *r,
     diagnose_print(&o, r, d);
     int verdict = diagnose_status(r);
     int status = cli_finish_output(&o, verdict);
-    return status == 1 && verdict != 1 ? DIAGNOSE_UNDECIDED : status;   /* output failed */
+    return status == 1 && verdict != 1 ? DIAGNOSE_UNDECIDED : status; /* output failed */
 }
 
 static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
@@ -58,7 +62,8 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
     if (rc)
         return rc == DIAGNOSE_HELP_SHOWN ? 0 : rc;
     struct diagnose_evidence d = { 0 };
-    struct diagnose_result r = { .verify = o.verify, .verbose = o.verbose,
+    struct diagnose_result r = { .verify = o.verify,
+                                 .verbose = o.verbose,
                                  .profile = o.rules.profile };
     struct rule_set rs;
     rule_set_init(&rs);
@@ -84,51 +89,61 @@ static int diagnose_run(struct cli_ctx *ctx, int argc, char **argv)
 
 static const struct cli_option_doc diagnose_options[] = {
     { "--fabric FILE", "Check a fabric file's intended config (the configuration checks; "
-      "metrics and events are unknown there)." },
-    { "--store DB", "Evaluate over a store's history: samples, events and config snapshots "
+                       "metrics and events are unknown there)." },
+    { "--store DB",
+      "Evaluate over a store's history: samples, events and config snapshots "
       "as of its newest data (--since cuts the window; dcbtop's --at and --window do not "
       "apply)." },
-    { "--pcap FILE", "Analyse a capture and evaluate over its events, its capture.* counters, "
+    { "--pcap FILE",
+      "Analyse a capture and evaluate over its events, its capture.* counters, "
       "its per-QP capture.qp_* series and the DCBX configs the link partners advertised: the "
       "findings dcbkit analyze FILE lists with the same options." },
-    { "--local", "Read this host twice, --interval apart (counters, DCB config, DCQCN knobs), "
+    { "--local",
+      "Read this host twice, --interval apart (counters, DCB config, DCQCN knobs), "
       "and evaluate over that; --sysfs-root DIR reads a saved sysfs tree instead of /sys, "
       "--ifname PATTERN limits the interfaces, --device NAME names the host." },
-    { "--gnmi HOST:PORT", "Read switches over gNMI twice, --interval apart (counters and "
+    { "--gnmi HOST:PORT",
+      "Read switches over gNMI twice, --interval apart (counters and "
       "config), and evaluate over that; --gnmi all --fabric FILE reads every gNMI device of "
       "the fabric. The TLS and credential options are dcbtop's (--plaintext, --insecure, "
       "--tls-ca FILE, --tls-cert FILE, --tls-key FILE, --credentials FILE, --map NAME)." },
-    { "--replay SCENARIO, --demo", "Run a scenario (or the built-in demo) on the replay "
+    { "--replay SCENARIO, --demo",
+      "Run a scenario (or the built-in demo) on the replay "
       "engine as fast as it goes and evaluate over what it measured; --set PATH=VALUE changes "
       "the scenario." },
-    { "--prometheus URL", "Read the window from a Prometheus (or Thanos, Mimir) that scrapes "
+    { "--prometheus URL",
+      "Read the window from a Prometheus (or Thanos, Mimir) that scrapes "
       "dcbkit serve, through /api/v1/query_range: the canonical metrics, dcbkit_qos_config "
       "(config), dcbkit_topology_info (role(), peer_role()) and dcbkit_events_total (each "
       "increase an event, at most 100000, then one source_gap event), so one diagnosis covers "
       "a fleet no single machine collects." },
     { "--match MATCHERS", "--prometheus: extra label matchers for every series, e.g. "
-      "'job=\"dcbkit\",device=~\"leaf.*\"'." },
+                          "'job=\"dcbkit\",device=~\"leaf.*\"'." },
     { "--step DURATION", "--prometheus: resolution of the window (default 15s; Prometheus "
-      "caps a query at 11,000 points a series)." },
+                         "caps a query at 11,000 points a series)." },
     { "--rules DIR", "Also load the *.rules files of DIR (repeatable); see rules/README.md." },
     { "--profile pfc-only", "For sites that run PFC without DCQCN on purpose: rules that expect "
-      "DCQCN are skipped." },
-    { "--since DURATION", "Store: no evidence older than this before the store's newest data: "
+                            "DCQCN are skipped." },
+    { "--since DURATION",
+      "Store: no evidence older than this before the store's newest data: "
       "longer windows are cut there (default: as each rule says). Prometheus: the window "
       "read, ending now (default 15m)." },
     { "--interval DURATION", "--local, --gnmi: time between the two readings (default 1s)." },
     { "--link-speed SPEED", "--pcap: link speed for pause quanta (default 400G)." },
     { "--lossless LIST", "--pcap: the lossless priorities, such as 3 or 3,4 (the capture's "
-      "port gets them as its PFC mask)." },
+                         "port gets them as its PFC mask)." },
     { "--storm-ms MS", "--pcap: a pause longer than this is a storm (default 200)." },
     { "--max-qps N", "--pcap: QPs tracked one by one (default 262144); packets of later QPs "
-      "are counted as untracked (capture-qp-table-full)." },
-    { "--verify", "Replay each finding's proposed change (knob=value on every interface it "
+                     "are counted as untracked (capture-qp-table-full)." },
+    { "--verify",
+      "Replay each finding's proposed change (knob=value on every interface it "
       "applies to) against the scenario without it; attach both figures (pause time, ECN marks, "
       "drops, throughput, FCT p99, iteration p99) and demote advice that does not help." },
-    { "--scenario FILE", "--verify: the scenario to replay (dcbkit replay's format). With "
+    { "--scenario FILE",
+      "--verify: the scenario to replay (dcbkit replay's format). With "
       "--fabric and no scenario, every other host sends to the last one for 10 ms." },
-    { "--cache-dir DIR", "--verify: where replay results are kept, keyed by a hash of the "
+    { "--cache-dir DIR",
+      "--verify: where replay results are kept, keyed by a hash of the "
       "scenario as run (fabric, overrides, seed) and the engine version (default "
       "$DCBKIT_CACHE_DIR, else $XDG_CACHE_HOME/dcbkit/replay, else ~/.cache/dcbkit/replay)." },
     { "--no-cache", "--verify: run every replay, keep nothing." },
@@ -159,7 +174,8 @@ const struct cli_command cmd_diagnose = {
     .summary = "run the rule catalog over a fabric file, the store, a capture, this host, "
                "switches, a replay or Prometheus",
     .synopsis = "dcbkit diagnose (--fabric FILE | --store DB | --pcap FILE [--link-speed S] "
-                "[--lossless L] [--storm-ms MS] [--max-qps N] | --local | --gnmi HOST:PORT | --replay SCENARIO | --demo | "
+                "[--lossless L] [--storm-ms MS] [--max-qps N] | --local | --gnmi HOST:PORT | "
+                "--replay SCENARIO | --demo | "
                 "--prometheus URL [--match M] [--step D]) "
                 "[--rules DIR] [--profile pfc-only] [--since D] [--verify [--scenario FILE] "
                 "[--cache-dir DIR | --no-cache]] [-T text|json] [-v]",
@@ -189,7 +205,8 @@ const struct cli_command cmd_diagnose = {
         "verified is null without --verify; with it {done, improved, tradeoff (improved at a "
         "cost in drops, throughput or FCT p99), cached, change (knob=value, and any path=value "
         "the rule sets with it, space-separated), note, before and after {pause_us, marks, "
-        "drops, throughput_bps, fct_p99_ns, iter_p99_ns (null when no flow or iteration finished)}} (before and after "
+        "drops, throughput_bps, fct_p99_ns, iter_p99_ns (null when no flow or iteration "
+        "finished)}} (before and after "
         "null when done is false); severity is then the one after demotion.",
     .run = diagnose_run,
     .exits = diagnose_exits,

@@ -16,14 +16,14 @@
 #include "sink_store.h"
 #include "source_opts.h"
 
-#define DIAGNOSE_UNDECIDED 3          /* exit status: could not decide */
+#define DIAGNOSE_UNDECIDED 3 /* exit status: could not decide */
 #define DIAGNOSE_HELP_SHOWN (-1)
 
 struct diagnose_opts {
     struct source_opts src;
     struct cli_rules rules;
-    int64_t since_ns;                 /* store: no evidence older; prometheus: the window */
-    int64_t interval_ns;              /* a live source: time between the two readings */
+    int64_t since_ns;    /* store: no evidence older; prometheus: the window */
+    int64_t interval_ns; /* a live source: time between the two readings */
     bool verify, verbose;
     const char *scenario, *cache_dir;
     /* for analyze, which judges a capture the same way: a store that records the evidence too,
@@ -39,12 +39,12 @@ int diagnose_parse(struct cli_ctx *ctx, int argc, char **argv, struct diagnose_o
 struct diagnose_evidence {
     struct dcb_source src;
     struct sink_store keep;
-    struct dcb_store *ring;           /* owned; NULL when the store is read in place */
+    struct dcb_store *ring; /* owned; NULL when the store is read in place */
     struct evidence ev;
-    struct path_gaps gaps;            /* the paths the devices do not serve (gNMI) */
-    int64_t now_ns;                   /* the evaluation time: where the evidence ends */
-    const char *kind, *name;          /* as the output names the source */
-    bool broke;                       /* keep_partial: the source broke part-way (why) */
+    struct path_gaps gaps;   /* the paths the devices do not serve (gNMI) */
+    int64_t now_ns;          /* the evaluation time: where the evidence ends */
+    const char *kind, *name; /* as the output names the source */
+    bool broke;              /* keep_partial: the source broke part-way (why) */
     struct dcb_err broke_err;
 };
 
@@ -62,7 +62,7 @@ struct diagnose_result {
     size_t nundecided, undecided_cap;
     bool undecided_nomem;
     struct rule_run_stats stats;
-    const struct path_gaps *gaps;     /* says which undecided lack a path not served */
+    const struct path_gaps *gaps; /* says which undecided lack a path not served */
     size_t nrules;
     bool verify, verbose;
     const char *profile;

@@ -66,7 +66,7 @@ static int run_source(const struct diagnose_opts *o, struct diagnose_evidence *d
     if (dcb_source_run(&d->src, &run, &d->now_ns, err) < 0) {
         if (!o->keep_partial || !d->src.finite || !(d->keep.samples || d->keep.events))
             return -1;
-        d->broke = true;                  /* judge what came before the break */
+        d->broke = true; /* judge what came before the break */
         d->broke_err = *err;
     }
     if (sink_store_take_error(&d->keep, err) < 0)
@@ -94,8 +94,9 @@ int diagnose_evidence_open(const struct diagnose_opts *o, struct diagnose_eviden
                          &d->src, err) < 0)
         return -1;
     if (d->src.direct)
-        return open_store_in_place(o, d, err) < 0 ? -1
-               : path_gaps_load(&d->gaps, d->src.direct, d->now_ns, err);
+        return open_store_in_place(o, d, err) < 0
+                   ? -1
+                   : path_gaps_load(&d->gaps, d->src.direct, d->now_ns, err);
     if (run_source(o, d, err) < 0 || evidence_store_open(&d->ev, d->ring, d->now_ns, err) < 0 ||
         path_gaps_load(&d->gaps, d->ring, INT64_MAX, err) < 0)
         return -1;

@@ -6,11 +6,20 @@
 #include "diagnose_cmd.h"
 #include "units.h"
 
-#define DIAGNOSE_GROUPS (SOURCE_G_LOCAL | SOURCE_G_GNMI | SOURCE_G_STORE | SOURCE_G_REPLAY | \
-                         SOURCE_G_PCAP | SOURCE_G_PROMETHEUS | SOURCE_G_FABRIC)
+#define DIAGNOSE_GROUPS                                                                  \
+    (SOURCE_G_LOCAL | SOURCE_G_GNMI | SOURCE_G_STORE | SOURCE_G_REPLAY | SOURCE_G_PCAP | \
+     SOURCE_G_PROMETHEUS | SOURCE_G_FABRIC)
 
-enum { O_RULES = 256, O_PROFILE, O_SINCE, O_INTERVAL, O_VERIFY, O_SCENARIO, O_CACHE_DIR,
-       O_NO_CACHE };
+enum {
+    O_RULES = 256,
+    O_PROFILE,
+    O_SINCE,
+    O_INTERVAL,
+    O_VERIFY,
+    O_SCENARIO,
+    O_CACHE_DIR,
+    O_NO_CACHE
+};
 
 static const struct option own_longopts[] = {
     { "rules", required_argument, NULL, O_RULES },
@@ -40,8 +49,8 @@ static int take_own(struct cli_ctx *ctx, void *args, int c, const char *arg)
         return CLI_NEXT;
     case O_INTERVAL:
         if (dcb_parse_duration(arg, &o->interval_ns, &err) < 0 || o->interval_ns < 1000000)
-            return cli_usage_error(ctx, "--interval: %s", o->interval_ns < 1000000 ?
-                                   "at least 1ms" : err.msg);
+            return cli_usage_error(ctx, "--interval: %s",
+                                   o->interval_ns < 1000000 ? "at least 1ms" : err.msg);
         return CLI_NEXT;
     case O_VERIFY: o->verify = true; return CLI_NEXT;
     case O_SCENARIO: o->scenario = arg; return CLI_NEXT;
@@ -65,19 +74,19 @@ static int check(struct cli_ctx *ctx, const struct diagnose_opts *o)
     unsigned named = sources_named(&o->src);
     if (!named || (named & (named - 1)))
         return cli_usage_error(ctx, "give one evidence source: --store DB, --pcap FILE, "
-                               "--fabric FILE, --local, --gnmi HOST:PORT, --replay SCENARIO, "
-                               "--demo or --prometheus URL");
+                                    "--fabric FILE, --local, --gnmi HOST:PORT, --replay SCENARIO, "
+                                    "--demo or --prometheus URL");
     if (o->scenario && !o->verify)
         return cli_usage_error(ctx, "--scenario is what --verify replays: give --verify too");
     if (o->verify && !o->scenario && !o->src.fabric)
         return cli_usage_error(ctx, "--verify needs a scenario to replay: --scenario FILE (or "
-                               "--fabric FILE, whose fabric gets a built-in incast)");
+                                    "--fabric FILE, whose fabric gets a built-in incast)");
     if (o->src.store.at_ns || o->src.store.before_end_ns || o->src.store.window_ns)
         return cli_usage_error(ctx, "diagnose reads a store as of its newest data: --at and "
-                               "--window are dcbtop's (--since cuts the window)");
+                                    "--window are dcbtop's (--since cuts the window)");
     if (o->src.replay.speed || o->src.pcap.speed)
         return cli_usage_error(ctx, "--replay-speed and --pcap-speed pace a view (dcbtop, serve); "
-                               "diagnose runs a replay or a capture as fast as it goes");
+                                    "diagnose runs a replay or a capture as fast as it goes");
     if ((o->src.prometheus.match || o->src.prometheus.step_ns) && !o->src.prometheus.url)
         return cli_usage_error(ctx, "--match and --step go with --prometheus");
     return 0;

@@ -41,8 +41,9 @@ int diagnose_status(const struct diagnose_result *r)
 {
     int worst = 0;
     for (size_t i = 0; i < r->found.n; i++) {
-        int s = r->found.v[i].severity == RULE_CRIT ? 2 :
-                r->found.v[i].severity == RULE_WARN ? 1 : 0;
+        int s = r->found.v[i].severity == RULE_CRIT   ? 2
+                : r->found.v[i].severity == RULE_WARN ? 1
+                                                      : 0;
         if (s > worst)
             worst = s;
     }
@@ -117,11 +118,10 @@ static void print_verified(struct dcb_out *o, const struct finding *f, bool aske
 
 struct reference_text {
     struct dcb_out *o;
-    const char *doc;                 /* the shipped list's path, NULL when not found */
+    const char *doc; /* the shipped list's path, NULL when not found */
 };
 
-static void reference_part(void *ctx, const char *text, size_t len, const char *id,
-                           size_t id_len)
+static void reference_part(void *ctx, const char *text, size_t len, const char *id, size_t id_len)
 {
     const struct reference_text *t = ctx;
     if (id && t->doc && text[0] != '#')
@@ -172,9 +172,9 @@ void diagnose_print_finding_body(struct dcb_out *o, const struct finding *f, boo
         out_obj_open(o, NULL);
         char shown[96];
         out_str(o, "name", " %s", f->evidence[i].name);
-        out_str(o, "value", NULL, f->evidence[i].value);        /* JSON: the raw value */
-        out_text(o, "=%s", value_with_unit(f->evidence[i].name, f->evidence[i].value, shown,
-                                           sizeof(shown)));
+        out_str(o, "value", NULL, f->evidence[i].value); /* JSON: the raw value */
+        out_text(o, "=%s",
+                 value_with_unit(f->evidence[i].name, f->evidence[i].value, shown, sizeof(shown)));
         out_text(o, "%s", i + 1 < f->nevidence ? ";" : "");
         out_obj_close(o);
     }
@@ -218,13 +218,15 @@ static void print_head(struct dcb_out *o, const struct diagnose_result *r,
     const char *level = status == 2 ? "crit" : status == 1 ? "warn" : "ok";
     char summary[FINDING_TEXT_MAX + 64];
     if (l->n)
-        snprintf(summary, sizeof(summary), "%zu findings (%zu crit, %zu warn, %zu info); worst: "
-                 "%s", l->n, counts[RULE_CRIT], counts[RULE_WARN], counts[RULE_INFO],
-                 l->v[0].summary);
+        snprintf(summary, sizeof(summary),
+                 "%zu findings (%zu crit, %zu warn, %zu info); worst: "
+                 "%s",
+                 l->n, counts[RULE_CRIT], counts[RULE_WARN], counts[RULE_INFO], l->v[0].summary);
     else
-        snprintf(summary, sizeof(summary), "no findings: %" PRIu64 " rule instances checked, %"
-                 PRIu64 " could not decide (-v lists them)", r->stats.instances,
-                 r->stats.undecided);
+        snprintf(summary, sizeof(summary),
+                 "no findings: %" PRIu64 " rule instances checked, %" PRIu64
+                 " could not decide (-v lists them)",
+                 r->stats.instances, r->stats.undecided);
     out_u64(o, "schema", NULL, DIAGNOSE_SCHEMA);
     out_obj_open(o, "verdict");
     out_str(o, "level", "DIAGNOSIS %s: ", level);

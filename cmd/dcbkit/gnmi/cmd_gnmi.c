@@ -22,8 +22,21 @@ static void on_stop(int sig)
     gnmi_stop = 1;
 }
 
-enum { O_ADDRESS = 0x3100, O_PATH, O_PREFIX, O_TARGET, O_ENCODING, O_MODE, O_STREAM_MODE,
-       O_SAMPLE_INTERVAL, O_INTERVAL, O_COUNT, O_DURATION, O_TYPE, O_UPDATES_ONLY };
+enum {
+    O_ADDRESS = 0x3100,
+    O_PATH,
+    O_PREFIX,
+    O_TARGET,
+    O_ENCODING,
+    O_MODE,
+    O_STREAM_MODE,
+    O_SAMPLE_INTERVAL,
+    O_INTERVAL,
+    O_COUNT,
+    O_DURATION,
+    O_TYPE,
+    O_UPDATES_ONLY
+};
 
 struct gnmi_cmd {
     struct cli_ctx *ctx;
@@ -87,15 +100,15 @@ static void print_error(struct gnmi_target *t, const char *msg, int64_t retry_ns
     if (retry_ns != GNMI_NO_RETRY && g->ctx->verbosity < 0)
         return;
     out_term(stderr, "dcbkit: gnmi %s: %s%s\n", gnmi_target_address(t), msg,
-            retry_ns != GNMI_NO_RETRY ? " (retrying)" : "");
+             retry_ns != GNMI_NO_RETRY ? " (retrying)" : "");
 }
 
 static void print_gap(struct gnmi_target *t, int64_t from, int64_t to, const char *why, void *arg)
 {
     struct gnmi_cmd *g = arg;
     if (g->ctx->verbosity >= 0)
-        out_term(stderr, "dcbkit: gnmi %s: data again after %.3f s (%s)\n",
-                gnmi_target_address(t), (double)(to - from) / 1e9, why);
+        out_term(stderr, "dcbkit: gnmi %s: data again after %.3f s (%s)\n", gnmi_target_address(t),
+                 (double)(to - from) / 1e9, why);
 }
 
 /* ---- capabilities -------------------------------------------------------------------------- */
@@ -151,8 +164,8 @@ static int run_capabilities(struct gnmi_cmd *g, const struct gnmi_cli *gc)
     static int global;
     if (!global++)
         curl_global_init(CURL_GLOBAL_DEFAULT);
-    if (grpc_unary(&ep, "/gnmi.gNMI/Capabilities", NULL, 0, gc->timeout_ns, print_caps, &c,
-                   &err) < 0)
+    if (grpc_unary(&ep, "/gnmi.gNMI/Capabilities", NULL, 0, gc->timeout_ns, print_caps, &c, &err) <
+        0)
         return cli_fail(1, "gnmi capabilities", "%s: %s", g->address, err.msg);
     if (!c.printed)
         return cli_fail(1, "gnmi capabilities", "%s: no CapabilityResponse", g->address);
@@ -161,19 +174,27 @@ static int run_capabilities(struct gnmi_cmd *g, const struct gnmi_cli *gc)
 
 static int parse_mode(const char *s, enum gnmi_mode *m)
 {
-    if (!strcmp(s, "stream")) *m = GNMI_STREAM;
-    else if (!strcmp(s, "once")) *m = GNMI_ONCE;
-    else if (!strcmp(s, "poll")) *m = GNMI_POLL;
-    else return -1;
+    if (!strcmp(s, "stream"))
+        *m = GNMI_STREAM;
+    else if (!strcmp(s, "once"))
+        *m = GNMI_ONCE;
+    else if (!strcmp(s, "poll"))
+        *m = GNMI_POLL;
+    else
+        return -1;
     return 0;
 }
 
 static int parse_stream_mode(const char *s, enum gnmi_stream_mode *m)
 {
-    if (!strcmp(s, "sample")) *m = GNMI_SAMPLE;
-    else if (!strcmp(s, "on-change") || !strcmp(s, "on_change")) *m = GNMI_ON_CHANGE;
-    else if (!strcmp(s, "target-defined") || !strcmp(s, "target_defined")) *m = GNMI_TARGET_DEFINED;
-    else return -1;
+    if (!strcmp(s, "sample"))
+        *m = GNMI_SAMPLE;
+    else if (!strcmp(s, "on-change") || !strcmp(s, "on_change"))
+        *m = GNMI_ON_CHANGE;
+    else if (!strcmp(s, "target-defined") || !strcmp(s, "target_defined"))
+        *m = GNMI_TARGET_DEFINED;
+    else
+        return -1;
     return 0;
 }
 
@@ -232,8 +253,10 @@ static int request_option(struct cli_ctx *ctx, struct gnmi_request *req, int c, 
     case O_TARGET: req->target = arg; return CLI_NEXT;
     case O_ENCODING:
         if (gnmi_encoding_parse(arg, &req->encoding) < 0)
-            return cli_usage_error(ctx, "--encoding: json, json_ietf, proto, ascii or bytes, "
-                                   "not '%s'", arg);
+            return cli_usage_error(ctx,
+                                   "--encoding: json, json_ietf, proto, ascii or bytes, "
+                                   "not '%s'",
+                                   arg);
         return CLI_NEXT;
     case O_MODE:
         if (parse_mode(arg, &req->mode) < 0)
@@ -241,19 +264,19 @@ static int request_option(struct cli_ctx *ctx, struct gnmi_request *req, int c, 
         return CLI_NEXT;
     case O_STREAM_MODE:
         if (parse_stream_mode(arg, &req->stream_mode) < 0)
-            return cli_usage_error(ctx, "--stream-mode: sample, on-change or target-defined, "
-                                   "not '%s'", arg);
+            return cli_usage_error(ctx,
+                                   "--stream-mode: sample, on-change or target-defined, "
+                                   "not '%s'",
+                                   arg);
         return CLI_NEXT;
     case O_SAMPLE_INTERVAL:
         if (dcb_parse_duration(arg, &ns, &err) < 0 || ns <= 0)
-            return cli_usage_error(ctx, "--sample-interval: %s", ns <= 0 ? "above zero"
-                                   : err.msg);
+            return cli_usage_error(ctx, "--sample-interval: %s", ns <= 0 ? "above zero" : err.msg);
         req->sample_interval_ns = (uint64_t)ns;
         return CLI_NEXT;
     case O_TYPE:
         if (parse_type(arg, &req->get_type) < 0)
-            return cli_usage_error(ctx, "--type: all, config, state or operational, not '%s'",
-                                   arg);
+            return cli_usage_error(ctx, "--type: all, config, state or operational, not '%s'", arg);
         return CLI_NEXT;
     case O_UPDATES_ONLY: req->updates_only = true; return CLI_NEXT;
     }
@@ -267,14 +290,14 @@ static int timing_option(struct cli_ctx *ctx, struct gnmi_args *a, int c, const 
     switch (c) {
     case O_INTERVAL:
         if (dcb_parse_duration(arg, &a->interval, &err) < 0 || a->interval < 1000000)
-            return cli_usage_error(ctx, "--interval: %s", a->interval < 1000000
-                                   ? "at least 1ms" : err.msg);
+            return cli_usage_error(ctx, "--interval: %s",
+                                   a->interval < 1000000 ? "at least 1ms" : err.msg);
         return CLI_NEXT;
     case O_COUNT: return cli_opt_long(ctx, "--count", arg, 1, 1000000000L, &a->count);
     case O_DURATION:
         if (dcb_parse_duration(arg, &a->duration, &err) < 0 || a->duration <= 0)
-            return cli_usage_error(ctx, "--duration: %s", a->duration <= 0 ? "above zero"
-                                   : err.msg);
+            return cli_usage_error(ctx, "--duration: %s",
+                                   a->duration <= 0 ? "above zero" : err.msg);
         return CLI_NEXT;
     }
     return CLI_NOT_OWN;
@@ -328,8 +351,9 @@ static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct gnmi_ar
     a->req.stream_mode = GNMI_SAMPLE;
     a->req.sample_interval_ns = 1000000000ULL;
     a->interval = 1000000000LL;
-    struct cli_parser p = { gnmi_longopts, sizeof(gnmi_longopts) / sizeof(*gnmi_longopts), "a:",
-                            gnmi_option, a, NULL };
+    struct cli_parser p = {
+        gnmi_longopts, sizeof(gnmi_longopts) / sizeof(*gnmi_longopts), "a:", gnmi_option, a, NULL
+    };
     int rc = cli_parse(ctx, &p, argc, argv);
     if (rc != CLI_NEXT)
         return rc;
@@ -347,13 +371,17 @@ static int run_calls(struct gnmi_args *a)
         .interval_ns = a->interval,
         .reconnect = false,
         .fallback_get = false,
-        .probe_once = true,        /* an immediate error shows as its gRPC status */
-        .probe_deliver = false,    /* but the output is only the subscription's own data */
+        .probe_once = true,     /* an immediate error shows as its gRPC status */
+        .probe_deliver = false, /* but the output is only the subscription's own data */
         .max_rounds = get || a->req.mode == GNMI_ONCE ? (count ? count : 1)
-                      : a->req.mode == GNMI_POLL ? (count ? count + 1 : 0) : count,
+                      : a->req.mode == GNMI_POLL      ? (count ? count + 1 : 0)
+                                                      : count,
     };
-    struct gnmi_client_cb cb = { .on_leaf = print_leaf, .on_sync = print_sync,
-                                 .on_gap = print_gap, .on_error = print_error, .arg = &a->g };
+    struct gnmi_client_cb cb = { .on_leaf = print_leaf,
+                                 .on_sync = print_sync,
+                                 .on_gap = print_gap,
+                                 .on_error = print_error,
+                                 .arg = &a->g };
     struct gnmi_client *client;
     struct dcb_err err;
     if (gnmi_client_new(&client, &co, &cb, &err) < 0)
@@ -388,18 +416,19 @@ static int gnmi_run_cmd(struct cli_ctx *ctx, int argc, char **argv)
 
 static const struct cli_option_doc gnmi_options[] = {
     { "-a, --address HOST:PORT", "The gNMI target (IANA port 9339; SONiC often 8080, Arista 6030, "
-      "SR Linux 57400)." },
+                                 "SR Linux 57400)." },
     { "--path PATH", "A path, as /interfaces/interface[name=Ethernet0]/state/counters; repeat "
-      "for more. An origin goes before ':/' (openconfig:/interfaces)." },
+                     "for more. An origin goes before ':/' (openconfig:/interfaces)." },
     { "--prefix PATH", "A prefix common to every path." },
     { "--target NAME", "The prefix target; SONiC selects its database with it (COUNTERS_DB, "
-      "CONFIG_DB, STATE_DB)." },
+                       "CONFIG_DB, STATE_DB)." },
     { "--encoding E", "json, json_ietf (default), proto, ascii or bytes." },
     { "--mode stream|once|poll", "Subscribe mode (default stream)." },
     { "--stream-mode sample|on-change|target-defined", "How a stream sends (default sample)." },
     { "--sample-interval DURATION", "Interval of a sample stream (default 1s)." },
     { "--interval DURATION", "Time between polls in poll mode (default 1s)." },
-    { "--count N", "Stop after N rounds: polls; of a stream, its first sync and then each "
+    { "--count N",
+      "Stop after N rounds: polls; of a stream, its first sync and then each "
       "further sample (as many notifications as came before that sync); get/once: 1." },
     { "--duration DURATION", "Stop after this long." },
     { "--type all|config|state|operational", "Get: which data (default all)." },

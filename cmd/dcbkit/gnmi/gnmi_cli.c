@@ -31,8 +31,7 @@ int gnmi_cli_option(struct cli_ctx *ctx, struct gnmi_cli *g, int opt, const char
     case GO_MAX_MSG: {
         uint64_t bytes;
         if (dcb_parse_bytes(arg, &bytes, &err) < 0 || bytes < 1024 || bytes > (1u << 30))
-            return cli_usage_error(ctx, "--max-message: a size from 1KiB to 1GiB, not '%s'",
-                                   arg);
+            return cli_usage_error(ctx, "--max-message: a size from 1KiB to 1GiB, not '%s'", arg);
         g->ep.max_message = (size_t)bytes;
         return CLI_NEXT;
     }
@@ -44,7 +43,7 @@ int gnmi_cli_finish(struct cli_ctx *ctx, struct gnmi_cli *g)
 {
     if (g->plaintext && (g->insecure || g->ep.ca_file || g->ep.cert_file))
         return cli_usage_error(ctx, "--plaintext turns TLS off; it cannot go with --insecure or "
-                               "--tls-* options");
+                                    "--tls-* options");
     if (!g->ep.cert_file != !g->ep.key_file)
         return cli_usage_error(ctx, "--tls-cert and --tls-key go together");
     g->ep.tls = !g->plaintext;

@@ -32,7 +32,7 @@ static void on_signal(int sig)
 
 struct replay_sink {
     struct dcb_store *store;
-    FILE *stream;                 /* JSON Lines of samples and events, or NULL */
+    FILE *stream; /* JSON Lines of samples and events, or NULL */
     struct replay_plot_data *plot;
     uint64_t samples, events, store_errors;
     int64_t last_ts;              /* --stream: flushed when time moves on */
@@ -41,7 +41,7 @@ struct replay_sink {
     int64_t t0;                   /* the times' origin */
     struct dcb_err store_err;
     struct dcb_out out;
-    const char *prefix;           /* --device-prefix, or NULL */
+    const char *prefix; /* --device-prefix, or NULL */
 };
 
 /* name with the --device-prefix in front; the caller checked that every name fits */
@@ -60,8 +60,9 @@ static void prefixed(char *dst, size_t len, const char *prefix, const char *name
 static void show_progress(struct replay_sink *k, const struct dcb_sample *s)
 {
     if (dcb_progress_due(&k->progress))
-        dcb_progress_show(&k->progress, "replay: %.3f s simulated, %" PRIu64 " samples, %" PRIu64
-                          " events", (double)(s->time_ns - k->t0) / 1e9, k->samples, k->events);
+        dcb_progress_show(&k->progress,
+                          "replay: %.3f s simulated, %" PRIu64 " samples, %" PRIu64 " events",
+                          (double)(s->time_ns - k->t0) / 1e9, k->samples, k->events);
 }
 
 static void sink_sample(void *arg, const struct dcb_sample *s)
@@ -83,7 +84,7 @@ static void sink_sample(void *arg, const struct dcb_sample *s)
     if (k->stream) {
         struct dcb_out *o = &k->out;
         if (s->time_ns != k->last_ts) {
-            fflush(k->stream);        /* a reader sees each instant as soon as it is complete */
+            fflush(k->stream); /* a reader sees each instant as soon as it is complete */
             k->last_ts = s->time_ns;
         }
         out_obj_open(o, NULL);
@@ -174,8 +175,10 @@ static void warn_unmodelled(const struct cli_ctx *ctx, const struct scenario *sc
     struct scenario_unmodelled_path u[16];
     size_t n = scenario_unmodelled(sc, u, sizeof(u) / sizeof(u[0]));
     for (size_t i = 0; i < n && ctx->verbosity >= 0; i++)
-        fprintf(stderr, "dcbkit: replay: %s: warning: %s is set (%zu interfaces) but not "
-                "modelled: the run ignores it\n", sc->source, u[i].path, u[i].ifaces);
+        fprintf(stderr,
+                "dcbkit: replay: %s: warning: %s is set (%zu interfaces) but not "
+                "modelled: the run ignores it\n",
+                sc->source, u[i].path, u[i].ifaces);
 }
 
 static int load(const struct replay_args *a, const char *const *sets, size_t nsets,
@@ -208,9 +211,9 @@ static int check_prefix(const struct replay_args *a, const struct scenario *sc)
 /* --warmup leaves something to measure: it is shorter than a finite run. */
 static int check_warmup(const struct replay_args *a, const struct scenario *sc)
 {
-    int64_t run_ns = a->duration_ns ? a->duration_ns
-                                    : sc->workload.repeat ? SCENARIO_FOREVER
-                                                          : sc->options.duration_ns;
+    int64_t run_ns = a->duration_ns        ? a->duration_ns
+                     : sc->workload.repeat ? SCENARIO_FOREVER
+                                           : sc->options.duration_ns;
     if (a->warmup_ns > 0 && run_ns != SCENARIO_FOREVER && a->warmup_ns >= run_ns)
         return cli_fail(1, "replay", "--warmup %.3f ms: not shorter than the run (%.3f ms)",
                         (double)a->warmup_ns / 1e6, (double)run_ns / 1e6);
@@ -224,8 +227,7 @@ static int open_record(const struct replay_args *a, const struct scenario *sc,
     struct store_options so = { .path = a->store_path };
     struct store_info info;
     struct dcb_err err;
-    if (store_open_sqlite(&sink->store, &so, &err) < 0 ||
-        store_info(sink->store, &info, &err) < 0)
+    if (store_open_sqlite(&sink->store, &so, &err) < 0 || store_info(sink->store, &info, &err) < 0)
         goto fail;
     /* a run never overlaps what the store holds: it starts after the newest sample */
     if (info.last_ns >= *t0)
@@ -271,8 +273,7 @@ static void setup_outputs(struct cli_ctx *ctx, const struct replay_args *a,
 
 /* The summary (text or JSON), or only with -v when the samples stream to stdout. */
 static int print_summary(struct cli_ctx *ctx, const struct replay_args *a,
-                         const struct scenario *sc, const struct scenario_result *res,
-                         int status)
+                         const struct scenario *sc, const struct scenario_result *res, int status)
 {
     struct dcb_out o;
     out_init(&o, a->stream ? stderr : stdout, a->stream ? OUT_TEXT : ctx->format);
@@ -289,8 +290,12 @@ static int simulate(const struct replay_args *a, struct scenario *sc, struct rep
     struct dcb_err err;
     struct replay_hooks hooks = { sink_sample, sink_event, sink_series, sink };
     struct scenario_run_options ro = {
-        .duration_ns = a->duration_ns, .realtime = a->realtime, .speed = a->speed,
-        .stop = &stop_flag, .wall_start_ns = a->store_path ? t0 : 0, .warmup_ns = a->warmup_ns,
+        .duration_ns = a->duration_ns,
+        .realtime = a->realtime,
+        .speed = a->speed,
+        .stop = &stop_flag,
+        .wall_start_ns = a->store_path ? t0 : 0,
+        .warmup_ns = a->warmup_ns,
     };
     int rc = scenario_run(sc, &ro, &hooks, res, &err);
     return rc < 0 ? cli_fail(1, "replay", "%s: %s", sc->source, err.msg) : 0;
@@ -316,7 +321,7 @@ static int run_one(struct cli_ctx *ctx, const struct replay_args *a)
         status = cli_fail(1, "replay", "out of memory");
     struct scenario_result res;
     int ran = status ? -1 : simulate(a, &sc, &sink, t0, &res);
-    dcb_progress_end(&sink.progress);         /* also when it never ran */
+    dcb_progress_end(&sink.progress); /* also when it never ran */
     if (ran)
         status = ran < 0 ? status : ran;
     if (sink.store)
@@ -349,13 +354,14 @@ static int run_compare(struct cli_ctx *ctx, const struct replay_args *a)
         scenario_free(&base);
         return cli_fail(1, "replay", "%s", err.msg);
     }
-    warn_unmodelled(ctx, &var);         /* the variant has the baseline's settings too */
+    warn_unmodelled(ctx, &var); /* the variant has the baseline's settings too */
     if (check_warmup(a, &base) || check_warmup(a, &var)) {
         scenario_free(&base);
         scenario_free(&var);
         return 1;
     }
-    struct scenario_run_options ro = { .duration_ns = a->duration_ns, .stop = &stop_flag,
+    struct scenario_run_options ro = { .duration_ns = a->duration_ns,
+                                       .stop = &stop_flag,
                                        .warmup_ns = a->warmup_ns };
     struct scenario_result rb, rv;
     struct replay_sink sink;
@@ -401,9 +407,22 @@ static int add_set(struct cli_ctx *ctx, const char **v, size_t *n, const char *f
     return CLI_NEXT;
 }
 
-enum { OPT_SET = 256, OPT_COMPARE, OPT_DURATION, OPT_SEED, OPT_STORE, OPT_PLOT, OPT_REALTIME,
-       OPT_SPEED, OPT_STREAM, OPT_DEMO, OPT_WORKLOAD_FROM, OPT_HOST_MAP, OPT_PREFIX,
-       OPT_WARMUP };
+enum {
+    OPT_SET = 256,
+    OPT_COMPARE,
+    OPT_DURATION,
+    OPT_SEED,
+    OPT_STORE,
+    OPT_PLOT,
+    OPT_REALTIME,
+    OPT_SPEED,
+    OPT_STREAM,
+    OPT_DEMO,
+    OPT_WORKLOAD_FROM,
+    OPT_HOST_MAP,
+    OPT_PREFIX,
+    OPT_WARMUP
+};
 
 static const struct option replay_longopts[] = {
     { "set", required_argument, NULL, OPT_SET },
@@ -455,8 +474,10 @@ static int replay_option(struct cli_ctx *ctx, void *args, int c, const char *arg
     case OPT_SPEED:
         a->speed = strtod(arg, &end);
         if (*end || !(a->speed > 0) || a->speed > 1e6)
-            return cli_usage_error(ctx, "--replay-speed takes a factor above 0 such as 0.5 or "
-                                   "10, not '%s'", arg);
+            return cli_usage_error(ctx,
+                                   "--replay-speed takes a factor above 0 such as 0.5 or "
+                                   "10, not '%s'",
+                                   arg);
         return CLI_NEXT;
     case OPT_STREAM: a->stream = true; return CLI_NEXT;
     case OPT_DEMO: a->demo = true; return CLI_NEXT;
@@ -478,7 +499,7 @@ static int check_args(struct cli_ctx *ctx, const struct replay_args *a)
         return cli_usage_error(ctx, "--replay-speed needs --realtime");
     if (a->ncompare && (a->realtime || a->stream || a->store_path))
         return cli_usage_error(ctx, "--compare runs two finite simulations: it does not take "
-                               "--realtime, --stream or --store");
+                                    "--realtime, --stream or --store");
     if (a->ncompare && a->duration_ns == SCENARIO_FOREVER)
         return cli_usage_error(ctx, "--compare needs a finite --duration");
     if (a->plot_path && a->duration_ns == SCENARIO_FOREVER)
@@ -492,8 +513,12 @@ static int check_args(struct cli_ctx *ctx, const struct replay_args *a)
 
 static int parse_args(struct cli_ctx *ctx, int argc, char **argv, struct replay_args *a)
 {
-    struct cli_parser p = { replay_longopts, sizeof(replay_longopts) / sizeof(*replay_longopts),
-                            NULL, replay_option, a, NULL };
+    struct cli_parser p = { replay_longopts,
+                            sizeof(replay_longopts) / sizeof(*replay_longopts),
+                            NULL,
+                            replay_option,
+                            a,
+                            NULL };
     int rc = cli_parse(ctx, &p, argc, argv);
     if (rc != CLI_NEXT)
         return rc;
@@ -527,39 +552,45 @@ static int replay_main(struct cli_ctx *ctx, int argc, char **argv)
 }
 
 static const struct cli_option_doc replay_options[] = {
-    { "--set PATH=VALUE", "Override the scenario before it runs (repeatable): a scenario key "
+    { "--set PATH=VALUE",
+      "Override the scenario before it runs (repeatable): a scenario key "
       "(workload.bytes=2MB, duration_ms=5, faults[0].drain=5G, fabric.generate.hosts=16) or a "
       "QoS config path on every interface it applies to (switch.wred.3.min_bytes=200KB), or on "
       "one device or interface (leaf1/pfc.enabled=0x18, host3:eth0/nic.dcqcn.rai_mbps=10)." },
     { "--compare PATH=VALUE", "Run the scenario twice, as given and with these overrides "
-      "(repeatable), and print the figures side by side with deltas." },
+                              "(repeatable), and print the figures side by side with deltas." },
     { "--duration TIME", "Simulated time, e.g. 20ms, 1s, or 'forever' (until interrupted). "
-      "Without it: duration_ms, or forever when the workload repeats." },
-    { "--warmup TIME", "Measure the summary after this much simulated time (e.g. 300ms): the "
+                         "Without it: duration_ms, or forever when the workload repeats." },
+    { "--warmup TIME",
+      "Measure the summary after this much simulated time (e.g. 300ms): the "
       "flows' throughput and Jain fairness, over the run and in 10 ms windows, the queues' mean "
       "and percentiles (each egress queue's depth at the series interval), the pause share, "
       "and the counters (drops, PFC frames, marks, CNPs, link utilisation) from the first sample "
       "at or after it. A steady state, such as DCQCN's fixed point, measured from the CLI." },
     { "--seed N", "The random seed (WRED draws, permutations); the same seed gives the same "
-      "output bit for bit." },
-    { "--store DB", "Write the samples, events and each interface's config into the SQLite "
+                  "output bit for bit." },
+    { "--store DB",
+      "Write the samples, events and each interface's config into the SQLite "
       "store DB as one run; times are the wall clock at the start plus simulated time, or "
       "just after the store's newest sample when that is later, so runs never overlap." },
-    { "--device-prefix PREFIX", "Put PREFIX in front of every device name written to --store "
+    { "--device-prefix PREFIX",
+      "Put PREFIX in front of every device name written to --store "
       "or --stream (ps-switch1 for switch1), so several scenarios on the same fabric can share "
       "one store and stay apart: one report, one finding per scenario." },
     { "--plot FILE.svg", "Draw the bottleneck queue's depth, the Rc and Rt of the first eight "
-      "flows, and the PFC pause intervals on one time axis." },
+                         "flows, and the PFC pause intervals on one time axis." },
     { "--realtime", "Pace simulated time to the wall clock; samples and events carry wall-clock "
-      "timestamps." },
+                    "timestamps." },
     { "--replay-speed X", "With --realtime: X simulated seconds per wall second (0.1 slows a "
-      "100G fabric down enough to watch)." },
+                          "100G fabric down enough to watch)." },
     { "--stream", "Print every sample and event as JSON Lines on stdout as they happen (the "
-      "summary goes to stderr with -v)." },
+                  "summary goes to stderr with -v)." },
     { "--demo", "Run the built-in demo scenario instead of a file: " SCENARIO_DEMO_SUMMARY "." },
-    { "--workload-from FILE.pcap", "Replace the workload with the RoCEv2 data flows of a "
+    { "--workload-from FILE.pcap",
+      "Replace the workload with the RoCEv2 data flows of a "
       "capture (sizes, start offsets, endpoints from the QP records of 'dcbkit analyze')." },
-    { "--host-map IP=HOST", "With --workload-from: put this address on this host (repeatable); "
+    { "--host-map IP=HOST",
+      "With --workload-from: put this address on this host (repeatable); "
       "unmapped addresses take the fabric's hosts in order of first appearance." },
     { NULL, NULL },
 };
@@ -585,12 +616,13 @@ static const struct cli_example replay_examples[] = {
 const struct cli_command cmd_replay = {
     .name = "replay",
     .summary = "simulate a fabric under a workload and faults (what-if, demo source)",
-    .synopsis = "dcbkit replay SCENARIO.json [--set PATH=VALUE]... [--compare PATH=VALUE]...\n"
-                "              [--duration TIME|forever] [--seed N] [--store DB] [--plot FILE.svg]\n"
-                "              [--warmup TIME] [--realtime [--replay-speed X]] [--stream]\n"
-                "              [-T text|json]\n"
-                "dcbkit replay --demo [options]\n"
-                "dcbkit replay SCENARIO.json --workload-from FILE.pcap [--host-map IP=HOST]...",
+    .synopsis =
+        "dcbkit replay SCENARIO.json [--set PATH=VALUE]... [--compare PATH=VALUE]...\n"
+        "              [--duration TIME|forever] [--seed N] [--store DB] [--plot FILE.svg]\n"
+        "              [--warmup TIME] [--realtime [--replay-speed X]] [--stream]\n"
+        "              [-T text|json]\n"
+        "dcbkit replay --demo [options]\n"
+        "dcbkit replay SCENARIO.json --workload-from FILE.pcap [--host-map IP=HOST]...",
     .description =
         "Runs a scenario (docs/scenario.md: a fabric, a workload, faults, a duration and a seed) "
         "through the packet-level simulator of switch buffers, PFC, WRED/ECN, ETS, the PFC "

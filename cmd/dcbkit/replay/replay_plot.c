@@ -31,12 +31,12 @@ struct plot_lane {
     char label[DCB_DEVICE_MAX + DCB_IFNAME_MAX + 16];
     char device[DCB_DEVICE_MAX], ifname[DCB_IFNAME_MAX];
     int prio;
-    int64_t open_since;               /* -1: not paused */
-    struct plot_points spans;         /* t: start, v: end */
+    int64_t open_since;       /* -1: not paused */
+    struct plot_points spans; /* t: start, v: end */
 };
 
 struct replay_plot_data {
-    int64_t t0;                       /* times are relative to this */
+    int64_t t0; /* times are relative to this */
     struct plot_queue *queues;
     size_t nqueues;
     struct plot_points rc[PLOT_FLOWS], rt[PLOT_FLOWS];

@@ -15,8 +15,7 @@ static void add(struct figure *f, size_t *n, const char *key, const char *label,
     (*n)++;
 }
 
-size_t replay_figures(const struct scenario *sc, const struct scenario_result *r,
-                      struct figure *f)
+size_t replay_figures(const struct scenario *sc, const struct scenario_result *r, struct figure *f)
 {
     const struct replay_summary *s = &r->summary;
     const struct scenario_digest *d = &r->digest;
@@ -51,12 +50,11 @@ size_t replay_figures(const struct scenario *sc, const struct scenario_result *r
         true);
     add(f, &n, "drops_oversize", "drops, frames above the MTU", FIG_COUNT,
         (double)d->oversize_drops, true);
-    add(f, &n, "drops_fcs", "drops, frames with a bad FCS", FIG_COUNT, (double)d->fcs_errors,
-        true);
+    add(f, &n, "drops_fcs", "drops, frames with a bad FCS", FIG_COUNT, (double)d->fcs_errors, true);
     add(f, &n, "pfc_tx_switch", "PFC frames from switches", FIG_COUNT, (double)pfc_sw, true);
     add(f, &n, "pfc_tx_host", "PFC frames from hosts", FIG_COUNT, (double)pfc_host, true);
-    add(f, &n, "pause_global_tx", "802.3x PAUSE frames sent", FIG_COUNT,
-        (double)d->pause_global_tx, true);
+    add(f, &n, "pause_global_tx", "802.3x PAUSE frames sent", FIG_COUNT, (double)d->pause_global_tx,
+        true);
     add(f, &n, "pause_global_rx", "802.3x PAUSE frames received", FIG_COUNT,
         (double)d->pause_global_rx, true);
     add(f, &n, "pause_fraction_max", "pause time, most paused port", FIG_PERCENT,
@@ -70,10 +68,10 @@ size_t replay_figures(const struct scenario *sc, const struct scenario_result *r
     add(f, &n, "ecn_marked", "ECN marks (switch queues)", FIG_COUNT, (double)d->ecn_marked, true);
     add(f, &n, "ce_received", "CE packets received", FIG_COUNT, (double)d->ce_received, true);
     add(f, &n, "cnp_sent", "CNPs sent", FIG_COUNT, (double)d->cnp_sent, true);
-    add(f, &n, "cnp_handled", "CNPs the senders' RP acted on", FIG_COUNT,
-        (double)d->cnp_handled, true);
-    add(f, &n, "cnp_ignored", "CNPs to senders with the RP off", FIG_COUNT,
-        (double)d->cnp_ignored, true);
+    add(f, &n, "cnp_handled", "CNPs the senders' RP acted on", FIG_COUNT, (double)d->cnp_handled,
+        true);
+    add(f, &n, "cnp_ignored", "CNPs to senders with the RP off", FIG_COUNT, (double)d->cnp_ignored,
+        true);
     add(f, &n, "watchdog_storms", "PFC watchdog storms", FIG_COUNT, (double)d->watchdog_storms,
         true);
     add(f, &n, "uplink_ratio", "uplink load / its siblings'", FIG_RATIO, d->uplink_ratio,
@@ -89,12 +87,12 @@ size_t replay_figures(const struct scenario *sc, const struct scenario_result *r
     f[n - 1].value = (double)retx;
     add(f, &n, "out_of_sequence", "packets received out of sequence", FIG_COUNT,
         (double)d->out_of_sequence, true);
-    add(f, &n, "naks_received", "NAKs the senders received", FIG_COUNT,
-        (double)d->naks_received, true);
+    add(f, &n, "naks_received", "NAKs the senders received", FIG_COUNT, (double)d->naks_received,
+        true);
     add(f, &n, "ack_timeouts", "retransmit timeouts", FIG_COUNT, (double)d->ack_timeouts, true);
     if (sc->workload.type == WORKLOAD_RING_ALLREDUCE) {
-        add(f, &n, "iterations", "all-reduce iterations done", FIG_COUNT,
-            r->iterations.complete, true);
+        add(f, &n, "iterations", "all-reduce iterations done", FIG_COUNT, r->iterations.complete,
+            true);
         add(f, &n, "iteration_mean_ns", "iteration time, mean", FIG_NS, r->iterations.mean_ns,
             r->iterations.complete > 0);
         add(f, &n, "iteration_p99_ns", "iteration time, p99", FIG_NS, r->iterations.p99_ns,
@@ -135,7 +133,7 @@ static void figure_json(struct dcb_out *o, const struct figure *f)
     else if (f->kind == FIG_COUNT || f->kind == FIG_NS)
         out_i64(o, f->key, NULL, (int64_t)llround(f->value));
     else
-        out_dbl(o, f->key, NULL, f->value);   /* inf becomes null */
+        out_dbl(o, f->key, NULL, f->value); /* inf becomes null */
 }
 
 static void print_flows(struct dcb_out *o, const struct scenario *sc,
@@ -172,8 +170,8 @@ static void print_flows(struct dcb_out *o, const struct scenario *sc,
         out_text(o, "%11s ", c);
         if (f->finish_ns > 0) {
             out_i64(o, "fct_ns", NULL, f->finish_ns - f->start_ns);
-            out_text(o, "%11s ", dcb_fmt_duration_ns((double)(f->finish_ns - f->start_ns), a,
-                                                     sizeof(a)));
+            out_text(o, "%11s ",
+                     dcb_fmt_duration_ns((double)(f->finish_ns - f->start_ns), a, sizeof(a)));
         } else {
             out_null(o, "fct_ns", NULL);
             out_text(o, "%11s ", "running");
@@ -234,8 +232,8 @@ static void print_queues(struct dcb_out *o, const struct replay_summary *s)
     }
     out_arr_open(o, "queues");
     if (s->nqueues)
-        out_text(o, "\n%-12s %-10s %3s %10s %10s %10s %10s %8s\n", "QUEUE", "IFNAME", "TC",
-                 "MEAN", "P50", "P99", "MAX", "SAMPLES");
+        out_text(o, "\n%-12s %-10s %3s %10s %10s %10s %10s %8s\n", "QUEUE", "IFNAME", "TC", "MEAN",
+                 "P50", "P99", "MAX", "SAMPLES");
     for (size_t k = 0; k < shown; k++)
         queue_row(o, order[k]);
     if (s->nqueues > shown)
@@ -262,8 +260,7 @@ static void print_hosts(struct dcb_out *o, const struct scenario_digest *d)
     out_arr_close(o);
 }
 
-static void print_by_prio(struct dcb_out *o, const char *key, const char *label,
-                          const uint64_t *v)
+static void print_by_prio(struct dcb_out *o, const char *key, const char *label, const uint64_t *v)
 {
     bool any = false;
     for (int i = 0; i < SCENARIO_PRIOS; i++)
@@ -355,15 +352,16 @@ static void print_warnings(struct dcb_out *o, const struct scenario *sc)
     out_arr_open(o, "warnings");
     for (size_t i = 0; i < n; i++) {
         char text[160];
-        snprintf(text, sizeof(text), "%s is set (%zu interfaces) but not modelled: the run "
-                 "ignores it", u[i].path, u[i].ifaces);
+        snprintf(text, sizeof(text),
+                 "%s is set (%zu interfaces) but not modelled: the run "
+                 "ignores it",
+                 u[i].path, u[i].ifaces);
         out_str(o, NULL, NULL, text);
     }
     out_arr_close(o);
 }
 
-void replay_print_run(struct dcb_out *o, const struct scenario *sc,
-                      const struct scenario_result *r)
+void replay_print_run(struct dcb_out *o, const struct scenario *sc, const struct scenario_result *r)
 {
     out_obj_open(o, NULL);
     out_u64(o, "schema", NULL, 1);
@@ -398,7 +396,8 @@ void replay_print_compare(struct dcb_out *o, const struct scenario *base,
             dv = NAN, delta.known = false;
         out_obj_open(o, NULL);
         out_str(o, "key", NULL, fb[i].key);
-        out_text(o, "  %-32s %14s %14s ", fb[i].label, fmt_figure(&fb[i], fb[i].value, b1, sizeof(b1)),
+        out_text(o, "  %-32s %14s %14s ", fb[i].label,
+                 fmt_figure(&fb[i], fb[i].value, b1, sizeof(b1)),
                  fmt_figure(&fv[i], fv[i].value, b2, sizeof(b2)));
         struct figure jb = fb[i], jv = fv[i];
         jb.key = "baseline";

@@ -39,7 +39,7 @@ static int step_prepare(struct report_job *j)
         return 0;
     j->have_fab = true;
     if (fabric_load_file(&j->fab, j->a->src.fabric, &err) < 0)
-        return cli_fail(FAIL, "report", "%s", err.msg);   /* err names the file */
+        return cli_fail(FAIL, "report", "%s", err.msg); /* err names the file */
     return 0;
 }
 
@@ -81,11 +81,15 @@ static int step_findings(struct report_job *j)
     struct dcb_err err;
     dcb_progress_stage(&j->progress, "report: running the rules");
     struct report_findings_input in = {
-        .st = j->ev.st, .fab = j->have_fab ? &j->fab : NULL, .w = &j->w,
-        .rules_dirs = j->a->rules.dirs, .nrules_dirs = j->a->rules.ndirs,
+        .st = j->ev.st,
+        .fab = j->have_fab ? &j->fab : NULL,
+        .w = &j->w,
+        .rules_dirs = j->a->rules.dirs,
+        .nrules_dirs = j->a->rules.ndirs,
         .profile = j->a->rules.profile,
         .verify_scenario = j->a->verify,
-        .collect_failed = j->ev.failed, .ncollect_failed = j->ev.nfailed,
+        .collect_failed = j->ev.failed,
+        .ncollect_failed = j->ev.nfailed,
     };
     if (report_findings(&in, j->model, &err) < 0)
         return cli_fail(FAIL, "report", "%s", err.msg);
@@ -111,7 +115,8 @@ static bool have_data(const cJSON *model)
     double samples = report_num(cJSON_GetObjectItemCaseSensitive(model, "traffic"), "samples");
     bool have = samples > 0;
     const cJSON *d;
-    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(model, "devices")) {
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(model, "devices"))
+    {
         have |= !strcmp(report_str(d, "status"), "ok");
     }
     return have;
@@ -126,7 +131,8 @@ static int step_write(struct cli_ctx *ctx, struct report_job *j)
         return FAIL;
     if (j->ev.readonly)
         dcb_warn("report: %s is read-only here: this report is not recorded for the next one's "
-                 "comparison", j->ev.label);
+                 "comparison",
+                 j->ev.label);
     else if (j->ev.record && report_record(j->ev.record, j->model, j->fab.name, &j->w, &err) < 0)
         dcb_warn("report: not recorded in the store: %s", err.msg);
     return status;
@@ -162,28 +168,33 @@ static int report_run(struct cli_ctx *ctx, int argc, char **argv)
 }
 
 static const struct cli_option_doc report_options[] = {
-    { "--since DURATION", "The window: this long before the store's newest data (or before "
+    { "--since DURATION",
+      "The window: this long before the store's newest data (or before "
       "--at TIME), or before now with --prometheus (default 24h; --window is the same). With "
       "--prometheus, --step defaults to the window / 10,000, at least 15s." },
-    { "--verify SCENARIO.json", "Replay every finding's proposed change in this scenario "
+    { "--verify SCENARIO.json",
+      "Replay every finding's proposed change in this scenario "
       "(as `dcbkit diagnose --verify --scenario`, with its cache): the finding shows the figures "
       "before and after, and advice the replay does not bear out drops a severity." },
-    { "--collect DURATION", "How long live sources (--local, --gnmi) run before the report "
+    { "--collect DURATION",
+      "How long live sources (--local, --gnmi) run before the report "
       "(default: two intervals). Without a live source: first collect from every device of "
       "the fabric for this long, its local device through the local source and its gNMI "
       "devices over gNMI (counters and QoS config). A device that gives nothing is a "
       "finding." },
     { "--interval DURATION", "Time between samples of live sources (default a sixth of "
-      "--collect, at least 1s)." },
+                             "--collect, at least 1s)." },
     { "--out DIR", "Where report.html, report.json and report.md go (default: the current "
-      "folder; created if missing). Files are replaced atomically." },
-    { "--baseline FILE", "The previous report.json to compare with (default: the newest report of "
+                   "folder; created if missing). Files are replaced atomically." },
+    { "--baseline FILE",
+      "The previous report.json to compare with (default: the newest report of "
       "this fabric recorded in the store before the window's end, else report.json already in "
       "--out when it covers an earlier window)." },
     { "--rules DIR", "Also load the *.rules files of DIR (repeatable)." },
     { "--profile pfc-only", "Skip the rules that expect DCQCN." },
     { "--from-json FILE", "Re-render a stored report.json instead (no store is read)." },
-    { "--format html|md|json|text", "--from-json: what to render (default html; -T json and "
+    { "--format html|md|json|text",
+      "--from-json: what to render (default html; -T json and "
       "-T text are json and a text summary), to stdout or into --out (--render is the same). "
       "Without --from-json, --format text|json is -T." },
     { NULL, NULL },

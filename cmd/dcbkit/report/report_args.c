@@ -6,8 +6,16 @@
 #include "units.h"
 
 enum {
-    O_SINCE = 256, O_COLLECT, O_INTERVAL, O_OUT, O_BASELINE, O_FROM_JSON, O_FORMAT_OUT, O_RULES,
-    O_PROFILE, O_VERIFY
+    O_SINCE = 256,
+    O_COLLECT,
+    O_INTERVAL,
+    O_OUT,
+    O_BASELINE,
+    O_FROM_JSON,
+    O_FORMAT_OUT,
+    O_RULES,
+    O_PROFILE,
+    O_VERIFY
 };
 
 static const struct option own_longopts[] = {
@@ -44,8 +52,10 @@ static int take_format(struct cli_ctx *ctx, struct report_args *a, const char *a
         return CLI_NEXT;
     }
     if (strcmp(arg, "html") && strcmp(arg, "md") && strcmp(arg, "json"))
-        return cli_usage_error(ctx, "--format: html, md or json (with --from-json), text or json "
-                               "(the summary), not '%s'", arg);
+        return cli_usage_error(ctx,
+                               "--format: html, md or json (with --from-json), text or json "
+                               "(the summary), not '%s'",
+                               arg);
     a->format = arg;
     return CLI_NEXT;
 }
@@ -73,7 +83,7 @@ static int check_from_json(struct cli_ctx *ctx, struct report_args *a)
 {
     if (a->src.named || a->collect_ns || a->baseline || a->verify)
         return cli_usage_error(ctx, "--from-json re-renders a stored report: no --fabric, "
-                               "source, --collect, --baseline or --verify");
+                                    "source, --collect, --baseline or --verify");
     /* -T json / --format text re-render as JSON / a text summary; neither: HTML */
     if (!a->format)
         a->format = !ctx->format_given ? "html" : ctx->format == OUT_JSON ? "json" : "text";
@@ -92,24 +102,24 @@ static int check_sources(struct cli_ctx *ctx, struct report_args *a)
     const struct source_opts *o = &a->src;
     if (!o->fabric && !names_devices(o))
         return cli_usage_error(ctx, "needs --fabric FILE (or --from-json REPORT.json, or a "
-                               "source that names its devices: --local, --gnmi, --replay, "
-                               "--demo, --pcap)");
+                                    "source that names its devices: --local, --gnmi, --replay, "
+                                    "--demo, --pcap)");
     if ((o->named & SOURCE_G_PROMETHEUS) &&
         ((o->named & ~(SOURCE_G_PROMETHEUS | SOURCE_G_FABRIC)) || a->collect_ns))
         return cli_usage_error(ctx, "--prometheus reads the window from Prometheus: no --store, "
-                               "other source or --collect");
+                                    "other source or --collect");
     if (o->replay.speed || o->pcap.speed)
         return cli_usage_error(ctx, "--replay-speed and --pcap-speed pace a view (dcbtop, serve); "
-                               "report runs a replay or a capture as fast as it goes");
+                                    "report runs a replay or a capture as fast as it goes");
     if ((o->prometheus.match || o->prometheus.step_ns) && !(o->named & SOURCE_G_PROMETHEUS))
         return cli_usage_error(ctx, "--match and --step go with --prometheus");
     if (o->store.window_ns && a->since_ns)
         return cli_usage_error(ctx, "--since and --window both give the window's length: give "
-                               "one");
+                                    "one");
     bool live = o->named & (SOURCE_G_LOCAL | SOURCE_G_GNMI);
     if (a->interval_ns && !a->collect_ns && !live)
         return cli_usage_error(ctx, "--interval goes with --collect or a live source (--local, "
-                               "--gnmi)");
+                                    "--gnmi)");
     return 0;
 }
 
@@ -137,7 +147,7 @@ static int check_args(struct cli_ctx *ctx, struct report_args *a)
     if (a->from_json)
         return check_from_json(ctx, a);
     if (a->format && strcmp(a->format, "json") == 0) {
-        ctx->format = OUT_JSON;     /* --format json without --from-json: the summary */
+        ctx->format = OUT_JSON; /* --format json without --from-json: the summary */
         a->format = NULL;
     }
     if (a->format)

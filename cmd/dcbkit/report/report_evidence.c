@@ -82,8 +82,8 @@ static struct dcb_sink report_sink_sink(struct report_sink *k)
     return (struct dcb_sink){ on_sample, on_event, on_config, NULL, NULL, k };
 }
 
-/* "gnmi DEVICE (ADDRESS): MSG[; retrying[ in N s]]", the gNMI source's remark, as the device's reason
- * "gNMI ADDRESS: MSG". */
+/* "gnmi DEVICE (ADDRESS): MSG[; retrying[ in N s]]", the gNMI source's remark, as the device's
+ * reason "gNMI ADDRESS: MSG". */
 static void note_gnmi_status(struct report_sink *k, const char *status)
 {
     if (strncmp(status, "gnmi ", 5) != 0)
@@ -98,8 +98,8 @@ static void note_gnmi_status(struct report_sink *k, const char *status)
             continue;
         const char *msg = close + 3, *retry = strstr(msg, "; retrying");
         int mlen = retry ? (int)(retry - msg) : (int)strlen(msg);
-        snprintf(w->why, sizeof(w->why), "gNMI %.*s: %.*s", (int)(close - open - 2), open + 2,
-                 mlen, msg);
+        snprintf(w->why, sizeof(w->why), "gNMI %.*s: %.*s", (int)(close - open - 2), open + 2, mlen,
+                 msg);
     }
 }
 
@@ -107,8 +107,8 @@ struct run_state {
     struct report_sink *sink;
     struct dcb_source *src;
     struct dcb_progress *progress;
-    int64_t collect_ns;               /* a live source's collect time; 0: to its end */
-    int64_t start_ns, first_data_ns;  /* monotonic; the data's first time (0: none yet) */
+    int64_t collect_ns;              /* a live source's collect time; 0: to its end */
+    int64_t start_ns, first_data_ns; /* monotonic; the data's first time (0: none yet) */
 };
 
 static void show_progress(struct run_state *r, int64_t data_ns)
@@ -123,8 +123,7 @@ static void show_progress(struct run_state *r, int64_t data_ns)
         answering += k->watch[i].got > 0;
     char devices[64] = "";
     if (k->nwatch)
-        snprintf(devices, sizeof(devices), ", %zu of %zu devices answering", answering,
-                 k->nwatch);
+        snprintf(devices, sizeof(devices), ", %zu of %zu devices answering", answering, k->nwatch);
     if (r->collect_ns)
         dcb_progress_show(r->progress, "report: collecting, %.0f of %.0f s%s",
                           (double)(dcb_monotonic_ns() - r->start_ns) / 1e9,
@@ -180,7 +179,7 @@ static void plan_sources(const struct report_args *a, const struct fabric *fab,
     if ((o->named & SOURCE_G_LOCAL) && !o->local.device && local)
         o->local.device = local->name;
     if ((o->named & SOURCE_G_REPLAY) && a->collect_given)
-        o->replay.duration_ns = a->collect_ns;    /* else one pass of the scenario */
+        o->replay.duration_ns = a->collect_ns; /* else one pass of the scenario */
 }
 
 static bool watching(const struct report_sink *k, const char *device)
@@ -203,8 +202,8 @@ static int watch_devices(const struct source_opts *o, const struct fabric *fab,
         return -1;
     for (size_t i = 0; fab && i < fab->ndevices; i++) {
         const struct fabric_device *d = &fab->devices[i];
-        bool local = d->reach == REACH_LOCAL && (o->named & SOURCE_G_LOCAL) &&
-                     o->local.device && !strcmp(o->local.device, d->name);
+        bool local = d->reach == REACH_LOCAL && (o->named & SOURCE_G_LOCAL) && o->local.device &&
+                     !strcmp(o->local.device, d->name);
         bool gnmi = d->reach == REACH_GNMI && (o->named & SOURCE_G_GNMI);
         if (local || gnmi)
             k->watch[k->nwatch++] = (struct watched){ .device = d->name, .gnmi = gnmi };
@@ -235,9 +234,9 @@ static int list_failures(const struct report_sink *k, struct report_evidence *ev
         const struct watched *w = &k->watch[i];
         if (w->got)
             continue;
-        const char *why = w->why[0] ? w->why : w->gnmi
-            ? "gNMI: no counters and no config came in the collect time"
-            : "local: no counters came in the collect time";
+        const char *why = w->why[0] ? w->why
+                          : w->gnmi ? "gNMI: no counters and no config came in the collect time"
+                                    : "local: no counters came in the collect time";
         if (add_failure(ev, w->device, why) < 0)
             return -1;
     }
@@ -262,12 +261,11 @@ static int open_sources(struct source_opts *o, struct report_sink *k, int64_t in
         }
     o->named &= ~SOURCE_G_GNMI;
     if (!o->named)
-        return 0;                   /* nothing else to run */
+        return 0; /* nothing else to run */
     return source_opts_open(o, sink, interval_ns, SOURCE_OPEN_FAST, &ev->src, err);
 }
 
-static int open_target(const struct report_args *a, struct report_evidence *ev,
-                       struct dcb_err *err)
+static int open_target(const struct report_args *a, struct report_evidence *ev, struct dcb_err *err)
 {
     const char *path = a->src.store.path;
     if (!path) {
@@ -284,9 +282,9 @@ static int open_target(const struct report_args *a, struct report_evidence *ev,
     return 0;
 }
 
-static int run_sources(const struct report_args *a, struct source_opts *o,
-                       const struct fabric *fab, struct report_evidence *ev,
-                       struct dcb_progress *progress, struct dcb_err *err)
+static int run_sources(const struct report_args *a, struct source_opts *o, const struct fabric *fab,
+                       struct report_evidence *ev, struct dcb_progress *progress,
+                       struct dcb_err *err)
 {
     struct report_sink k = { .drop_intent = fab && (o->named & SOURCE_G_GNMI) };
     int rc = watch_devices(o, fab, &k);
@@ -300,13 +298,14 @@ static int run_sources(const struct report_args *a, struct source_opts *o,
     if (rc == 0)
         rc = open_sources(o, &k, a->interval_ns, ev, err);
     if (rc == 0 && ev->src.ops) {
-        snprintf(ev->label, sizeof(ev->label), "%s", ev->store_path ? ev->store_path
-                                                                    : ev->src.name);
+        snprintf(ev->label, sizeof(ev->label), "%s",
+                 ev->store_path ? ev->store_path : ev->src.name);
         bool live = o->named & (SOURCE_G_LOCAL | SOURCE_G_GNMI);
-        struct run_state r = { &k, &ev->src, progress, live ? a->collect_ns : 0,
-                               dcb_monotonic_ns(), 0 };
+        struct run_state r = { &k, &ev->src, progress, live ? a->collect_ns : 0, dcb_monotonic_ns(),
+                               0 };
         struct dcb_source_run run = { .duration_ns = live ? a->collect_ns : 0,
-                                      .after_tick = after_tick, .arg = &r };
+                                      .after_tick = after_tick,
+                                      .arg = &r };
         rc = dcb_source_run(&ev->src, &run, &ev->data_ns, err);
         dcb_source_close(&ev->src);
     }
@@ -384,7 +383,7 @@ int report_evidence_get(const struct report_args *args, const struct fabric *fab
 
 void report_evidence_free(struct report_evidence *ev)
 {
-    dcb_source_close(&ev->src);       /* the store source closes the store it read */
+    dcb_source_close(&ev->src); /* the store source closes the store it read */
     if (ev->record && ev->record != ev->st)
         store_close(ev->record, NULL);
     if (ev->own_st && ev->st)

@@ -71,8 +71,7 @@ static int text_summary(const cJSON *m, FILE *fp)
             fprintf(fp, " (%d places)", groups[k].count);
         out_term(fp, " at %s", places);
         if (report_str(f, "knob")[0] && report_str(f, "proposed")[0]) {
-            value_unit_note(report_str(f, "knob"), report_str(f, "proposed"), shown,
-                            sizeof(shown));
+            value_unit_note(report_str(f, "knob"), report_str(f, "proposed"), shown, sizeof(shown));
             out_term(fp, ": %s=%s", report_str(f, "knob"), report_str(f, "proposed"));
             if (shown[0])
                 out_term(fp, " (%s)", shown);
@@ -90,9 +89,10 @@ int report_from_json(const struct report_args *a)
     if (!m)
         return cli_fail(FAIL, a->from_json, "%s", err.msg);
     json_source = a->from_json;
-    int (*render)(const cJSON *, FILE *) = !strcmp(a->format, "md") ? report_write_md :
-        !strcmp(a->format, "json") ? copy_source : !strcmp(a->format, "text") ? text_summary :
-        report_write_html;
+    int (*render)(const cJSON *, FILE *) = !strcmp(a->format, "md")     ? report_write_md
+                                           : !strcmp(a->format, "json") ? copy_source
+                                           : !strcmp(a->format, "text") ? text_summary
+                                                                        : report_write_html;
     int status = report_model_status(m);
     if (a->out) {
         char name[32];
@@ -116,8 +116,7 @@ void report_add_raw_links(cJSON *model, int64_t since_ns, const char *store)
     char since[64], cmd[4400];
     snprintf(since, sizeof(since), "%" PRId64 "s", (int64_t)(since_ns / NS_PER_SEC));
     cJSON *cmds = cJSON_AddArrayToObject(raw, "commands");
-    snprintf(cmd, sizeof(cmd), "dcbkit store export --store '%s' --since %s --jsonl", store,
-             since);
+    snprintf(cmd, sizeof(cmd), "dcbkit store export --store '%s' --since %s --jsonl", store, since);
     cJSON_AddItemToArray(cmds, cJSON_CreateString(cmd));
     snprintf(cmd, sizeof(cmd), "dcbkit diagnose --store '%s' --since %s -v", store, since);
     cJSON_AddItemToArray(cmds, cJSON_CreateString(cmd));
@@ -126,7 +125,7 @@ void report_add_raw_links(cJSON *model, int64_t since_ns, const char *store)
 static void print_summary(struct cli_ctx *ctx, const cJSON *m, const char *out)
 {
     struct dcb_out o;
-    dcb_progress_wipe();              /* stdout may be the terminal the line is on */
+    dcb_progress_wipe(); /* stdout may be the terminal the line is on */
     out_init(&o, stdout, ctx->format);
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, "verdict");
     const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(m, "comparison");
@@ -138,8 +137,7 @@ static void print_summary(struct cli_ctx *ctx, const cJSON *m, const char *out)
     out_obj_close(&o);
     out_obj_open(&o, "comparison");
     out_u64(&o, "new", "  findings: %" PRIu64 " new", (uint64_t)report_num(cmp, "new"));
-    out_u64(&o, "still_open", ", %" PRIu64 " still open",
-            (uint64_t)report_num(cmp, "still_open"));
+    out_u64(&o, "still_open", ", %" PRIu64 " still open", (uint64_t)report_num(cmp, "still_open"));
     out_u64(&o, "resolved", ", %" PRIu64 " resolved\n", (uint64_t)report_num(cmp, "resolved"));
     out_obj_close(&o);
     out_obj_open(&o, "files");

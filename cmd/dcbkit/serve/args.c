@@ -8,8 +8,22 @@
 #include "serve.h"
 #include "units.h"
 
-enum { O_LISTEN = 256, O_RULES, O_NO_RULES, O_PROFILE, O_INTERVAL, O_HISTORY, O_TIMEOUT,
-       O_MAX_CONN, O_MAX_HEADER, O_RING, O_ONCE, O_SPEED, O_PCAP, O_PROMETHEUS };
+enum {
+    O_LISTEN = 256,
+    O_RULES,
+    O_NO_RULES,
+    O_PROFILE,
+    O_INTERVAL,
+    O_HISTORY,
+    O_TIMEOUT,
+    O_MAX_CONN,
+    O_MAX_HEADER,
+    O_RING,
+    O_ONCE,
+    O_SPEED,
+    O_PCAP,
+    O_PROMETHEUS
+};
 
 static const struct option own_longopts[] = {
     { "listen", required_argument, NULL, O_LISTEN },
@@ -60,10 +74,10 @@ static int refused(struct cli_ctx *ctx, int c)
 {
     if (c == O_PCAP)
         return cli_usage_error(ctx, "--pcap: serve exports a live fabric, and a finished capture "
-                               "has no 'now'; record it into a store (dcbkit collect --pcap "
-                               "FILE --store DB) and serve the store");
+                                    "has no 'now'; record it into a store (dcbkit collect --pcap "
+                                    "FILE --store DB) and serve the store");
     return cli_usage_error(ctx, "--prometheus: Prometheus already holds what serve would export "
-                           "again; use federation (/federate) instead");
+                                "again; use federation (/federate) instead");
 }
 
 /* The older helpers' 0 for a good value is CLI_NEXT here. */
@@ -83,8 +97,8 @@ static int own_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
     case O_NO_RULES: a->no_rules = true; return CLI_NEXT;
     case O_PROFILE: return cli_opt_rules_profile(ctx, &a->rules, arg);
     case O_INTERVAL:
-        return next_if_ok(duration_opt(ctx, "--interval", arg, 10 * NS_PER_MS, "10ms",
-                                       &a->interval_ns));
+        return next_if_ok(
+            duration_opt(ctx, "--interval", arg, 10 * NS_PER_MS, "10ms", &a->interval_ns));
     case O_HISTORY:
         return next_if_ok(duration_opt(ctx, "--history", arg, NS_PER_SEC, "1s", &a->history_ns));
     case O_TIMEOUT:
@@ -99,7 +113,7 @@ static int own_option(struct cli_ctx *ctx, void *args, int c, const char *arg)
             return cli_usage_error(ctx, "--max-header-size: from 4KiB to 16MiB, not '%s'", arg);
         return CLI_NEXT;
     case O_ONCE: a->once = true; return CLI_NEXT;
-    case O_SPEED:                     /* the older name of --replay-speed */
+    case O_SPEED: /* the older name of --replay-speed */
         return cli_source_option(ctx, &a->src, SO_REPLAY_SPEED, NULL);
     case O_PCAP:
     case O_PROMETHEUS: return refused(ctx, c);
@@ -127,20 +141,19 @@ static int check_sources(struct cli_ctx *ctx, const struct source_opts *o)
     bool store = o->named & SOURCE_G_STORE, fabric = o->named & SOURCE_G_FABRIC;
     if (!o->named || ((live & SOURCE_G_REPLAY) && live != SOURCE_G_REPLAY))
         return cli_usage_error(ctx, "give one source: --local, --gnmi HOST:PORT, --replay "
-                               "SCENARIO, --demo, --fabric FILE, or --store DB alone");
+                                    "SCENARIO, --demo, --fabric FILE, or --store DB alone");
     if (fabric && (live & SOURCE_G_REPLAY))
         return cli_usage_error(ctx, "--fabric: a scenario brings its own fabric");
     if (fabric && store && !live)
         return cli_usage_error(ctx, "--fabric with --store: give --local or --gnmi too (a store "
-                               "serve only reads cannot take the fabric's intent)");
+                                    "serve only reads cannot take the fabric's intent)");
     if (o->store.at_ns || o->store.before_end_ns || o->store.window_ns)
         return cli_usage_error(ctx, "--at and --window do not apply: serve exports a store's "
-                               "newest values (--history says how far back the rules look)");
+                                    "newest values (--history says how far back the rules look)");
     const struct source_local_options *l = &o->local;
-    if (!(o->named & SOURCE_G_LOCAL) && (l->sysfs_root || l->proc_root || l->pattern ||
-                                         l->no_lldp))
+    if (!(o->named & SOURCE_G_LOCAL) && (l->sysfs_root || l->proc_root || l->pattern || l->no_lldp))
         return cli_usage_error(ctx, "--sysfs-root, --proc-root, --ifname and --no-lldp go with "
-                               "--local");
+                                    "--local");
     if (!(o->named & (SOURCE_G_LOCAL | SOURCE_G_GNMI)) && (l->maps_dir || l->device))
         return cli_usage_error(ctx, "--maps and --device go with --local or --gnmi");
     return 0;
@@ -156,10 +169,10 @@ int serve_parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_ar
         return rc;
     struct source_opts *o = &a->src;
     if ((o->named & SOURCE_G_STORE) && (o->named & ~(SOURCE_G_STORE | SOURCE_G_FABRIC))) {
-        a->record = o->store.path;    /* beside a live source, the store records */
+        a->record = o->store.path; /* beside a live source, the store records */
         o->named &= ~SOURCE_G_STORE;
     }
     if (o->local.sysfs_root && strcmp(o->local.sysfs_root, "/sys") != 0)
-        o->local.no_lldp = true;      /* a saved tree has no live links to listen on */
+        o->local.no_lldp = true; /* a saved tree has no live links to listen on */
     return 0;
 }

@@ -75,9 +75,8 @@ static int run_once(struct serve_round *round, struct serve_board *board,
 }
 
 /* Listens and runs rounds until SIGINT or SIGTERM. */
-static int run_listening(struct cli_ctx *ctx, struct serve_round *round,
-                         struct serve_board *board, const struct serve_args *a,
-                         const sigset_t *stop)
+static int run_listening(struct cli_ctx *ctx, struct serve_round *round, struct serve_board *board,
+                         const struct serve_args *a, const sigset_t *stop)
 {
     struct serve_http_options ho;
     int rc = http_options(ctx, a, &ho);
@@ -87,7 +86,7 @@ static int run_listening(struct cli_ctx *ctx, struct serve_round *round,
     struct serve_http *http = NULL;
     if (serve_http_start(&http, &ho, board, &err) < 0)
         return cli_fail(1, "serve", "%s", err.msg);
-    cli_drop_privileges(ctx, &a->src);   /* listening, the store and the sources open */
+    cli_drop_privileges(ctx, &a->src); /* listening, the store and the sources open */
     char where[96];
     snprintf(where, sizeof(where), "%s", ho.listen.text);
     char *colon = strrchr(where, ':');
@@ -95,13 +94,16 @@ static int run_listening(struct cli_ctx *ctx, struct serve_round *round,
         snprintf(colon + 1, sizeof(where) - (size_t)(colon + 1 - where), "%u",
                  serve_http_port(http));
     if (!ho.listen.loopback)
-        out_term(stderr, "dcbkit: serve: listening on %s, which other hosts can reach; "
-                "/metrics has no authentication (put it behind a firewall or a TLS proxy)\n",
-                where);
+        out_term(stderr,
+                 "dcbkit: serve: listening on %s, which other hosts can reach; "
+                 "/metrics has no authentication (put it behind a firewall or a TLS proxy)\n",
+                 where);
     if (ctx->verbosity >= 0)
-        out_term(stderr, "dcbkit: serve: listening on http://%s/metrics (source %s, every "
-                "%.3g s, %zu rules)\n", where, round->feed->label, (double)a->interval_ns / 1e9,
-                round->rules ? round->rules->n : (size_t)0);
+        out_term(stderr,
+                 "dcbkit: serve: listening on http://%s/metrics (source %s, every "
+                 "%.3g s, %zu rules)\n",
+                 where, round->feed->label, (double)a->interval_ns / 1e9,
+                 round->rules ? round->rules->n : (size_t)0);
     serve_loop(round, board, a->interval_ns, stop);
     serve_http_stop(http);
     return 0;
@@ -121,8 +123,7 @@ static int load_rules(const struct serve_args *a, struct rule_set *rs)
 static int open_feed(struct serve_feed *feed, const struct serve_args *a)
 {
     struct dcb_err err;
-    struct serve_feed_options fo = { &a->src, a->record, (size_t)a->ring_samples,
-                                     a->interval_ns };
+    struct serve_feed_options fo = { &a->src, a->record, (size_t)a->ring_samples, a->interval_ns };
     if (serve_feed_open(feed, &fo, &err) < 0)
         return cli_fail(1, NULL, "%s", err.msg);
     return 0;
@@ -170,38 +171,43 @@ static int serve_run(struct cli_ctx *ctx, int argc, char **argv)
 }
 
 static const struct cli_option_doc serve_options[] = {
-    { "--listen ADDRESS:PORT", "Where to listen (default 127.0.0.1:9876, loopback only). Any "
+    { "--listen ADDRESS:PORT",
+      "Where to listen (default 127.0.0.1:9876, loopback only). Any "
       "other address must be given here, and serve says on stderr that it is reachable from "
       "other hosts. IPv6 as [::1]:9876; port 0 picks a free port (printed on stderr)." },
-    { "--store DB", "Alone: export the newest values of a store that dcbkit collect --store "
+    { "--store DB",
+      "Alone: export the newest values of a store that dcbkit collect --store "
       "writes, and evaluate the rules over its history. With --local, --gnmi, --replay or "
       "--demo: also record what is collected into DB (samples, events, config snapshots), "
       "committed every round, so dcbkit diagnose and report can read the same run later." },
     { "--at TIME", "Refused: serve exports a store's newest values." },
     { "--window DURATION", "Refused: --history says how far back the rules look." },
     { "--speed FACTOR", "The older name of --replay-speed." },
-    { "--pcap FILE", "Refused: serve exports a live fabric, and a finished capture has no "
+    { "--pcap FILE",
+      "Refused: serve exports a live fabric, and a finished capture has no "
       "'now'. Record it into a store (dcbkit collect --pcap FILE --store DB) and serve the "
       "store." },
     { "--prometheus URL", "Refused: Prometheus already holds what serve would export again; "
-      "use federation (/federate) instead." },
+                          "use federation (/federate) instead." },
     { "--interval DURATION", "Time between collection rounds (default 5s). Scrapes read the "
-      "page the last round built, so they cost no collection." },
+                             "page the last round built, so they cost no collection." },
     { "--rules DIR", "Also load the *.rules files of DIR (repeatable)." },
     { "--no-rules", "No dcbkit_finding series (no rule catalog is loaded)." },
     { "--profile pfc-only", "Skip the rules that expect DCQCN." },
     { "--history DURATION", "How far back rules look (default 5m)." },
     { "--ring-samples N", "Samples the in-memory history keeps (default 1048576, 40 bytes "
-      "each); rules see at most this much history." },
-    { "--max-connections N", "Open connections at once (default 512). A connection past the "
+                          "each); rules see at most this much history." },
+    { "--max-connections N",
+      "Open connections at once (default 512). A connection past the "
       "cap closes the oldest one not being answered, so a scraper always gets in." },
-    { "--timeout DURATION", "A request's line, headers and body must all arrive within this "
+    { "--timeout DURATION",
+      "A request's line, headers and body must all arrive within this "
       "of its start, however steadily they drip, and an idle connection is closed after it "
       "(default 10s). (Each gNMI call keeps its 10 s deadline.)" },
     { "--max-header-size SIZE", "Largest request line plus headers (default 16KiB); larger "
-      "requests get 431." },
+                                "requests get 431." },
     { "--once", "Run one round, print the page on stdout and exit (for promtool, or a "
-      "node_exporter textfile)." },
+                "node_exporter textfile)." },
     { NULL, NULL },
 };
 
@@ -213,7 +219,8 @@ static const struct cli_example serve_examples[] = {
       "Keep history in a store and export its newest values." },
     { "dcbkit serve --local --once | promtool check metrics", "Check the page." },
     { "dcbkit serve --demo", "A simulated fabric with a slow receiver, for dashboards." },
-    { "dcbkit serve --gnmi leaf1:8080 --tls-ca ca.pem", "Export a switch read over gNMI: its "
+    { "dcbkit serve --gnmi leaf1:8080 --tls-ca ca.pem",
+      "Export a switch read over gNMI: its "
       "counters, its QoS config and the findings." },
     { "dcbkit serve --fabric fabric.json --gnmi all",
       "Export every switch of the fabric that is reached over gNMI, next to its intent." },
@@ -225,7 +232,7 @@ static const struct cli_example serve_examples[] = {
 static const struct cli_exit serve_exits[] =
     CLI_EXITS("SIGINT or SIGTERM stopped it; --once printed the page",
               "it could not listen; the source, the store or the rules could not "
-        "be opened; --once's collection failed or its page could not be written");
+              "be opened; --once's collection failed or its page could not be written");
 
 const struct cli_command cmd_serve = {
     .name = "serve",

@@ -60,12 +60,10 @@ static int open_ring(struct serve_feed *f, const struct serve_feed_options *opt,
     }
     f->sink.tap_event = count_event;
     f->sink.tap_arg = f;
-    return source_opts_open(opt->so, sink_store_sink(&f->sink), opt->interval_ns, 0, &f->src,
-                            err);
+    return source_opts_open(opt->so, sink_store_sink(&f->sink), opt->interval_ns, 0, &f->src, err);
 }
 
-int serve_feed_open(struct serve_feed *f, const struct serve_feed_options *opt,
-                    struct dcb_err *err)
+int serve_feed_open(struct serve_feed *f, const struct serve_feed_options *opt, struct dcb_err *err)
 {
     memset(f, 0, sizeof(*f));
     f->in_place = opt->so->named == SOURCE_G_STORE && !opt->record;

@@ -74,8 +74,9 @@ static enum MHD_Result reply_metrics(struct serve_http *h, struct MHD_Connection
     }
     ref->board = h->board;
     ref->page = p;
-    bool gz = p->gz && prom_accepts_gzip(MHD_lookup_connection_value(
-                           c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+    bool gz = p->gz &&
+              prom_accepts_gzip(
+                  MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
     struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback_cls(
         gz ? p->gz_len : p->len, gz ? p->gz : p->data, page_done, ref);
     if (!r) {
@@ -89,45 +90,43 @@ static enum MHD_Result reply_metrics(struct serve_http *h, struct MHD_Connection
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **con_cls)
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **con_cls)
 {
     (void)version;
     (void)upload_data;
     static int headers_seen, body_seen;
     struct serve_http *h = cls;
     enum prom_route route = prom_route(method, url);
-    if (route == PROM_ROUTE_BAD_METHOD)  /* at once: its body is never read */
+    if (route == PROM_ROUTE_BAD_METHOD) /* at once: its body is never read */
         return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
-    if (!*con_cls) {                     /* the headers: answer on the last call, once the */
-        *con_cls = &headers_seen;        /* request is complete, so the connection stays open */
+    if (!*con_cls) {              /* the headers: answer on the last call, once the */
+        *con_cls = &headers_seen; /* request is complete, so the connection stays open */
         return MHD_YES;
     }
-    if (*upload_data_size) {             /* a body on a GET: dropped, and refused at its end */
+    if (*upload_data_size) { /* a body on a GET: dropped, and refused at its end */
         *upload_data_size = 0;
         *con_cls = &body_seen;
         return MHD_YES;
     }
-    http_guard_answering(h->guard, c);   /* whole: the deadline is met */
+    http_guard_answering(h->guard, c); /* whole: the deadline is met */
     if (*con_cls == &body_seen)
         return reply_text(c, MHD_HTTP_BAD_REQUEST, "a request body is not accepted\n");
     switch (route) {
-    case PROM_ROUTE_METRICS:
-        return reply_metrics(h, c);
+    case PROM_ROUTE_METRICS: return reply_metrics(h, c);
     case PROM_ROUTE_HEALTH: {
         char text[512];
         int status = serve_board_health(h->board, dcb_realtime_ns(), text, sizeof(text));
         return reply_text(c, (unsigned)status, text);
     }
     case PROM_ROUTE_INDEX: {
-        struct MHD_Response *r = MHD_create_response_from_buffer(
-            sizeof(index_page) - 1, (void *)index_page, MHD_RESPMEM_PERSISTENT);
+        struct MHD_Response *r = MHD_create_response_from_buffer(sizeof(index_page) - 1,
+                                                                 (void *)index_page,
+                                                                 MHD_RESPMEM_PERSISTENT);
         return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", r);
     }
     case PROM_ROUTE_BAD_METHOD:
-    case PROM_ROUTE_NOT_FOUND:
-        break;
+    case PROM_ROUTE_NOT_FOUND: break;
     }
     return reply_text(c, MHD_HTTP_NOT_FOUND, "not found: try /metrics or /healthz\n");
 }
@@ -158,23 +157,22 @@ int serve_http_start(struct serve_http **out, const struct serve_http_options *o
     if (opt->listen.addr.ss_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     h->d = MHD_start_daemon(
-        flags, 0, NULL, NULL, on_request, h,
-        MHD_OPTION_EXTERNAL_LOGGER, mhd_log, opt->verbose ? (void *)h : NULL,
-        MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&opt->listen.addr,
+        flags, 0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
+        opt->verbose ? (void *)h : NULL, MHD_OPTION_SOCK_ADDR,
+        (const struct sockaddr *)&opt->listen.addr,
         /* a few over the cap: the newcomer is accepted, and the guard closes the oldest */
-        MHD_OPTION_CONNECTION_LIMIT, opt->max_connections + 8,
-        MHD_OPTION_NOTIFY_CONNECTION, http_guard_notify, h->guard,
-        MHD_OPTION_NOTIFY_COMPLETED, http_guard_completed, h->guard,
-        MHD_OPTION_CONNECTION_TIMEOUT, opt->timeout_s,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, opt->max_request_bytes,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, opt->max_connections,
-        MHD_OPTION_STRICT_FOR_CLIENT, 1,
-        MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_LIMIT, opt->max_connections + 8, MHD_OPTION_NOTIFY_CONNECTION,
+        http_guard_notify, h->guard, MHD_OPTION_NOTIFY_COMPLETED, http_guard_completed, h->guard,
+        MHD_OPTION_CONNECTION_TIMEOUT, opt->timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        opt->max_request_bytes, MHD_OPTION_LISTEN_BACKLOG_SIZE, opt->max_connections,
+        MHD_OPTION_STRICT_FOR_CLIENT, 1, MHD_OPTION_END);
     if (!h->d) {
         http_guard_free(h->guard);
         free(h);
-        return dcb_err_set(err, DCB_E_IO, "cannot listen on %s (address in use, or not an "
-                           "address of this host?)", opt->listen.text);
+        return dcb_err_set(err, DCB_E_IO,
+                           "cannot listen on %s (address in use, or not an "
+                           "address of this host?)",
+                           opt->listen.text);
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_BIND_PORT);
     h->port = info ? info->port : 0;

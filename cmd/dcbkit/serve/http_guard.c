@@ -21,7 +21,7 @@
 
 struct guarded_conn {
     int fd;
-    int64_t since_ns;             /* when its current request began (or the previous ended) */
+    int64_t since_ns; /* when its current request began (or the previous ended) */
     bool used, answering, shut;
 };
 
@@ -70,7 +70,7 @@ struct http_guard *http_guard_new(unsigned limit, int64_t deadline_ns)
     struct http_guard *g = calloc(1, sizeof(*g));
     if (!g)
         return NULL;
-    g->cap = (size_t)limit + 64;  /* libmicrohttpd may accept a few more before it tells us */
+    g->cap = (size_t)limit + 64; /* libmicrohttpd may accept a few more before it tells us */
     g->conns = calloc(g->cap, sizeof(*g->conns));
     g->limit = limit;
     g->deadline_ns = deadline_ns;
@@ -128,7 +128,8 @@ void http_guard_notify(void *cls, struct MHD_Connection *connection, void **sock
             if (!g->conns[i].used)
                 slot = &g->conns[i];
         if (slot && info) {
-            *slot = (struct guarded_conn){ .fd = info->connect_fd, .since_ns = dcb_monotonic_ns(),
+            *slot = (struct guarded_conn){ .fd = info->connect_fd,
+                                           .since_ns = dcb_monotonic_ns(),
                                            .used = true };
             g->active++;
             if (g->active > g->limit)
@@ -171,7 +172,7 @@ void http_guard_completed(void *cls, struct MHD_Connection *connection, void **c
     if (!c)
         return;
     pthread_mutex_lock(&g->mu);
-    c->answering = false;         /* kept alive: the next request has its own deadline */
+    c->answering = false; /* kept alive: the next request has its own deadline */
     c->since_ns = dcb_monotonic_ns();
     pthread_mutex_unlock(&g->mu);
 }

@@ -16,8 +16,7 @@
 #include "units.h"
 #include "version.h"
 
-void serve_round_init(struct serve_round *r, struct serve_feed *feed,
-                      const struct rule_set *rules)
+void serve_round_init(struct serve_round *r, struct serve_feed *feed, const struct rule_set *rules)
 {
     memset(r, 0, sizeof(*r));
     r->feed = feed;
@@ -105,8 +104,7 @@ static void add_topology(struct config_visit *cv, const struct store_config_row 
                 cJSON_GetObjectItemCaseSensitive(peer, "device"));
     copy_string(t->peer_ifname, sizeof(t->peer_ifname),
                 cJSON_GetObjectItemCaseSensitive(peer, "ifname"));
-    copy_string(t->peer_role, sizeof(t->peer_role),
-                cJSON_GetObjectItemCaseSensitive(peer, "role"));
+    copy_string(t->peer_role, sizeof(t->peer_role), cJSON_GetObjectItemCaseSensitive(peer, "role"));
 }
 
 /* Each config snapshot's known fields, for dcbkit_qos_config; topology rows for
@@ -137,13 +135,15 @@ static int run_rules(struct serve_round *r, int64_t now, struct dcb_err *err)
     int rc = evidence_store_open(&ev, r->feed->st, now, err);
     if (rc < 0)
         return rc;
-    if (!r->feed->in_place)           /* a ring keeps arrival order: load the window first */
+    if (!r->feed->in_place) /* a ring keeps arrival order: load the window first */
         rc = evidence_store_preload(&ev, now - r->history_ns, err);
     else
         evidence_store_limit(&ev, now - r->history_ns);
     if (rc == 0) {
-        struct rule_run_options opt = { .profile = r->profile, .now_ns = now,
-                                        .on_finding = finding_list_add, .arg = &r->findings };
+        struct rule_run_options opt = { .profile = r->profile,
+                                        .now_ns = now,
+                                        .on_finding = finding_list_add,
+                                        .arg = &r->findings };
         struct rule_run_stats stats;
         rc = rule_set_run(r->rules, &ev, &opt, &stats, err);
     }
@@ -179,7 +179,7 @@ static bool collect(struct serve_round *r, int64_t wall, int64_t *data_ns, char 
     r->nsamples = 0;
     r->nconfigs = 0;
     r->ntopology = 0;
-    if (!r->feed->st)                 /* a store that holds nothing yet */
+    if (!r->feed->st) /* a store that holds nothing yet */
         return false;
     struct store_filter f;
     store_filter_init(&f);
@@ -189,7 +189,7 @@ static bool collect(struct serve_round *r, int64_t wall, int64_t *data_ns, char 
     struct config_visit cv = { r, NULL, false };
     if (store_configs(r->feed->st, NULL, NULL, INT64_MAX, add_config, &cv, &e) < 0)
         problem_of(r, problem, len, r->feed->label, &e);
-    if (r->feed->in_place) {          /* a store another process writes: as it says now */
+    if (r->feed->in_place) { /* a store another process writes: as it says now */
         path_gaps_free(&r->feed->gaps);
         if (path_gaps_load(&r->feed->gaps, r->feed->st, INT64_MAX, &e) < 0)
             problem_of(r, problem, len, r->feed->label, &e);
@@ -242,9 +242,11 @@ static int render(struct serve_round *r, struct dcb_err *err)
     }
     for (size_t i = 0; i < g->n; i++)
         pm[i] = (struct prom_missing_path){ g->v[i].device, g->v[i].path };
-    struct prom_page page = { r->samples, r->nsamples, pf, n, r->stats, r->rules ? 2 : 1,
-                              DCBKIT_VERSION, r->configs, r->nconfigs, ev->v, ev->n,
-                              r->topology, r->ntopology, pm, g->n };
+    struct prom_page page = {
+        r->samples,     r->nsamples, pf,          n,     r->stats, r->rules ? 2 : 1,
+        DCBKIT_VERSION, r->configs,  r->nconfigs, ev->v, ev->n,    r->topology,
+        r->ntopology,   pm,          g->n
+    };
     int rc = prom_render_page(&r->page, &page, err);
     free(pm);
     free(pf);

@@ -23,8 +23,8 @@
 
 struct serve_args {
     const char *listen;
-    struct source_opts src;          /* what to read (--store beside a live source taken out) */
-    const char *record;              /* --store DB beside a live source: record there too */
+    struct source_opts src; /* what to read (--store beside a live source taken out) */
+    const char *record;     /* --store DB beside a live source: record there too */
     struct cli_rules rules;
     bool no_rules, once;
     int64_t interval_ns, history_ns, timeout_ns;
@@ -34,8 +34,8 @@ struct serve_args {
 
 #define SERVE_HELP_SHOWN (-1)
 /* The source groups serve takes (the others it refuses, saying why). */
-#define SERVE_SOURCE_GROUPS (SOURCE_G_LOCAL | SOURCE_G_GNMI | SOURCE_G_STORE | SOURCE_G_REPLAY | \
-                             SOURCE_G_FABRIC)
+#define SERVE_SOURCE_GROUPS \
+    (SOURCE_G_LOCAL | SOURCE_G_GNMI | SOURCE_G_STORE | SOURCE_G_REPLAY | SOURCE_G_FABRIC)
 
 /* 0, SERVE_HELP_SHOWN, or an exit status after a one-line usage error. */
 int serve_parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_args *a);
@@ -46,17 +46,17 @@ int serve_parse_args(struct cli_ctx *ctx, int argc, char **argv, struct serve_ar
 struct serve_page {
     char *data;
     size_t len;
-    void *gz;                    /* data gzipped once when published, for the scrapers that */
-    size_t gz_len;               /* accept it; NULL when compression failed: data is sent */
-    unsigned refs;               /* under the board's mutex */
+    void *gz;      /* data gzipped once when published, for the scrapers that */
+    size_t gz_len; /* accept it; NULL when compression failed: data is sent */
+    unsigned refs; /* under the board's mutex */
 };
 
 struct serve_board {
     pthread_mutex_t mu;
-    struct serve_page *metrics;  /* NULL until the first round */
-    int64_t last_ok_ns;          /* Unix time of the last good collection, 0 for none */
-    int64_t stale_after_ns;      /* /healthz fails when the last good collection is older */
-    char problem[256];           /* why the last round failed, "" when it did not */
+    struct serve_page *metrics; /* NULL until the first round */
+    int64_t last_ok_ns;         /* Unix time of the last good collection, 0 for none */
+    int64_t stale_after_ns;     /* /healthz fails when the last good collection is older */
+    char problem[256];          /* why the last round failed, "" when it did not */
 };
 
 void serve_board_init(struct serve_board *b, int64_t stale_after_ns);
@@ -74,11 +74,11 @@ int serve_board_health(struct serve_board *b, int64_t now_ns, char *text, size_t
 
 struct serve_http_options {
     struct prom_listen listen;
-    unsigned max_connections;    /* open at once; a newcomer closes the oldest not answered */
-    unsigned timeout_s;          /* an idle connection is closed after this */
-    unsigned deadline_s;         /* a request's head and body arrive within this, or it closes */
-    size_t max_request_bytes;    /* request line and headers; larger gets 431 */
-    bool verbose;                /* libmicrohttpd's own messages on stderr */
+    unsigned max_connections; /* open at once; a newcomer closes the oldest not answered */
+    unsigned timeout_s;       /* an idle connection is closed after this */
+    unsigned deadline_s;      /* a request's head and body arrive within this, or it closes */
+    size_t max_request_bytes; /* request line and headers; larger gets 431 */
+    bool verbose;             /* libmicrohttpd's own messages on stderr */
 };
 
 struct serve_http;
@@ -109,20 +109,20 @@ void serve_events_free(struct serve_events *ev);
 struct serve_feed {
     struct dcb_source src;
     struct sink_store sink;
-    struct dcb_store *st;            /* what a round reads: the ring, or the store in place */
-    bool in_place;                   /* st is the store source's own (src.direct) */
-    const struct source_opts *waiting;   /* a store that held no samples yet: opened again
-                                          * each round, st NULL until then */
+    struct dcb_store *st;              /* what a round reads: the ring, or the store in place */
+    bool in_place;                     /* st is the store source's own (src.direct) */
+    const struct source_opts *waiting; /* a store that held no samples yet: opened again
+                                        * each round, st NULL until then */
     int64_t interval_ns;
-    const char *label;               /* dcbkit_scrape_errors_total{source}: "local", "gnmi",
-                                      * "store", "replay", "fabric" */
+    const char *label; /* dcbkit_scrape_errors_total{source}: "local", "gnmi",
+                        * "store", "replay", "fabric" */
     struct serve_events events;
-    struct path_gaps gaps;           /* the paths the devices do not serve */
+    struct path_gaps gaps; /* the paths the devices do not serve */
 };
 
 struct serve_feed_options {
     const struct source_opts *so;
-    const char *record;              /* --store DB beside a live source, or NULL */
+    const char *record; /* --store DB beside a live source, or NULL */
     size_t ring_samples;
     int64_t interval_ns;
 };
@@ -140,11 +140,11 @@ void serve_feed_close(struct serve_feed *f);
 
 struct serve_round {
     struct serve_feed *feed;
-    const struct rule_set *rules;    /* NULL: no findings */
+    const struct rule_set *rules; /* NULL: no findings */
     const char *profile;
-    int64_t history_ns;              /* how far back rules may look */
-    int64_t stale_ns;                /* series older than this are not exported */
-    struct prom_source_stat stats[2];    /* the source, then "rules" */
+    int64_t history_ns;               /* how far back rules may look */
+    int64_t stale_ns;                 /* series older than this are not exported */
+    struct prom_source_stat stats[2]; /* the source, then "rules" */
     struct dcb_sample *samples;
     size_t nsamples, samples_cap;
     struct finding_list findings;
@@ -156,8 +156,7 @@ struct serve_round {
     bool verbose;
 };
 
-void serve_round_init(struct serve_round *r, struct serve_feed *feed,
-                      const struct rule_set *rules);
+void serve_round_init(struct serve_round *r, struct serve_feed *feed, const struct rule_set *rules);
 void serve_round_free(struct serve_round *r);
 /* Ticks the feed, evaluates, renders and publishes; a failing source or rule run is counted in
  * dcbkit_scrape_errors_total and the page still goes out (with what there is). -1 only when the
