@@ -2,8 +2,9 @@
  *
  * Wall time (Unix time) stamps what is stored and shown; monotonic time, which never steps,
  * measures intervals and paces loops. A ticker sleeps to absolute monotonic deadlines, so the
- * time a round takes does not add up into drift; a round that overruns skips the ticks it
- * missed instead of running them in a burst. */
+ * time a round takes does not add up into drift; after a round that overruns, the cadence goes
+ * on from then (one interval later): the missed ticks are not run in a burst, and no tick
+ * follows the late one at once. */
 #ifndef DCB_CLOCK_H
 #define DCB_CLOCK_H
 
@@ -39,9 +40,10 @@ struct dcb_ticker {
 
 /* A ticker whose first deadline is one interval from now (interval_ns <= 0: one second). */
 void dcb_ticker_start(struct dcb_ticker *t, int64_t interval_ns);
-/* The deadline to wait for: the coming one, or when a round overran it, the first one after
- * now_ns in the same phase (the missed ticks are skipped, not run in a burst). The ticker moves
- * on past it, so the next call gives the one after. */
+/* The deadline to wait for: the coming one, or when a round overran it, one interval after
+ * now_ns (the missed ticks are skipped, not run in a burst, and a frame drawn late is not
+ * followed by another at once). The ticker moves on past it, so the next call gives the one
+ * after. */
 int64_t dcb_ticker_next(struct dcb_ticker *t, int64_t now_ns);
 /* Sleeps until dcb_ticker_next's deadline, as dcb_sleep_until does. */
 void dcb_ticker_wait(struct dcb_ticker *t, const volatile int *stop);

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "lib"))
 from dcbtop_helpers import DCBTOP, Tmux, fail, need_binaries  # noqa: E402
@@ -26,11 +27,28 @@ try:
                    check=True)
     db = os.path.join(tmp, "store.db")
     model = json.load(open(os.path.join(tmp, "report", "report.json")))
-    t = Tmux("grouped", "%s --store %s -d 0.3" % (DCBTOP, db), 160, 60)
+    t = Tmux("grouped", "%s --store %s -d 0.05" % (DCBTOP, db), 160, 60)
     t.wait_text("first frame", "INTERFACE")
     t.keys("f")
     s = t.wait_text("findings view", "[findings]")
-    s = t.wait_for("findings grouped", lambda s: "places:" in s)
+    # the four replays were stored within about 0.3 s of wall time: a refresh interval (the
+    # store's grid step) must be shorter than that for a counter to have two readings in the
+    # window, hence -d 0.05. The first frame holds the window's last intervals only; the next
+    # refresh has the whole window (the headroom drops among them): measure once the screen
+    # stops changing
+    # (the rules run every 5 s, so this may take two runs on a loaded machine)
+    t.wait, wait = max(t.wait, 20), t.wait
+    t.wait_for("the whole window's findings", lambda s: "headroom-underprovisioned" in s)
+    t.wait = wait
+    last = {"screen": None}
+
+    def settled(s):
+        time.sleep(0.8)
+        now = t.screen()
+        same = now == s and now == last["screen"]
+        last["screen"] = now
+        return same and "places:" in now
+    s = t.wait_for("findings grouped, settled", settled)
     grouped = [ln for ln in s.splitlines()
                if re.search(r"^\S+ +(crit|warn|info) +\S+ +\d+ places: ", ln)]
     m = None
@@ -70,7 +88,7 @@ try:
     t.keys("q")
     t.wait_text("quit", "DCBTOP-EXIT=0")
     # batch JSON keeps every finding on its own
-    out = subprocess.run([DCBTOP, "--store", db, "-b", "-n", "2", "-d", "0.3", "-T", "json"],
+    out = subprocess.run([DCBTOP, "--store", db, "-b", "-n", "2", "-d", "0.05", "-T", "json"],
                          capture_output=True, text=True, timeout=60).stdout.splitlines()
     last = json.loads(out[-1])
     got = sum(1 for f in last.get("findings", []) if f.get("rule") == "cfg-headroom")
