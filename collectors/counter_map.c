@@ -70,8 +70,7 @@ int counter_map_load_text(struct counter_map *m, const char *text, const char *n
     }
     const cJSON *rule;
     int idx = 0;
-    cJSON_ArrayForEach(rule, counters)
-    {
+    cJSON_ArrayForEach(rule, counters) {
         char where[64];
         snprintf(where, sizeof(where), "counters[%d]", idx++);
         const cJSON *match = cJSON_GetObjectItemCaseSensitive(rule, "match");

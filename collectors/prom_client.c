@@ -72,8 +72,7 @@ static int check_series(const cJSON *r, size_t i, size_t *npoints, struct dcb_er
         return bad(err, "no values array", i);
     size_t nl = 0;
     const cJSON *l;
-    cJSON_ArrayForEach(l, metric)
-    {
+    cJSON_ArrayForEach(l, metric) {
         if (!cJSON_IsString(l) || !l->string)
             return bad(err, "a label that is not a string", i);
         if (++nl > PROM_LABELS_MAX)
@@ -110,8 +109,7 @@ int prom_matrix_parse(struct prom_matrix **out, const char *text, size_t len, st
     }
     size_t n = (size_t)cJSON_GetArraySize(result), npoints = 0, i = 0;
     const cJSON *r;
-    cJSON_ArrayForEach(r, result)
-    {
+    cJSON_ArrayForEach(r, result) {
         if (check_series(r, i++, &npoints, err) < 0) {
             cJSON_Delete(doc);
             return -1;
@@ -131,14 +129,12 @@ int prom_matrix_parse(struct prom_matrix **out, const char *text, size_t len, st
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory for %zu points", npoints);
     }
     i = 0;
-    cJSON_ArrayForEach(r, result)
-    {
+    cJSON_ArrayForEach(r, result) {
         struct matrix_series *s = &m->series[m->nseries++];
         s->metric = cJSON_GetObjectItemCaseSensitive(r, "metric");
         s->start = m->npoints;
         const cJSON *p;
-        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "values"))
-        {
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(r, "values")) {
             size_t k = m->npoints;
             if (parse_point(p, &m->t_ns[k], &m->value[k]) < 0 ||
                 (k > s->start && m->t_ns[k] <= m->t_ns[k - 1])) {
@@ -169,8 +165,7 @@ void prom_matrix_get(const struct prom_matrix *m, size_t i, struct prom_series *
     memset(out, 0, sizeof(*out));
     out->name = "";
     const cJSON *l;
-    cJSON_ArrayForEach(l, m->series[i].metric)
-    {
+    cJSON_ArrayForEach(l, m->series[i].metric) {
         if (!strcmp(l->string, "__name__"))
             out->name = l->valuestring;
         out->keys[out->nlabels] = l->string;

@@ -25,7 +25,7 @@ void dcb_ticker_start(struct dcb_ticker *t, int64_t interval_ns)
 int64_t dcb_ticker_next(struct dcb_ticker *t, int64_t now_ns)
 {
     int64_t due = t->next_ns;
-    if (due < now_ns)             /* overran: a whole interval from now, never a tick at once */
+    if (due < now_ns) /* overran: a whole interval from now, never a tick at once */
         due = now_ns + t->interval_ns;
     t->next_ns = due + t->interval_ns;
     return due;

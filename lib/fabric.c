@@ -232,8 +232,7 @@ static int check_keys(const cJSON *obj, const char *const *allowed, const char *
                       struct dcb_err *err)
 {
     const cJSON *item;
-    cJSON_ArrayForEach(item, obj)
-    {
+    cJSON_ArrayForEach(item, obj) {
         bool ok = false;
         for (const char *const *a = allowed; *a; a++)
             ok = ok || strcmp(item->string, *a) == 0;
@@ -401,8 +400,7 @@ static int load_aliases(struct fabric_device *d, const cJSON *aliases, const cha
                            where, FABRIC_ALIASES_MAX);
     const cJSON *a;
     int i = 0;
-    cJSON_ArrayForEach(a, aliases)
-    {
+    cJSON_ArrayForEach(a, aliases) {
         char awhere[80];
         snprintf(awhere, sizeof(awhere), "%s.aliases[%d]", where, i++);
         size_t n = cJSON_IsString(a) ? strlen(a->valuestring) : 0;
@@ -479,8 +477,7 @@ static int load_device(struct fabric *f, const cJSON *dj, int idx, struct dcb_er
                                "interface name -> config",
                                where);
         const cJSON *ic;
-        cJSON_ArrayForEach(ic, ifs)
-        {
+        cJSON_ArrayForEach(ic, ifs) {
             char iwhere[160];
             snprintf(iwhere, sizeof(iwhere), "%s.interfaces.%.60s", where, ic->string);
             cJSON key = { 0 };
@@ -730,8 +727,7 @@ int fabric_load_json(struct fabric *f, const cJSON *root, struct dcb_err *err)
     const cJSON *dj;
     int idx = 0;
     rc = 0;
-    cJSON_ArrayForEach(dj, devices)
-    {
+    cJSON_ArrayForEach(dj, devices) {
         const cJSON *n = cJSON_GetObjectItemCaseSensitive(dj, "name");
         /* an explicit entry may refine a generated device once, never repeat an explicit one */
         if (cJSON_IsString(n)) {
@@ -764,8 +760,7 @@ int fabric_load_json(struct fabric *f, const cJSON *root, struct dcb_err *err)
         return dcb_err_set(err, DCB_E_INVAL, "links: must be an array");
     const cJSON *lj;
     idx = 0;
-    cJSON_ArrayForEach(lj, links)
-    {
+    cJSON_ArrayForEach(lj, links) {
         if ((rc = load_link(f, lj, idx++, err)) < 0)
             return rc;
     }

@@ -23,8 +23,7 @@ static int app_from_json(struct qos_config *c, const cJSON *arr, const char *pat
     size_t used = 0;
     int i = 0;
     const cJSON *e;
-    cJSON_ArrayForEach(e, arr)
-    {
+    cJSON_ArrayForEach(e, arr) {
         const cJSON *sel = cJSON_GetObjectItemCaseSensitive(e, "selector");
         const cJSON *proto = cJSON_GetObjectItemCaseSensitive(e, "protocol");
         const cJSON *prio = cJSON_GetObjectItemCaseSensitive(e, "prio");
@@ -60,8 +59,7 @@ static int walk(struct qos_config *c, const cJSON *node, const char *path, const
     if (cJSON_IsObject(node) || (cJSON_IsArray(node) && strcmp(path, "app") != 0)) {
         const cJSON *child;
         int i = 0;
-        cJSON_ArrayForEach(child, node)
-        {
+        cJSON_ArrayForEach(child, node) {
             char sub[QOS_PATH_MAX * 2];
             const char *key = cJSON_IsArray(node) ? NULL : child->string;
             char idx[16];

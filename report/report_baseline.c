@@ -87,8 +87,7 @@ int report_record(struct dcb_store *st, const cJSON *model, const char *fabric_n
     int64_t run_id;
     int rc = store_begin_run(st, RUN_COMMAND, fabric_name, w->t1, &run_id, err);
     const cJSON *f;
-    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(model, "findings"))
-    {
+    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(model, "findings")) {
         if (rc < 0)
             break;
         char *json = cJSON_PrintUnformatted(f);

@@ -9,8 +9,7 @@
 static const cJSON *find_key(const cJSON *arr, const char *key)
 {
     const cJSON *x;
-    cJSON_ArrayForEach(x, arr)
-    {
+    cJSON_ArrayForEach(x, arr) {
         if (strcmp(report_str(x, "key"), key) == 0)
             return x;
     }
@@ -32,8 +31,7 @@ void report_diff(cJSON *model, const cJSON *baseline, const char *baseline_name)
     double old_end = report_num(old_window, "end_ns");
     int n_new = 0, n_open = 0, n_resolved = 0;
     cJSON *f;
-    cJSON_ArrayForEach(f, findings)
-    {
+    cJSON_ArrayForEach(f, findings) {
         const cJSON *was = old ? find_key(old, report_str(f, "key")) : NULL;
         cJSON_AddStringToObject(f, "status", was ? "still-open" : "new");
         /* first reported: carried over from the previous report, else this window's end */
@@ -57,8 +55,7 @@ void report_diff(cJSON *model, const cJSON *baseline, const char *baseline_name)
     }
     cJSON *resolved = cJSON_CreateArray();
     const cJSON *o;
-    cJSON_ArrayForEach(o, old)
-    {
+    cJSON_ArrayForEach(o, old) {
         if (find_key(findings, report_str(o, "key")))
             continue;
         cJSON *r = cJSON_CreateObject();

@@ -228,8 +228,7 @@ static int add_unreachable(const struct report_findings_input *in, const char *n
 static bool model_has_device(const cJSON *model, const char *name)
 {
     const cJSON *dev;
-    cJSON_ArrayForEach(dev, cJSON_GetObjectItemCaseSensitive(model, "devices"))
-    {
+    cJSON_ArrayForEach(dev, cJSON_GetObjectItemCaseSensitive(model, "devices")) {
         if (!strcmp(report_str(dev, "name"), name))
             return true;
     }
@@ -242,8 +241,7 @@ static int add_unreachable_devices(const struct report_findings_input *in, const
                                    struct found *fd)
 {
     const cJSON *dev;
-    cJSON_ArrayForEach(dev, cJSON_GetObjectItemCaseSensitive(model, "devices"))
-    {
+    cJSON_ArrayForEach(dev, cJSON_GetObjectItemCaseSensitive(model, "devices")) {
         if (strcmp(report_str(dev, "status"), "ok") != 0 &&
             add_unreachable(in, report_str(dev, "name"), report_str(dev, "reach"),
                             report_str(dev, "target"), fd) < 0)

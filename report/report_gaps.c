@@ -21,8 +21,7 @@ static cJSON *gap_json(const struct path_gap *p)
 static void add_to_device(cJSON *model, const struct path_gap *p)
 {
     cJSON *d;
-    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(model, "devices"))
-    {
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(model, "devices")) {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(d, "name");
         if (!cJSON_IsString(name) || strcmp(name->valuestring, p->device))
             continue;

@@ -296,8 +296,7 @@ static int on_qp_event(const struct dcb_event *e, void *arg)
 static cJSON *find_by_ifname(cJSON *arr, const char *ifname)
 {
     cJSON *x;
-    cJSON_ArrayForEach(x, arr)
-    {
+    cJSON_ArrayForEach(x, arr) {
         if (strcmp(report_str(x, "ifname"), ifname) == 0)
             return x;
     }

@@ -23,8 +23,7 @@ struct report_group *report_group_findings(const cJSON *findings, size_t *ngroup
         return NULL;
     const cJSON *f;
     int index = 0;
-    cJSON_ArrayForEach(f, findings)
-    {
+    cJSON_ArrayForEach(f, findings) {
         size_t k = 0;
         while (k < used && !same_group(g[k].first, f))
             k++;
@@ -54,8 +53,7 @@ char *report_group_places(const cJSON *findings, const struct report_group *g, c
         return report_place(g->first, buf, len);
     size_t n = 0;
     const cJSON *f;
-    cJSON_ArrayForEach(f, findings)
-    {
+    cJSON_ArrayForEach(f, findings) {
         if (n < (size_t)g->count && same_group(g->first, f)) {
             double p = report_num(f, "prio");
             r[n].device = report_str(f, "device");

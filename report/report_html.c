@@ -59,8 +59,7 @@ static void td_text(FILE *fp, const char *s)
 static void text_rows(FILE *fp, const cJSON *list, const char *const keys[], size_t nkeys)
 {
     const cJSON *x;
-    cJSON_ArrayForEach(x, list)
-    {
+    cJSON_ArrayForEach(x, list) {
         fputs("<tr>", fp);
         for (size_t i = 0; i < nkeys; i++)
             td_text(fp, report_str(x, keys[i]));
@@ -192,8 +191,7 @@ static void changes(FILE *fp, const cJSON *m)
         for (size_t k = 0; k < ngroups; k++)
             group_row(fp, findings, &groups[k]);
         const cJSON *f;
-        cJSON_ArrayForEach(f, report_get(cmp, "resolved_findings"))
-        {
+        cJSON_ArrayForEach(f, report_get(cmp, "resolved_findings")) {
             resolved_row(fp, f);
         }
         fputs("</table>\n", fp);
@@ -217,8 +215,7 @@ static void top(FILE *fp, const cJSON *m)
         for (const struct report_column *c = t->columns; c->title; c++)
             fprintf(fp, "<th>%s</th>", c->title);
         fputs("</tr>\n", fp);
-        cJSON_ArrayForEach(r, rows)
-        {
+        cJSON_ArrayForEach(r, rows) {
             fputs("<tr>", fp);
             for (const struct report_column *c = t->columns; c->title; c++) {
                 char cell[256];
@@ -261,20 +258,17 @@ static void heatmap(FILE *fp, const cJSON *m)
     }
     size_t c = 0;
     const cJSON *x;
-    cJSON_ArrayForEach(x, cols)
-    {
+    cJSON_ArrayForEach(x, cols) {
         svg_heatmap_col_label(hmap, c++, cJSON_IsString(x) ? x->valuestring : "");
     }
     size_t r = 0;
-    cJSON_ArrayForEach(x, rows)
-    {
+    cJSON_ArrayForEach(x, rows) {
         char label[160];
         snprintf(label, sizeof(label), "%s %s", report_str(x, "device"), report_str(x, "ifname"));
         svg_heatmap_row_label(hmap, r, label);
         c = 0;
         const cJSON *v;
-        cJSON_ArrayForEach(v, report_get(x, "values"))
-        {
+        cJSON_ArrayForEach(v, report_get(x, "values")) {
             svg_heatmap_set(hmap, r, c++, report_item_num(v));
         }
         r++;
@@ -325,15 +319,13 @@ static void device_chart(FILE *fp, const cJSON *d, const cJSON *m)
             continue;
         int p = svg_chart_panel(c, chart_panels[i].title, chart_panels[i].unit, "per interval");
         svg_panel_set_height(c, p, 90);
-        cJSON_ArrayForEach(line, lines)
-        {
+        cJSON_ArrayForEach(line, lines) {
             struct svg_series *s = svg_chart_line(c, p, report_str(line, "label"));
             if (!s)
                 continue;
             int k = 0;
             const cJSON *v;
-            cJSON_ArrayForEach(v, report_get(line, "values"))
-            {
+            cJSON_ArrayForEach(v, report_get(line, "values")) {
                 double x = report_item_num(v), at = t0 + (k + 0.5) * bucket;
                 if (isfinite(x) && at < 9e18)
                     svg_series_point(s, (int64_t)at, x);
@@ -356,8 +348,7 @@ static void device_config(FILE *fp, const cJSON *d, const cJSON *m)
           "<th>checks</th></tr>\n",
           fp);
     const char *dev = report_str(d, "name");
-    cJSON_ArrayForEach(row, cfg)
-    {
+    cJSON_ArrayForEach(row, cfg) {
         const char *ifname = report_str(row, "ifname"), *source = report_str(row, "source");
         fputs("<tr>", fp);
         td_text(fp, ifname);
@@ -365,8 +356,7 @@ static void device_config(FILE *fp, const cJSON *d, const cJSON *m)
         fputs("<td>", fp);
         const cJSON *fld;
         int k = 0;
-        cJSON_ArrayForEach(fld, report_get(row, "fields"))
-        {
+        cJSON_ArrayForEach(fld, report_get(row, "fields")) {
             fputs(k++ ? " · " : "", fp);
             fputs("<code>", fp);
             h(fp, fld->string);
@@ -379,8 +369,7 @@ static void device_config(FILE *fp, const cJSON *d, const cJSON *m)
         /* the config checks that fired on this interface */
         const cJSON *f;
         int nf = 0, i = 0;
-        cJSON_ArrayForEach(f, report_get(m, "findings"))
-        {
+        cJSON_ArrayForEach(f, report_get(m, "findings")) {
             if (!strcmp(report_str(f, "device"), dev) && !strcmp(report_str(f, "ifname"), ifname) &&
                 !strncmp(report_str(f, "rule"), "cfg-", 4)) {
                 fputs(nf++ ? " " : "", fp);
@@ -406,8 +395,7 @@ static void devices(FILE *fp, const cJSON *m)
             cJSON_GetArraySize(report_get(m, "devices")));
     const cJSON *d;
     int i = 0;
-    cJSON_ArrayForEach(d, report_get(m, "devices"))
-    {
+    cJSON_ArrayForEach(d, report_get(m, "devices")) {
         fprintf(fp, "<article class=\"device\" id=\"dev-%d\">\n<h3>", i++);
         h(fp, report_str(d, "name"));
         fputs("</h3>\n<p class=\"meta\">", fp);
@@ -530,8 +518,7 @@ static void finding_article(FILE *fp, const cJSON *findings, const struct report
         }
         fputs(":", fp);
         int n = 0;
-        cJSON_ArrayForEach(e, report_get(f, "evidence"))
-        {
+        cJSON_ArrayForEach(e, report_get(f, "evidence")) {
             char shown[96];
             fputs(n++ ? "; " : " ", fp);
             fputs("<code>", fp);
@@ -599,8 +586,7 @@ static void all_places(FILE *fp, const cJSON *m)
             "findings, one per place</summary>\n<table class=\"findings\"><tr><th>severity"
             "</th><th>status</th><th>rule</th><th>where</th><th>proposed</th></tr>\n",
             cJSON_GetArraySize(all));
-    cJSON_ArrayForEach(f, all)
-    {
+    cJSON_ArrayForEach(f, all) {
         char place[256];
         fputs("<tr><td>", fp);
         sev_badge(fp, report_str(f, "severity"));
@@ -633,8 +619,7 @@ static void raw(FILE *fp, const cJSON *m)
 {
     const cJSON *r = report_get(m, "raw"), *x;
     fputs("<section id=\"raw\">\n<h2>Raw data</h2>\n<ul>\n", fp);
-    cJSON_ArrayForEach(x, report_get(r, "files"))
-    {
+    cJSON_ArrayForEach(x, report_get(r, "files")) {
         const char *name = cJSON_IsString(x) ? x->valuestring : "";
         /* links only to the files report writes beside this one */
         if (!strcmp(name, "report.json") || !strcmp(name, "report.md"))
@@ -648,8 +633,7 @@ static void raw(FILE *fp, const cJSON *m)
     fputs("<li>store: <code>", fp);
     h(fp, report_str(r, "store"));
     fputs("</code></li>\n", fp);
-    cJSON_ArrayForEach(x, report_get(r, "commands"))
-    {
+    cJSON_ArrayForEach(x, report_get(r, "commands")) {
         fputs("<li><code>", fp);
         h(fp, cJSON_IsString(x) ? x->valuestring : "");
         fputs("</code></li>\n", fp);

@@ -190,8 +190,7 @@ static void all_places_table(FILE *fp, const cJSON *findings)
           "|---|---|---|---|---|\n",
           fp);
     const cJSON *f;
-    cJSON_ArrayForEach(f, findings)
-    {
+    cJSON_ArrayForEach(f, findings) {
         fputs("| ", fp);
         md_escape(fp, report_str(f, "severity"));
         fputs(" | ", fp);
@@ -222,8 +221,7 @@ static void top_tables(FILE *fp, const cJSON *top)
         for (const struct report_column *c = t->columns; c->title; c++)
             fputs("|---", fp);
         fputs("|\n", fp);
-        cJSON_ArrayForEach(r, rows)
-        {
+        cJSON_ArrayForEach(r, rows) {
             for (const struct report_column *c = t->columns; c->title; c++) {
                 char cell[256];
                 fputs("| ", fp);
@@ -250,8 +248,7 @@ static void missing_paths(FILE *fp, const cJSON *list)
         { "): no ", "gives" },
     };
     const cJSON *p;
-    cJSON_ArrayForEach(p, list)
-    {
+    cJSON_ArrayForEach(p, list) {
         for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
             fputs(parts[i][0], fp);
             md_escape(fp, report_str(p, parts[i][1]));
@@ -290,8 +287,7 @@ int report_write_md(const cJSON *m, FILE *fp)
         fputs(").\n", fp);
     }
     const cJSON *r;
-    cJSON_ArrayForEach(r, report_get(cmp, "resolved_findings"))
-    {
+    cJSON_ArrayForEach(r, report_get(cmp, "resolved_findings")) {
         fputs("- resolved: ", fp);
         md_escape(fp, report_str(r, "rule"));
         fputs(" at ", fp);
@@ -314,8 +310,7 @@ int report_write_md(const cJSON *m, FILE *fp)
           "\n|---|---|---|---|---|---|---|---|\n",
           fp);
     const cJSON *d;
-    cJSON_ArrayForEach(d, report_get(m, "devices"))
-    {
+    cJSON_ArrayForEach(d, report_get(m, "devices")) {
         const cJSON *t = report_get(d, "totals");
         fputs("| ", fp);
         md_escape(fp, report_str(d, "name"));
@@ -333,8 +328,7 @@ int report_write_md(const cJSON *m, FILE *fp)
         md_value(fp, t, "marks", SVG_UNIT_NONE);
         fputs(" |\n", fp);
         const cJSON *n;
-        cJSON_ArrayForEach(n, report_get(d, "neighbours"))
-        {
+        cJSON_ArrayForEach(n, report_get(d, "neighbours")) {
             fputs("|  ↳ ", fp);
             md_escape(fp, report_str(n, "ifname"));
             fputs(" | neighbour | ", fp);
@@ -374,8 +368,7 @@ int report_write_md(const cJSON *m, FILE *fp)
         fputc(':', fp);
         const cJSON *e;
         int n = 0;
-        cJSON_ArrayForEach(e, report_get(f, "evidence"))
-        {
+        cJSON_ArrayForEach(e, report_get(f, "evidence")) {
             fputs(n++ ? "; " : " ", fp);
             char shown[96];
             md_code(fp, report_str(e, "name"));
@@ -414,14 +407,12 @@ int report_write_md(const cJSON *m, FILE *fp)
 
     fputs("\n## Raw data\n\n", fp);
     const cJSON *raw = report_get(m, "raw"), *x;
-    cJSON_ArrayForEach(x, report_get(raw, "files"))
-    {
+    cJSON_ArrayForEach(x, report_get(raw, "files")) {
         fputs("- ", fp);
         md_escape(fp, cJSON_IsString(x) ? x->valuestring : "");
         fputc('\n', fp);
     }
-    cJSON_ArrayForEach(x, report_get(raw, "commands"))
-    {
+    cJSON_ArrayForEach(x, report_get(raw, "commands")) {
         fputs("- ", fp);
         md_escape(fp, cJSON_IsString(x) ? x->valuestring : "");
         fputc('\n', fp);

@@ -99,8 +99,7 @@ enum report_status report_verdict(cJSON *model, bool have_data)
     const cJSON *findings = cJSON_GetObjectItemCaseSensitive(model, "findings");
     int counts[3] = { 0 };
     const cJSON *f, *worst = NULL;
-    cJSON_ArrayForEach(f, findings)
-    {
+    cJSON_ArrayForEach(f, findings) {
         const char *s = report_str(f, "severity");
         int k = !strcmp(s, "crit") ? 2 : !strcmp(s, "warn") ? 1 : 0;
         counts[k]++;

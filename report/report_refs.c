@@ -43,7 +43,9 @@ static struct report_refs *refs_gather(const cJSON *m)
     if (!r)
         return NULL;
     const cJSON *f;
-    cJSON_ArrayForEach(f, report_get(m, "findings")) add_ids(r, report_str(f, "reference"));
+    cJSON_ArrayForEach(f, report_get(m, "findings")) {
+        add_ids(r, report_str(f, "reference"));
+    }
     char *doc = NULL;
     size_t len;
     struct dcb_err err = { 0 };

@@ -292,11 +292,10 @@ static void add_aliases(struct store_evidence *se, const struct store_config_row
 {
     cJSON *j = cJSON_Parse(row->json);
     const cJSON *name;
-    cJSON_ArrayForEach(name, cJSON_GetObjectItemCaseSensitive(
-                                 j, "names")) if (cJSON_IsString(name) &&
-                                                  identity_add_alias(se->identity, row->device,
-                                                                     name->valuestring) < 0)
-        se->nomem = true;
+    cJSON_ArrayForEach(name, cJSON_GetObjectItemCaseSensitive(j, "names"))
+        if (cJSON_IsString(name) &&
+            identity_add_alias(se->identity, row->device, name->valuestring) < 0)
+            se->nomem = true;
     cJSON_Delete(j);
 }
 

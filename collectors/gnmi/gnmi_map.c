@@ -37,8 +37,7 @@ static int load_config_rules(struct gnmi_map *m, const cJSON *arr, const char *n
 {
     const cJSON *rule;
     int idx = 0;
-    cJSON_ArrayForEach(rule, arr)
-    {
+    cJSON_ArrayForEach(rule, arr) {
         if (m->ncfg == GNMI_MAP_CONFIG_RULES)
             return dcb_err_set(err, DCB_E_RANGE, "%s: more than %d config rules", name,
                                GNMI_MAP_CONFIG_RULES);
@@ -117,8 +116,7 @@ int gnmi_map_load_text(struct gnmi_map *m, const char *text, const char *name, s
         goto out;
     }
     const cJSON *s;
-    cJSON_ArrayForEach(s, subs)
-    {
+    cJSON_ArrayForEach(s, subs) {
         const cJSON *target = cJSON_GetObjectItemCaseSensitive(s, "target");
         const cJSON *path = cJSON_GetObjectItemCaseSensitive(s, "path");
         const cJSON *config = cJSON_GetObjectItemCaseSensitive(s, "config");

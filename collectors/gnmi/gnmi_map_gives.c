@@ -105,8 +105,7 @@ static void give(struct gnmi_map *m, const char *match, const char *name)
 static void give_all(struct gnmi_map *m, const cJSON *rules, const char *what)
 {
     const cJSON *rule;
-    cJSON_ArrayForEach(rule, rules)
-    {
+    cJSON_ArrayForEach(rule, rules) {
         const cJSON *match = cJSON_GetObjectItemCaseSensitive(rule, "match");
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(rule, what);
         char field[GNMI_MAP_GIVES];

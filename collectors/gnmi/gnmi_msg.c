@@ -175,16 +175,14 @@ static const cJSON *list_key(const cJSON *obj)
     static const char *const prefer[] = { "name", "index", "id" };
     for (size_t i = 0; i < 3; i++) {
         const cJSON *c;
-        cJSON_ArrayForEach(c, obj)
-        {
+        cJSON_ArrayForEach(c, obj) {
             if (c->string && !strcmp(strip_module(c->string), prefer[i]) &&
                 (cJSON_IsString(c) || cJSON_IsNumber(c)))
                 return c;
         }
     }
     const cJSON *c;
-    cJSON_ArrayForEach(c, obj)
-    {
+    cJSON_ArrayForEach(c, obj) {
         size_t n = c->string ? strlen(c->string) : 0;
         if (n > 3 && !strcmp(c->string + n - 3, "-id") && (cJSON_IsString(c) || cJSON_IsNumber(c)))
             return c;
@@ -224,16 +222,14 @@ static int walk_json(struct walk *w, const cJSON *j, size_t plen, int depth)
         return dcb_err_set(w->err, DCB_E_RANGE, "%s: JSON nested too deep", w->path);
     if (cJSON_IsObject(j)) {
         const cJSON *c;
-        cJSON_ArrayForEach(c, j)
-        {
+        cJSON_ArrayForEach(c, j) {
             if (!c->string)
                 continue;
             const char *name = strip_module(c->string);
             if (cJSON_IsArray(c)) {
                 const cJSON *e;
                 size_t idx = 0;
-                cJSON_ArrayForEach(e, c)
-                {
+                cJSON_ArrayForEach(e, c) {
                     const cJSON *k = cJSON_IsObject(e) ? list_key(e) : NULL;
                     Gnmi__PathKey key = GNMI__PATH_KEY__INIT;
                     char num[32], idxs[32];

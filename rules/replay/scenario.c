@@ -351,8 +351,7 @@ static int fault_config(struct scenario *sc, const cJSON *fj, const char *where,
     if (!cJSON_IsObject(set) || !set->child)
         return dcb_err_set(err, DCB_E_INVAL, "%s.set: an object of config paths and values", where);
     const cJSON *it;
-    cJSON_ArrayForEach(it, set)
-    {
+    cJSON_ArrayForEach(it, set) {
         char what[300], value[128];
         snprintf(what, sizeof(what), "%s.set.%s", where, it->string);
         if (cJSON_IsString(it))
@@ -540,8 +539,7 @@ static int load_doc(struct scenario *sc, const char *const *qos_sets, size_t nqo
         return dcb_err_set(err, DCB_E_INVAL, "faults: must be a list");
     const cJSON *fj;
     size_t idx = 0;
-    cJSON_ArrayForEach(fj, faults)
-    {
+    cJSON_ArrayForEach(fj, faults) {
         if ((rc = load_fault(sc, fj, idx++, err)) < 0)
             return rc;
     }

@@ -15,8 +15,7 @@ int scenario_json_keys(const cJSON *obj, const char *const *allowed, const char 
                        struct dcb_err *err)
 {
     const cJSON *item;
-    cJSON_ArrayForEach(item, obj)
-    {
+    cJSON_ArrayForEach(item, obj) {
         bool ok = false;
         for (const char *const *a = allowed; *a && !ok; a++)
             ok = item->string && strcmp(item->string, *a) == 0;

@@ -183,8 +183,7 @@ static int host_list(const cJSON *obj, const char *key, const struct fabric *f, 
         return dcb_err_set(err, DCB_E_INVAL, "%s.%s: must be a list of host names", path, key);
     }
     const cJSON *it;
-    cJSON_ArrayForEach(it, arr)
-    {
+    cJSON_ArrayForEach(it, arr) {
         snprintf(where, sizeof(where), "%s.%s[%zu]", path, key, *n);
         int rc = 0;
         if (!cJSON_IsString(it))
@@ -451,8 +450,7 @@ static int explicit_flows(struct workload *w, const cJSON *obj, const struct fab
                            cJSON_GetArraySize(arr), WORKLOAD_MAX_FLOWS);
     const cJSON *fj;
     size_t i = 0;
-    cJSON_ArrayForEach(fj, arr)
-    {
+    cJSON_ArrayForEach(fj, arr) {
         char where[160], sub[200];
         snprintf(where, sizeof(where), "%s.flows[%zu]", path, i);
         const char *src = NULL, *dst = NULL;

@@ -115,8 +115,7 @@ static bool have_data(const cJSON *model)
     double samples = report_num(cJSON_GetObjectItemCaseSensitive(model, "traffic"), "samples");
     bool have = samples > 0;
     const cJSON *d;
-    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(model, "devices"))
-    {
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(model, "devices")) {
         have |= !strcmp(report_str(d, "status"), "ok");
     }
     return have;
