@@ -260,10 +260,6 @@ const struct counter_map *counter_maps_guess(const struct counter_maps *maps, co
     return best;
 }
 
-#ifndef DCBKIT_SOURCE_MAPS
-#define DCBKIT_SOURCE_MAPS NULL /* no source tree to fall back on */
-#endif
-
 int counter_maps_default_dir(char *buf, size_t len)
 {
     return dcb_data_dir("DCBKIT_MAPS", "maps", DCBKIT_SOURCE_MAPS, buf, len);

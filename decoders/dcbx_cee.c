@@ -18,13 +18,6 @@ enum cee_subtlv {
 #define PFC_LEN 6
 #define APP_ENTRY_LEN 6
 
-static bool wrong_length(struct dcb_frame *f, const char *name, size_t len, const char *want)
-{
-    char what[64];
-    snprintf(what, sizeof(what), "CEE %s sub-TLV", name);
-    return dcb_malformed_len(f, what, len, want);
-}
-
 static void decode_feature_header(struct dcb_reader *r, struct dcb_cee_feature *h)
 {
     h->oper_ver = rd_u8(r);
@@ -70,7 +63,7 @@ static bool decode_subtlv(unsigned type, struct dcb_reader *r, struct dcb_cee *c
     switch (type) {
     case CEE_CONTROL:
         if (len != CONTROL_LEN)
-            return wrong_length(f, "Control", len, "10");
+            return dcb_malformed_len(f, "CEE Control sub-TLV", len, "10");
         c->oper_ver = rd_u8(r);
         c->max_ver = rd_u8(r);
         c->seq = rd_be32(r);
@@ -79,19 +72,19 @@ static bool decode_subtlv(unsigned type, struct dcb_reader *r, struct dcb_cee *c
         return true;
     case CEE_PG:
         if (len != PG_LEN)
-            return wrong_length(f, "Priority Groups", len, "17");
+            return dcb_malformed_len(f, "CEE Priority Groups sub-TLV", len, "17");
         decode_pg(r, c);
         return true;
     case CEE_PFC:
         if (len != PFC_LEN)
-            return wrong_length(f, "PFC", len, "6");
+            return dcb_malformed_len(f, "CEE PFC sub-TLV", len, "6");
         decode_feature_header(r, &c->pfc_hdr);
         c->pfc_enable = rd_u8(r);
         c->pfc_num_tcs = rd_u8(r);
         return true;
     case CEE_APP:
         if (len < FEATURE_HEADER_LEN || (len - FEATURE_HEADER_LEN) % APP_ENTRY_LEN != 0)
-            return wrong_length(f, "Application", len, "4+6n");
+            return dcb_malformed_len(f, "CEE Application sub-TLV", len, "4+6n");
         decode_app(r, c);
         return true;
     default: return true;

@@ -31,13 +31,6 @@ enum ieee_subtype {
 #define APP_TLV_MIN 5
 #define ORG_HEADER_LEN 4
 
-static bool wrong_length(struct dcb_frame *f, const char *name, size_t len, const char *want)
-{
-    char what[64];
-    snprintf(what, sizeof(what), "IEEE %s TLV", name);
-    return dcb_malformed_len(f, what, len, want);
-}
-
 /* ETS Configuration (subtype 9) and ETS Recommendation (subtype 10), length 25:
  *
  *  0                   1                   2                   3
@@ -56,7 +49,10 @@ static bool decode_ets(struct dcb_reader *body, bool config, struct dcb_ets *e, 
 {
     size_t len = rd_remaining(body) + ORG_HEADER_LEN;
     if (len != ETS_TLV_LEN)
-        return wrong_length(f, config ? "ETS Configuration" : "ETS Recommendation", len, "25");
+        return dcb_malformed_len(f,
+                                 config ? "IEEE ETS Configuration TLV"
+                                        : "IEEE ETS Recommendation TLV",
+                                 len, "25");
     uint8_t flags = rd_u8(body);
     e->willing = config ? flags >> 7 : 0;
     e->cbs = config ? flags >> 6 & 1 : 0;
@@ -82,7 +78,7 @@ static bool decode_app(struct dcb_reader *body, struct dcb_lldp *l, struct dcb_f
 {
     size_t len = rd_remaining(body) + ORG_HEADER_LEN;
     if (len < APP_TLV_MIN || (len - APP_TLV_MIN) % 3 != 0)
-        return wrong_length(f, "Application Priority", len, "5+3n");
+        return dcb_malformed_len(f, "IEEE Application Priority TLV", len, "5+3n");
     rd_skip(body, 1);
     l->has_app = true;
     while (rd_remaining(body) >= 3) {
@@ -117,7 +113,7 @@ bool dcb_decode_ieee_dcbx(struct dcb_reader *body, uint8_t subtype, struct dcb_l
     case IEEE_ETS_REC: return decode_ets(body, false, &l->ets_rec, f);
     case IEEE_PFC: {
         if (len != PFC_TLV_LEN)
-            return wrong_length(f, "PFC Configuration", len, "6");
+            return dcb_malformed_len(f, "IEEE PFC Configuration TLV", len, "6");
         uint8_t flags = rd_u8(body);
         l->pfc.willing = flags >> 7;
         l->pfc.mbc = flags >> 6 & 1;
@@ -129,7 +125,7 @@ bool dcb_decode_ieee_dcbx(struct dcb_reader *body, uint8_t subtype, struct dcb_l
     case IEEE_APP: return decode_app(body, l, f);
     case IEEE_CN:
         if (len != CN_TLV_LEN)
-            return wrong_length(f, "Congestion Notification", len, "6");
+            return dcb_malformed_len(f, "IEEE Congestion Notification TLV", len, "6");
         l->cn.cnpv = rd_u8(body);
         l->cn.ready = rd_u8(body);
         l->cn.present = true;

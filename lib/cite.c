@@ -93,12 +93,7 @@ size_t cite_anchors(const char *ref, char ids[][CITE_ID_MAX], size_t max)
 int cite_doc_path(char *buf, size_t len)
 {
     char dir[4096];
-#ifdef DCBKIT_SOURCE_DOCS
-    const char *source = DCBKIT_SOURCE_DOCS;
-#else
-    const char *source = NULL;
-#endif
-    if (dcb_data_dir("DCBKIT_DOCS", "docs", source, dir, sizeof(dir)) < 0)
+    if (dcb_data_dir("DCBKIT_DOCS", "docs", DCBKIT_SOURCE_DOCS, dir, sizeof(dir)) < 0)
         return -1;
     char path[4096 + 32], real[PATH_MAX];
     struct stat st;

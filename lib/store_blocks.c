@@ -32,16 +32,19 @@ bool store_sample_run_push(struct sample_run *r, const struct stored_sample *s)
     return true;
 }
 
-void store_value_from_column(sqlite3_stmt *st, int col, struct stored_sample *smp)
+struct stored_sample store_sample_from_columns(sqlite3_stmt *st, int ts_col)
 {
+    struct stored_sample smp = { .ts = sqlite3_column_int64(st, ts_col) };
+    int col = ts_col + 1;
     if (sqlite3_column_type(st, col) == SQLITE_INTEGER) {
-        smp->kind = STORED_COUNTER;
-        smp->raw = (uint64_t)sqlite3_column_int64(st, col);
+        smp.kind = STORED_COUNTER;
+        smp.raw = (uint64_t)sqlite3_column_int64(st, col);
     } else {
         double d = sqlite3_column_double(st, col);
-        smp->kind = STORED_GAUGE;
-        memcpy(&smp->raw, &d, sizeof(d));
+        smp.kind = STORED_GAUGE;
+        memcpy(&smp.raw, &d, sizeof(d));
     }
+    return smp;
 }
 
 int store_stmt_collect_int64(sqlite3_stmt *st, int ncols, int64_t **out, size_t *n)
@@ -99,6 +102,21 @@ void store_window_stmt_close(sqlite3_stmt *st, bool owned)
         sqlite3_finalize(st);
     else if (st)
         sqlite3_reset(st);
+}
+
+int store_window_open(struct store_window *w, sqlite3 *db, sqlite3_stmt **cached, const char *sql,
+                      int64_t series, int64_t t0, int64_t t1)
+{
+    *w = (struct store_window){ .series = series, .t0 = t0, .t1 = t1 };
+    int rc = store_window_stmt_open(db, cached, sql, series, t0, t1, &w->st, &w->owned);
+    w->rc = rc == SQLITE_OK ? SQLITE_ROW : rc;
+    return rc;
+}
+
+void store_window_close(struct store_window *w)
+{
+    store_window_stmt_close(w->st, w->owned);
+    w->st = NULL;
 }
 
 static int prepare(struct block_tier *t, sqlite3_stmt **st, const char *sql)
@@ -298,8 +316,7 @@ int store_block_tier_convert_rows(struct block_tier *t)
             t->run.n = 0;
         }
         series = id;
-        struct stored_sample smp = { .ts = sqlite3_column_int64(st, 1) };
-        store_value_from_column(st, 2, &smp);
+        struct stored_sample smp = store_sample_from_columns(st, 1);
         if (!store_sample_run_push(&t->run, &smp)) {
             rc = SQLITE_NOMEM;
             break;
@@ -385,48 +402,43 @@ int store_block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_
 {
     memset(c, 0, sizeof(*c));
     c->t = t;
-    c->series = series;
-    c->t0 = t0;
-    c->t1 = t1;
     /* the block before t0 may reach into the window; later ones start inside it */
     static const char sql[] =
         "SELECT t0, n, data FROM sample_blocks WHERE series = ?1 AND t0 >= "
         "coalesce((SELECT max(t0) FROM sample_blocks WHERE series = ?1 AND t0 <= ?2), ?2) "
         "AND t0 <= ?3 ORDER BY t0";
-    int rc = store_window_stmt_open(t->db, &t->sel_range, sql, series, t0, t1, &c->st, &c->owned);
-    c->rc = rc == SQLITE_OK ? SQLITE_ROW : rc;
-    return rc;
+    return store_window_open(&c->w, t->db, &t->sel_range, sql, series, t0, t1);
 }
 
 bool store_block_cursor_next(struct block_cursor *c, struct stored_sample *out)
 {
-    while (c->rc == SQLITE_ROW) {
+    while (c->w.rc == SQLITE_ROW) {
         if (c->in_block) {
             if (sample_block_next(&c->br, out)) {
-                if (out->ts < c->t0)
+                if (out->ts < c->w.t0)
                     continue;
-                if (out->ts <= c->t1)
+                if (out->ts <= c->w.t1)
                     return true;
-                c->rc = SQLITE_DONE; /* past the window: later blocks are too */
+                c->w.rc = SQLITE_DONE; /* past the window: later blocks are too */
                 return false;
             }
             c->in_block = false;
             if (c->br.bad) {
-                c->rc = corrupt(c->t, c->series, sqlite3_column_int64(c->st, 0));
+                c->w.rc = corrupt(c->t, c->w.series, sqlite3_column_int64(c->w.st, 0));
                 return false;
             }
         }
-        c->rc = sqlite3_step(c->st);
-        if (c->rc != SQLITE_ROW)
+        c->w.rc = sqlite3_step(c->w.st);
+        if (c->w.rc != SQLITE_ROW)
             break;
-        int64_t n = sqlite3_column_int64(c->st, 1);
+        int64_t n = sqlite3_column_int64(c->w.st, 1);
         if (n <= 0 || n > SAMPLE_BLOCK_MAX) {
-            c->rc = corrupt(c->t, c->series, sqlite3_column_int64(c->st, 0));
+            c->w.rc = corrupt(c->t, c->w.series, sqlite3_column_int64(c->w.st, 0));
             return false;
         }
-        sample_block_reader_init(&c->br, sqlite3_column_int64(c->st, 0),
-                                 sqlite3_column_blob(c->st, 2),
-                                 (size_t)sqlite3_column_bytes(c->st, 2), (size_t)n);
+        sample_block_reader_init(&c->br, sqlite3_column_int64(c->w.st, 0),
+                                 sqlite3_column_blob(c->w.st, 2),
+                                 (size_t)sqlite3_column_bytes(c->w.st, 2), (size_t)n);
         c->in_block = true;
     }
     return false;
@@ -434,6 +446,5 @@ bool store_block_cursor_next(struct block_cursor *c, struct stored_sample *out)
 
 void store_block_cursor_close(struct block_cursor *c)
 {
-    store_window_stmt_close(c->st, c->owned);
-    c->st = NULL;
+    store_window_close(&c->w);
 }

@@ -29,8 +29,9 @@ struct block_tier {
 void store_block_tier_init(struct block_tier *t, sqlite3 *db);
 void store_block_tier_free(struct block_tier *t);
 
-/* A column's value as stored: an INTEGER is a counter's reading, anything else a gauge. */
-void store_value_from_column(sqlite3_stmt *st, int col, struct stored_sample *smp);
+/* The sample of a row whose timestamp is column ts_col and whose value the next column: an
+ * INTEGER value is a counter's reading, anything else a gauge. */
+struct stored_sample store_sample_from_columns(sqlite3_stmt *st, int ts_col);
 
 /* false when out of memory */
 bool store_sample_run_push(struct sample_run *r, const struct stored_sample *s);
@@ -45,6 +46,19 @@ int store_stmt_collect_int64(sqlite3_stmt *st, int ncols, int64_t **out, size_t 
 int store_window_stmt_open(sqlite3 *db, sqlite3_stmt **cached, const char *sql, int64_t series,
                            int64_t t0, int64_t t1, sqlite3_stmt **st, bool *owned);
 void store_window_stmt_close(sqlite3_stmt *st, bool owned);
+
+/* The rows of one series' window a cursor walks (both tiers' cursors). */
+struct store_window {
+    sqlite3_stmt *st;
+    int64_t series, t0, t1;
+    bool owned; /* st is the cursor's own, not the tier's */
+    int rc;     /* SQLITE_ROW while samples may follow, else the end or error */
+};
+
+/* store_window_stmt_open into w; w->rc is SQLITE_ROW when it opened. */
+int store_window_open(struct store_window *w, sqlite3 *db, sqlite3_stmt **cached, const char *sql,
+                      int64_t series, int64_t t0, int64_t t1);
+void store_window_close(struct store_window *w);
 
 /* Stores one series' samples (times strictly increasing), replacing any stored sample at the
  * same time: appended to the series' newest block while it has room, else new blocks; a run
@@ -64,12 +78,9 @@ int store_block_tier_convert_rows(struct block_tier *t);
  * prepares its own. */
 struct block_cursor {
     struct block_tier *t;
-    sqlite3_stmt *st;
+    struct store_window w;
     struct sample_block_reader br;
-    int64_t series, t0, t1;
     bool in_block;
-    bool owned; /* st is the cursor's own, not the tier's */
-    int rc;     /* SQLITE_ROW while samples may follow, else the end or error */
 };
 
 int store_block_cursor_open(struct block_cursor *c, struct block_tier *t, int64_t series,

@@ -124,13 +124,7 @@ int store_recent_cursor_open(struct recent_cursor *c, struct recent_tier *r, int
 {
     memset(c, 0, sizeof(*c));
     c->r = r;
-    c->series = series;
-    c->t0 = t0;
-    c->t1 = t1;
-    int rc = store_window_stmt_open(r->db, &r->sel_series, SERIES_CHUNKS_SQL, series, t0, t1,
-                                    &c->st, &c->owned);
-    c->rc = rc == SQLITE_OK ? SQLITE_ROW : rc;
-    return rc;
+    return store_window_open(&c->w, r->db, &r->sel_series, SERIES_CHUNKS_SQL, series, t0, t1);
 }
 
 /* Positions cr on series in the chunk it was opened on: true when the chunk holds it. */
@@ -147,28 +141,29 @@ static bool seek_series(struct chunk_reader *cr, int64_t series)
 
 bool store_recent_cursor_next(struct recent_cursor *c, struct stored_sample *out)
 {
-    while (c->rc == SQLITE_ROW) {
+    while (c->w.rc == SQLITE_ROW) {
         if (c->in_series) {
             while (sample_chunk_next_sample(&c->cr, out)) {
-                if (out->ts >= c->t0 && out->ts <= c->t1)
+                if (out->ts >= c->w.t0 && out->ts <= c->w.t1)
                     return true;
             }
             c->in_series = false;
             if (c->cr.bad) {
-                c->rc = corrupt(c->r, sqlite3_column_int64(c->st, 0),
-                                sqlite3_column_int64(c->st, 1));
+                c->w.rc = corrupt(c->r, sqlite3_column_int64(c->w.st, 0),
+                                  sqlite3_column_int64(c->w.st, 1));
                 return false;
             }
         }
-        c->rc = sqlite3_step(c->st);
-        if (c->rc != SQLITE_ROW)
+        c->w.rc = sqlite3_step(c->w.st);
+        if (c->w.rc != SQLITE_ROW)
             break;
-        sample_chunk_reader_init(&c->cr, sqlite3_column_int64(c->st, 1),
-                                 sqlite3_column_blob(c->st, 2),
-                                 (size_t)sqlite3_column_bytes(c->st, 2));
-        c->in_series = seek_series(&c->cr, c->series);
+        sample_chunk_reader_init(&c->cr, sqlite3_column_int64(c->w.st, 1),
+                                 sqlite3_column_blob(c->w.st, 2),
+                                 (size_t)sqlite3_column_bytes(c->w.st, 2));
+        c->in_series = seek_series(&c->cr, c->w.series);
         if (c->cr.bad) {
-            c->rc = corrupt(c->r, sqlite3_column_int64(c->st, 0), sqlite3_column_int64(c->st, 1));
+            c->w.rc = corrupt(c->r, sqlite3_column_int64(c->w.st, 0),
+                              sqlite3_column_int64(c->w.st, 1));
             return false;
         }
     }
@@ -177,8 +172,7 @@ bool store_recent_cursor_next(struct recent_cursor *c, struct stored_sample *out
 
 void store_recent_cursor_close(struct recent_cursor *c)
 {
-    store_window_stmt_close(c->st, c->owned);
-    c->st = NULL;
+    store_window_close(&c->w);
 }
 
 /* --- rewriting chunks: twins replaced by older-sample writes, and prune --- */
@@ -457,8 +451,7 @@ int store_recent_tier_convert_rows(struct recent_tier *r)
             break;
         batch = b;
         series = id;
-        struct stored_sample smp = { .ts = sqlite3_column_int64(st, 2) };
-        store_value_from_column(st, 3, &smp);
+        struct stored_sample smp = store_sample_from_columns(st, 2);
         if (!store_sample_run_push(&r->all, &smp)) {
             rc = SQLITE_NOMEM;
             break;

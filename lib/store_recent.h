@@ -66,12 +66,9 @@ void store_recent_gather_free(struct recent_gather *g);
  * store_blocks.h). */
 struct recent_cursor {
     struct recent_tier *r;
-    sqlite3_stmt *st;
+    struct store_window w;
     struct chunk_reader cr;
-    int64_t series, t0, t1;
     bool in_series;
-    bool owned; /* st is the cursor's own, not the tier's */
-    int rc;     /* SQLITE_ROW while samples may follow, else the end or error */
 };
 
 int store_recent_cursor_open(struct recent_cursor *c, struct recent_tier *r, int64_t series,

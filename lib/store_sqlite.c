@@ -974,12 +974,9 @@ static int sqlite_put_finding(struct dcb_store *base, const struct store_finding
 
 static void bind_filter(sqlite3_stmt *st, const struct store_filter *f)
 {
-    if (f->device)
-        sqlite3_bind_text(st, 1, f->device, -1, SQLITE_STATIC);
-    if (f->ifname)
-        sqlite3_bind_text(st, 2, f->ifname, -1, SQLITE_STATIC);
-    if (f->metric)
-        sqlite3_bind_text(st, 3, f->metric, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 1, f->device, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, f->ifname, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, f->metric, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 4, f->prio);
     sqlite3_bind_int(st, 5, f->queue);
 }
@@ -1020,8 +1017,7 @@ static int walk_latest_rows(struct sqlite_store *s, sqlite3_stmt *st, store_samp
         dcb_sample_set(&smp, 0, (const char *)sqlite3_column_text(st, 0),
                        (const char *)sqlite3_column_text(st, 1), metric, sqlite3_column_int(st, 3),
                        sqlite3_column_int(st, 4));
-        struct stored_sample v = { .ts = sqlite3_column_int64(st, 5) };
-        store_value_from_column(st, 6, &v);
+        struct stored_sample v = store_sample_from_columns(st, 5);
         stored_to_value(&v, metric_info(metric)->kind == METRIC_GAUGE, &smp);
         ret = cb(&smp, arg);
     }
@@ -1115,10 +1111,10 @@ static int walk_series(struct sqlite_store *s, int64_t series, int64_t t0, int64
             has_a = store_block_cursor_next(&c, &a);
         }
     }
-    if (ret == 0 && c.rc != SQLITE_DONE && c.rc != SQLITE_ROW)
-        ret = tier_fail(s, err, c.rc, "reading samples");
-    else if (ret == 0 && !r.slice && r.cur.rc != SQLITE_DONE && r.cur.rc != SQLITE_ROW)
-        ret = tier_fail(s, err, r.cur.rc, "reading samples");
+    if (ret == 0 && c.w.rc != SQLITE_DONE && c.w.rc != SQLITE_ROW)
+        ret = tier_fail(s, err, c.w.rc, "reading samples");
+    else if (ret == 0 && !r.slice && r.cur.w.rc != SQLITE_DONE && r.cur.w.rc != SQLITE_ROW)
+        ret = tier_fail(s, err, r.cur.w.rc, "reading samples");
     store_block_cursor_close(&c);
     if (!r.slice)
         store_recent_cursor_close(&r.cur);
@@ -1395,12 +1391,9 @@ static int sqlite_events(struct dcb_store *base, const struct store_filter *f, c
         return rc;
     sqlite3_bind_int64(st, 1, f->t0);
     sqlite3_bind_int64(st, 2, f->t1);
-    if (kind)
-        sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
-    if (f->device)
-        sqlite3_bind_text(st, 4, f->device, -1, SQLITE_STATIC);
-    if (f->ifname)
-        sqlite3_bind_text(st, 5, f->ifname, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, kind, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, f->device, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, f->ifname, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 6, f->prio);
     int ret = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1435,10 +1428,8 @@ static int sqlite_configs(struct dcb_store *base, const char *device, const char
     if (rc)
         return rc;
     sqlite3_bind_int64(st, 1, t1);
-    if (device)
-        sqlite3_bind_text(st, 2, device, -1, SQLITE_STATIC);
-    if (ifname)
-        sqlite3_bind_text(st, 3, ifname, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, device, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, ifname, -1, SQLITE_STATIC);
     int ret = 0;
     char last[3 * 256 + 3] = "";
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -126,6 +126,23 @@ static void md_place(FILE *fp, const cJSON *f)
     md_escape(fp, report_place(f, place, sizeof(place)));
 }
 
+/* Writes tmpl with each {key} replaced by o's string member key, escaped for a table cell. */
+static void md_fill(FILE *fp, const cJSON *o, const char *tmpl)
+{
+    for (const char *p = tmpl; *p;) {
+        const char *open = strchr(p, '{'), *close = open ? strchr(open, '}') : NULL;
+        if (!close) {
+            fputs(p, fp);
+            return;
+        }
+        fwrite(p, 1, (size_t)(open - p), fp);
+        char key[32];
+        snprintf(key, sizeof(key), "%.*s", (int)(close - open - 1), open + 1);
+        md_escape(fp, report_str(o, key));
+        p = close + 1;
+    }
+}
+
 /* " (41.2 KB)" after a proposed value whose knob has a unit. */
 static void md_proposed_unit(FILE *fp, const cJSON *f)
 {
@@ -161,22 +178,16 @@ static void findings_table(FILE *fp, const cJSON *findings)
     for (size_t k = 0; k < ngroups; k++) {
         const struct report_group *g = &groups[k];
         char places[1024];
-        fputs("| ", fp);
-        md_escape(fp, report_str(g->first, "severity"));
-        fputs(" | ", fp);
+        md_fill(fp, g->first, "| {severity} | ");
         if (g->count > 1 && g->n_new && g->n_new < g->count)
             fprintf(fp, "%d new", g->n_new);
         else
             md_escape(fp, report_str(g->first, "status"));
-        fputs(" | ", fp);
-        md_escape(fp, report_str(g->first, "rule"));
-        fputs(" | ", fp);
+        md_fill(fp, g->first, " | {rule} | ");
         if (g->count > 1)
             fprintf(fp, "%d places: ", g->count);
         md_escape(fp, report_group_places(findings, g, places, sizeof(places)));
-        fputs(" | ", fp);
-        md_escape(fp, report_str(g->first, "summary"));
-        fputs(" | ", fp);
+        md_fill(fp, g->first, " | {summary} | ");
         if (report_str(g->first, "knob")[0])
             md_knob(fp, g->first, g->proposed_varies);
         fputs(" |\n", fp);
@@ -191,13 +202,7 @@ static void all_places_table(FILE *fp, const cJSON *findings)
           fp);
     const cJSON *f;
     cJSON_ArrayForEach(f, findings) {
-        fputs("| ", fp);
-        md_escape(fp, report_str(f, "severity"));
-        fputs(" | ", fp);
-        md_escape(fp, report_str(f, "status"));
-        fputs(" | ", fp);
-        md_escape(fp, report_str(f, "rule"));
-        fputs(" | ", fp);
+        md_fill(fp, f, "| {severity} | {status} | {rule} | ");
         md_place(fp, f);
         fputs(" | ", fp);
         if (report_str(f, "proposed")[0])
@@ -264,16 +269,9 @@ int report_write_md(const cJSON *m, FILE *fp)
     const cJSON *cmp = report_get(m, "comparison");
     fputs("# Fabric health report: ", fp);
     md_escape(fp, report_str(report_get(m, "fabric"), "name"));
-    fputs("\n\n**Verdict: ", fp);
-    md_escape(fp, report_str(v, "level"));
-    fputs("**: ", fp);
-    md_escape(fp, report_str(v, "summary"));
-    fputs("\n\nWindow ", fp);
-    md_escape(fp, report_str(w, "start"));
-    fputs(" to ", fp);
-    md_escape(fp, report_str(w, "end"));
-    fputs("; generated ", fp);
-    md_escape(fp, report_str(m, "generated"));
+    md_fill(fp, v, "\n\n**Verdict: {level}**: {summary}");
+    md_fill(fp, w, "\n\nWindow {start} to {end}");
+    md_fill(fp, m, "; generated {generated}");
     fprintf(fp, ".\n\n| crit | warn | info |\n|---|---|---|\n| %.0f | %.0f | %.0f |\n",
             report_num(c, "crit"), report_num(c, "warn"), report_num(c, "info"));
 
@@ -288,13 +286,9 @@ int report_write_md(const cJSON *m, FILE *fp)
     }
     const cJSON *r;
     cJSON_ArrayForEach(r, report_get(cmp, "resolved_findings")) {
-        fputs("- resolved: ", fp);
-        md_escape(fp, report_str(r, "rule"));
-        fputs(" at ", fp);
+        md_fill(fp, r, "- resolved: {rule} at ");
         md_place(fp, r);
-        fputs(": ", fp);
-        md_escape(fp, report_str(r, "summary"));
-        fputc('\n', fp);
+        md_fill(fp, r, ": {summary}\n");
     }
 
     fputs("\n## Findings\n\n", fp);
@@ -312,14 +306,7 @@ int report_write_md(const cJSON *m, FILE *fp)
     const cJSON *d;
     cJSON_ArrayForEach(d, report_get(m, "devices")) {
         const cJSON *t = report_get(d, "totals");
-        fputs("| ", fp);
-        md_escape(fp, report_str(d, "name"));
-        fputs(" | ", fp);
-        md_escape(fp, report_str(d, "role"));
-        fputs(" | ", fp);
-        md_escape(fp, report_str(d, "reach"));
-        fputs(" | ", fp);
-        md_escape(fp, report_str(d, "status"));
+        md_fill(fp, d, "| {name} | {role} | {reach} | {status}");
         fprintf(fp, " | %.0f | ", report_num(d, "ports"));
         md_value(fp, t, "pause_ns", SVG_UNIT_NS);
         fputs(" | ", fp);
@@ -329,13 +316,7 @@ int report_write_md(const cJSON *m, FILE *fp)
         fputs(" |\n", fp);
         const cJSON *n;
         cJSON_ArrayForEach(n, report_get(d, "neighbours")) {
-            fputs("|  ↳ ", fp);
-            md_escape(fp, report_str(n, "ifname"));
-            fputs(" | neighbour | ", fp);
-            md_escape(fp, report_str(n, "peer"));
-            fputs(" | port ", fp);
-            md_escape(fp, report_str(n, "port"));
-            fputs(" | | | | |\n", fp);
+            md_fill(fp, n, "|  ↳ {ifname} | neighbour | {peer} | port {port} | | | | |\n");
         }
     }
 
@@ -349,17 +330,12 @@ int report_write_md(const cJSON *m, FILE *fp)
         const struct report_group *g = &groups[k];
         const cJSON *f = g->first;
         char places[1024];
-        fprintf(fp, "%zu. **", k + 1);
-        md_escape(fp, report_str(f, "rule"));
-        fputs("** (", fp);
-        md_escape(fp, report_str(f, "severity"));
-        fputs(") ", fp);
+        fprintf(fp, "%zu. ", k + 1);
+        md_fill(fp, f, "**{rule}** ({severity}) ");
         if (g->count > 1)
             fprintf(fp, "%d places, ", g->count);
         md_escape(fp, report_group_places(all, g, places, sizeof(places)));
-        fputs(": ", fp);
-        md_escape(fp, report_str(f, "summary"));
-        fputs("\n   - evidence", fp);
+        md_fill(fp, f, ": {summary}\n   - evidence");
         if (g->count > 1) {
             fputs(" (", fp);
             md_place(fp, f);

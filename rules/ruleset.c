@@ -528,10 +528,6 @@ int rule_set_load_dir(struct rule_set *rs, const char *dir, struct dcb_err *err)
     return rc;
 }
 
-#ifndef DCBKIT_SOURCE_RULES
-#define DCBKIT_SOURCE_RULES NULL /* no source tree to fall back on */
-#endif
-
 int rules_default_dir(char *buf, size_t len)
 {
     return dcb_data_dir("DCBKIT_RULES", "rules", DCBKIT_SOURCE_RULES, buf, len);
