@@ -131,6 +131,17 @@ int store_info(struct dcb_store *st, struct store_info *info, struct dcb_err *er
     return st->ops->info(st, info, err);
 }
 
+int store_snapshot_begin(struct dcb_store *st, struct dcb_err *err)
+{
+    return st->ops->snapshot_begin ? st->ops->snapshot_begin(st, err) : 0;
+}
+
+void store_snapshot_end(struct dcb_store *st)
+{
+    if (st->ops->snapshot_end)
+        st->ops->snapshot_end(st);
+}
+
 int store_set_series_width(struct dcb_store *st, const struct dcb_sample *s, unsigned bits,
                            struct dcb_err *err)
 {

@@ -135,6 +135,12 @@ int store_last_run(struct dcb_store *st, const char *command, const char *source
 int store_configs(struct dcb_store *st, const char *device, const char *ifname, int64_t t1,
                   store_config_cb cb, void *arg, struct dcb_err *err);
 int store_info(struct dcb_store *st, struct store_info *info, struct dcb_err *err);
+
+/* Many reads as one snapshot, until store_snapshot_end: what a writer commits meanwhile is not
+ * seen, and the reads share one lock instead of taking one each (a diagnosis makes thousands).
+ * No write may come in between. A no-op for the ring. */
+int store_snapshot_begin(struct dcb_store *st, struct dcb_err *err);
+void store_snapshot_end(struct dcb_store *st);
 /* Deletes samples and events older than cutoff_ns. Returns rows deleted or a negative error. */
 int64_t store_prune(struct dcb_store *st, int64_t cutoff_ns, struct dcb_err *err);
 

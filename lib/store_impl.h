@@ -31,6 +31,9 @@ struct store_ops {
     int (*configs)(struct dcb_store *st, const char *device, const char *ifname, int64_t t1,
                    store_config_cb cb, void *arg, struct dcb_err *err);
     int (*info)(struct dcb_store *st, struct store_info *info, struct dcb_err *err);
+    /* NULL: reads are consistent without (the ring) */
+    int (*snapshot_begin)(struct dcb_store *st, struct dcb_err *err);
+    void (*snapshot_end)(struct dcb_store *st);
     int (*set_series_width)(struct dcb_store *st, const struct dcb_sample *s, unsigned bits,
                             struct dcb_err *err);
     unsigned (*series_width)(struct dcb_store *st, const char *device, const char *ifname,

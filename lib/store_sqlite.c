@@ -39,6 +39,7 @@ struct sqlite_store {
     sqlite3 *db;
     char path[4096];
     bool readonly;
+    bool in_snapshot;   /* store_snapshot_begin's transaction is open */
     int schema_version; /* the database's, as opened (a read-only one may be older) */
     struct series_map map;
     int64_t *db_ids; /* by map index; 0 = not in the database yet */
@@ -1041,6 +1042,29 @@ static void read_end(struct sqlite_store *s, bool owned)
         sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 }
 
+static int sqlite_snapshot_begin(struct dcb_store *base, struct dcb_err *err)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    if (s->in_snapshot)
+        return 0;
+    if (read_begin(s, &s->in_snapshot, err) < 0)
+        return -1;
+    /* BEGIN is deferred: the snapshot is taken at the first read, so take it now */
+    if (!s->in_snapshot ||
+        exec_sql(s, "SELECT 1 FROM sqlite_master LIMIT 1", "starting a read", err) >= 0)
+        return 0;
+    read_end(s, true);
+    s->in_snapshot = false;
+    return -1;
+}
+
+static void sqlite_snapshot_end(struct dcb_store *base)
+{
+    struct sqlite_store *s = (struct sqlite_store *)base;
+    read_end(s, s->in_snapshot);
+    s->in_snapshot = false;
+}
+
 static int sqlite_latest(struct dcb_store *base, const struct store_filter *f, store_sample_cb cb,
                          void *arg, struct dcb_err *err)
 {
@@ -1623,6 +1647,8 @@ static const struct store_ops sqlite_ops = {
     .findings = sqlite_findings,
     .last_run = sqlite_last_run,
     .info = sqlite_info,
+    .snapshot_begin = sqlite_snapshot_begin,
+    .snapshot_end = sqlite_snapshot_end,
     .prune = sqlite_prune,
     .set_series_width = sqlite_set_series_width,
     .series_width = sqlite_series_width,

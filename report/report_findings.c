@@ -261,12 +261,13 @@ static int run_sources(const struct report_findings_input *in, const struct rule
     int rc = 0;
     if (in->st) {
         struct evidence ev = { 0 };
-        rc = evidence_store_open(&ev, in->st, in->w->t1, err);
-        if (rc == 0) {
+        rc = store_snapshot_begin(in->st, err);
+        if (rc == 0 && (rc = evidence_store_open(&ev, in->st, in->w->t1, err)) == 0) {
             evidence_store_limit(&ev, in->w->t0);
             rc = run_over(rs, &ev, in, "store", fd, err);
             evidence_store_close(&ev);
         }
+        store_snapshot_end(in->st);
     }
     if (rc == 0 && in->fab) {
         struct evidence ev = { 0 };

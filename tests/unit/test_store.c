@@ -485,6 +485,16 @@ static void widths_ring(void **state)
 
 /* The widths are in the file: a reader in another connection sees them, and a width said for a
  * series another handle created changes its row. */
+static void remove_store_files(const char *path)
+{
+    unlink(path);
+    char side[64];
+    snprintf(side, sizeof(side), "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof(side), "%s-shm", path);
+    unlink(side);
+}
+
 static void widths_sqlite(void **state)
 {
     (void)state;
@@ -517,12 +527,46 @@ static void widths_sqlite(void **state)
     expect_series(rd, "eth0", 32, 596, 596.0 / 3, 0);
     assert_int_equal(store_set_series_width(rd, &s, 32, &err), DCB_E_PERM);
     store_close(rd, NULL);
-    unlink(path);
-    char side[64];
-    snprintf(side, sizeof(side), "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof(side), "%s-shm", path);
-    unlink(side);
+    remove_store_files(path);
+}
+
+static uint64_t events_seen(struct dcb_store *st)
+{
+    struct store_info info;
+    assert_int_equal(store_info(st, &info, NULL), 0);
+    return info.events;
+}
+
+static void put_link_down(struct dcb_store *st, int64_t ts)
+{
+    struct dcb_event e;
+    dcb_event_set(&e, ts, EVENT_COUNTER_RESET, "h1", "eth0", -1, NULL);
+    assert_int_equal(store_put_event(st, &e, NULL), 0);
+    assert_true(store_flush(st, NULL) >= 0);
+}
+
+/* A reader's snapshot does not see what a writer commits meanwhile; after it, the reader does. */
+static void snapshot_isolates_reads(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/dcbkit-store-snapshot-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    struct dcb_store *st, *rd;
+    struct store_options opt = { .path = path }, ro = { .path = path, .readonly = true };
+    assert_int_equal(store_open_sqlite(&st, &opt, NULL), 0);
+    put_link_down(st, 1000);
+    assert_int_equal(store_open_sqlite(&rd, &ro, NULL), 0);
+    assert_int_equal(store_snapshot_begin(rd, NULL), 0);
+    assert_int_equal(store_snapshot_begin(rd, NULL), 0); /* nested: the same snapshot */
+    put_link_down(st, 2000);
+    assert_int_equal(events_seen(rd), 1);
+    store_snapshot_end(rd);
+    assert_int_equal(events_seen(rd), 2);
+    store_close(rd, NULL);
+    assert_int_equal(store_close(st, NULL), 0);
+    remove_store_files(path);
 }
 
 static void schema_guards(void **state)
@@ -568,7 +612,7 @@ int main(void)
         cmocka_unit_test(batches_flush_by_count), cmocka_unit_test(out_of_order_batch),
         cmocka_unit_test(events_only_batch),      cmocka_unit_test(aggregates),
         cmocka_unit_test(schema_guards),          cmocka_unit_test(widths_ring),
-        cmocka_unit_test(widths_sqlite),
+        cmocka_unit_test(widths_sqlite),          cmocka_unit_test(snapshot_isolates_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

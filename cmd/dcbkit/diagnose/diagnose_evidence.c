@@ -47,6 +47,8 @@ static int64_t store_end(struct dcb_store *st)
 static int open_store_in_place(const struct diagnose_opts *o, struct diagnose_evidence *d,
                                struct dcb_err *err)
 {
+    if (store_snapshot_begin(d->src.direct, err) < 0)
+        return -1;
     d->now_ns = store_end(d->src.direct);
     if (evidence_store_open(&d->ev, d->src.direct, d->now_ns, err) < 0)
         return -1;
@@ -112,6 +114,8 @@ void diagnose_evidence_close(struct diagnose_evidence *d)
 {
     if (d->ev.ctx)
         evidence_store_close(&d->ev);
+    if (d->src.direct)
+        store_snapshot_end(d->src.direct);
     dcb_source_close(&d->src);
     if (d->ring)
         store_close(d->ring, NULL);
