@@ -90,7 +90,8 @@ struct finding_evidence {
 /* What the replay engine measured with and without a finding's proposed change. */
 struct finding_figures {
     double pause_us;       /* PFC pause time, every port and priority */
-    double marks, drops;   /* ECN marks; packets dropped (headroom, queues, WRED) */
+    double marks, drops;   /* ECN marks; packets dropped (headroom, queues, WRED, watchdog) */
+    double watchdog_drops; /* of drops, the PFC watchdog's: it drops on purpose, to end a storm */
     double throughput_bps; /* the flows' goodput, summed */
     double fct_p99_ns;     /* -1: no flow finished */
     double iter_p99_ns;    /* ring all-reduce iterations; -1: none */
@@ -102,7 +103,7 @@ struct finding_verified {
     bool tradeoff;    /* improved, but it costs drops, throughput or FCT */
     bool cached;      /* both runs came from the replay cache */
     char change[320]; /* knob=value [path=value...], as the replay applied them */
-    char note[320];   /* the verdict, or why the finding could not be verified */
+    char note[448];   /* the verdict, or why the finding could not be verified */
     struct finding_figures before, after;
 };
 

@@ -79,6 +79,7 @@ static void figures_of(const struct scenario_result *res, const struct pause_sum
     f->marks = (double)dg->ecn_marked;
     for (int p = 0; p < SCENARIO_PRIOS; p++)
         f->drops += (double)(dg->pg_drops[p] + dg->queue_drops[p]);
+    f->watchdog_drops = (double)dg->watchdog_drops;
     const struct replay_summary *s = &res->summary;
     double *fct = s->nflows ? malloc(s->nflows * sizeof(*fct)) : NULL;
     size_t nfct = 0;
@@ -125,13 +126,16 @@ static void mkdirs(const char *dir)
     mkdir(path, 0777);
 }
 
-static const char *const FIG_NAMES[] = { "pause_us",       "marks",      "drops",
-                                         "throughput_bps", "fct_p99_ns", "iter_p99_ns" };
+static const char *const FIG_NAMES[] = { "pause_us",    "marks",       "drops",
+                                         "throughput_bps", "fct_p99_ns", "iter_p99_ns",
+                                         "watchdog_drops" };
+#define NFIGS (sizeof(FIG_NAMES) / sizeof(FIG_NAMES[0]))
 
-static double *fig_field(struct finding_figures *f, int i)
+static double *fig_field(struct finding_figures *f, size_t i)
 {
-    double *fields[] = { &f->pause_us,       &f->marks,      &f->drops,
-                         &f->throughput_bps, &f->fct_p99_ns, &f->iter_p99_ns };
+    double *fields[NFIGS] = { &f->pause_us,       &f->marks,      &f->drops,
+                              &f->throughput_bps, &f->fct_p99_ns, &f->iter_p99_ns,
+                              &f->watchdog_drops };
     return fields[i];
 }
 
@@ -147,7 +151,7 @@ static bool cache_read(const char *path, const char *key, struct finding_figures
     cJSON *j = cJSON_Parse(buf);
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(j, "key");
     bool ok = cJSON_IsString(k) && !strcmp(k->valuestring, key);
-    for (int i = 0; ok && i < 6; i++) {
+    for (size_t i = 0; ok && i < NFIGS; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, FIG_NAMES[i]);
         ok = cJSON_IsNumber(v);
         if (ok)
@@ -166,7 +170,7 @@ static int put_cache_entry(FILE *fp, void *arg)
 {
     const struct cache_entry *c = arg;
     fprintf(fp, "{\"key\":\"%s\"", c->key);
-    for (int i = 0; i < 6; i++)
+    for (size_t i = 0; i < NFIGS; i++)
         fprintf(fp, ",\"%s\":%.17g", FIG_NAMES[i], *fig_field(c->f, i));
     fprintf(fp, "}\n");
     return ferror(fp) ? -1 : 0;
@@ -252,20 +256,26 @@ static bool better(double before, double after, double by, bool lower_is_better)
                            : after >= before * (1 + by) && after > 0;
 }
 
+/* The objective as a whole: the loss a fix removes (drops other than the watchdog's, which are
+ * the watchdog doing its job: a change that only delays it "saves" them by pausing longer),
+ * pause time, throughput, FCT and iteration p99. A gain in one that costs another is a
+ * trade-off; pausing longer counts as a cost unless it is what stopped the loss. */
 static void judge(struct finding *fd)
 {
     struct finding_verified *vf = &fd->verified;
     const struct finding_figures *b = &vf->before, *a = &vf->after;
-    bool gain = better(b->pause_us, a->pause_us, 0.10, true) ||
-                better(b->drops, a->drops, 0.10, true) ||
+    double lost_b = b->drops - b->watchdog_drops, lost_a = a->drops - a->watchdog_drops;
+    bool less_loss = better(lost_b, lost_a, 0.10, true);
+    bool gain = better(b->pause_us, a->pause_us, 0.10, true) || less_loss ||
                 better(b->throughput_bps, a->throughput_bps, 0.05, false) ||
                 better(b->fct_p99_ns, a->fct_p99_ns, 0.05, true) ||
                 better(b->iter_p99_ns, a->iter_p99_ns, 0.05, true);
-    bool loss = a->drops > b->drops || a->throughput_bps < b->throughput_bps * 0.9 ||
-                (b->fct_p99_ns > 0 && a->fct_p99_ns > b->fct_p99_ns * 1.1);
+    bool loss = lost_a > lost_b || a->throughput_bps < b->throughput_bps * 0.9 ||
+                (b->fct_p99_ns > 0 && a->fct_p99_ns > b->fct_p99_ns * 1.1) ||
+                (!less_loss && a->pause_us > b->pause_us * 1.1 + 1);
     vf->improved = gain;
     vf->tradeoff = gain && loss;
-    char what[200];
+    char what[256];
     size_t o = (size_t)snprintf(what, sizeof(what), "pause time %.0f -> %.0f us", b->pause_us,
                                 a->pause_us);
     if (b->pause_us > 0)
@@ -274,6 +284,9 @@ static void judge(struct finding *fd)
     if ((b->drops > 0 || a->drops > 0) && o < sizeof(what))
         o += (size_t)snprintf(what + o, sizeof(what) - o, ", drops %.0f -> %.0f", b->drops,
                               a->drops);
+    if ((b->watchdog_drops > 0 || a->watchdog_drops > 0) && o < sizeof(what))
+        o += (size_t)snprintf(what + o, sizeof(what) - o, " (the watchdog's %.0f -> %.0f)",
+                              b->watchdog_drops, a->watchdog_drops);
     if (b->throughput_bps > 0 && o < sizeof(what))
         o += (size_t)snprintf(what + o, sizeof(what) - o, ", throughput %+.1f%%",
                               100.0 * (a->throughput_bps / b->throughput_bps - 1));
@@ -291,8 +304,14 @@ static void judge(struct finding *fd)
                  what);
         return;
     }
-    snprintf(vf->note, sizeof(vf->note), "replay shows no improvement%s (%s): demoted from %s",
-             loss ? ", it costs drops or throughput" : "", what, rule_severity_name(fd->severity));
+    /* advice that does not help is not given: the change tried stays in verified.change */
+    snprintf(vf->note, sizeof(vf->note), "replay shows no improvement%s (%s): the proposal is withdrawn%s%s",
+             loss ? ", it costs drops, pause time or throughput" : "", what,
+             fd->severity > RULE_INFO ? ", demoted from " : "",
+             fd->severity > RULE_INFO ? rule_severity_name(fd->severity) : "");
+    fd->proposed[0] = '\0';
+    for (size_t i = 0; i < RULE_ALSO_MAX; i++)
+        fd->also[i][0] = '\0';
     if (fd->severity > RULE_INFO)
         fd->severity--;
 }

@@ -72,10 +72,26 @@ static void prio_samples(struct sim *s, const struct port *pt, bool is_switch)
     }
 }
 
+/* The traffic classes the PFC watchdog guards (those of the lossless priorities), which SONiC
+ * keeps its pfcwd counters for. */
+static unsigned watchdog_tcs(const struct sim *s, const struct port *pt)
+{
+    if (!s->nodes[pt->node].is_switch || !pt->cfg.pfcwd_detect_ms.set)
+        return 0;
+    unsigned tcs = 0;
+    for (int prio = 0; prio < PRIOS; prio++)
+        if (pt->lossless >> prio & 1)
+            tcs |= 1u << pt->tc_of[prio];
+    return tcs;
+}
+
 static void queue_samples(struct sim *s, const struct port *pt)
 {
+    unsigned guarded = watchdog_tcs(s, pt);
     for (int tc = 0; tc < PRIOS; tc++) {
         const struct port_tc *q = &pt->by_tc[tc];
+        if (guarded >> tc & 1)
+            sample(s, pt, METRIC_PFCWD_TX_DROP, -1, tc, q->wd_drops, 0);
         sample(s, pt, METRIC_QUEUE_TX_BYTES, -1, tc, q->tx_bytes, 0);
         sample(s, pt, METRIC_QUEUE_DROPS, -1, tc, q->drops, 0);
         sample(s, pt, METRIC_QUEUE_WRED_DROPS, -1, tc, q->wred_drops, 0);

@@ -114,6 +114,7 @@ struct scenario_digest {
     uint64_t cnp_ignored;                                  /* CNPs to QPs whose RP is off */
     uint64_t out_of_sequence, naks_received, ack_timeouts; /* go-back-N (roce.*) */
     uint64_t wred_drops;                       /* queue.wred_drops (also in queue_drops) */
+    uint64_t watchdog_drops;                   /* pfcwd.tx_drop (also in queue_drops) */
     uint64_t oversize_drops;                   /* drop.rx_oversize + drop.tx_oversize: the MTU */
     uint64_t fcs_errors;                       /* link.fcs_errors: frames lost to a bad FCS */
     uint64_t pause_global_tx, pause_global_rx; /* 802.3x PAUSE frames sent, received */

@@ -293,6 +293,7 @@ static void finish_digest(struct runner *r, int64_t simulated_ns)
         case METRIC_ROCE_PACKET_SEQ_ERR: dg->naks_received += counted(sl); break;
         case METRIC_ROCE_LOCAL_ACK_TIMEOUT_ERR: dg->ack_timeouts += counted(sl); break;
         case METRIC_QUEUE_WRED_DROPS: dg->wred_drops += counted(sl); break;
+        case METRIC_PFCWD_TX_DROP: dg->watchdog_drops += counted(sl); break;
         case METRIC_DROP_RX_OVERSIZE:
         case METRIC_DROP_TX_OVERSIZE: dg->oversize_drops += counted(sl); break;
         case METRIC_LINK_FCS_ERRORS: dg->fcs_errors += counted(sl); break;

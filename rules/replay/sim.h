@@ -89,6 +89,7 @@ struct port_tc { /* an egress traffic class: what each packet reads first */
     struct wred wred; /* second line: read by each data packet enqueued */
     uint64_t marked, drops;
     uint64_t wred_drops; /* also in drops */
+    uint64_t wd_drops;   /* the PFC watchdog's, breaking a storm (also in drops) */
 };
 
 struct port_prio { /* a priority: its byte counters and ingress priority group */

@@ -51,6 +51,8 @@ static void drop(struct sim *s, uint32_t port, uint32_t p, unsigned pg, enum dro
         pt->by_tc[pt->tc_of[pg]].drops++;
         if (cause == DROP_WRED)
             pt->by_tc[pt->tc_of[pg]].wred_drops++;
+        else if (cause == DROP_WATCHDOG)
+            pt->by_tc[pt->tc_of[pg]].wd_drops++;
     }
     s->drops++;
     if (port_drop_event_due(s, port)) {

@@ -58,10 +58,44 @@ f = [f for f in d["findings"] if f["rule"] == "cfg-pfcwd"][0]
 v = f["verified"]
 assert v["done"] and not v["improved"] and f["severity"] == "info", f
 assert "no improvement" in v["note"] and "demoted from warn" in v["note"], v["note"]
+# advice that does not help is withdrawn; the change that was tried stays on record
+assert f["proposed"] in (None, ""), f["proposed"]
+assert "withdrawn" in v["note"] and v["change"].startswith("switch.pfcwd."), v
 PY
 expect_eq "pfcwd-slow: exit after demotion" 0 "$rc"
 run_rc rc "$DCBKIT" diagnose --fabric "$F/pfcwd-slow.json" -T json
 expect_eq "without --verify: verified is null" None "$(json_get "$TMP/out" 'd["findings"][0]["verified"]')"
+
+# A longer watchdog detection time in a pause storm: the watchdog's drops fall (it acts later or
+# never) while the pause goes on longer. Those drops are the watchdog doing its job, so that is
+# no fix: the objective as a whole (other drops, pause time, throughput, FCT) did not get better.
+S=$ROOT/fixtures/scenarios
+/usr/bin/python3 - "$S" "$TMP" <<'PY'
+import json, sys
+src, tmp = sys.argv[1:]
+fab = json.load(open(src + "/fabrics/star-40g.json"))
+fab["switch_defaults"]["pfcwd"] = {"detect_ms": 5, "restore_ms": 5, "action": "drop"}
+json.dump(fab, open(tmp + "/wd-short.json", "w"))
+sc = json.load(open(src + "/pause-storm.json"))
+sc.update(fabric=tmp + "/wd-short.json", duration_ms=40)
+json.dump(sc, open(tmp + "/wd-storm.json", "w"))
+PY
+run_rc rc "$DCBKIT" diagnose --fabric "$TMP/wd-short.json" --verify --scenario "$TMP/wd-storm.json" \
+    --no-cache -T json
+/usr/bin/python3 - "$TMP/out" <<'PY' || fail "a longer watchdog detection in a storm is no fix"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [f for f in d["findings"] if f["rule"] == "cfg-pfcwd-short"][0]
+v = f["verified"]
+b, a = v["before"], v["after"]
+assert b["watchdog_drops"] > 0 and a["watchdog_drops"] < b["watchdog_drops"], (b, a)
+assert a["drops"] < b["drops"], (b, a)  # what the old judgment took for a fix
+assert v["done"] and not v["improved"], v
+assert "withdrawn" in v["note"] and "the watchdog's" in v["note"], v["note"]
+print("drops %.0f -> %.0f (watchdog %.0f -> %.0f), pause %.0f -> %.0f us" % (
+    b["drops"], a["drops"], b["watchdog_drops"], a["watchdog_drops"], b["pause_us"],
+    a["pause_us"]), file=sys.stderr)
+PY
 
 # errors
 run_rc rc "$DCBKIT" diagnose --fabric "$F/healthy.json" --scenario x.json

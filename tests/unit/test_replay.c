@@ -334,7 +334,23 @@ static void cnp_strict(void **state)
 
 struct events_seen {
     int storms, xoffs;
+    uint64_t wd_drops;     /* pfcwd.tx_drop, the last reading of the one series there is */
+    int wd_series_elsewhere; /* pfcwd.tx_drop samples off the switch's lossless TC, or drops
+                              * off the stormed port */
 };
+
+static void count_watchdog_drops(void *arg, const struct dcb_sample *s)
+{
+    struct events_seen *es = arg;
+    if (s->metric != METRIC_PFCWD_TX_DROP)
+        return;
+    if (strcmp(s->device, "switch1") || s->queue != 3)
+        es->wd_series_elsewhere++; /* only the switch's ports guard the lossless TC */
+    else if (!strcmp(s->ifname, "Ethernet1"))
+        es->wd_drops = s->value.counter;
+    else if (s->value.counter)
+        es->wd_series_elsewhere++; /* the port toward the sender saw no storm */
+}
 
 static void count_events(void *arg, const struct dcb_event *e)
 {
@@ -358,12 +374,12 @@ static void watchdog_on_slow_receiver(void **state)
     struct replay_options o;
     replay_options_init(&o);
     o.duration_ns = 100000000;
-    o.sample_interval_ns = 0;
+    o.sample_interval_ns = 10000000;
     o.dcqcn_off = true;
     o.host_drain_bps = 1e6; /* a receiver that has all but stopped */
     o.host_rx_xoff_bytes = 64 * 1024;
-    struct events_seen es = { 0, 0 };
-    struct replay_hooks h = { NULL, count_events, NULL, &es };
+    struct events_seen es = { 0 };
+    struct replay_hooks h = { count_watchdog_drops, count_events, NULL, &es };
     struct replay_summary sum;
     struct dcb_err err;
     assert_int_equal(replay_run(&f, flows, 1, &o, &h, &sum, &err), 0);
@@ -372,6 +388,12 @@ static void watchdog_on_slow_receiver(void **state)
     assert_true(es.xoffs >= 1);
     assert_true(es.storms >= 1);
     assert_true(sum.pause_fraction_max > 0.5);
+    /* the storm's drops are the watchdog's, counted where SONiC counts them: on the lossless
+     * queues of the switch's ports, all of them on the stormed port toward the stuck host */
+    printf("watchdog drops %llu of %llu\n", (unsigned long long)es.wd_drops,
+           (unsigned long long)sum.drops);
+    assert_true(es.wd_drops > 0 && es.wd_drops <= sum.drops);
+    assert_int_equal(es.wd_series_elsewhere, 0);
     replay_summary_free(&sum);
     fabric_free(&f);
 }

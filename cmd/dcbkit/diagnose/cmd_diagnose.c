@@ -138,7 +138,11 @@ static const struct cli_option_doc diagnose_options[] = {
     { "--verify",
       "Replay each finding's proposed change (knob=value on every interface it "
       "applies to) against the scenario without it; attach both figures (pause time, ECN marks, "
-      "drops, throughput, FCT p99, iteration p99) and demote advice that does not help." },
+      "drops and the PFC watchdog's share of them, throughput, FCT p99, iteration p99). "
+      "Advice helps when the objective as a whole gets better: fewer drops other than the "
+      "watchdog's, less pause, more throughput, a shorter FCT or iteration p99, at no cost in "
+      "the others. Advice that does not help is withdrawn (its change stays in verified.change) "
+      "and demoted." },
     { "--scenario FILE",
       "--verify: the scenario to replay (dcbkit replay's format). With "
       "--fabric and no scenario, every other host sends to the last one for 10 ms." },

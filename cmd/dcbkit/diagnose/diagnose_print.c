@@ -78,6 +78,10 @@ static void print_figures(struct dcb_out *o, const char *key, const char *label,
     out_dbl(o, "pause_us", " pause %.0f us,", g->pause_us);
     out_dbl(o, "marks", " marks %.0f,", g->marks);
     out_dbl(o, "drops", " drops %.0f,", g->drops);
+    if (g->watchdog_drops > 0)
+        out_dbl(o, "watchdog_drops", " (watchdog %.0f),", g->watchdog_drops);
+    else
+        out_dbl(o, "watchdog_drops", NULL, g->watchdog_drops);
     out_dbl(o, "throughput_bps", " throughput %.3g b/s", g->throughput_bps);
     if (g->fct_p99_ns >= 0)
         out_dbl(o, "fct_p99_ns", ", FCT p99 %.0f ns", g->fct_p99_ns);

@@ -48,6 +48,8 @@ size_t replay_figures(const struct scenario *sc, const struct scenario_result *r
     add(f, &n, "drops_queue", "drops, egress queues", FIG_COUNT, (double)q, true);
     add(f, &n, "drops_wred", "drops, WRED (in egress queues)", FIG_COUNT, (double)d->wred_drops,
         true);
+    add(f, &n, "drops_watchdog", "drops, PFC watchdog (in egress queues)", FIG_COUNT,
+        (double)d->watchdog_drops, true);
     add(f, &n, "drops_oversize", "drops, frames above the MTU", FIG_COUNT,
         (double)d->oversize_drops, true);
     add(f, &n, "drops_fcs", "drops, frames with a bad FCS", FIG_COUNT, (double)d->fcs_errors, true);
