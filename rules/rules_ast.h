@@ -77,6 +77,7 @@ enum func_id {
     F_DSCP_LOST,
     F_PEER_DSCP_LOST,
     F_TC_LOSSY,
+    F_LOWEST_BIT,
     F_PORTS_COUNT,
     F_PORTS_SUM,
     F_PORTS_AVG,
