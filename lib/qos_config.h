@@ -16,6 +16,7 @@
  *   switch.pfcwd.{detect_ms,restore_ms,action}
  *   mtu, speed_bps, cable_m
  *   nic.dcqcn.{np_enabled,rp_enabled} and its parameters (rai_mbps, rhai_mbps, ...)
+ *   nic.roce_dscp              the DSCP the NIC marks RoCE with
  *   cnp.dscp, cnp.prio, pause.global_rx, pause.global_tx
  *   link.fcs_error_ppm, switch.ecn.clear_ce, switch.dscp_rewrite, nic.ecn_capable (faults)
  * `dcbkit fabric paths` lists them all. The `switch.`/`nic.` prefix says where a knob lives;
@@ -77,6 +78,7 @@ struct qos_config {
     struct qos_val mtu, speed_bps, cable_mm;
     struct qos_dcqcn dcqcn;
     struct qos_val cnp_dscp, cnp_prio;
+    struct qos_val roce_dscp; /* what the NIC marks its RoCE with: its RoCE traffic class */
     struct qos_val pause_global_rx, pause_global_tx;
     /* faults a replay stages on a port: frames received with a bad FCS (per million), a
      * switch that clears CE as it sends or rewrites the DSCP of what it receives, a NIC that

@@ -100,6 +100,8 @@ const struct qos_field qos_fields[] = {
           "least time between rate reductions (rate_reduce_monitor_period)"),
     DCQCN(time_reset_us, QF_US, 1, 131071, "time between increase events (rpg_time_reset)"),
     DCQCN(min_time_between_cnps_us, QF_US, 0, 4095, "least gap between CNPs from a port"),
+    SCALAR("nic.roce_dscp", NULL, QF_INT, roce_dscp, 0, 63, NULL,
+           "DSCP the NIC marks RoCE with (its RoCE traffic class or rdma_cm ToS, over 4)"),
     SCALAR("cnp.dscp", NULL, QF_INT, cnp_dscp, 0, 63, NULL, "DSCP of CNPs"),
     SCALAR("cnp.prio", NULL, QF_INT, cnp_prio, 0, 7, NULL, "priority (PCP) of CNPs"),
     SCALAR("pause.global_rx", NULL, QF_BOOL, pause_global_rx, 0, 1, NULL, "honours 802.3x PAUSE"),

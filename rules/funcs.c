@@ -36,6 +36,8 @@ static const struct func_info funcs[] = {
     { "app_diff", F_APP_DIFF, 0, 0 },
     { "dscp_lost", F_DSCP_LOST, 0, 0 },
     { "peer_dscp_lost", F_PEER_DSCP_LOST, 0, 0 },
+    { "tc_lossy", F_TC_LOSSY, 1, 1 },
+    { "lowest_bit", F_LOWEST_BIT, 1, 1 },
     { "lldp_peer", F_LLDP_PEER, 0, 0 },
     { "fabric_peer", F_FABRIC_PEER, 0, 0 },
     { "alias_conflicts", F_ALIAS_CONFLICTS, 0, 0 },
@@ -402,8 +404,13 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
             return value_unknown();
         return value_number((double)((unsigned)v[0].num & ~(1u << (unsigned)v[1].num)));
     case F_POPCOUNT: return value_number(popcount8((unsigned)v[0].num));
+    case F_LOWEST_BIT: { /* the lowest priority of a mask, -1 for none */
+        unsigned mask = (unsigned)v[0].num & 0xffu;
+        return value_number(mask ? __builtin_ctz(mask) : -1);
+    }
     case F_ABS: return value_number(fabs(v[0].num));
     case F_HEADROOM: return headroom(v[0].num, v[1].num, v[2].num);
+    case F_TC_LOSSY: return rule_func_tc_lossy(c, v[0].num);
     default: return value_unknown();
     }
 }

@@ -1,4 +1,4 @@
-/* Functions over a whole config table: defined(array), app_diff() and dscp_lost(). */
+/* Functions over a whole config table: defined(array), app_diff(), tc_lossy(tc) and dscp_lost(). */
 #include <stdio.h>
 
 #include "rules_ast.h"
@@ -101,6 +101,34 @@ struct value rule_func_dscp_lost(struct eval_ctx *c, bool peer_side)
     if (!compared) {
         eval_note_missing(c, "dscp2prio");
         return value_unknown();
+    }
+    return value_number(-1);
+}
+
+/* tc_lossy(tc): the lowest priority that is not lossless on this port and that prio2tc puts in
+ * traffic class tc, other than the instance's own; -1 for none. A lossless priority that shares
+ * its queue with such a one shares that class's scheduling and WRED profile. Unknown unless the
+ * lossless mask is known and prio2tc is known for every priority. */
+struct value rule_func_tc_lossy(struct eval_ctx *c, double tc)
+{
+    int mask = eval_lossless_mask(c);
+    if (mask < 0 || !c->cfg) {
+        eval_note_missing(c, mask < 0 ? "pfc.enabled" : "prio2tc");
+        return value_unknown();
+    }
+    for (int p = 0; p < 8; p++)
+        if (!c->cfg->prio2tc[p].set) {
+            eval_note_missing(c, "prio2tc");
+            return value_unknown();
+        }
+    for (int p = 0; p < 8; p++) {
+        if (p == c->prio || ((mask >> p) & 1) || (double)c->cfg->prio2tc[p].v != tc)
+            continue;
+        char name[32], value[48];
+        snprintf(name, sizeof(name), "prio2tc.%d", p);
+        snprintf(value, sizeof(value), "%lld (not lossless)", (long long)c->cfg->prio2tc[p].v);
+        eval_note_text(c, name, value);
+        return value_number(p);
     }
     return value_number(-1);
 }

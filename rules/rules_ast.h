@@ -76,6 +76,8 @@ enum func_id {
     F_STR,
     F_DSCP_LOST,
     F_PEER_DSCP_LOST,
+    F_TC_LOSSY,
+    F_LOWEST_BIT,
     F_PORTS_COUNT,
     F_PORTS_SUM,
     F_PORTS_AVG,
@@ -220,9 +222,11 @@ const struct func_info *rule_func_lookup(const char *name);
 const char *rule_func_name(enum func_id id);
 struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c);
 void eval_note_missing(struct eval_ctx *c, const char *what);
-/* funcs_config.c: defined(array), whether any entry is known; app_diff(); dscp_lost(). */
+/* funcs_config.c: defined(array), whether any entry is known; app_diff(); tc_lossy(tc);
+ * dscp_lost(). */
 struct value rule_func_config_array_defined(const struct rule_expr *arr, struct eval_ctx *c);
 struct value rule_func_app_diff(struct eval_ctx *c);
+struct value rule_func_tc_lossy(struct eval_ctx *c, double tc);
 struct value rule_func_dscp_lost(struct eval_ctx *c, bool peer_side);
 /* deviates.c: deviates(leaf), e the call. */
 struct value deviates(const struct rule_expr *e, const struct rule_expr *leaf, struct eval_ctx *c);

@@ -505,6 +505,54 @@ static int load_options(struct scenario *sc, const cJSON *doc, struct dcb_err *e
     return 0;
 }
 
+struct first_iface {
+    char name[DCB_IFNAME_MAX];
+};
+
+static void take_first(const char *ifname, void *arg)
+{
+    struct first_iface *fi = arg;
+    if (!fi->name[0])
+        snprintf(fi->name, sizeof(fi->name), "%s", ifname);
+}
+
+/* The DSCP a host's NIC marks its RoCE with (nic.roce_dscp), as its config sets it, else -1. */
+static int nic_roce_dscp(const struct fabric *f, const struct fabric_device *d)
+{
+    struct first_iface fi = { "" };
+    fabric_each_iface(f, d, take_first, &fi);
+    struct qos_config q;
+    if (!fi.name[0] || fabric_effective_config(f, d->name, fi.name, &q, NULL) < 0)
+        return d->config.roce_dscp.set ? (int)d->config.roce_dscp.v : -1;
+    return q.roce_dscp.set ? (int)q.roce_dscp.v : -1;
+}
+
+/* A NIC given a RoCE DSCP (nic.roce_dscp, like mlx5's enforced traffic_class) marks every RoCE
+ * flow it sends with it, whatever the workload says; a NIC without one is given the DSCP of its
+ * first RoCE flow, the ToS its RoCE goes out with, so that the config the run writes says what
+ * its RoCE carries. A flow the workload makes TCP keeps its own DSCP. */
+static void apply_nic_roce_dscp(struct scenario *sc)
+{
+    struct fabric *f = &sc->fabric;
+    struct workload *w = &sc->workload;
+    int *given = malloc((f->ndevices ? f->ndevices : 1) * sizeof(*given));
+    if (!given)
+        return;
+    for (size_t i = 0; i < f->ndevices; i++)
+        given[i] = nic_roce_dscp(f, &f->devices[i]);
+    for (size_t i = 0; i < w->nflows; i++) {
+        const struct fabric_device *src = fabric_find_device(f, w->flows[i].src);
+        if (!src || w->transport[i] == REPLAY_TRANSPORT_TCP)
+            continue;
+        size_t k = (size_t)(src - f->devices);
+        if (given[k] >= 0)
+            w->flows[i].dscp = (uint8_t)given[k];
+        else if (!f->devices[k].config.roce_dscp.set)
+            f->devices[k].config.roce_dscp = (struct qos_val){ .v = w->flows[i].dscp, .set = true };
+    }
+    free(given);
+}
+
 static int load_doc(struct scenario *sc, const char *const *qos_sets, size_t nqos,
                     struct dcb_err *err)
 {
@@ -549,8 +597,11 @@ static int load_doc(struct scenario *sc, const char *const *qos_sets, size_t nqo
             return rc;
     if ((rc = scenario_json_need(doc, "workload", "", err)) < 0)
         return rc;
-    return workload_from_json(&sc->workload, cJSON_GetObjectItemCaseSensitive(doc, "workload"),
-                              &sc->fabric, sc->options.seed, "workload", err);
+    if ((rc = workload_from_json(&sc->workload, cJSON_GetObjectItemCaseSensitive(doc, "workload"),
+                                 &sc->fabric, sc->options.seed, "workload", err)) < 0)
+        return rc;
+    apply_nic_roce_dscp(sc);
+    return 0;
 }
 
 static void scenario_init(struct scenario *sc, const char *source)

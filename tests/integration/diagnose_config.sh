@@ -47,6 +47,7 @@ check_first dcqcn-timers-slow.json cfg-dcqcn-range 1
 check_first cnp-on-data-prio.json cfg-cnp-class 1
 check_first pfc-on-cnp.json cfg-cnp-class 1
 check_first cnp-dscp-unmapped.json cfg-dscp-map-mismatch 2
+check_first prio2tc-lossy.json cfg-prio2tc 2
 
 # Each names the knob that fixes its cause, with the value (and the changes that go with it):
 # the config that shows the cause is the knob (issue 30 item 2).
@@ -63,8 +64,9 @@ first_fix dcqcn-timers-slow.json "host1 nic.dcqcn.time_reset_us=55"
 first_fix cnp-on-data-prio.json "host1 cnp.dscp=48"
 first_fix pfc-on-cnp.json "leaf1 pfc.enabled=8"
 first_fix cnp-dscp-unmapped.json "leaf1 dscp2prio.48=6"
+first_fix prio2tc-lossy.json "leaf1 prio2tc.3=3"
 for fixture in ecn-off wred-not-scaled ets-share-small pfcwd-forward dcqcn-timers-slow \
-        cnp-on-data-prio pfc-on-cnp cnp-dscp-unmapped; do
+        cnp-on-data-prio pfc-on-cnp cnp-dscp-unmapped prio2tc-lossy; do
     "$DCBKIT" diagnose --fabric "$F/$fixture.json" -T json >"$TMP/fix.json" || true
     expect_eq "$fixture: no end is told to take the wrong class" "" \
         "$(json_get "$TMP/fix.json" '" ".join(sorted({"%s:%s=%s" % (f["rule"], f["knob"], f["proposed"])

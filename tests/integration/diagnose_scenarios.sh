@@ -53,6 +53,22 @@ first_rule ecn-above-xoff ecn-too-late cfg-threshold-order
 first_rule headroom-small headroom-underprovisioned
 first_rule np-disabled cnp-missing
 first_rule roce-lossy-queue roce-lossy-queue
+expect_eq "roce-lossy-queue: the fix" "switch1 dscp2prio.26=3" \
+    "$(json_get "$TMP/out" '"%s %s=%s" % (d["findings"][0]["device"], d["findings"][0]["knob"],
+        d["findings"][0]["proposed"])')"
+# RoCE is known by what carries it, not by DSCP 26: hosts that mark it DSCP 24, which no map
+# lists (priority 0, lossy), are told first to map 24 to the lossless priority 3, and no
+# finding names DSCP 26, which carries nothing here.
+"$DCBKIT" replay "$S/roce-lossy-queue.json" --set workload.dscp=24 --store "$TMP/dscp24.db" \
+    >/dev/null 2>"$TMP/err" || fail "dscp 24: replay: $(cat "$TMP/err")"
+run_rc rc "$DCBKIT" diagnose --store "$TMP/dscp24.db" -T json
+expect_eq "dscp 24: exit ($(cat "$TMP/err"))" 2 "$rc"
+expect_eq "dscp 24: the first finding" "roce-lossy-queue host dscp2prio.24=3" \
+    "$(json_get "$TMP/out" '(lambda f: "%s %s %s=%s" % (f["rule"], f["device"][:4], f["knob"],
+        f["proposed"]))(d["findings"][0])')"
+expect_eq "dscp 24: knobs of roce-lossy-queue" "dscp2prio.24" \
+    "$(json_get "$TMP/out" '" ".join(sorted({f["knob"] for f in d["findings"]
+        if f["rule"] == "roce-lossy-queue"}))')"
 first_rule slow-receiver slow-receiver
 first_rule pause-storm pause-storm
 first_rule ecmp-polarization ecmp-polarization

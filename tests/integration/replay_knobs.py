@@ -206,6 +206,7 @@ TABLE = [
     (r"nic\.dcqcn\.time_reset_us$", lambda n: ([], "10")),
     (r"nic\.dcqcn\.min_time_between_cnps_us$", lambda n: ([], "5")),
     (r"cnp\.dscp$", lambda n: ([], "26")),                 # CNPs behind the reverse data
+    (r"nic\.roce_dscp$", lambda n: ([], "0")),             # the NICs' RoCE on the lossy DSCP 0
     (r"cnp\.prio$", lambda n: (["switch1/trust=pcp"], "3")),
     (r"pause\.global_tx$", lambda n: ([], "true")),
     (r"pause\.global_rx$", lambda n: (["switch1/pause.global_tx=true"], "true")),
