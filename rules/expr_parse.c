@@ -663,6 +663,7 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
             (e->nargs == 2 && !need_type(ps, a[1], T_BOOL, e->text)))
             return false;
         return true;
+    case F_AT_PEER: /* any type: the partner's value of it */ e->type = a[0]->type; return true;
     default:
         for (int i = 0; i < e->nargs; i++)
             if (!need_type(ps, a[i], T_NUM, e->text))

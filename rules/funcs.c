@@ -46,6 +46,7 @@ static const struct func_info funcs[] = {
     { "ports_sum", F_PORTS_SUM, 1, 2 },
     { "ports_avg", F_PORTS_AVG, 1, 2 },
     { "ports_max", F_PORTS_MAX, 1, 2 },
+    { "at_peer", F_AT_PEER, 1, 1 },
 };
 
 const char *rule_func_name(enum func_id id)
@@ -185,6 +186,23 @@ static struct value ets_sum(struct eval_ctx *c)
     return any ? value_number(sum) : value_unknown();
 }
 
+struct eval_ctx eval_ctx_at(const struct eval_ctx *c, const struct eval_port *p)
+{
+    const struct evidence *ev = c->ev;
+    return (struct eval_ctx){
+        .ev = ev,
+        .ports = c->ports,
+        .nports = c->nports,
+        .device = p->device,
+        .ifname = p->ifname,
+        .prio = c->prio,
+        .now_ns = c->now_ns,
+        .err = c->err,
+        .cfg = ev->ops->config ? ev->ops->config(ev->ctx, p->device, p->ifname) : NULL,
+        .peer = ev->ops->peer_config ? ev->ops->peer_config(ev->ctx, p->device, p->ifname) : NULL,
+    };
+}
+
 /* ports_count(cond[, filter]), ports_sum / ports_avg / ports_max(x[, filter]): the expression
  * evaluated on every port of this instance's device (every port of the evidence at fabric
  * scope), at the instance's priority and time. Ports where it is unknown, or where the filter is
@@ -192,7 +210,6 @@ static struct value ets_sum(struct eval_ctx *c)
  * aggregate is. */
 static struct value ports_agg_compute(const struct rule_expr *e, struct eval_ctx *c)
 {
-    const struct evidence *ev = c->ev;
     double acc = 0;
     size_t used = 0, i = 0;
     if (c->device) { /* ports are sorted by device: find its first one */
@@ -210,19 +227,7 @@ static struct value ports_agg_compute(const struct rule_expr *e, struct eval_ctx
         const struct eval_port *p = &c->ports[i];
         if (c->device && strcmp(p->device, c->device))
             break;
-        struct eval_ctx sub = {
-            .ev = ev,
-            .ports = c->ports,
-            .nports = c->nports,
-            .device = p->device,
-            .ifname = p->ifname,
-            .prio = c->prio,
-            .now_ns = c->now_ns,
-            .err = c->err,
-            .cfg = ev->ops->config ? ev->ops->config(ev->ctx, p->device, p->ifname) : NULL,
-            .peer = ev->ops->peer_config ? ev->ops->peer_config(ev->ctx, p->device, p->ifname)
-                                         : NULL,
-        };
+        struct eval_ctx sub = eval_ctx_at(c, p);
         if (e->nargs == 2) {
             struct value f = expr_eval(e->args[1], &sub);
             if (f.kind != V_BOOL || !f.num)
@@ -349,6 +354,7 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
     case F_PORTS_SUM:
     case F_PORTS_AVG:
     case F_PORTS_MAX: return ports_agg(e, c);
+    case F_AT_PEER: return rule_func_at_peer(e, c);
     case F_ALIAS_CONFLICTS:
     case F_ALIAS_CONFLICT: {
         const struct evidence_ops *ops = c->ev->ops;

@@ -82,6 +82,7 @@ enum func_id {
     F_PORTS_SUM,
     F_PORTS_AVG,
     F_PORTS_MAX,
+    F_AT_PEER,
 };
 
 #define EXPR_ARGS_MAX 4
@@ -228,6 +229,10 @@ struct value rule_func_config_array_defined(const struct rule_expr *arr, struct 
 struct value rule_func_app_diff(struct eval_ctx *c);
 struct value rule_func_tc_lossy(struct eval_ctx *c, double tc);
 struct value rule_func_dscp_lost(struct eval_ctx *c, bool peer_side);
+/* A context for reading at another port p: the instance's priority and time, p's config. */
+struct eval_ctx eval_ctx_at(const struct eval_ctx *c, const struct eval_port *p);
+/* funcs_peer.c: at_peer(x), e the call. */
+struct value rule_func_at_peer(const struct rule_expr *e, struct eval_ctx *c);
 /* deviates.c: deviates(leaf), e the call. */
 struct value deviates(const struct rule_expr *e, const struct rule_expr *leaf, struct eval_ctx *c);
 void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v);

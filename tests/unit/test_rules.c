@@ -473,15 +473,16 @@ static void load_errors(void **state)
 
 /* Device s1: uplinks up0 (400 B/s sent) and up1 (100 B/s) to switches, down0 (1000 B/s) to a
  * host, all PFC on 3; s2:p0 (PFC on 4, 50 B/s). */
-static void put_port(struct dcb_store *st, const char *dev, const char *ifn, int pfc,
-                     const char *peer_role, uint64_t per_s)
+static void put_link(struct dcb_store *st, const char *dev, const char *ifn, const char *role,
+                     int pfc, const char *peer_dev, const char *peer_ifn, const char *peer_role,
+                     uint64_t per_s)
 {
-    char cfg[64], topo[128];
+    char cfg[64], topo[192];
     snprintf(cfg, sizeof(cfg), "{\"pfc\":{\"enabled\":%d}}", pfc);
     snprintf(topo, sizeof(topo),
-             "{\"role\":\"switch\",\"peer\":{\"device\":\"x\","
-             "\"ifname\":\"y\",\"role\":\"%s\"}}",
-             peer_role);
+             "{\"role\":\"%s\",\"peer\":{\"device\":\"%s\","
+             "\"ifname\":\"%s\",\"role\":\"%s\"}}",
+             role, peer_dev, peer_ifn, peer_role);
     struct store_config_row c = { NOW, dev, ifn, "fabric", cfg };
     struct store_config_row t = { NOW, dev, ifn, "topology", topo };
     assert_int_equal(store_put_config(st, &c, NULL), 0);
@@ -492,6 +493,12 @@ static void put_port(struct dcb_store *st, const char *dev, const char *ifn, int
         smp.value.counter = per_s * (uint64_t)k;
         assert_int_equal(store_put_sample(st, &smp, NULL), 0);
     }
+}
+
+static void put_port(struct dcb_store *st, const char *dev, const char *ifn, int pfc,
+                     const char *peer_role, uint64_t per_s)
+{
+    put_link(st, dev, ifn, "switch", pfc, "x", "y", peer_role, per_s);
 }
 
 static struct dcb_store *ports_store(void)
@@ -560,6 +567,44 @@ static void ports_functions(void **state)
                "bad.rules:4:20:", "needs a bool");
     load_error("[r]\nseverity = warn\nscope = device\nwhen = $prio == 3\nmessage = m\n",
                "bad.rules:4:8:", "scope = priority");
+}
+
+/* s1:down0 is cabled to h1:eth0 (700 B/s), a port of the evidence; s1:up0's partner x:y is
+ * not. at_peer() reads the partner's own series and config, and is unknown without one. */
+static struct dcb_store *linked_store(void)
+{
+    struct dcb_store *st;
+    assert_int_equal(store_open_ring(&st, 100000, 1000, NULL), 0);
+    put_link(st, "s1", "down0", "switch", 8, "h1", "eth0", "host", 1000);
+    put_link(st, "h1", "eth0", "host", 16, "s1", "down0", "switch", 700);
+    put_port(st, "s1", "up0", 8, "switch", 400);
+    return st;
+}
+
+static void at_peer_function(void **state)
+{
+    (void)state;
+    make_store = linked_store;
+    struct outcome o;
+    run_rules(PORT_RULE("peer-rate", "at_peer(rate(port.tx_bytes[5s])) == 700 and "
+                                     "rate(port.tx_bytes[5s]) == 1000")
+                  PORT_RULE("peer-cfg", "at_peer(pfc.enabled) == 16 and pfc.enabled == 8")
+                      PORT_RULE("peer-role", "at_peer(role()) == \"host\"")
+                          PORT_RULE("no-peer", "at_peer(rate(port.tx_bytes[5s])) >= 0 and "
+                                               "rate(port.tx_bytes[5s]) == 400"),
+              NULL, &o);
+    make_store = evidence_store;
+    int rate = 0, cfg = 0, role = 0;
+    for (int i = 0; i < o.nfired; i++) {
+        rate += !strcmp(o.fired[i], "peer-rate");
+        cfg += !strcmp(o.fired[i], "peer-cfg");
+        role += !strcmp(o.fired[i], "peer-role");
+    }
+    assert_int_equal(rate, 1); /* s1:down0 only: h1's partner s1 sends 1000, not 700 */
+    assert_int_equal(cfg, 1);
+    assert_int_equal(role, 1);
+    assert_false(fired(&o, "no-peer"));
+    assert_non_null(strstr(undecided(&o, "no-peer"), "the link partner's port"));
 }
 
 /* Per-QP series on h1:eth0: QP 2 has 5 CE marks and no CNP back, QP 7 has 3 CE marks and 3 CNPs;
@@ -792,6 +837,7 @@ int main(void)
         cmocka_unit_test(proposals_checked_against_config),
         cmocka_unit_test(load_errors),
         cmocka_unit_test(ports_functions),
+        cmocka_unit_test(at_peer_function),
         cmocka_unit_test(qp_scope),
         cmocka_unit_test(runs_in_parallel_threads),
         cmocka_unit_test(catalog_loads),
