@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "counter.h"
+#include "evidence_memo.h"
 #include "evidence_qps.h"
 #include "identity.h"
 #include "path_gaps.h"
@@ -59,6 +60,9 @@ struct store_evidence {
     struct store_port *ports;
     size_t n, cap;
     size_t hint;
+    uint32_t *port_slots; /* open addressing over ports by (device, ifname), index + 1 */
+    size_t nport_slots;
+    struct evidence_memo memo; /* the metric windows answered */
     bool nomem;
     struct dcb_err *err;
     int error;
@@ -69,20 +73,68 @@ struct store_evidence {
     char conflict[2 * DCB_DEVICE_MAX + 16]; /* alias_conflicts()'s first */
 };
 
+/* FNV-1a over a port's names: what the port index and the preloaded series hash. */
+static uint64_t names_hash(const char *device, const char *ifname)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *p = device; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    h = (h ^ 0xff) * 1099511628211ULL;
+    for (const char *p = ifname; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    return h;
+}
+
+static size_t port_hash(const char *device, const char *ifname)
+{
+    uint64_t h = names_hash(device, ifname) * 0x9e3779b97f4a7c15ULL;
+    return (size_t)(h ^ (h >> 29));
+}
+
+static bool port_is(const struct store_port *p, const char *device, const char *ifname)
+{
+    return !strcmp(p->device, device) && !strcmp(p->ifname, ifname);
+}
+
 static long find_port(struct store_evidence *se, const char *device, const char *ifname)
 {
     /* rules walk the ports in order: the last one asked for, or the next */
     for (size_t h = se->hint; h < se->hint + 2 && h < se->n; h++)
-        if (!strcmp(se->ports[h].device, device) && !strcmp(se->ports[h].ifname, ifname)) {
+        if (port_is(&se->ports[h], device, ifname)) {
             se->hint = h;
             return (long)h;
         }
-    for (size_t i = 0; i < se->n; i++)
-        if (!strcmp(se->ports[i].device, device) && !strcmp(se->ports[i].ifname, ifname)) {
+    size_t mask = se->nport_slots - 1;
+    for (size_t k = se->nport_slots ? port_hash(device, ifname) & mask : 0;
+         se->nport_slots && se->port_slots[k]; k = (k + 1) & mask) {
+        size_t i = se->port_slots[k] - 1;
+        if (port_is(&se->ports[i], device, ifname)) {
             se->hint = i;
             return (long)i;
         }
+    }
     return -1;
+}
+
+/* Makes the index of the ports room for one more; false when out of memory. */
+static bool port_slots_grow(struct store_evidence *se)
+{
+    if ((se->n + 1) * 2 <= se->nport_slots)
+        return true;
+    size_t nslots = se->nport_slots ? se->nport_slots * 2 : 256, mask = nslots - 1;
+    uint32_t *slots = calloc(nslots, sizeof(*slots));
+    if (!slots)
+        return false;
+    for (size_t i = 0; i < se->n; i++) {
+        size_t k = port_hash(se->ports[i].device, se->ports[i].ifname) & mask;
+        while (slots[k])
+            k = (k + 1) & mask;
+        slots[k] = (uint32_t)i + 1;
+    }
+    free(se->port_slots);
+    se->port_slots = slots;
+    se->nport_slots = nslots;
+    return true;
 }
 
 static struct store_port *port_of(struct store_evidence *se, const char *device, const char *ifname)
@@ -100,12 +152,20 @@ static struct store_port *port_of(struct store_evidence *se, const char *device,
         se->ports = grown;
         se->cap = cap;
     }
+    if (!port_slots_grow(se)) {
+        se->nomem = true;
+        return NULL;
+    }
     struct store_port *p = &se->ports[se->n];
     memset(p, 0, sizeof(*p));
     snprintf(p->device, sizeof(p->device), "%s", device);
     snprintf(p->ifname, sizeof(p->ifname), "%s", ifname);
     qos_config_init(&p->cfg);
     qos_config_init(&p->peer);
+    size_t mask = se->nport_slots - 1, k = port_hash(p->device, p->ifname) & mask;
+    while (se->port_slots[k])
+        k = (k + 1) & mask;
+    se->port_slots[k] = (uint32_t)se->n + 1;
     se->hint = se->n++;
     return p;
 }
@@ -427,12 +487,7 @@ static const char *peer_role(void *ctx, const char *device, const char *ifname)
 
 static uint64_t series_hash(const char *device, const char *ifname, int metric, int prio, int queue)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (const char *p = device; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-    h = (h ^ 0xff) * 1099511628211ULL;
-    for (const char *p = ifname; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    uint64_t h = names_hash(device, ifname);
     h ^= (uint64_t)(unsigned)metric << 40 ^ (uint64_t)(uint16_t)prio << 20 ^ (uint16_t)queue;
     return h * 0x9e3779b97f4a7c15ULL;
 }
@@ -564,6 +619,7 @@ int evidence_store_preload(struct evidence *ev, int64_t t0, struct dcb_err *err)
     }
     preload_free(se->pre);
     se->pre = pl;
+    evidence_memo_free(&se->memo); /* answers from the preloaded samples from here on */
     return 0;
 }
 
@@ -628,13 +684,11 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
     return 1;
 }
 
-static int metric(void *ctx, const char *device, const char *ifname, enum metric_id m, int prio,
-                  int queue, enum evidence_agg agg, int64_t t0, int64_t t1, double *out,
-                  struct dcb_err *err)
+/* A window from the preloaded samples if they cover it, else from the store. */
+static int window_answer(struct store_evidence *se, const char *device, const char *ifname,
+                         enum metric_id m, int prio, int queue, enum evidence_agg agg, int64_t t0,
+                         int64_t t1, double *out, struct dcb_err *err)
 {
-    struct store_evidence *se = ctx;
-    if (t0 < se->limit_t0)
-        t0 = se->limit_t0;
     if (se->pre && t0 >= se->pre->t0 && t1 <= se->pre->t1) {
         const struct preload_series *ps = preload_find(se->pre, device, ifname, m, prio, queue);
         return ps ? preloaded_metric(ps, se->pre, agg, t0, t1, out) : 0;
@@ -658,6 +712,39 @@ static int metric(void *ctx, const char *device, const char *ifname, enum metric
         [AGG_BUSY_RATE] = STORE_AGG_BUSY_RATE,
     };
     return store_aggregate(se->st, &f, to_store[agg], out, err);
+}
+
+/* Each window once: the same question gets the answer it got (evidence_memo.h). */
+static int metric(void *ctx, const char *device, const char *ifname, enum metric_id m, int prio,
+                  int queue, enum evidence_agg agg, int64_t t0, int64_t t1, double *out,
+                  struct dcb_err *err)
+{
+    struct store_evidence *se = ctx;
+    if (t0 < se->limit_t0)
+        t0 = se->limit_t0;
+    long port = find_port(se, device, ifname);
+    struct window_key k;
+    memset(&k, 0, sizeof(k)); /* compared bytewise */
+    k.port = (uint32_t)port;
+    k.metric = m;
+    k.prio = (int16_t)prio;
+    k.queue = (int16_t)queue;
+    k.agg = agg;
+    k.t0 = t0;
+    k.t1 = t1;
+    int rc;
+    double v;
+    if (port >= 0 && evidence_memo_get(&se->memo, &k, &rc, &v)) {
+        if (rc == 1)
+            *out = v;
+        return rc;
+    }
+    rc = window_answer(se, device, ifname, m, prio, queue, agg, t0, t1, &v, err);
+    if (port >= 0 && rc >= 0)
+        evidence_memo_put(&se->memo, &k, rc, v);
+    if (rc == 1)
+        *out = v;
+    return rc;
 }
 
 static bool unserved(void *ctx, const char *device, const char *name)
@@ -733,6 +820,7 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1, s
         evidence_qps_free(&se->qps);
         identity_free(se->identity);
         free(se->order);
+        free(se->port_slots);
         free(se->ports);
         free(se);
         return rc;
@@ -752,6 +840,8 @@ void evidence_store_close(struct evidence *ev)
     struct store_evidence *se = ev->ctx;
     if (se) {
         preload_free(se->pre);
+        evidence_memo_free(&se->memo);
+        free(se->port_slots);
         identity_free(se->identity);
         free(se->order);
         path_gaps_free(&se->gaps);
