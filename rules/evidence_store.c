@@ -23,7 +23,10 @@ struct store_port {
     char seen_device[DCB_DEVICE_MAX], seen_ifname[DCB_IFNAME_MAX]; /* "topology:lldp" rows */
     char back_device[DCB_DEVICE_MAX], back_ifname[DCB_IFNAME_MAX]; /* a port naming this one */
     char names[2][DCB_DEVICE_MAX + DCB_IFNAME_MAX + 1]; /* peer_port()'s answers: cabled, seen */
-    bool peer_is_port;       /* that partner is a port here, with its own config */
+    bool peer_is_port; /* that partner is a port here, with its own config */
+    /* the metrics the store had series of on the port when the evidence was opened, at any
+     * time: a window of any other is unknown without asking */
+    uint64_t has_metric[(METRIC_COUNT + 63) / 64];
     const char *device_role; /* what any port of its device's topology rows says, or NULL */
 };
 
@@ -170,13 +173,37 @@ static struct store_port *port_of(struct store_evidence *se, const char *device,
     return p;
 }
 
+static void mark_metric(struct store_port *p, enum metric_id m)
+{
+    if (m >= 0 && m < METRIC_COUNT)
+        p->has_metric[m / 64] |= 1ULL << (m % 64);
+}
+
 static int add_sample_port(const struct dcb_sample *s, void *arg)
 {
     struct store_evidence *se = arg;
-    const struct store_port *p = port_of(se, s->device, s->ifname);
-    if (p)
+    struct store_port *p = port_of(se, s->device, s->ifname);
+    if (p) {
         evidence_qps_take(&se->qps, (uint32_t)(p - se->ports), s);
+        mark_metric(p, s->metric);
+    }
     return 0;
+}
+
+/* A series whose newest sample is after the evidence's end: its port is not one for that, but
+ * its older samples answer windows. */
+static int add_later_series(const struct dcb_sample *s, void *arg)
+{
+    struct store_evidence *se = arg;
+    long i = find_port(se, s->device, s->ifname);
+    if (i >= 0)
+        mark_metric(&se->ports[i], s->metric);
+    return 0;
+}
+
+static bool port_has_metric(const struct store_port *p, enum metric_id m)
+{
+    return m < 0 || m >= METRIC_COUNT || (p->has_metric[m / 64] >> (m % 64) & 1);
 }
 
 static void copy_role(char *dst, const cJSON *role)
@@ -723,6 +750,8 @@ static int metric(void *ctx, const char *device, const char *ifname, enum metric
     if (t0 < se->limit_t0)
         t0 = se->limit_t0;
     long port = find_port(se, device, ifname);
+    if (port >= 0 && !port_has_metric(&se->ports[port], m))
+        return 0;
     struct window_key k;
     memset(&k, 0, sizeof(k)); /* compared bytewise */
     k.port = (uint32_t)port;
@@ -808,6 +837,11 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1, s
     int rc = store_latest(st, &f, add_sample_port, se, err);
     if (rc >= 0)
         rc = store_configs(st, NULL, NULL, t1, add_config, se, err);
+    if (rc >= 0 && t1 < INT64_MAX) {
+        f.t0 = t1 + 1;
+        f.t1 = INT64_MAX;
+        rc = store_latest(st, &f, add_later_series, se, err);
+    }
     if (rc >= 0)
         rc = path_gaps_load(&se->gaps, st, t1, err);
     if (rc >= 0 && !se->nomem && resolve_peers(se) < 0)
