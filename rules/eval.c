@@ -182,9 +182,11 @@ static struct value metric_leaf(const struct rule_expr *e, struct eval_ctx *c)
         return value_unknown();
     }
     if (rc == 0 || !isfinite(out)) {
-        char what[EXPR_TEXT_MAX + 16];
-        snprintf(what, sizeof(what), "%s(%s)", evidence_agg_name(e->agg), e->text);
-        eval_note_missing(c, what);
+        if (c->want_missing) { /* most unknown windows have nobody asking why */
+            char what[EXPR_TEXT_MAX + 16];
+            snprintf(what, sizeof(what), "%s(%s)", evidence_agg_name(e->agg), e->text);
+            eval_note_missing(c, what);
+        }
         return unserved_or_unknown(c, metric_info(e->metric)->name);
     }
     struct value v = value_number(out);

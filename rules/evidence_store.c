@@ -716,9 +716,17 @@ static int window_answer(struct store_evidence *se, const char *device, const ch
                          enum metric_id m, int prio, int queue, enum evidence_agg agg, int64_t t0,
                          int64_t t1, double *out, struct dcb_err *err)
 {
-    if (se->pre && t0 >= se->pre->t0 && t1 <= se->pre->t1) {
-        const struct preload_series *ps = preload_find(se->pre, device, ifname, m, prio, queue);
-        return ps ? preloaded_metric(ps, se->pre, agg, t0, t1, out) : 0;
+    const struct preload *pl = se->pre;
+    if (pl && t0 >= pl->t0 && t1 <= pl->t1) {
+        const struct preload_series *ps = preload_find(pl, device, ifname, m, prio, queue);
+        return ps ? preloaded_metric(ps, pl, agg, t0, t1, out) : 0;
+    }
+    /* a last value from before the preloaded span (a selector with no window): the newest
+     * sample at or before t1 is preloaded if the series has one in the span */
+    if (pl && agg == AGG_LAST && t1 <= pl->t1 && t1 >= pl->t0) {
+        const struct preload_series *ps = preload_find(pl, device, ifname, m, prio, queue);
+        if (ps && preloaded_metric(ps, pl, agg, pl->t0, t1, out) == 1)
+            return 1;
     }
     struct store_filter f;
     store_filter_init(&f);
