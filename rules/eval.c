@@ -129,9 +129,11 @@ static struct value config_leaf(const struct rule_expr *e, struct eval_ctx *c)
         return value_unknown();
     const struct qos_val *qv = cfg ? qos_field_value(cfg, e->field, index) : NULL;
     if (!qv || !qv->set) {
-        char name[EXPR_TEXT_MAX + 16];
-        leaf_name(e, index, name, sizeof(name));
-        eval_note_missing(c, name);
+        if (c->want_missing) {
+            char name[EXPR_TEXT_MAX + 16];
+            leaf_name(e, index, name, sizeof(name));
+            eval_note_missing(c, name);
+        }
         return e->peer ? value_unknown() : unserved_or_unknown(c, e->field->pattern);
     }
     struct value v;

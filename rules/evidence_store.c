@@ -71,6 +71,7 @@ struct store_evidence {
     int error;
     struct path_gaps gaps;                  /* the paths the devices said they do not serve */
     uint32_t *order;                        /* the ports by (device, ifname), once all are known */
+    uint32_t *rank;                         /* where each port is in order */
     struct evidence_qps qps;                /* the ports' QPs with per-QP series */
     struct identity *identity;              /* the names devices go by ("alias:*" rows) */
     char conflict[2 * DCB_DEVICE_MAX + 16]; /* alias_conflicts()'s first */
@@ -101,12 +102,19 @@ static bool port_is(const struct store_port *p, const char *device, const char *
 
 static long find_port(struct store_evidence *se, const char *device, const char *ifname)
 {
-    /* rules walk the ports in order: the last one asked for, or the next */
-    for (size_t h = se->hint; h < se->hint + 2 && h < se->n; h++)
-        if (port_is(&se->ports[h], device, ifname)) {
-            se->hint = h;
-            return (long)h;
+    /* rules walk the ports in order: the last one asked for, or the next (by name, once the
+     * ports are all known; as they came before) */
+    if (se->hint < se->n) {
+        size_t next = se->hint + 1;
+        if (se->rank)
+            next = se->rank[se->hint] + 1 < se->n ? se->order[se->rank[se->hint] + 1] : se->n;
+        if (port_is(&se->ports[se->hint], device, ifname))
+            return (long)se->hint;
+        if (next < se->n && port_is(&se->ports[next], device, ifname)) {
+            se->hint = next;
+            return (long)next;
         }
+    }
     size_t mask = se->nport_slots - 1;
     for (size_t k = se->nport_slots ? port_hash(device, ifname) & mask : 0;
          se->nport_slots && se->port_slots[k]; k = (k + 1) & mask) {
@@ -368,6 +376,13 @@ static int resolve_peers(struct store_evidence *se)
         p->has_peer = true;
         p->peer_is_port = true;
     }
+    se->rank = malloc((se->n ? se->n : 1) * sizeof(*se->rank));
+    if (!se->rank) {
+        free(order);
+        return -1;
+    }
+    for (size_t i = 0; i < se->n; i++)
+        se->rank[order[i]] = (uint32_t)i;
     se->order = order;
     return 0;
 }
@@ -862,6 +877,7 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1, s
         evidence_qps_free(&se->qps);
         identity_free(se->identity);
         free(se->order);
+        free(se->rank);
         free(se->port_slots);
         free(se->ports);
         free(se);
@@ -886,6 +902,7 @@ void evidence_store_close(struct evidence *ev)
         free(se->port_slots);
         identity_free(se->identity);
         free(se->order);
+        free(se->rank);
         path_gaps_free(&se->gaps);
         evidence_qps_free(&se->qps);
         free(se->ports);

@@ -337,9 +337,8 @@ static void run_rules(struct runner *rn, const struct rule_set *rs)
             run_instance(rn, r, &in);
         } else if (r->scope == SCOPE_DEVICE) {
             for (size_t p = 0; p < rn->ports->n && !rn->error; p++) {
-                bool seen = false;
-                for (size_t q = 0; q < p && !seen; q++)
-                    seen = !strcmp(rn->ports->v[q].device, rn->ports->v[p].device);
+                /* the ports are sorted by device: a device's first port follows another's */
+                bool seen = p && !strcmp(rn->ports->v[p - 1].device, rn->ports->v[p].device);
                 if (!seen) {
                     struct instance in = { rn->ports->v[p].device, NULL, -1, -1 };
                     run_instance(rn, r, &in);
