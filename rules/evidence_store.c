@@ -47,8 +47,7 @@ struct preload {
     uint32_t *slots; /* open addressing over series, index + 1 */
     size_t nslots;
     int64_t *ts;
-    double *value; /* counters as doubles: exact below 2^53 */
-    uint64_t *raw;
+    uint64_t *raw; /* a counter's reading, a gauge's value as its bits */
     size_t n, cap;
     bool nomem;
     enum metric_id last_metric; /* the kind of the last sample's metric, remembered */
@@ -560,13 +559,10 @@ static int preload_sample(const struct dcb_sample *s, void *arg)
         int64_t *ts = realloc(pl->ts, cap * sizeof(*ts));
         if (ts)
             pl->ts = ts;
-        double *value = realloc(pl->value, cap * sizeof(*value));
-        if (value)
-            pl->value = value;
         uint64_t *raw = realloc(pl->raw, cap * sizeof(*raw));
         if (raw)
             pl->raw = raw;
-        if (!ts || !value || !raw) {
+        if (!ts || !raw) {
             pl->nomem = true;
             return 1;
         }
@@ -606,8 +602,10 @@ static int preload_sample(const struct dcb_sample *s, void *arg)
     pl->last_metric = s->metric;
     pl->last_counter = counter;
     pl->ts[pl->n] = s->time_ns;
-    pl->raw[pl->n] = counter ? s->value.counter : 0;
-    pl->value[pl->n] = counter ? (double)s->value.counter : s->value.gauge;
+    if (counter)
+        pl->raw[pl->n] = s->value.counter;
+    else
+        memcpy(&pl->raw[pl->n], &s->value.gauge, sizeof(pl->raw[0]));
     pl->n++;
     last->count++;
     return 0;
@@ -620,7 +618,6 @@ static void preload_free(struct preload *pl)
     free(pl->series);
     free(pl->slots);
     free(pl->ts);
-    free(pl->value);
     free(pl->raw);
     free(pl);
 }
@@ -690,7 +687,7 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
     uint32_t end = lo;
     if (first >= end)
         return 0;
-    const double *v = pl->value + ps->start;
+    const uint64_t *raw = pl->raw + ps->start;
     if (agg == AGG_BUSY_RATE) {
         struct counter_window w; /* increases over the intervals that had one */
         counter_window_init(&w, ps->bits);
@@ -713,16 +710,21 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
         *out = agg == AGG_DELTA ? w.total : counter_window_rate(&w);
         return 1;
     }
-    double sum = 0, mn = v[first], mx = v[first];
+    bool counter = metric_info(ps->metric)->kind == METRIC_COUNTER;
+    double sum = 0, mn = 0, mx = 0, v = 0;
     for (uint32_t i = first; i < end; i++) {
-        sum += v[i];
-        mn = v[i] < mn ? v[i] : mn;
-        mx = v[i] > mx ? v[i] : mx;
+        if (counter) /* as a double: exact below 2^53 */
+            v = (double)raw[i];
+        else
+            memcpy(&v, &raw[i], sizeof(v));
+        sum += v;
+        mn = i == first || v < mn ? v : mn;
+        mx = i == first || v > mx ? v : mx;
     }
     *out = agg == AGG_AVG   ? sum / (double)(end - first)
            : agg == AGG_MAX ? mx
            : agg == AGG_MIN ? mn
-                            : v[end - 1];
+                            : v;
     return 1;
 }
 
