@@ -2,8 +2,10 @@
  *   - the whole catalog (rules/catalog) plus tests/bench/bench_rules.rules (rates, deltas,
  *     gauges over 30-60 s windows, event counts) over the live ring's latest 60 s for 1,000 ports
  *     x 8 priorities (six series per priority, 1 s samples, 2.9 M samples, a config snapshot per
- *     port with two lossless priorities). Target: under 100 ms. Windows are read along the
- *     ring's per-series chains (store_aggregate); the figure includes opening the evidence.
+ *     port with two lossless priorities). Target: under 100 ms. Twice: windows read along the
+ *     ring's per-series chains (store_aggregate), then from the samples preloaded first (as
+ *     dcbtop, diagnose and serve read the ring); both include opening the evidence, both print
+ *     CPU time beside wall time and a digest of the findings, which must agree.
  *   - the same rule shapes with 24-hour windows once over a SQLite store holding 24 hours of 1 s
  *     samples for 64 ports (four series each). Target: under 5 s.
  *   - the configuration checks (rules/catalog/config.rules) over 1,000 ports' config snapshots
