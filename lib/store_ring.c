@@ -303,9 +303,16 @@ static int ring_latest_read(struct dcb_store *base, const struct store_filter *f
     return 0;
 }
 
-static int cmp_entry(const void *a, const void *b)
+/* A sample ring_range hands out: its entry without the chain (what is copied per sample). */
+struct ring_hit {
+    uint32_t series;
+    int64_t ts;
+    uint64_t raw;
+};
+
+static int cmp_hit(const void *a, const void *b)
 {
-    const struct ring_entry *x = a, *y = b;
+    const struct ring_hit *x = a, *y = b;
     if (x->series != y->series)
         return x->series < y->series ? -1 : 1;
     return (x->ts > y->ts) - (x->ts < y->ts);
@@ -318,11 +325,10 @@ static int ring_range(struct dcb_store *base, const struct store_filter *f, stor
     size_t nseries = r->map.count;
     bool *match = calloc(nseries + 1, sizeof(bool));
     size_t *start = calloc(nseries + 1, sizeof(size_t));
-    struct ring_entry *hits = malloc((r->sample_count + 1) * sizeof(*hits));
-    if (!match || !start || !hits) {
+    struct ring_hit *hits = NULL;
+    if (!match || !start) {
         free(match);
         free(start);
-        free(hits);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory reading the ring");
     }
     for (size_t i = 0; i < nseries; i++)
@@ -347,16 +353,22 @@ static int ring_range(struct dcb_store *base, const struct store_filter *f, stor
         }
     for (size_t i = 0; i < nseries; i++)
         start[i + 1] += start[i];
+    hits = malloc((n + 1) * sizeof(*hits)); /* the matches only */
+    if (!hits) {
+        free(match);
+        free(start);
+        return dcb_err_set(err, DCB_E_NOMEM, "out of memory reading the ring");
+    }
     for (int pc = 0; pc < 2; pc++)
         for (size_t k = 0; k < piece_len[pc]; k++) {
             const struct ring_entry *e = &piece[pc][k];
             if (match[e->series] && e->ts >= f->t0 && e->ts <= f->t1)
-                hits[start[e->series]++] = *e;
+                hits[start[e->series]++] = (struct ring_hit){ e->series, e->ts, e->raw };
         }
     /* a writer that went back in time within a series: put that series in order */
     for (size_t i = 1; i < n; i++)
         if (hits[i].series == hits[i - 1].series && hits[i].ts < hits[i - 1].ts) {
-            qsort(hits, n, sizeof(*hits), cmp_entry);
+            qsort(hits, n, sizeof(*hits), cmp_hit);
             break;
         }
     int rc = 0;
@@ -386,6 +398,18 @@ static const struct ring_entry *ring_at(const struct ring_store *r, uint64_t seq
     return e->seq == seq ? e : NULL;
 }
 
+/* The entry before e in its series' chain, if the ring still holds it: e's slot less the writes
+ * between them, which are fewer than the ring holds (no division on the way down a chain). */
+static const struct ring_entry *ring_before(const struct ring_store *r, const struct ring_entry *e)
+{
+    uint64_t prev = e->prev_seq;
+    if (!prev || prev + r->sample_count <= r->writes)
+        return NULL;
+    size_t at = (size_t)(e - r->samples), back = (size_t)(e->seq - prev);
+    const struct ring_entry *p = &r->samples[at >= back ? at - back : at + r->sample_cap - back];
+    return p->seq == prev ? p : NULL;
+}
+
 /* Walks one series' chain back from its newest sample: O(samples in the window). */
 static int ring_aggregate(struct dcb_store *base, const struct store_filter *f, enum store_agg agg,
                           double *out, struct dcb_err *err)
@@ -409,7 +433,7 @@ static int ring_aggregate(struct dcb_store *base, const struct store_filter *f, 
     double sum = 0, mn = 0, mx = 0, last = 0, delta = 0;
     int64_t first_ts = 0, last_ts = 0, newer_ts = 0, busy_ns = 0, reset_ns = 0;
     for (const struct ring_entry *e = ring_at(r, r->latest[idx].last_seq); e;
-         e = ring_at(r, e->prev_seq)) {
+         e = ring_before(r, e)) {
         if (e->ts > f->t1)
             continue;
         if (e->ts < f->t0)

@@ -129,9 +129,11 @@ static struct value config_leaf(const struct rule_expr *e, struct eval_ctx *c)
         return value_unknown();
     const struct qos_val *qv = cfg ? qos_field_value(cfg, e->field, index) : NULL;
     if (!qv || !qv->set) {
-        char name[EXPR_TEXT_MAX + 16];
-        leaf_name(e, index, name, sizeof(name));
-        eval_note_missing(c, name);
+        if (c->want_missing) {
+            char name[EXPR_TEXT_MAX + 16];
+            leaf_name(e, index, name, sizeof(name));
+            eval_note_missing(c, name);
+        }
         return e->peer ? value_unknown() : unserved_or_unknown(c, e->field->pattern);
     }
     struct value v;
@@ -182,9 +184,11 @@ static struct value metric_leaf(const struct rule_expr *e, struct eval_ctx *c)
         return value_unknown();
     }
     if (rc == 0 || !isfinite(out)) {
-        char what[EXPR_TEXT_MAX + 16];
-        snprintf(what, sizeof(what), "%s(%s)", evidence_agg_name(e->agg), e->text);
-        eval_note_missing(c, what);
+        if (c->want_missing) { /* most unknown windows have nobody asking why */
+            char what[EXPR_TEXT_MAX + 16];
+            snprintf(what, sizeof(what), "%s(%s)", evidence_agg_name(e->agg), e->text);
+            eval_note_missing(c, what);
+        }
         return unserved_or_unknown(c, metric_info(e->metric)->name);
     }
     struct value v = value_number(out);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "counter.h"
+#include "evidence_memo.h"
 #include "evidence_qps.h"
 #include "identity.h"
 #include "path_gaps.h"
@@ -22,7 +23,10 @@ struct store_port {
     char seen_device[DCB_DEVICE_MAX], seen_ifname[DCB_IFNAME_MAX]; /* "topology:lldp" rows */
     char back_device[DCB_DEVICE_MAX], back_ifname[DCB_IFNAME_MAX]; /* a port naming this one */
     char names[2][DCB_DEVICE_MAX + DCB_IFNAME_MAX + 1]; /* peer_port()'s answers: cabled, seen */
-    bool peer_is_port;       /* that partner is a port here, with its own config */
+    bool peer_is_port; /* that partner is a port here, with its own config */
+    /* the metrics the store had series of on the port when the evidence was opened, at any
+     * time: a window of any other is unknown without asking */
+    uint64_t has_metric[(METRIC_COUNT + 63) / 64];
     const char *device_role; /* what any port of its device's topology rows says, or NULL */
 };
 
@@ -43,8 +47,7 @@ struct preload {
     uint32_t *slots; /* open addressing over series, index + 1 */
     size_t nslots;
     int64_t *ts;
-    double *value; /* counters as doubles: exact below 2^53 */
-    uint64_t *raw;
+    uint64_t *raw; /* a counter's reading, a gauge's value as its bits */
     size_t n, cap;
     bool nomem;
     enum metric_id last_metric; /* the kind of the last sample's metric, remembered */
@@ -59,30 +62,89 @@ struct store_evidence {
     struct store_port *ports;
     size_t n, cap;
     size_t hint;
+    uint32_t *port_slots; /* open addressing over ports by (device, ifname), index + 1 */
+    size_t nport_slots;
+    struct evidence_memo memo; /* the metric windows answered */
     bool nomem;
     struct dcb_err *err;
     int error;
     struct path_gaps gaps;                  /* the paths the devices said they do not serve */
     uint32_t *order;                        /* the ports by (device, ifname), once all are known */
+    uint32_t *rank;                         /* where each port is in order */
     struct evidence_qps qps;                /* the ports' QPs with per-QP series */
     struct identity *identity;              /* the names devices go by ("alias:*" rows) */
     char conflict[2 * DCB_DEVICE_MAX + 16]; /* alias_conflicts()'s first */
 };
 
+/* FNV-1a over a port's names: what the port index and the preloaded series hash. */
+static uint64_t names_hash(const char *device, const char *ifname)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *p = device; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    h = (h ^ 0xff) * 1099511628211ULL;
+    for (const char *p = ifname; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    return h;
+}
+
+static size_t port_hash(const char *device, const char *ifname)
+{
+    uint64_t h = names_hash(device, ifname) * 0x9e3779b97f4a7c15ULL;
+    return (size_t)(h ^ (h >> 29));
+}
+
+static bool port_is(const struct store_port *p, const char *device, const char *ifname)
+{
+    return !strcmp(p->device, device) && !strcmp(p->ifname, ifname);
+}
+
 static long find_port(struct store_evidence *se, const char *device, const char *ifname)
 {
-    /* rules walk the ports in order: the last one asked for, or the next */
-    for (size_t h = se->hint; h < se->hint + 2 && h < se->n; h++)
-        if (!strcmp(se->ports[h].device, device) && !strcmp(se->ports[h].ifname, ifname)) {
-            se->hint = h;
-            return (long)h;
+    /* rules walk the ports in order: the last one asked for, or the next (by name, once the
+     * ports are all known; as they came before) */
+    if (se->hint < se->n) {
+        size_t next = se->hint + 1;
+        if (se->rank)
+            next = se->rank[se->hint] + 1 < se->n ? se->order[se->rank[se->hint] + 1] : se->n;
+        if (port_is(&se->ports[se->hint], device, ifname))
+            return (long)se->hint;
+        if (next < se->n && port_is(&se->ports[next], device, ifname)) {
+            se->hint = next;
+            return (long)next;
         }
-    for (size_t i = 0; i < se->n; i++)
-        if (!strcmp(se->ports[i].device, device) && !strcmp(se->ports[i].ifname, ifname)) {
+    }
+    size_t mask = se->nport_slots - 1;
+    for (size_t k = se->nport_slots ? port_hash(device, ifname) & mask : 0;
+         se->nport_slots && se->port_slots[k]; k = (k + 1) & mask) {
+        size_t i = se->port_slots[k] - 1;
+        if (port_is(&se->ports[i], device, ifname)) {
             se->hint = i;
             return (long)i;
         }
+    }
     return -1;
+}
+
+/* Makes the index of the ports room for one more; false when out of memory. */
+static bool port_slots_grow(struct store_evidence *se)
+{
+    if ((se->n + 1) * 2 <= se->nport_slots)
+        return true;
+    size_t nslots = se->nport_slots ? se->nport_slots * 2 : 256, mask = nslots - 1;
+    uint32_t *slots = calloc(nslots, sizeof(*slots));
+    if (!slots)
+        return false;
+    for (size_t i = 0; i < se->n; i++) {
+        size_t k = port_hash(se->ports[i].device, se->ports[i].ifname) & mask;
+        while (slots[k])
+            k = (k + 1) & mask;
+        slots[k] = (uint32_t)i + 1;
+    }
+    free(se->port_slots);
+    se->port_slots = slots;
+    se->nport_slots = nslots;
+    return true;
 }
 
 static struct store_port *port_of(struct store_evidence *se, const char *device, const char *ifname)
@@ -100,23 +162,55 @@ static struct store_port *port_of(struct store_evidence *se, const char *device,
         se->ports = grown;
         se->cap = cap;
     }
+    if (!port_slots_grow(se)) {
+        se->nomem = true;
+        return NULL;
+    }
     struct store_port *p = &se->ports[se->n];
     memset(p, 0, sizeof(*p));
     snprintf(p->device, sizeof(p->device), "%s", device);
     snprintf(p->ifname, sizeof(p->ifname), "%s", ifname);
     qos_config_init(&p->cfg);
     qos_config_init(&p->peer);
+    size_t mask = se->nport_slots - 1, k = port_hash(p->device, p->ifname) & mask;
+    while (se->port_slots[k])
+        k = (k + 1) & mask;
+    se->port_slots[k] = (uint32_t)se->n + 1;
     se->hint = se->n++;
     return p;
+}
+
+static void mark_metric(struct store_port *p, enum metric_id m)
+{
+    if (m >= 0 && m < METRIC_COUNT)
+        p->has_metric[m / 64] |= 1ULL << (m % 64);
 }
 
 static int add_sample_port(const struct dcb_sample *s, void *arg)
 {
     struct store_evidence *se = arg;
-    const struct store_port *p = port_of(se, s->device, s->ifname);
-    if (p)
+    struct store_port *p = port_of(se, s->device, s->ifname);
+    if (p) {
         evidence_qps_take(&se->qps, (uint32_t)(p - se->ports), s);
+        mark_metric(p, s->metric);
+    }
     return 0;
+}
+
+/* A series whose newest sample is after the evidence's end: its port is not one for that, but
+ * its older samples answer windows. */
+static int add_later_series(const struct dcb_sample *s, void *arg)
+{
+    struct store_evidence *se = arg;
+    long i = find_port(se, s->device, s->ifname);
+    if (i >= 0)
+        mark_metric(&se->ports[i], s->metric);
+    return 0;
+}
+
+static bool port_has_metric(const struct store_port *p, enum metric_id m)
+{
+    return m < 0 || m >= METRIC_COUNT || (p->has_metric[m / 64] >> (m % 64) & 1);
 }
 
 static void copy_role(char *dst, const cJSON *role)
@@ -281,6 +375,13 @@ static int resolve_peers(struct store_evidence *se)
         p->has_peer = true;
         p->peer_is_port = true;
     }
+    se->rank = malloc((se->n ? se->n : 1) * sizeof(*se->rank));
+    if (!se->rank) {
+        free(order);
+        return -1;
+    }
+    for (size_t i = 0; i < se->n; i++)
+        se->rank[order[i]] = (uint32_t)i;
     se->order = order;
     return 0;
 }
@@ -427,12 +528,7 @@ static const char *peer_role(void *ctx, const char *device, const char *ifname)
 
 static uint64_t series_hash(const char *device, const char *ifname, int metric, int prio, int queue)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (const char *p = device; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-    h = (h ^ 0xff) * 1099511628211ULL;
-    for (const char *p = ifname; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    uint64_t h = names_hash(device, ifname);
     h ^= (uint64_t)(unsigned)metric << 40 ^ (uint64_t)(uint16_t)prio << 20 ^ (uint16_t)queue;
     return h * 0x9e3779b97f4a7c15ULL;
 }
@@ -463,13 +559,10 @@ static int preload_sample(const struct dcb_sample *s, void *arg)
         int64_t *ts = realloc(pl->ts, cap * sizeof(*ts));
         if (ts)
             pl->ts = ts;
-        double *value = realloc(pl->value, cap * sizeof(*value));
-        if (value)
-            pl->value = value;
         uint64_t *raw = realloc(pl->raw, cap * sizeof(*raw));
         if (raw)
             pl->raw = raw;
-        if (!ts || !value || !raw) {
+        if (!ts || !raw) {
             pl->nomem = true;
             return 1;
         }
@@ -509,8 +602,10 @@ static int preload_sample(const struct dcb_sample *s, void *arg)
     pl->last_metric = s->metric;
     pl->last_counter = counter;
     pl->ts[pl->n] = s->time_ns;
-    pl->raw[pl->n] = counter ? s->value.counter : 0;
-    pl->value[pl->n] = counter ? (double)s->value.counter : s->value.gauge;
+    if (counter)
+        pl->raw[pl->n] = s->value.counter;
+    else
+        memcpy(&pl->raw[pl->n], &s->value.gauge, sizeof(pl->raw[0]));
     pl->n++;
     last->count++;
     return 0;
@@ -523,7 +618,6 @@ static void preload_free(struct preload *pl)
     free(pl->series);
     free(pl->slots);
     free(pl->ts);
-    free(pl->value);
     free(pl->raw);
     free(pl);
 }
@@ -564,6 +658,7 @@ int evidence_store_preload(struct evidence *ev, int64_t t0, struct dcb_err *err)
     }
     preload_free(se->pre);
     se->pre = pl;
+    evidence_memo_free(&se->memo); /* answers from the preloaded samples from here on */
     return 0;
 }
 
@@ -592,7 +687,7 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
     uint32_t end = lo;
     if (first >= end)
         return 0;
-    const double *v = pl->value + ps->start;
+    const uint64_t *raw = pl->raw + ps->start;
     if (agg == AGG_BUSY_RATE) {
         struct counter_window w; /* increases over the intervals that had one */
         counter_window_init(&w, ps->bits);
@@ -615,29 +710,40 @@ static int preloaded_metric(const struct preload_series *ps, const struct preloa
         *out = agg == AGG_DELTA ? w.total : counter_window_rate(&w);
         return 1;
     }
-    double sum = 0, mn = v[first], mx = v[first];
+    bool counter = metric_info(ps->metric)->kind == METRIC_COUNTER;
+    double sum = 0, mn = 0, mx = 0, v = 0;
     for (uint32_t i = first; i < end; i++) {
-        sum += v[i];
-        mn = v[i] < mn ? v[i] : mn;
-        mx = v[i] > mx ? v[i] : mx;
+        if (counter) /* as a double: exact below 2^53 */
+            v = (double)raw[i];
+        else
+            memcpy(&v, &raw[i], sizeof(v));
+        sum += v;
+        mn = i == first || v < mn ? v : mn;
+        mx = i == first || v > mx ? v : mx;
     }
     *out = agg == AGG_AVG   ? sum / (double)(end - first)
            : agg == AGG_MAX ? mx
            : agg == AGG_MIN ? mn
-                            : v[end - 1];
+                            : v;
     return 1;
 }
 
-static int metric(void *ctx, const char *device, const char *ifname, enum metric_id m, int prio,
-                  int queue, enum evidence_agg agg, int64_t t0, int64_t t1, double *out,
-                  struct dcb_err *err)
+/* A window from the preloaded samples if they cover it, else from the store. */
+static int window_answer(struct store_evidence *se, const char *device, const char *ifname,
+                         enum metric_id m, int prio, int queue, enum evidence_agg agg, int64_t t0,
+                         int64_t t1, double *out, struct dcb_err *err)
 {
-    struct store_evidence *se = ctx;
-    if (t0 < se->limit_t0)
-        t0 = se->limit_t0;
-    if (se->pre && t0 >= se->pre->t0 && t1 <= se->pre->t1) {
-        const struct preload_series *ps = preload_find(se->pre, device, ifname, m, prio, queue);
-        return ps ? preloaded_metric(ps, se->pre, agg, t0, t1, out) : 0;
+    const struct preload *pl = se->pre;
+    if (pl && t0 >= pl->t0 && t1 <= pl->t1) {
+        const struct preload_series *ps = preload_find(pl, device, ifname, m, prio, queue);
+        return ps ? preloaded_metric(ps, pl, agg, t0, t1, out) : 0;
+    }
+    /* a last value from before the preloaded span (a selector with no window): the newest
+     * sample at or before t1 is preloaded if the series has one in the span */
+    if (pl && agg == AGG_LAST && t1 <= pl->t1 && t1 >= pl->t0) {
+        const struct preload_series *ps = preload_find(pl, device, ifname, m, prio, queue);
+        if (ps && preloaded_metric(ps, pl, agg, pl->t0, t1, out) == 1)
+            return 1;
     }
     struct store_filter f;
     store_filter_init(&f);
@@ -658,6 +764,41 @@ static int metric(void *ctx, const char *device, const char *ifname, enum metric
         [AGG_BUSY_RATE] = STORE_AGG_BUSY_RATE,
     };
     return store_aggregate(se->st, &f, to_store[agg], out, err);
+}
+
+/* Each window once: the same question gets the answer it got (evidence_memo.h). */
+static int metric(void *ctx, const char *device, const char *ifname, enum metric_id m, int prio,
+                  int queue, enum evidence_agg agg, int64_t t0, int64_t t1, double *out,
+                  struct dcb_err *err)
+{
+    struct store_evidence *se = ctx;
+    if (t0 < se->limit_t0)
+        t0 = se->limit_t0;
+    long port = find_port(se, device, ifname);
+    if (port >= 0 && !port_has_metric(&se->ports[port], m))
+        return 0;
+    struct window_key k;
+    memset(&k, 0, sizeof(k)); /* compared bytewise */
+    k.port = (uint32_t)port;
+    k.metric = m;
+    k.prio = (int16_t)prio;
+    k.queue = (int16_t)queue;
+    k.agg = agg;
+    k.t0 = t0;
+    k.t1 = t1;
+    int rc;
+    double v;
+    if (port >= 0 && evidence_memo_get(&se->memo, &k, &rc, &v)) {
+        if (rc == 1)
+            *out = v;
+        return rc;
+    }
+    rc = window_answer(se, device, ifname, m, prio, queue, agg, t0, t1, &v, err);
+    if (port >= 0 && rc >= 0)
+        evidence_memo_put(&se->memo, &k, rc, v);
+    if (rc == 1)
+        *out = v;
+    return rc;
 }
 
 static bool unserved(void *ctx, const char *device, const char *name)
@@ -721,6 +862,11 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1, s
     int rc = store_latest(st, &f, add_sample_port, se, err);
     if (rc >= 0)
         rc = store_configs(st, NULL, NULL, t1, add_config, se, err);
+    if (rc >= 0 && t1 < INT64_MAX) {
+        f.t0 = t1 + 1;
+        f.t1 = INT64_MAX;
+        rc = store_latest(st, &f, add_later_series, se, err);
+    }
     if (rc >= 0)
         rc = path_gaps_load(&se->gaps, st, t1, err);
     if (rc >= 0 && !se->nomem && resolve_peers(se) < 0)
@@ -733,6 +879,8 @@ int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1, s
         evidence_qps_free(&se->qps);
         identity_free(se->identity);
         free(se->order);
+        free(se->rank);
+        free(se->port_slots);
         free(se->ports);
         free(se);
         return rc;
@@ -752,8 +900,11 @@ void evidence_store_close(struct evidence *ev)
     struct store_evidence *se = ev->ctx;
     if (se) {
         preload_free(se->pre);
+        evidence_memo_free(&se->memo);
+        free(se->port_slots);
         identity_free(se->identity);
         free(se->order);
+        free(se->rank);
         path_gaps_free(&se->gaps);
         evidence_qps_free(&se->qps);
         free(se->ports);

@@ -57,7 +57,25 @@ struct runner {
     struct finding finding; /* zeroed only when a rule fires */
     struct pending_evidence pending[FINDING_EVIDENCE_MAX];
     struct qp_list qps; /* a port's QPs, reused from port to port */
+    /* the last port's config and its partner's, asked for once for all its instances: the
+     * names point into the run's port list, so equal pointers are the same port */
+    const char *cfg_device, *cfg_ifname;
+    const struct qos_config *cfg, *peer;
 };
+
+static void port_configs(struct runner *rn, const char *device, const char *ifname,
+                         struct eval_ctx *c)
+{
+    if (device != rn->cfg_device || ifname != rn->cfg_ifname) {
+        const struct evidence *ev = rn->ev;
+        rn->cfg = ev->ops->config ? ev->ops->config(ev->ctx, device, ifname) : NULL;
+        rn->peer = ev->ops->peer_config ? ev->ops->peer_config(ev->ctx, device, ifname) : NULL;
+        rn->cfg_device = device;
+        rn->cfg_ifname = ifname;
+    }
+    c->cfg = rn->cfg;
+    c->peer = rn->peer;
+}
 
 /* A template with each {expr} replaced by its value, and $prio / $tc by the instance's. */
 static void fill_template(const struct rule_template *t, struct eval_ctx *c, char *buf, size_t len)
@@ -136,11 +154,8 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
         .pending = rn->pending,
         .want_missing = rn->opt->on_undecided != NULL,
     };
-    if (in->device && in->ifname) {
-        c.cfg = ev->ops->config ? ev->ops->config(ev->ctx, in->device, in->ifname) : NULL;
-        c.peer = ev->ops->peer_config ? ev->ops->peer_config(ev->ctx, in->device, in->ifname)
-                                      : NULL;
-    }
+    if (in->device && in->ifname)
+        port_configs(rn, in->device, in->ifname, &c);
     rn->stats->instances++;
     struct value v = expr_eval(r->when, &c);
     /* `for`: the condition held over the whole period, looked at FOR_STEPS times */
@@ -281,12 +296,8 @@ static void run_port_rule(struct runner *rn, const struct rule *r, const struct 
     }
     int mask = 0xff;
     if (!r->all_prios) {
-        const struct evidence *ev = rn->ev;
-        struct eval_ctx c = {
-            .cfg = ev->ops->config ? ev->ops->config(ev->ctx, p->device, p->ifname) : NULL,
-            .peer = ev->ops->peer_config ? ev->ops->peer_config(ev->ctx, p->device, p->ifname)
-                                         : NULL,
-        };
+        struct eval_ctx c = { 0 };
+        port_configs(rn, p->device, p->ifname, &c);
         mask = eval_lossless_mask(&c);
         if (mask < 0) {
             rn->stats->undecided++;
@@ -326,9 +337,8 @@ static void run_rules(struct runner *rn, const struct rule_set *rs)
             run_instance(rn, r, &in);
         } else if (r->scope == SCOPE_DEVICE) {
             for (size_t p = 0; p < rn->ports->n && !rn->error; p++) {
-                bool seen = false;
-                for (size_t q = 0; q < p && !seen; q++)
-                    seen = !strcmp(rn->ports->v[q].device, rn->ports->v[p].device);
+                /* the ports are sorted by device: a device's first port follows another's */
+                bool seen = p && !strcmp(rn->ports->v[p - 1].device, rn->ports->v[p].device);
                 if (!seen) {
                     struct instance in = { rn->ports->v[p].device, NULL, -1, -1 };
                     run_instance(rn, r, &in);

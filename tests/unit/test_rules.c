@@ -298,6 +298,32 @@ static void windows_across_a_reset(void **state)
         }
 }
 
+/* A port known by its config whose pfc.rx_pause series goes on 10 s past the evidence's end
+ * (10 a second): the series' newest sample is later, yet its window up to the end answers. */
+static struct dcb_store *later_store(void)
+{
+    struct dcb_store *st;
+    assert_int_equal(store_open_ring(&st, 100000, 1000, NULL), 0);
+    struct store_config_row here = { NOW, "h1", "eth0", "dcbnl", "{\"pfc\":{\"enabled\":8}}" };
+    assert_int_equal(store_put_config(st, &here, NULL), 0);
+    for (int t = 0; t <= 110; t++)
+        put_counter(st, NOW - (100 - t) * SEC, METRIC_PFC_RX_PAUSE, 3, (uint64_t)(10 * t));
+    return st;
+}
+
+static void windows_of_a_series_past_the_end(void **state)
+{
+    (void)state;
+    struct outcome o;
+    make_store = later_store;
+    run_rules(RULE("delta", "delta(pfc.rx_pause{prio=3}[60s]) == 600")
+                  RULE("absent", "defined(delta(pfc.tx_pause{prio=3}[60s]))"),
+              NULL, &o);
+    make_store = evidence_store;
+    assert_true(fired(&o, "delta"));
+    assert_false(fired(&o, "absent"));
+}
+
 /* 32-bit counters over the last 3 s, a second apart (tests/unit/test_store.c has the arithmetic):
  * roce.out_of_sequence, said 32 bits wide, wraps: 4294967000, 4294967200, 100, 300 is 596 in
  * 3 s; roce.packet_seq_err has the same readings and no width said: 64 bits, a reset, 400 in the
@@ -832,6 +858,7 @@ int main(void)
         cmocka_unit_test(windows),
         cmocka_unit_test(coalesce_keeps_unserved),
         cmocka_unit_test(windows_across_a_reset),
+        cmocka_unit_test(windows_of_a_series_past_the_end),
         cmocka_unit_test(windows_across_a_wrap),
         cmocka_unit_test(templates_and_profiles),
         cmocka_unit_test(proposals_checked_against_config),

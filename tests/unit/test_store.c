@@ -333,6 +333,28 @@ static void aggregates(void **state)
     assert_int_equal(store_aggregate(st, &f, STORE_AGG_DELTA, &v, NULL), 1);
     assert_true(v == 30); /* 30 .. 60: the last four */
     store_close(st, NULL);
+    /* two series written in turn, so each chain steps back two slots, across the ring's end:
+     * it holds writes 8..12, the gauge's 40, 50, 60 and the counter's 500, 600 */
+    assert_int_equal(store_open_ring(&st, 5, 10, NULL), 0);
+    for (int i = 1; i <= 6; i++) {
+        put_counter(st, i * SEC, "eth0", 3, (uint64_t)(i * 100));
+        struct dcb_sample g;
+        dcb_sample_set(&g, i * SEC, "h1", "eth0", METRIC_QUEUE_DEPTH_BYTES, -1, 3);
+        g.value.gauge = i * 10;
+        assert_int_equal(store_put_sample(st, &g, NULL), 0);
+    }
+    f.t0 = 0;
+    f.t1 = 10 * SEC;
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_DELTA, &v, NULL), 1);
+    assert_true(v == 100);
+    f.metric = "queue.depth_bytes";
+    f.prio = -1;
+    f.queue = 3;
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_AVG, &v, NULL), 1);
+    assert_true(v == 50);
+    assert_int_equal(store_aggregate(st, &f, STORE_AGG_MIN, &v, NULL), 1);
+    assert_true(v == 40);
+    store_close(st, NULL);
 }
 
 /* A batch holding events and no samples (dcbkit analyze writes those) commits. */
