@@ -76,6 +76,7 @@ enum func_id {
     F_STR,
     F_DSCP_LOST,
     F_PEER_DSCP_LOST,
+    F_HEADROOM_MASK,
     F_PORTS_COUNT,
     F_PORTS_SUM,
     F_PORTS_AVG,
@@ -224,6 +225,7 @@ void eval_note_missing(struct eval_ctx *c, const char *what);
 struct value rule_func_config_array_defined(const struct rule_expr *arr, struct eval_ctx *c);
 struct value rule_func_app_diff(struct eval_ctx *c);
 struct value rule_func_dscp_lost(struct eval_ctx *c, bool peer_side);
+struct value rule_func_headroom_mask(struct eval_ctx *c);
 /* deviates.c: deviates(leaf), e the call. */
 struct value deviates(const struct rule_expr *e, const struct rule_expr *leaf, struct eval_ctx *c);
 void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v);
