@@ -61,6 +61,19 @@ first_fix ets-share-small.json "host1 ets.bw.3=50 ets.bw.0=50"
 # priorities 4 and 5 lossless with no headroom on the switches (only 3 has a buffer profile):
 # the mask back to the provisioned priority, at the hosts too (their switch's headroom)
 first_fix lossless-3.json "host1 pfc.enabled=8"
+# the switches willing, the hosts too: the switch end is the one to change (non-willing), and
+# no host under a switch is advised
+/usr/bin/python3 - "$F/switch-willing.json" "$TMP/both-willing.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d.setdefault("host_defaults", {}).setdefault("pfc", {})["willing"] = True
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$DCBKIT" diagnose --fabric "$TMP/both-willing.json" -T json >"$TMP/willing.json" || true
+expect_eq "both willing: the ends advised" \
+    "leaf1 pfc.willing=false leaf2 pfc.willing=false spine1 pfc.willing=false spine2 pfc.willing=false" \
+    "$(json_get "$TMP/willing.json" '" ".join(sorted({"%s %s=%s" % (f["device"], f["knob"],
+        f["proposed"]) for f in d["findings"] if f["rule"] == "cfg-dcbx-roles"}))')"
 first_fix pfcwd-forward.json "leaf1 switch.pfcwd.action=drop"
 first_fix dcqcn-timers-slow.json "host1 nic.dcqcn.time_reset_us=55"
 first_fix cnp-on-data-prio.json "host1 cnp.dscp=48"
