@@ -38,6 +38,7 @@ static const struct func_info funcs[] = {
     { "peer_dscp_lost", F_PEER_DSCP_LOST, 0, 0 },
     { "tc_lossy", F_TC_LOSSY, 1, 1 },
     { "lowest_bit", F_LOWEST_BIT, 1, 1 },
+    { "headroom_mask", F_HEADROOM_MASK, 0, 0 },
     { "lldp_peer", F_LLDP_PEER, 0, 0 },
     { "fabric_peer", F_FABRIC_PEER, 0, 0 },
     { "alias_conflicts", F_ALIAS_CONFLICTS, 0, 0 },
@@ -335,6 +336,7 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
     case F_APP_DIFF: return rule_func_app_diff(c);
     case F_DSCP_LOST:
     case F_PEER_DSCP_LOST: return rule_func_dscp_lost(c, e->func == F_PEER_DSCP_LOST);
+    case F_HEADROOM_MASK: return rule_func_headroom_mask(c);
     case F_ROLE:
     case F_PEER_ROLE: {
         const struct evidence_ops *ops = c->ev->ops;

@@ -1,4 +1,5 @@
-/* Functions over a whole config table: defined(array), app_diff(), tc_lossy(tc) and dscp_lost(). */
+/* Functions over a whole config table: defined(array), app_diff(), tc_lossy(tc), dscp_lost()
+ * and headroom_mask(). */
 #include <stdio.h>
 
 #include "rules_ast.h"
@@ -131,4 +132,37 @@ struct value rule_func_tc_lossy(struct eval_ctx *c, double tc)
         return value_number(p);
     }
     return value_number(-1);
+}
+
+/* The priorities whose ingress PG holds headroom (more than 0) in this config; -1 for none. */
+static int headroom_mask_of(const struct qos_config *x)
+{
+    int mask = 0;
+    bool any = false;
+    for (int i = 0; i < 8; i++) {
+        const struct qos_val *h = &x->buffer[i].headroom;
+        any |= h->set;
+        if (h->set && h->v > 0)
+            mask |= 1 << i;
+    }
+    return any ? mask : -1;
+}
+
+/* headroom_mask(): the priorities a switch provisioned headroom for, the only ones that can be
+ * lossless there; a host, which holds no buffer config, reads its link partner's. Unknown where
+ * neither end has headroom configured. */
+struct value rule_func_headroom_mask(struct eval_ctx *c)
+{
+    int mask = c->cfg ? headroom_mask_of(c->cfg) : -1;
+    bool peer = mask < 0 && c->peer;
+    if (peer)
+        mask = headroom_mask_of(c->peer);
+    if (mask < 0) {
+        eval_note_missing(c, "switch.buffer.headroom");
+        return value_unknown();
+    }
+    char value[16];
+    snprintf(value, sizeof(value), "0x%02x", mask);
+    eval_note_text(c, peer ? "peer headroom_mask()" : "headroom_mask()", value);
+    return value_number(mask);
 }

@@ -78,6 +78,7 @@ enum func_id {
     F_PEER_DSCP_LOST,
     F_TC_LOSSY,
     F_LOWEST_BIT,
+    F_HEADROOM_MASK,
     F_PORTS_COUNT,
     F_PORTS_SUM,
     F_PORTS_AVG,
@@ -233,6 +234,7 @@ struct value rule_func_dscp_lost(struct eval_ctx *c, bool peer_side);
 struct eval_ctx eval_ctx_at(const struct eval_ctx *c, const struct eval_port *p);
 /* funcs_peer.c: at_peer(x), e the call. */
 struct value rule_func_at_peer(const struct rule_expr *e, struct eval_ctx *c);
+struct value rule_func_headroom_mask(struct eval_ctx *c);
 /* deviates.c: deviates(leaf), e the call. */
 struct value deviates(const struct rule_expr *e, const struct rule_expr *leaf, struct eval_ctx *c);
 void eval_note_evidence(struct eval_ctx *c, const struct rule_expr *e, struct value v);

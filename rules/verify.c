@@ -126,7 +126,7 @@ static void mkdirs(const char *dir)
     mkdir(path, 0777);
 }
 
-static const char *const FIG_NAMES[] = { "pause_us",    "marks",       "drops",
+static const char *const FIG_NAMES[] = { "pause_us",       "marks",      "drops",
                                          "throughput_bps", "fct_p99_ns", "iter_p99_ns",
                                          "watchdog_drops" };
 #define NFIGS (sizeof(FIG_NAMES) / sizeof(FIG_NAMES[0]))
@@ -305,7 +305,8 @@ static void judge(struct finding *fd)
         return;
     }
     /* advice that does not help is not given: the change tried stays in verified.change */
-    snprintf(vf->note, sizeof(vf->note), "replay shows no improvement%s (%s): the proposal is withdrawn%s%s",
+    snprintf(vf->note, sizeof(vf->note),
+             "replay shows no improvement%s (%s): the proposal is withdrawn%s%s",
              loss ? ", it costs drops, pause time or throughput" : "", what,
              fd->severity > RULE_INFO ? ", demoted from " : "",
              fd->severity > RULE_INFO ? rule_severity_name(fd->severity) : "");

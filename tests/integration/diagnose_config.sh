@@ -59,6 +59,22 @@ first_fix() {  # FIXTURE WANT: the first finding's "device knob=proposed [also..
 first_fix ecn-off.json "leaf1 switch.wred.3.ecn=true"
 first_fix wred-not-scaled.json "leaf1 switch.wred.3.min_bytes=90000 switch.wred.3.max_bytes=135000"
 first_fix ets-share-small.json "host1 ets.bw.3=50 ets.bw.0=50"
+# priorities 4 and 5 lossless with no headroom on the switches (only 3 has a buffer profile):
+# the mask back to the provisioned priority, at the hosts too (their switch's headroom)
+first_fix lossless-3.json "host1 pfc.enabled=8"
+# the switches willing, the hosts too: the switch end is the one to change (non-willing), and
+# no host under a switch is advised
+/usr/bin/python3 - "$F/switch-willing.json" "$TMP/both-willing.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d.setdefault("host_defaults", {}).setdefault("pfc", {})["willing"] = True
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$DCBKIT" diagnose --fabric "$TMP/both-willing.json" -T json >"$TMP/willing.json" || true
+expect_eq "both willing: the ends advised" \
+    "leaf1 pfc.willing=false leaf2 pfc.willing=false spine1 pfc.willing=false spine2 pfc.willing=false" \
+    "$(json_get "$TMP/willing.json" '" ".join(sorted({"%s %s=%s" % (f["device"], f["knob"],
+        f["proposed"]) for f in d["findings"] if f["rule"] == "cfg-dcbx-roles"}))')"
 first_fix pfcwd-forward.json "leaf1 switch.pfcwd.action=drop"
 first_fix dcqcn-timers-slow.json "host1 nic.dcqcn.time_reset_us=55"
 first_fix cnp-on-data-prio.json "host1 cnp.dscp=48"
@@ -115,6 +131,8 @@ assert ("cfg-pfc-mask-mismatch", "host2") in by, by
 assert d["findings"][0]["rule"] == "cfg-pfc-mask-mismatch", d["findings"][0]
 ets = [f for f in d["findings"] if f["rule"] == "cfg-ets-sum"][0]
 assert "90%" in ets["summary"], ets
+# TC 0 takes what RoCE's 50% leaves; the RoCE class keeps its share
+assert (ets["knob"], ets["proposed"]) == ("ets.bw.0", "50"), ets
 assert len(d["findings"]) == 2, [f["rule"] for f in d["findings"]]
 PY
 
@@ -198,20 +216,44 @@ run_rc rc "$DCBKIT" diagnose --fabric "$TMP/missing.json"
 expect_eq "missing fabric: could not decide" 3 "$rc"
 [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "missing fabric: one line, got $(cat "$TMP/err")"
 
-# the two informational checks: XON above WRED min (ECN still before PFC) and a watchdog that
-# detects in 20 ms fire as info only; the healthy fabric has neither
+# the informational check: a watchdog that detects in 20 ms fires as info only; the healthy
+# fabric does not
 /usr/bin/python3 - "$F/healthy.json" "$TMP/info.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-sw = d["switch_defaults"]["switch"]
-sw["buffer"]["3"]["xon"] = "100KB"
-sw["pfcwd"].update(detect_ms=20, restore_ms=20)
+d["switch_defaults"]["switch"]["pfcwd"].update(detect_ms=20, restore_ms=20)
 json.dump(d, open(sys.argv[2], "w"))
 PY
 run_rc rc "$DCBKIT" diagnose --fabric "$TMP/info.json" -T json
 expect_eq "info fabric: exit ($(cat "$TMP/err"))" 0 "$rc"
-expect_eq "info fabric: the info checks" "cfg-pfcwd-short cfg-threshold-xon" \
+expect_eq "info fabric: the info check" "cfg-pfcwd-short" \
     "$(json_get "$TMP/out" '" ".join(sorted({f["rule"] for f in d["findings"]}))')"
+
+# XON < WRED min < WRED max < XOFF broken (healthy: 400G, 20 KB < 50 KB < 150 KB < 180 KB): the
+# value out of place is the knob, read from the config (issue 30 item 2). XON above WRED min:
+# XON to half of WRED min. XOFF under WRED max, where no WRED max of its band (1 KB per Gb/s,
+# 400 KB here) fits below it: XOFF to 4/3 of WRED max. XOFF under 1 us of the port (50 KB), so
+# under any sane WRED min: XOFF again. WRED max above an XOFF that leaves room for one in the
+# band: WRED max to 3/4 of XOFF.
+order_fix() {  # NAME SETTINGS(python dict of buffer.3 / wred.3) WANT
+    /usr/bin/python3 - "$F/healthy.json" "$TMP/$1.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+sw = d["switch_defaults"]["switch"]
+for k, v in json.loads(sys.argv[3]).items():
+    sw[k]["3"].update(v)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+    "$DCBKIT" diagnose --fabric "$TMP/$1.json" -T json >"$TMP/fix.json" || true
+    expect_eq "$1: the fix" "$3" "$(json_get "$TMP/fix.json" '" ".join(["%s %s=%s" % (
+        d["findings"][0]["rule"], d["findings"][0]["knob"], d["findings"][0]["proposed"])]
+        + d["findings"][0]["also"])')"
+}
+order_fix xon-high '{"buffer": {"xon": "100KB"}}' "cfg-threshold-xon switch.buffer.3.xon=25000"
+order_fix xoff-mild '{"buffer": {"xoff": "120KB"}}' "cfg-threshold-order switch.buffer.3.xoff=200000"
+order_fix xoff-gross '{"buffer": {"xoff": "40KB"}}' "cfg-threshold-order switch.buffer.3.xoff=200000"
+order_fix kmax-high '{"buffer": {"xoff": "600KB"}, "wred": {"max_bytes": "1MB"}}' \
+    "cfg-threshold-order switch.wred.3.max_bytes=450000"
 run_rc rc "$DCBKIT" diagnose --fabric "$F/healthy.json" -T json
 expect_eq "healthy: no info checks" "" \
     "$(json_get "$TMP/out" '" ".join(sorted({f["rule"] for f in d["findings"]}))')"

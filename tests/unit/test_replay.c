@@ -334,7 +334,7 @@ static void cnp_strict(void **state)
 
 struct events_seen {
     int storms, xoffs;
-    uint64_t wd_drops;     /* pfcwd.tx_drop, the last reading of the one series there is */
+    uint64_t wd_drops;       /* pfcwd.tx_drop, the last reading of the one series there is */
     int wd_series_elsewhere; /* pfcwd.tx_drop samples off the switch's lossless TC, or drops
                               * off the stormed port */
 };

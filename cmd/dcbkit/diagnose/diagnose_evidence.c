@@ -53,7 +53,8 @@ static int open_store_in_place(const struct diagnose_opts *o, struct diagnose_ev
     if (evidence_store_open(&d->ev, st, d->now_ns, err) < 0)
         return -1;
     int64_t t0 = o->since_ns ? d->now_ns - o->since_ns : 0;
-    if (info.samples && info.samples <= PRELOAD_MAX_SAMPLES && evidence_store_preload(&d->ev, t0, err) < 0)
+    if (info.samples && info.samples <= PRELOAD_MAX_SAMPLES &&
+        evidence_store_preload(&d->ev, t0, err) < 0)
         return -1;
     if (o->since_ns)
         evidence_store_limit(&d->ev, t0);
