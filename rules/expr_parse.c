@@ -571,43 +571,43 @@ static bool is_whole_array(const struct rule_expr *e)
     return e->kind == N_CONFIG && e->str && !e->index;
 }
 
+static bool check_window_call(struct parser *ps, struct rule_expr *e)
+{
+    struct rule_expr **a = e->args;
+    if (e->nargs == 2 && (e->func == F_MAX || e->func == F_MIN)) {
+        /* max(a, b) and min(a, b) of two numbers */
+        return need_type(ps, a[0], T_NUM, e->text) && need_type(ps, a[1], T_NUM, e->text);
+    }
+    if (e->nargs != 1 || a[0]->kind != N_METRIC)
+        return fail_at(ps, e->line, e->col,
+                       "%s() takes a metric selector such as "
+                       "%s(pfc.rx_pause{prio=3}[60s])",
+                       e->text, e->text);
+    if (e->func != F_LAST && !a[0]->window_ns)
+        return fail_at(ps, e->line, e->col, "%s(%s) needs a window, such as [60s]", e->text,
+                       a[0]->text);
+    if ((e->func == F_RATE || e->func == F_DELTA || e->func == F_BUSY_RATE) &&
+        metric_info(a[0]->metric)->kind != METRIC_COUNTER)
+        return fail_at(ps, e->line, e->col,
+                       "type error: %s() needs a counter; %s is a "
+                       "gauge (use avg, max, min or last)",
+                       e->text, a[0]->text);
+    a[0]->agg = e->func == F_RATE        ? AGG_RATE
+                : e->func == F_BUSY_RATE ? AGG_BUSY_RATE
+                : e->func == F_DELTA     ? AGG_DELTA
+                : e->func == F_AVG       ? AGG_AVG
+                : e->func == F_MAX       ? AGG_MAX
+                : e->func == F_MIN       ? AGG_MIN
+                                         : AGG_LAST;
+    return true;
+}
+
 static bool check_call(struct parser *ps, struct rule_expr *e)
 {
     struct rule_expr **a = e->args;
+    if (rule_func_of_window(e->func))
+        return check_window_call(ps, e);
     switch (e->func) {
-    case F_RATE:
-    case F_DELTA:
-    case F_AVG:
-    case F_MAX:
-    case F_MIN:
-    case F_LAST:
-    case F_BUSY_RATE:
-        if (e->nargs == 2 && (e->func == F_MAX || e->func == F_MIN)) {
-            /* max(a, b) and min(a, b) of two numbers */
-            return need_type(ps, a[0], T_NUM, e->text) && need_type(ps, a[1], T_NUM, e->text);
-        }
-        if (e->nargs != 1 || a[0]->kind != N_METRIC)
-            return fail_at(ps, e->line, e->col,
-                           "%s() takes a metric selector such as "
-                           "%s(pfc.rx_pause{prio=3}[60s])",
-                           e->text, e->text);
-        if (e->func != F_LAST && !a[0]->window_ns)
-            return fail_at(ps, e->line, e->col, "%s(%s) needs a window, such as [60s]", e->text,
-                           a[0]->text);
-        if ((e->func == F_RATE || e->func == F_DELTA || e->func == F_BUSY_RATE) &&
-            metric_info(a[0]->metric)->kind != METRIC_COUNTER)
-            return fail_at(ps, e->line, e->col,
-                           "type error: %s() needs a counter; %s is a "
-                           "gauge (use avg, max, min or last)",
-                           e->text, a[0]->text);
-        a[0]->agg = e->func == F_RATE        ? AGG_RATE
-                    : e->func == F_BUSY_RATE ? AGG_BUSY_RATE
-                    : e->func == F_DELTA     ? AGG_DELTA
-                    : e->func == F_AVG       ? AGG_AVG
-                    : e->func == F_MAX       ? AGG_MAX
-                    : e->func == F_MIN       ? AGG_MIN
-                                             : AGG_LAST;
-        return true;
     case F_COUNT:
         if (a[0]->kind != N_EVENT)
             return fail_at(ps, e->line, e->col,

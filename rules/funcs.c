@@ -292,14 +292,9 @@ static struct value window_func(const struct rule_expr *e, struct eval_ctx *c)
 struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
 {
     struct rule_expr *const *a = e->args;
+    if (rule_func_of_window(e->func))
+        return window_func(e, c);
     switch (e->func) {
-    case F_RATE:
-    case F_DELTA:
-    case F_AVG:
-    case F_MAX:
-    case F_MIN:
-    case F_LAST:
-    case F_BUSY_RATE: return window_func(e, c);
     case F_COUNT: return expr_eval(a[0], c);
     case F_DEFINED: {
         if (a[0]->kind == N_CONFIG && a[0]->str && !a[0]->index)

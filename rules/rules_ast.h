@@ -86,6 +86,14 @@ enum func_id {
     F_AT_PEER,
 };
 
+/* The functions of a metric window (rate, delta, avg, max, min, last, busy_rate): their argument
+ * is a metric selector, whose aggregate they set. max and min of two numbers are not. */
+static inline bool rule_func_of_window(enum func_id f)
+{
+    return f == F_RATE || f == F_DELTA || f == F_AVG || f == F_MAX || f == F_MIN || f == F_LAST ||
+           f == F_BUSY_RATE;
+}
+
 #define EXPR_ARGS_MAX 4
 #define EXPR_TEXT_MAX 96
 
