@@ -135,6 +135,9 @@ static inline const cJSON *report_get(const cJSON *obj, const char *key)
     return obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
 }
 const char *report_str(const cJSON *obj, const char *key); /* "" when absent */
+/* Writes tmpl with each {key} replaced by obj's string member key, through escape. */
+void report_fill(FILE *fp, const cJSON *obj, const char *tmpl,
+                 void (*escape)(FILE *fp, const char *s));
 double report_num(const cJSON *obj, const char *key);      /* NaN when absent */
 double report_item_num(const cJSON *v);                    /* NaN when not a number */
 /* A whole number printed exactly (ns timestamps, totals); null when not finite. */

@@ -89,14 +89,8 @@ static void header(FILE *fp, const cJSON *m)
             "report: ",
             css);
     h(fp, report_str(report_get(m, "fabric"), "name"));
-    fputs("</h1>\n<p class=\"meta\">Window ", fp);
-    h(fp, report_str(w, "start"));
-    fputs(" to ", fp);
-    h(fp, report_str(w, "end"));
-    fputs(" · generated ", fp);
-    h(fp, report_str(m, "generated"));
-    fputs(" by dcbkit ", fp);
-    h(fp, report_str(m, "dcbkit_version"));
+    report_fill(fp, w, "</h1>\n<p class=\"meta\">Window {start} to {end}", h);
+    report_fill(fp, m, " · generated {generated} by dcbkit {dcbkit_version}", h);
     fputs(" · fabric file ", fp);
     h(fp, report_str(report_get(m, "fabric"), "file"));
     fputs("</p>\n</header>\n", fp);
@@ -502,12 +496,7 @@ static void finding_article(FILE *fp, const cJSON *findings, const struct report
     fputs("</b> at ", fp);
     h(fp, report_group_places(findings, g, places, sizeof(places)));
     fprintf(fp, " · confidence %.2f · ", report_num(f, "confidence"));
-    h(fp, report_str(f, "status"));
-    fputs(" · from ", fp);
-    h(fp, report_str(f, "source"));
-    fputs("</p>\n<p>", fp);
-    h(fp, report_str(f, "summary"));
-    fputs("</p>\n", fp);
+    report_fill(fp, f, "{status} · from {source}</p>\n<p>{summary}</p>\n", h);
     const cJSON *e;
     if (cJSON_GetArraySize(report_get(f, "evidence"))) {
         char place[256];

@@ -126,21 +126,9 @@ static void md_place(FILE *fp, const cJSON *f)
     md_escape(fp, report_place(f, place, sizeof(place)));
 }
 
-/* Writes tmpl with each {key} replaced by o's string member key, escaped for a table cell. */
 static void md_fill(FILE *fp, const cJSON *o, const char *tmpl)
 {
-    for (const char *p = tmpl; *p;) {
-        const char *open = strchr(p, '{'), *close = open ? strchr(open, '}') : NULL;
-        if (!close) {
-            fputs(p, fp);
-            return;
-        }
-        fwrite(p, 1, (size_t)(open - p), fp);
-        char key[32];
-        snprintf(key, sizeof(key), "%.*s", (int)(close - open - 1), open + 1);
-        md_escape(fp, report_str(o, key));
-        p = close + 1;
-    }
+    report_fill(fp, o, tmpl, md_escape);
 }
 
 /* " (41.2 KB)" after a proposed value whose knob has a unit. */

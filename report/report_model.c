@@ -17,6 +17,23 @@ const char *report_str(const cJSON *obj, const char *key)
     return cJSON_IsString(v) && v->valuestring ? v->valuestring : "";
 }
 
+void report_fill(FILE *fp, const cJSON *obj, const char *tmpl,
+                 void (*escape)(FILE *fp, const char *s))
+{
+    for (const char *p = tmpl; *p;) {
+        const char *open = strchr(p, '{'), *close = open ? strchr(open, '}') : NULL;
+        if (!close) {
+            fputs(p, fp);
+            return;
+        }
+        fwrite(p, 1, (size_t)(open - p), fp);
+        char key[32];
+        snprintf(key, sizeof(key), "%.*s", (int)(close - open - 1), open + 1);
+        escape(fp, report_str(obj, key));
+        p = close + 1;
+    }
+}
+
 double report_item_num(const cJSON *v)
 {
     if (cJSON_IsNumber(v))
