@@ -106,6 +106,12 @@ static struct value uplink(struct eval_ctx *c)
         mine = tier_of(c->tiers, c->ev, c->ports, c->nports, c->device);
         theirs = tier_of(c->tiers, c->ev, c->ports, c->nports, pdev);
     }
+    /* a leaf's port to a switch the evidence does not hold leads up (to a spine) */
+    const char *role = mine == 1 && theirs < 0 && ops->peer_role
+                           ? ops->peer_role(c->ev->ctx, c->device, c->ifname)
+                           : NULL;
+    if (role && !strcmp(role, "switch"))
+        return value_bool(true);
     if (mine < 0 || theirs < 0) {
         eval_note_missing(c, "uplink() (the cabling to the hosts)");
         return value_unknown();

@@ -51,6 +51,12 @@ static bool build(struct tier_map *t, const struct evidence *ev, const struct ev
                             : NULL;
         const char *colon = p ? strchr(p, ':') : NULL;
         peer[i] = colon ? device_index(t, p, (size_t)(colon - p)) : -1;
+        /* a switch cabled to a host is a leaf, whether or not the host is in the evidence */
+        const char *role = ev->ops->peer_role
+                               ? ev->ops->peer_role(ev->ctx, ports[i].device, ports[i].ifname)
+                               : NULL;
+        if (role && !strcmp(role, "host") && t->tier[own[i]] != 0)
+            t->tier[own[i]] = 1;
     }
     /* shortest distance to a host, relaxed until it settles (a pass per tier) */
     for (bool changed = true; changed;) {

@@ -1,6 +1,7 @@
-/* How far each device sits from the hosts over the links the evidence knows (hosts 0, leaves 1,
- * spines 2, ...): a switch port whose link partner sits farther from the hosts is an uplink,
- * and a switch's uplinks are its ECMP members. Built once per rules run, on first use. */
+/* How far each device sits from the hosts over the links the evidence knows (hosts 0, leaves 1:
+ * cabled to a host, whether or not the host is in the evidence; spines 2, ...): a switch port whose
+ * link partner sits farther from the hosts is an uplink, and a switch's uplinks are its ECMP
+ * members. Built once per rules run, on first use. */
 #ifndef DCB_TIERS_H
 #define DCB_TIERS_H
 
