@@ -185,6 +185,8 @@ static int cmp_finding(const void *a, const void *b)
         c = (x->prio > y->prio) - (x->prio < y->prio);
     if (!c)
         c = strcmp_null(x->severity, y->severity);
+    if (!c)
+        c = strcmp_null(x->cause, y->cause);
     return c;
 }
 
@@ -248,7 +250,8 @@ static void put_samples(struct prom_buf *b, struct dcb_sample *v, size_t n)
 static void put_findings(struct prom_buf *b, struct prom_finding *f, size_t n)
 {
     put_family(b, "dcbkit_finding", "gauge",
-               "A rule that fires now (1), by rule id, severity and place; see dcbkit diagnose");
+               "A rule that fires now (1), by rule id, severity, place and cause (root or "
+               "victim); see dcbkit diagnose");
     if (n > 1)
         qsort(f, n, sizeof(*f), cmp_finding);
     for (size_t i = 0; i < n; i++) {
@@ -265,6 +268,8 @@ static void put_findings(struct prom_buf *b, struct prom_finding *f, size_t n)
             snprintf(idx, sizeof(idx), "%d", f[i].prio);
             put_label(b, &first, "prio", idx);
         }
+        if (f[i].cause)
+            put_label(b, &first, "cause", f[i].cause);
         prom_buf_put(b, "} 1\n", 4);
     }
 }

@@ -42,7 +42,8 @@ void prom_put_sample_value(struct prom_buf *b, const struct dcb_sample *s);
 /* An active finding, for dcbkit_finding{rule,severity,device,ifname,prio} 1. */
 struct prom_finding {
     const char *rule, *severity, *device, *ifname;
-    int prio; /* -1: no prio label */
+    int prio;          /* -1: no prio label */
+    const char *cause; /* "root" or "victim"; NULL: no cause label */
 };
 
 /* One evidence source's health, for dcbkit_scrape_errors_total{source} and friends. */

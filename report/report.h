@@ -138,8 +138,8 @@ const char *report_str(const cJSON *obj, const char *key); /* "" when absent */
 /* Writes tmpl with each {key} replaced by obj's string member key, through escape. */
 void report_fill(FILE *fp, const cJSON *obj, const char *tmpl,
                  void (*escape)(FILE *fp, const char *s));
-double report_num(const cJSON *obj, const char *key);      /* NaN when absent */
-double report_item_num(const cJSON *v);                    /* NaN when not a number */
+double report_num(const cJSON *obj, const char *key); /* NaN when absent */
+double report_item_num(const cJSON *v);               /* NaN when not a number */
 /* A whole number printed exactly (ns timestamps, totals); null when not finite. */
 cJSON *report_json_int(double v);
 char *report_fmt_time(int64_t ns, char *buf, size_t len);        /* 2026-11-23 16:00:00 UTC */

@@ -75,6 +75,8 @@ static cJSON *finding_json(const struct finding *f, const char *source)
     cJSON_AddStringToObject(o, "severity", rule_severity_name(f->severity));
     cJSON_AddNumberToObject(o, "confidence", r->confidence);
     cJSON_AddStringToObject(o, "scope", rule_scope_name(r->scope));
+    cJSON_AddStringToObject(o, "cause", finding_cause_name(f->cause));
+    cJSON_AddItemToObject(o, "paused_by", str_or_null(f->paused_by));
     cJSON_AddStringToObject(o, "source", source);
     cJSON_AddStringToObject(o, "device", f->device);
     cJSON_AddStringToObject(o, "ifname", f->ifname);

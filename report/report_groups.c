@@ -1,6 +1,6 @@
-/* Findings grouped for people (ARCHITECTURE.md, "one order"): one group per rule, severity and
- * knob, in the order of each group's first finding, so the worst cause comes first. The JSON
- * keeps every finding; only the renderers group. */
+/* Findings grouped for people (ARCHITECTURE.md, "one order"): one group per rule, severity,
+ * cause (root or victim) and knob, in the order of each group's first finding, so the worst cause
+ * comes first. The JSON keeps every finding; only the renderers group. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +11,7 @@ static bool same_group(const cJSON *a, const cJSON *b)
 {
     return !strcmp(report_str(a, "rule"), report_str(b, "rule")) &&
            !strcmp(report_str(a, "severity"), report_str(b, "severity")) &&
+           !strcmp(report_str(a, "cause"), report_str(b, "cause")) &&
            !strcmp(report_str(a, "knob"), report_str(b, "knob"));
 }
 

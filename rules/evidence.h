@@ -54,6 +54,11 @@ struct evidence_ops {
      * when the source keeps no events, or a negative error. NULL when the source has none. */
     int (*event_count)(void *ctx, const char *device, const char *ifname, enum dcb_event_kind kind,
                        int prio, int64_t t0, int64_t t1, uint64_t *out, struct dcb_err *err);
+    /* The time of the first event of kind in [t0, t1], matched as event_count does: 1 with *ts
+     * set, 0 when there is none (or the source keeps no events), or a negative error. NULL when
+     * the source has none. */
+    int (*first_event)(void *ctx, const char *device, const char *ifname, enum dcb_event_kind kind,
+                       int prio, int64_t t0, int64_t t1, int64_t *ts, struct dcb_err *err);
 };
 
 struct evidence {

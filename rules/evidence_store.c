@@ -813,23 +813,55 @@ static int count_event(const struct dcb_event *e, void *arg)
     return 0;
 }
 
+static void event_filter(const struct store_evidence *se, const char *device, const char *ifname,
+                         int prio, int64_t t0, int64_t t1, struct store_filter *f)
+{
+    store_filter_init(f);
+    f->device = device;
+    f->ifname = ifname;
+    if (prio >= 0)
+        f->prio = prio;
+    f->t0 = t0 < se->limit_t0 ? se->limit_t0 : t0;
+    f->t1 = t1;
+}
+
 static int event_count(void *ctx, const char *device, const char *ifname, enum dcb_event_kind kind,
                        int prio, int64_t t0, int64_t t1, uint64_t *out, struct dcb_err *err)
 {
     struct store_evidence *se = ctx;
-    if (t0 < se->limit_t0)
-        t0 = se->limit_t0;
     struct store_filter f;
-    store_filter_init(&f);
-    f.device = device;
-    f.ifname = ifname;
-    if (prio >= 0)
-        f.prio = prio;
-    f.t0 = t0;
-    f.t1 = t1;
+    event_filter(se, device, ifname, prio, t0, t1, &f);
     *out = 0;
     int rc = store_events(se->st, &f, dcb_event_kind_name(kind), count_event, out, err);
     return rc < 0 ? rc : 1;
+}
+
+struct first_ts {
+    int64_t ts;
+    bool seen;
+};
+
+static int earliest_event(const struct dcb_event *e, void *arg)
+{
+    struct first_ts *ft = arg;
+    if (!ft->seen || e->time_ns < ft->ts)
+        ft->ts = e->time_ns;
+    ft->seen = true;
+    return 0;
+}
+
+static int first_event(void *ctx, const char *device, const char *ifname, enum dcb_event_kind kind,
+                       int prio, int64_t t0, int64_t t1, int64_t *ts, struct dcb_err *err)
+{
+    struct store_evidence *se = ctx;
+    struct store_filter f;
+    event_filter(se, device, ifname, prio, t0, t1, &f);
+    struct first_ts ft = { 0 };
+    int rc = store_events(se->st, &f, dcb_event_kind_name(kind), earliest_event, &ft, err);
+    if (rc < 0)
+        return rc;
+    *ts = ft.ts;
+    return ft.seen ? 1 : 0;
 }
 
 static const struct evidence_ops store_ops = {
@@ -845,6 +877,7 @@ static const struct evidence_ops store_ops = {
     .metric = metric,
     .unserved = unserved,
     .event_count = event_count,
+    .first_event = first_event,
 };
 
 int evidence_store_open(struct evidence *ev, struct dcb_store *st, int64_t t1, struct dcb_err *err)

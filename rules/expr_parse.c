@@ -648,6 +648,8 @@ static bool check_call(struct parser *ps, struct rule_expr *e)
     case F_LLDP_PEER:
     case F_FABRIC_PEER:
     case F_ALIAS_CONFLICT: e->type = T_STR; return true;
+    case F_PAUSE_VICTIM:
+    case F_UPLINK: e->type = T_BOOL; return true;
     case F_DEVIATES:
         if (a[0]->kind != N_CONFIG || a[0]->peer || a[0]->index)
             return fail_at(ps, e->line, e->col,

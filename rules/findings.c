@@ -19,7 +19,8 @@ int finding_order(const struct finding *a, const struct finding *b)
 {
     if (a->severity != b->severity)
         return (int)b->severity - (int)a->severity;
-    /* root before victim: findings carry no cause yet, so every one is a root */
+    if (a->cause != b->cause)
+        return a->cause == CAUSE_ROOT ? -1 : 1;
     if (a->rule->confidence != b->rule->confidence)
         return a->rule->confidence < b->rule->confidence ? 1 : -1;
     int c = strcmp(a->rule->id, b->rule->id);

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "headroom.h"
+#include "pause_tree.h"
 #include "rules_ast.h"
+#include "tiers.h"
 
 static const struct func_info funcs[] = {
     { "rate", F_RATE, 1, 1 },
@@ -42,6 +44,8 @@ static const struct func_info funcs[] = {
     { "lldp_peer", F_LLDP_PEER, 0, 0 },
     { "fabric_peer", F_FABRIC_PEER, 0, 0 },
     { "alias_conflicts", F_ALIAS_CONFLICTS, 0, 0 },
+    { "pause_victim", F_PAUSE_VICTIM, 0, 0 },
+    { "uplink", F_UPLINK, 0, 0 },
     { "alias_conflict", F_ALIAS_CONFLICT, 0, 0 },
     { "ports_count", F_PORTS_COUNT, 1, 2 },
     { "ports_sum", F_PORTS_SUM, 1, 2 },
@@ -66,6 +70,58 @@ const struct func_info *rule_func_lookup(const char *name)
     return NULL;
 }
 
+
+/* pause_victim(): whether the instance's device only relays the pause of $prio (pause_tree.h);
+ * unknown where the evidence keeps no PFC events for it. */
+static struct value pause_victim(struct eval_ctx *c)
+{
+    bool victim;
+    char by[132];
+    int rc = pause_tree_cause(c->ev, c->ports, c->nports, c->device, c->prio,
+                              c->now_ns - PAUSE_TREE_WINDOW_NS, c->now_ns, &victim, by, sizeof(by),
+                              c->err);
+    if (rc < 0) {
+        c->error = rc;
+        return value_unknown();
+    }
+    if (rc == 0) {
+        eval_note_missing(c, "pause_victim() (no PFC events)");
+        return value_unknown();
+    }
+    if (victim)
+        eval_note_text(c, "paused first by", by);
+    return value_bool(victim);
+}
+
+/* uplink(): whether the port's link partner sits farther from the hosts than its device (an
+ * ECMP member toward the core); unknown where the cabling does not say. */
+static struct value uplink(struct eval_ctx *c)
+{
+    const struct evidence_ops *ops = c->ev->ops;
+    const char *peer = c->tiers && c->device && c->ifname && ops->peer_port
+                           ? ops->peer_port(c->ev->ctx, c->device, c->ifname, false)
+                           : NULL;
+    const char *colon = peer ? strchr(peer, ':') : NULL;
+    char pdev[64];
+    int mine = -1, theirs = -1;
+    if (colon && (size_t)(colon - peer) < sizeof(pdev)) {
+        memcpy(pdev, peer, (size_t)(colon - peer));
+        pdev[colon - peer] = '\0';
+        mine = tier_of(c->tiers, c->ev, c->ports, c->nports, c->device);
+        theirs = tier_of(c->tiers, c->ev, c->ports, c->nports, pdev);
+    }
+    /* a leaf's port to a switch the evidence does not hold leads up (to a spine) */
+    const char *role = mine == 1 && theirs < 0 && ops->peer_role
+                           ? ops->peer_role(c->ev->ctx, c->device, c->ifname)
+                           : NULL;
+    if (role && !strcmp(role, "switch"))
+        return value_bool(true);
+    if (mine < 0 || theirs < 0) {
+        eval_note_missing(c, "uplink() (the cabling to the hosts)");
+        return value_unknown();
+    }
+    return value_bool(theirs > mine);
+}
 
 /* headroom_required(speed_bps, cable_m, mtu): the full formula of lib/headroom.c, fiber, with
  * its default response time, in bytes. */
@@ -194,6 +250,7 @@ struct eval_ctx eval_ctx_at(const struct eval_ctx *c, const struct eval_port *p)
         .ev = ev,
         .ports = c->ports,
         .nports = c->nports,
+        .tiers = c->tiers,
         .device = p->device,
         .ifname = p->ifname,
         .prio = c->prio,
@@ -352,6 +409,8 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
     case F_PORTS_AVG:
     case F_PORTS_MAX: return ports_agg(e, c);
     case F_AT_PEER: return rule_func_at_peer(e, c);
+    case F_PAUSE_VICTIM: return pause_victim(c);
+    case F_UPLINK: return uplink(c);
     case F_ALIAS_CONFLICTS:
     case F_ALIAS_CONFLICT: {
         const struct evidence_ops *ops = c->ev->ops;

@@ -17,6 +17,9 @@
 
 enum rule_severity { RULE_INFO, RULE_WARN, RULE_CRIT };
 enum rule_scope { SCOPE_FABRIC, SCOPE_DEVICE, SCOPE_PORT, SCOPE_PRIORITY, SCOPE_QP };
+/* Where a finding sits in a pause tree: the root, whose own congestion (or config) is the cause,
+ * or a victim, paused only because something downstream is congested. */
+enum finding_cause { CAUSE_ROOT, CAUSE_VICTIM };
 
 struct rule_expr; /* the checked expression tree (rules_ast.h) */
 
@@ -36,9 +39,11 @@ struct rule {
     enum rule_severity severity;
     double confidence; /* 0..1 */
     enum rule_scope scope;
-    bool all_prios;    /* priority scope: every priority, not just the lossless ones */
-    bool fabric_prios; /* fabric scope using $prio: one instance per priority that
-                        * is lossless on some port (every one with all_prios) */
+    bool all_prios;        /* priority scope: every priority, not just the lossless ones */
+    bool fabric_prios;     /* fabric scope using $prio: one instance per priority that
+                            * is lossless on some port (every one with all_prios) */
+    bool cause_pause_tree; /* `cause = pause-tree`: root or victim by the pause tree of the
+                            * instance's priority; otherwise every finding is a root */
     struct rule_expr *when;
     int64_t for_ns;
     struct rule_template message;
@@ -110,6 +115,8 @@ struct finding_verified {
 struct finding {
     const struct rule *rule;
     enum rule_severity severity; /* the rule's, one lower when replay shows no improvement */
+    enum finding_cause cause;
+    char paused_by[132]; /* a victim's: the "device:ifname" whose XOFF paused it first; "" */
     char device[64], ifname[64];
     int prio; /* -1 when not per priority */
     int qp;   /* the QP (its number on the port), -1 when not per QP */
@@ -163,5 +170,6 @@ int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
 
 const char *rule_severity_name(enum rule_severity s);
 const char *rule_scope_name(enum rule_scope s);
+const char *finding_cause_name(enum finding_cause c);
 
 #endif

@@ -69,6 +69,8 @@ enum func_id {
     F_LLDP_PEER,
     F_FABRIC_PEER,
     F_ALIAS_CONFLICTS,
+    F_PAUSE_VICTIM,
+    F_UPLINK,
     F_ALIAS_CONFLICT,
     F_APP_DIFF,
     F_IF,
@@ -189,6 +191,8 @@ struct agg_slot {
     struct value v;
 };
 
+struct tier_map; /* tiers.h */
+
 struct agg_cache {
     struct agg_slot slot[AGG_CACHE_SLOTS];
 };
@@ -198,6 +202,7 @@ struct eval_ctx {
     const struct eval_port *ports; /* every port of the evidence, by device and interface */
     size_t nports;
     struct agg_cache *agg_cache; /* NULL: none */
+    struct tier_map *tiers;      /* the run's device tiers (tiers.h); NULL: none */
     const char *device, *ifname; /* NULL above port scope */
     int prio;                    /* -1 outside priority scope */
     bool has_qp;                 /* qp scope, at one of the port's QPs */

@@ -23,6 +23,11 @@ const char *rule_severity_name(enum rule_severity s)
     return s == RULE_CRIT ? "crit" : s == RULE_WARN ? "warn" : "info";
 }
 
+const char *finding_cause_name(enum finding_cause c)
+{
+    return c == CAUSE_VICTIM ? "victim" : "root";
+}
+
 const char *rule_scope_name(enum rule_scope s)
 {
     static const char *const names[] = { "fabric", "device", "port", "priority", "qp" };
@@ -102,12 +107,13 @@ enum rule_key {
     K_UNLESS_PROFILE,
     K_PRIORITIES,
     K_ALSO,
+    K_CAUSE,
     K_COUNT,
 };
 
 static const char *const key_names[K_COUNT] = {
     "severity",  "confidence", "scope",     "when",           "for",        "message", "knob",
-    "direction", "propose",    "reference", "unless_profile", "priorities", "also",
+    "direction", "propose",    "reference", "unless_profile", "priorities", "also",    "cause",
 };
 
 static int parse_expr_value(struct loader *ld, const char *value, int line, int col,
@@ -313,6 +319,11 @@ static int set_key(struct loader *ld, enum rule_key k, const char *value, int li
             return fail(ld, line, col, "priorities is lossless or all, not '%s'", value);
         r->all_prios = value[0] == 'a';
         return 0;
+    case K_CAUSE:
+        if (strcmp(value, "root") && strcmp(value, "pause-tree"))
+            return fail(ld, line, col, "cause is root or pause-tree, not '%s'", value);
+        r->cause_pause_tree = value[0] == 'p';
+        return 0;
     default: return 0;
     }
 }
@@ -328,6 +339,8 @@ static int finish_rule(struct loader *ld, int line)
             return fail(ld, r->line, 1, "rule %s has no %s", r->id, key_names[required[i]]);
     if ((r->propose || r->nalso) && !r->knob.text)
         return fail(ld, line, 1, "rule %s proposes a value but names no knob", r->id);
+    if (r->cause_pause_tree && r->scope != SCOPE_PRIORITY)
+        return fail(ld, r->line, 1, "rule %s: cause = pause-tree needs scope = priority", r->id);
     ld->rs->n++;
     ld->cur = NULL;
     return 0;
@@ -384,7 +397,8 @@ static int key_line(struct loader *ld, const char *text, int line, const char *v
     }
     return fail(ld, line, 1,
                 "unknown key '%.*s' (severity, confidence, scope, when, for, "
-                "message, knob, direction, propose, also, reference, unless_profile, priorities)",
+                "message, knob, direction, propose, also, reference, unless_profile, priorities, "
+                "cause)",
                 (int)klen, text);
 }
 

@@ -3,8 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pause_tree.h"
 #include "proposal_check.h"
 #include "rules_ast.h"
+#include "tiers.h"
 
 #define FOR_STEPS 8
 
@@ -54,6 +56,7 @@ struct runner {
     struct dcb_err *err;
     int error;
     struct agg_cache agg_cache;
+    struct tier_map tiers;  /* built on the first uplink() */
     struct finding finding; /* zeroed only when a rule fires */
     struct pending_evidence pending[FINDING_EVIDENCE_MAX];
     struct qp_list qps; /* a port's QPs, reused from port to port */
@@ -134,6 +137,23 @@ static void withdraw_useless_proposal(struct finding *f, const struct qos_config
         f->also[i][0] = '\0';
 }
 
+/* A victim of a pause tree only relays the pause: its finding says where the pause spread, as
+ * info, and proposes nothing (the root's finding names the knob). The summary says so, for
+ * every view. */
+static void mark_victim(struct finding *f)
+{
+    f->cause = CAUSE_VICTIM;
+    f->severity = RULE_INFO;
+    size_t n = strlen(f->summary);
+    snprintf(f->summary + n, sizeof(f->summary) - n,
+             " (a victim: paused by %s before it paused anyone%s)",
+             f->paused_by[0] ? f->paused_by : "its link partner",
+             f->proposed[0] ? "; no proposal, the root's finding names the knob" : "");
+    f->proposed[0] = '\0';
+    for (int i = 0; i < RULE_ALSO_MAX; i++)
+        f->also[i][0] = '\0';
+}
+
 static void run_instance(struct runner *rn, const struct rule *r, const struct instance *in)
 {
     const struct evidence *ev = rn->ev;
@@ -143,6 +163,7 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
         .ports = rn->ports->v,
         .nports = rn->ports->n,
         .agg_cache = &rn->agg_cache,
+        .tiers = &rn->tiers,
         .device = in->device,
         .ifname = in->ifname,
         .prio = in->prio,
@@ -198,6 +219,18 @@ static void run_instance(struct runner *rn, const struct rule *r, const struct i
             snprintf(f->also[i], sizeof(f->also[i]), "%s=%s", path, val);
         }
         withdraw_useless_proposal(f, c.cfg);
+        if (r->cause_pause_tree) {
+            bool victim;
+            int rc = pause_tree_cause(ev, rn->ports->v, rn->ports->n, in->device, in->prio,
+                                      rn->opt->now_ns - PAUSE_TREE_WINDOW_NS, rn->opt->now_ns,
+                                      &victim, f->paused_by, sizeof(f->paused_by), rn->err);
+            if (rc < 0) {
+                rn->error = rc;
+                return;
+            }
+            if (rc == 1 && victim)
+                mark_victim(f);
+        }
         rn->opt->on_finding(rn->opt->arg, f);
     } else if (v.kind == V_UNKNOWN) {
         rn->stats->undecided++;
@@ -384,6 +417,7 @@ int rule_set_run(const struct rule_set *rs, const struct evidence *ev,
     rn->err = err;
     run_rules(rn, rs);
     rc = rn->error;
+    tier_map_free(&rn->tiers);
     free(rn->qps.v);
     free(rn);
     free(ports.v);

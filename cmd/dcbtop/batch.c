@@ -32,7 +32,8 @@ static void json_finding(struct dcb_out *o, const struct finding *f)
 {
     out_obj_open(o, NULL);
     out_str(o, "rule", NULL, f->rule->id);
-    out_str(o, "severity", NULL, rule_severity_name(f->rule->severity));
+    out_str(o, "severity", NULL, rule_severity_name(f->severity));
+    out_str(o, "cause", NULL, finding_cause_name(f->cause));
     out_str(o, "device", NULL, f->device);
     out_str(o, "ifname", NULL, f->ifname);
     out_i64(o, "prio", NULL, f->prio);
@@ -171,7 +172,7 @@ static void frame_text(struct top_app *app, struct top_iface **rows, size_t n)
             snprintf(place, sizeof(place), "fabric");
         view_sanitize(place, name, sizeof(name), utf8);
         view_sanitize(fd->summary, summary, sizeof(summary), utf8);
-        out_term(stdout, "%s %s %s: %s", rule_severity_name(fd->rule->severity), fd->rule->id, name,
+        out_term(stdout, "%s %s %s: %s", rule_severity_name(fd->severity), fd->rule->id, name,
                  summary);
         if (fd->knob[0])
             out_term(stdout, " [knob %s%s%s]", fd->knob, fd->proposed[0] ? " -> " : "",

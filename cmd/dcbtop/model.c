@@ -535,8 +535,8 @@ int model_run_rules(struct top_model *m, struct dcb_err *err)
             struct top_iface *i = m->ifaces[k];
             if (!strcmp(i->device, m->findings[f].device) &&
                 (!m->findings[f].ifname[0] || !strcmp(i->ifname, m->findings[f].ifname)) &&
-                (int)m->findings[f].rule->severity > i->severity)
-                i->severity = (int)m->findings[f].rule->severity;
+                (int)m->findings[f].severity > i->severity)
+                i->severity = (int)m->findings[f].severity;
         }
     return rc;
 }

@@ -101,7 +101,7 @@ static void header(struct ui *u, const char *view_name)
     attroff(A_BOLD);
     size_t crit = 0, warn = 0, info = 0;
     for (size_t f = 0; f < m->nfindings; f++) {
-        enum rule_severity s = m->findings[f].rule->severity;
+        enum rule_severity s = m->findings[f].severity;
         crit += s == RULE_CRIT;
         warn += s == RULE_WARN;
         info += s == RULE_INFO;
@@ -550,13 +550,13 @@ static void emit(struct emitter *e, attr_t attr, const char *fmt, ...)
 
 static bool same_cause(const struct finding *a, const struct finding *b)
 {
-    return a->rule == b->rule && a->rule->severity == b->rule->severity &&
+    return a->rule == b->rule && a->severity == b->severity && a->cause == b->cause &&
            !strcmp(a->knob, b->knob);
 }
 
 static void cause_key(const struct finding *f, char *key, size_t len)
 {
-    snprintf(key, len, "%s|%d|%s", f->rule->id, (int)f->rule->severity, f->knob);
+    snprintf(key, len, "%s|%d|%d|%s", f->rule->id, (int)f->severity, (int)f->cause, f->knob);
 }
 
 static void place_of(const struct finding *f, char *where, size_t len)
@@ -612,7 +612,7 @@ static void emit_citation(struct emitter *e, const char *ref)
 static void emit_finding(struct emitter *e, const struct top_model *m, size_t first)
 {
     const struct finding *fd = &m->findings[first];
-    attr_t a = severity_attr(e->u, (int)fd->rule->severity);
+    attr_t a = severity_attr(e->u, (int)fd->severity);
     char key[UI_CAUSE_KEY_MAX];
     cause_key(fd, key, sizeof(key));
     if (e->counting && e->total <= e->top_line)
@@ -638,12 +638,12 @@ static void emit_finding(struct emitter *e, const struct top_model *m, size_t fi
     if (on_top)
         a |= A_REVERSE;
     if (count > 1)
-        emit(e, a | A_BOLD, "%s %-5s %s  %zu places: %s%s", sev_mark((int)fd->rule->severity),
-             rule_severity_name(fd->rule->severity), fd->rule->id, count, where,
+        emit(e, a | A_BOLD, "%s %-5s %s  %zu places: %s%s", sev_mark((int)fd->severity),
+             rule_severity_name(fd->severity), fd->rule->id, count, where,
              on_top ? (expanded ? "  [Enter folds]" : "  [Enter lists each]") : "");
     else
-        emit(e, a | A_BOLD, "%s %-5s %s  %s", sev_mark((int)fd->rule->severity),
-             rule_severity_name(fd->rule->severity), fd->rule->id, where);
+        emit(e, a | A_BOLD, "%s %-5s %s  %s", sev_mark((int)fd->severity),
+             rule_severity_name(fd->severity), fd->rule->id, where);
     /* the summary, wrapped */
     const char *s = fd->summary;
     int width = COLS - 4 > 20 ? COLS - 4 : 20;

@@ -71,6 +71,24 @@ expect_eq "dscp 24: knobs of roce-lossy-queue" "dscp2prio.24" \
         if f["rule"] == "roce-lossy-queue"}))')"
 first_rule slow-receiver slow-receiver
 first_rule pause-storm pause-storm
+# host9 is stuck: the switch's ports that relay its pause are victims of its pause tree, shown as
+# info with who paused them and no proposal, after every root
+/usr/bin/python3 - "$TMP/out" <<'PY' || fail "pause-storm: victims"
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+victims = [x for x in f if x["cause"] == "victim"]
+assert victims, [(x["rule"], x["cause"]) for x in f]
+for v in victims:
+    assert v["severity"] == "info" and v["proposed"] is None, v
+    assert v["paused_by"] == "host9:eth0" and v["device"] == "switch1", v
+    assert "a victim: paused by host9:eth0" in v["summary"], v["summary"]
+roots = [x for x in f if x["cause"] == "root"]
+assert all(x["paused_by"] is None for x in roots), roots
+assert [x["cause"] for x in f] == ["root"] * len(roots) + ["victim"] * len(victims), f
+PY
+run_rc rc "$DCBKIT" diagnose --store "$db"
+grep -Eq "^  info 0\.[0-9]+ ecn-too-late switch1:Ethernet[0-9]+ prio 3 \(victim\)$" "$TMP/out" ||
+    fail "pause-storm: the text names the victims"
 first_rule ecmp-polarization ecmp-polarization
 # Its config shows the cause (a 1 ms increase timer, R_AI 1 Mb/s): the range check names the
 # timer, the slowest of them, before the symptom rule's R_AI.

@@ -82,10 +82,11 @@ static void page_groups_families(void **state)
     v[2].value.counter = 5;
     dcb_sample_set(&v[3], 1, "sw1", "Ethernet0", METRIC_QUEUE_DEPTH_BYTES, -1, 3);
     v[3].value.gauge = 2048;
-    struct prom_finding f[3] = {
-        { "pfc-storm", "crit", "sw1", "Ethernet0", 3 },
-        { "cfg-trust", "warn", "h1", "eth0", -1 },
-        { "pfc-storm", "crit", "sw1", "Ethernet0", 3 }, /* a duplicate: written once */
+    struct prom_finding f[4] = {
+        { "pfc-storm", "crit", "sw1", "Ethernet0", 3, NULL },
+        { "cfg-trust", "warn", "h1", "eth0", -1, NULL },
+        { "pfc-storm", "crit", "sw1", "Ethernet0", 3, NULL }, /* a duplicate: written once */
+        { "relay", "info", "sw1", "Ethernet8", 3, "victim" },
     };
     struct prom_source_stat src = { "local", 2, 4, 0.5, 1700000000123456789LL };
     struct prom_topology tp[2] = {
@@ -93,7 +94,7 @@ static void page_groups_families(void **state)
         { "h1", "eth0", "host", "", "", "" }, /* no link partner known */
     };
     struct prom_missing_path mp[1] = { { "sw1", "COUNTERS_DB:COUNTERS/Ethernet*/Pfcwd" } };
-    struct prom_page page = { v, 4, f, 3, &src, 1, "1.0", NULL, 0, NULL, 0, tp, 2, mp, 1 };
+    struct prom_page page = { v, 4, f, 4, &src, 1, "1.0", NULL, 0, NULL, 0, tp, 2, mp, 1 };
     struct prom_buf b;
     prom_buf_init(&b);
     assert_int_equal(prom_render_page(&b, &page, NULL), 0);
@@ -112,7 +113,10 @@ static void page_groups_families(void **state)
     assert_non_null(strstr(b.data, "dcbkit_finding{rule=\"cfg-trust\",severity=\"warn\","
                                    "device=\"h1\",ifname=\"eth0\"} 1\n"
                                    "dcbkit_finding{rule=\"pfc-storm\",severity=\"crit\","
-                                   "device=\"sw1\",ifname=\"Ethernet0\",prio=\"3\"} 1\n#"));
+                                   "device=\"sw1\",ifname=\"Ethernet0\",prio=\"3\"} 1\n"
+                                   "dcbkit_finding{rule=\"relay\",severity=\"info\","
+                                   "device=\"sw1\",ifname=\"Ethernet8\",prio=\"3\","
+                                   "cause=\"victim\"} 1\n#"));
     assert_non_null(strstr(b.data, "# TYPE dcbkit_topology_info gauge\n"
                                    "dcbkit_topology_info{device=\"sw1\",ifname=\"Ethernet8\","
                                    "role=\"switch\",peer_device=\"h\\\"9\",peer_ifname=\"eth0\","

@@ -63,7 +63,10 @@ static void print_place(struct dcb_out *o, const struct finding *f)
         size_t used = strlen(place);
         snprintf(place + used, sizeof(place) - used, " qp %d", f->qp);
     }
-    out_text(o, " %s\n", place);
+    out_text(o, " %s", place);
+    if (f->cause == CAUSE_VICTIM)
+        out_text(o, " (victim)");
+    out_text(o, "\n");
     out_str(o, "device", NULL, f->device);
     out_str(o, "ifname", NULL, f->ifname);
     out_i64(o, "prio", NULL, f->prio);
@@ -167,6 +170,11 @@ void diagnose_print_finding_body(struct dcb_out *o, const struct finding *f, boo
     out_dbl(o, "confidence", " %.2f", r->confidence);
     out_str(o, "rule", " %s", r->id);
     out_str(o, "scope", NULL, rule_scope_name(r->scope));
+    out_str(o, "cause", NULL, finding_cause_name(f->cause));
+    if (f->paused_by[0])
+        out_str(o, "paused_by", NULL, f->paused_by);
+    else
+        out_null(o, "paused_by", NULL);
     print_place(o, f);
     out_str(o, "summary", "      %s\n", f->summary);
     if (f->nevidence)

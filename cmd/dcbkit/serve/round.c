@@ -230,8 +230,9 @@ static int render(struct serve_round *r, struct dcb_err *err)
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory for the findings");
     for (size_t i = 0; i < n; i++) {
         const struct finding *fd = &r->findings.v[i];
-        pf[i] = (struct prom_finding){ fd->rule->id, rule_severity_name(fd->rule->severity),
-                                       fd->device, fd->ifname, fd->prio };
+        pf[i] = (struct prom_finding){ fd->rule->id, rule_severity_name(fd->severity),
+                                       fd->device,   fd->ifname,
+                                       fd->prio,     finding_cause_name(fd->cause) };
     }
     const struct serve_events *ev = &r->feed->events;
     const struct path_gaps *g = &r->feed->gaps;
