@@ -26,6 +26,7 @@ static const struct func_info funcs[] = {
     { "bit", F_BIT, 2, 2 },
     { "popcount", F_POPCOUNT, 1, 1 },
     { "clear_bit", F_CLEAR_BIT, 2, 2 },
+    { "set_bit", F_SET_BIT, 2, 2 },
     { "if", F_IF, 3, 3 },
     { "str", F_STR, 1, 1 },
     { "abs", F_ABS, 1, 1 },
@@ -465,6 +466,10 @@ struct value rule_func_call(const struct rule_expr *e, struct eval_ctx *c)
         if (v[1].num < 0 || v[1].num > 31)
             return value_unknown();
         return value_number((double)((unsigned)v[0].num & ~(1u << (unsigned)v[1].num)));
+    case F_SET_BIT:
+        if (v[1].num < 0 || v[1].num > 31)
+            return value_unknown();
+        return value_number((double)((unsigned)v[0].num | (1u << (unsigned)v[1].num)));
     case F_POPCOUNT: return value_number(popcount8((unsigned)v[0].num));
     case F_LOWEST_BIT: { /* the lowest priority of a mask, -1 for none */
         unsigned mask = (unsigned)v[0].num & 0xffu;

@@ -75,6 +75,7 @@ enum func_id {
     F_APP_DIFF,
     F_IF,
     F_CLEAR_BIT,
+    F_SET_BIT,
     F_STR,
     F_DSCP_LOST,
     F_PEER_DSCP_LOST,

@@ -20,25 +20,41 @@ rules_in() {  # DIAGNOSE-ARGS...: sets got to the rules that fired, " a b c "
     got=" $(json_get "$TMP/out" '" ".join(sorted({f["rule"] for f in d["findings"]}))') "
 }
 
-catalog_ids=$(sed -n 's/^\[\([a-z0-9-]*\)\]$/\1/p' "$ROOT/rules/catalog/symptoms.rules" | sort)
-pairs=0
-for rule in $catalog_ids; do
+check_pair() {  # RULE NAME: NAME.fires.jsonl must fire RULE, NAME.quiet.jsonl must not
+    local rule=$1 name=$2 kind f db
     for kind in fires quiet; do
-        f=$S/$rule.$kind.jsonl
-        [ -f "$f" ] || fail "$rule has no $kind fixture ($f)"
-        db=$TMP/$rule.$kind.db
+        f=$S/$name.$kind.jsonl
+        [ -f "$f" ] || fail "$name has no $kind fixture ($f)"
+        db=$TMP/$name.$kind.db
         "$DCBKIT" store import --store "$db" "$f" -q 2>"$TMP/err" ||
-            fail "$rule.$kind: import: $(cat "$TMP/err")"
+            fail "$name.$kind: import: $(cat "$TMP/err")"
         rules_in --store "$db"
         case "$kind:$got" in
             fires:*" $rule "*|quiet:*) ;;
-            fires:*) fail "$rule.fires: the rule did not fire (fired:$got)" ;;
+            fires:*) fail "$name.fires: the rule did not fire (fired:$got)" ;;
         esac
-        [ "$kind" = quiet ] && case "$got" in *" $rule "*) fail "$rule.quiet: the rule fired" ;; esac
+        [ "$kind" = quiet ] && case "$got" in *" $rule "*) fail "$name.quiet: the rule fired" ;; esac
     done
+}
+
+catalog_ids=$(sed -n 's/^\[\([a-z0-9-]*\)\]$/\1/p' "$ROOT/rules/catalog/symptoms.rules" | sort)
+pairs=0
+for rule in $catalog_ids; do
+    check_pair "$rule" "$rule"
     pairs=$((pairs + 1))
 done
+# RULE@VARIANT pairs: another way the rule must fire
+for f in "$S"/*@*.fires.jsonl; do
+    name=$(basename "$f" .fires.jsonl)
+    check_pair "${name%%@*}" "$name"
+done
 [ "$pairs" -ge 24 ] || fail "only $pairs symptom rules have fixture pairs"
+# cnp-not-handled names the host and proposes its RP mask (0x40) with RoCE priority 3 set
+rules_in --store "$TMP/cnp-not-handled.fires.db"
+expect_eq "cnp-not-handled: where" "host1:eth0" \
+    "$(json_get "$TMP/out" '[f["device"] + ":" + f["ifname"] for f in d["findings"] if f["rule"] == "cnp-not-handled"][0]')"
+expect_eq "cnp-not-handled: proposal" "72" \
+    "$(json_get "$TMP/out" '[f["proposed"] for f in d["findings"] if f["rule"] == "cnp-not-handled"][0]')"
 
 # the captures (all runs at 100G, as the analyze fixtures are written)
 rules_in --pcap "$A/pfc-storm.pcap" --link-speed 100G

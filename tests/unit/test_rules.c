@@ -187,7 +187,10 @@ static void logic(void **state)
                                                 RULE("str", "str(26) == \"26\" and str(255) == "
                                                             "\"255\" and not defined(str(256))")
                                                     RULE("clear-bit", "clear_bit(0x48, 6) == 8 and "
-                                                                      "clear_bit(8, 7) == 8"),
+                                                                      "clear_bit(8, 7) == 8")
+                                                        RULE("set-bit",
+                                                             "set_bit(0x40, 3) == 0x48 and "
+                                                             "set_bit(8, 3) == 8"),
         NULL, &o);
     assert_false(fired(&o, "and-false"));
     assert_null(undecided(&o, "and-false")); /* decided: false */
@@ -195,9 +198,9 @@ static void logic(void **state)
     assert_false(fired(&o, "unknown"));
     assert_non_null(strstr(undecided(&o, "unknown"), "pfc.willing"));
     assert_non_null(undecided(&o, "cmp-unknown"));
-    const char *yes[] = { "precedence", "modulo", "defined", "coalesce", "covers",
-                          "popcount",   "index",  "peer",    "lossless", "units",
-                          "string",     "if",     "str",     "clear-bit" };
+    const char *yes[] = { "precedence", "modulo", "defined", "coalesce",  "covers",
+                          "popcount",   "index",  "peer",    "lossless",  "units",
+                          "string",     "if",     "str",     "clear-bit", "set-bit" };
     for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
         if (!fired(&o, yes[i])) {
             print_error("%s did not fire (%s)\n", yes[i],
