@@ -95,6 +95,10 @@ done
 expect_eq "headroom proposal at 400G/10m/9216" 231436 \
     "$(json_get "$TMP/h.json" 'max(int(f["proposed"]) for f in d["findings"])')"
 expect_eq "headroom knob" switch.buffer.3.headroom "$(json_get "$TMP/h.json" 'd["findings"][0]["knob"]')"
+# leaf1's host ports (3 m) are given what its 10 m uplinks need: one profile serves them all
+expect_eq "headroom proposal on a 3 m host port: the leaf's longest cable" 231436 \
+    "$(json_get "$TMP/h.json" '[f["proposed"] for f in d["findings"]
+        if (f["device"], f["ifname"]) == ("leaf1", "Ethernet0")][0]')"
 "$DCBKIT" diagnose --fabric "$F/pfc-mismatch.json" -T json >"$TMP/p.json" || true
 expect_eq "pfc proposal on host2" "0x08" \
     "$(json_get "$TMP/p.json" '[f["proposed"] for f in d["findings"] if f["device"] == "host2" and f["rule"] == "cfg-pfc-mask-mismatch"][0]')"
