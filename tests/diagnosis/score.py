@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """Score `dcbkit diagnose --store` on the diagnosis benchmark.
 
-    tests/diagnosis/score.py [--seeds N,N...] [--subset check] [--verify] [--jobs J]
+    tests/diagnosis/score.py [--seeds tuning|held-out|N,N...] [--subset check] [--verify] [--jobs J]
                              [--only TEXT] [--json FILE] [--keep DIR] [--check README.md] [-v]
 
-Replays every case of each seed (default: the tuning seeds 1, 2, 3) into a fresh store,
+Replays every case of each seed (default: the tuning seeds 1, 2, 3; `held-out` for the seeds
+drawn after the catalog work, seeds.py) into a fresh store,
 diagnoses it, and prints the figures: top-1 rule and knob and top-3 by stratum, the confusion
 table, healthy cases warned, false criticals, the unstaged and pending cases; with --verify,
 whether each change `diagnose --verify` rates "helps" still helps on another seed, workload and
@@ -28,6 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import generate       # noqa: E402
 import metrics        # noqa: E402
 import run_cases      # noqa: E402
+import seeds as seed_sets  # noqa: E402
 import verify_check   # noqa: E402
 
 FLOOR = re.compile(r"make check floor[^:]*: top-1 (\d+)/(\d+), top-3 (\d+)/(\d+), "
@@ -194,8 +196,9 @@ def check_floor(h, path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", default="1,2,3", help="the seeds, comma-separated (default: the "
-                    "tuning seeds 1,2,3)")
+    ap.add_argument("--seeds", default="tuning", help="'tuning' (1,2,3: the default), "
+                    "'held-out' (seeds.py: report them, never tune on them) or seeds, "
+                    "comma-separated")
     ap.add_argument("--subset", choices=("check",))
     ap.add_argument("--only", help="run the cases whose id contains this")
     ap.add_argument("--verify", action="store_true")
@@ -206,7 +209,7 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     t0 = time.time()
-    seeds = [int(x) for x in a.seeds.split(",")]
+    seeds = seed_sets.parse(a.seeds)
     cases = []
     for seed in seeds:
         these = generate.build(seed)
