@@ -106,8 +106,10 @@ KINDS = [
     Kind("pfcwd-forward", st.pfcwd_forward),
     Kind("pfcwd-short", st.pfcwd_short),
     Kind("trust-pcp", st.trust_pcp, topologies=("leaf-spine", "fat-tree"), congested=True,
-         pending=(27, "the engine keeps a packet's PCP under trust pcp (as if tagged) and ignores "
-                      "the NIC's trust mode: an untagged routed fabric is not modelled")),
+         pending=(27, "the engine keeps a packet's PCP under trust pcp (as if tagged): an untagged "
+                      "routed fabric is not modelled. Issue 27 closed without it; modelling it "
+                      "needs the NICs' control queue to obey PFC on the CNP's priority, or "
+                      "cnp.prio stops meaning anything (tried at a7c17e0; no open issue yet)")),
     # lifted after replay 2 of 3 (issue 27) modelled MTU, 802.3x pause, DCBX willing bits and
     # the NIC's own PFC; dcbx-both-willing stays latent (the lower MAC takes its peer's config,
     # which is the same here), judged from the config
