@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct dcb_sample s;
     dcb_sample_set(&s, 1, text, sp ? sp + 1 : "", METRIC_PFC_RX_PAUSE_US, 3, -1);
     s.value.counter = size;
-    struct prom_finding f = { text, "warn", text, text, -1 };
+    struct prom_finding f = { text, "warn", text, text, -1, "victim" };
     static struct prom_config_value cv;
     static struct prom_event_count ec;
     snprintf(cv.device, sizeof(cv.device), "%s", text);
