@@ -94,9 +94,11 @@ bool store_has_range_runs(const struct dcb_store *st)
 }
 
 int store_range_runs(struct dcb_store *st, const struct store_filter *f, store_run_cb cb, void *arg,
-                     struct dcb_err *err)
+                     struct store_samples *out, struct dcb_err *err)
 {
-    return st->ops->range_runs ? st->ops->range_runs(st, f, cb, arg, err)
+    if (out)
+        *out = (struct store_samples){ 0 };
+    return st->ops->range_runs ? st->ops->range_runs(st, f, cb, arg, out, err)
                                : unsupported("reading a series at a time", err);
 }
 

@@ -415,7 +415,7 @@ static int ring_gather(const struct ring_store *r, const struct store_filter *f,
 }
 
 static int ring_range_runs(struct dcb_store *base, const struct store_filter *f, store_run_cb cb,
-                           void *arg, struct dcb_err *err)
+                           void *arg, struct store_samples *out, struct dcb_err *err)
 {
     struct ring_store *r = (struct ring_store *)base;
     struct ring_gather g;
@@ -432,9 +432,14 @@ static int ring_range_runs(struct dcb_store *base, const struct store_filter *f,
                                  k->bits >= 1 && k->bits <= 64 ? k->bits : 64,
                                  g.ts + g.start[i],
                                  g.raw + g.start[i],
-                                 g.start[i + 1] - g.start[i],
-                                 g.n };
+                                 g.start[i],
+                                 g.start[i + 1] - g.start[i] };
         rc = cb(&run, arg);
+    }
+    if (out && rc == 0) {
+        *out = (struct store_samples){ g.ts, g.raw, g.n };
+        g.ts = NULL;
+        g.raw = NULL;
     }
     gather_free(&g);
     return rc;
@@ -464,7 +469,7 @@ static int ring_range(struct dcb_store *base, const struct store_filter *f, stor
                       void *arg, struct dcb_err *err)
 {
     struct ring_range_arg ra = { cb, arg };
-    return ring_range_runs(base, f, range_run_samples, &ra, err);
+    return ring_range_runs(base, f, range_run_samples, &ra, NULL, err);
 }
 
 /* The entry write seq made, if the ring still holds it. */

@@ -628,19 +628,16 @@ static int preload_sample(const struct dcb_sample *s, void *arg)
 }
 
 /* A series at a time (store_range_runs): its samples copied whole, its key's strings once. */
+/* A series at a time (store_range_runs): its key's strings once; its samples stay where the
+ * ring's walk put them, whose arrays the preload then keeps. */
 static int preload_run(const struct store_run *run, void *arg)
 {
     struct preload *pl = arg;
-    if (pl->n + run->n > pl->cap &&
-        !preload_reserve(pl, pl->n + run->n > run->total ? pl->n + run->n : run->total))
-        return 1;
     struct preload_series *ps = preload_add_series(pl, run->key, run->bits);
     if (!ps)
         return 1;
+    ps->start = (uint32_t)run->start;
     ps->count = (uint32_t)run->n;
-    memcpy(pl->ts + pl->n, run->ts, run->n * sizeof(*pl->ts));
-    memcpy(pl->raw + pl->n, run->raw, run->n * sizeof(*pl->raw));
-    pl->n += run->n;
     return 0;
 }
 
@@ -669,8 +666,16 @@ int evidence_store_preload(struct evidence *ev, int64_t t0, struct dcb_err *err)
     f.t1 = se->preload_t1;
     pl->t0 = t0;
     pl->t1 = se->preload_t1;
-    int rc = store_has_range_runs(se->st) ? store_range_runs(se->st, &f, preload_run, pl, err)
-                                          : store_range(se->st, &f, preload_sample, pl, err);
+    int rc;
+    if (store_has_range_runs(se->st)) {
+        struct store_samples all;
+        rc = store_range_runs(se->st, &f, preload_run, pl, &all, err);
+        pl->ts = all.ts;
+        pl->raw = all.raw;
+        pl->n = pl->cap = all.n;
+    } else {
+        rc = store_range(se->st, &f, preload_sample, pl, err);
+    }
     if (rc == 0 && !pl->nomem) {
         pl->nslots = 64;
         while (pl->nslots < 2 * pl->nseries)

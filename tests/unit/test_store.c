@@ -511,7 +511,7 @@ struct runs_seen {
     unsigned bits[4];
     int64_t ts[4][8];
     uint64_t raw[4][8];
-    size_t count[4], total;
+    size_t count[4], start[4];
 };
 
 static int collect_run(const struct store_run *run, void *arg)
@@ -521,10 +521,10 @@ static int collect_run(const struct store_run *run, void *arg)
         snprintf(r->ifname[r->n], DCB_IFNAME_MAX, "%s", run->key->ifname);
         r->bits[r->n] = run->bits;
         r->count[r->n] = run->n;
+        r->start[r->n] = run->start;
         memcpy(r->ts[r->n], run->ts, run->n * sizeof(*run->ts));
         memcpy(r->raw[r->n], run->raw, run->n * sizeof(*run->raw));
     }
-    r->total = run->total;
     r->n++;
     return 0;
 }
@@ -551,9 +551,16 @@ static void ring_range_runs(void **state)
     store_filter_init(&f);
     f.t0 = 1 * SEC; /* 0 s is outside */
     struct runs_seen r = { 0 };
-    assert_int_equal(store_range_runs(st, &f, collect_run, &r, NULL), 0);
+    struct store_samples all;
+    assert_int_equal(store_range_runs(st, &f, collect_run, &r, &all, NULL), 0);
     assert_int_equal(r.n, 2);
-    assert_int_equal(r.total, 6);
+    assert_int_equal(all.n, 6); /* the runs one after the other, in arrays the caller keeps */
+    assert_int_equal(r.start[0], 0);
+    assert_int_equal(r.start[1], 3);
+    for (int i = 0; i < 6; i++)
+        assert_true(all.ts[i] == r.ts[i / 3][i % 3] && all.raw[i] == r.raw[i / 3][i % 3]);
+    free(all.ts);
+    free(all.raw);
     assert_string_equal(r.ifname[0], "eth1"); /* the series' creation order */
     assert_string_equal(r.ifname[1], "eth0");
     assert_int_equal(r.bits[0], 32);
