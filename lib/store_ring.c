@@ -54,6 +54,8 @@ static const struct store_ops ring_ops;
  * not a TLB miss a step. */
 static struct ring_entry *slots_alloc(size_t n)
 {
+    if (n > SIZE_MAX / sizeof(struct ring_entry))
+        return NULL; /* what calloc refused before */
     void *p = mmap(NULL, n * sizeof(struct ring_entry), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
