@@ -88,6 +88,20 @@ int store_range(struct dcb_store *st, const struct store_filter *f, store_sample
     return st->ops->range(st, f, cb, arg, err);
 }
 
+bool store_has_range_runs(const struct dcb_store *st)
+{
+    return st->ops->range_runs != NULL;
+}
+
+int store_range_runs(struct dcb_store *st, const struct store_filter *f, store_run_cb cb, void *arg,
+                     struct store_samples *out, struct dcb_err *err)
+{
+    if (out)
+        *out = (struct store_samples){ 0 };
+    return st->ops->range_runs ? st->ops->range_runs(st, f, cb, arg, out, err)
+                               : unsupported("reading a series at a time", err);
+}
+
 int store_events(struct dcb_store *st, const struct store_filter *f, const char *kind,
                  store_event_cb cb, void *arg, struct dcb_err *err)
 {

@@ -120,6 +120,29 @@ int store_latest(struct dcb_store *st, const struct store_filter *f, store_sampl
 /* Samples of every matching series with t0 <= time <= t1, in (series, time) order. */
 int store_range(struct dcb_store *st, const struct store_filter *f, store_sample_cb cb, void *arg,
                 struct dcb_err *err);
+/* One series' samples as store_range_runs hands them out: its key (a sample with no value), the
+ * counter's width as store_series_width says it, and its readings in time order (a gauge's value
+ * as its bits), which are out's [start, start + n) when the caller keeps them. */
+struct store_run {
+    const struct dcb_sample *key;
+    unsigned bits;
+    const int64_t *ts;
+    const uint64_t *raw;
+    size_t start, n;
+};
+typedef int (*store_run_cb)(const struct store_run *run, void *arg);
+/* Every run of a walk, series after series: arrays the caller then owns (free()). */
+struct store_samples {
+    int64_t *ts;
+    uint64_t *raw;
+    size_t n;
+};
+/* store_range a series at a time, for bulk readers (no strings per sample); only where
+ * store_has_range_runs says the back end offers it. out: NULL, or where the walk's arrays are
+ * handed over when it returns 0 (no copy for a reader that keeps them all). */
+bool store_has_range_runs(const struct dcb_store *st);
+int store_range_runs(struct dcb_store *st, const struct store_filter *f, store_run_cb cb, void *arg,
+                     struct store_samples *out, struct dcb_err *err);
 int store_events(struct dcb_store *st, const struct store_filter *f, const char *kind,
                  store_event_cb cb, void *arg, struct dcb_err *err);
 int store_findings(struct dcb_store *st, int64_t run_id, store_finding_cb cb, void *arg,

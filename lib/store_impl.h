@@ -20,6 +20,9 @@ struct store_ops {
                   struct dcb_err *err);
     int (*range)(struct dcb_store *st, const struct store_filter *f, store_sample_cb cb, void *arg,
                  struct dcb_err *err);
+    /* NULL: not offered */
+    int (*range_runs)(struct dcb_store *st, const struct store_filter *f, store_run_cb cb,
+                      void *arg, struct store_samples *out, struct dcb_err *err);
     int (*events)(struct dcb_store *st, const struct store_filter *f, const char *kind,
                   store_event_cb cb, void *arg, struct dcb_err *err);
     int (*findings)(struct dcb_store *st, int64_t run_id, store_finding_cb cb, void *arg,

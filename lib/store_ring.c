@@ -3,6 +3,7 @@
  * visible at once; flush has nothing to do. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "counter.h"
 #include "store_impl.h"
@@ -48,6 +49,29 @@ struct ring_store {
 
 static const struct store_ops ring_ops;
 
+/* The samples' slots, zeroed, their pages taken as first written. A window walks its series back
+ * through the ring, a slot a few KB before the last: in huge pages where the kernel has them,
+ * not a TLB miss a step. */
+static struct ring_entry *slots_alloc(size_t n)
+{
+    if (n > SIZE_MAX / sizeof(struct ring_entry))
+        return NULL; /* what calloc refused before */
+    void *p = mmap(NULL, n * sizeof(struct ring_entry), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, n * sizeof(struct ring_entry), MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+static void slots_free(struct ring_entry *slots, size_t n)
+{
+    if (slots)
+        munmap(slots, n * sizeof(*slots));
+}
+
 int store_open_ring(struct dcb_store **out, size_t sample_capacity, size_t event_capacity,
                     struct dcb_err *err)
 {
@@ -59,10 +83,10 @@ int store_open_ring(struct dcb_store **out, size_t sample_capacity, size_t event
     series_map_init(&r->map);
     r->sample_cap = sample_capacity ? sample_capacity : 1;
     r->event_cap = event_capacity ? event_capacity : 1;
-    r->samples = calloc(r->sample_cap, sizeof(*r->samples));
+    r->samples = slots_alloc(r->sample_cap);
     r->events = calloc(r->event_cap, sizeof(*r->events));
     if (!r->samples || !r->events) {
-        free(r->samples);
+        slots_free(r->samples, r->sample_cap);
         free(r->events);
         free(r);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory for a ring of %zu samples",
@@ -167,7 +191,7 @@ static int ring_close(struct dcb_store *base, struct dcb_err *err)
     free(r->configs);
     series_map_free(&r->map);
     free(r->latest);
-    free(r->samples);
+    slots_free(r->samples, r->sample_cap);
     free(r->events);
     free(r);
     return 0;
@@ -303,32 +327,59 @@ static int ring_latest_read(struct dcb_store *base, const struct store_filter *f
     return 0;
 }
 
-/* A sample ring_range hands out: its entry without the chain (what is copied per sample). */
-struct ring_hit {
-    uint32_t series;
+/* The samples of a range, by series: series i's are ts[start[i] .. start[i + 1]), in time order. */
+struct ring_gather {
+    size_t *start; /* nseries + 1 */
+    int64_t *ts;
+    uint64_t *raw;
+    size_t n;
+};
+
+static void gather_free(struct ring_gather *g)
+{
+    free(g->start);
+    free(g->ts);
+    free(g->raw);
+}
+
+struct ring_pair {
     int64_t ts;
     uint64_t raw;
 };
 
-static int cmp_hit(const void *a, const void *b)
+static int cmp_pair(const void *a, const void *b)
 {
-    const struct ring_hit *x = a, *y = b;
-    if (x->series != y->series)
-        return x->series < y->series ? -1 : 1;
+    const struct ring_pair *x = a, *y = b;
     return (x->ts > y->ts) - (x->ts < y->ts);
 }
 
-static int ring_range(struct dcb_store *base, const struct store_filter *f, store_sample_cb cb,
-                      void *arg, struct dcb_err *err)
+/* A writer that went back in time within a series: put that series in order. */
+static int sort_series(int64_t *ts, uint64_t *raw, size_t n)
 {
-    struct ring_store *r = (struct ring_store *)base;
+    struct ring_pair *p = malloc(n * sizeof(*p));
+    if (!p)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        p[i] = (struct ring_pair){ ts[i], raw[i] };
+    qsort(p, n, sizeof(*p), cmp_pair);
+    for (size_t i = 0; i < n; i++) {
+        ts[i] = p[i].ts;
+        raw[i] = p[i].raw;
+    }
+    free(p);
+    return 0;
+}
+
+static int ring_gather(const struct ring_store *r, const struct store_filter *f,
+                       struct ring_gather *g, struct dcb_err *err)
+{
+    memset(g, 0, sizeof(*g));
     size_t nseries = r->map.count;
     bool *match = calloc(nseries + 1, sizeof(bool));
-    size_t *start = calloc(nseries + 1, sizeof(size_t));
-    struct ring_hit *hits = NULL;
-    if (!match || !start) {
+    g->start = calloc(nseries + 1, sizeof(size_t));
+    if (!match || !g->start) {
         free(match);
-        free(start);
+        gather_free(g);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory reading the ring");
     }
     for (size_t i = 0; i < nseries; i++)
@@ -342,6 +393,7 @@ static int ring_range(struct dcb_store *base, const struct store_filter *f, stor
         piece_len[0] = r->sample_cap - first;
         piece_len[1] = r->sample_count - piece_len[0];
     }
+    size_t *start = g->start;
     const struct ring_entry *piece[2] = { r->samples + first, r->samples };
     for (int pc = 0; pc < 2; pc++)
         for (size_t k = 0; k < piece_len[pc]; k++) {
@@ -353,40 +405,95 @@ static int ring_range(struct dcb_store *base, const struct store_filter *f, stor
         }
     for (size_t i = 0; i < nseries; i++)
         start[i + 1] += start[i];
-    hits = malloc((n + 1) * sizeof(*hits)); /* the matches only */
-    if (!hits) {
+    g->ts = malloc((n + 1) * sizeof(*g->ts)); /* the matches only */
+    g->raw = malloc((n + 1) * sizeof(*g->raw));
+    if (!g->ts || !g->raw) {
         free(match);
-        free(start);
+        gather_free(g);
         return dcb_err_set(err, DCB_E_NOMEM, "out of memory reading the ring");
     }
     for (int pc = 0; pc < 2; pc++)
         for (size_t k = 0; k < piece_len[pc]; k++) {
             const struct ring_entry *e = &piece[pc][k];
-            if (match[e->series] && e->ts >= f->t0 && e->ts <= f->t1)
-                hits[start[e->series]++] = (struct ring_hit){ e->series, e->ts, e->raw };
+            if (match[e->series] && e->ts >= f->t0 && e->ts <= f->t1) {
+                size_t at = start[e->series]++;
+                g->ts[at] = e->ts;
+                g->raw[at] = e->raw;
+            }
         }
-    /* a writer that went back in time within a series: put that series in order */
-    for (size_t i = 1; i < n; i++)
-        if (hits[i].series == hits[i - 1].series && hits[i].ts < hits[i - 1].ts) {
-            qsort(hits, n, sizeof(*hits), cmp_hit);
-            break;
-        }
-    int rc = 0;
-    struct dcb_sample s;
-    uint32_t keyed = UINT32_MAX;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        if (hits[i].series != keyed) { /* the key's strings once per series */
-            series_key_to_sample(&r->map.keys[hits[i].series], &s);
-            keyed = hits[i].series;
-        }
-        s.time_ns = hits[i].ts;
-        raw_to_sample(hits[i].raw, &s);
-        rc = cb(&s, arg);
-    }
     free(match);
-    free(start);
-    free(hits);
+    /* each series' end is now the next one's start: shift back */
+    memmove(start + 1, start, nseries * sizeof(*start));
+    start[0] = 0;
+    g->n = n;
+    for (size_t i = 0; i < nseries; i++)
+        for (size_t k = start[i] + 1; k < start[i + 1]; k++)
+            if (g->ts[k] < g->ts[k - 1]) {
+                if (sort_series(g->ts + start[i], g->raw + start[i], start[i + 1] - start[i]) < 0) {
+                    gather_free(g);
+                    return dcb_err_set(err, DCB_E_NOMEM, "out of memory reading the ring");
+                }
+                break;
+            }
+    return 0;
+}
+
+static int ring_range_runs(struct dcb_store *base, const struct store_filter *f, store_run_cb cb,
+                           void *arg, struct store_samples *out, struct dcb_err *err)
+{
+    struct ring_store *r = (struct ring_store *)base;
+    struct ring_gather g;
+    int rc = ring_gather(r, f, &g, err);
+    if (rc < 0)
+        return rc;
+    struct dcb_sample key;
+    for (size_t i = 0; i < r->map.count && rc == 0; i++) {
+        if (g.start[i] == g.start[i + 1])
+            continue;
+        const struct series_key *k = &r->map.keys[i];
+        series_key_to_sample(k, &key);
+        struct store_run run = { &key,
+                                 k->bits >= 1 && k->bits <= 64 ? k->bits : 64,
+                                 g.ts + g.start[i],
+                                 g.raw + g.start[i],
+                                 g.start[i],
+                                 g.start[i + 1] - g.start[i] };
+        rc = cb(&run, arg);
+    }
+    if (out && rc == 0) {
+        *out = (struct store_samples){ g.ts, g.raw, g.n };
+        g.ts = NULL;
+        g.raw = NULL;
+    }
+    gather_free(&g);
     return rc;
+}
+
+struct ring_range_arg {
+    store_sample_cb cb;
+    void *arg;
+};
+
+/* store_range's samples, one run at a time: the key's strings once per series. */
+static int range_run_samples(const struct store_run *run, void *arg)
+{
+    const struct ring_range_arg *ra = arg;
+    struct dcb_sample s = *run->key;
+    for (size_t k = 0; k < run->n; k++) {
+        s.time_ns = run->ts[k];
+        raw_to_sample(run->raw[k], &s);
+        int rc = ra->cb(&s, ra->arg);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int ring_range(struct dcb_store *base, const struct store_filter *f, store_sample_cb cb,
+                      void *arg, struct dcb_err *err)
+{
+    struct ring_range_arg ra = { cb, arg };
+    return ring_range_runs(base, f, range_run_samples, &ra, NULL, err);
 }
 
 /* The entry write seq made, if the ring still holds it. */
@@ -551,6 +658,7 @@ static const struct store_ops ring_ops = {
     .pending = ring_pending,
     .latest = ring_latest_read,
     .range = ring_range,
+    .range_runs = ring_range_runs,
     .events = ring_events,
     .put_config = ring_put_config,
     .aggregate = ring_aggregate,

@@ -551,51 +551,67 @@ static struct preload_series *preload_find(const struct preload *pl, const char 
     }
 }
 
+/* Room for cap samples; false (nomem set) when out of memory. */
+static bool preload_reserve(struct preload *pl, size_t cap)
+{
+    int64_t *ts = realloc(pl->ts, cap * sizeof(*ts));
+    if (ts)
+        pl->ts = ts;
+    uint64_t *raw = realloc(pl->raw, cap * sizeof(*raw));
+    if (raw)
+        pl->raw = raw;
+    if (!ts || !raw) {
+        pl->nomem = true;
+        return false;
+    }
+    pl->cap = cap;
+    return true;
+}
+
+/* A new series of key starting at the next sample; NULL (nomem set) when out of memory. */
+static struct preload_series *preload_add_series(struct preload *pl, const struct dcb_sample *key,
+                                                 unsigned bits)
+{
+    if (pl->nseries == pl->series_cap) {
+        size_t cap = pl->series_cap ? pl->series_cap * 2 : 1024;
+        struct preload_series *grown = realloc(pl->series, cap * sizeof(*grown));
+        if (!grown) {
+            pl->nomem = true;
+            return NULL;
+        }
+        pl->series = grown;
+        pl->series_cap = cap;
+    }
+    struct preload_series *ps = &pl->series[pl->nseries++];
+    snprintf(ps->device, sizeof(ps->device), "%s", key->device);
+    snprintf(ps->ifname, sizeof(ps->ifname), "%s", key->ifname);
+    ps->metric = key->metric;
+    ps->prio = key->prio;
+    ps->queue = key->queue;
+    ps->bits = metric_info(key->metric)->kind != METRIC_COUNTER ? 64 : (uint8_t)bits;
+    ps->start = (uint32_t)pl->n;
+    ps->count = 0;
+    return ps;
+}
+
 static int preload_sample(const struct dcb_sample *s, void *arg)
 {
     struct preload *pl = arg;
-    if (pl->n == pl->cap) {
-        size_t cap = pl->cap ? pl->cap * 2 : 65536;
-        int64_t *ts = realloc(pl->ts, cap * sizeof(*ts));
-        if (ts)
-            pl->ts = ts;
-        uint64_t *raw = realloc(pl->raw, cap * sizeof(*raw));
-        if (raw)
-            pl->raw = raw;
-        if (!ts || !raw) {
-            pl->nomem = true;
-            return 1;
-        }
-        pl->cap = cap;
-    }
+    if (pl->n == pl->cap && !preload_reserve(pl, pl->cap ? pl->cap * 2 : 65536))
+        return 1;
     /* store_range hands samples out series by series, each in time order: a series ends when
      * its key changes (checked cheapest first) */
     struct preload_series *last = pl->nseries ? &pl->series[pl->nseries - 1] : NULL;
     if (!last || last->metric != s->metric || last->prio != s->prio || last->queue != s->queue ||
         s->time_ns < pl->ts[pl->n - 1] || strcmp(last->ifname, s->ifname) ||
         strcmp(last->device, s->device)) {
-        if (pl->nseries == pl->series_cap) {
-            size_t cap = pl->series_cap ? pl->series_cap * 2 : 1024;
-            struct preload_series *grown = realloc(pl->series, cap * sizeof(*grown));
-            if (!grown) {
-                pl->nomem = true;
-                return 1;
-            }
-            pl->series = grown;
-            pl->series_cap = cap;
-        }
-        last = &pl->series[pl->nseries++];
-        snprintf(last->device, sizeof(last->device), "%s", s->device);
-        snprintf(last->ifname, sizeof(last->ifname), "%s", s->ifname);
-        last->metric = s->metric;
-        last->prio = s->prio;
-        last->queue = s->queue;
-        last->bits = metric_info(s->metric)->kind != METRIC_COUNTER
-                         ? 64
-                         : (uint8_t)store_series_width(pl->st, s->device, s->ifname, s->metric,
-                                                       s->prio, s->queue);
-        last->start = (uint32_t)pl->n;
-        last->count = 0;
+        unsigned bits = metric_info(s->metric)->kind != METRIC_COUNTER
+                            ? 64
+                            : store_series_width(pl->st, s->device, s->ifname, s->metric, s->prio,
+                                                 s->queue);
+        last = preload_add_series(pl, s, bits);
+        if (!last)
+            return 1;
     }
     bool counter = pl->last_metric == s->metric ? pl->last_counter
                                                 : metric_info(s->metric)->kind == METRIC_COUNTER;
@@ -608,6 +624,20 @@ static int preload_sample(const struct dcb_sample *s, void *arg)
         memcpy(&pl->raw[pl->n], &s->value.gauge, sizeof(pl->raw[0]));
     pl->n++;
     last->count++;
+    return 0;
+}
+
+/* A series at a time (store_range_runs): its samples copied whole, its key's strings once. */
+/* A series at a time (store_range_runs): its key's strings once; its samples stay where the
+ * ring's walk put them, whose arrays the preload then keeps. */
+static int preload_run(const struct store_run *run, void *arg)
+{
+    struct preload *pl = arg;
+    struct preload_series *ps = preload_add_series(pl, run->key, run->bits);
+    if (!ps)
+        return 1;
+    ps->start = (uint32_t)run->start;
+    ps->count = (uint32_t)run->n;
     return 0;
 }
 
@@ -636,7 +666,16 @@ int evidence_store_preload(struct evidence *ev, int64_t t0, struct dcb_err *err)
     f.t1 = se->preload_t1;
     pl->t0 = t0;
     pl->t1 = se->preload_t1;
-    int rc = store_range(se->st, &f, preload_sample, pl, err);
+    int rc;
+    if (store_has_range_runs(se->st)) {
+        struct store_samples all;
+        rc = store_range_runs(se->st, &f, preload_run, pl, &all, err);
+        pl->ts = all.ts;
+        pl->raw = all.raw;
+        pl->n = pl->cap = all.n;
+    } else {
+        rc = store_range(se->st, &f, preload_sample, pl, err);
+    }
     if (rc == 0 && !pl->nomem) {
         pl->nslots = 64;
         while (pl->nslots < 2 * pl->nseries)

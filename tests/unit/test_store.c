@@ -505,6 +505,85 @@ static void widths_ring(void **state)
     store_close(st, NULL);
 }
 
+struct runs_seen {
+    int n;
+    char ifname[4][DCB_IFNAME_MAX];
+    unsigned bits[4];
+    int64_t ts[4][8];
+    uint64_t raw[4][8];
+    size_t count[4], start[4];
+};
+
+static int collect_run(const struct store_run *run, void *arg)
+{
+    struct runs_seen *r = arg;
+    if (r->n < 4 && run->n <= 8) {
+        snprintf(r->ifname[r->n], DCB_IFNAME_MAX, "%s", run->key->ifname);
+        r->bits[r->n] = run->bits;
+        r->count[r->n] = run->n;
+        r->start[r->n] = run->start;
+        memcpy(r->ts[r->n], run->ts, run->n * sizeof(*run->ts));
+        memcpy(r->raw[r->n], run->raw, run->n * sizeof(*run->raw));
+    }
+    r->n++;
+    return 0;
+}
+
+/* The ring a series at a time: two series written out of order across the ring's end, the
+ * oldest two overwritten; each comes back in time order with its width, as store_range. */
+static void ring_range_runs(void **state)
+{
+    (void)state;
+    struct dcb_store *st;
+    assert_int_equal(store_open_ring(&st, 8, 10, NULL), 0);
+    assert_true(store_has_range_runs(st));
+    struct dcb_sample w;
+    dcb_sample_set(&w, 0, "h1", "eth1", METRIC_PFC_RX_PAUSE, 0, DCB_NO_INDEX);
+    assert_int_equal(store_set_series_width(st, &w, 32, NULL), 0);
+    /* 12 writes into 8 slots: eth1's 9, 8, 3 and eth0's 3 are forgotten */
+    static const int order[] = { 9, 8, 3, 1, 4, 0, 2 };
+    for (int i = 0; i < 7; i++) {
+        put_counter(st, order[i] * SEC, "eth1", 0, (uint64_t)order[i]);
+        if (i >= 2)
+            put_counter(st, order[i] * SEC, "eth0", 0, (uint64_t)order[i] * 10);
+    }
+    struct store_filter f;
+    store_filter_init(&f);
+    f.t0 = 1 * SEC; /* 0 s is outside */
+    struct runs_seen r = { 0 };
+    struct store_samples all;
+    assert_int_equal(store_range_runs(st, &f, collect_run, &r, &all, NULL), 0);
+    assert_int_equal(r.n, 2);
+    assert_int_equal(all.n, 6); /* the runs one after the other, in arrays the caller keeps */
+    assert_int_equal(r.start[0], 0);
+    assert_int_equal(r.start[1], 3);
+    for (int i = 0; i < 6; i++)
+        assert_true(all.ts[i] == r.ts[i / 3][i % 3] && all.raw[i] == r.raw[i / 3][i % 3]);
+    free(all.ts);
+    free(all.raw);
+    assert_string_equal(r.ifname[0], "eth1"); /* the series' creation order */
+    assert_string_equal(r.ifname[1], "eth0");
+    assert_int_equal(r.bits[0], 32);
+    assert_int_equal(r.bits[1], 64);
+    static const int want[] = { 1, 2, 4 };
+    for (int run = 0; run < 2; run++) {
+        assert_int_equal(r.count[run], 3);
+        for (int i = 0; i < 3; i++) {
+            assert_true(r.ts[run][i] == want[i] * SEC);
+            assert_true(r.raw[run][i] == (uint64_t)want[i] * (run ? 10 : 1));
+        }
+    }
+    struct collected c = { 0 };
+    assert_int_equal(store_range(st, &f, collect, &c, NULL), 0);
+    assert_int_equal(c.n, 6);
+    for (int i = 0; i < 6; i++) {
+        int run = i / 3, k = i % 3;
+        assert_string_equal(c.s[i].ifname, r.ifname[run]);
+        assert_true(c.s[i].time_ns == r.ts[run][k] && c.s[i].value.counter == r.raw[run][k]);
+    }
+    store_close(st, NULL);
+}
+
 /* The widths are in the file: a reader in another connection sees them, and a width said for a
  * series another handle created changes its row. */
 static void remove_store_files(const char *path)
@@ -629,12 +708,19 @@ static void schema_guards(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(ring_backend),           cmocka_unit_test(ring_overwrites_oldest),
-        cmocka_unit_test(sqlite_backend),         cmocka_unit_test(delta_over_wrap_and_reset),
-        cmocka_unit_test(batches_flush_by_count), cmocka_unit_test(out_of_order_batch),
-        cmocka_unit_test(events_only_batch),      cmocka_unit_test(aggregates),
-        cmocka_unit_test(schema_guards),          cmocka_unit_test(widths_ring),
-        cmocka_unit_test(widths_sqlite),          cmocka_unit_test(snapshot_isolates_reads),
+        cmocka_unit_test(ring_backend),
+        cmocka_unit_test(ring_overwrites_oldest),
+        cmocka_unit_test(sqlite_backend),
+        cmocka_unit_test(delta_over_wrap_and_reset),
+        cmocka_unit_test(batches_flush_by_count),
+        cmocka_unit_test(out_of_order_batch),
+        cmocka_unit_test(events_only_batch),
+        cmocka_unit_test(aggregates),
+        cmocka_unit_test(schema_guards),
+        cmocka_unit_test(widths_ring),
+        cmocka_unit_test(ring_range_runs),
+        cmocka_unit_test(widths_sqlite),
+        cmocka_unit_test(snapshot_isolates_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
